@@ -1,0 +1,281 @@
+//! The validated record value: the only thing the engine will write.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::codec;
+
+/// Limits on one serialized record file. The reference fixes these; they are not configurable.
+pub const MAX_RECORD_LINES: usize = 200;
+pub const MAX_RECORD_BYTES: usize = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryType {
+    User,
+    Feedback,
+    Project,
+    Reference,
+}
+
+impl MemoryType {
+    pub const ALL: [MemoryType; 4] = [Self::User, Self::Feedback, Self::Project, Self::Reference];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Feedback => "feedback",
+            Self::Project => "project",
+            Self::Reference => "reference",
+        }
+    }
+}
+
+impl fmt::Display for MemoryType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for MemoryType {
+    type Err = RecordError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| RecordError::Type(s.to_owned()))
+    }
+}
+
+/// Why a record was refused. The messages start with the reference's own wording so that
+/// people who know the TypeScript agent recognise them; the value follows for context.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("memory name must be a safe lowercase slug (got {0:?})")]
+    Name(String),
+    #[error("memory kind must be MemoryType: user, feedback, project or reference (got {0:?})")]
+    Type(String),
+    #[error("memory description must be a non-empty string")]
+    DescriptionEmpty,
+    #[error("memory description must fit on one line")]
+    DescriptionMultiline,
+    #[error("memory body must be a non-empty string")]
+    BodyEmpty,
+    #[error("memory file must not exceed {MAX_RECORD_LINES} lines (it has {0})")]
+    TooManyLines(usize),
+    #[error("memory file must not exceed {MAX_RECORD_BYTES} UTF-8 bytes (it has {0})")]
+    TooManyBytes(usize),
+}
+
+impl RecordError {
+    /// The field the rule is about, for editors that mark the offending input.
+    pub fn field(&self) -> &'static str {
+        match self {
+            Self::Name(_) => "name",
+            Self::Type(_) => "type",
+            Self::DescriptionEmpty | Self::DescriptionMultiline => "description",
+            Self::BodyEmpty => "body",
+            Self::TooManyLines(_) | Self::TooManyBytes(_) => "file",
+        }
+    }
+}
+
+/// One memory. Construct with [`Record::new`]; every instance satisfies the contract,
+/// including the size budget of its serialized file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Record {
+    name: String,
+    #[serde(rename = "type")]
+    kind: MemoryType,
+    description: String,
+    body: String,
+}
+
+/// The four fields as they arrive from outside (JSON, the CLI, a model), before validation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordInput {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub description: String,
+    pub body: String,
+}
+
+impl Record {
+    pub fn new(
+        name: impl Into<String>,
+        kind: MemoryType,
+        description: impl Into<String>,
+        body: impl AsRef<str>,
+    ) -> Result<Self, RecordError> {
+        let name = name.into();
+        let description = description.into();
+        if !is_safe_slug(&name) {
+            return Err(RecordError::Name(name));
+        }
+        if js_trim(&description).is_empty() {
+            return Err(RecordError::DescriptionEmpty);
+        }
+        if description.contains(['\n', '\r']) {
+            return Err(RecordError::DescriptionMultiline);
+        }
+        let body = normalize_body(body.as_ref());
+        if js_trim(&body).is_empty() {
+            return Err(RecordError::BodyEmpty);
+        }
+        let record = Self {
+            name,
+            kind,
+            description,
+            body,
+        };
+        check_budget(&record.to_file_text())?;
+        Ok(record)
+    }
+
+    /// Validates untyped input; the type string is checked like every other field.
+    pub fn from_input(input: &RecordInput) -> Result<Self, RecordError> {
+        if !is_safe_slug(&input.name) {
+            return Err(RecordError::Name(input.name.clone()));
+        }
+        let kind = input.kind.parse()?;
+        Self::new(&*input.name, kind, &*input.description, &input.body)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    pub fn kind(&self) -> MemoryType {
+        self.kind
+    }
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+    pub fn body(&self) -> &str {
+        &self.body
+    }
+
+    pub fn to_input(&self) -> RecordInput {
+        RecordInput {
+            name: self.name.clone(),
+            kind: self.kind.as_str().to_owned(),
+            description: self.description.clone(),
+            body: self.body.clone(),
+        }
+    }
+
+    /// The exact bytes the reference writes for this record.
+    pub fn to_file_text(&self) -> String {
+        codec::serialize(self)
+    }
+}
+
+/// `^[a-z0-9]+(-[a-z0-9]+)*$` and not a Windows device name.
+pub fn is_safe_slug(name: &str) -> bool {
+    let well_formed = !name.is_empty()
+        && name
+            .split('-')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+    well_formed && !is_windows_device_name(name)
+}
+
+pub fn is_windows_device_name(stem: &str) -> bool {
+    match stem {
+        "con" | "prn" | "aux" | "nul" => true,
+        _ => {
+            let bytes = stem.as_bytes();
+            bytes.len() == 4
+                && (stem.starts_with("com") || stem.starts_with("lpt"))
+                && (b'1'..=b'9').contains(&bytes[3])
+        }
+    }
+}
+
+/// `\r\n` and `\r` become `\n`; outer runs of `\n` are dropped, other white space is kept.
+pub fn normalize_body(body: &str) -> String {
+    let unified = body.replace("\r\n", "\n").replace('\r', "\n");
+    unified.trim_matches('\n').to_owned()
+}
+
+/// Counts lines the way the reference does: split on `\r\n|\r|\n`, a final empty piece not counted.
+pub fn count_lines(text: &str) -> usize {
+    if text.is_empty() {
+        return 0;
+    }
+    let unified = text.replace("\r\n", "\n").replace('\r', "\n");
+    let pieces = unified.split('\n').count();
+    if unified.ends_with('\n') { pieces - 1 } else { pieces }
+}
+
+/// The budget of one record file, applied to what is written and to what is read.
+pub fn check_budget(file_text: &str) -> Result<(), RecordError> {
+    let lines = count_lines(file_text);
+    if lines > MAX_RECORD_LINES {
+        return Err(RecordError::TooManyLines(lines));
+    }
+    if file_text.len() > MAX_RECORD_BYTES {
+        return Err(RecordError::TooManyBytes(file_text.len()));
+    }
+    Ok(())
+}
+
+/// JavaScript's `String.prototype.trim`, which the reference uses: its white-space set differs
+/// from Rust's (it includes U+FEFF and excludes U+0085).
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0B}'
+            | '\u{0C}'
+            | '\r'
+            | ' '
+            | '\u{A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}'
+            | '\u{3000}'
+            | '\u{FEFF}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        for ok in ["a", "x1-2y", "user-prefers-tabs", "com10", "lpt0", "console"] {
+            assert!(is_safe_slug(ok), "{ok}");
+        }
+        for bad in [
+            "", "-a", "a-", "a--b", "UPPER", "has space", "nul", "com1", "lpt9", "../escape",
+            "file:stream", "trailing.", "under_score",
+        ] {
+            assert!(!is_safe_slug(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn line_counting_matches_reference() {
+        assert_eq!(count_lines(""), 0);
+        assert_eq!(count_lines("a"), 1);
+        assert_eq!(count_lines("a\n"), 1);
+        assert_eq!(count_lines("a\r\nb\rc\n\n"), 4);
+    }
+
+    #[test]
+    fn body_normalisation_keeps_inner_white_space() {
+        assert_eq!(normalize_body("\n\n a \r\n\tb\r\n\n"), " a \n\tb");
+    }
+}
