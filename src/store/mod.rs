@@ -1,7 +1,141 @@
 //! The store engine: the `.memory/` contract, shared byte for byte with the reference agents.
+//!
+//! Synchronous and UI-free. Reads take no lock (the manifest is replaced atomically and record
+//! files are immutable); every read-modify-write runs in [`txn`] under [`lock::StoreLock`].
+
 pub mod codec;
+pub mod error;
+pub mod fsutil;
+pub mod index;
+pub mod inspect;
+pub mod lock;
+pub mod manifest;
 pub mod record;
+mod set;
+mod txn;
 pub mod yaml_scalar;
 
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
 pub use codec::ParseError;
+pub use error::{Result, StoreError};
+pub use fsutil::{FaultHook, IoHooks, IoOp};
+pub use inspect::{EntryState, Finding, Inspection, Severity};
+pub use lock::{LockState, LockTiming};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
+pub use set::{MemorySet, StoredRecord};
+pub use txn::Commit;
+
+pub const MEMORY_DIR: &str = ".memory";
+
+/// Makes the `<id>` of a new record file name; the default is a UUID v4 without dashes.
+pub type IdSource = Arc<dyn Fn() -> String + Send + Sync>;
+
+/// Budgets and timings, with the reference's defaults.
+#[derive(Clone)]
+pub struct StoreOptions {
+    /// Most lines in MEMORY.md, which is also the most records in the set.
+    pub max_index_lines: usize,
+    pub max_index_bytes: usize,
+    pub lock: LockTiming,
+    pub hooks: IoHooks,
+    pub ids: Option<IdSource>,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            max_index_lines: 200,
+            max_index_bytes: 4096,
+            lock: LockTiming::default(),
+            hooks: IoHooks::default(),
+            ids: None,
+        }
+    }
+}
+
+impl fmt::Debug for StoreOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StoreOptions")
+            .field("max_index_lines", &self.max_index_lines)
+            .field("max_index_bytes", &self.max_index_bytes)
+            .field("lock", &self.lock)
+            .field("hooks", &self.hooks)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A handle on one workspace's `.memory`. Cheap to clone; handles on the same folder in one
+/// process share one lock queue.
+#[derive(Debug, Clone)]
+pub struct Store {
+    workspace: PathBuf,
+    root: PathBuf,
+    options: StoreOptions,
+}
+
+impl Store {
+    /// Resolves the workspace with realpath (a linked workspace is followed).
+    pub fn open(workspace: impl AsRef<Path>, options: StoreOptions) -> Result<Self> {
+        let given = workspace.as_ref();
+        let workspace = fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
+        let root = workspace.join(MEMORY_DIR);
+        Ok(Self {
+            workspace,
+            root,
+            options,
+        })
+    }
+
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// `<workspace>/.memory`.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn options(&self) -> &StoreOptions {
+        &self.options
+    }
+
+    pub fn manifest_path(&self) -> PathBuf {
+        self.root.join(manifest::MANIFEST_FILE)
+    }
+
+    pub fn index_path(&self) -> PathBuf {
+        self.root.join(index::INDEX_FILE)
+    }
+
+    /// `Ok(false)` when `.memory` does not exist; an error when it is a link, not a directory,
+    /// or resolves outside the workspace.
+    pub fn check_root(&self) -> Result<bool> {
+        let meta = match fs::symlink_metadata(&self.root) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(StoreError::io("stat", &self.root, e)),
+        };
+        let escapes = || StoreError::RootEscapes { path: self.root.clone() };
+        if meta.file_type().is_symlink() || !meta.is_dir() {
+            return Err(escapes());
+        }
+        match fs::canonicalize(&self.root) {
+            Ok(real) if real == self.root => Ok(true),
+            Ok(_) => Err(escapes()),
+            Err(e) => Err(StoreError::io("resolve", &self.root, e)),
+        }
+    }
+
+    pub(crate) fn new_file_name(&self, name: &str) -> String {
+        let id = match &self.options.ids {
+            Some(source) => source(),
+            None => uuid::Uuid::new_v4().simple().to_string(),
+        };
+        format!("{name}-{id}.md")
+    }
+}

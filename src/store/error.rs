@@ -1,0 +1,78 @@
+//! Engine errors: each names the path it concerns and the rule that was broken.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::codec::ParseError;
+use super::record::RecordError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("memory root escapes workspace: {path} must be a real directory inside the workspace")]
+    RootEscapes { path: PathBuf },
+    #[error("memory manifest {path} is invalid: {rule}")]
+    ManifestInvalid { path: PathBuf, rule: String },
+    #[error("memory record {path} escapes the store")]
+    RecordEscapes { path: PathBuf },
+    #[error("memory record {path} is invalid: {error}")]
+    RecordInvalid { path: PathBuf, error: ParseError },
+    #[error("memory record {path} is listed in the manifest but missing")]
+    RecordMissing { path: PathBuf },
+    #[error("{op} {path}: {source}")]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(
+        "memory store {path} is locked by another process since {since}; gave up after {waited_ms} ms"
+    )]
+    LockTimeout {
+        path: PathBuf,
+        since: String,
+        waited_ms: u128,
+    },
+    #[error("lock {path} was compromised: {reason}; nothing was committed")]
+    LockCompromised { path: PathBuf, reason: String },
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error("memory name {name:?} is already in the set")]
+    DuplicateName { name: String },
+    #[error("memory collection changed: {detail}")]
+    Conflict { detail: String },
+    #[error("no memory named {name:?} in the set")]
+    NotFound { name: String },
+    #[error("invalid consolidation: {rule}")]
+    InvalidPlan { rule: String },
+    #[error(
+        "memory index would exceed its budget: {lines} lines (max {max_lines}), {bytes} bytes (max {max_bytes}); nothing was changed"
+    )]
+    IndexBudget {
+        lines: usize,
+        bytes: usize,
+        max_lines: usize,
+        max_bytes: usize,
+    },
+    #[error("memory set would hold {count} records, more than the limit of {max}; nothing was changed")]
+    TooManyRecords { count: usize, max: usize },
+    #[error("memory record {path} did not read back as written")]
+    ReadBackMismatch { path: PathBuf },
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl StoreError {
+    pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Self {
+        Self::Io {
+            op,
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// Whether retrying later could succeed without anything being changed by hand.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Self::LockTimeout { .. } | Self::Conflict { .. })
+    }
+}

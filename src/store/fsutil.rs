@@ -1,0 +1,137 @@
+//! The file operations a commit is made of: exclusive create, atomic replace, directory sync.
+//! Each step passes through [`IoHooks`], so tests can fail or crash any one of them.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use super::error::{Result, StoreError};
+
+/// One step of a commit, as seen by a fault hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IoOp {
+    CreateRecord,
+    WriteRecord,
+    SyncRecord,
+    VerifyRecord,
+    WriteTemp,
+    SyncTemp,
+    Rename,
+    SyncDir,
+    RemoveReplaced,
+}
+
+/// Called before each step; an error returned here is treated as if the step had failed.
+pub trait FaultHook: Send + Sync {
+    fn before(&self, op: IoOp, path: &Path) -> io::Result<()>;
+}
+
+#[derive(Clone, Default)]
+pub struct IoHooks(Option<Arc<dyn FaultHook>>);
+
+impl fmt::Debug for IoHooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() { "IoHooks(set)" } else { "IoHooks(none)" })
+    }
+}
+
+impl IoHooks {
+    pub fn new(hook: Arc<dyn FaultHook>) -> Self {
+        Self(Some(hook))
+    }
+
+    fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
+        match &self.0 {
+            Some(hook) => hook.before(op, path).map_err(|e| StoreError::io(op_name, path, e)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn io_err<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |e| StoreError::io(op, path, e)
+}
+
+/// Writes a new file that must not exist yet, syncs it, and reads it back to compare.
+pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    hooks.step(IoOp::CreateRecord, "create", path)?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(io_err("create", path))?;
+    let written = (|| {
+        hooks.step(IoOp::WriteRecord, "write", path)?;
+        file.write_all(bytes).map_err(io_err("write", path))?;
+        hooks.step(IoOp::SyncRecord, "fsync", path)?;
+        file.sync_all().map_err(io_err("fsync", path))?;
+        hooks.step(IoOp::VerifyRecord, "read back", path)?;
+        let mut back = Vec::with_capacity(bytes.len());
+        File::open(path)
+            .and_then(|mut f| f.read_to_end(&mut back))
+            .map_err(io_err("read back", path))?;
+        if back != bytes {
+            return Err(StoreError::ReadBackMismatch { path: path.to_owned() });
+        }
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(path);
+    }
+    written
+}
+
+pub fn temp_name() -> String {
+    format!(".{}.tmp", uuid::Uuid::new_v4().simple())
+}
+
+/// Replaces `target` so that readers see the old or the new content, never a mix.
+pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let temp = dir.join(temp_name());
+    let result = (|| {
+        hooks.step(IoOp::WriteTemp, "write", &temp)?;
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .map_err(io_err("create", &temp))?;
+        file.write_all(bytes).map_err(io_err("write", &temp))?;
+        hooks.step(IoOp::SyncTemp, "fsync", &temp)?;
+        file.sync_all().map_err(io_err("fsync", &temp))?;
+        hooks.step(IoOp::Rename, "rename", target)?;
+        fs::rename(&temp, target).map_err(io_err("rename", target))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+        return result;
+    }
+    sync_dir(dir, hooks)
+}
+
+pub fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {
+    hooks.step(IoOp::SyncDir, "fsync", dir)?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_err("fsync", dir))
+}
+
+pub fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
+    hooks.step(IoOp::RemoveReplaced, "remove", path)?;
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(StoreError::io("remove", path, e)),
+        _ => Ok(()),
+    }
+}
+
+/// Reads a file that may be absent.
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(StoreError::io("read", path, e)),
+    }
+}
+

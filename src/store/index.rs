@@ -1,0 +1,18 @@
+//! `MEMORY.md`: the derived, rebuildable index, one line per record in manifest order.
+
+use super::record::{Record, count_lines};
+
+pub const INDEX_FILE: &str = "MEMORY.md";
+
+pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> String {
+    let mut out = String::new();
+    for (file, record) in entries {
+        out.push_str(&format!("- [{}]({}) - {}\n", record.name(), file, record.description()));
+    }
+    out
+}
+
+/// Lines and bytes of an index text, measured as the budget measures them.
+pub fn measure(text: &str) -> (usize, usize) {
+    (count_lines(text), text.len())
+}

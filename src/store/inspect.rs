@@ -1,0 +1,312 @@
+//! The audit: everything about a `.memory` folder, never failing on bad content.
+
+use std::fs;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::error::StoreError;
+use super::fsutil::read_optional;
+use super::lock::{self, LockState};
+use super::set::read_contained;
+use super::{Record, Store, codec, index, manifest};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryState {
+    Valid(Record),
+    /// The file is there but does not parse or validate; `raw` is its text (lossy UTF-8).
+    Invalid { error: codec::ParseError, raw: String },
+    Missing,
+    Escapes,
+    /// The manifest lists a name that breaks the file-name rules; it was not opened.
+    UnsafeName,
+    Unreadable(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub file: String,
+    pub state: EntryState,
+}
+
+impl Entry {
+    pub fn record(&self) -> Option<&Record> {
+        match &self.state {
+            EntryState::Valid(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ManifestState {
+    Missing,
+    Valid,
+    Invalid(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IndexStatus {
+    /// MEMORY.md is absent although the set is not empty.
+    Missing,
+    InSync,
+    Drifted,
+    /// The set cannot be read, so there is nothing to compare with.
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexState {
+    pub on_disk: Option<String>,
+    pub derived: Option<String>,
+    pub status: IndexStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BudgetUse {
+    pub index_lines: usize,
+    pub index_bytes: usize,
+    pub max_index_lines: usize,
+    pub max_index_bytes: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inspection {
+    pub workspace: PathBuf,
+    pub root: PathBuf,
+    /// Set when `.memory` is a link or resolves outside the workspace.
+    pub root_error: Option<String>,
+    pub manifest: ManifestState,
+    pub entries: Vec<Entry>,
+    /// `.md` files in `.memory` that the manifest does not list.
+    pub unlisted: Vec<String>,
+    /// Leftover `.<random>.tmp` files of interrupted atomic replaces.
+    pub temp_files: Vec<String>,
+    pub lock: LockState,
+    pub index: IndexState,
+    pub budget: BudgetUse,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub file: Option<String>,
+    pub message: String,
+}
+
+/// Share of a budget at which `check` warns.
+const BUDGET_WARNING: f64 = 0.9;
+
+impl Inspection {
+    /// Whether the strict reader would accept the set.
+    pub fn is_readable(&self) -> bool {
+        self.root_error.is_none()
+            && self.manifest != ManifestState::Invalid(String::new())
+            && !matches!(self.manifest, ManifestState::Invalid(_))
+            && self.entries.iter().all(|e| e.record().is_some())
+    }
+
+    pub fn valid_records(&self) -> impl Iterator<Item = &Record> {
+        self.entries.iter().filter_map(Entry::record)
+    }
+
+    pub fn findings(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let mut push = |code, severity, file: Option<&str>, message: String| {
+            out.push(Finding {
+                code,
+                severity,
+                file: file.map(str::to_owned),
+                message,
+            })
+        };
+        use Severity::{Error, Warning};
+        if let Some(message) = &self.root_error {
+            push("root-escapes", Error, None, message.clone());
+            return out;
+        }
+        if let ManifestState::Invalid(rule) = &self.manifest {
+            push("manifest-invalid", Error, Some(manifest::MANIFEST_FILE), rule.clone());
+        }
+        for entry in &self.entries {
+            let file = Some(entry.file.as_str());
+            match &entry.state {
+                EntryState::Valid(_) | EntryState::UnsafeName => {}
+                EntryState::Invalid { error, .. } => {
+                    let at = error.line().map(|l| format!(" (line {l})")).unwrap_or_default();
+                    push("record-invalid", Error, file, format!("{error}{at}"));
+                }
+                EntryState::Missing => push("record-missing", Error, file, "listed in the manifest but missing".into()),
+                EntryState::Escapes => push("record-escapes", Error, file, "resolves outside .memory".into()),
+                EntryState::Unreadable(e) => push("record-invalid", Error, file, e.clone()),
+            }
+        }
+        for file in &self.unlisted {
+            push("orphan-file", Warning, Some(file), "not listed in the manifest, so not in the set".into());
+        }
+        for file in &self.temp_files {
+            push("temp-file", Warning, Some(file), "leftover temporary file of an interrupted write".into());
+        }
+        match self.index.status {
+            IndexStatus::Missing => push("index-missing", Warning, Some(index::INDEX_FILE), "MEMORY.md is missing; `memwb index --write` rebuilds it".into()),
+            IndexStatus::Drifted => push("index-drift", Warning, Some(index::INDEX_FILE), "MEMORY.md differs from the index the manifest derives; `memwb index --write` rebuilds it".into()),
+            IndexStatus::InSync | IndexStatus::Unknown => {}
+        }
+        if let LockState::Stale { mtime_ms } = self.lock {
+            push("lock-stale", Warning, Some(lock::LOCK_DIR), format!("abandoned lock, last refreshed {}; the next writer breaks it", lock::format_ms(mtime_ms)));
+        }
+        let b = self.budget;
+        for (what, used, max) in [("lines", b.index_lines, b.max_index_lines), ("bytes", b.index_bytes, b.max_index_bytes)] {
+            if max > 0 && used as f64 >= BUDGET_WARNING * max as f64 {
+                push("budget", Warning, Some(index::INDEX_FILE), format!("index uses {used} of {max} {what}"));
+            }
+        }
+        out
+    }
+}
+
+impl Store {
+    /// Audits the folder. Only problems with the workspace itself (which `open` already
+    /// resolved) could stop it, so it returns a report for every folder state.
+    pub fn inspect(&self) -> Inspection {
+        let options = &self.options;
+        let mut report = Inspection {
+            workspace: self.workspace.clone(),
+            root: self.root.clone(),
+            root_error: None,
+            manifest: ManifestState::Missing,
+            entries: Vec::new(),
+            unlisted: Vec::new(),
+            temp_files: Vec::new(),
+            lock: LockState::Free,
+            index: IndexState {
+                on_disk: None,
+                derived: Some(String::new()),
+                status: IndexStatus::InSync,
+            },
+            budget: BudgetUse {
+                index_lines: 0,
+                index_bytes: 0,
+                max_index_lines: options.max_index_lines,
+                max_index_bytes: options.max_index_bytes,
+            },
+        };
+        match self.check_root() {
+            Ok(true) => {}
+            Ok(false) => return report,
+            Err(e) => {
+                report.root_error = Some(e.to_string());
+                report.index.status = IndexStatus::Unknown;
+                report.index.derived = None;
+                return report;
+            }
+        }
+        let listed = self.inspect_manifest(&mut report);
+        report.entries = listed
+            .iter()
+            .map(|(file, safe)| Entry {
+                file: file.clone(),
+                state: if *safe { self.inspect_entry(file) } else { EntryState::UnsafeName },
+            })
+            .collect();
+        self.scan_folder(&mut report, &listed);
+        report.lock = lock::observe(&self.root, options.lock.stale);
+        report.index.on_disk = read_optional(&self.index_path())
+            .ok()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        if report.is_readable() {
+            let derived = index::render(
+                report.entries.iter().filter_map(|e| e.record().map(|r| (e.file.as_str(), r))),
+            );
+            let (lines, bytes) = index::measure(&derived);
+            report.budget.index_lines = lines;
+            report.budget.index_bytes = bytes;
+            report.index.status = match &report.index.on_disk {
+                None if derived.is_empty() => IndexStatus::InSync,
+                None => IndexStatus::Missing,
+                Some(text) if *text == derived => IndexStatus::InSync,
+                Some(_) => IndexStatus::Drifted,
+            };
+            report.index.derived = Some(derived);
+        } else {
+            report.index.derived = None;
+            report.index.status = IndexStatus::Unknown;
+        }
+        report
+    }
+
+    /// The listed file names, each with whether it passes the file-name rules.
+    fn inspect_manifest(&self, report: &mut Inspection) -> Vec<(String, bool)> {
+        let bytes = match read_optional(&self.manifest_path()) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Vec::new(),
+            Err(e) => {
+                report.manifest = ManifestState::Invalid(e.to_string());
+                return Vec::new();
+            }
+        };
+        let lenient = manifest::parse_lenient(&bytes);
+        match manifest::parse(&bytes, self.options.max_index_lines) {
+            Ok(files) => {
+                report.manifest = ManifestState::Valid;
+                files.into_iter().map(|f| (f, true)).collect()
+            }
+            Err(e) => {
+                report.manifest = ManifestState::Invalid(e.to_string());
+                lenient
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|f| {
+                        let safe = manifest::is_safe_file_name(&f);
+                        (f, safe)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    fn inspect_entry(&self, file: &str) -> EntryState {
+        let path = self.root.join(file);
+        match read_contained(&self.root, &path) {
+            Ok(bytes) => match codec::parse(&bytes) {
+                Ok(record) => EntryState::Valid(record),
+                Err(error) => EntryState::Invalid {
+                    error,
+                    raw: String::from_utf8_lossy(&bytes).into_owned(),
+                },
+            },
+            Err(StoreError::RecordMissing { .. }) => EntryState::Missing,
+            Err(StoreError::RecordEscapes { .. }) => EntryState::Escapes,
+            Err(e) => EntryState::Unreadable(e.to_string()),
+        }
+    }
+
+    fn scan_folder(&self, report: &mut Inspection, listed: &[(String, bool)]) {
+        let Ok(dir) = fs::read_dir(&self.root) else { return };
+        let mut names: Vec<String> = dir
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        for name in names {
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                report.temp_files.push(name);
+            } else if name.ends_with(".md")
+                && name != index::INDEX_FILE
+                && !listed.iter().any(|(f, _)| *f == name)
+            {
+                report.unlisted.push(name);
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! Mutual exclusion on one `.memory`: an in-process queue, then the `proper-lockfile` (v4)
+//! directory lock `.memory/.lock` that the reference agents honour.
+//!
+//! Protocol (the reference's options `stale: 30000`, `update: 10000`): `mkdir` acquires; an
+//! existing directory whose mtime is older than the stale limit is removed with `rmdir` and
+//! `mkdir` is tried once more; while held, the mtime is refreshed periodically after checking
+//! that it is still the one we set; `rmdir` releases.
+
+use std::collections::HashMap;
+use std::fs::{self, File, FileTimes};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::error::{Result, StoreError};
+
+pub const LOCK_DIR: &str = ".lock";
+const RETRY_INTERVAL: Duration = Duration::from_millis(10);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockTiming {
+    /// A lock whose mtime is older than this is abandoned and may be broken.
+    pub stale: Duration,
+    /// How often the holder refreshes the mtime.
+    pub update: Duration,
+    /// How long to wait for a lock held by someone else before giving up.
+    pub timeout: Duration,
+}
+
+impl Default for LockTiming {
+    fn default() -> Self {
+        Self {
+            stale: Duration::from_secs(30),
+            update: Duration::from_secs(10),
+            timeout: Duration::from_secs(60),
+        }
+    }
+}
+
+/// What an observer sees of the lock, without taking it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockState {
+    Free,
+    /// Held; `mtime_ms` is the last refresh by the holder.
+    Held { mtime_ms: i64 },
+    /// Present but older than the stale limit: the next writer will break it.
+    Stale { mtime_ms: i64 },
+}
+
+pub fn observe(root: &Path, stale: Duration) -> LockState {
+    match fs::metadata(root.join(LOCK_DIR)).and_then(|m| m.modified()) {
+        Ok(mtime) => {
+            let mtime_ms = millis_rounded(mtime);
+            if is_stale(mtime_ms, stale) {
+                LockState::Stale { mtime_ms }
+            } else {
+                LockState::Held { mtime_ms }
+            }
+        }
+        Err(_) => LockState::Free,
+    }
+}
+
+/// Milliseconds since the epoch, rounded to the nearest, as Node's `fs.Stats#mtime` is.
+pub fn millis_rounded(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(d) => ((d.as_nanos() + 500_000) / 1_000_000) as i64,
+        Err(e) => -(((e.duration().as_nanos() + 500_000) / 1_000_000) as i64),
+    }
+}
+
+fn now_ms() -> i64 {
+    millis_rounded(SystemTime::now())
+}
+
+fn is_stale(mtime_ms: i64, stale: Duration) -> bool {
+    mtime_ms < now_ms() - stale.as_millis() as i64
+}
+
+/// Renders milliseconds since the epoch as RFC 3339 in UTC.
+pub fn format_ms(ms: i64) -> String {
+    let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
+    humantime::format_rfc3339_millis(time).to_string()
+}
+
+// ---- in-process queue ----------------------------------------------------------------
+
+type Slot = Arc<(Mutex<bool>, Condvar)>;
+
+fn slot_for(root: &Path) -> Slot {
+    static SLOTS: OnceLock<Mutex<HashMap<PathBuf, Slot>>> = OnceLock::new();
+    let mut slots = SLOTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    slots.entry(root.to_owned()).or_default().clone()
+}
+
+struct QueueTurn(Slot);
+
+impl QueueTurn {
+    fn wait(root: &Path, deadline: Instant) -> Result<Self> {
+        let slot = slot_for(root);
+        {
+            let (held, cvar) = &*slot;
+            let mut held = held.lock().unwrap_or_else(|p| p.into_inner());
+            while *held {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(StoreError::LockTimeout {
+                        path: root.join(LOCK_DIR),
+                        since: "another handle in this process".into(),
+                        waited_ms: 0,
+                    });
+                }
+                held = cvar.wait_timeout(held, left).unwrap_or_else(|p| p.into_inner()).0;
+            }
+            *held = true;
+        }
+        Ok(Self(slot))
+    }
+}
+
+impl Drop for QueueTurn {
+    fn drop(&mut self) {
+        let (held, cvar) = &*self.0;
+        *held.lock().unwrap_or_else(|p| p.into_inner()) = false;
+        cvar.notify_one();
+    }
+}
+
+// ---- the directory lock --------------------------------------------------------------
+
+#[derive(Debug, Default)]
+struct HeldState {
+    mtime_ms: i64,
+    compromised: Option<String>,
+}
+
+/// A held lock. Dropping it releases the directory (unless it was compromised, in which
+/// case it may now be someone else's) and then the in-process turn.
+pub struct StoreLock {
+    dir: PathBuf,
+    state: Arc<Mutex<HeldState>>,
+    stop: Option<Sender<()>>,
+    refresher: Option<JoinHandle<()>>,
+    _turn: QueueTurn,
+}
+
+impl StoreLock {
+    pub fn acquire(root: &Path, timing: LockTiming) -> Result<Self> {
+        let started = Instant::now();
+        let deadline = started + timing.timeout;
+        let turn = QueueTurn::wait(root, deadline)?;
+        let dir = root.join(LOCK_DIR);
+        let mut first_seen: Option<i64> = None;
+        loop {
+            match try_acquire(&dir, timing.stale)? {
+                Acquire::Taken => break,
+                Acquire::Busy { mtime_ms } => {
+                    let since = *first_seen.get_or_insert(mtime_ms.unwrap_or_else(now_ms));
+                    if Instant::now() >= deadline {
+                        return Err(StoreError::LockTimeout {
+                            path: dir,
+                            since: format_ms(since),
+                            waited_ms: started.elapsed().as_millis(),
+                        });
+                    }
+                    thread::sleep(RETRY_INTERVAL);
+                }
+            }
+        }
+        let mtime_ms = now_ms();
+        if let Err(e) = set_mtime(&dir, mtime_ms) {
+            let _ = fs::remove_dir(&dir);
+            return Err(StoreError::io("touch", &dir, e));
+        }
+        let state = Arc::new(Mutex::new(HeldState {
+            mtime_ms,
+            compromised: None,
+        }));
+        let (stop, stopped) = mpsc::channel();
+        let refresher = {
+            let (lock_dir, state) = (dir.clone(), state.clone());
+            thread::Builder::new()
+                .name("memwb-lock-refresh".into())
+                .spawn(move || loop {
+                    match stopped.recv_timeout(timing.update) {
+                        Err(RecvTimeoutError::Timeout) => {
+                            if refresh(&lock_dir, &state).is_err() {
+                                return;
+                            }
+                        }
+                        _ => return,
+                    }
+                })
+                .map_err(|e| StoreError::io("spawn lock refresher for", &dir, e))?
+        };
+        Ok(Self {
+            dir,
+            state,
+            stop: Some(stop),
+            refresher: Some(refresher),
+            _turn: turn,
+        })
+    }
+
+    /// Fails if the lock is no longer ours: checked right before the commit point.
+    pub fn verify(&self) -> Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.compromised.is_none() {
+            if let Err(reason) = check_ours(&self.dir, state.mtime_ms) {
+                state.compromised = Some(reason);
+            }
+        }
+        match &state.compromised {
+            Some(reason) => Err(StoreError::LockCompromised {
+                path: self.dir.clone(),
+                reason: reason.clone(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for StoreLock {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(handle) = self.refresher.take() {
+            let _ = handle.join();
+        }
+        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.compromised.is_none() {
+            if let Err(e) = fs::remove_dir(&self.dir) {
+                tracing::warn!(path = %self.dir.display(), error = %e, "could not release the store lock");
+            }
+        }
+    }
+}
+
+enum Acquire {
+    Taken,
+    Busy { mtime_ms: Option<i64> },
+}
+
+fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
+    match fs::create_dir(dir) {
+        Ok(()) => return Ok(Acquire::Taken),
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+            return Err(StoreError::io("create lock", dir, e));
+        }
+        Err(_) => {}
+    }
+    let mtime_ms = match fs::metadata(dir).and_then(|m| m.modified()) {
+        Ok(mtime) => millis_rounded(mtime),
+        // Released between our mkdir and stat: try again without a stale check.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return mkdir_once(dir),
+        Err(e) => return Err(StoreError::io("stat lock", dir, e)),
+    };
+    if !is_stale(mtime_ms, stale) {
+        return Ok(Acquire::Busy {
+            mtime_ms: Some(mtime_ms),
+        });
+    }
+    tracing::info!(path = %dir.display(), mtime = %format_ms(mtime_ms), "breaking a stale lock");
+    match fs::remove_dir(dir) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(StoreError::io("remove stale lock", dir, e)),
+        _ => {}
+    }
+    mkdir_once(dir)
+}
+
+fn mkdir_once(dir: &Path) -> Result<Acquire> {
+    match fs::create_dir(dir) {
+        Ok(()) => Ok(Acquire::Taken),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(Acquire::Busy { mtime_ms: None }),
+        Err(e) => Err(StoreError::io("create lock", dir, e)),
+    }
+}
+
+fn set_mtime(dir: &Path, ms: i64) -> io::Result<()> {
+    let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
+    File::open(dir)?.set_times(FileTimes::new().set_accessed(time).set_modified(time))
+}
+
+fn check_ours(dir: &Path, our_mtime_ms: i64) -> Result<(), String> {
+    match fs::metadata(dir).and_then(|m| m.modified()) {
+        Ok(mtime) if millis_rounded(mtime) == our_mtime_ms => Ok(()),
+        Ok(mtime) => Err(format!(
+            "its mtime is {} but we last set {}: another process took it",
+            format_ms(millis_rounded(mtime)),
+            format_ms(our_mtime_ms)
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err("the lock directory was removed".into()),
+        Err(e) => Err(format!("cannot stat the lock directory: {e}")),
+    }
+}
+
+fn refresh(dir: &Path, state: &Mutex<HeldState>) -> Result<(), ()> {
+    let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
+    if state.compromised.is_some() {
+        return Err(());
+    }
+    if let Err(reason) = check_ours(dir, state.mtime_ms) {
+        tracing::error!(path = %dir.display(), %reason, "store lock compromised");
+        state.compromised = Some(reason);
+        return Err(());
+    }
+    let now = now_ms();
+    match set_mtime(dir, now) {
+        Ok(()) => {
+            state.mtime_ms = now;
+            Ok(())
+        }
+        Err(e) => {
+            tracing::warn!(path = %dir.display(), error = %e, "could not refresh the store lock");
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The current set as the manifest defines it, read strictly.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use super::error::{Result, StoreError};
+use super::fsutil::read_optional;
+use super::{Record, Store, codec, index, manifest};
+
+/// A record and the file that holds this version of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredRecord {
+    pub file: String,
+    pub record: Record,
+}
+
+/// The records in manifest order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemorySet {
+    pub entries: Vec<StoredRecord>,
+}
+
+impl MemorySet {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&StoredRecord> {
+        self.entries.iter().find(|e| e.record.name() == name)
+    }
+
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.entries.iter().map(|e| &e.record)
+    }
+
+    pub fn files(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.file.clone()).collect()
+    }
+
+    /// The MEMORY.md this set derives.
+    pub fn index_text(&self) -> String {
+        index::render(self.entries.iter().map(|e| (e.file.as_str(), &e.record)))
+    }
+}
+
+/// How often a read restarts when a listed file vanished under a concurrent commit.
+const READ_ATTEMPTS: usize = 8;
+
+impl Store {
+    /// The set, failing like the reference on any invalid entry.
+    pub fn read(&self) -> Result<MemorySet> {
+        if !self.check_root()? {
+            return Ok(MemorySet::default());
+        }
+        let manifest_path = self.manifest_path();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let Some(bytes) = read_optional(&manifest_path)? else {
+                return Ok(MemorySet::default());
+            };
+            match self.load_listed(&bytes) {
+                Err(StoreError::RecordMissing { .. }) if attempt < READ_ATTEMPTS => {
+                    if read_optional(&manifest_path)?.as_deref() == Some(&bytes[..]) {
+                        return self.load_listed(&bytes);
+                    }
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// The records alone, in manifest order.
+    pub fn records(&self) -> Result<Vec<Record>> {
+        Ok(self.read()?.entries.into_iter().map(|e| e.record).collect())
+    }
+
+    fn load_listed(&self, manifest_bytes: &[u8]) -> Result<MemorySet> {
+        let files = manifest::parse(manifest_bytes, self.options.max_index_lines).map_err(|e| {
+            StoreError::ManifestInvalid {
+                path: self.manifest_path(),
+                rule: e.to_string(),
+            }
+        })?;
+        let entries = files
+            .into_iter()
+            .map(|file| {
+                let record = self.load_record(&file)?;
+                Ok(StoredRecord { file, record })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(MemorySet { entries })
+    }
+
+    pub(crate) fn load_record(&self, file: &str) -> Result<Record> {
+        let path = self.root.join(file);
+        let bytes = read_contained(&self.root, &path)?;
+        codec::parse(&bytes).map_err(|error| StoreError::RecordInvalid { path, error })
+    }
+}
+
+/// Reads a listed file after checking that its realpath stays inside the store.
+pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
+    let real = match fs::canonicalize(path) {
+        Ok(real) => real,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(StoreError::RecordMissing { path: path.to_owned() });
+        }
+        Err(e) => return Err(StoreError::io("resolve", path, e)),
+    };
+    if !real.starts_with(root) || real == root {
+        return Err(StoreError::RecordEscapes { path: path.to_owned() });
+    }
+    fs::read(&real).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => StoreError::RecordMissing { path: path.to_owned() },
+        _ => StoreError::io("read", path, e),
+    })
+}
