@@ -2,3 +2,5 @@
 //!
 //! [`store`] is the engine: the `.memory/` on-disk contract shared with the reference agents.
 pub mod store;
+pub mod tui;
+pub mod watch;
