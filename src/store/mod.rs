@@ -82,7 +82,8 @@ impl Store {
     /// Resolves the workspace with realpath (a linked workspace is followed).
     pub fn open(workspace: impl AsRef<Path>, options: StoreOptions) -> Result<Self> {
         let given = workspace.as_ref();
-        let workspace = fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
+        let workspace =
+            fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
         let root = workspace.join(MEMORY_DIR);
         Ok(Self {
             workspace,
@@ -120,7 +121,9 @@ impl Store {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(StoreError::io("stat", &self.root, e)),
         };
-        let escapes = || StoreError::RootEscapes { path: self.root.clone() };
+        let escapes = || StoreError::RootEscapes {
+            path: self.root.clone(),
+        };
         if meta.file_type().is_symlink() || !meta.is_dir() {
             return Err(escapes());
         }

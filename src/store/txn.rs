@@ -36,7 +36,11 @@ impl Commit {
 
     /// Compares two versions of the set by record name.
     pub fn between(before: &MemorySet, after: MemorySet) -> Self {
-        let names = |set: &MemorySet| set.records().map(|r| r.name().to_owned()).collect::<BTreeSet<_>>();
+        let names = |set: &MemorySet| {
+            set.records()
+                .map(|r| r.name().to_owned())
+                .collect::<BTreeSet<_>>()
+        };
         let (old, new) = (names(before), names(&after));
         let changed = old
             .intersection(&new)
@@ -193,7 +197,9 @@ impl Store {
                 Next::Write(r) => r.name(),
             };
             if !seen.insert(name.to_owned()) {
-                return Err(StoreError::DuplicateName { name: name.to_owned() });
+                return Err(StoreError::DuplicateName {
+                    name: name.to_owned(),
+                });
             }
         }
         if next.len() > self.options.max_index_lines {
@@ -214,7 +220,10 @@ impl Store {
             .collect();
         let written: Vec<&StoredRecord> = {
             let kept: HashSet<&str> = current.entries.iter().map(|e| e.file.as_str()).collect();
-            entries.iter().filter(|e| !kept.contains(e.file.as_str())).collect()
+            entries
+                .iter()
+                .filter(|e| !kept.contains(e.file.as_str()))
+                .collect()
         };
         let after = MemorySet {
             entries: entries.clone(),
@@ -277,7 +286,11 @@ impl Store {
         }
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
-        for old in current.entries.iter().filter(|e| !live.contains(e.file.as_str())) {
+        for old in current
+            .entries
+            .iter()
+            .filter(|e| !live.contains(e.file.as_str()))
+        {
             if let Err(e) = remove_replaced(&self.root.join(&old.file), hooks) {
                 tracing::warn!(error = %e, "committed, but a replaced record file was left behind");
             }
