@@ -28,7 +28,7 @@ pub use inspect::{EntryState, Finding, Inspection, Severity};
 pub use lock::{LockState, LockTiming};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use set::{MemorySet, StoredRecord};
-pub use txn::Commit;
+pub use txn::{Commit, CommitObserver};
 
 pub const MEMORY_DIR: &str = ".memory";
 
@@ -44,6 +44,8 @@ pub struct StoreOptions {
     pub lock: LockTiming,
     pub hooks: IoHooks,
     pub ids: Option<IdSource>,
+    /// Sees every transaction from inside the lock (memwb's journal).
+    pub observer: Option<Arc<dyn CommitObserver>>,
 }
 
 impl Default for StoreOptions {
@@ -54,6 +56,7 @@ impl Default for StoreOptions {
             lock: LockTiming::default(),
             hooks: IoHooks::default(),
             ids: None,
+            observer: None,
         }
     }
 }
@@ -132,6 +135,13 @@ impl Store {
             Ok(_) => Err(escapes()),
             Err(e) => Err(StoreError::io("resolve", &self.root, e)),
         }
+    }
+
+    /// The same store, with every transaction seen by `observer`.
+    pub fn with_observer(&self, observer: Arc<dyn CommitObserver>) -> Self {
+        let mut store = self.clone();
+        store.options.observer = Some(observer);
+        store
     }
 
     pub(crate) fn new_file_name(&self, name: &str) -> String {
