@@ -2,4 +2,5 @@
 //!
 //! [`store`] is the engine: the `.memory/` on-disk contract shared with the reference agents.
 pub mod cli;
+pub mod review;
 pub mod store;

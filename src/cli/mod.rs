@@ -7,6 +7,7 @@ mod check;
 mod input;
 mod output;
 mod records;
+mod review;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,6 +85,18 @@ enum Command {
     Index(records::IndexArgs),
     /// Audit the folder: exit 1 when any finding is an error.
     Check(check::CheckArgs),
+    /// File a proposal (a pending change a person approves or rejects); prints its id.
+    Propose(review::ProposeArgs),
+    /// List pending proposals with their state (ready or stale).
+    Proposals(review::ProposalsArgs),
+    /// Apply a proposal, based on the records it was made against.
+    Approve(review::ApproveArgs),
+    /// Close a proposal without applying it.
+    Reject(review::RejectArgs),
+    /// Show the journal of changes made through memwb, oldest first.
+    Log(review::LogArgs),
+    /// Revert a journal entry (the last change by default) as a new transaction.
+    Undo(review::UndoArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -109,6 +122,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
         Command::Check(args) => check::run(&store, args),
+        Command::Propose(args) => review::propose(&store, args),
+        Command::Proposals(args) => review::proposals(&store, args),
+        Command::Approve(args) => review::approve(&store, args),
+        Command::Reject(args) => review::reject(&store, args),
+        Command::Log(args) => review::log(&store, args),
+        Command::Undo(args) => review::undo(&store, args),
     }
 }
 
