@@ -1,6 +1,8 @@
 //! memwb: audit and curate the file memory of coding agents.
 //!
 //! [`store`] is the engine: the `.memory/` on-disk contract shared with the reference agents.
+pub mod cli;
+pub mod review;
 pub mod store;
 pub mod tui;
 pub mod watch;

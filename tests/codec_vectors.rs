@@ -23,8 +23,11 @@ struct Invalid {
 }
 
 fn vectors() -> Vectors {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/records.json"))
-        .expect("fixture readable");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/records.json"
+    ))
+    .expect("fixture readable");
     serde_json::from_str(&text).expect("fixture parses")
 }
 
@@ -33,8 +36,14 @@ fn every_valid_vector_is_written_byte_for_byte() {
     let vectors = vectors();
     assert!(vectors.valid.len() >= 50);
     for case in &vectors.valid {
-        let record = Record::from_input(&case.input).unwrap_or_else(|e| panic!("{}: {e}", case.input.name));
-        assert_eq!(record.to_file_text(), case.record_file, "vector {}", case.input.name);
+        let record =
+            Record::from_input(&case.input).unwrap_or_else(|e| panic!("{}: {e}", case.input.name));
+        assert_eq!(
+            record.to_file_text(),
+            case.record_file,
+            "vector {}",
+            case.input.name
+        );
     }
 }
 

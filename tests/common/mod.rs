@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 
 pub fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path)
 }
 
 /// A fresh workspace in a temporary directory.
@@ -36,17 +38,29 @@ pub fn record(name: &str, description: &str, body: &str) -> Record {
 }
 
 pub fn names(store: &Store) -> Vec<String> {
-    store.records().expect("readable").iter().map(|r| r.name().to_owned()).collect()
+    store
+        .records()
+        .expect("readable")
+        .iter()
+        .map(|r| r.name().to_owned())
+        .collect()
 }
 
 /// Every file in `.memory`, sorted, with its bytes: to assert that nothing changed.
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let root = dir.join(".memory");
-    let Ok(entries) = std::fs::read_dir(&root) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return Vec::new();
+    };
     let mut files: Vec<(String, Vec<u8>)> = entries
         .map(|e| e.expect("entry"))
         .filter(|e| e.file_type().map(|t| t.is_file()).unwrap_or(false))
-        .map(|e| (e.file_name().into_string().expect("utf-8"), std::fs::read(e.path()).expect("read")))
+        .map(|e| {
+            (
+                e.file_name().into_string().expect("utf-8"),
+                std::fs::read(e.path()).expect("read"),
+            )
+        })
         .collect();
     files.sort();
     files
