@@ -8,6 +8,8 @@ mod input;
 mod output;
 mod records;
 mod review;
+mod tui;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,8 +35,9 @@ pub struct Cli {
     workspace: Option<PathBuf>,
     #[command(flatten)]
     budgets: Budgets,
+    /// Without a subcommand, the workbench opens.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// Limits shared with the reference agents; change them only if every agent on the folder agrees.
@@ -97,6 +100,12 @@ enum Command {
     Log(review::LogArgs),
     /// Revert a journal entry (the last change by default) as a new transaction.
     Undo(review::UndoArgs),
+    /// Open the workbench (the default without a subcommand).
+    Tui(tui::TuiArgs),
+    /// Open the workbench on a copy of the demo workspace.
+    Demo(tui::DemoArgs),
+    /// Print one line per commit to the set, until interrupted.
+    Watch(watch::WatchArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -113,7 +122,10 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let store = open_store(&cli)?;
-    match &cli.command {
+    let Some(command) = &cli.command else {
+        return tui::run(&store, &tui::TuiArgs::default());
+    };
+    match command {
         Command::Ls(args) => records::ls(&store, args),
         Command::Show(args) => records::show(&store, args),
         Command::Add(args) => records::add(&store, args),
@@ -128,6 +140,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Reject(args) => review::reject(&store, args),
         Command::Log(args) => review::log(&store, args),
         Command::Undo(args) => review::undo(&store, args),
+        Command::Tui(args) => tui::run(&store, args),
+        Command::Demo(args) => tui::demo(&store, args),
+        Command::Watch(args) => watch::run(&store, args),
     }
 }
 

@@ -164,7 +164,8 @@ impl App {
         if !app.inspection.is_readable() && !app.inspection.entries.is_empty() {
             app.set_status(
                 StatusKind::Error,
-                "the set is unreadable (see the ✗ entries): agents and transactions refuse it until it is fixed".into(),
+                "set unreadable: agents and transactions refuse it until the ✗ entries are fixed"
+                    .into(),
             );
         }
         app

@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
-use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+use ratatui_textarea::{TextArea, WrapMode};
 
 use super::sanitize;
 use super::theme::Theme;
@@ -55,8 +55,6 @@ fn textarea(text: &str, single_line: bool) -> TextArea<'static> {
     if !single_line {
         area.set_wrap_mode(WrapMode::WordOrGlyph);
     }
-    area.move_cursor(CursorMove::Bottom);
-    area.move_cursor(CursorMove::End);
     area
 }
 
@@ -282,9 +280,14 @@ impl Editor {
         frame.render_widget(block, area);
 
         let status = self.status_lines(theme);
+        let width = inner.width.max(1) as usize;
+        let status_rows: usize = status
+            .iter()
+            .map(|l| l.width().div_ceil(width).max(1))
+            .sum();
         let [fields_area, status_area, body_area] = Layout::vertical([
             Constraint::Length(3),
-            Constraint::Length(status.len() as u16),
+            Constraint::Length(status_rows.min(inner.height.saturating_sub(5) as usize) as u16),
             Constraint::Min(1),
         ])
         .areas(inner);

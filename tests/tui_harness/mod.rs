@@ -72,7 +72,10 @@ impl Harness {
         self.workspace.join(".memory")
     }
 
+    /// Draws a full frame. (TestBackend keeps the stale cell behind a wide character that a
+    /// narrow one replaced, where a real terminal clears it; clearing first avoids that.)
     pub fn draw(&mut self) {
+        self.terminal.clear().expect("clear");
         let app = &mut self.app;
         self.terminal.draw(|f| ui::render(f, app)).expect("draw");
     }

@@ -62,8 +62,10 @@ pub fn state_reason(entry: &Entry) -> String {
     match &entry.state {
         EntryState::Valid(r) => r.description().to_owned(),
         EntryState::Invalid { error, .. } => match error.line() {
-            Some(line) => format!("{error} (line {line})"),
-            None => error.to_string(),
+            Some(line) if !error.to_string().contains(&format!("line {line}")) => {
+                format!("{error} (line {line})")
+            }
+            _ => error.to_string(),
         },
         EntryState::Missing => "listed in the manifest but missing".into(),
         EntryState::Escapes => "resolves outside .memory".into(),
