@@ -34,6 +34,8 @@ pub enum Event {
         outcome: ExternalOutcome,
     },
     Query(QueryResult),
+    /// Terminal input failed; the loop ends with this error.
+    InputClosed(String),
 }
 
 #[derive(Debug, Clone)]
@@ -244,7 +246,7 @@ impl App {
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.key(key),
-            Event::Key(_) | Event::Resize(..) => Vec::new(),
+            Event::Key(_) | Event::Resize(..) | Event::InputClosed(_) => Vec::new(),
             Event::Mouse(mouse) => {
                 self.mouse(mouse);
                 Vec::new()

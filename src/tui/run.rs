@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use anyhow::Context;
 use crossterm::event::{Event as TermEvent, EventStream};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::app::{App, Effect, Event};
@@ -51,30 +51,50 @@ async fn run_async(store: Store) -> anyhow::Result<()> {
     result
 }
 
+/// Forwards terminal input into the event queue until aborted.
+fn spawn_input(tx: UnboundedSender<Event>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut stream = EventStream::new();
+        while let Some(event) = stream.next().await {
+            match event {
+                Ok(event) => {
+                    if let Some(event) = map(event)
+                        && tx.send(event).is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "terminal input failed");
+                    let _ = tx.send(Event::InputClosed(e.to_string()));
+                    return;
+                }
+            }
+        }
+    })
+}
+
 async fn event_loop(
     term: &mut terminal::Term,
     app: &mut App,
     tx: UnboundedSender<Event>,
     mut rx: UnboundedReceiver<Event>,
 ) -> anyhow::Result<()> {
-    let mut input = Some(EventStream::new());
+    let mut input = spawn_input(tx.clone());
     let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
         term.draw(|frame| ui::render(frame, app))?;
-        let first = tokio::select! {
-            Some(event) = rx.recv() => Some(event),
-            Some(event) = next_input(&mut input) => map(event?),
+        let Some(first) = rx.recv().await else {
+            return Ok(());
         };
-        queue.extend(first);
+        queue.push_back(first);
         while let Ok(event) = rx.try_recv() {
             queue.push_back(event);
         }
-        if let Some(stream) = &mut input {
-            while let Some(Some(event)) = stream.next().now_or_never() {
-                queue.extend(map(event?));
-            }
-        }
         while let Some(event) = queue.pop_front() {
+            if let Event::InputClosed(why) = &event {
+                anyhow::bail!("terminal input failed: {why}");
+            }
             for effect in app.update(event) {
                 match effect {
                     Effect::Quit => app.quit = true,
@@ -98,7 +118,8 @@ async fn event_loop(
                     }
                     Effect::ExternalEdit { base } => {
                         // The editor owns the terminal meanwhile: stop reading input first.
-                        drop(input.take());
+                        input.abort();
+                        let _ = (&mut input).await;
                         terminal::restore();
                         let command = external::editor_command();
                         let edit_base = base.clone();
@@ -109,22 +130,16 @@ async fn event_loop(
                         .context("the editor task failed")?;
                         *term = terminal::enter()?;
                         term.clear()?;
-                        input = Some(EventStream::new());
+                        input = spawn_input(tx.clone());
                         queue.push_back(Event::External { base, outcome });
                     }
                 }
             }
         }
         if app.quit {
+            input.abort();
             return Ok(());
         }
-    }
-}
-
-async fn next_input(input: &mut Option<EventStream>) -> Option<std::io::Result<TermEvent>> {
-    match input {
-        Some(stream) => stream.next().await,
-        None => std::future::pending().await,
     }
 }
 
