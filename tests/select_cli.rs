@@ -240,5 +240,11 @@ fn run_prints_and_exits_zero_even_when_the_model_fails() {
         run(&store, &parse(&["tabs", "--model-cmd", "exit 7"])).unwrap(),
         0
     );
-    assert!(run(&store, &parse(&["tabs", "--model-url", "http://h/v1", "--model-cmd", "x"])).is_err());
+    assert!(
+        run(
+            &store,
+            &parse(&["tabs", "--model-url", "http://h/v1", "--model-cmd", "x"])
+        )
+        .is_err()
+    );
 }
