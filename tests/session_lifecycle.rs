@@ -49,26 +49,36 @@ fn kind(request: &ModelRequest) -> Kind {
 }
 
 impl Scripted {
-    fn select(
+    fn on(
         mut self,
+        which: Kind,
         f: impl Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync + 'static,
     ) -> Self {
-        self.select = Some(Box::new(f));
+        let slot = match which {
+            Kind::Select => &mut self.select,
+            Kind::Extract => &mut self.extract,
+            Kind::Consolidate => &mut self.consolidate,
+        };
+        *slot = Some(Box::new(f));
         self
+    }
+    fn select(
+        self,
+        f: impl Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync + 'static,
+    ) -> Self {
+        self.on(Kind::Select, f)
     }
     fn extract(
-        mut self,
+        self,
         f: impl Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync + 'static,
     ) -> Self {
-        self.extract = Some(Box::new(f));
-        self
+        self.on(Kind::Extract, f)
     }
     fn consolidate(
-        mut self,
+        self,
         f: impl Fn(&ModelRequest) -> Result<ModelReply, ModelError> + Send + Sync + 'static,
     ) -> Self {
-        self.consolidate = Some(Box::new(f));
-        self
+        self.on(Kind::Consolidate, f)
     }
     fn calls(&self, which: Kind) -> Vec<ModelRequest> {
         self.log
