@@ -461,3 +461,45 @@ fn hostile_text_in_names_of_files_and_errors_is_inert() {
     assert!(screen.contains("desc ␛]0;title␇"), "{screen}");
     assert!(screen.contains("body ␛[31m ⍰9B2J"), "{screen}");
 }
+
+#[test]
+fn query_shows_the_selection_and_the_injected_text() {
+    let mut h = three();
+    h.press(KeyCode::BackTab);
+    assert_eq!(h.app.focus, Pane::Query);
+    h.press(KeyCode::Char('i'));
+    h.keys("second record");
+    h.press(KeyCode::Enter);
+    let result = h.app.query.result.clone().expect("a result");
+    assert_eq!(result.names, ["beta", "alpha", "gamma"]);
+    assert_eq!(result.how, "keyword fallback");
+    let expected = memwb::session::selection::render_selected(
+        &["beta", "alpha", "gamma"].map(|n| current(&h, n).expect("record")),
+    );
+    assert_eq!(result.rendered, expected);
+    h.press(KeyCode::Char('z'));
+    let screen = h.screen();
+    assert!(
+        screen.contains("selected (keyword fallback): beta, alpha, gamma"),
+        "{screen}"
+    );
+    assert!(screen.contains("<relevant_memories>"), "{screen}");
+    assert!(screen.contains("## beta (project)"), "{screen}");
+}
+
+#[test]
+fn query_on_an_unreadable_set_selects_nothing() {
+    let mut h = Harness::demo(100, 30);
+    h.press(KeyCode::BackTab);
+    h.press(KeyCode::Char('i'));
+    h.keys("release");
+    h.press(KeyCode::Enter);
+    let result = h.app.query.result.clone().expect("a result");
+    assert!(result.names.is_empty() && result.rendered.is_empty());
+    assert!(
+        result
+            .error
+            .expect("error")
+            .contains("Memory selection failed")
+    );
+}

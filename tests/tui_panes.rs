@@ -149,3 +149,38 @@ fn help_overlay_and_editor() {
         insta::assert_snapshot!(format!("editor_{w}x{h}"), harness.screen());
     }
 }
+
+/// The demo with its invalid entry dropped from the manifest (by hand, as a person would fix
+/// it), so the set is readable and the agent selects.
+fn readable_demo(w: u16, h: u16) -> Harness {
+    let mut harness = Harness::demo(w, h);
+    let path = harness.root().join("manifest.json");
+    let text = std::fs::read_to_string(&path).expect("manifest");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let files = value["files"].as_array_mut().expect("files");
+    files.retain(|f| !f.as_str().unwrap_or("").starts_with("deploy-notes-"));
+    std::fs::write(&path, value.to_string()).expect("write");
+    harness.watcher_tick();
+    harness
+}
+
+#[test]
+fn query_pane_on_a_readable_set() {
+    for (w, h) in SIZES {
+        let mut harness = readable_demo(w, h);
+        harness.press(KeyCode::BackTab);
+        harness.press(KeyCode::Char('i'));
+        harness.keys("release freeze 中文回答");
+        harness.press(KeyCode::Enter);
+        harness.press(KeyCode::Char('z'));
+        let screen = harness.screen();
+        assert!(
+            screen.contains(
+                "selected (keyword fallback): answer-in-chinese, release-freeze, release-checklist"
+            ),
+            "{screen}"
+        );
+        assert!(screen.contains("<relevant_memories>"), "{screen}");
+        insta::assert_snapshot!(format!("query_readable_{w}x{h}"), screen);
+    }
+}

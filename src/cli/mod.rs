@@ -8,6 +8,7 @@ mod input;
 mod output;
 mod records;
 mod review;
+pub mod select;
 mod tui;
 mod watch;
 
@@ -88,6 +89,8 @@ enum Command {
     Index(records::IndexArgs),
     /// Audit the folder: exit 1 when any finding is an error.
     Check(check::CheckArgs),
+    /// The memories an agent would be given for QUERY (model or keyword fallback).
+    Select(select::SelectArgs),
     /// File a proposal (a pending change a person approves or rejects); prints its id.
     Propose(review::ProposeArgs),
     /// List pending proposals with their state (ready or stale).
@@ -134,6 +137,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
         Command::Check(args) => check::run(&store, args),
+        Command::Select(args) => select::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),
         Command::Proposals(args) => review::proposals(&store, args),
         Command::Approve(args) => review::approve(&store, args),

@@ -57,7 +57,7 @@ pub enum Effect {
     Query {
         query: String,
         records: Vec<Record>,
-        catalog: String,
+        catalog: Option<String>,
     },
     Quit,
 }
@@ -387,7 +387,7 @@ impl App {
 
     fn run_query(&mut self) -> Vec<Effect> {
         let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
-        let catalog = self.inspection.index.derived.clone().unwrap_or_default();
+        let catalog = self.inspection.index.derived.clone();
         self.query.pending = true;
         vec![Effect::Query {
             query: self.query.input.clone(),

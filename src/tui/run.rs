@@ -112,8 +112,11 @@ async fn event_loop(
                     } => {
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
-                            let _ =
-                                tx.send(Event::Query(query::select(&query, &records, &catalog)));
+                            let _ = tx.send(Event::Query(query::select(
+                                &query,
+                                &records,
+                                catalog.as_deref(),
+                            )));
                         });
                     }
                     Effect::ExternalEdit { base } => {

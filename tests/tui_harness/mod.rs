@@ -92,7 +92,12 @@ impl Harness {
                         query: q,
                         records,
                         catalog,
-                    } => queue.push_back(Event::Query(query::select(&q, &records, &catalog))),
+                    } => queue.push_back(Event::Query(query::select_with(
+                        &q,
+                        &records,
+                        catalog.as_deref(),
+                        &|_| None,
+                    ))),
                     Effect::ExternalEdit { base } => {
                         let outcome: ExternalOutcome =
                             external::edit_until_valid(&base, &self.editor);
