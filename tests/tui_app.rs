@@ -503,3 +503,16 @@ fn query_on_an_unreadable_set_selects_nothing() {
             .contains("Memory selection failed")
     );
 }
+
+#[test]
+fn the_docs_list_every_binding() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/workbench.md"))
+        .expect("docs");
+    for (_, rows) in keymap::help_sections() {
+        for (keys, help) in rows {
+            let keys: Vec<String> = keys.split(' ').map(|k| format!("`{k}`")).collect();
+            let row = format!("| {} | {help} |", keys.join(" "));
+            assert!(doc.contains(&row), "docs/workbench.md lacks {row}");
+        }
+    }
+}
