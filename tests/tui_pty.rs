@@ -36,6 +36,10 @@ struct Pty {
 
 impl Pty {
     fn spawn(args: &[&str], cwd: &Path) -> Self {
+        Self::spawn_env(args, cwd, &[])
+    }
+
+    fn spawn_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Self {
         let system = native_pty_system();
         let pair = system
             .openpty(PtySize {
@@ -52,6 +56,9 @@ impl Pty {
         cmd.env("TERM", "xterm-256color");
         cmd.env("MEMWB_LOG", log.path().join("memwb.log"));
         cmd.env_remove("NO_COLOR");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         let child = pair.slave.spawn_command(cmd).expect("spawn");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("reader");
@@ -292,4 +299,51 @@ fn demo_opens_and_says_where_it_is() {
         "{path}"
     );
     std::fs::remove_dir_all(path).expect("clean up the demo");
+}
+
+/// The SGR parameter lists (`ESC [ ... m`) in `raw`.
+fn sgr_params(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    let mut out = Vec::new();
+    let mut rest = &text[..];
+    while let Some(start) = rest.find("\u{1b}[") {
+        rest = &rest[start + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            out.push(rest[..end].to_owned());
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+fn is_colour(params: &str) -> bool {
+    let mut parts = params.split(';').filter_map(|p| p.parse::<u16>().ok());
+    let first = parts.next();
+    matches!(first, Some(30..=37 | 40..=47 | 90..=97 | 100..=107)) || matches!(first, Some(38 | 48))
+}
+
+#[test]
+fn no_color_is_respected() {
+    let ws = workspace(vec![record("alpha", "a")]);
+    let mut colour = Pty::spawn(&[], ws.path());
+    colour.wait_for("Manifest (1)");
+    colour.send(b"q");
+    colour.wait_exit();
+    assert!(
+        sgr_params(&colour.raw).iter().any(|p| is_colour(p)),
+        "colours are used by default"
+    );
+
+    let mut plain = Pty::spawn_env(&[], ws.path(), &[("NO_COLOR", "1")]);
+    plain.wait_for("Manifest (1)");
+    plain.send(b"q");
+    plain.wait_exit();
+    let colours: Vec<String> = sgr_params(&plain.raw)
+        .into_iter()
+        .filter(|p| is_colour(p))
+        .collect();
+    assert!(colours.is_empty(), "colours with NO_COLOR: {colours:?}");
 }
