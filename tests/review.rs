@@ -49,11 +49,6 @@ fn consolidation(store: &Store, sources: &[&str], into: Record) -> proposal::Pro
     .expect("file proposal")
 }
 
-/// The set's files and bytes, without memwb's own folder.
-fn set_snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    common::snapshot(dir)
-}
-
 #[test]
 fn approve_applies_exactly_the_plan_and_journals_it() {
     let dir = workspace();
@@ -118,13 +113,13 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
         state,
         State::Stale(vec!["source \"alpha\" was changed".into()])
     );
-    let before = set_snapshot(dir.path());
+    let before = common::snapshot(dir.path());
     let err = proposal::approve(&store, &p.id).unwrap_err();
     assert!(
         matches!(&err, StoreError::ProposalStale { detail, .. } if detail.contains("\"alpha\" was changed")),
         "{err}"
     );
-    assert_eq!(set_snapshot(dir.path()), before);
+    assert_eq!(common::snapshot(dir.path()), before);
     assert_eq!(
         proposal::load(&store, &p.id).unwrap().status,
         Status::Pending
@@ -165,11 +160,11 @@ fn reject_closes_once() {
     let store = open(dir.path());
     seed(&store, &["alpha", "beta"]);
     let p = consolidation(&store, &["alpha"], record("gamma", "g", "g"));
-    let before = set_snapshot(dir.path());
+    let before = common::snapshot(dir.path());
     let entry = proposal::reject(&store, &p.id, Some("not a duplicate".into())).unwrap();
     assert_eq!(entry.op, Op::Reject);
     assert_eq!(entry.reason.as_deref(), Some("not a duplicate"));
-    assert_eq!(set_snapshot(dir.path()), before);
+    assert_eq!(common::snapshot(dir.path()), before);
     let closed = proposal::load(&store, &p.id).unwrap();
     assert_eq!(
         (closed.status, closed.reason.as_deref()),

@@ -49,7 +49,7 @@ fn flags_parse() {
     ]);
     assert_eq!(args.query, "tabs or spaces");
     assert!(args.json);
-    assert_eq!(args.model_url.as_deref(), Some("http://h/v1"));
+    assert_eq!(args.model.model_url.as_deref(), Some("http://h/v1"));
     assert_eq!(args.max, 3);
     let empty = parse(&[""]);
     assert_eq!(empty.query, "");

@@ -863,7 +863,12 @@ fn requests_are_byte_identical_across_runs() {
 struct Recording(Mutex<Vec<MemoryPlan>>);
 
 impl PlanSink for Recording {
-    fn apply(&self, store: &Store, plan: MemoryPlan) -> Result<PlanOutcome, PlanError> {
+    fn apply(
+        &self,
+        store: &Store,
+        plan: MemoryPlan,
+        _: &[Message],
+    ) -> Result<PlanOutcome, PlanError> {
         self.0.lock().unwrap().push(plan);
         Ok(PlanOutcome::Committed(Commit {
             set: store.read()?,
@@ -875,7 +880,7 @@ impl PlanSink for Recording {
 struct Refusing;
 
 impl PlanSink for Refusing {
-    fn apply(&self, _: &Store, _: MemoryPlan) -> Result<PlanOutcome, PlanError> {
+    fn apply(&self, _: &Store, _: MemoryPlan, _: &[Message]) -> Result<PlanOutcome, PlanError> {
         Err("proposal queue is full".into())
     }
 }

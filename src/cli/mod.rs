@@ -5,6 +5,7 @@
 
 mod check;
 mod input;
+mod model_args;
 mod output;
 mod records;
 mod review;

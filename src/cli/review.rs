@@ -8,12 +8,19 @@ use serde_json::Value;
 
 use super::EXIT_OK;
 use super::input::read_json;
+use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::records::report;
+use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, NewProposal};
+use crate::review::sink::evidence;
 use crate::review::{Journal, Kind, Origin, Plan, Proposal, State};
-use crate::store::{RecordInput, Store};
+use crate::session::config::{ModelEndpoint, ModelSettings};
+use crate::session::history::{Message, validate_tool_pairing};
+use crate::session::model::ModelClient;
+use crate::session::replies::{ask_consolidator, ask_extractor};
+use crate::store::{Record, RecordInput, Store, StoreError};
 
 #[derive(clap::Args, Debug)]
 pub struct ProposeArgs {
@@ -23,8 +30,31 @@ pub struct ProposeArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum ProposeSource {
+    /// Ask the configured model to consolidate the named records (default: the whole set).
+    Consolidate(ConsolidateProposalArgs),
+    /// Ask the configured model to extract memories from a chat history (JSON messages).
+    Extract(ExtractArgs),
     /// File a side-query reply someone already has (the reference's exact JSON formats).
     Import(ImportArgs),
+    /// No model: one consolidation proposal per group of near-duplicate records.
+    Dedupe,
+}
+
+#[derive(clap::Args, Debug)]
+struct ConsolidateProposalArgs {
+    /// The candidates (default: every record in the set).
+    names: Vec<String>,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct ExtractArgs {
+    /// A JSON array of messages ({"role":"user","content":"..."}, ...), or - for stdin.
+    #[arg(long, value_name = "FILE")]
+    history: PathBuf,
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -79,12 +109,116 @@ pub struct UndoArgs {
 }
 
 pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
-    let new = match &args.source {
-        ProposeSource::Import(import) => import_proposal(store, import)?,
+    let proposals = match &args.source {
+        ProposeSource::Import(import) => vec![import_proposal(store, import)?],
+        ProposeSource::Consolidate(consolidate) => {
+            vec![consolidation_proposal(store, consolidate)?]
+        }
+        ProposeSource::Extract(extract) => vec![extraction_proposal(store, extract)?],
+        ProposeSource::Dedupe => dedupe_proposals(store)?,
     };
-    let filed = proposal::file(store, new)?;
-    println!("{}", filed.id);
+    if proposals.is_empty() {
+        eprintln!("no near-duplicates found; nothing proposed");
+    }
+    for new in proposals {
+        println!("{}", proposal::file(store, new)?.id);
+    }
     Ok(EXIT_OK)
+}
+
+/// The configured model, and how a proposal names it.
+fn model(args: &ModelArgs) -> anyhow::Result<(Box<dyn ModelClient>, Origin)> {
+    let settings = ModelSettings::resolve(&args.flags(), &|name| std::env::var(name).ok())?.context(
+        "this needs a model: --model-url URL --model NAME, or --model-cmd CMD (or MEMWB_MODEL_URL / MEMWB_MODEL_CMD)",
+    )?;
+    let mut origin = Origin::new("model");
+    match &settings.endpoint {
+        ModelEndpoint::Http { url, model, .. } => {
+            origin.model = Some(model.clone());
+            origin.endpoint = Some(url.clone());
+        }
+        ModelEndpoint::Command { command_line } => {
+            origin.endpoint = Some(format!("command {command_line}"))
+        }
+    }
+    Ok((settings.client()?, origin))
+}
+
+fn consolidation_proposal(
+    store: &Store,
+    args: &ConsolidateProposalArgs,
+) -> anyhow::Result<NewProposal> {
+    let (client, origin) = model(&args.model)?;
+    let seen = store.read()?;
+    let candidates: Vec<Record> = if args.names.is_empty() {
+        seen.records().cloned().collect()
+    } else {
+        args.names
+            .iter()
+            .map(|name| {
+                seen.get(name)
+                    .map(|e| e.record.clone())
+                    .ok_or_else(|| StoreError::NotFound { name: name.clone() })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    anyhow::ensure!(
+        !candidates.is_empty(),
+        "the set is empty: nothing to consolidate"
+    );
+    let reply = ask_consolidator(client.as_ref(), &candidates)
+        .context("the consolidator failed; nothing was proposed")?;
+    Ok(NewProposal {
+        plan: Plan::Consolidation {
+            source_names: reply.source_names,
+            records: reply.records,
+        },
+        origin,
+        seen,
+        additions: Vec::new(),
+        evidence: None,
+    })
+}
+
+fn extraction_proposal(store: &Store, args: &ExtractArgs) -> anyhow::Result<NewProposal> {
+    let history: Vec<Message> =
+        read_json(&args.history, "chat history (a JSON array of messages)")?;
+    validate_tool_pairing(&history)?;
+    let (client, origin) = model(&args.model)?;
+    let seen = store.read()?;
+    let records = ask_extractor(client.as_ref(), &history, &seen.index_text())
+        .context("the extractor failed; nothing was proposed")?;
+    anyhow::ensure!(
+        !records.is_empty(),
+        "the extractor found nothing to remember; nothing was proposed"
+    );
+    Ok(NewProposal {
+        plan: Plan::Extraction(records),
+        origin,
+        seen,
+        additions: Vec::new(),
+        evidence: evidence(&history),
+    })
+}
+
+fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
+    let seen = store.read()?;
+    Ok(find_groups(&seen)
+        .into_iter()
+        .map(|group| NewProposal {
+            plan: Plan::Consolidation {
+                source_names: group.sources.iter().map(|r| r.name().to_owned()).collect(),
+                records: vec![group.draft],
+            },
+            origin: Origin::new("dedupe"),
+            seen: seen.clone(),
+            additions: Vec::new(),
+            evidence: Some(format!(
+                "near-duplicates sharing the words: {}; the merged record is a draft to edit",
+                group.shared_words.join(", ")
+            )),
+        })
+        .collect())
 }
 
 fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {
@@ -96,12 +230,14 @@ fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewPropos
             anyhow::bail!("a reply must be an array (extraction) or an object (consolidation)")
         }
     };
-    let plan = Plan::parse(kind, &value)
+    let seen = store.read()?;
+    let candidates: Vec<Record> = seen.records().cloned().collect();
+    let plan = Plan::parse(kind, &value, &candidates)
         .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))?;
     Ok(NewProposal {
         plan,
         origin: Origin::new("import"),
-        seen: store.read()?,
+        seen,
         additions: Vec::new(),
         evidence: args.evidence.clone(),
     })

@@ -8,8 +8,9 @@
 
 use serde::Serialize;
 
+use super::model_args::ModelArgs;
 use super::output::{inert, print_json, print_untrusted};
-use crate::session::config::{ModelFlags, ModelSettings};
+use crate::session::config::ModelSettings;
 use crate::session::selection::{DEFAULT_MAX_SELECTED, Selection, select};
 use crate::store::Store;
 
@@ -21,38 +22,11 @@ pub struct SelectArgs {
     /// Print {"selected":[names],"rendered":"...","fallback":bool,"error":null|"..."}.
     #[arg(long)]
     pub json: bool,
-    /// OpenAI-compatible API root, e.g. https://api.openai.com/v1 or http://localhost:11434/v1
-    /// [env: MEMWB_MODEL_URL]
-    #[arg(long, value_name = "URL")]
-    pub model_url: Option<String>,
-    /// Model name for --model-url [env: MEMWB_MODEL]
-    #[arg(long, value_name = "NAME")]
-    pub model: Option<String>,
-    /// A program that answers on stdout the request it reads on stdin, run through the shell
-    /// [env: MEMWB_MODEL_CMD]
-    #[arg(long, value_name = "CMD")]
-    pub model_cmd: Option<String>,
-    /// The environment variable holding the API key [default: MEMWB_API_KEY]
-    #[arg(long, value_name = "VAR")]
-    pub api_key_env: Option<String>,
-    /// Seconds to wait for the model [env: MEMWB_MODEL_TIMEOUT] [default: 60]
-    #[arg(long, value_name = "SECS")]
-    pub model_timeout: Option<f64>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Most memories to select.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SELECTED)]
     pub max: usize,
-}
-
-impl SelectArgs {
-    fn model_flags(&self) -> ModelFlags {
-        ModelFlags {
-            model_url: self.model_url.clone(),
-            model: self.model.clone(),
-            model_cmd: self.model_cmd.clone(),
-            api_key_env: self.api_key_env.clone(),
-            timeout_secs: self.model_timeout,
-        }
-    }
 }
 
 /// The `--json` form. Field order is the documented key order.
@@ -96,7 +70,7 @@ pub fn execute(
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Selection> {
-    let settings = ModelSettings::resolve(&args.model_flags(), env)?;
+    let settings = ModelSettings::resolve(&args.model.flags(), env)?;
     let client = settings.as_ref().map(ModelSettings::client).transpose()?;
     if args.query.trim().is_empty() {
         // Nothing to select for: the model is not asked.

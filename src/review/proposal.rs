@@ -10,6 +10,8 @@ use std::io;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
 use super::journal::{
@@ -109,53 +111,24 @@ pub enum Plan {
     },
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConsolidationReply {
-    source_names: Vec<String>,
-    records: Vec<RecordInput>,
-}
-
 impl Plan {
-    /// Parses a side-query reply strictly: exact keys, every record valid, or nothing.
-    pub fn parse(kind: Kind, value: &Value) -> Result<Self, String> {
-        let records = |items: Vec<RecordInput>| -> Result<Vec<Record>, String> {
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, r)| Record::from_input(r).map_err(|e| format!("record {}: {e}", i + 1)))
-                .collect()
-        };
-        match kind {
-            Kind::Extraction => {
-                let items: Vec<RecordInput> =
-                    serde_json::from_value(value.clone()).map_err(|e| {
-                        format!(
-                            "an extraction must be an array of {{name,type,description,body}}: {e}"
-                        )
-                    })?;
-                Ok(Plan::Extraction(records(items)?))
-            }
+    /// Parses a side-query reply exactly as the session does: exact keys, every record valid,
+    /// consolidation sources unique and among `candidates`, or nothing.
+    pub fn parse(kind: Kind, value: &Value, candidates: &[Record]) -> Result<Self, String> {
+        let plan = match kind {
+            Kind::Extraction => parse_extraction_reply(value).map(Plan::Extraction),
             Kind::Consolidation => {
-                let reply: ConsolidationReply = serde_json::from_value(value.clone()).map_err(|e| {
-                    format!("a consolidation must be {{\"source_names\":[...],\"records\":[...]}}: {e}")
-                })?;
-                if reply.source_names.is_empty() {
-                    return Err("source_names must not be empty".into());
-                }
-                let mut seen = HashSet::new();
-                if let Some(dup) = reply.source_names.iter().find(|n| !seen.insert(*n)) {
-                    return Err(format!("source name {dup:?} is listed twice"));
-                }
-                if reply.records.is_empty() {
-                    return Err("records must not be empty".into());
-                }
-                Ok(Plan::Consolidation {
+                parse_consolidation_reply(value, candidates).map(|reply| Plan::Consolidation {
                     source_names: reply.source_names,
-                    records: records(reply.records)?,
+                    records: reply.records,
                 })
             }
+        };
+        let plan = plan.map_err(|e| e.to_string())?;
+        if plan.records().is_empty() {
+            return Err("a proposal needs at least one record".into());
         }
+        Ok(plan)
     }
 
     pub fn kind(&self) -> Kind {
@@ -222,7 +195,15 @@ pub struct Decision {
 
 impl Proposal {
     pub fn plan(&self) -> Result<Plan, String> {
-        Plan::parse(self.kind, &self.plan)
+        let candidates: Vec<Record> = self
+            .base
+            .iter()
+            .map(|r| &r.record)
+            .chain(&self.additions)
+            .map(Record::from_input)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("a source record is invalid: {e}"))?;
+        Plan::parse(self.kind, &self.plan, &candidates)
     }
 
     pub fn base_records(&self) -> Result<Vec<Record>, StoreError> {

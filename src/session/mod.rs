@@ -84,6 +84,10 @@ pub enum MemoryPlan {
 #[non_exhaustive]
 pub enum PlanOutcome {
     Committed(Commit),
+    /// Filed as a proposal for a person to approve (review mode); the set is unchanged.
+    Proposed {
+        id: String,
+    },
 }
 
 pub type PlanError = Box<dyn StdError + Send + Sync>;
@@ -91,7 +95,13 @@ pub type PlanError = Box<dyn StdError + Send + Sync>;
 /// The seam between deciding and writing: the default commits through the engine; a review
 /// mode can file the plan as a proposal instead.
 pub trait PlanSink: Send + Sync {
-    fn apply(&self, store: &Store, plan: MemoryPlan) -> Result<PlanOutcome, PlanError>;
+    /// `history` is the turn's canonical history the plan was extracted from (evidence).
+    fn apply(
+        &self,
+        store: &Store,
+        plan: MemoryPlan,
+        history: &[Message],
+    ) -> Result<PlanOutcome, PlanError>;
 }
 
 /// Commits plans with [`Store::extend`] and [`Store::apply_consolidation`], which re-read
@@ -100,7 +110,12 @@ pub trait PlanSink: Send + Sync {
 pub struct CommitPlans;
 
 impl PlanSink for CommitPlans {
-    fn apply(&self, store: &Store, plan: MemoryPlan) -> Result<PlanOutcome, PlanError> {
+    fn apply(
+        &self,
+        store: &Store,
+        plan: MemoryPlan,
+        _history: &[Message],
+    ) -> Result<PlanOutcome, PlanError> {
         let commit = match plan {
             MemoryPlan::Extend { records } => store.extend(records)?,
             MemoryPlan::Consolidate {
@@ -294,16 +309,25 @@ impl MemorySession {
                 source_names: reply.source_names,
                 replacements: reply.records,
             };
-            return self.apply(plan, CONSOLIDATION_FAILED);
+            return self.apply(plan, CONSOLIDATION_FAILED, &snapshot);
         }
         if extracted.is_empty() {
             return None;
         }
-        self.apply(MemoryPlan::Extend { records: extracted }, EXTRACTION_FAILED)
+        self.apply(
+            MemoryPlan::Extend { records: extracted },
+            EXTRACTION_FAILED,
+            &snapshot,
+        )
     }
 
-    fn apply(&mut self, plan: MemoryPlan, failure: &'static str) -> Option<PlanOutcome> {
-        match self.sink.apply(&self.store, plan) {
+    fn apply(
+        &mut self,
+        plan: MemoryPlan,
+        failure: &'static str,
+        history: &[Message],
+    ) -> Option<PlanOutcome> {
+        match self.sink.apply(&self.store, plan, history) {
             Ok(outcome) => Some(outcome),
             Err(error) => {
                 self.fail(failure, &*error);
