@@ -86,6 +86,8 @@ enum Command {
     Rm(records::RmArgs),
     /// Apply a consolidation plan `{"source_names":[...],"records":[...]}`.
     Consolidate(records::ConsolidateArgs),
+    /// Fix a manifest entry that does not read: replace it with a corrected file, or drop it.
+    Repair(records::RepairArgs),
     /// Print the MEMORY.md the manifest derives, or rewrite it.
     Index(records::IndexArgs),
     /// Audit the folder: exit 1 when any finding is an error.
@@ -137,6 +139,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Rm(args) => records::rm(&store, args),
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
+        Command::Repair(args) => records::repair(&store, args),
         Command::Check(args) => check::run(&store, args),
         Command::Select(args) => select::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),

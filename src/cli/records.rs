@@ -9,7 +9,9 @@ use super::EXIT_OK;
 use super::input::{read_json, read_text};
 use super::output::{print_json, print_untrusted};
 use crate::review::{EntryMeta, Op, journaled};
-use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord};
+use crate::store::{
+    Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord, codec,
+};
 
 #[derive(clap::Args, Debug)]
 pub struct LsArgs {
@@ -87,6 +89,19 @@ pub struct ConsolidateArgs {
     /// `{"source_names":[...],"records":[...]}` (a path, or - for standard input).
     #[arg(long, value_name = "PATH")]
     plan: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("fix").required(true).args(["drop", "from"]))]
+pub struct RepairArgs {
+    /// The manifest entry (file name) that does not read.
+    file: String,
+    /// Remove the entry from the manifest.
+    #[arg(long)]
+    drop: bool,
+    /// A corrected record file to put in its place (a path, or - for standard input).
+    #[arg(long, value_name = "PATH")]
+    from: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -252,6 +267,23 @@ pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> 
     let base = store.records()?;
     report(journal(store, Op::Consolidate, |s| {
         s.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)
+    })?)
+}
+
+pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
+    let replacement =
+        match &args.from {
+            Some(path) => {
+                let text = read_text(path)?;
+                Some(codec::parse(text.as_bytes()).with_context(|| {
+                    format!("the corrected file {} does not read", path.display())
+                })?)
+            }
+            None => None,
+        };
+    let seen = store.entry_bytes(&args.file);
+    report(journal(store, Op::Repair, |s| {
+        s.repair_entry(&args.file, seen.as_deref(), replacement)
     })?)
 }
 

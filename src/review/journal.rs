@@ -38,6 +38,7 @@ pub enum Op {
     Approve,
     Reject,
     Undo,
+    Repair,
 }
 
 impl Op {
@@ -51,6 +52,7 @@ impl Op {
             Op::Approve => "approve",
             Op::Reject => "reject",
             Op::Undo => "undo",
+            Op::Repair => "repair",
         }
     }
 }

@@ -97,6 +97,12 @@ impl Store {
         Ok(MemorySet { entries })
     }
 
+    /// The raw bytes of a listed entry, if it exists inside the store: what
+    /// [`Store::repair_entry`] compares its `seen` argument with.
+    pub fn entry_bytes(&self, file: &str) -> Option<Vec<u8>> {
+        read_contained(&self.root, &self.root.join(file)).ok()
+    }
+
     pub(crate) fn load_record(&self, file: &str) -> Result<Record> {
         let path = self.root.join(file);
         let bytes = read_contained(&self.root, &path)?;

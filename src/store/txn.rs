@@ -219,19 +219,35 @@ impl Store {
     /// Runs `plan` on the set as read inside the lock, then commits what it returns.
     fn transact(&self, plan: impl FnOnce(&MemorySet) -> Result<Vec<Next>>) -> Result<Commit> {
         let lock = self.lock_for_write()?;
-        if let Some(observer) = &self.options.observer {
-            observer.recover(self)?;
-        }
+        self.recover_observer()?;
         let current = self.read()?;
-        let after = self.next_set(&current, plan(&current)?)?;
+        let next = plan(&current)?;
+        self.commit_next(&lock, &current, next)
+    }
+
+    fn recover_observer(&self) -> Result<()> {
+        match &self.options.observer {
+            Some(observer) => observer.recover(self),
+            None => Ok(()),
+        }
+    }
+
+    /// Commits `next` over `current` (both read under `lock`), telling the observer.
+    fn commit_next(
+        &self,
+        lock: &StoreLock,
+        current: &MemorySet,
+        next: Vec<Next>,
+    ) -> Result<Commit> {
+        let after = self.next_set(current, next)?;
         let index_text = after.index_text();
         self.check_index_budget(&index_text)?;
         if let Some(observer) = &self.options.observer {
-            observer.prepare(self, &current, &after)?;
+            observer.prepare(self, current, &after)?;
         }
-        match self.publish(&lock, &current, &after, &index_text) {
+        match self.publish(lock, current, &after, &index_text) {
             Ok(()) => {
-                let commit = Commit::between(&current, after);
+                let commit = Commit::between(current, after);
                 if let Some(observer) = &self.options.observer {
                     observer.committed(self, &commit);
                 }
@@ -244,6 +260,71 @@ impl Store {
                 Err(e)
             }
         }
+    }
+
+    /// Fixes one listed entry that cannot be read (invalid, missing or escaping) while every
+    /// other entry is valid: replaces it in place with `replacement`, or drops it from the
+    /// manifest. `seen` is the entry's bytes as the caller read them (`None`: it was missing or
+    /// unreadable); if they changed since, nothing is written. After the commit the bad file is
+    /// deleted. A valid entry is refused: edit it with [`Store::replace`].
+    pub fn repair_entry(
+        &self,
+        file: &str,
+        seen: Option<&[u8]>,
+        replacement: Option<Record>,
+    ) -> Result<Commit> {
+        let lock = self.lock_for_write()?;
+        self.recover_observer()?;
+        let manifest_path = self.manifest_path();
+        let bytes = read_optional(&manifest_path)?
+            .unwrap_or_else(|| b"{\"version\":1,\"files\":[]}".to_vec());
+        let files = manifest::parse(&bytes, self.options.max_index_lines).map_err(|e| {
+            StoreError::ManifestInvalid {
+                path: manifest_path,
+                rule: e.to_string(),
+            }
+        })?;
+        let position =
+            files
+                .iter()
+                .position(|f| f == file)
+                .ok_or_else(|| StoreError::NotFound {
+                    name: format!("manifest entry {file}"),
+                })?;
+        let path = self.root.join(file);
+        if self.entry_bytes(file).as_deref() != seen {
+            return Err(StoreError::Conflict {
+                detail: format!("{file} changed since it was read"),
+            });
+        }
+        if self.load_record(file).is_ok() {
+            return Err(StoreError::InvalidPlan {
+                rule: format!("{file} is a valid record; edit it instead of repairing it"),
+            });
+        }
+        let mut current = MemorySet::default();
+        let mut next = Vec::with_capacity(files.len());
+        for (i, listed) in files.iter().enumerate() {
+            if i == position {
+                if let Some(record) = replacement.clone() {
+                    next.push(Next::Write(record));
+                }
+                continue;
+            }
+            let entry = StoredRecord {
+                file: listed.clone(),
+                record: self.load_record(listed)?,
+            };
+            current.entries.push(entry.clone());
+            next.push(Next::Keep(entry));
+        }
+        let commit = self.commit_next(&lock, &current, next)?;
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            && let Err(e) = remove_replaced(&path, &self.options.hooks)
+        {
+            tracing::warn!(error = %e, "repaired, but the bad file was left behind");
+        }
+        Ok(commit)
     }
 
     /// Names the new files and checks the set-wide rules, before anything is written.
