@@ -187,10 +187,11 @@ fn parse_frontmatter(yaml: &str) -> Result<[Option<Field>; 3], ParseError> {
                 if tag.is_some() && !explicit_str {
                     return Err(not_string("a tagged value"));
                 }
-                if style == TScalarStyle::Plain && !explicit_str {
-                    if let Some(kind) = resolves_to_non_string(&value) {
-                        return Err(not_string(kind));
-                    }
+                if style == TScalarStyle::Plain
+                    && !explicit_str
+                    && let Some(kind) = resolves_to_non_string(&value)
+                {
+                    return Err(not_string(kind));
                 }
                 value
             }

@@ -89,6 +89,13 @@ pub fn temp_name() -> String {
 
 /// Replaces `target` so that readers see the old or the new content, never a mix.
 pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    replace_file(target, bytes, hooks)?;
+    sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
+}
+
+/// [`atomic_replace`] without the final directory sync: on `Ok` the new content is in place
+/// (visible to every reader); on `Err` the old content is, and no temp file is left.
+pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = dir.join(temp_name());
     let result = (|| {
@@ -106,9 +113,8 @@ pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temp);
-        return result;
     }
-    sync_dir(dir, hooks)
+    result
 }
 
 pub fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {

@@ -211,10 +211,10 @@ impl StoreLock {
     /// Fails if the lock is no longer ours: checked right before the commit point.
     pub fn verify(&self) -> Result<()> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if state.compromised.is_none() {
-            if let Err(reason) = check_ours(&self.dir, state.mtime_ms) {
-                state.compromised = Some(reason);
-            }
+        if state.compromised.is_none()
+            && let Err(reason) = check_ours(&self.dir, state.mtime_ms)
+        {
+            state.compromised = Some(reason);
         }
         match &state.compromised {
             Some(reason) => Err(StoreError::LockCompromised {
@@ -237,10 +237,10 @@ impl Drop for StoreLock {
             let _ = handle.join();
         }
         let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if state.compromised.is_none() {
-            if let Err(e) = fs::remove_dir(&self.dir) {
-                tracing::warn!(path = %self.dir.display(), error = %e, "could not release the store lock");
-            }
+        if state.compromised.is_none()
+            && let Err(e) = fs::remove_dir(&self.dir)
+        {
+            tracing::warn!(path = %self.dir.display(), error = %e, "could not release the store lock");
         }
     }
 }

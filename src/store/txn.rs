@@ -14,7 +14,9 @@ use std::fs;
 use serde::Serialize;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{atomic_replace, create_exclusive, read_optional, remove_replaced, sync_dir};
+use super::fsutil::{
+    atomic_replace, create_exclusive, read_optional, remove_replaced, replace_file, sync_dir,
+};
 use super::lock::StoreLock;
 use super::{MemorySet, Record, Store, StoredRecord, index, manifest};
 
@@ -142,7 +144,10 @@ impl Store {
         let current = self.read()?;
         let text = current.index_text();
         self.check_index_budget(&text)?;
-        atomic_replace(&self.index_path(), text.as_bytes(), &self.options.hooks)?;
+        replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks)?;
+        if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
+            tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
+        }
         Ok(Commit {
             set: current,
             ..Commit::default()
@@ -270,10 +275,15 @@ impl Store {
         let manifest_text = manifest::render(&after.files());
         let committed = lock
             .verify()
-            .and_then(|()| atomic_replace(&self.manifest_path(), manifest_text.as_bytes(), hooks));
+            .and_then(|()| replace_file(&self.manifest_path(), manifest_text.as_bytes(), hooks));
         if let Err(e) = committed {
             undo(&created, Some(&old_index));
             return Err(e);
+        }
+        // Committed: readers already see the new set, so a failure from here on must not undo
+        // it (deleting the new files would leave a manifest naming missing files).
+        if let Err(e) = sync_dir(&self.root, hooks) {
+            tracing::error!(error = %e, "committed, but the directory sync after the manifest replace failed");
         }
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();

@@ -101,11 +101,11 @@ fn plain_would_misread(value: &str) -> bool {
     if matches!(first, b'?' | b'-') && bytes.get(1).is_none_or(|b| matches!(b, b' ' | b'\t')) {
         return true;
     }
-    let pair_misreads = bytes.windows(2).any(|w| match (w[0], w[1]) {
-        (b'\n' | b':', b' ' | b'\t') => true,
-        (b' ' | b'\t', b'\n') => true,
-        (b'\n' | b'\t' | b' ', b'#') => true,
-        _ => false,
+    let pair_misreads = bytes.windows(2).any(|w| {
+        matches!(
+            (w[0], w[1]),
+            (b'\n' | b':', b' ' | b'\t') | (b' ' | b'\t', b'\n') | (b'\n' | b'\t' | b' ', b'#')
+        )
     });
     pair_misreads || matches!(bytes[bytes.len() - 1], b'\n' | b'\t' | b' ' | b':')
 }
