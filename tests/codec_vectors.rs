@@ -95,7 +95,11 @@ fn every_valid_vector_is_stored_as_the_reference_stored_it() {
         let commit = store
             .extend(vec![record])
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(commit.set.files(), std::slice::from_ref(&case.file), "vector {name}");
+        assert_eq!(
+            commit.set.files(),
+            std::slice::from_ref(&case.file),
+            "vector {name}"
+        );
         let files = snapshot(dir.path());
         let text = |file: &str| {
             let bytes = &files

@@ -8,7 +8,14 @@ fn reference_stores_read_back_completely() {
     let basic = open(&fixture("stores/basic"));
     assert_eq!(
         names(&basic),
-        ["user-preference-tabs", "project-database-rule", "windows-examples", "user-language", "ci-reference", "review-feedback"]
+        [
+            "user-preference-tabs",
+            "project-database-rule",
+            "windows-examples",
+            "user-language",
+            "ci-reference",
+            "review-feedback"
+        ]
     );
     let set = basic.read().unwrap();
     let index = std::fs::read_to_string(fixture("stores/basic/.memory/MEMORY.md")).unwrap();
@@ -16,7 +23,13 @@ fn reference_stores_read_back_completely() {
     let consolidated = open(&fixture("stores/consolidated"));
     assert_eq!(
         names(&consolidated),
-        ["project-database-rule", "windows-examples", "user-language", "ci-reference", "code-style"]
+        [
+            "project-database-rule",
+            "windows-examples",
+            "user-language",
+            "ci-reference",
+            "code-style"
+        ]
     );
     let report = consolidated.inspect();
     assert_eq!(report.index.status, IndexStatus::InSync);
@@ -27,10 +40,15 @@ fn reference_stores_read_back_completely() {
 fn extend_writes_what_the_reference_writes() {
     let dir = workspace();
     let store = open(dir.path());
-    let commit = store.extend(vec![record("a-one", "First", "Body one.")]).unwrap();
+    let commit = store
+        .extend(vec![record("a-one", "First", "Body one.")])
+        .unwrap();
     assert_eq!(commit.added, ["a-one"]);
     let file = &commit.set.entries[0].file;
-    assert!(file.starts_with("a-one-") && file.len() == "a-one-".len() + 32 + 3, "{file}");
+    assert!(
+        file.starts_with("a-one-") && file.len() == "a-one-".len() + 32 + 3,
+        "{file}"
+    );
     let root = dir.path().join(".memory");
     assert_eq!(
         std::fs::read_to_string(root.join("manifest.json")).unwrap(),

@@ -58,7 +58,10 @@ pub enum ParseError {
         line: usize,
     },
     #[error("{error}")]
-    Invalid { error: RecordError, line: Option<usize> },
+    Invalid {
+        error: RecordError,
+        line: Option<usize>,
+    },
 }
 
 impl ParseError {
@@ -108,11 +111,20 @@ pub fn parse(bytes: &[u8]) -> Result<Record, ParseError> {
     let fields = parse_frontmatter(yaml)?;
     let [name, description, kind] = fields.map(|f| f.expect("checked by parse_frontmatter"));
     let at = |field: &Field| Some(field.line);
-    let kind_value = kind.value.parse::<MemoryType>().map_err(|error| ParseError::Invalid {
-        error,
-        line: at(&kind),
-    })?;
-    Record::new(name.value.clone(), kind_value, description.value.clone(), rest).map_err(|error| {
+    let kind_value = kind
+        .value
+        .parse::<MemoryType>()
+        .map_err(|error| ParseError::Invalid {
+            error,
+            line: at(&kind),
+        })?;
+    Record::new(
+        name.value.clone(),
+        kind_value,
+        description.value.clone(),
+        rest,
+    )
+    .map_err(|error| {
         let line = match error.field() {
             "name" => at(&name),
             "description" => at(&description),
@@ -168,7 +180,10 @@ fn parse_frontmatter(yaml: &str) -> Result<[Option<Field>; 3], ParseError> {
         let slot = KEYS
             .iter()
             .position(|k| *k == key)
-            .ok_or_else(|| ParseError::UnknownKey { key: key.clone(), line })?;
+            .ok_or_else(|| ParseError::UnknownKey {
+                key: key.clone(),
+                line,
+            })?;
         if fields[slot].is_some() {
             return Err(ParseError::DuplicateKey { key, line });
         }
@@ -235,9 +250,21 @@ mod tests {
 
     #[test]
     fn rejects_numbers_and_booleans() {
-        for (value, found) in [("123", "an integer"), ("true", "a boolean"), ("~", "null"), ("1e3", "a float")] {
-            let err = parse(&file(&format!("name: a\ndescription: {value}\ntype: user\n"), "b")).unwrap_err();
-            assert!(matches!(err, ParseError::NotAString { found: f, line: 3, .. } if f == found), "{value}: {err:?}");
+        for (value, found) in [
+            ("123", "an integer"),
+            ("true", "a boolean"),
+            ("~", "null"),
+            ("1e3", "a float"),
+        ] {
+            let err = parse(&file(
+                &format!("name: a\ndescription: {value}\ntype: user\n"),
+                "b",
+            ))
+            .unwrap_err();
+            assert!(
+                matches!(err, ParseError::NotAString { found: f, line: 3, .. } if f == found),
+                "{value}: {err:?}"
+            );
         }
     }
 
@@ -249,13 +276,39 @@ mod tests {
     }
 
     #[test]
+    fn explicit_str_tag_makes_a_string_and_other_tags_are_refused() {
+        let record = parse(&file("name: a\ndescription: !!str 123\ntype: user\n", "b")).unwrap();
+        assert_eq!(record.description(), "123");
+        let err = parse(&file("name: a\ndescription: !!int 123\ntype: user\n", "b")).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ParseError::NotAString {
+                    found: "a tagged value",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
     fn rejects_extra_missing_and_duplicate_keys() {
-        let extra = parse(&file("name: a\ndescription: d\ntype: user\nextra: x\n", "b"));
-        assert!(matches!(extra, Err(ParseError::UnknownKey { line: 5, .. })), "{extra:?}");
+        let extra = parse(&file(
+            "name: a\ndescription: d\ntype: user\nextra: x\n",
+            "b",
+        ));
+        assert!(
+            matches!(extra, Err(ParseError::UnknownKey { line: 5, .. })),
+            "{extra:?}"
+        );
         let missing = parse(&file("name: a\ntype: user\n", "b"));
         assert_eq!(missing, Err(ParseError::MissingKey("description")));
         let dup = parse(&file("name: a\nname: b\ndescription: d\ntype: user\n", "b"));
-        assert!(matches!(dup, Err(ParseError::DuplicateKey { .. })), "{dup:?}");
+        assert!(
+            matches!(dup, Err(ParseError::DuplicateKey { .. })),
+            "{dup:?}"
+        );
     }
 
     #[test]
@@ -265,11 +318,17 @@ mod tests {
             parse(b"---\nname: a\ndescription: d\ntype: user\n"),
             Err(ParseError::UnterminatedFrontmatter)
         );
-        assert!(matches!(parse(&file("- a\n", "b")), Err(ParseError::NotAMapping { .. })));
+        assert!(matches!(
+            parse(&file("- a\n", "b")),
+            Err(ParseError::NotAMapping { .. })
+        ));
         assert!(matches!(parse(&[0xff, 0xfe]), Err(ParseError::NotUtf8(0))));
         assert!(matches!(
             parse(&file("name: a\ndescription: [x]\ntype: user\n", "b")),
-            Err(ParseError::NotAString { found: "a sequence", .. })
+            Err(ParseError::NotAString {
+                found: "a sequence",
+                ..
+            })
         ));
     }
 

@@ -54,7 +54,9 @@ pub enum StoreError {
         max_lines: usize,
         max_bytes: usize,
     },
-    #[error("memory set would hold {count} records, more than the limit of {max}; nothing was changed")]
+    #[error(
+        "memory set would hold {count} records, more than the limit of {max}; nothing was changed"
+    )]
     TooManyRecords { count: usize, max: usize },
     #[error("memory record {path} did not read back as written")]
     ReadBackMismatch { path: PathBuf },

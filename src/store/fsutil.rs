@@ -33,7 +33,11 @@ pub struct IoHooks(Option<Arc<dyn FaultHook>>);
 
 impl fmt::Debug for IoHooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_some() { "IoHooks(set)" } else { "IoHooks(none)" })
+        f.write_str(if self.0.is_some() {
+            "IoHooks(set)"
+        } else {
+            "IoHooks(none)"
+        })
     }
 }
 
@@ -44,7 +48,9 @@ impl IoHooks {
 
     fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
         match &self.0 {
-            Some(hook) => hook.before(op, path).map_err(|e| StoreError::io(op_name, path, e)),
+            Some(hook) => hook
+                .before(op, path)
+                .map_err(|e| StoreError::io(op_name, path, e)),
             None => Ok(()),
         }
     }
@@ -73,7 +79,9 @@ pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
             .and_then(|mut f| f.read_to_end(&mut back))
             .map_err(io_err("read back", path))?;
         if back != bytes {
-            return Err(StoreError::ReadBackMismatch { path: path.to_owned() });
+            return Err(StoreError::ReadBackMismatch {
+                path: path.to_owned(),
+            });
         }
         Ok(())
     })();
@@ -140,4 +148,3 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
         Err(e) => Err(StoreError::io("read", path, e)),
     }
 }
-

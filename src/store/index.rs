@@ -7,7 +7,12 @@ pub const INDEX_FILE: &str = "MEMORY.md";
 pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> String {
     let mut out = String::new();
     for (file, record) in entries {
-        out.push_str(&format!("- [{}]({}) - {}\n", record.name(), file, record.description()));
+        out.push_str(&format!(
+            "- [{}]({}) - {}\n",
+            record.name(),
+            file,
+            record.description()
+        ));
     }
     out
 }

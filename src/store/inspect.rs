@@ -15,7 +15,10 @@ use super::{Record, Store, codec, index, manifest};
 pub enum EntryState {
     Valid(Record),
     /// The file is there but does not parse or validate; `raw` is its text (lossy UTF-8).
-    Invalid { error: codec::ParseError, raw: String },
+    Invalid {
+        error: codec::ParseError,
+        raw: String,
+    },
     Missing,
     Escapes,
     /// The manifest lists a name that breaks the file-name rules; it was not opened.
@@ -135,26 +138,54 @@ impl Inspection {
             return out;
         }
         if let ManifestState::Invalid(rule) = &self.manifest {
-            push("manifest-invalid", Error, Some(manifest::MANIFEST_FILE), rule.clone());
+            push(
+                "manifest-invalid",
+                Error,
+                Some(manifest::MANIFEST_FILE),
+                rule.clone(),
+            );
         }
         for entry in &self.entries {
             let file = Some(entry.file.as_str());
             match &entry.state {
                 EntryState::Valid(_) | EntryState::UnsafeName => {}
                 EntryState::Invalid { error, .. } => {
-                    let at = error.line().map(|l| format!(" (line {l})")).unwrap_or_default();
+                    let at = error
+                        .line()
+                        .map(|l| format!(" (line {l})"))
+                        .unwrap_or_default();
                     push("record-invalid", Error, file, format!("{error}{at}"));
                 }
-                EntryState::Missing => push("record-missing", Error, file, "listed in the manifest but missing".into()),
-                EntryState::Escapes => push("record-escapes", Error, file, "resolves outside .memory".into()),
+                EntryState::Missing => push(
+                    "record-missing",
+                    Error,
+                    file,
+                    "listed in the manifest but missing".into(),
+                ),
+                EntryState::Escapes => push(
+                    "record-escapes",
+                    Error,
+                    file,
+                    "resolves outside .memory".into(),
+                ),
                 EntryState::Unreadable(e) => push("record-invalid", Error, file, e.clone()),
             }
         }
         for file in &self.unlisted {
-            push("orphan-file", Warning, Some(file), "not listed in the manifest, so not in the set".into());
+            push(
+                "orphan-file",
+                Warning,
+                Some(file),
+                "not listed in the manifest, so not in the set".into(),
+            );
         }
         for file in &self.temp_files {
-            push("temp-file", Warning, Some(file), "leftover temporary file of an interrupted write".into());
+            push(
+                "temp-file",
+                Warning,
+                Some(file),
+                "leftover temporary file of an interrupted write".into(),
+            );
         }
         match self.index.status {
             IndexStatus::Missing => push("index-missing", Warning, Some(index::INDEX_FILE), "MEMORY.md is missing; `memwb index --write` rebuilds it".into()),
@@ -162,12 +193,28 @@ impl Inspection {
             IndexStatus::InSync | IndexStatus::Unknown => {}
         }
         if let LockState::Stale { mtime_ms } = self.lock {
-            push("lock-stale", Warning, Some(lock::LOCK_DIR), format!("abandoned lock, last refreshed {}; the next writer breaks it", lock::format_ms(mtime_ms)));
+            push(
+                "lock-stale",
+                Warning,
+                Some(lock::LOCK_DIR),
+                format!(
+                    "abandoned lock, last refreshed {}; the next writer breaks it",
+                    lock::format_ms(mtime_ms)
+                ),
+            );
         }
         let b = self.budget;
-        for (what, used, max) in [("lines", b.index_lines, b.max_index_lines), ("bytes", b.index_bytes, b.max_index_bytes)] {
+        for (what, used, max) in [
+            ("lines", b.index_lines, b.max_index_lines),
+            ("bytes", b.index_bytes, b.max_index_bytes),
+        ] {
             if max > 0 && used as f64 >= BUDGET_WARNING * max as f64 {
-                push("budget", Warning, Some(index::INDEX_FILE), format!("index uses {used} of {max} {what}"));
+                push(
+                    "budget",
+                    Warning,
+                    Some(index::INDEX_FILE),
+                    format!("index uses {used} of {max} {what}"),
+                );
             }
         }
         out
@@ -215,7 +262,11 @@ impl Store {
             .iter()
             .map(|(file, safe)| Entry {
                 file: file.clone(),
-                state: if *safe { self.inspect_entry(file) } else { EntryState::UnsafeName },
+                state: if *safe {
+                    self.inspect_entry(file)
+                } else {
+                    EntryState::UnsafeName
+                },
             })
             .collect();
         self.scan_folder(&mut report, &listed);
@@ -226,7 +277,10 @@ impl Store {
             .map(|b| String::from_utf8_lossy(&b).into_owned());
         if report.is_readable() {
             let derived = index::render(
-                report.entries.iter().filter_map(|e| e.record().map(|r| (e.file.as_str(), r))),
+                report
+                    .entries
+                    .iter()
+                    .filter_map(|e| e.record().map(|r| (e.file.as_str(), r))),
             );
             let (lines, bytes) = index::measure(&derived);
             report.budget.index_lines = lines;
@@ -292,7 +346,9 @@ impl Store {
     }
 
     fn scan_folder(&self, report: &mut Inspection, listed: &[(String, bool)]) {
-        let Ok(dir) = fs::read_dir(&self.root) else { return };
+        let Ok(dir) = fs::read_dir(&self.root) else {
+            return;
+        };
         let mut names: Vec<String> = dir
             .filter_map(|e| e.ok())
             .filter_map(|e| e.file_name().into_string().ok())

@@ -45,9 +45,13 @@ impl Default for LockTiming {
 pub enum LockState {
     Free,
     /// Held; `mtime_ms` is the last refresh by the holder.
-    Held { mtime_ms: i64 },
+    Held {
+        mtime_ms: i64,
+    },
     /// Present but older than the stale limit: the next writer will break it.
-    Stale { mtime_ms: i64 },
+    Stale {
+        mtime_ms: i64,
+    },
 }
 
 pub fn observe(root: &Path, stale: Duration) -> LockState {
@@ -116,7 +120,10 @@ impl QueueTurn {
                         waited_ms: 0,
                     });
                 }
-                held = cvar.wait_timeout(held, left).unwrap_or_else(|p| p.into_inner()).0;
+                held = cvar
+                    .wait_timeout(held, left)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
             }
             *held = true;
         }
@@ -187,14 +194,16 @@ impl StoreLock {
             let (lock_dir, state) = (dir.clone(), state.clone());
             thread::Builder::new()
                 .name("memwb-lock-refresh".into())
-                .spawn(move || loop {
-                    match stopped.recv_timeout(timing.update) {
-                        Err(RecvTimeoutError::Timeout) => {
-                            if refresh(&lock_dir, &state).is_err() {
-                                return;
+                .spawn(move || {
+                    loop {
+                        match stopped.recv_timeout(timing.update) {
+                            Err(RecvTimeoutError::Timeout) => {
+                                if refresh(&lock_dir, &state).is_err() {
+                                    return;
+                                }
                             }
+                            _ => return,
                         }
-                        _ => return,
                     }
                 })
                 .map_err(|e| StoreError::io("spawn lock refresher for", &dir, e))?
@@ -271,7 +280,9 @@ fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
     }
     tracing::info!(path = %dir.display(), mtime = %format_ms(mtime_ms), "breaking a stale lock");
     match fs::remove_dir(dir) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(StoreError::io("remove stale lock", dir, e)),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => {
+            return Err(StoreError::io("remove stale lock", dir, e));
+        }
         _ => {}
     }
     mkdir_once(dir)
@@ -298,7 +309,9 @@ fn check_ours(dir: &Path, our_mtime_ms: i64) -> Result<(), String> {
             format_ms(millis_rounded(mtime)),
             format_ms(our_mtime_ms)
         )),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err("the lock directory was removed".into()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err("the lock directory was removed".into())
+        }
         Err(e) => Err(format!("cannot stat the lock directory: {e}")),
     }
 }

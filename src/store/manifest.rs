@@ -26,7 +26,10 @@ pub fn is_safe_file_name(name: &str) -> bool {
     name.strip_suffix(".md").is_some_and(|stem| {
         !stem.is_empty()
             && stem.split('-').all(|part| {
-                !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
             })
             && !is_windows_device_name(stem)
     })
@@ -56,7 +59,8 @@ pub fn parse(bytes: &[u8], max_files: usize) -> Result<Vec<String>, ManifestErro
 /// The schema alone (`{"version":1,"files":[string...]}`), without the per-name rules, so an
 /// audit can still list what a broken manifest names.
 pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| ManifestError::NotJson(e.to_string()))?;
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| ManifestError::NotJson(e.to_string()))?;
     let Value::Object(map) = value else {
         return Err(ManifestError::Schema("expected an object".into()));
     };
@@ -67,7 +71,10 @@ pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
         )));
     }
     if map["version"].as_f64() != Some(1.0) {
-        return Err(ManifestError::Schema(format!("version must be the number 1, not {}", map["version"])));
+        return Err(ManifestError::Schema(format!(
+            "version must be the number 1, not {}",
+            map["version"]
+        )));
     }
     let Value::Array(items) = &map["files"] else {
         return Err(ManifestError::Schema("files must be an array".into()));
@@ -76,7 +83,9 @@ pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
         .iter()
         .map(|item| match item {
             Value::String(s) => Ok(s.clone()),
-            other => Err(ManifestError::Schema(format!("files must hold strings, found {other}"))),
+            other => Err(ManifestError::Schema(format!(
+                "files must hold strings, found {other}"
+            ))),
         })
         .collect()
 }
@@ -97,7 +106,10 @@ mod tests {
 
     #[test]
     fn renders_like_the_reference() {
-        assert_eq!(render(&["a-1.md".into()]), r#"{"version":1,"files":["a-1.md"]}"#);
+        assert_eq!(
+            render(&["a-1.md".into()]),
+            r#"{"version":1,"files":["a-1.md"]}"#
+        );
         assert_eq!(render(&[]), r#"{"version":1,"files":[]}"#);
     }
 

@@ -28,7 +28,7 @@ pub use inspect::{EntryState, Finding, Inspection, Severity};
 pub use lock::{LockState, LockTiming};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use set::{MemorySet, StoredRecord};
-pub use txn::Commit;
+pub use txn::{Commit, CommitObserver};
 
 pub const MEMORY_DIR: &str = ".memory";
 
@@ -44,6 +44,8 @@ pub struct StoreOptions {
     pub lock: LockTiming,
     pub hooks: IoHooks,
     pub ids: Option<IdSource>,
+    /// Sees every transaction from inside the lock (memwb's journal).
+    pub observer: Option<Arc<dyn CommitObserver>>,
 }
 
 impl Default for StoreOptions {
@@ -54,6 +56,7 @@ impl Default for StoreOptions {
             lock: LockTiming::default(),
             hooks: IoHooks::default(),
             ids: None,
+            observer: None,
         }
     }
 }
@@ -82,7 +85,8 @@ impl Store {
     /// Resolves the workspace with realpath (a linked workspace is followed).
     pub fn open(workspace: impl AsRef<Path>, options: StoreOptions) -> Result<Self> {
         let given = workspace.as_ref();
-        let workspace = fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
+        let workspace =
+            fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
         let root = workspace.join(MEMORY_DIR);
         Ok(Self {
             workspace,
@@ -120,7 +124,9 @@ impl Store {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(StoreError::io("stat", &self.root, e)),
         };
-        let escapes = || StoreError::RootEscapes { path: self.root.clone() };
+        let escapes = || StoreError::RootEscapes {
+            path: self.root.clone(),
+        };
         if meta.file_type().is_symlink() || !meta.is_dir() {
             return Err(escapes());
         }
@@ -129,6 +135,13 @@ impl Store {
             Ok(_) => Err(escapes()),
             Err(e) => Err(StoreError::io("resolve", &self.root, e)),
         }
+    }
+
+    /// The same store, with every transaction seen by `observer`.
+    pub fn with_observer(&self, observer: Arc<dyn CommitObserver>) -> Self {
+        let mut store = self.clone();
+        store.options.observer = Some(observer);
+        store
     }
 
     pub(crate) fn new_file_name(&self, name: &str) -> String {

@@ -177,9 +177,12 @@ impl Record {
 /// `^[a-z0-9]+(-[a-z0-9]+)*$` and not a Windows device name.
 pub fn is_safe_slug(name: &str) -> bool {
     let well_formed = !name.is_empty()
-        && name
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
     well_formed && !is_windows_device_name(name)
 }
 
@@ -208,7 +211,11 @@ pub fn count_lines(text: &str) -> usize {
     }
     let unified = text.replace("\r\n", "\n").replace('\r', "\n");
     let pieces = unified.split('\n').count();
-    if unified.ends_with('\n') { pieces - 1 } else { pieces }
+    if unified.ends_with('\n') {
+        pieces - 1
+    } else {
+        pieces
+    }
 }
 
 /// The budget of one record file, applied to what is written and to what is read.
@@ -232,20 +239,14 @@ pub fn js_trim(s: &str) -> &str {
 fn is_js_whitespace(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{0B}'
-            | '\u{0C}'
-            | '\r'
-            | ' '
-            | '\u{A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-            | '\u{FEFF}'
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{FEFF}'
     )
 }
 
@@ -255,12 +256,30 @@ mod tests {
 
     #[test]
     fn slugs() {
-        for ok in ["a", "x1-2y", "user-prefers-tabs", "com10", "lpt0", "console"] {
+        for ok in [
+            "a",
+            "x1-2y",
+            "user-prefers-tabs",
+            "com10",
+            "lpt0",
+            "console",
+        ] {
             assert!(is_safe_slug(ok), "{ok}");
         }
         for bad in [
-            "", "-a", "a-", "a--b", "UPPER", "has space", "nul", "com1", "lpt9", "../escape",
-            "file:stream", "trailing.", "under_score",
+            "",
+            "-a",
+            "a-",
+            "a--b",
+            "UPPER",
+            "has space",
+            "nul",
+            "com1",
+            "lpt9",
+            "../escape",
+            "file:stream",
+            "trailing.",
+            "under_score",
         ] {
             assert!(!is_safe_slug(bad), "{bad}");
         }

@@ -109,15 +109,21 @@ pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
     let real = match fs::canonicalize(path) {
         Ok(real) => real,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(StoreError::RecordMissing { path: path.to_owned() });
+            return Err(StoreError::RecordMissing {
+                path: path.to_owned(),
+            });
         }
         Err(e) => return Err(StoreError::io("resolve", path, e)),
     };
     if !real.starts_with(root) || real == root {
-        return Err(StoreError::RecordEscapes { path: path.to_owned() });
+        return Err(StoreError::RecordEscapes {
+            path: path.to_owned(),
+        });
     }
     fs::read(&real).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => StoreError::RecordMissing { path: path.to_owned() },
+        io::ErrorKind::NotFound => StoreError::RecordMissing {
+            path: path.to_owned(),
+        },
         _ => StoreError::io("read", path, e),
     })
 }

@@ -10,12 +10,14 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
-    atomic_replace, create_exclusive, read_optional, remove_replaced, replace_file, sync_dir,
+    IoHooks, atomic_replace, create_exclusive, read_optional, remove_replaced, replace_file,
+    sync_dir,
 };
 use super::lock::StoreLock;
 use super::{MemorySet, Record, Store, StoredRecord, index, manifest};
@@ -38,7 +40,11 @@ impl Commit {
 
     /// Compares two versions of the set by record name.
     pub fn between(before: &MemorySet, after: MemorySet) -> Self {
-        let names = |set: &MemorySet| set.records().map(|r| r.name().to_owned()).collect::<BTreeSet<_>>();
+        let names = |set: &MemorySet| {
+            set.records()
+                .map(|r| r.name().to_owned())
+                .collect::<BTreeSet<_>>()
+        };
         let (old, new) = (names(before), names(&after));
         let changed = old
             .intersection(&new)
@@ -52,6 +58,22 @@ impl Commit {
             set: after,
         }
     }
+}
+
+/// Sees every transaction of a handle from inside its lock. memwb's journal uses it to write
+/// an intent before the commit point and its entry after, so that no crash loses or invents one.
+pub trait CommitObserver: Send + Sync {
+    /// Under the lock, before the set is read: finish what an earlier crash left behind.
+    fn recover(&self, _store: &Store) -> Result<()> {
+        Ok(())
+    }
+    /// Under the lock, once the next set is known, before anything is written. An error aborts
+    /// the transaction with nothing changed.
+    fn prepare(&self, store: &Store, before: &MemorySet, after: &MemorySet) -> Result<()>;
+    /// After the commit point. The commit stands whatever happens here.
+    fn committed(&self, store: &Store, commit: &Commit);
+    /// The transaction failed before its commit point: nothing changed.
+    fn aborted(&self, store: &Store);
 }
 
 /// One entry of the next set: an existing file kept as is, or a record to write.
@@ -125,36 +147,66 @@ impl Store {
                 rule: "nothing to remove".into(),
             });
         }
+        self.exchange(base, Vec::new())
+    }
+
+    /// Removes `base` (each still exactly as the caller read it) and appends `additions`:
+    /// the general base-checked edit, used to undo a change.
+    pub fn exchange(&self, base: &[Record], additions: Vec<Record>) -> Result<Commit> {
         self.transact(|current| {
             check_base(current, base)?;
             let names: HashSet<&str> = base.iter().map(Record::name).collect();
-            Ok(current
+            let mut next: Vec<Next> = current
                 .entries
                 .iter()
                 .filter(|e| !names.contains(e.record.name()))
                 .cloned()
                 .map(Next::Keep)
-                .collect())
+                .collect();
+            next.extend(additions.into_iter().map(Next::Write));
+            Ok(next)
         })
     }
 
     /// Rewrites MEMORY.md from the manifest, under the lock. The manifest is left as it is.
     pub fn rebuild_index(&self) -> Result<Commit> {
         let _lock = self.lock_for_write()?;
+        if let Some(observer) = &self.options.observer {
+            observer.recover(self)?;
+        }
         let current = self.read()?;
         let text = current.index_text();
         self.check_index_budget(&text)?;
-        replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks)?;
-        if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
-            tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
+        if let Some(observer) = &self.options.observer {
+            observer.prepare(self, &current, &current)?;
         }
-        Ok(Commit {
-            set: current,
-            ..Commit::default()
-        })
+        match replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks) {
+            Ok(()) => {
+                // MEMORY.md is replaced; a failing directory sync must not report otherwise.
+                if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
+                    tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
+                }
+                let commit = Commit {
+                    set: current,
+                    ..Commit::default()
+                };
+                if let Some(observer) = &self.options.observer {
+                    observer.committed(self, &commit);
+                }
+                Ok(commit)
+            }
+            Err(e) => {
+                if let Some(observer) = &self.options.observer {
+                    observer.aborted(self);
+                }
+                Err(e)
+            }
+        }
     }
 
-    fn lock_for_write(&self) -> Result<StoreLock> {
+    /// Creates `.memory` if needed and takes the lock (for work outside a transaction that must
+    /// still exclude every writer, such as deciding a proposal).
+    pub fn lock_for_write(&self) -> Result<StoreLock> {
         if !self.check_root()? {
             match fs::create_dir(&self.root) {
                 Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
@@ -184,21 +236,45 @@ impl Store {
     /// Runs `plan` on the set as read inside the lock, then commits what it returns.
     fn transact(&self, plan: impl FnOnce(&MemorySet) -> Result<Vec<Next>>) -> Result<Commit> {
         let lock = self.lock_for_write()?;
+        if let Some(observer) = &self.options.observer {
+            observer.recover(self)?;
+        }
         let current = self.read()?;
-        let next = plan(&current)?;
-        self.commit(&lock, &current, next)
+        let after = self.next_set(&current, plan(&current)?)?;
+        let index_text = after.index_text();
+        self.check_index_budget(&index_text)?;
+        if let Some(observer) = &self.options.observer {
+            observer.prepare(self, &current, &after)?;
+        }
+        match self.publish(&lock, &current, &after, &index_text) {
+            Ok(()) => {
+                let commit = Commit::between(&current, after);
+                if let Some(observer) = &self.options.observer {
+                    observer.committed(self, &commit);
+                }
+                Ok(commit)
+            }
+            Err(e) => {
+                if let Some(observer) = &self.options.observer {
+                    observer.aborted(self);
+                }
+                Err(e)
+            }
+        }
     }
 
-    fn commit(&self, lock: &StoreLock, current: &MemorySet, next: Vec<Next>) -> Result<Commit> {
-        let hooks = &self.options.hooks;
+    /// Names the new files and checks the set-wide rules, before anything is written.
+    fn next_set(&self, current: &MemorySet, next: Vec<Next>) -> Result<MemorySet> {
         let mut seen = HashSet::new();
         for entry in &next {
             let name = match entry {
                 Next::Keep(e) => e.record.name(),
                 Next::Write(r) => r.name(),
             };
-            if !seen.insert(name.to_owned()) {
-                return Err(StoreError::DuplicateName { name: name.to_owned() });
+            if !seen.insert(name) {
+                return Err(StoreError::DuplicateName {
+                    name: name.to_owned(),
+                });
             }
         }
         if next.len() > self.options.max_index_lines {
@@ -207,93 +283,127 @@ impl Store {
                 max: self.options.max_index_lines,
             });
         }
-        let entries: Vec<StoredRecord> = next
+        let current_files: HashSet<&str> =
+            current.entries.iter().map(|e| e.file.as_str()).collect();
+        let entries = next
             .into_iter()
             .map(|entry| match entry {
-                Next::Keep(e) => e,
-                Next::Write(record) => StoredRecord {
+                Next::Keep(e) if current_files.contains(e.file.as_str()) => Ok(e),
+                Next::Keep(e) => Err(StoreError::InvalidPlan {
+                    rule: format!("{} is not in the current set", e.file),
+                }),
+                Next::Write(record) => Ok(StoredRecord {
                     file: self.new_file_name(record.name()),
                     record,
-                },
+                }),
             })
-            .collect();
-        let written: Vec<&StoredRecord> = {
-            let kept: HashSet<&str> = current.entries.iter().map(|e| e.file.as_str()).collect();
-            entries.iter().filter(|e| !kept.contains(e.file.as_str())).collect()
-        };
-        let after = MemorySet {
-            entries: entries.clone(),
-        };
-        let index_text = after.index_text();
-        self.check_index_budget(&index_text)?;
+            .collect::<Result<Vec<_>>>()?;
+        Ok(MemorySet { entries })
+    }
 
-        let mut created = Vec::with_capacity(written.len());
-        let undo = |created: &[std::path::PathBuf], old_index: Option<&Option<Vec<u8>>>| {
-            if let Some(old) = old_index {
-                let restored = match old {
-                    Some(bytes) => atomic_replace(&self.index_path(), bytes, hooks),
-                    None => fs::remove_file(self.index_path())
-                        .map_err(|e| StoreError::io("remove", self.index_path(), e)),
-                };
-                if let Err(e) = restored {
-                    tracing::error!(error = %e, "could not restore MEMORY.md after a failed commit");
-                }
-            }
-            for path in created {
-                if let Err(e) = fs::remove_file(path) {
-                    tracing::error!(path = %path.display(), error = %e, "could not remove an uncommitted record file");
-                }
-            }
-            let _ = sync_dir(&self.root, &Default::default());
+    /// Steps 1 and 3-5 of the commit order; on failure before the commit point, undoes 1 and 3.
+    fn publish(
+        &self,
+        lock: &StoreLock,
+        current: &MemorySet,
+        after: &MemorySet,
+        index_text: &str,
+    ) -> Result<()> {
+        let hooks = &self.options.hooks;
+        let current_files: HashSet<&str> =
+            current.entries.iter().map(|e| e.file.as_str()).collect();
+        let mut rollback = Rollback {
+            store: self,
+            created: Vec::new(),
+            old_index: None,
         };
-
-        for entry in &written {
+        for entry in after
+            .entries
+            .iter()
+            .filter(|e| !current_files.contains(e.file.as_str()))
+        {
             let path = self.root.join(&entry.file);
-            if let Err(e) = create_exclusive(&path, entry.record.to_file_text().as_bytes(), hooks) {
-                undo(&created, None);
-                return Err(e);
-            }
-            created.push(path);
+            create_exclusive(&path, entry.record.to_file_text().as_bytes(), hooks)?;
+            rollback.created.push(path);
         }
-        if let Err(e) = sync_dir(&self.root, hooks) {
-            undo(&created, None);
-            return Err(e);
-        }
+        sync_dir(&self.root, hooks)?;
 
-        let old_index = match read_optional(&self.index_path()) {
-            Ok(old) => old,
-            Err(e) => {
-                undo(&created, None);
-                return Err(e);
-            }
-        };
-        if let Err(e) = atomic_replace(&self.index_path(), index_text.as_bytes(), hooks) {
-            undo(&created, Some(&old_index));
-            return Err(e);
-        }
+        rollback.old_index = Some(read_optional(&self.index_path())?);
+        atomic_replace(&self.index_path(), index_text.as_bytes(), hooks)?;
 
-        let manifest_text = manifest::render(&after.files());
-        let committed = lock
-            .verify()
-            .and_then(|()| replace_file(&self.manifest_path(), manifest_text.as_bytes(), hooks));
-        if let Err(e) = committed {
-            undo(&created, Some(&old_index));
-            return Err(e);
-        }
-        // Committed: readers already see the new set, so a failure from here on must not undo
-        // it (deleting the new files would leave a manifest naming missing files).
+        lock.verify()?;
+        replace_file(
+            &self.manifest_path(),
+            manifest::render(&after.files()).as_bytes(),
+            hooks,
+        )?;
+        rollback.disarm();
+        // Committed: readers already see the new set, so nothing from here on may undo it
+        // (deleting the new files would leave a manifest naming missing files).
         if let Err(e) = sync_dir(&self.root, hooks) {
             tracing::error!(error = %e, "committed, but the directory sync after the manifest replace failed");
         }
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
-        for old in current.entries.iter().filter(|e| !live.contains(e.file.as_str())) {
+        for old in current
+            .entries
+            .iter()
+            .filter(|e| !live.contains(e.file.as_str()))
+        {
             if let Err(e) = remove_replaced(&self.root.join(&old.file), hooks) {
                 tracing::warn!(error = %e, "committed, but a replaced record file was left behind");
             }
         }
-        let _ = sync_dir(&self.root, hooks);
-        Ok(Commit::between(current, after))
+        if let Err(e) = sync_dir(&self.root, hooks) {
+            tracing::warn!(error = %e, "committed, but the directory could not be synced after cleanup");
+        }
+        Ok(())
+    }
+}
+
+/// Undoes the steps before the commit point when dropped armed: restores the previous
+/// MEMORY.md (if it was replaced) and deletes the new record files.
+struct Rollback<'a> {
+    store: &'a Store,
+    created: Vec<PathBuf>,
+    /// `Some` once MEMORY.md may have been replaced: its previous content, if it existed.
+    old_index: Option<Option<Vec<u8>>>,
+}
+
+impl Rollback<'_> {
+    fn disarm(mut self) {
+        self.created.clear();
+        self.old_index = None;
+    }
+}
+
+impl Drop for Rollback<'_> {
+    fn drop(&mut self) {
+        if self.created.is_empty() && self.old_index.is_none() {
+            return;
+        }
+        let index_path = self.store.index_path();
+        // Restoring must not trip the fault hooks that caused the failure.
+        let no_faults = IoHooks::default();
+        let restored = match self.old_index.take() {
+            None => Ok(()),
+            Some(Some(bytes)) => atomic_replace(&index_path, &bytes, &no_faults),
+            Some(None) => match fs::remove_file(&index_path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    Err(StoreError::io("remove", &index_path, e))
+                }
+                _ => Ok(()),
+            },
+        };
+        if let Err(e) = restored {
+            tracing::error!(error = %e, "could not restore MEMORY.md after a failed commit");
+        }
+        for path in self.created.drain(..) {
+            if let Err(e) = fs::remove_file(&path) {
+                tracing::error!(path = %path.display(), error = %e, "could not remove an uncommitted record file");
+            }
+        }
+        let _ = sync_dir(&self.store.root, &no_faults);
     }
 }
 

@@ -26,7 +26,10 @@ pub fn resolves_to_non_string(value: &str) -> Option<&'static str> {
     if matches!(value, "" | "~" | "null" | "Null" | "NULL") {
         return Some("null");
     }
-    if matches!(value, "true" | "True" | "TRUE" | "false" | "False" | "FALSE") {
+    if matches!(
+        value,
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE"
+    ) {
         return Some("a boolean");
     }
     if is_int(value) {
@@ -260,10 +263,29 @@ mod tests {
 
     #[test]
     fn core_schema_resolution() {
-        for s in ["~", "null", "True", "FALSE", "123", "-42", "+1", "0x1F", "0o17", "1e3", ".inf", "-.Inf", ".nan", "3.14", "1.", ".5", "1.5e-3"] {
+        for s in [
+            "~", "null", "True", "FALSE", "123", "-42", "+1", "0x1F", "0o17", "1e3", ".inf",
+            "-.Inf", ".nan", "3.14", "1.", ".5", "1.5e-3",
+        ] {
             assert!(resolves_to_non_string(s).is_some(), "{s}");
         }
-        for s in ["yes", "no", "on", "off", "1_000", "2026-11-29", "12:30", "0x", "0o8", "1.0.0", "e3", ".", "+", "nan", "Null but"] {
+        for s in [
+            "yes",
+            "no",
+            "on",
+            "off",
+            "1_000",
+            "2026-11-29",
+            "12:30",
+            "0x",
+            "0o8",
+            "1.0.0",
+            "e3",
+            ".",
+            "+",
+            "nan",
+            "Null but",
+        ] {
             assert!(resolves_to_non_string(s).is_none(), "{s}");
         }
     }

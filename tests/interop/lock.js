@@ -1,7 +1,7 @@
 // Drives the real npm proper-lockfile (4.1.2) on <workspace>/.memory/.lock with the options the
 // reference MemoryStore uses. Test-only; see docs/testing.md.
 //
-//   node lock.js hold <workspace> <ms>   lock, print "locked", hold <ms>, unlock, print "released"
+//   node lock.js hold <workspace> <ms>   lock (10 ms retry loop, as the reference), print "locked", hold <ms>, unlock, print "released"
 //   node lock.js try <workspace>         one attempt: print "acquired" (then unlock) or the error code
 //   node lock.js hang <workspace>        lock, print "locked", then wait forever (to be SIGKILLed)
 'use strict';
@@ -24,6 +24,18 @@ const options = {
   },
 };
 
+// The reference wraps a single attempt (retries: 0) in its own 10 ms retry loop.
+async function lockWithRetry() {
+  for (;;) {
+    try {
+      return await lockfile.lock(root, options);
+    } catch (err) {
+      if (err.code !== 'ELOCKED') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
 async function main() {
   if (mode === 'try') {
     try {
@@ -35,7 +47,7 @@ async function main() {
     }
     return;
   }
-  const release = await lockfile.lock(root, options);
+  const release = await lockWithRetry();
   console.log('locked');
   if (mode === 'hang') {
     setInterval(() => {}, 1000);

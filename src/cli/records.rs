@@ -1,0 +1,281 @@
+//! Commands that read and change records.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use super::EXIT_OK;
+use super::input::{read_json, read_text};
+use super::output::{print_json, print_untrusted};
+use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord};
+
+#[derive(clap::Args, Debug)]
+pub struct LsArgs {
+    /// Print a JSON array of {"name","type","description","body","file"}.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    name: String,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["name", "json"]))]
+pub struct AddArgs {
+    #[arg(long, requires_all = ["kind", "description"])]
+    name: Option<String>,
+    #[arg(long = "type", value_name = "TYPE")]
+    kind: Option<String>,
+    #[arg(long)]
+    description: Option<String>,
+    #[command(flatten)]
+    body: BodyArgs,
+    /// A JSON array of {name,type,description,body} (a path, or - for standard input).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["name", "kind", "description", "body", "body_file"])]
+    json: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+#[group(multiple = false)]
+struct BodyArgs {
+    #[arg(long)]
+    body: Option<String>,
+    /// Read the body from a file, or - for standard input.
+    #[arg(long, value_name = "PATH")]
+    body_file: Option<PathBuf>,
+}
+
+impl BodyArgs {
+    fn read(&self) -> anyhow::Result<Option<String>> {
+        match (&self.body, &self.body_file) {
+            (Some(body), _) => Ok(Some(body.clone())),
+            (None, Some(path)) => read_text(path).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SetArgs {
+    /// The record to edit.
+    target: String,
+    /// A new name (a rename).
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long = "type", value_name = "TYPE")]
+    kind: Option<String>,
+    #[arg(long)]
+    description: Option<String>,
+    #[command(flatten)]
+    body: BodyArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RmArgs {
+    #[arg(required = true)]
+    names: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ConsolidateArgs {
+    /// `{"source_names":[...],"records":[...]}` (a path, or - for standard input).
+    #[arg(long, value_name = "PATH")]
+    plan: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct IndexArgs {
+    /// Rewrite MEMORY.md through a transaction instead of printing it.
+    #[arg(long)]
+    write: bool,
+}
+
+/// The reference consolidator's reply format.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConsolidationPlan {
+    pub source_names: Vec<String>,
+    pub records: Vec<RecordInput>,
+}
+
+#[derive(Serialize)]
+struct RecordJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: MemoryType,
+    description: &'a str,
+    body: &'a str,
+    file: &'a str,
+}
+
+impl<'a> From<&'a StoredRecord> for RecordJson<'a> {
+    fn from(entry: &'a StoredRecord) -> Self {
+        Self {
+            name: entry.record.name(),
+            kind: entry.record.kind(),
+            description: entry.record.description(),
+            body: entry.record.body(),
+            file: &entry.file,
+        }
+    }
+}
+
+pub fn ls(store: &Store, args: &LsArgs) -> anyhow::Result<u8> {
+    let set = store.read()?;
+    if args.json {
+        let rows: Vec<RecordJson> = set.entries.iter().map(RecordJson::from).collect();
+        print_json(&rows)?;
+        return Ok(EXIT_OK);
+    }
+    let width = set
+        .records()
+        .map(|r| r.name().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for record in set.records() {
+        text.push_str(&format!(
+            "{:width$}  {:9}  {}\n",
+            record.name(),
+            record.kind().as_str(),
+            record.description()
+        ));
+    }
+    print_untrusted(&text)?;
+    Ok(EXIT_OK)
+}
+
+pub fn show(store: &Store, args: &ShowArgs) -> anyhow::Result<u8> {
+    let set = store.read()?;
+    let entry = set.get(&args.name).ok_or_else(|| StoreError::NotFound {
+        name: args.name.clone(),
+    })?;
+    if args.json {
+        print_json(&RecordJson::from(entry))?;
+    } else {
+        print_untrusted(&format!(
+            "# {}\n{}",
+            entry.file,
+            entry.record.to_file_text()
+        ))?;
+    }
+    Ok(EXIT_OK)
+}
+
+pub fn add(store: &Store, args: &AddArgs) -> anyhow::Result<u8> {
+    let records = match &args.json {
+        Some(path) => {
+            let inputs: Vec<RecordInput> = read_json(path, "JSON array of records")?;
+            validate_all(&inputs)?
+        }
+        None => {
+            let body = args
+                .body
+                .read()?
+                .context("--body or --body-file is required with --name")?;
+            let input = RecordInput {
+                name: args.name.clone().unwrap_or_default(),
+                kind: args.kind.clone().unwrap_or_default(),
+                description: args.description.clone().unwrap_or_default(),
+                body,
+            };
+            vec![Record::from_input(&input)?]
+        }
+    };
+    report(store.extend(records)?)
+}
+
+/// Validates a batch; the first invalid item rejects the whole batch, naming its position.
+fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            Record::from_input(input)
+                .with_context(|| format!("record {} ({:?})", i + 1, input.name))
+        })
+        .collect()
+}
+
+pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
+    let current = store.read()?;
+    let base = &current
+        .get(&args.target)
+        .ok_or_else(|| StoreError::NotFound {
+            name: args.target.clone(),
+        })?
+        .record;
+    let input = RecordInput {
+        name: args.name.clone().unwrap_or_else(|| base.name().to_owned()),
+        kind: args
+            .kind
+            .clone()
+            .unwrap_or_else(|| base.kind().as_str().to_owned()),
+        description: args
+            .description
+            .clone()
+            .unwrap_or_else(|| base.description().to_owned()),
+        body: args.body.read()?.unwrap_or_else(|| base.body().to_owned()),
+    };
+    let edited = Record::from_input(&input)?;
+    if edited == *base {
+        println!("unchanged: {}", super::output::inert(base.name()));
+        return Ok(EXIT_OK);
+    }
+    report(store.replace(base, edited)?)
+}
+
+pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
+    let current = store.read()?;
+    let base = args
+        .names
+        .iter()
+        .map(|name| {
+            current
+                .get(name)
+                .map(|e| e.record.clone())
+                .ok_or_else(|| StoreError::NotFound { name: name.clone() })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    report(store.remove(&base)?)
+}
+
+pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
+    let plan: ConsolidationPlan = read_json(&args.plan, "consolidation plan")?;
+    let replacements = validate_all(&plan.records)?;
+    let base = store.records()?;
+    report(store.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)?)
+}
+
+pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
+    if args.write {
+        store.rebuild_index()?;
+        println!("rebuilt {}", store.index_path().display());
+    } else {
+        print_untrusted(&store.read()?.index_text())?;
+    }
+    Ok(EXIT_OK)
+}
+
+fn report(commit: Commit) -> anyhow::Result<u8> {
+    let mut parts = Vec::new();
+    for (label, names) in [
+        ("added", &commit.added),
+        ("changed", &commit.changed),
+        ("removed", &commit.removed),
+    ] {
+        if !names.is_empty() {
+            parts.push(format!("{label} {}", names.join(", ")));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("nothing to change".into());
+    }
+    println!("{}", parts.join("; "));
+    Ok(EXIT_OK)
+}
