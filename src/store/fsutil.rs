@@ -47,11 +47,44 @@ impl IoHooks {
     }
 
     fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
+        #[cfg(debug_assertions)]
+        crash_point::reached(op, path);
         match &self.0 {
             Some(hook) => hook
                 .before(op, path)
                 .map_err(|e| StoreError::io(op_name, path, e)),
             None => Ok(()),
+        }
+    }
+}
+
+/// Debug builds only: `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
+/// commit step, as a crash would, so that the crash tests can stop a `memwb` process at every
+/// step deterministically (see docs/testing.md). Release builds do not read the variable.
+#[cfg(debug_assertions)]
+mod crash_point {
+    use std::path::Path;
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::IoOp;
+
+    pub(super) fn reached(op: IoOp, path: &Path) {
+        static AT: OnceLock<Option<usize>> = OnceLock::new();
+        static STEPS: AtomicUsize = AtomicUsize::new(0);
+        let at = AT.get_or_init(|| {
+            std::env::var("MEMWB_CRASH_AT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        });
+        if let Some(at) = *at
+            && STEPS.fetch_add(1, Ordering::SeqCst) == at
+        {
+            eprintln!(
+                "MEMWB_CRASH_AT={at}: aborting before {op:?} {}",
+                path.display()
+            );
+            std::process::abort();
         }
     }
 }
