@@ -64,14 +64,19 @@ impl Store {
             let Some(bytes) = read_optional(&manifest_path)? else {
                 return Ok(MemorySet::default());
             };
-            match self.load_listed(&bytes) {
+            let loaded = match self.load_listed(&bytes) {
                 Err(StoreError::RecordMissing { .. }) if attempt < READ_ATTEMPTS => {
-                    if read_optional(&manifest_path)?.as_deref() == Some(&bytes[..]) {
-                        return self.load_listed(&bytes);
+                    if read_optional(&manifest_path)?.as_deref() != Some(&bytes[..]) {
+                        continue;
                     }
+                    self.load_listed(&bytes)
                 }
-                other => return other,
-            }
+                other => other,
+            };
+            // Files are read relative to `.memory` as checked above; check it again so that a
+            // `.memory` swapped for a link during the read is still refused.
+            self.check_root()?;
+            return loaded;
         }
     }
 
@@ -106,14 +111,14 @@ impl Store {
 
 /// Reads a listed file after checking that its realpath stays inside the store.
 pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
-    let real = match fs::canonicalize(path) {
-        Ok(real) => real,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(StoreError::RecordMissing {
-                path: path.to_owned(),
-            });
+    // `path` is `<root>/<safe file name>` (no separators, no `..`) and `root` is already its
+    // own realpath, so only a link in the last component can lead outside: one `lstat`
+    // instead of resolving every component (the bulk of a load's time otherwise).
+    let real = match fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_symlink() && path.parent() == Some(root) => {
+            path.to_owned()
         }
-        Err(e) => return Err(StoreError::io("resolve", path, e)),
+        _ => resolve(path)?,
     };
     if !real.starts_with(root) || real == root {
         return Err(StoreError::RecordEscapes {
@@ -126,4 +131,14 @@ pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
         },
         _ => StoreError::io("read", path, e),
     })
+}
+
+fn resolve(path: &Path) -> Result<std::path::PathBuf> {
+    match fs::canonicalize(path) {
+        Ok(real) => Ok(real),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::RecordMissing {
+            path: path.to_owned(),
+        }),
+        Err(e) => Err(StoreError::io("resolve", path, e)),
+    }
 }

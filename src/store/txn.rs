@@ -329,7 +329,8 @@ impl Store {
         sync_dir(&self.root, hooks)?;
 
         rollback.old_index = Some(read_optional(&self.index_path())?);
-        atomic_replace(&self.index_path(), index_text.as_bytes(), hooks)?;
+        // No directory sync of its own: the one after the manifest replace covers both renames.
+        replace_file(&self.index_path(), index_text.as_bytes(), hooks)?;
 
         lock.verify()?;
         replace_file(
@@ -345,16 +346,18 @@ impl Store {
         }
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
+        let mut removed_any = false;
         for old in current
             .entries
             .iter()
             .filter(|e| !live.contains(e.file.as_str()))
         {
+            removed_any = true;
             if let Err(e) = remove_replaced(&self.root.join(&old.file), hooks) {
                 tracing::warn!(error = %e, "committed, but a replaced record file was left behind");
             }
         }
-        if let Err(e) = sync_dir(&self.root, hooks) {
+        if removed_any && let Err(e) = sync_dir(&self.root, hooks) {
             tracing::warn!(error = %e, "committed, but the directory could not be synced after cleanup");
         }
         Ok(())
