@@ -19,13 +19,19 @@ fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
+/// Prints past the test harness's output capture, so that a skip is visible in every run.
+fn say_skipping(reason: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipping: {reason}");
+}
+
 /// The interop script, or `None` (with the reason printed) when it cannot run here.
 fn node() -> Option<PathBuf> {
     match Command::new("node").arg("--version").output() {
         Ok(out) if out.status.success() => {}
         _ => {
-            eprintln!(
-                "skipping: `node` is not installed (install nodejs to run the proper-lockfile interop tests)"
+            say_skipping(
+                "`node` is not installed (install nodejs to run the proper-lockfile interop tests)",
             );
             return None;
         }
@@ -35,8 +41,8 @@ fn node() -> Option<PathBuf> {
         .join("node_modules/proper-lockfile/package.json")
         .is_file()
     {
-        eprintln!(
-            "skipping: run `npm ci --prefix tests/interop` to install proper-lockfile (.ci/run does)"
+        say_skipping(
+            "run `npm ci --prefix tests/interop` to install proper-lockfile (.ci/run does)",
         );
         return None;
     }
