@@ -5,8 +5,13 @@
 
 mod check;
 mod input;
+mod model_args;
 mod output;
 mod records;
+mod review;
+pub mod select;
+mod tui;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,8 +37,9 @@ pub struct Cli {
     workspace: Option<PathBuf>,
     #[command(flatten)]
     budgets: Budgets,
+    /// Without a subcommand, the workbench opens.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// Limits shared with the reference agents; change them only if every agent on the folder agrees.
@@ -84,6 +90,26 @@ enum Command {
     Index(records::IndexArgs),
     /// Audit the folder: exit 1 when any finding is an error.
     Check(check::CheckArgs),
+    /// The memories an agent would be given for QUERY (model or keyword fallback).
+    Select(select::SelectArgs),
+    /// File a proposal (a pending change a person approves or rejects); prints its id.
+    Propose(review::ProposeArgs),
+    /// List pending proposals with their state (ready or stale).
+    Proposals(review::ProposalsArgs),
+    /// Apply a proposal, based on the records it was made against.
+    Approve(review::ApproveArgs),
+    /// Close a proposal without applying it.
+    Reject(review::RejectArgs),
+    /// Show the journal of changes made through memwb, oldest first.
+    Log(review::LogArgs),
+    /// Revert a journal entry (the last change by default) as a new transaction.
+    Undo(review::UndoArgs),
+    /// Open the workbench (the default without a subcommand).
+    Tui(tui::TuiArgs),
+    /// Open the workbench on a copy of the demo workspace.
+    Demo(tui::DemoArgs),
+    /// Print one line per commit to the set, until interrupted.
+    Watch(watch::WatchArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -100,7 +126,10 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let store = open_store(&cli)?;
-    match &cli.command {
+    let Some(command) = &cli.command else {
+        return tui::run(&store, &tui::TuiArgs::default());
+    };
+    match command {
         Command::Ls(args) => records::ls(&store, args),
         Command::Show(args) => records::show(&store, args),
         Command::Add(args) => records::add(&store, args),
@@ -109,6 +138,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
         Command::Check(args) => check::run(&store, args),
+        Command::Select(args) => select::run(&store, args),
+        Command::Propose(args) => review::propose(&store, args),
+        Command::Proposals(args) => review::proposals(&store, args),
+        Command::Approve(args) => review::approve(&store, args),
+        Command::Reject(args) => review::reject(&store, args),
+        Command::Log(args) => review::log(&store, args),
+        Command::Undo(args) => review::undo(&store, args),
+        Command::Tui(args) => tui::run(&store, args),
+        Command::Demo(args) => tui::demo(&store, args),
+        Command::Watch(args) => watch::run(&store, args),
     }
 }
 

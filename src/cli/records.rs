@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::EXIT_OK;
 use super::input::{read_json, read_text};
 use super::output::{print_json, print_untrusted};
+use crate::review::{EntryMeta, Op, journaled};
 use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord};
 
 #[derive(clap::Args, Debug)]
@@ -187,7 +188,7 @@ pub fn add(store: &Store, args: &AddArgs) -> anyhow::Result<u8> {
             vec![Record::from_input(&input)?]
         }
     };
-    report(store.extend(records)?)
+    report(journal(store, Op::Add, |s| s.extend(records))?)
 }
 
 /// Validates a batch; the first invalid item rejects the whole batch, naming its position.
@@ -227,7 +228,7 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
         println!("unchanged: {}", super::output::inert(base.name()));
         return Ok(EXIT_OK);
     }
-    report(store.replace(base, edited)?)
+    report(journal(store, Op::Set, |s| s.replace(base, edited))?)
 }
 
 pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
@@ -242,19 +243,21 @@ pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
                 .ok_or_else(|| StoreError::NotFound { name: name.clone() })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    report(store.remove(&base)?)
+    report(journal(store, Op::Rm, |s| s.remove(&base))?)
 }
 
 pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
     let plan: ConsolidationPlan = read_json(&args.plan, "consolidation plan")?;
     let replacements = validate_all(&plan.records)?;
     let base = store.records()?;
-    report(store.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)?)
+    report(journal(store, Op::Consolidate, |s| {
+        s.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)
+    })?)
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
-        store.rebuild_index()?;
+        journal(store, Op::RebuildIndex, Store::rebuild_index)?;
         println!("rebuilt {}", store.index_path().display());
     } else {
         print_untrusted(&store.read()?.index_text())?;
@@ -262,7 +265,20 @@ pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn report(commit: Commit) -> anyhow::Result<u8> {
+/// Runs one change of the set with its journal entry.
+pub(super) fn journal(
+    store: &Store,
+    op: Op,
+    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
+) -> Result<Commit, StoreError> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    Ok(journaled(store, meta, None, change)?.0)
+}
+
+pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
     let mut parts = Vec::new();
     for (label, names) in [
         ("added", &commit.added),

@@ -41,6 +41,10 @@ pub enum StoreError {
     DuplicateName { name: String },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
+    #[error("proposal {id} was already {status}")]
+    ProposalDecided { id: String, status: &'static str },
+    #[error("proposal {id} is stale: {detail}; nothing was applied")]
+    ProposalStale { id: String, detail: String },
     #[error("no memory named {name:?} in the set")]
     NotFound { name: String },
     #[error("invalid consolidation: {rule}")]

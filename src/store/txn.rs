@@ -111,13 +111,7 @@ impl Store {
         self.transact(|current| {
             check_base(current, base)?;
             let sources: HashSet<&str> = source_names.iter().map(String::as_str).collect();
-            let mut next: Vec<Next> = current
-                .entries
-                .iter()
-                .filter(|e| !sources.contains(e.record.name()))
-                .cloned()
-                .map(Next::Keep)
-                .collect();
+            let mut next = kept_except(current, &sources);
             next.extend(
                 additions
                     .into_iter()
@@ -156,13 +150,7 @@ impl Store {
         self.transact(|current| {
             check_base(current, base)?;
             let names: HashSet<&str> = base.iter().map(Record::name).collect();
-            let mut next: Vec<Next> = current
-                .entries
-                .iter()
-                .filter(|e| !names.contains(e.record.name()))
-                .cloned()
-                .map(Next::Keep)
-                .collect();
+            let mut next = kept_except(current, &names);
             next.extend(additions.into_iter().map(Next::Write));
             Ok(next)
         })
@@ -408,6 +396,17 @@ impl Drop for Rollback<'_> {
         }
         let _ = sync_dir(&self.store.root, &no_faults);
     }
+}
+
+/// Every current record not named in `names`, kept as it is.
+fn kept_except(current: &MemorySet, names: &HashSet<&str>) -> Vec<Next> {
+    current
+        .entries
+        .iter()
+        .filter(|e| !names.contains(e.record.name()))
+        .cloned()
+        .map(Next::Keep)
+        .collect()
 }
 
 fn validate_plan(

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod chat_server;
+
 use std::path::{Path, PathBuf};
 
 use memwb::store::{FaultHook, IoOp, MemoryType, Record, Store, StoreOptions};
@@ -46,7 +48,8 @@ pub fn names(store: &Store) -> Vec<String> {
         .collect()
 }
 
-/// Every file in `.memory`, sorted, with its bytes: to assert that nothing changed.
+/// Every file directly in `.memory` (not memwb's `.memwb/` folder), sorted, with its bytes:
+/// to assert that the set's files did not change.
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let root = dir.join(".memory");
     let Ok(entries) = std::fs::read_dir(&root) else {

@@ -1,0 +1,169 @@
+//! Workbench benchmarks (run with `cargo bench --bench tui`; results in docs/performance.md):
+//! frame rendering and reload for a 10,000-record set (raised budgets) against a 200-record
+//! set, scrolling, and the watcher's commit-to-event latency for a 200-record set.
+
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use memwb::store::{MemoryType, Record, Store, StoreOptions, index, manifest};
+use memwb::tui::app::{App, Event};
+use memwb::tui::theme::Theme;
+use memwb::tui::ui;
+use memwb::watch::{WatchEvent, WatchOptions, Watcher};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn options(records: usize) -> StoreOptions {
+    StoreOptions {
+        max_index_lines: records.max(200),
+        max_index_bytes: (records * 200).max(4096),
+        ..StoreOptions::default()
+    }
+}
+
+/// A workspace of `n` records, written directly (bench setup, not a transaction).
+fn workspace(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join(".memory");
+    std::fs::create_dir(&root).expect("mkdir");
+    let mut files = Vec::with_capacity(n);
+    let mut records = Vec::with_capacity(n);
+    for i in 0..n {
+        let record = Record::new(
+            format!("record-{i:05}"),
+            MemoryType::ALL[i % 4],
+            format!("Description of record {i}, long enough to be realistic"),
+            format!("Body of record {i}.\nSecond line with some more words in it.\n"),
+        )
+        .expect("valid");
+        let file = format!("record-{i:05}-{i:032x}.md");
+        std::fs::write(root.join(&file), record.to_file_text()).expect("write");
+        files.push(file);
+        records.push(record);
+    }
+    let text = index::render(files.iter().map(String::as_str).zip(records.iter()));
+    std::fs::write(root.join("MEMORY.md"), text).expect("index");
+    std::fs::write(root.join("manifest.json"), manifest::render(&files)).expect("manifest");
+    dir
+}
+
+struct Stats(Vec<Duration>);
+
+impl Stats {
+    fn pct(&self, p: f64) -> Duration {
+        let mut v = self.0.clone();
+        v.sort();
+        v[((v.len() - 1) as f64 * p).round() as usize]
+    }
+    fn show(&self, what: &str) {
+        println!(
+            "{what:<48} p50 {:>9.3} ms   p95 {:>9.3} ms   (n={})",
+            self.pct(0.5).as_secs_f64() * 1e3,
+            self.pct(0.95).as_secs_f64() * 1e3,
+            self.0.len()
+        );
+    }
+}
+
+fn time(n: usize, mut f: impl FnMut()) -> Stats {
+    Stats(
+        (0..n)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.update(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn bench_set(n: usize) {
+    let dir = workspace(n);
+    let store = Store::open(dir.path(), options(n)).expect("open");
+    let inspection = Arc::new(store.inspect());
+    assert_eq!(inspection.entries.len(), n);
+    assert!(inspection.is_readable());
+    let mut app = App::new(store.clone(), inspection, Theme::from_env());
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+
+    time(5, || {
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    });
+    time(50, || {
+        terminal.clear().expect("clear");
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    })
+    .show(&format!("{n:>6} records: full frame 100x30 (top)"));
+    key(&mut app, KeyCode::End);
+    time(50, || {
+        terminal.clear().expect("clear");
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    })
+    .show(&format!("{n:>6} records: full frame 100x30 (bottom)"));
+    key(&mut app, KeyCode::Home);
+    time(200.min(n - 1), || {
+        key(&mut app, KeyCode::Char('j'));
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    })
+    .show(&format!("{n:>6} records: scroll one row + frame"));
+    time(10, || {
+        let inspection = Arc::new(store.inspect());
+        app.set_inspection(inspection);
+    })
+    .show(&format!("{n:>6} records: reload (inspect + panes)"));
+    time(10, || {
+        let inspection = Arc::new(store.inspect());
+        std::hint::black_box(inspection);
+    })
+    .show(&format!("{n:>6} records:   of which inspect"));
+}
+
+fn bench_watch_latency() {
+    let n = 200;
+    let dir = workspace(n);
+    let store = Store::open(dir.path(), options(n + 100)).expect("open");
+    let (tx, rx) = mpsc::channel();
+    let (_watcher, _) = Watcher::start(store.clone(), WatchOptions::default(), move |event| {
+        if let WatchEvent::Committed(_) = event {
+            let _ = tx.send(Instant::now());
+        }
+    })
+    .expect("watch");
+    let writer = Store::open(dir.path(), options(n + 100)).expect("open");
+    let (mut whole, mut after) = (Vec::new(), Vec::new());
+    for i in 0..60 {
+        let record =
+            Record::new(format!("extra-{i}"), MemoryType::Project, "added", "body").expect("valid");
+        let start = Instant::now();
+        writer.extend(vec![record]).expect("commit");
+        // the commit point (the manifest's rename) lies between these two instants
+        let returned = Instant::now();
+        let seen = rx.recv_timeout(Duration::from_secs(10)).expect("event");
+        whole.push(seen.saturating_duration_since(start));
+        after.push(seen.saturating_duration_since(returned));
+        while rx.try_recv().is_ok() {}
+    }
+    Stats(whole).show("200 records: txn start -> watcher event (bound)");
+    Stats(after).show("200 records: txn return -> watcher event");
+}
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        return; // run by `cargo test --all-targets`: building it is the check
+    }
+    println!(
+        "memwb workbench benchmarks ({} cores)",
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
+    bench_set(200);
+    bench_set(10_000);
+    bench_watch_latency();
+}

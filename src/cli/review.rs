@@ -1,0 +1,421 @@
+//! The review loop on the command line: propose, list, approve, reject, log, undo.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::EXIT_OK;
+use super::input::read_json;
+use super::model_args::ModelArgs;
+use super::output::{inert, print_json};
+use super::records::report;
+use crate::review::dedupe::find_groups;
+use crate::review::journal::{Entry, JournalRecord};
+use crate::review::proposal::{self, NewProposal};
+use crate::review::sink::evidence;
+use crate::review::{Journal, Kind, Origin, Plan, Proposal, State};
+use crate::session::config::{ModelEndpoint, ModelSettings};
+use crate::session::history::{Message, validate_tool_pairing};
+use crate::session::model::ModelClient;
+use crate::session::replies::{ask_consolidator, ask_extractor};
+use crate::store::{Record, RecordInput, Store, StoreError};
+
+#[derive(clap::Args, Debug)]
+pub struct ProposeArgs {
+    #[command(subcommand)]
+    source: ProposeSource,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum ProposeSource {
+    /// Ask the configured model to consolidate the named records (default: the whole set).
+    Consolidate(ConsolidateProposalArgs),
+    /// Ask the configured model to extract memories from a chat history (JSON messages).
+    Extract(ExtractArgs),
+    /// File a side-query reply someone already has (the reference's exact JSON formats).
+    Import(ImportArgs),
+    /// No model: one consolidation proposal per group of near-duplicate records.
+    Dedupe,
+}
+
+#[derive(clap::Args, Debug)]
+struct ConsolidateProposalArgs {
+    /// The candidates (default: every record in the set).
+    names: Vec<String>,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct ExtractArgs {
+    /// A JSON array of messages ({"role":"user","content":"..."}, ...), or - for stdin.
+    #[arg(long, value_name = "FILE")]
+    history: PathBuf,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+#[derive(clap::Args, Debug)]
+struct ImportArgs {
+    /// Which reply format; by default an array is an extraction, an object a consolidation.
+    #[arg(long, value_enum)]
+    kind: Option<KindArg>,
+    /// The excerpt of conversation the proposal came from.
+    #[arg(long)]
+    evidence: Option<String>,
+    /// The reply (a path, or - for standard input).
+    path: PathBuf,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum KindArg {
+    Extraction,
+    Consolidation,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ProposalsArgs {
+    #[arg(long)]
+    json: bool,
+    /// Include approved and rejected proposals.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ApproveArgs {
+    id: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RejectArgs {
+    id: String,
+    #[arg(long)]
+    reason: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LogArgs {
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct UndoArgs {
+    /// The journal entry to revert (default: the last one that changed records).
+    entry: Option<u64>,
+}
+
+pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
+    let proposals = match &args.source {
+        ProposeSource::Import(import) => vec![import_proposal(store, import)?],
+        ProposeSource::Consolidate(consolidate) => {
+            vec![consolidation_proposal(store, consolidate)?]
+        }
+        ProposeSource::Extract(extract) => vec![extraction_proposal(store, extract)?],
+        ProposeSource::Dedupe => dedupe_proposals(store)?,
+    };
+    if proposals.is_empty() {
+        eprintln!("no near-duplicates found; nothing proposed");
+    }
+    for new in proposals {
+        println!("{}", proposal::file(store, new)?.id);
+    }
+    Ok(EXIT_OK)
+}
+
+/// The configured model, and how a proposal names it.
+fn model(args: &ModelArgs) -> anyhow::Result<(Box<dyn ModelClient>, Origin)> {
+    let settings = ModelSettings::resolve(&args.flags(), &|name| std::env::var(name).ok())?.context(
+        "this needs a model: --model-url URL --model NAME, or --model-cmd CMD (or MEMWB_MODEL_URL / MEMWB_MODEL_CMD)",
+    )?;
+    let mut origin = Origin::new("model");
+    match &settings.endpoint {
+        ModelEndpoint::Http { url, model, .. } => {
+            origin.model = Some(model.clone());
+            origin.endpoint = Some(url.clone());
+        }
+        ModelEndpoint::Command { command_line } => {
+            origin.endpoint = Some(format!("command {command_line}"))
+        }
+    }
+    Ok((settings.client()?, origin))
+}
+
+fn consolidation_proposal(
+    store: &Store,
+    args: &ConsolidateProposalArgs,
+) -> anyhow::Result<NewProposal> {
+    let (client, origin) = model(&args.model)?;
+    let seen = store.read()?;
+    let candidates: Vec<Record> = if args.names.is_empty() {
+        seen.records().cloned().collect()
+    } else {
+        args.names
+            .iter()
+            .map(|name| {
+                seen.get(name)
+                    .map(|e| e.record.clone())
+                    .ok_or_else(|| StoreError::NotFound { name: name.clone() })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    anyhow::ensure!(
+        !candidates.is_empty(),
+        "the set is empty: nothing to consolidate"
+    );
+    let reply = ask_consolidator(client.as_ref(), &candidates)
+        .context("the consolidator failed; nothing was proposed")?;
+    Ok(NewProposal {
+        plan: Plan::Consolidation {
+            source_names: reply.source_names,
+            records: reply.records,
+        },
+        origin,
+        seen,
+        additions: Vec::new(),
+        evidence: None,
+    })
+}
+
+fn extraction_proposal(store: &Store, args: &ExtractArgs) -> anyhow::Result<NewProposal> {
+    let history: Vec<Message> =
+        read_json(&args.history, "chat history (a JSON array of messages)")?;
+    validate_tool_pairing(&history)?;
+    let (client, origin) = model(&args.model)?;
+    let seen = store.read()?;
+    let records = ask_extractor(client.as_ref(), &history, &seen.index_text())
+        .context("the extractor failed; nothing was proposed")?;
+    anyhow::ensure!(
+        !records.is_empty(),
+        "the extractor found nothing to remember; nothing was proposed"
+    );
+    Ok(NewProposal {
+        plan: Plan::Extraction(records),
+        origin,
+        seen,
+        additions: Vec::new(),
+        evidence: evidence(&history),
+    })
+}
+
+fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
+    let seen = store.read()?;
+    Ok(find_groups(&seen)
+        .into_iter()
+        .map(|group| NewProposal {
+            plan: Plan::Consolidation {
+                source_names: group.sources.iter().map(|r| r.name().to_owned()).collect(),
+                records: vec![group.draft],
+            },
+            origin: Origin::new("dedupe"),
+            seen: seen.clone(),
+            additions: Vec::new(),
+            evidence: Some(format!(
+                "near-duplicates sharing the words: {}; the merged record is a draft to edit",
+                group.shared_words.join(", ")
+            )),
+        })
+        .collect())
+}
+
+fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {
+    let value: Value = read_json(&args.path, "side-query reply")?;
+    let kind = match (args.kind, &value) {
+        (Some(KindArg::Extraction), _) | (None, Value::Array(_)) => Kind::Extraction,
+        (Some(KindArg::Consolidation), _) | (None, Value::Object(_)) => Kind::Consolidation,
+        (None, _) => {
+            anyhow::bail!("a reply must be an array (extraction) or an object (consolidation)")
+        }
+    };
+    let seen = store.read()?;
+    let candidates: Vec<Record> = seen.records().cloned().collect();
+    let plan = Plan::parse(kind, &value, &candidates)
+        .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))?;
+    Ok(NewProposal {
+        plan,
+        origin: Origin::new("import"),
+        seen,
+        additions: Vec::new(),
+        evidence: args.evidence.clone(),
+    })
+}
+
+#[derive(Serialize)]
+struct ProposalJson<'a> {
+    id: &'a str,
+    kind: Kind,
+    state: &'static str,
+    changes: Vec<String>,
+    origin: &'a Origin,
+    created_at: i64,
+    source_names: Vec<String>,
+    records: Vec<RecordInput>,
+    base: &'a [JournalRecord],
+    additions: &'a [RecordInput],
+    evidence: &'a Option<String>,
+    reason: &'a Option<String>,
+    journal_entry: Option<u64>,
+}
+
+fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
+    let plan = p.plan().ok();
+    ProposalJson {
+        id: &p.id,
+        kind: p.kind,
+        state: state.as_str(),
+        changes: match state {
+            State::Stale(changes) => changes.clone(),
+            _ => Vec::new(),
+        },
+        origin: &p.origin,
+        created_at: p.created_at,
+        source_names: plan
+            .as_ref()
+            .map(|p| p.source_names().to_vec())
+            .unwrap_or_default(),
+        records: plan
+            .as_ref()
+            .map(|p| p.records().iter().map(|r| r.to_input()).collect())
+            .unwrap_or_default(),
+        base: &p.base,
+        additions: &p.additions,
+        evidence: &p.evidence,
+        reason: &p.reason,
+        journal_entry: p.journal_entry,
+    }
+}
+
+pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
+    let current = store.read()?;
+    let listed: Vec<(Proposal, State)> = proposal::list(store)?
+        .into_iter()
+        .map(|p| {
+            let state = p.state(&current);
+            (p, state)
+        })
+        .filter(|(_, state)| args.all || matches!(state, State::Ready | State::Stale(_)))
+        .collect();
+    if args.json {
+        let rows: Vec<ProposalJson> = listed.iter().map(|(p, s)| proposal_json(p, s)).collect();
+        print_json(&rows)?;
+        return Ok(EXIT_OK);
+    }
+    for (p, state) in &listed {
+        let plan = p.plan().ok();
+        let names: Vec<&str> = plan
+            .iter()
+            .flat_map(|p| p.records())
+            .map(|r| r.name())
+            .collect();
+        let sources = plan
+            .as_ref()
+            .map(|p| p.source_names().join(", "))
+            .unwrap_or_default();
+        let what = match p.kind {
+            Kind::Extraction => format!("add {}", names.join(", ")),
+            Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
+        };
+        println!(
+            "{}  {:8}  {:13}  {}  ({})",
+            p.id,
+            state.as_str(),
+            p.kind.as_str(),
+            inert(&what),
+            inert(&p.origin.describe())
+        );
+        if let State::Stale(changes) = state {
+            for change in changes {
+                println!("    {}", inert(change));
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+pub fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
+    let (commit, _) = proposal::approve(store, &args.id)?;
+    report(commit)
+}
+
+pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
+    proposal::reject(store, &args.id, args.reason.clone())?;
+    println!("rejected {}", args.id);
+    Ok(EXIT_OK)
+}
+
+pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
+    let journal = Journal::of(store);
+    recover_if_pending(store)?;
+    let entries = journal.entries()?;
+    if args.json {
+        print_json(&entries)?;
+        return Ok(EXIT_OK);
+    }
+    for entry in &entries {
+        println!("{}", inert(&describe(entry)));
+    }
+    Ok(EXIT_OK)
+}
+
+fn describe(entry: &Entry) -> String {
+    let names = |records: &[JournalRecord]| {
+        records
+            .iter()
+            .map(|r| r.record.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = vec![format!(
+        "#{:<4} {}  {:13} {}",
+        entry.id,
+        crate::store::lock::format_ms(entry.at),
+        entry.op.as_str(),
+        entry.who
+    )];
+    if !entry.before.is_empty() {
+        parts.push(format!("before: {}", names(&entry.before)));
+    }
+    if !entry.after.is_empty() {
+        parts.push(format!("after: {}", names(&entry.after)));
+    }
+    if let Some(p) = &entry.proposal {
+        parts.push(format!("proposal {} ({})", p.id, p.origin));
+    }
+    if let Some(undone) = entry.undoes {
+        parts.push(format!("undoes #{undone}"));
+    }
+    if let Some(reason) = &entry.reason {
+        parts.push(format!("reason: {reason}"));
+    }
+    parts.join("  ")
+}
+
+pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
+    recover_if_pending(store)?;
+    let entries = Journal::of(store).entries()?;
+    let entry = match args.entry {
+        Some(id) => entries
+            .iter()
+            .find(|e| e.id == id)
+            .with_context(|| format!("no journal entry {id}"))?,
+        None => entries
+            .iter()
+            .rev()
+            .find(|e| !(e.before.is_empty() && e.after.is_empty()))
+            .context("the journal has no change to undo")?,
+    };
+    let (commit, _) = crate::review::undo(store, entry)?;
+    report(commit)
+}
+
+/// Finishes a journal intent a crash left behind, so that reads show the recovered entry.
+pub fn recover_if_pending(store: &Store) -> anyhow::Result<()> {
+    if Journal::of(store).has_pending() {
+        let _lock = store.lock_for_write()?;
+        Journal::of(store).recover(store)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! Deterministic near-duplicate detection: no model. Records whose names and descriptions share
+//! most of their words (English words of 3+ letters and CJK bigrams, as the keyword selection
+//! tokenizes) are grouped, and each group gets a merged draft for the reviewer to edit.
+
+use std::collections::BTreeSet;
+
+use crate::session::selection::query_tokens;
+use crate::store::{MemorySet, Record};
+
+/// Two records are near-duplicates when they share at least [`MIN_SHARED`] words and those are
+/// at least this share of the shorter record's words (the overlap coefficient).
+pub const SIMILARITY: f64 = 0.6;
+pub const MIN_SHARED: usize = 2;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// In manifest order.
+    pub sources: Vec<Record>,
+    pub shared_words: Vec<String>,
+    pub draft: Record,
+}
+
+fn words(record: &Record) -> BTreeSet<String> {
+    let text = format!(
+        "{} {}",
+        record.name().replace('-', " "),
+        record.description()
+    );
+    query_tokens(&text).into_iter().collect()
+}
+
+fn near_duplicates(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
+    let shared = a.intersection(b).count();
+    let shorter = a.len().min(b.len());
+    shared >= MIN_SHARED && shared as f64 >= SIMILARITY * shorter as f64
+}
+
+/// Groups of two or more near-duplicates, in manifest order of their first record.
+pub fn find_groups(set: &MemorySet) -> Vec<Group> {
+    let records: Vec<&Record> = set.records().collect();
+    let words: Vec<BTreeSet<String>> = records.iter().map(|r| words(r)).collect();
+    let mut parent: Vec<usize> = (0..records.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..records.len() {
+        for j in i + 1..records.len() {
+            if near_duplicates(&words[i], &words[j]) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for i in 0..records.len() {
+        let r = root(&mut parent, i);
+        match groups.iter_mut().find(|(group_root, _)| *group_root == r) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((r, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .filter(|(_, members)| members.len() > 1)
+        .map(|(_, members)| {
+            let sources: Vec<Record> = members.iter().map(|&i| records[i].clone()).collect();
+            let shared = members
+                .iter()
+                .map(|&i| words[i].clone())
+                .reduce(|a, b| a.intersection(&b).cloned().collect())
+                .unwrap_or_default();
+            Group {
+                draft: merged_draft(&sources),
+                shared_words: shared.into_iter().collect(),
+                sources,
+            }
+        })
+        .collect()
+}
+
+/// The first record's name and type, the longest description, and every distinct body
+/// paragraph in order; if that breaks the size budget, the first body with a note.
+pub fn merged_draft(sources: &[Record]) -> Record {
+    let first = &sources[0];
+    let description = sources
+        .iter()
+        .map(Record::description)
+        .max_by_key(|d| d.chars().count())
+        .unwrap_or(first.description());
+    let mut paragraphs: Vec<&str> = Vec::new();
+    for source in sources {
+        for paragraph in source.body().split("\n\n") {
+            if !paragraphs.iter().any(|p| p.trim() == paragraph.trim()) {
+                paragraphs.push(paragraph);
+            }
+        }
+    }
+    Record::new(
+        first.name(),
+        first.kind(),
+        description,
+        paragraphs.join("\n\n"),
+    )
+    .unwrap_or_else(|_| {
+        let names: Vec<&str> = sources.iter().map(Record::name).collect();
+        let noted = format!("{}\n\n(merged from: {})", first.body(), names.join(", "));
+        Record::new(first.name(), first.kind(), description, noted)
+            .unwrap_or_else(|_| first.clone())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{MemoryType, StoredRecord};
+
+    fn set(records: &[(&str, &str, &str)]) -> MemorySet {
+        MemorySet {
+            entries: records
+                .iter()
+                .map(|(name, description, body)| StoredRecord {
+                    file: format!("{name}-0.md"),
+                    record: Record::new(*name, MemoryType::User, *description, *body).unwrap(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn groups_records_sharing_most_words_in_english_and_chinese() {
+        let groups = find_groups(&set(&[
+            (
+                "tabs-indentation",
+                "User prefers tabs for indentation",
+                "Use tabs.",
+            ),
+            ("database-rule", "Tests use the real database", "No mocks."),
+            (
+                "indentation-tabs",
+                "Indentation with tabs preferred by user",
+                "Tabs, not spaces.\n\nUse tabs.",
+            ),
+            ("db-zh", "生产数据库约束", "真实数据库。"),
+            ("db-zh-2", "生产数据库的约束", "不要模拟。"),
+        ]));
+        assert_eq!(groups.len(), 2);
+        let names: Vec<&str> = groups[0].sources.iter().map(Record::name).collect();
+        assert_eq!(names, ["tabs-indentation", "indentation-tabs"]);
+        assert_eq!(groups[0].draft.name(), "tabs-indentation");
+        assert_eq!(
+            groups[0].draft.description(),
+            "Indentation with tabs preferred by user"
+        );
+        assert_eq!(groups[0].draft.body(), "Use tabs.\n\nTabs, not spaces.");
+        assert!(groups[0].shared_words.contains(&"tabs".to_owned()));
+        let zh: Vec<&str> = groups[1].sources.iter().map(Record::name).collect();
+        assert_eq!(zh, ["db-zh", "db-zh-2"]);
+    }
+
+    #[test]
+    fn unrelated_records_are_left_alone() {
+        assert!(
+            find_groups(&set(&[
+                ("alpha", "first thing", "a"),
+                ("beta", "second matter", "b")
+            ]))
+            .is_empty()
+        );
+    }
+}

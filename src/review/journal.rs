@@ -1,0 +1,535 @@
+//! The journal: every change memwb makes, appended under the store lock with its commit.
+//!
+//! Before the commit point the entry is written as an intent (`journal.pending.json`); after
+//! it, the entry is appended to `journal.jsonl` (fsynced) and the intent removed. A crash in
+//! between leaves the intent, which the next run finishes under the lock: it appends the entry
+//! only if the commit really happened, so no entry is lost and none is invented.
+
+use std::collections::HashSet;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+use super::proposal::{self, Decision};
+use super::who::{Who, now_ms};
+use crate::store::fsutil::{IoHooks, atomic_replace, read_optional};
+use crate::store::{
+    Commit, CommitObserver, MemorySet, Record, RecordInput, Store, StoreError, StoredRecord,
+    manifest,
+};
+
+/// memwb's own folder inside `.memory`. The reference agents never scan the folder, and the
+/// audit ignores dot-directories, so nothing here is mistaken for a record.
+pub const MEMWB_DIR: &str = ".memwb";
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+const PENDING_FILE: &str = "journal.pending.json";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    Add,
+    Set,
+    Rm,
+    Consolidate,
+    RebuildIndex,
+    Approve,
+    Reject,
+    Undo,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Add => "add",
+            Op::Set => "set",
+            Op::Rm => "rm",
+            Op::Consolidate => "consolidate",
+            Op::RebuildIndex => "rebuild-index",
+            Op::Approve => "approve",
+            Op::Reject => "reject",
+            Op::Undo => "undo",
+        }
+    }
+}
+
+/// A record version as the journal keeps it: its fields and the file that held it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRecord {
+    pub file: String,
+    #[serde(flatten)]
+    pub record: RecordInput,
+}
+
+impl From<&StoredRecord> for JournalRecord {
+    fn from(entry: &StoredRecord) -> Self {
+        Self {
+            file: entry.file.clone(),
+            record: entry.record.to_input(),
+        }
+    }
+}
+
+/// The proposal a change came from, with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProposalRef {
+    pub id: String,
+    pub kind: String,
+    pub origin: String,
+    pub evidence: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub id: u64,
+    /// Unix milliseconds.
+    pub at: i64,
+    pub op: Op,
+    pub who: Who,
+    /// Records the change removed or replaced.
+    pub before: Vec<JournalRecord>,
+    /// Records the change wrote.
+    pub after: Vec<JournalRecord>,
+    pub proposal: Option<ProposalRef>,
+    pub reason: Option<String>,
+    /// The entry this one undid.
+    pub undoes: Option<u64>,
+}
+
+/// What describes a change before it is made.
+#[derive(Debug, Clone, Default)]
+pub struct EntryMeta {
+    pub op: Option<Op>,
+    pub proposal: Option<ProposalRef>,
+    pub reason: Option<String>,
+    pub undoes: Option<u64>,
+}
+
+/// How to tell, after a crash, whether the change an intent describes took effect.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+enum Expect {
+    Manifest {
+        before: Vec<String>,
+        after: Vec<String>,
+    },
+    Index {
+        text: String,
+    },
+    Decided {
+        proposal: String,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Pending {
+    entry: Entry,
+    expect: Expect,
+    decision: Option<Decision>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+fn io_error<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |e| StoreError::io(op, path, e)
+}
+
+impl Journal {
+    pub fn of(store: &Store) -> Self {
+        Self {
+            dir: store.root().join(MEMWB_DIR),
+        }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(JOURNAL_FILE)
+    }
+
+    pub fn has_pending(&self) -> bool {
+        self.pending_path().exists()
+    }
+
+    fn pending_path(&self) -> PathBuf {
+        self.dir.join(PENDING_FILE)
+    }
+
+    pub(crate) fn ensure_dir(&self) -> Result<(), StoreError> {
+        match fs::create_dir(&self.dir) {
+            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+                Err(io_error("create", &self.dir)(e))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Every complete entry, oldest first. A torn last line (a crash mid-append) is skipped.
+    pub fn entries(&self) -> Result<Vec<Entry>, StoreError> {
+        let path = self.path();
+        let Some(bytes) = read_optional(&path)? else {
+            return Ok(Vec::new());
+        };
+        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(end) => &bytes[..=end],
+            None => &[][..],
+        };
+        complete
+            .split(|&b| b == b'\n')
+            .filter(|line| !line.is_empty())
+            .enumerate()
+            .map(|(n, line)| {
+                serde_json::from_slice(line).map_err(|e| StoreError::ManifestInvalid {
+                    path: path.clone(),
+                    rule: format!("journal line {} is not a valid entry: {e}", n + 1),
+                })
+            })
+            .collect()
+    }
+
+    pub fn entry(&self, id: u64) -> Result<Option<Entry>, StoreError> {
+        Ok(self.entries()?.into_iter().find(|e| e.id == id))
+    }
+
+    /// Appends one entry durably. Call under the store lock.
+    fn append(&self, entry: &Entry) -> Result<(), StoreError> {
+        self.ensure_dir()?;
+        let path = self.path();
+        let existing = read_optional(&path)?.unwrap_or_default();
+        let keep = existing
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |end| end + 1);
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(io_error("open", &path))?;
+        if keep < existing.len() {
+            file.set_len(keep as u64)
+                .map_err(io_error("truncate a torn line of", &path))?;
+        }
+        let mut line =
+            serde_json::to_vec(entry).map_err(|e| io_error("encode", &path)(e.into()))?;
+        line.push(b'\n');
+        file.write_all(&line).map_err(io_error("append", &path))?;
+        file.sync_all().map_err(io_error("fsync", &path))
+    }
+
+    fn next_id(&self) -> Result<u64, StoreError> {
+        Ok(self.entries()?.last().map_or(1, |e| e.id + 1))
+    }
+
+    fn write_pending(&self, pending: &Pending) -> Result<(), StoreError> {
+        self.ensure_dir()?;
+        let path = self.pending_path();
+        let bytes = serde_json::to_vec(pending).map_err(|e| io_error("encode", &path)(e.into()))?;
+        atomic_replace(&path, &bytes, &IoHooks::default())
+    }
+
+    fn remove_pending(&self) {
+        let path = self.pending_path();
+        if let Err(e) = fs::remove_file(&path)
+            && e.kind() != io::ErrorKind::NotFound
+        {
+            tracing::error!(path = %path.display(), error = %e, "could not remove the journal intent");
+        }
+    }
+
+    /// Finishes an intent a crash left behind. Call under the store lock.
+    pub fn recover(&self, store: &Store) -> Result<(), StoreError> {
+        let path = self.pending_path();
+        let Some(bytes) = read_optional(&path)? else {
+            return Ok(());
+        };
+        let Ok(pending) = serde_json::from_slice::<Pending>(&bytes) else {
+            // A torn intent was never complete, so its change never started.
+            self.remove_pending();
+            return Ok(());
+        };
+        let already = self.entries()?.iter().any(|e| e.id == pending.entry.id);
+        if already || took_effect(store, &pending.expect)? {
+            self.finish(store, &pending, already)?;
+            tracing::info!(
+                entry = pending.entry.id,
+                "recovered a journal entry after a crash"
+            );
+        }
+        self.remove_pending();
+        Ok(())
+    }
+
+    fn finish(
+        &self,
+        store: &Store,
+        pending: &Pending,
+        already_appended: bool,
+    ) -> Result<(), StoreError> {
+        if !already_appended {
+            self.append(&pending.entry)?;
+        }
+        if let Some(decision) = &pending.decision {
+            proposal::record_decision(store, decision, pending.entry.id)?;
+        }
+        Ok(())
+    }
+
+    /// Journals a change that is not a store transaction (rejecting a proposal), under the lock.
+    pub(crate) fn record_decision_only(
+        &self,
+        store: &Store,
+        meta: EntryMeta,
+        decision: Decision,
+    ) -> Result<Entry, StoreError> {
+        let entry = Entry {
+            id: self.next_id()?,
+            at: now_ms(),
+            op: meta.op.unwrap_or(Op::Reject),
+            who: Who::current(),
+            before: Vec::new(),
+            after: Vec::new(),
+            proposal: meta.proposal,
+            reason: meta.reason,
+            undoes: meta.undoes,
+        };
+        let pending = Pending {
+            entry: entry.clone(),
+            expect: Expect::Decided {
+                proposal: decision.proposal.clone(),
+            },
+            decision: Some(decision),
+        };
+        self.write_pending(&pending)?;
+        self.finish(store, &pending, false)?;
+        self.remove_pending();
+        Ok(entry)
+    }
+}
+
+fn took_effect(store: &Store, expect: &Expect) -> Result<bool, StoreError> {
+    Ok(match expect {
+        Expect::Manifest { before, after } => {
+            let current = match read_optional(&store.manifest_path())? {
+                Some(bytes) => manifest::parse_lenient(&bytes).unwrap_or_default(),
+                None => Vec::new(),
+            };
+            if current == *after {
+                true
+            } else {
+                // Another writer may have committed on top: our new files (random names no one
+                // else writes) listed, or our removals gone while the manifest moved on.
+                let listed: HashSet<&String> = current.iter().collect();
+                let before_set: HashSet<&String> = before.iter().collect();
+                let added: Vec<&String> =
+                    after.iter().filter(|f| !before_set.contains(f)).collect();
+                let after_set: HashSet<&String> = after.iter().collect();
+                let removed: Vec<&String> =
+                    before.iter().filter(|f| !after_set.contains(f)).collect();
+                if added.is_empty() {
+                    current != *before && removed.iter().all(|f| !listed.contains(f))
+                } else {
+                    added.iter().any(|f| listed.contains(f))
+                }
+            }
+        }
+        Expect::Index { text } => {
+            read_optional(&store.index_path())?.as_deref() == Some(text.as_bytes())
+        }
+        Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
+    })
+}
+
+/// The observer that journals every transaction of one operation.
+pub struct JournalObserver {
+    journal: Journal,
+    meta: EntryMeta,
+    decision: Option<Decision>,
+    pending: Mutex<Option<Pending>>,
+    appended: Mutex<Option<Entry>>,
+}
+
+impl JournalObserver {
+    pub fn new(store: &Store, meta: EntryMeta, decision: Option<Decision>) -> Arc<Self> {
+        Arc::new(Self {
+            journal: Journal::of(store),
+            meta,
+            decision,
+            pending: Mutex::new(None),
+            appended: Mutex::new(None),
+        })
+    }
+
+    /// The entry written for the last committed transaction.
+    pub fn entry(&self) -> Option<Entry> {
+        self.appended
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+impl CommitObserver for JournalObserver {
+    fn recover(&self, store: &Store) -> Result<(), StoreError> {
+        self.journal.recover(store)
+    }
+
+    fn prepare(
+        &self,
+        store: &Store,
+        before: &MemorySet,
+        after: &MemorySet,
+    ) -> Result<(), StoreError> {
+        if let Some(decision) = &self.decision {
+            proposal::check_undecided(store, &decision.proposal)?;
+        }
+        let after_files: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
+        let before_files: HashSet<&str> = before.entries.iter().map(|e| e.file.as_str()).collect();
+        let removed: Vec<JournalRecord> = before
+            .entries
+            .iter()
+            .filter(|e| !after_files.contains(e.file.as_str()))
+            .map(JournalRecord::from)
+            .collect();
+        let written: Vec<JournalRecord> = after
+            .entries
+            .iter()
+            .filter(|e| !before_files.contains(e.file.as_str()))
+            .map(JournalRecord::from)
+            .collect();
+        let op = self
+            .meta
+            .op
+            .unwrap_or(match (removed.is_empty(), written.is_empty()) {
+                (true, true) => Op::RebuildIndex,
+                (true, false) => Op::Add,
+                (false, true) => Op::Rm,
+                (false, false) => Op::Set,
+            });
+        let expect = if op == Op::RebuildIndex {
+            Expect::Index {
+                text: after.index_text(),
+            }
+        } else {
+            Expect::Manifest {
+                before: before.files(),
+                after: after.files(),
+            }
+        };
+        let pending = Pending {
+            entry: Entry {
+                id: self.journal.next_id()?,
+                at: now_ms(),
+                op,
+                who: Who::current(),
+                before: removed,
+                after: written,
+                proposal: self.meta.proposal.clone(),
+                reason: self.meta.reason.clone(),
+                undoes: self.meta.undoes,
+            },
+            expect,
+            decision: self.decision.clone(),
+        };
+        self.journal.write_pending(&pending)?;
+        *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending);
+        Ok(())
+    }
+
+    fn committed(&self, store: &Store, _commit: &Commit) {
+        let Some(pending) = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        else {
+            return;
+        };
+        crash_point_for_tests();
+        match self.journal.finish(store, &pending, false) {
+            Ok(()) => {
+                self.journal.remove_pending();
+                *self.appended.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending.entry);
+            }
+            // The intent stays; the next run under the lock appends the entry.
+            Err(e) => {
+                tracing::error!(error = %e, "committed, but the journal entry is still pending")
+            }
+        }
+    }
+
+    fn aborted(&self, _store: &Store) {
+        if self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .is_some()
+        {
+            self.journal.remove_pending();
+        }
+    }
+}
+
+/// Debug builds only: `MEMWB_TEST_KILL_AFTER_COMMIT=1` makes the process SIGKILL itself right
+/// after a commit point and before its journal entry is appended, so tests can check recovery.
+fn crash_point_for_tests() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("MEMWB_TEST_KILL_AFTER_COMMIT").is_some() {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &std::process::id().to_string()])
+            .status();
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        std::process::abort();
+    }
+}
+
+/// Runs one journaled operation on `store`.
+pub fn journaled<T>(
+    store: &Store,
+    meta: EntryMeta,
+    decision: Option<Decision>,
+    op: impl FnOnce(&Store) -> Result<T, StoreError>,
+) -> Result<(T, Option<Entry>), StoreError> {
+    let observer = JournalObserver::new(store, meta, decision);
+    let observed = store.with_observer(observer.clone());
+    let value = op(&observed)?;
+    Ok((value, observer.entry()))
+}
+
+/// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
+/// there unchanged; they are replaced by the records it removed.
+pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), StoreError> {
+    if entry.before.is_empty() && entry.after.is_empty() {
+        return Err(StoreError::InvalidPlan {
+            rule: format!(
+                "entry {} ({}) changed no records; there is nothing to undo",
+                entry.id,
+                entry.op.as_str()
+            ),
+        });
+    }
+    let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
+        records
+            .iter()
+            .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
+            .collect()
+    };
+    let base = to_records(&entry.after)?;
+    let restore = to_records(&entry.before)?;
+    let meta = EntryMeta {
+        op: Some(Op::Undo),
+        undoes: Some(entry.id),
+        ..EntryMeta::default()
+    };
+    journaled(store, meta, None, |s| {
+        s.exchange(&base, restore).map_err(|e| match e {
+            StoreError::Conflict { detail } => StoreError::Conflict {
+                detail: format!("cannot undo entry {}: {detail}", entry.id),
+            },
+            other => other,
+        })
+    })
+}

@@ -1,0 +1,565 @@
+//! Proposals: pending changes to the set that a person approves or rejects.
+//!
+//! One JSON file per proposal in `.memory/.memwb/proposals/<id>.json`, written atomically and
+//! exclusively. Deciding one happens under the store lock, so two deciders (or two processes)
+//! have exactly one effect.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
+use serde_json::Value;
+
+use super::journal::{
+    Entry, EntryMeta, Journal, JournalRecord, MEMWB_DIR, Op, ProposalRef, journaled,
+};
+use super::who::{Who, now_ms};
+use crate::store::fsutil::{IoHooks, atomic_replace, read_optional, sync_dir, temp_name};
+use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError, StoredRecord};
+
+pub const PROPOSALS_DIR: &str = "proposals";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// New records.
+    Extraction,
+    /// `source_names` replaced by `records`.
+    Consolidation,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Extraction => "extraction",
+            Kind::Consolidation => "consolidation",
+        }
+    }
+}
+
+/// Where a proposal came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Origin {
+    /// `model`, `import`, `dedupe` or `agent`.
+    pub source: String,
+    pub model: Option<String>,
+    pub endpoint: Option<String>,
+    pub by: Who,
+}
+
+impl Origin {
+    pub fn new(source: &str) -> Self {
+        Self {
+            source: source.into(),
+            model: None,
+            endpoint: None,
+            by: Who::current(),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match (&self.model, &self.endpoint) {
+            (Some(model), Some(endpoint)) => format!("{} {model} at {endpoint}", self.source),
+            (Some(model), None) => format!("{} {model}", self.source),
+            _ => format!("{} by {}", self.source, self.by),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Pending,
+    Approved,
+    Rejected,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    pub id: String,
+    pub kind: Kind,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    pub origin: Origin,
+    /// Every source record as the proposer saw it, with its file.
+    pub base: Vec<JournalRecord>,
+    /// Candidates that are not in the set yet (an extraction consolidated in the same turn).
+    pub additions: Vec<RecordInput>,
+    /// The reference's side-query reply: an array of records, or
+    /// `{"source_names":[...],"records":[...]}`.
+    pub plan: Value,
+    /// The excerpt of conversation the proposal came from.
+    pub evidence: Option<String>,
+    pub status: Status,
+    pub decided_at: Option<i64>,
+    pub decided_by: Option<Who>,
+    pub reason: Option<String>,
+    pub journal_entry: Option<u64>,
+}
+
+/// A validated plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plan {
+    Extraction(Vec<Record>),
+    Consolidation {
+        source_names: Vec<String>,
+        records: Vec<Record>,
+    },
+}
+
+impl Plan {
+    /// Parses a side-query reply exactly as the session does: exact keys, every record valid,
+    /// consolidation sources unique and among `candidates`, or nothing.
+    pub fn parse(kind: Kind, value: &Value, candidates: &[Record]) -> Result<Self, String> {
+        let plan = match kind {
+            Kind::Extraction => parse_extraction_reply(value).map(Plan::Extraction),
+            Kind::Consolidation => {
+                parse_consolidation_reply(value, candidates).map(|reply| Plan::Consolidation {
+                    source_names: reply.source_names,
+                    records: reply.records,
+                })
+            }
+        };
+        let plan = plan.map_err(|e| e.to_string())?;
+        if plan.records().is_empty() {
+            return Err("a proposal needs at least one record".into());
+        }
+        Ok(plan)
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Plan::Extraction(_) => Kind::Extraction,
+            Plan::Consolidation { .. } => Kind::Consolidation,
+        }
+    }
+
+    pub fn records(&self) -> &[Record] {
+        match self {
+            Plan::Extraction(records) | Plan::Consolidation { records, .. } => records,
+        }
+    }
+
+    pub fn source_names(&self) -> &[String] {
+        match self {
+            Plan::Extraction(_) => &[],
+            Plan::Consolidation { source_names, .. } => source_names,
+        }
+    }
+
+    pub fn to_value(&self) -> Value {
+        let records: Vec<RecordInput> = self.records().iter().map(Record::to_input).collect();
+        match self {
+            Plan::Extraction(_) => serde_json::json!(records),
+            Plan::Consolidation { source_names, .. } => {
+                serde_json::json!({ "source_names": source_names, "records": records })
+            }
+        }
+    }
+}
+
+/// Whether a pending proposal still applies to the current set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    Ready,
+    /// What changed since the proposal was made.
+    Stale(Vec<String>),
+    Approved,
+    Rejected,
+}
+
+impl State {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            State::Ready => "ready",
+            State::Stale(_) => "stale",
+            State::Approved => "approved",
+            State::Rejected => "rejected",
+        }
+    }
+}
+
+/// The decision on a proposal, applied when its journal entry is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    pub proposal: String,
+    pub status: Status,
+    pub reason: Option<String>,
+    pub by: Who,
+    pub at: i64,
+}
+
+impl Proposal {
+    pub fn plan(&self) -> Result<Plan, String> {
+        let candidates: Vec<Record> = self
+            .base
+            .iter()
+            .map(|r| &r.record)
+            .chain(&self.additions)
+            .map(Record::from_input)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("a source record is invalid: {e}"))?;
+        Plan::parse(self.kind, &self.plan, &candidates)
+    }
+
+    pub fn base_records(&self) -> Result<Vec<Record>, StoreError> {
+        self.base
+            .iter()
+            .map(|r| Ok(Record::from_input(&r.record)?))
+            .collect()
+    }
+
+    pub fn addition_records(&self) -> Result<Vec<Record>, StoreError> {
+        self.additions
+            .iter()
+            .map(|r| Ok(Record::from_input(r)?))
+            .collect()
+    }
+
+    /// Ready, or stale with what changed, against `current`.
+    pub fn state(&self, current: &MemorySet) -> State {
+        match self.status {
+            Status::Approved => return State::Approved,
+            Status::Rejected => return State::Rejected,
+            Status::Pending => {}
+        }
+        let mut changes = Vec::new();
+        for source in &self.base {
+            match current.get(&source.record.name) {
+                None => changes.push(format!("source {:?} was removed", source.record.name)),
+                Some(entry) if entry.record.to_input() != source.record => {
+                    changes.push(format!("source {:?} was changed", source.record.name))
+                }
+                Some(_) => {}
+            }
+        }
+        match self.plan() {
+            Err(e) => changes.push(format!("the plan is invalid: {e}")),
+            Ok(plan) => {
+                let sources: HashSet<&str> =
+                    plan.source_names().iter().map(String::as_str).collect();
+                let additions = self
+                    .additions
+                    .iter()
+                    .map(|r| r.name.as_str())
+                    .filter(|n| !sources.contains(n));
+                for name in plan.records().iter().map(Record::name).chain(additions) {
+                    if current.get(name).is_some() && !sources.contains(name) {
+                        changes.push(format!("name {name:?} is now taken"));
+                    }
+                }
+            }
+        }
+        if changes.is_empty() {
+            State::Ready
+        } else {
+            State::Stale(changes)
+        }
+    }
+
+    pub fn reference(&self) -> ProposalRef {
+        ProposalRef {
+            id: self.id.clone(),
+            kind: self.kind.as_str().into(),
+            origin: self.origin.describe(),
+            evidence: self.evidence.clone(),
+        }
+    }
+}
+
+fn dir(store: &Store) -> PathBuf {
+    store.root().join(MEMWB_DIR).join(PROPOSALS_DIR)
+}
+
+fn path(store: &Store, id: &str) -> Result<PathBuf, StoreError> {
+    if id.is_empty()
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    {
+        return Err(StoreError::NotFound {
+            name: format!("proposal {id}"),
+        });
+    }
+    Ok(dir(store).join(format!("{id}.json")))
+}
+
+pub fn load(store: &Store, id: &str) -> Result<Proposal, StoreError> {
+    let path = path(store, id)?;
+    let bytes = read_optional(&path)?.ok_or_else(|| StoreError::NotFound {
+        name: format!("proposal {id}"),
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| StoreError::ManifestInvalid {
+        path,
+        rule: format!("not a valid proposal: {e}"),
+    })
+}
+
+/// Every proposal, oldest first; unreadable files are skipped with a log line.
+pub fn list(store: &Store) -> Result<Vec<Proposal>, StoreError> {
+    let dir = dir(store);
+    let entries = match fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(StoreError::io("list", &dir, e)),
+    };
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(id) = name.strip_suffix(".json") else {
+            continue;
+        };
+        match load(store, id) {
+            Ok(p) => out.push(p),
+            Err(e) => tracing::warn!(error = %e, "skipping an unreadable proposal"),
+        }
+    }
+    out.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(out)
+}
+
+/// What a proposer hands in.
+#[derive(Debug, Clone)]
+pub struct NewProposal {
+    pub plan: Plan,
+    pub origin: Origin,
+    /// The set as the proposer saw it (the sources' full content is kept from it).
+    pub seen: MemorySet,
+    pub additions: Vec<Record>,
+    pub evidence: Option<String>,
+}
+
+/// Files a proposal, changing nothing in the set. Sources must be among what the proposer saw
+/// and the additions.
+pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, StoreError> {
+    let candidates: HashSet<&str> = new
+        .seen
+        .records()
+        .chain(&new.additions)
+        .map(Record::name)
+        .collect();
+    for name in new.plan.source_names() {
+        if !candidates.contains(name.as_str()) {
+            return Err(StoreError::InvalidPlan {
+                rule: format!("source name {name:?} is not among the candidates"),
+            });
+        }
+    }
+    let sources: HashSet<&str> = new.plan.source_names().iter().map(String::as_str).collect();
+    let base: Vec<JournalRecord> = new
+        .seen
+        .entries
+        .iter()
+        .filter(|e| sources.contains(e.record.name()))
+        .map(JournalRecord::from)
+        .collect();
+    let proposal = Proposal {
+        id: uuid::Uuid::new_v4().simple().to_string()[..12].to_owned(),
+        kind: new.plan.kind(),
+        created_at: now_ms(),
+        origin: new.origin,
+        base,
+        additions: new.additions.iter().map(Record::to_input).collect(),
+        plan: new.plan.to_value(),
+        evidence: new.evidence,
+        status: Status::Pending,
+        decided_at: None,
+        decided_by: None,
+        reason: None,
+        journal_entry: None,
+    };
+    if !store.check_root()? {
+        fs::create_dir(store.root())
+            .or_else(ignore_exists)
+            .map_err(|e| StoreError::io("create", store.root(), e))?;
+    }
+    Journal::of(store).ensure_dir()?;
+    let dir = dir(store);
+    fs::create_dir(&dir)
+        .or_else(ignore_exists)
+        .map_err(|e| StoreError::io("create", &dir, e))?;
+    write_exclusive(&path(store, &proposal.id)?, &proposal)?;
+    Ok(proposal)
+}
+
+fn ignore_exists(e: io::Error) -> io::Result<()> {
+    if e.kind() == io::ErrorKind::AlreadyExists {
+        Ok(())
+    } else {
+        Err(e)
+    }
+}
+
+fn encode(proposal: &Proposal) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(proposal).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Temp file, fsync, then a hard link that fails if the name exists: atomic and exclusive.
+fn write_exclusive(target: &std::path::Path, proposal: &Proposal) -> Result<(), StoreError> {
+    let dir = target.parent().unwrap_or(std::path::Path::new("."));
+    let temp = dir.join(temp_name());
+    let result = (|| {
+        fs::write(&temp, encode(proposal)).map_err(|e| StoreError::io("write", &temp, e))?;
+        fs::File::open(&temp)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| StoreError::io("fsync", &temp, e))?;
+        fs::hard_link(&temp, target).map_err(|e| StoreError::io("create", target, e))
+    })();
+    let _ = fs::remove_file(&temp);
+    result?;
+    sync_dir(dir, &IoHooks::default())
+}
+
+fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), StoreError> {
+    atomic_replace(
+        &path(store, &proposal.id)?,
+        &encode(proposal),
+        &IoHooks::default(),
+    )
+}
+
+pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, StoreError> {
+    Ok(load(store, id)?.status != Status::Pending)
+}
+
+pub(crate) fn check_undecided(store: &Store, id: &str) -> Result<(), StoreError> {
+    let proposal = load(store, id)?;
+    match proposal.status {
+        Status::Pending => Ok(()),
+        status => Err(StoreError::ProposalDecided {
+            id: id.to_owned(),
+            status: if status == Status::Approved {
+                "approved"
+            } else {
+                "rejected"
+            },
+        }),
+    }
+}
+
+/// Marks the proposal decided; idempotent, so that crash recovery may repeat it.
+pub(crate) fn record_decision(
+    store: &Store,
+    decision: &Decision,
+    entry: u64,
+) -> Result<(), StoreError> {
+    let mut proposal = load(store, &decision.proposal)?;
+    if proposal.status != Status::Pending {
+        return Ok(());
+    }
+    proposal.status = decision.status;
+    proposal.decided_at = Some(decision.at);
+    proposal.decided_by = Some(decision.by.clone());
+    proposal.reason = decision.reason.clone();
+    proposal.journal_entry = Some(entry);
+    rewrite(store, &proposal)
+}
+
+fn decision(id: &str, status: Status, reason: Option<String>) -> Decision {
+    Decision {
+        proposal: id.to_owned(),
+        status,
+        reason,
+        by: Who::current(),
+        at: now_ms(),
+    }
+}
+
+/// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
+pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), StoreError> {
+    let proposal = load(store, id)?;
+    check_undecided(store, id)?;
+    let plan = proposal
+        .plan()
+        .map_err(|rule| StoreError::InvalidPlan { rule })?;
+    let base = proposal.base_records()?;
+    let additions = proposal.addition_records()?;
+    let meta = EntryMeta {
+        op: Some(Op::Approve),
+        proposal: Some(proposal.reference()),
+        ..EntryMeta::default()
+    };
+    let stale = |e: StoreError| match e {
+        StoreError::Conflict { detail } => StoreError::ProposalStale {
+            id: id.to_owned(),
+            detail,
+        },
+        StoreError::DuplicateName { name } => StoreError::ProposalStale {
+            id: id.to_owned(),
+            detail: format!("name {name:?} is now taken"),
+        },
+        other => other,
+    };
+    journaled(
+        store,
+        meta,
+        Some(decision(id, Status::Approved, None)),
+        |s| match plan {
+            Plan::Extraction(records) => s.extend(records),
+            Plan::Consolidation {
+                source_names,
+                records,
+            } => s.apply_consolidation(&base, additions, &source_names, records),
+        },
+    )
+    .map_err(stale)
+}
+
+/// Closes a proposal without applying it.
+pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, StoreError> {
+    let proposal = load(store, id)?;
+    let _lock = store.lock_for_write()?;
+    let journal = Journal::of(store);
+    journal.recover(store)?;
+    check_undecided(store, id)?;
+    let meta = EntryMeta {
+        op: Some(Op::Reject),
+        proposal: Some(proposal.reference()),
+        reason: reason.clone(),
+        undoes: None,
+    };
+    journal.record_decision_only(store, meta, decision(id, Status::Rejected, reason))
+}
+
+/// Replaces the proposed records (a reviewer's edit), validated like any edit.
+pub fn edit_records(store: &Store, id: &str, records: Vec<Record>) -> Result<Proposal, StoreError> {
+    let _lock = store.lock_for_write()?;
+    check_undecided(store, id)?;
+    let mut proposal = load(store, id)?;
+    let plan = match proposal
+        .plan()
+        .map_err(|rule| StoreError::InvalidPlan { rule })?
+    {
+        Plan::Extraction(_) => Plan::Extraction(records),
+        Plan::Consolidation { source_names, .. } => Plan::Consolidation {
+            source_names,
+            records,
+        },
+    };
+    if plan.records().is_empty() {
+        return Err(StoreError::InvalidPlan {
+            rule: "a proposal needs at least one record".into(),
+        });
+    }
+    proposal.plan = plan.to_value();
+    rewrite(store, &proposal)?;
+    Ok(proposal)
+}
+
+/// The sources as they are now, for showing a stale proposal's differences.
+pub fn current_sources<'a>(
+    proposal: &Proposal,
+    current: &'a MemorySet,
+) -> Vec<Option<&'a StoredRecord>> {
+    proposal
+        .base
+        .iter()
+        .map(|b| current.get(&b.record.name))
+        .collect()
+}

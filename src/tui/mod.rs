@@ -1,0 +1,44 @@
+//! The workbench: a terminal UI on one workspace's `.memory`.
+//!
+//! One event enum ([`app::Event`]) is fed by terminal input, the watcher ([`crate::watch`])
+//! and finished background jobs, and drained before each render ([`run`]). Each pane is a small
+//! component in [`panes`]; the keymap ([`keymap`]) is data that drives dispatch, the hints bar
+//! and the help overlay. All untrusted text goes through [`sanitize`].
+
+pub mod app;
+pub mod demo;
+pub mod editor;
+pub mod external;
+pub mod jobs;
+pub mod keymap;
+pub mod panes;
+pub mod query;
+pub mod run;
+pub mod sanitize;
+pub mod terminal;
+pub mod theme;
+pub mod ui;
+
+pub use run::{open_store, run};
+
+/// Sends logs to a file, never to the screen: `$MEMWB_LOG` or `<temp dir>/memwb.log`, level
+/// from `RUST_LOG` (default `info`). Does nothing when a subscriber is already set.
+pub fn init_logging() {
+    let path = std::env::var_os("MEMWB_LOG")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("memwb.log"));
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(std::sync::Mutex::new(file))
+        .try_init();
+}

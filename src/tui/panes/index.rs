@@ -1,0 +1,195 @@
+//! MEMORY.md pane: the file on disk beside the index the manifest derives, the drift marked
+//! line by line (`-` only on disk, `+` only in the derived index). Lines are not wrapped (the
+//! exact text matters); ←/→ scroll sideways. The view is computed once per reload, and only
+//! the visible rows are drawn.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{block, scroll};
+use crate::store::index;
+use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
+use crate::tui::keymap::Action;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Status {
+    #[default]
+    InSync,
+    Drifted,
+    Missing,
+    /// The set is unreadable; the drift is against the index its valid entries derive.
+    PartialInSync,
+    PartialDrifted,
+    Unknown,
+}
+
+/// What the pane shows, computed once per inspection.
+#[derive(Debug, Clone)]
+pub struct IndexView {
+    pub status: Status,
+    /// (marker, sanitized line): ' ' same, '-' only on disk, '+' only derived.
+    pub lines: Vec<(char, String)>,
+    /// The budget use of the derived index (of the valid entries' index when the set is
+    /// unreadable).
+    pub budget: BudgetUse,
+}
+
+/// The drift between the file on disk and the derived index: (marker, line).
+pub fn drift(on_disk: &str, derived: &str) -> Vec<(char, String)> {
+    similar::TextDiff::from_lines(on_disk, derived)
+        .iter_all_changes()
+        .map(|c| {
+            let marker = match c.tag() {
+                similar::ChangeTag::Equal => ' ',
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+            };
+            (marker, c.value().trim_end_matches('\n').to_owned())
+        })
+        .collect()
+}
+
+impl IndexView {
+    pub fn of(inspection: &Inspection) -> Self {
+        let index = &inspection.index;
+        let on_disk = index.on_disk.as_deref().unwrap_or("");
+        let mut budget = inspection.budget;
+        // When bad entries make the set unreadable, the valid ones still say a lot.
+        let partial = (index.derived.is_none()
+            && inspection.root_error.is_none()
+            && inspection.manifest == ManifestState::Valid)
+            .then(|| {
+                index::render(
+                    inspection
+                        .entries
+                        .iter()
+                        .filter_map(|e| e.record().map(|r| (e.file.as_str(), r))),
+                )
+            });
+        if let Some(text) = &partial {
+            (budget.index_lines, budget.index_bytes) = index::measure(text);
+        }
+        let derived = index.derived.as_deref().or(partial.as_deref());
+        let status = match (index.status, &partial) {
+            (IndexStatus::InSync, _) => Status::InSync,
+            (IndexStatus::Drifted, _) => Status::Drifted,
+            (IndexStatus::Missing, _) => Status::Missing,
+            (IndexStatus::Unknown, Some(p)) if p == on_disk => Status::PartialInSync,
+            (IndexStatus::Unknown, Some(_)) => Status::PartialDrifted,
+            (IndexStatus::Unknown, None) => Status::Unknown,
+        };
+        let raw = match derived {
+            Some(derived) if derived != on_disk => drift(on_disk, derived),
+            _ => on_disk.lines().map(|l| (' ', l.to_owned())).collect(),
+        };
+        let lines = raw
+            .into_iter()
+            .map(|(m, l)| (m, sanitize::line(&l).into_owned()))
+            .collect();
+        Self {
+            status,
+            lines,
+            budget,
+        }
+    }
+}
+
+impl Default for IndexView {
+    fn default() -> Self {
+        Self {
+            status: Status::InSync,
+            lines: Vec::new(),
+            budget: BudgetUse {
+                index_lines: 0,
+                index_bytes: 0,
+                max_index_lines: 0,
+                max_index_bytes: 0,
+            },
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct IndexPane {
+    pub view: IndexView,
+    pub scroll: usize,
+    /// Columns scrolled sideways.
+    pub column: usize,
+    pub height: usize,
+}
+
+impl IndexPane {
+    pub fn update(&mut self, inspection: &Inspection) {
+        self.view = IndexView::of(inspection);
+        self.scroll = self.scroll.min(self.view.lines.len().saturating_sub(1));
+    }
+
+    pub fn act(&mut self, action: Action) -> bool {
+        match action {
+            Action::Left => self.column = self.column.saturating_sub(8),
+            Action::Right => self.column += 8,
+            _ => {
+                return scroll(
+                    &mut self.scroll,
+                    action,
+                    self.height.saturating_sub(1),
+                    self.view.lines.len(),
+                );
+            }
+        }
+        true
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        let action = if down { Action::Down } else { Action::Up };
+        for _ in 0..3 {
+            self.act(action);
+        }
+    }
+
+    pub fn render(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let (status, style) = match self.view.status {
+            Status::InSync => ("in sync", theme.ok()),
+            Status::Drifted => ("DRIFTED, R rebuilds", theme.error()),
+            Status::Missing => ("MISSING, R rebuilds", theme.error()),
+            Status::PartialInSync => (
+                "matches the valid entries (set unreadable)",
+                theme.warning(),
+            ),
+            Status::PartialDrifted => ("DRIFTED (set unreadable)", theme.error()),
+            Status::Unknown => ("cannot derive: set unreadable", theme.warning()),
+        };
+        let title = Line::from(vec![
+            Span::raw(" MEMORY.md: "),
+            Span::styled(status, style),
+            Span::raw(" "),
+        ]);
+        let block = block(title, focused, theme);
+        self.height = block.inner(area).height as usize;
+        let lines: Vec<Line> = if self.view.lines.is_empty() {
+            vec![Line::styled("(empty)", theme.dim())]
+        } else {
+            self.view
+                .lines
+                .iter()
+                .skip(self.scroll)
+                .take(self.height)
+                .map(|(marker, text)| {
+                    let style = match marker {
+                        '-' => theme.removed(),
+                        '+' => theme.added(),
+                        _ => Style::default(),
+                    };
+                    let shown: String = text.chars().skip(self.column).collect();
+                    Line::styled(format!("{marker} {shown}"), style)
+                })
+                .collect()
+        };
+        frame.render_widget(Paragraph::new(lines).block(block), area);
+    }
+}

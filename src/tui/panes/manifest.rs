@@ -1,0 +1,374 @@
+//! Manifest pane: the set in manifest order with each entry's state, then what is in `.memory`
+//! but not in the set, the lock, and the index budget. Only the visible rows are built, so
+//! rendering does not depend on the size of the set.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{block, scroll, state_marker, state_reason, state_style};
+use crate::store::LockState;
+use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
+use crate::tui::keymap::Action;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Default)]
+pub struct ManifestPane {
+    /// Indices into `inspection.entries` that pass the filter, in manifest order.
+    pub visible: Vec<usize>,
+    /// Position in `visible`.
+    pub selected: usize,
+    /// First visible row.
+    pub offset: usize,
+    pub filter: String,
+    /// The filter line has the keyboard.
+    pub typing: bool,
+    /// Rows of the list at the last render.
+    pub height: usize,
+}
+
+/// What identifies an entry across reloads: the record name, or the file of an invalid entry.
+pub fn entry_key(entry: &Entry) -> &str {
+    entry.record().map(|r| r.name()).unwrap_or(&entry.file)
+}
+
+fn matches(entry: &Entry, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    let hay = match entry.record() {
+        Some(r) => format!(
+            "{} {} {} {}",
+            r.name(),
+            r.kind(),
+            r.description(),
+            entry.file
+        ),
+        None => entry.file.clone(),
+    };
+    hay.to_lowercase().contains(needle)
+}
+
+impl ManifestPane {
+    /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
+    pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
+        let needle = self.filter.to_lowercase();
+        self.visible = inspection
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches(e, &needle))
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(key) = keep
+            && let Some(pos) = self
+                .visible
+                .iter()
+                .position(|&i| entry_key(&inspection.entries[i]) == key)
+        {
+            self.selected = pos;
+        }
+        self.selected = self.selected.min(self.visible.len().saturating_sub(1));
+        self.keep_in_view();
+    }
+
+    pub fn selected_entry<'a>(&self, inspection: &'a Inspection) -> Option<&'a Entry> {
+        self.visible
+            .get(self.selected)
+            .and_then(|&i| inspection.entries.get(i))
+    }
+
+    pub fn act(&mut self, action: Action) -> bool {
+        let moved = scroll(
+            &mut self.selected,
+            action,
+            self.height.saturating_sub(1),
+            self.visible.len(),
+        );
+        self.keep_in_view();
+        moved
+    }
+
+    /// Selects the row at `row` lines below the list's top, if there is one.
+    pub fn click(&mut self, row: usize) -> bool {
+        let pos = self.offset + row;
+        if pos < self.visible.len() {
+            self.selected = pos;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        let max = self.visible.len().saturating_sub(self.height.max(1));
+        self.offset = if down {
+            (self.offset + 3).min(max)
+        } else {
+            self.offset.saturating_sub(3)
+        };
+        let last = (self.offset + self.height.max(1)).saturating_sub(1);
+        self.selected = self
+            .selected
+            .clamp(self.offset, last.max(self.offset))
+            .min(self.visible.len().saturating_sub(1));
+    }
+
+    fn keep_in_view(&mut self) {
+        let height = self.height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + height {
+            self.offset = self.selected + 1 - height;
+        }
+        self.offset = self.offset.min(self.visible.len().saturating_sub(1));
+    }
+
+    /// The list's area inside `area`, as render lays it out (for mouse clicks).
+    pub fn list_area(&self, area: Rect, inspection: &Inspection) -> Rect {
+        let inner = block("", false, &Theme::plain()).inner(area);
+        let [list, _] = self.split(inner, inspection);
+        list
+    }
+
+    fn split(&self, inner: Rect, inspection: &Inspection) -> [Rect; 2] {
+        let header = usize::from(self.typing || !self.filter.is_empty());
+        let extras = inspection.unlisted.len() + inspection.temp_files.len();
+        let max_extras = (inner.height as usize / 4).max(1);
+        let shown_extras = if extras == 0 {
+            0
+        } else {
+            extras.min(max_extras) + 1
+        };
+        let footer = (3 + shown_extras) as u16;
+        let [list, footer_area] = Layout::vertical([
+            Constraint::Min(2),
+            Constraint::Length(footer.min(inner.height.saturating_sub(2))),
+        ])
+        .areas(inner);
+        let list = Rect {
+            y: list.y + header as u16,
+            height: list.height.saturating_sub(header as u16),
+            ..list
+        };
+        [list, footer_area]
+    }
+
+    pub fn render(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        inspection: &Inspection,
+        budget: BudgetUse,
+        theme: &Theme,
+        focused: bool,
+    ) {
+        let total = inspection.entries.len();
+        let title = if self.filter.is_empty() {
+            format!(" Manifest ({total}) ")
+        } else {
+            format!(" Manifest ({}/{total}) ", self.visible.len())
+        };
+        let block = block(title, focused, theme);
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let [list, footer] = self.split(inner, inspection);
+        self.height = list.height as usize;
+        self.keep_in_view();
+
+        if self.typing || !self.filter.is_empty() {
+            let cursor = if self.typing { "▏" } else { "" };
+            let line = Line::from(vec![
+                Span::styled("/", theme.key()),
+                Span::raw(format!("{}{cursor}", sanitize::line(&self.filter))),
+            ]);
+            frame.render_widget(
+                Paragraph::new(line),
+                Rect {
+                    height: 1,
+                    y: list.y - 1,
+                    ..list
+                },
+            );
+        }
+        frame.render_widget(
+            Paragraph::new(self.rows(inspection, theme, list.width as usize)),
+            list,
+        );
+        frame.render_widget(
+            Paragraph::new(footer_lines(inspection, budget, theme, footer)),
+            footer,
+        );
+    }
+
+    fn rows(&self, inspection: &Inspection, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+        let mut lines = Vec::new();
+        if let ManifestState::Invalid(rule) = &inspection.manifest {
+            lines.push(Line::styled(
+                format!("✗ manifest.json: {}", sanitize::line(rule)),
+                theme.error(),
+            ));
+        }
+        if let Some(error) = &inspection.root_error {
+            lines.push(Line::styled(
+                format!("✗ {}", sanitize::line(error)),
+                theme.error(),
+            ));
+        }
+        if self.visible.is_empty() && lines.is_empty() {
+            let text = if self.filter.is_empty() {
+                "(the set is empty)"
+            } else {
+                "(nothing matches the filter)"
+            };
+            lines.push(Line::styled(text, theme.dim()));
+        }
+        let window = self.visible.iter().skip(self.offset).take(self.height);
+        let name_width = self
+            .visible
+            .iter()
+            .skip(self.offset)
+            .take(self.height)
+            .map(|&i| {
+                sanitize::line(entry_key(&inspection.entries[i]))
+                    .chars()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0)
+            .clamp(4, (width * 2 / 5).max(4));
+        for (row, &i) in window.enumerate() {
+            let entry = &inspection.entries[i];
+            let (marker, _) = state_marker(&entry.state);
+            let name = truncate(&sanitize::line(entry_key(entry)), name_width);
+            let (kind, kind_style) = match entry.record() {
+                Some(r) => (r.kind().as_str(), theme.kind(r.kind())),
+                None => (super::state_marker(&entry.state).1, theme.error()),
+            };
+            let reason = sanitize::line(&state_reason(entry)).into_owned();
+            let mut line = Line::from(vec![
+                Span::styled(format!("{marker} "), state_style(&entry.state, theme)),
+                Span::raw(format!("{name:<name_width$} ")),
+                Span::styled(format!("{:<9} ", truncate(kind, 9)), kind_style),
+                Span::styled(
+                    reason,
+                    if entry.record().is_some() {
+                        Style::default()
+                    } else {
+                        theme.error()
+                    },
+                ),
+            ]);
+            if self.offset + row == self.selected {
+                line = line.patch_style(theme.selected());
+            }
+            lines.push(line);
+        }
+        lines
+    }
+}
+
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_owned()
+    } else {
+        let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+}
+
+fn gauge(label: &str, used: usize, max: usize, theme: &Theme) -> Vec<Span<'static>> {
+    const CELLS: usize = 10;
+    let filled = if max == 0 {
+        CELLS
+    } else {
+        (used * CELLS).div_ceil(max).min(CELLS)
+    };
+    let share = if max == 0 {
+        1.0
+    } else {
+        used as f64 / max as f64
+    };
+    let style = if share > 1.0 {
+        theme.error()
+    } else if share >= 0.9 {
+        theme.warning()
+    } else {
+        theme.ok()
+    };
+    vec![
+        Span::styled(format!("{label} "), theme.label()),
+        Span::styled("█".repeat(filled), style),
+        Span::styled("░".repeat(CELLS - filled), theme.dim()),
+        Span::raw(format!(" {used}/{max} ")),
+    ]
+}
+
+fn footer_lines(
+    inspection: &Inspection,
+    budget: BudgetUse,
+    theme: &Theme,
+    area: Rect,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let extras: Vec<(&str, &String)> = inspection
+        .unlisted
+        .iter()
+        .map(|f| ("unlisted", f))
+        .chain(inspection.temp_files.iter().map(|f| ("temp", f)))
+        .collect();
+    if !extras.is_empty() {
+        lines.push(Line::styled("not in the set:", theme.label()));
+        let room = (area.height as usize).saturating_sub(4).max(1);
+        let shown = if extras.len() > room {
+            room.saturating_sub(1)
+        } else {
+            extras.len()
+        };
+        for (what, file) in &extras[..shown] {
+            lines.push(Line::from(vec![
+                Span::styled(format!("⚠ {what:<8} "), theme.warning()),
+                Span::raw(sanitize::line(file).into_owned()),
+            ]));
+        }
+        if shown < extras.len() {
+            lines.push(Line::styled(
+                format!("  … and {} more", extras.len() - shown),
+                theme.dim(),
+            ));
+        }
+    }
+    let lock = match inspection.lock {
+        LockState::Free => Span::styled("free", theme.ok()),
+        LockState::Held { mtime_ms } => Span::styled(
+            format!(
+                "held (refreshed {})",
+                crate::store::lock::format_ms(mtime_ms)
+            ),
+            theme.warning(),
+        ),
+        LockState::Stale { mtime_ms } => Span::styled(
+            format!("stale since {}", crate::store::lock::format_ms(mtime_ms)),
+            theme.error(),
+        ),
+    };
+    lines.push(Line::from(vec![Span::styled("lock ", theme.label()), lock]));
+    let b = budget;
+    lines.push(Line::from(gauge(
+        "index lines",
+        b.index_lines,
+        b.max_index_lines,
+        theme,
+    )));
+    lines.push(Line::from(gauge(
+        "index bytes",
+        b.index_bytes,
+        b.max_index_bytes,
+        theme,
+    )));
+    lines
+}

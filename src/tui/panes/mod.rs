@@ -1,0 +1,96 @@
+//! The four panes. Each is a small component: its own state, `render`, and the handling of the
+//! actions that concern only itself (scrolling, moving the selection, typing its input line).
+
+pub mod index;
+pub mod manifest;
+pub mod query;
+pub mod record;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+use super::keymap::Action;
+use super::theme::Theme;
+use crate::store::inspect::{Entry, EntryState};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Manifest,
+    Record,
+    Index,
+    Query,
+}
+
+impl Pane {
+    pub const ALL: [Pane; 4] = [Pane::Manifest, Pane::Record, Pane::Index, Pane::Query];
+
+    pub fn next(self, step: isize) -> Pane {
+        let i = Self::ALL.iter().position(|p| *p == self).unwrap_or(0) as isize;
+        Self::ALL[(i + step).rem_euclid(4) as usize]
+    }
+}
+
+pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(focused))
+        .title(title)
+}
+
+/// The marker and word for an entry's state.
+pub fn state_marker(state: &EntryState) -> (&'static str, &'static str) {
+    match state {
+        EntryState::Valid(_) => ("✓", "valid"),
+        EntryState::Invalid { .. } => ("✗", "invalid"),
+        EntryState::Missing => ("?", "missing"),
+        EntryState::Escapes => ("↗", "escapes"),
+        EntryState::UnsafeName => ("!", "unsafe name"),
+        EntryState::Unreadable(_) => ("✗", "unreadable"),
+    }
+}
+
+pub fn state_style(state: &EntryState, theme: &Theme) -> Style {
+    match state {
+        EntryState::Valid(_) => theme.ok(),
+        _ => theme.error(),
+    }
+}
+
+/// Why an entry is not a valid record, in one line (untrusted: sanitize before showing).
+pub fn state_reason(entry: &Entry) -> String {
+    match &entry.state {
+        EntryState::Valid(r) => r.description().to_owned(),
+        EntryState::Invalid { error, .. } => match error.line() {
+            Some(line) if !error.to_string().contains(&format!("line {line}")) => {
+                format!("{error} (line {line})")
+            }
+            _ => error.to_string(),
+        },
+        EntryState::Missing => "listed in the manifest but missing".into(),
+        EntryState::Escapes => "resolves outside .memory".into(),
+        EntryState::UnsafeName => "the manifest lists an unsafe file name".into(),
+        EntryState::Unreadable(e) => e.clone(),
+    }
+}
+
+/// A scroll position clamped to the content.
+pub fn scroll(position: &mut usize, action: Action, page: usize, len: usize) -> bool {
+    let max = len.saturating_sub(1);
+    let page = page.max(1);
+    let next = match action {
+        Action::Up => position.saturating_sub(1),
+        Action::Down => (*position + 1).min(max),
+        Action::PageUp => position.saturating_sub(page),
+        Action::PageDown => (*position + page).min(max),
+        Action::Top => 0,
+        Action::Bottom => max,
+        _ => return false,
+    };
+    *position = next;
+    true
+}
+
+pub fn key_span(text: &str, theme: &Theme) -> Span<'static> {
+    Span::styled(text.to_owned(), theme.label())
+}

@@ -1,0 +1,111 @@
+//! Query pane: type a query, see which records the agent would select and the exact
+//! `<relevant_memories>` text it would inject.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, scroll};
+use crate::tui::keymap::Action;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+/// What a selection for the typed query gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryResult {
+    pub query: String,
+    pub names: Vec<String>,
+    /// The exact text injected before the model request (empty: nothing is injected).
+    pub rendered: String,
+    /// How the choice was made ("keyword fallback", "model").
+    pub how: String,
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct QueryPane {
+    pub input: String,
+    pub typing: bool,
+    pub result: Option<QueryResult>,
+    pub pending: bool,
+    pub scroll: usize,
+    pub height: usize,
+    pub len: usize,
+}
+
+impl QueryPane {
+    pub fn act(&mut self, action: Action) -> bool {
+        scroll(
+            &mut self.scroll,
+            action,
+            self.height.saturating_sub(1),
+            self.len,
+        )
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        let action = if down { Action::Down } else { Action::Up };
+        for _ in 0..3 {
+            self.act(action);
+        }
+    }
+
+    pub fn render(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let block = block(" Query ", focused, theme);
+        self.height = block.inner(area).height as usize;
+        let cursor = if self.typing { "▏" } else { "" };
+        let mut lines = vec![Line::from(vec![
+            Span::styled("query> ", theme.key()),
+            Span::raw(format!("{}{cursor}", sanitize::line(&self.input))),
+        ])];
+        match &self.result {
+            None if self.input.is_empty() && !self.typing => {
+                lines.push(Line::styled(
+                    "press i to type a query; Enter runs it",
+                    theme.dim(),
+                ));
+            }
+            None => {}
+            Some(result) => {
+                let names = if result.names.is_empty() {
+                    "(none: nothing is injected)".to_owned()
+                } else {
+                    result
+                        .names
+                        .iter()
+                        .map(|n| sanitize::line(n).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                lines.push(Line::from(vec![
+                    Span::styled(format!("selected ({}): ", result.how), theme.label()),
+                    Span::raw(names),
+                ]));
+                if let Some(error) = &result.error {
+                    lines.push(Line::styled(
+                        sanitize::line(error).into_owned(),
+                        theme.warning(),
+                    ));
+                }
+                lines.extend(
+                    sanitize::lines(&result.rendered)
+                        .into_iter()
+                        .map(Line::from),
+                );
+            }
+        }
+        if self.pending {
+            lines.push(Line::styled("selecting…", theme.dim()));
+        }
+        self.len = lines.len();
+        self.scroll = self.scroll.min(self.len.saturating_sub(1));
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(block)
+                .wrap(Wrap { trim: false })
+                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
+            area,
+        );
+    }
+}

@@ -1,0 +1,168 @@
+//! Record pane: the selected record's fields, file, size against the budgets and its body,
+//! wrapped and scrollable; for an invalid file the raw text with the error and its line.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, scroll, state_marker, state_reason};
+use crate::store::inspect::{Entry, EntryState};
+use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
+use crate::tui::keymap::Action;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Default)]
+pub struct RecordPane {
+    pub scroll: usize,
+    pub height: usize,
+    /// Logical lines of the last rendered content.
+    pub len: usize,
+}
+
+impl RecordPane {
+    pub fn act(&mut self, action: Action) -> bool {
+        scroll(
+            &mut self.scroll,
+            action,
+            self.height.saturating_sub(1),
+            self.len,
+        )
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        let action = if down { Action::Down } else { Action::Up };
+        for _ in 0..3 {
+            self.act(action);
+        }
+    }
+
+    pub fn render(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        entry: Option<&Entry>,
+        theme: &Theme,
+        focused: bool,
+    ) {
+        let title = match entry {
+            Some(e) => format!(
+                " Record: {} ",
+                sanitize::line(super::manifest::entry_key(e))
+            ),
+            None => " Record ".into(),
+        };
+        let block = block(title, focused, theme);
+        self.height = block.inner(area).height as usize;
+        let lines = match entry {
+            Some(entry) => content(entry, theme),
+            None => vec![Line::styled("(no record selected)", theme.dim())],
+        };
+        self.len = lines.len();
+        self.scroll = self.scroll.min(self.len.saturating_sub(1));
+        let paragraph = Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false })
+            .scroll((self.scroll.min(u16::MAX as usize) as u16, 0));
+        frame.render_widget(paragraph, area);
+    }
+}
+
+fn field(label: &str, value: &str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{label:<12}"), theme.label()),
+        Span::raw(sanitize::line(value).into_owned()),
+    ])
+}
+
+fn size_line(text: &str, theme: &Theme) -> Line<'static> {
+    let (bytes, lines) = (text.len(), count_lines(text));
+    let style = |over: bool| {
+        if over {
+            theme.error()
+        } else {
+            Style::default()
+        }
+    };
+    Line::from(vec![
+        Span::styled(format!("{:<12}", "size"), theme.label()),
+        Span::styled(
+            format!("{bytes}/{MAX_RECORD_BYTES} bytes"),
+            style(bytes > MAX_RECORD_BYTES),
+        ),
+        Span::raw(" · "),
+        Span::styled(
+            format!("{lines}/{MAX_RECORD_LINES} lines"),
+            style(lines > MAX_RECORD_LINES),
+        ),
+    ])
+}
+
+fn content(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    match &entry.state {
+        EntryState::Valid(record) => {
+            lines.push(field("name", record.name(), theme));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<12}", "type"), theme.label()),
+                Span::styled(record.kind().as_str().to_owned(), theme.kind(record.kind())),
+            ]));
+            lines.push(field("description", record.description(), theme));
+            lines.push(field("file", &entry.file, theme));
+            lines.push(size_line(&record.to_file_text(), theme));
+            lines.push(Line::styled("─".repeat(12), theme.dim()));
+            lines.extend(sanitize::lines(record.body()).into_iter().map(Line::from));
+        }
+        EntryState::Invalid { error, raw } => {
+            let (marker, word) = state_marker(&entry.state);
+            lines.push(Line::styled(format!("{marker} {word}"), theme.error()));
+            lines.push(field("file", &entry.file, theme));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<12}", "error"), theme.label()),
+                Span::styled(
+                    sanitize::line(&state_reason(entry)).into_owned(),
+                    theme.error(),
+                ),
+            ]));
+            lines.push(size_line(raw, theme));
+            lines.push(Line::styled("─".repeat(12), theme.dim()));
+            let bad = error.line();
+            let raw_lines = sanitize::lines(raw);
+            let count = raw_lines.len();
+            for (i, text) in raw_lines.into_iter().enumerate() {
+                let number = i + 1;
+                if number == count && text.is_empty() {
+                    break;
+                }
+                let here = bad == Some(number);
+                let style = if here { theme.error() } else { theme.dim() };
+                let mut line = Line::from(vec![
+                    Span::styled(
+                        format!("{number:>3}{} ", if here { '▶' } else { '│' }),
+                        style,
+                    ),
+                    Span::raw(text),
+                ]);
+                if here {
+                    line = line.patch_style(theme.error());
+                }
+                lines.push(line);
+            }
+        }
+        _ => {
+            let (marker, word) = state_marker(&entry.state);
+            lines.push(Line::styled(format!("{marker} {word}"), theme.error()));
+            lines.push(field("file", &entry.file, theme));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<12}", "problem"), theme.label()),
+                Span::styled(
+                    sanitize::line(&state_reason(entry)).into_owned(),
+                    theme.error(),
+                ),
+            ]));
+        }
+    }
+    lines
+}

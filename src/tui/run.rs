@@ -1,0 +1,153 @@
+//! The event loop: one queue fed by the terminal, the watcher and finished jobs, drained before
+//! each render. Engine calls run on the blocking pool, never on the UI task.
+
+use std::collections::VecDeque;
+
+use anyhow::Context;
+use crossterm::event::{Event as TermEvent, EventStream};
+use futures::StreamExt;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+
+use super::app::{App, Effect, Event};
+use super::theme::Theme;
+use super::{external, query, terminal, ui};
+use crate::store::Store;
+use crate::watch::{WatchOptions, Watcher};
+
+fn map(event: TermEvent) -> Option<Event> {
+    match event {
+        TermEvent::Key(key) => Some(Event::Key(key)),
+        TermEvent::Mouse(mouse) => Some(Event::Mouse(mouse)),
+        TermEvent::Resize(w, h) => Some(Event::Resize(w, h)),
+        _ => None,
+    }
+}
+
+/// Opens the workbench on `store` until the user quits.
+pub fn run(store: Store) -> anyhow::Result<()> {
+    super::init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(run_async(store))
+}
+
+async fn run_async(store: Store) -> anyhow::Result<()> {
+    let (tx, rx) = unbounded_channel::<Event>();
+    let watch_tx = tx.clone();
+    let (watcher, baseline) =
+        Watcher::start(store.clone(), WatchOptions::default(), move |event| {
+            let _ = watch_tx.send(Event::Watch(event));
+        })
+        .with_context(|| format!("cannot watch {}", store.root().display()))?;
+    let mut app = App::new(store, baseline, Theme::from_env());
+    let mut term = terminal::enter().context("cannot open the terminal")?;
+    let _guard = terminal::Guard;
+    let result = event_loop(&mut term, &mut app, tx, rx).await;
+    drop(watcher);
+    tracing::info!("workbench closed");
+    result
+}
+
+/// Forwards terminal input into the event queue until aborted.
+fn spawn_input(tx: UnboundedSender<Event>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut stream = EventStream::new();
+        while let Some(event) = stream.next().await {
+            match event {
+                Ok(event) => {
+                    if let Some(event) = map(event)
+                        && tx.send(event).is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "terminal input failed");
+                    let _ = tx.send(Event::InputClosed(e.to_string()));
+                    return;
+                }
+            }
+        }
+    })
+}
+
+async fn event_loop(
+    term: &mut terminal::Term,
+    app: &mut App,
+    tx: UnboundedSender<Event>,
+    mut rx: UnboundedReceiver<Event>,
+) -> anyhow::Result<()> {
+    let mut input = spawn_input(tx.clone());
+    let mut queue: VecDeque<Event> = VecDeque::new();
+    loop {
+        term.draw(|frame| ui::render(frame, app))?;
+        let Some(first) = rx.recv().await else {
+            return Ok(());
+        };
+        queue.push_back(first);
+        while let Ok(event) = rx.try_recv() {
+            queue.push_back(event);
+        }
+        while let Some(event) = queue.pop_front() {
+            if let Event::InputClosed(why) = &event {
+                anyhow::bail!("terminal input failed: {why}");
+            }
+            for effect in app.update(event) {
+                match effect {
+                    Effect::Quit => app.quit = true,
+                    Effect::Run(job) => {
+                        let store = app.store.clone();
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Event::Job(job.run(&store)));
+                        });
+                    }
+                    Effect::Query {
+                        query,
+                        records,
+                        catalog,
+                    } => {
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Event::Query(query::select(
+                                &query,
+                                &records,
+                                catalog.as_deref(),
+                            )));
+                        });
+                    }
+                    Effect::ExternalEdit { base } => {
+                        // The editor owns the terminal meanwhile: stop reading input first.
+                        input.abort();
+                        let _ = (&mut input).await;
+                        terminal::restore();
+                        let command = external::editor_command();
+                        let edit_base = base.clone();
+                        let outcome = tokio::task::spawn_blocking(move || {
+                            external::edit_until_valid(&edit_base, &command)
+                        })
+                        .await
+                        .context("the editor task failed")?;
+                        *term = terminal::enter()?;
+                        term.clear()?;
+                        input = spawn_input(tx.clone());
+                        queue.push_back(Event::External { base, outcome });
+                    }
+                }
+            }
+        }
+        if app.quit {
+            input.abort();
+            return Ok(());
+        }
+    }
+}
+
+/// Shared by the binary's entry points: the store for a workspace, opened with the defaults.
+pub fn open_store(workspace: &std::path::Path) -> anyhow::Result<Store> {
+    Store::open(workspace, Default::default())
+        .with_context(|| format!("cannot open workspace {}", workspace.display()))
+}

@@ -1,0 +1,328 @@
+//! Watching a workspace's `.memory` for commits, for the workbench and `memwb watch`.
+//!
+//! A commit is the atomic rename onto `manifest.json`, so that is what triggers a reload: at
+//! once, without a debounce. Bursts coalesce naturally: events that arrive while a reload runs
+//! are drained and answered by one more reload. Other changes in `.memory` (MEMORY.md edited by
+//! hand, a temp file, the lock) trigger a quiet-period refresh when asked for.
+//!
+//! `.memory` is watched non-recursively; while it does not exist, its parent (the workspace) is
+//! watched instead, and the watch moves to `.memory` when it appears.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use notify::event::{AccessKind, AccessMode, EventKind};
+use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
+use serde::Serialize;
+
+use crate::store::inspect::Inspection;
+use crate::store::{Commit, MemorySet, Store, StoredRecord};
+
+/// What one reload found.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// When the change was observed, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// Names added, removed and changed (an entry that is not a valid record is named by its
+    /// file). Empty for a refresh that was not a commit.
+    pub commit: Commit,
+    pub inspection: Arc<Inspection>,
+}
+
+/// The JSON line `memwb watch --json` prints.
+#[derive(Debug, Serialize)]
+pub struct ChangeLine<'a> {
+    pub at: i64,
+    pub added: &'a [String],
+    pub removed: &'a [String],
+    pub changed: &'a [String],
+}
+
+impl Change {
+    pub fn json_line(&self) -> ChangeLine<'_> {
+        ChangeLine {
+            at: self.at_ms,
+            added: &self.commit.added,
+            removed: &self.commit.removed,
+            changed: &self.commit.changed,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum WatchEvent {
+    /// The manifest was replaced (by anyone) and the set differs from the last one seen.
+    Committed(Change),
+    /// Something else in `.memory` changed; only sent with [`WatchOptions::refresh_on_touch`].
+    Refreshed(Change),
+    /// The watch itself failed (the reload does not: an unreadable set is still an inspection).
+    Error(String),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct WatchOptions {
+    /// Also reload after changes that are not commits, once `.memory` has been quiet this long.
+    pub refresh_on_touch: Option<Duration>,
+}
+
+impl Default for WatchOptions {
+    fn default() -> Self {
+        Self {
+            refresh_on_touch: Some(Duration::from_millis(150)),
+        }
+    }
+}
+
+/// A running watch; dropping it stops the watch.
+pub struct Watcher {
+    tx: mpsc::Sender<Poke>,
+    worker: Option<thread::JoinHandle<()>>,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.tx.send(Poke::Stop);
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Poke {
+    Manifest,
+    Root,
+    Other,
+    Stop,
+}
+
+/// Names every record of an inspection, in manifest order: a valid entry by its record name.
+pub fn valid_set(inspection: &Inspection) -> MemorySet {
+    MemorySet {
+        entries: inspection
+            .entries
+            .iter()
+            .filter_map(|e| {
+                e.record().map(|r| StoredRecord {
+                    file: e.file.clone(),
+                    record: r.clone(),
+                })
+            })
+            .collect(),
+    }
+}
+
+/// What changed between two inspections: [`Commit::between`] on the valid records, plus the
+/// files of entries that are not valid records, by file name.
+pub fn diff(before: &Inspection, after: &Inspection) -> Commit {
+    let mut commit = Commit::between(&valid_set(before), valid_set(after));
+    let invalid = |i: &Inspection| -> Vec<String> {
+        i.entries
+            .iter()
+            .filter(|e| e.record().is_none())
+            .map(|e| e.file.clone())
+            .collect()
+    };
+    let (old, new) = (invalid(before), invalid(after));
+    commit
+        .added
+        .extend(new.iter().filter(|f| !old.contains(f)).cloned());
+    commit
+        .removed
+        .extend(old.iter().filter(|f| !new.contains(f)).cloned());
+    commit
+}
+
+fn listed(inspection: &Inspection) -> Vec<&str> {
+    inspection.entries.iter().map(|e| e.file.as_str()).collect()
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Watcher {
+    /// Starts watching. The first inspection is taken before this returns and is the baseline:
+    /// nothing is reported for it, and every later commit is compared with the one before.
+    /// Returns the baseline too, so a caller can show it.
+    pub fn start(
+        store: Store,
+        options: WatchOptions,
+        sink: impl Fn(WatchEvent) + Send + 'static,
+    ) -> anyhow::Result<(Self, Arc<Inspection>)> {
+        let (tx, rx) = mpsc::channel();
+        let root = store.root().to_owned();
+        let manifest = store.manifest_path();
+        let events_tx = tx.clone();
+        let handler_root = root.clone();
+        let notifier =
+            notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
+                Ok(event) => {
+                    if let Some(poke) = classify(&event, &handler_root, &manifest) {
+                        let _ = events_tx.send(poke);
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "watch error"),
+            })?;
+        let mut notifier = notifier;
+        let watching = Some(watch_target(&mut notifier, None, &store)?);
+        let baseline = Arc::new(store.inspect());
+        let worker = Worker {
+            store,
+            root,
+            notifier,
+            watching,
+            options,
+            last: baseline.clone(),
+        };
+        let handle = thread::Builder::new()
+            .name("memwb-watch".into())
+            .spawn(move || worker.run(rx, sink))?;
+        Ok((
+            Self {
+                tx,
+                worker: Some(handle),
+            },
+            baseline,
+        ))
+    }
+}
+
+fn classify(event: &notify::Event, root: &Path, manifest: &Path) -> Option<Poke> {
+    match event.kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => {}
+        EventKind::Access(_) => return None,
+        _ => {}
+    }
+    let mut poke = None;
+    for path in &event.paths {
+        let this = if path == manifest {
+            Poke::Manifest
+        } else if path == root {
+            Poke::Root
+        } else if path.parent() == Some(root) {
+            Poke::Other
+        } else {
+            continue;
+        };
+        poke = Some(match (poke, this) {
+            (Some(Poke::Root), _) | (_, Poke::Root) => Poke::Root,
+            (Some(Poke::Manifest), _) | (_, Poke::Manifest) => Poke::Manifest,
+            _ => Poke::Other,
+        });
+    }
+    poke
+}
+
+/// Watches `.memory`, or the workspace while `.memory` does not exist; returns what it watches.
+fn watch_target(
+    notifier: &mut RecommendedWatcher,
+    current: Option<PathBuf>,
+    store: &Store,
+) -> notify::Result<PathBuf> {
+    let want = if store.root().is_dir() {
+        store.root().to_owned()
+    } else {
+        store.workspace().to_owned()
+    };
+    if current.as_ref() == Some(&want) {
+        return Ok(want);
+    }
+    if let Some(old) = current {
+        let _ = notifier.unwatch(&old);
+    }
+    notifier.watch(&want, RecursiveMode::NonRecursive)?;
+    Ok(want)
+}
+
+struct Worker {
+    store: Store,
+    root: PathBuf,
+    notifier: RecommendedWatcher,
+    /// The directory currently watched.
+    watching: Option<PathBuf>,
+    options: WatchOptions,
+    last: Arc<Inspection>,
+}
+
+impl Worker {
+    fn ensure_watches(&mut self) -> notify::Result<()> {
+        let current = self.watching.take();
+        self.watching = Some(watch_target(&mut self.notifier, current, &self.store)?);
+        Ok(())
+    }
+
+    fn run(mut self, rx: mpsc::Receiver<Poke>, sink: impl Fn(WatchEvent)) {
+        let mut touched_at: Option<Instant> = None;
+        loop {
+            let first = match (touched_at, self.options.refresh_on_touch) {
+                (Some(at), Some(quiet)) => {
+                    let left = quiet.saturating_sub(at.elapsed());
+                    match rx.recv_timeout(left) {
+                        Ok(poke) => poke,
+                        Err(RecvTimeoutError::Timeout) => {
+                            touched_at = None;
+                            let (change, _) = self.reload();
+                            sink(WatchEvent::Refreshed(change));
+                            continue;
+                        }
+                        Err(RecvTimeoutError::Disconnected) => return,
+                    }
+                }
+                _ => match rx.recv() {
+                    Ok(poke) => poke,
+                    Err(_) => return,
+                },
+            };
+            let (mut manifest, mut root, mut other) = (false, false, false);
+            for poke in std::iter::once(first).chain(rx.try_iter()) {
+                match poke {
+                    Poke::Stop => return,
+                    Poke::Manifest => manifest = true,
+                    Poke::Root => root = true,
+                    Poke::Other => other = true,
+                }
+            }
+            if root {
+                if let Err(e) = self.ensure_watches() {
+                    sink(WatchEvent::Error(format!(
+                        "cannot watch {}: {e}",
+                        self.root.display()
+                    )));
+                }
+                manifest = true;
+            }
+            if other {
+                touched_at = Some(Instant::now());
+            }
+            if manifest {
+                let (change, files_changed) = self.reload();
+                if files_changed {
+                    sink(WatchEvent::Committed(change));
+                }
+            }
+        }
+    }
+
+    /// Inspects the folder; tells whether the manifest's list of files changed.
+    fn reload(&mut self) -> (Change, bool) {
+        let inspection = Arc::new(self.store.inspect());
+        let files_changed = listed(&inspection) != listed(&self.last);
+        let commit = diff(&self.last, &inspection);
+        self.last = inspection.clone();
+        (
+            Change {
+                at_ms: now_ms(),
+                commit,
+                inspection,
+            },
+            files_changed,
+        )
+    }
+}

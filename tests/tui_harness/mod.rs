@@ -1,0 +1,208 @@
+//! Drives the workbench without a terminal: key events in, effects carried out inline (jobs
+//! run on the calling thread), frames drawn on ratatui's TestBackend.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use memwb::store::{Store, StoreOptions};
+use memwb::tui::app::{App, Effect, Event, ExternalOutcome};
+use memwb::tui::theme::Theme;
+use memwb::tui::{external, query, ui};
+use memwb::watch::{Change, WatchEvent, diff, now_ms};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+pub struct Harness {
+    pub app: App,
+    pub terminal: Terminal<TestBackend>,
+    pub workspace: PathBuf,
+    /// The command `E` runs (a shell command line; the file path is appended).
+    pub editor: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Harness {
+    /// The shipped demo workspace, as `memwb demo` lays it out.
+    pub fn demo(width: u16, height: u16) -> Self {
+        let path = memwb::tui::demo::create().expect("demo");
+        let dir = tempfile::TempDir::new().expect("tmp");
+        // Move ownership of the demo folder to a TempDir so that it is removed afterwards.
+        let target = dir.path().join("ws");
+        std::fs::rename(&path, &target).expect("move demo");
+        Self::open(target, Some(dir), width, height, StoreOptions::default())
+    }
+
+    /// An empty workspace in a temporary directory.
+    pub fn empty(width: u16, height: u16) -> Self {
+        let dir = tempfile::TempDir::new().expect("tmp");
+        let path = dir.path().to_owned();
+        Self::open(path, Some(dir), width, height, StoreOptions::default())
+    }
+
+    pub fn open(
+        workspace: PathBuf,
+        dir: Option<tempfile::TempDir>,
+        width: u16,
+        height: u16,
+        options: StoreOptions,
+    ) -> Self {
+        let store = Store::open(&workspace, options).expect("open");
+        let workspace = store.workspace().to_owned();
+        let inspection = Arc::new(store.inspect());
+        let app = App::new(store, inspection, Theme::plain());
+        let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        let mut h = Self {
+            app,
+            terminal,
+            workspace,
+            editor: "false".into(),
+            _dir: dir,
+        };
+        h.draw();
+        h
+    }
+
+    pub fn store(&self) -> Store {
+        self.app.store.clone()
+    }
+
+    pub fn root(&self) -> PathBuf {
+        self.workspace.join(".memory")
+    }
+
+    /// Draws a full frame. (TestBackend keeps the stale cell behind a wide character that a
+    /// narrow one replaced, where a real terminal clears it; clearing first avoids that.)
+    pub fn draw(&mut self) {
+        self.terminal.clear().expect("clear");
+        let app = &mut self.app;
+        self.terminal.draw(|f| ui::render(f, app)).expect("draw");
+    }
+
+    /// Feeds one event, carries out every effect it leads to, and redraws.
+    pub fn send(&mut self, event: Event) {
+        let mut queue = std::collections::VecDeque::from([event]);
+        while let Some(event) = queue.pop_front() {
+            for effect in self.app.update(event) {
+                match effect {
+                    Effect::Quit => {}
+                    Effect::Run(job) => queue.push_back(Event::Job(job.run(&self.app.store))),
+                    Effect::Query {
+                        query: q,
+                        records,
+                        catalog,
+                    } => queue.push_back(Event::Query(query::select_with(
+                        &q,
+                        &records,
+                        catalog.as_deref(),
+                        &|_| None,
+                    ))),
+                    Effect::ExternalEdit { base } => {
+                        let outcome: ExternalOutcome =
+                            external::edit_until_valid(&base, &self.editor);
+                        queue.push_back(Event::External { base, outcome });
+                    }
+                }
+            }
+        }
+        self.draw();
+    }
+
+    pub fn press(&mut self, code: KeyCode) {
+        self.send(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    pub fn ctrl(&mut self, c: char) {
+        self.send(Event::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::CONTROL,
+        )));
+    }
+
+    /// Presses each character as a key.
+    pub fn keys(&mut self, text: &str) {
+        for c in text.chars() {
+            let mods = if c.is_ascii_uppercase() {
+                KeyModifiers::SHIFT
+            } else {
+                KeyModifiers::NONE
+            };
+            self.send(Event::Key(KeyEvent::new(KeyCode::Char(c), mods)));
+        }
+    }
+
+    pub fn click(&mut self, column: u16, row: u16) {
+        self.send(Event::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }));
+    }
+
+    pub fn scroll(&mut self, column: u16, row: u16, down: bool) {
+        let kind = if down {
+            MouseEventKind::ScrollDown
+        } else {
+            MouseEventKind::ScrollUp
+        };
+        self.send(Event::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }));
+    }
+
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.terminal.backend_mut().resize(width, height);
+        self.send(Event::Resize(width, height));
+    }
+
+    /// What the watcher would report now (as if the manifest had just been replaced).
+    pub fn watcher_tick(&mut self) {
+        let inspection = Arc::new(self.app.store.inspect());
+        let commit = diff(&self.app.inspection, &inspection);
+        self.send(Event::Watch(WatchEvent::Committed(Change {
+            at_ms: now_ms(),
+            commit,
+            inspection,
+        })));
+    }
+
+    /// The screen as text, one line per row, trailing blanks trimmed, the workspace path
+    /// replaced by `<ws>`.
+    pub fn screen(&self) -> String {
+        let buffer = self.terminal.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buffer.area.height {
+            let mut line = String::new();
+            let mut x = 0;
+            while x < buffer.area.width {
+                let symbol = buffer[(x, y)].symbol();
+                line.push_str(symbol);
+                x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out.replace(&self.workspace.display().to_string(), "<ws>")
+    }
+
+    pub fn file_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.root())
+            .map(|d| {
+                d.filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().into_string().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+pub fn path_exists(p: &Path) -> bool {
+    p.exists()
+}

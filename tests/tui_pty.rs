@@ -1,0 +1,349 @@
+//! End to end: the real binary in a pseudo-terminal, its output fed to a VT parser so that the
+//! assertions read the real screen.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use memwb::store::{MemoryType, Record, Store, StoreOptions};
+use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+
+const WAIT: Duration = Duration::from_secs(15);
+
+#[derive(Default)]
+struct Seen {
+    titles: Vec<Vec<u8>>,
+}
+
+impl vt100::Callbacks for Seen {
+    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
+        self.titles.push(title.to_vec());
+    }
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
+        self.titles.push(name.to_vec());
+    }
+}
+
+struct Pty {
+    parser: vt100::Parser<Seen>,
+    raw: Vec<u8>,
+    rx: mpsc::Receiver<Vec<u8>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    _log: tempfile::TempDir,
+}
+
+impl Pty {
+    fn spawn(args: &[&str], cwd: &Path) -> Self {
+        Self::spawn_env(args, cwd, &[])
+    }
+
+    fn spawn_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Self {
+        let system = native_pty_system();
+        let pair = system
+            .openpty(PtySize {
+                rows: 30,
+                cols: 100,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("openpty");
+        let log = tempfile::tempdir().expect("log dir");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_memwb"));
+        cmd.args(args);
+        cmd.cwd(cwd);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("MEMWB_LOG", log.path().join("memwb.log"));
+        cmd.env_remove("NO_COLOR");
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
+        let child = pair.slave.spawn_command(cmd).expect("spawn");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let writer = pair.master.take_writer().expect("writer");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _master = pair.master;
+            let mut buf = [0u8; 8192];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Self {
+            parser: vt100::Parser::new_with_callbacks(30, 100, 0, Seen::default()),
+            raw: Vec::new(),
+            rx,
+            writer,
+            child,
+            _log: log,
+        }
+    }
+
+    fn pump(&mut self, timeout: Duration) -> bool {
+        match self.rx.recv_timeout(timeout) {
+            Ok(bytes) => {
+                self.parser.process(&bytes);
+                self.raw.extend_from_slice(&bytes);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    fn wait_for(&mut self, text: &str) {
+        let deadline = Instant::now() + WAIT;
+        while !self.screen().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; screen:\n{}",
+                self.screen()
+            );
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("write");
+        self.writer.flush().expect("flush");
+    }
+
+    /// Waits for the process to exit, reading what it still prints.
+    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                while self.pump(Duration::from_millis(100)) {}
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "did not exit; screen:\n{}",
+                self.screen()
+            );
+            self.pump(Duration::from_millis(50));
+        }
+    }
+
+    fn assert_restored(&self) {
+        let screen = self.parser.screen();
+        assert!(!screen.alternate_screen(), "still on the alternate screen");
+        assert!(!screen.hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse still captured"
+        );
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn workspace(records: Vec<Record>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("dir");
+    Store::open(dir.path(), StoreOptions::default())
+        .expect("open")
+        .extend(records)
+        .expect("seed");
+    dir
+}
+
+fn record(name: &str, body: &str) -> Record {
+    Record::new(name, MemoryType::Project, format!("about {name}"), body).expect("valid")
+}
+
+#[test]
+fn open_edit_save_and_quit_restores_the_terminal() {
+    let ws = workspace(vec![
+        record("alpha", "alpha body"),
+        record("beta", "beta body"),
+    ]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Manifest (2)");
+    pty.wait_for("Record: alpha");
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    pty.send(b"hello ");
+    pty.wait_for("hello alpha body");
+    pty.send(b"\x13"); // Ctrl-S
+    pty.wait_for("save alpha: committed");
+    let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
+    let alpha = store
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("alpha")
+        .record
+        .clone();
+    assert_eq!(alpha.body(), "hello alpha body");
+    pty.send(b"q");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{status:?}");
+    pty.assert_restored();
+}
+
+#[test]
+fn an_external_add_appears_without_a_key_press() {
+    let ws = workspace(vec![record("alpha", "a"), record("beta", "b")]);
+    let mut pty = Pty::spawn(&["tui", "."], ws.path());
+    pty.wait_for("Manifest (2)");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(ws.path())
+        .args([
+            "add",
+            "--name",
+            "gamma",
+            "--type",
+            "user",
+            "--description",
+            "added outside",
+            "--body",
+            "g",
+        ])
+        .output()
+        .expect("memwb add");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    pty.wait_for("Manifest (3)");
+    pty.wait_for("gamma");
+    pty.wait_for("commit: +gamma");
+    pty.send(b"q");
+    pty.wait_exit();
+    pty.assert_restored();
+}
+
+#[test]
+fn escape_sequences_in_a_record_change_nothing_on_the_terminal() {
+    let body = "title \u{1b}]0;pwned\u{7} clear \u{1b}[2J\u{1b}[H red \u{1b}[31mred\u{1b}[0m bell \u{7} c1 \u{9b}2J";
+    let hostile = Record::new(
+        "hostile",
+        MemoryType::Reference,
+        "desc \u{1b}]2;x\u{7}",
+        body,
+    )
+    .expect("valid");
+    let ws = workspace(vec![record("first", "plain"), hostile]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Manifest (2)");
+    pty.send(b"j");
+    pty.wait_for("Record: hostile");
+    pty.wait_for("title ␛]0;pwned␇ clear ␛[2J␛[H red ␛[31mred␛[0m");
+    // the rest of the screen is still there: nothing cleared it
+    let screen = pty.screen();
+    assert!(
+        screen.contains("Manifest (2)") && screen.contains("first") && screen.contains("MEMORY.md"),
+        "{screen}"
+    );
+    assert!(
+        pty.parser.callbacks().titles.is_empty(),
+        "the window title was set"
+    );
+    for raw in [
+        &b"\x1b]0;pwned"[..],
+        b"\x1b]2;x",
+        b"\x1b[31mred",
+        b"\xc2\x9b2J",
+        b"\x07",
+    ] {
+        assert!(
+            !pty.raw.windows(raw.len()).any(|w| w == raw),
+            "{raw:?} reached the terminal"
+        );
+    }
+    pty.send(b"q");
+    pty.wait_exit();
+    pty.assert_restored();
+    assert!(pty.parser.callbacks().titles.is_empty());
+}
+
+#[test]
+fn demo_opens_and_says_where_it_is() {
+    let cwd = tempfile::tempdir().expect("dir");
+    let mut pty = Pty::spawn(&["demo"], cwd.path());
+    pty.wait_for("Manifest (8)");
+    pty.wait_for("DRIFTED");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+    let text = pty.screen();
+    let line = text
+        .lines()
+        .find(|l| l.contains("The demo workspace is in"))
+        .expect("where it is");
+    let path = line.rsplit(' ').next().expect("path").trim();
+    assert!(
+        Path::new(path).join(".memory/manifest.json").is_file(),
+        "{path}"
+    );
+    std::fs::remove_dir_all(path).expect("clean up the demo");
+}
+
+/// The SGR parameter lists (`ESC [ ... m`) in `raw`.
+fn sgr_params(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    let mut out = Vec::new();
+    let mut rest = &text[..];
+    while let Some(start) = rest.find("\u{1b}[") {
+        rest = &rest[start + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(rest.len());
+        if rest[end..].starts_with('m') {
+            out.push(rest[..end].to_owned());
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+fn is_colour(params: &str) -> bool {
+    let mut parts = params.split(';').filter_map(|p| p.parse::<u16>().ok());
+    let first = parts.next();
+    matches!(first, Some(30..=37 | 40..=47 | 90..=97 | 100..=107)) || matches!(first, Some(38 | 48))
+}
+
+#[test]
+fn no_color_is_respected() {
+    let ws = workspace(vec![record("alpha", "a")]);
+    let mut colour = Pty::spawn(&[], ws.path());
+    colour.wait_for("Manifest (1)");
+    colour.send(b"q");
+    colour.wait_exit();
+    assert!(
+        sgr_params(&colour.raw).iter().any(|p| is_colour(p)),
+        "colours are used by default"
+    );
+
+    let mut plain = Pty::spawn_env(&[], ws.path(), &[("NO_COLOR", "1")]);
+    plain.wait_for("Manifest (1)");
+    plain.send(b"q");
+    plain.wait_exit();
+    let colours: Vec<String> = sgr_params(&plain.raw)
+        .into_iter()
+        .filter(|p| is_colour(p))
+        .collect();
+    assert!(colours.is_empty(), "colours with NO_COLOR: {colours:?}");
+}

@@ -1,0 +1,193 @@
+//! The watcher shared by the workbench and `memwb watch`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use memwb::store::{MemoryType, Record, Store, StoreOptions};
+use memwb::watch::{WatchEvent, WatchOptions, Watcher};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+fn record(name: &str) -> Record {
+    Record::new(name, MemoryType::Project, format!("about {name}"), "body").expect("valid")
+}
+
+fn start(store: &Store, options: WatchOptions) -> (Watcher, mpsc::Receiver<WatchEvent>) {
+    let (tx, rx) = mpsc::channel();
+    let (watcher, _) = Watcher::start(store.clone(), options, move |e| {
+        let _ = tx.send(e);
+    })
+    .expect("watch");
+    (watcher, rx)
+}
+
+fn next_commit(rx: &mpsc::Receiver<WatchEvent>) -> memwb::watch::Change {
+    loop {
+        match rx.recv_timeout(WAIT).expect("a commit is reported") {
+            WatchEvent::Committed(change) => return change,
+            WatchEvent::Refreshed(_) => {}
+            WatchEvent::Error(e) => panic!("watch error: {e}"),
+        }
+    }
+}
+
+fn headless() -> WatchOptions {
+    WatchOptions {
+        refresh_on_touch: None,
+    }
+}
+
+#[test]
+fn reports_each_commit_by_name_and_nothing_at_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend(vec![record("alpha"), record("beta")])
+        .expect("seed");
+    let (_watcher, rx) = start(&store, headless());
+    assert!(
+        rx.recv_timeout(Duration::from_millis(300)).is_err(),
+        "nothing at start"
+    );
+
+    let writer = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    writer.extend(vec![record("gamma")]).expect("add");
+    let change = next_commit(&rx);
+    assert_eq!(change.commit.added, ["gamma"]);
+    assert!(change.commit.removed.is_empty() && change.commit.changed.is_empty());
+
+    let alpha = writer
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("alpha")
+        .record
+        .clone();
+    let edited = Record::new("alpha", MemoryType::User, "changed", "new body").expect("valid");
+    writer.replace(&alpha, edited).expect("replace");
+    assert_eq!(next_commit(&rx).commit.changed, ["alpha"]);
+
+    let beta = writer
+        .read()
+        .expect("read")
+        .get("beta")
+        .expect("beta")
+        .record
+        .clone();
+    writer.remove(&[beta]).expect("remove");
+    let change = next_commit(&rx);
+    assert_eq!(change.commit.removed, ["beta"]);
+    assert_eq!(change.inspection.entries.len(), 2);
+
+    // a rebuild of MEMORY.md is not a commit
+    writer.rebuild_index().expect("rebuild");
+    assert!(rx.recv_timeout(Duration::from_millis(300)).is_err());
+}
+
+#[test]
+fn follows_a_memory_folder_created_after_the_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    let (_watcher, rx) = start(&store, headless());
+    store.extend(vec![record("first")]).expect("add");
+    assert_eq!(next_commit(&rx).commit.added, ["first"]);
+    store.extend(vec![record("second")]).expect("add");
+    assert_eq!(next_commit(&rx).commit.added, ["second"]);
+}
+
+#[test]
+fn a_burst_is_coalesced_without_losing_a_name() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store.extend(vec![record("seed")]).expect("seed");
+    let (_watcher, rx) = start(&store, headless());
+    let names: Vec<String> = (0..30).map(|i| format!("burst-{i}")).collect();
+    for name in &names {
+        store.extend(vec![record(name)]).expect("add");
+    }
+    let mut seen = Vec::new();
+    let mut reports = 0;
+    while seen.len() < names.len() {
+        let change = next_commit(&rx);
+        reports += 1;
+        seen.extend(change.commit.added.iter().cloned());
+    }
+    seen.sort();
+    let mut expected = names.clone();
+    expected.sort();
+    assert_eq!(seen, expected);
+    assert!(reports <= names.len());
+}
+
+#[test]
+fn touches_that_are_not_commits_refresh_when_asked() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store.extend(vec![record("one")]).expect("seed");
+    let options = WatchOptions {
+        refresh_on_touch: Some(Duration::from_millis(20)),
+    };
+    let (_watcher, rx) = start(&store, options);
+    std::fs::write(store.root().join("MEMORY.md"), "drift\n").expect("drift");
+    match rx.recv_timeout(WAIT).expect("refresh") {
+        WatchEvent::Refreshed(change) => {
+            assert!(change.commit.is_empty());
+            assert_eq!(change.inspection.index.on_disk.as_deref(), Some("drift\n"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn watch_command_prints_one_json_line_per_commit() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .args(["-C"])
+        .arg(dir.path())
+        .args(["watch", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // the watch is set up before the first commit: wait until the folder is watched
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(rx.try_recv().is_err(), "nothing at start");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend(vec![record("alpha"), record("beta")])
+        .expect("add");
+    let line = rx.recv_timeout(WAIT).expect("a line");
+    let value: serde_json::Value = serde_json::from_str(&line).expect("json");
+    assert!(value["at"].as_i64().expect("at") > 1_600_000_000_000);
+    assert_eq!(value["added"], serde_json::json!(["alpha", "beta"]));
+    assert_eq!(value["removed"], serde_json::json!([]));
+    assert_eq!(value["changed"], serde_json::json!([]));
+    let keys: Vec<&String> = value.as_object().expect("object").keys().collect();
+    assert_eq!(keys.len(), 4);
+
+    let alpha = store
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("alpha")
+        .record
+        .clone();
+    store.remove(&[alpha]).expect("remove");
+    let line = rx.recv_timeout(WAIT).expect("a line");
+    let value: serde_json::Value = serde_json::from_str(&line).expect("json");
+    assert_eq!(value["removed"], serde_json::json!(["alpha"]));
+    let _ = child.kill();
+    let _ = child.wait();
+}
