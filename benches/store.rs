@@ -1,1 +1,242 @@
-fn main() {}
+//! `cargo bench`: loading a 50- and a 200-record set, one `add` on each, and the floor of the
+//! same disk (the bare file writes, fsyncs and renames a commit needs, done directly).
+//! Plain std, no harness: prints a table of medians and 95th percentiles.
+//!
+//! Environment: `MEMWB_BENCH_DIR` (where to create the stores; default: Cargo's target tmp
+//! dir, i.e. the disk the project is on), `MEMWB_BENCH_ITERS` (scales iteration counts).
+//! The figures and how to read them are in docs/performance.md.
+
+use std::fs::{self, File, OpenOptions};
+use std::hint::black_box;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use memwb::store::{MemoryType, Record, Store, StoreOptions};
+
+/// The reference TypeScript MemoryStore loads a 50-record set in about this long.
+const REFERENCE_LOAD_50: Duration = Duration::from_millis(30);
+
+struct Stats {
+    median: Duration,
+    p95: Duration,
+    n: usize,
+}
+
+fn stats(mut samples: Vec<Duration>) -> Stats {
+    samples.sort();
+    let n = samples.len();
+    let at = |q: f64| samples[((n as f64 - 1.0) * q).round() as usize];
+    Stats {
+        median: at(0.5),
+        p95: at(0.95),
+        n,
+    }
+}
+
+fn time(iters: usize, mut f: impl FnMut()) -> Stats {
+    for _ in 0..iters.div_ceil(10) {
+        f();
+    }
+    stats(
+        (0..iters)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn record(i: usize, tag: &str) -> Record {
+    Record::new(
+        format!("{tag}-{i:03}"),
+        MemoryType::ALL[i % 4],
+        format!("Fact {i} the agent should remember"),
+        format!(
+            "The body of record {i}.\n**Why:** realistic size.\n**How to apply:** {}",
+            "Some words of guidance. ".repeat(6)
+        ),
+    )
+    .unwrap_or_else(|e| panic!("bench record {i}: {e}"))
+}
+
+fn options(records: usize) -> StoreOptions {
+    StoreOptions {
+        // The default budget (200 lines, 4096 bytes) holds 50 short records; 200 need more.
+        max_index_lines: records + 1,
+        max_index_bytes: 1 << 20,
+        ..StoreOptions::default()
+    }
+}
+
+fn make_store(base: &Path, records: usize) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir_in(base)
+        .unwrap_or_else(|e| panic!("temp dir in {}: {e}", base.display()));
+    let store = Store::open(dir.path(), options(records)).unwrap_or_else(|e| panic!("open: {e}"));
+    store
+        .extend((0..records).map(|i| record(i, "rec")).collect())
+        .unwrap_or_else(|e| panic!("fill: {e}"));
+    (dir, store)
+}
+
+/// What one `add` of one record must do at the least, in the engine's commit order: write the
+/// record file exclusively, fsync it and read it back; fsync the directory; write, fsync and
+/// rename a temp MEMORY.md and a temp manifest.json; fsync the directory.
+fn floor_commit(root: &Path, record: &[u8], index: &[u8], manifest: &[u8], seq: usize) {
+    let path = root.join(format!("floor-{seq}.md"));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("create: {e}"));
+    file.write_all(record)
+        .unwrap_or_else(|e| panic!("write: {e}"));
+    file.sync_all().unwrap_or_else(|e| panic!("fsync: {e}"));
+    let mut back = Vec::with_capacity(record.len());
+    File::open(&path)
+        .and_then(|mut f| f.read_to_end(&mut back))
+        .unwrap_or_else(|e| panic!("read back: {e}"));
+    black_box(back);
+    sync_dir(root);
+    for (target, bytes) in [("MEMORY.md", index), ("manifest.json", manifest)] {
+        let temp = root.join(format!(".floor-{seq}-{target}.tmp"));
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+            .unwrap_or_else(|e| panic!("create temp: {e}"));
+        file.write_all(bytes)
+            .unwrap_or_else(|e| panic!("write temp: {e}"));
+        file.sync_all()
+            .unwrap_or_else(|e| panic!("fsync temp: {e}"));
+        fs::rename(&temp, root.join(target)).unwrap_or_else(|e| panic!("rename: {e}"));
+    }
+    sync_dir(root);
+}
+
+fn sync_dir(dir: &Path) {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .unwrap_or_else(|e| panic!("fsync dir: {e}"));
+}
+
+fn fmt(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us >= 1000.0 {
+        format!("{:.2} ms", us / 1000.0)
+    } else {
+        format!("{us:.0} µs")
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: run briefly then.
+    let quick = !std::env::args().any(|a| a == "--bench");
+    let scale: f64 = std::env::var("MEMWB_BENCH_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if quick { 0.02 } else { 1.0 });
+    let iters = |n: usize| ((n as f64 * scale) as usize).max(3);
+    let base = std::env::var_os("MEMWB_BENCH_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    fs::create_dir_all(&base).unwrap_or_else(|e| panic!("{}: {e}", base.display()));
+
+    let mut rows: Vec<(String, Stats)> = Vec::new();
+    let mut commit_vs_floor = Vec::new();
+    for size in [50, 200] {
+        let (_dir, store) = make_store(&base, size);
+        assert_eq!(store.read().map(|s| s.len()).ok(), Some(size));
+        let load = time(iters(500), || {
+            black_box(store.read().unwrap_or_else(|e| panic!("read: {e}")));
+        });
+
+        // The floor writes an index and manifest of the same size as the add's.
+        let set = store.read().unwrap_or_else(|e| panic!("read: {e}"));
+        let texts: Vec<String> = set.records().map(Record::to_file_text).collect();
+        let parse = time(iters(500), || {
+            for text in &texts {
+                black_box(memwb::store::codec::parse(text.as_bytes()).ok());
+            }
+        });
+        let mut bigger = set.clone();
+        bigger.entries.push(memwb::store::StoredRecord {
+            file: format!("floor-{}.md", "0".repeat(32)),
+            record: record(0, "floor"),
+        });
+        let record_bytes = record(0, "floor").to_file_text().into_bytes();
+        let index = bigger.index_text().into_bytes();
+        let manifest = memwb::store::manifest::render(&bigger.files()).into_bytes();
+
+        // Samples of `add` and of the floor alternate, so both see the same disk weather.
+        // The added record is removed again (untimed) so that every add commits onto a set of
+        // exactly `size` records; the floor's file is unlinked likewise.
+        let warmup = iters(200).div_ceil(10);
+        let (mut adds, mut floors) = (Vec::new(), Vec::new());
+        for seq in 0..iters(200) + warmup {
+            let added = record(seq, "added");
+            let start = Instant::now();
+            let commit = store
+                .extend(vec![added.clone()])
+                .unwrap_or_else(|e| panic!("add: {e}"));
+            adds.push(start.elapsed());
+            black_box(commit);
+            store
+                .remove(&[added])
+                .unwrap_or_else(|e| panic!("remove: {e}"));
+
+            let start = Instant::now();
+            floor_commit(store.root(), &record_bytes, &index, &manifest, seq);
+            floors.push(start.elapsed());
+            fs::remove_file(store.root().join(format!("floor-{seq}.md")))
+                .unwrap_or_else(|e| panic!("unlink: {e}"));
+            // Put the real manifest and index back for the next add.
+            fs::write(
+                store.manifest_path(),
+                memwb::store::manifest::render(&set.files()),
+            )
+            .unwrap_or_else(|e| panic!("manifest: {e}"));
+            fs::write(store.index_path(), set.index_text())
+                .unwrap_or_else(|e| panic!("index: {e}"));
+        }
+        let add = stats(adds.split_off(warmup));
+        let floor = stats(floors.split_off(warmup));
+        commit_vs_floor.push((size, add.median.as_secs_f64() / floor.median.as_secs_f64()));
+        rows.push((format!("load {size} records"), load));
+        rows.push((format!("  of which parsing {size} records"), parse));
+        rows.push((format!("add 1 to {size} records"), add));
+        rows.push((format!("floor: bare commit syscalls ({size})"), floor));
+    }
+
+    println!();
+    println!(
+        "store benchmark ({} build), stores in {}",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
+        base.display()
+    );
+    println!("{:<36} {:>10} {:>10} {:>6}", "", "median", "p95", "n");
+    for (label, s) in &rows {
+        println!(
+            "{label:<36} {:>10} {:>10} {:>6}",
+            fmt(s.median),
+            fmt(s.p95),
+            s.n
+        );
+    }
+    println!();
+    for (size, ratio) in commit_vs_floor {
+        println!("add / floor, {size} records: {ratio:.2}x (goal: within 1.3x)");
+    }
+    let load200 = &rows[4].1;
+    println!(
+        "load of 200 records vs the reference's ~30 ms for 50: 1/{:.0} (goal: under 1/20, i.e. {})",
+        REFERENCE_LOAD_50.as_secs_f64() / load200.median.as_secs_f64(),
+        fmt(REFERENCE_LOAD_50 / 20)
+    );
+}

@@ -47,11 +47,44 @@ impl IoHooks {
     }
 
     fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
+        #[cfg(debug_assertions)]
+        crash_point::reached(op, path);
         match &self.0 {
             Some(hook) => hook
                 .before(op, path)
                 .map_err(|e| StoreError::io(op_name, path, e)),
             None => Ok(()),
+        }
+    }
+}
+
+/// Debug builds only: `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
+/// commit step, as a crash would, so that the crash tests can stop a `memwb` process at every
+/// step deterministically (see docs/testing.md). Release builds do not read the variable.
+#[cfg(debug_assertions)]
+mod crash_point {
+    use std::path::Path;
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::IoOp;
+
+    pub(super) fn reached(op: IoOp, path: &Path) {
+        static AT: OnceLock<Option<usize>> = OnceLock::new();
+        static STEPS: AtomicUsize = AtomicUsize::new(0);
+        let at = AT.get_or_init(|| {
+            std::env::var("MEMWB_CRASH_AT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        });
+        if let Some(at) = *at
+            && STEPS.fetch_add(1, Ordering::SeqCst) == at
+        {
+            eprintln!(
+                "MEMWB_CRASH_AT={at}: aborting before {op:?} {}",
+                path.display()
+            );
+            std::process::abort();
         }
     }
 }
@@ -97,6 +130,13 @@ pub fn temp_name() -> String {
 
 /// Replaces `target` so that readers see the old or the new content, never a mix.
 pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    replace_file(target, bytes, hooks)?;
+    sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
+}
+
+/// [`atomic_replace`] without the final directory sync: on `Ok` the new content is in place
+/// (visible to every reader); on `Err` the old content is, and no temp file is left.
+pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = dir.join(temp_name());
     let result = (|| {
@@ -114,9 +154,8 @@ pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temp);
-        return result;
     }
-    sync_dir(dir, hooks)
+    result
 }
 
 pub fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {

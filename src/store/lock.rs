@@ -19,6 +19,10 @@ use super::error::{Result, StoreError};
 
 pub const LOCK_DIR: &str = ".lock";
 const RETRY_INTERVAL: Duration = Duration::from_millis(10);
+/// After breaking a stale lock, how long to wait before checking that no other writer, which
+/// saw the same stale lock, removed ours and made its own (proper-lockfile's `rmdir` + `mkdir`
+/// cannot tell a stale directory from the fresh one that replaced it).
+const STALE_BREAK_SETTLE: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LockTiming {
@@ -141,9 +145,12 @@ impl Drop for QueueTurn {
 
 // ---- the directory lock --------------------------------------------------------------
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct HeldState {
-    mtime_ms: i64,
+    /// The lock directory's mtime exactly as the file system stored it when we last set it.
+    /// Compared exactly (not in Node's milliseconds), so another writer's directory made in
+    /// the same millisecond is still told apart on file systems with finer timestamps.
+    mtime: SystemTime,
     compromised: Option<String>,
 }
 
@@ -164,29 +171,42 @@ impl StoreLock {
         let turn = QueueTurn::wait(root, deadline)?;
         let dir = root.join(LOCK_DIR);
         let mut first_seen: Option<i64> = None;
-        loop {
-            match try_acquire(&dir, timing.stale)? {
-                Acquire::Taken => break,
-                Acquire::Busy { mtime_ms } => {
-                    let since = *first_seen.get_or_insert(mtime_ms.unwrap_or_else(now_ms));
-                    if Instant::now() >= deadline {
-                        return Err(StoreError::LockTimeout {
-                            path: dir,
-                            since: format_ms(since),
-                            waited_ms: started.elapsed().as_millis(),
-                        });
+        let mtime = loop {
+            let busy_since = match try_acquire(&dir, timing.stale)? {
+                Acquire::Taken { broke_stale } => match touch(&dir) {
+                    Ok(mtime) if !broke_stale => break mtime,
+                    Ok(mtime) => {
+                        thread::sleep(STALE_BREAK_SETTLE);
+                        match check_ours(&dir, mtime) {
+                            Ok(()) => break mtime,
+                            // Replaced by a writer that broke the same stale lock: it holds it.
+                            Err(reason) => {
+                                tracing::info!(path = %dir.display(), %reason, "lost a stale-lock race");
+                                None
+                            }
+                        }
                     }
-                    thread::sleep(RETRY_INTERVAL);
-                }
+                    // Removed under us by a writer that broke the same stale lock.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                    Err(e) => {
+                        let _ = fs::remove_dir(&dir);
+                        return Err(StoreError::io("touch", &dir, e));
+                    }
+                },
+                Acquire::Busy { mtime_ms } => mtime_ms,
+            };
+            let since = *first_seen.get_or_insert(busy_since.unwrap_or_else(now_ms));
+            if Instant::now() >= deadline {
+                return Err(StoreError::LockTimeout {
+                    path: dir,
+                    since: format_ms(since),
+                    waited_ms: started.elapsed().as_millis(),
+                });
             }
-        }
-        let mtime_ms = now_ms();
-        if let Err(e) = set_mtime(&dir, mtime_ms) {
-            let _ = fs::remove_dir(&dir);
-            return Err(StoreError::io("touch", &dir, e));
-        }
+            thread::sleep(RETRY_INTERVAL);
+        };
         let state = Arc::new(Mutex::new(HeldState {
-            mtime_ms,
+            mtime,
             compromised: None,
         }));
         let (stop, stopped) = mpsc::channel();
@@ -221,7 +241,7 @@ impl StoreLock {
     pub fn verify(&self) -> Result<()> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.compromised.is_none()
-            && let Err(reason) = check_ours(&self.dir, state.mtime_ms)
+            && let Err(reason) = check_ours(&self.dir, state.mtime)
         {
             state.compromised = Some(reason);
         }
@@ -255,13 +275,18 @@ impl Drop for StoreLock {
 }
 
 enum Acquire {
-    Taken,
-    Busy { mtime_ms: Option<i64> },
+    /// `broke_stale`: we removed an abandoned lock to get here.
+    Taken {
+        broke_stale: bool,
+    },
+    Busy {
+        mtime_ms: Option<i64>,
+    },
 }
 
 fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
     match fs::create_dir(dir) {
-        Ok(()) => return Ok(Acquire::Taken),
+        Ok(()) => return Ok(Acquire::Taken { broke_stale: false }),
         Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
             return Err(StoreError::io("create lock", dir, e));
         }
@@ -270,7 +295,7 @@ fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
     let mtime_ms = match fs::metadata(dir).and_then(|m| m.modified()) {
         Ok(mtime) => millis_rounded(mtime),
         // Released between our mkdir and stat: try again without a stale check.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return mkdir_once(dir),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return mkdir_once(dir, false),
         Err(e) => return Err(StoreError::io("stat lock", dir, e)),
     };
     if !is_stale(mtime_ms, stale) {
@@ -285,29 +310,31 @@ fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
         }
         _ => {}
     }
-    mkdir_once(dir)
+    mkdir_once(dir, true)
 }
 
-fn mkdir_once(dir: &Path) -> Result<Acquire> {
+fn mkdir_once(dir: &Path, broke_stale: bool) -> Result<Acquire> {
     match fs::create_dir(dir) {
-        Ok(()) => Ok(Acquire::Taken),
+        Ok(()) => Ok(Acquire::Taken { broke_stale }),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(Acquire::Busy { mtime_ms: None }),
         Err(e) => Err(StoreError::io("create lock", dir, e)),
     }
 }
 
-fn set_mtime(dir: &Path, ms: i64) -> io::Result<()> {
-    let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
-    File::open(dir)?.set_times(FileTimes::new().set_accessed(time).set_modified(time))
+/// Sets the directory's atime and mtime to now and returns the mtime as stored.
+fn touch(dir: &Path) -> io::Result<SystemTime> {
+    let now = SystemTime::now();
+    File::open(dir)?.set_times(FileTimes::new().set_accessed(now).set_modified(now))?;
+    fs::metadata(dir)?.modified()
 }
 
-fn check_ours(dir: &Path, our_mtime_ms: i64) -> Result<(), String> {
+fn check_ours(dir: &Path, ours: SystemTime) -> Result<(), String> {
     match fs::metadata(dir).and_then(|m| m.modified()) {
-        Ok(mtime) if millis_rounded(mtime) == our_mtime_ms => Ok(()),
+        Ok(mtime) if mtime == ours => Ok(()),
         Ok(mtime) => Err(format!(
             "its mtime is {} but we last set {}: another process took it",
-            format_ms(millis_rounded(mtime)),
-            format_ms(our_mtime_ms)
+            humantime::format_rfc3339_nanos(mtime),
+            humantime::format_rfc3339_nanos(ours)
         )),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err("the lock directory was removed".into())
@@ -321,15 +348,14 @@ fn refresh(dir: &Path, state: &Mutex<HeldState>) -> Result<(), ()> {
     if state.compromised.is_some() {
         return Err(());
     }
-    if let Err(reason) = check_ours(dir, state.mtime_ms) {
+    if let Err(reason) = check_ours(dir, state.mtime) {
         tracing::error!(path = %dir.display(), %reason, "store lock compromised");
         state.compromised = Some(reason);
         return Err(());
     }
-    let now = now_ms();
-    match set_mtime(dir, now) {
-        Ok(()) => {
-            state.mtime_ms = now;
+    match touch(dir) {
+        Ok(mtime) => {
+            state.mtime = mtime;
             Ok(())
         }
         Err(e) => {

@@ -64,14 +64,19 @@ impl Store {
             let Some(bytes) = read_optional(&manifest_path)? else {
                 return Ok(MemorySet::default());
             };
-            match self.load_listed(&bytes) {
+            let loaded = match self.load_listed(&bytes) {
                 Err(StoreError::RecordMissing { .. }) if attempt < READ_ATTEMPTS => {
-                    if read_optional(&manifest_path)?.as_deref() == Some(&bytes[..]) {
-                        return self.load_listed(&bytes);
+                    if read_optional(&manifest_path)?.as_deref() != Some(&bytes[..]) {
+                        continue;
                     }
+                    self.load_listed(&bytes)
                 }
-                other => return other,
-            }
+                other => other,
+            };
+            // Files are read relative to `.memory` as checked above; check it again so that a
+            // `.memory` swapped for a link during the read is still refused.
+            self.check_root()?;
+            return loaded;
         }
     }
 
@@ -112,15 +117,22 @@ impl Store {
 
 /// Reads a listed file after checking that its realpath stays inside the store.
 pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
-    let real = match fs::canonicalize(path) {
-        Ok(real) => real,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            return Err(StoreError::RecordMissing {
-                path: path.to_owned(),
-            });
+    // `path` is `<root>/<safe file name>` (no separators, no `..`) and `root` is already its
+    // own realpath, so only a link in the last component can lead outside. Opening with
+    // O_NOFOLLOW refuses exactly that case, which then goes through realpath; a plain file is
+    // read with one open instead of resolving every component (most of a load's time).
+    if path.parent() == Some(root) {
+        match read_no_follow(path) {
+            Ok(bytes) => return Ok(bytes),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(StoreError::RecordMissing {
+                    path: path.to_owned(),
+                });
+            }
+            Err(_) => {} // a link (ELOOP) or anything unusual: the careful path below decides
         }
-        Err(e) => return Err(StoreError::io("resolve", path, e)),
-    };
+    }
+    let real = resolve(path)?;
     if !real.starts_with(root) || real == root {
         return Err(StoreError::RecordEscapes {
             path: path.to_owned(),
@@ -132,4 +144,28 @@ pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
         },
         _ => StoreError::io("read", path, e),
     })
+}
+
+/// Reads a file that is not a symbolic link. Record files are at most 4096 bytes, so one read
+/// usually gets all of it.
+fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?;
+    let mut bytes = Vec::with_capacity(super::record::MAX_RECORD_BYTES + 1);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+fn resolve(path: &Path) -> Result<std::path::PathBuf> {
+    match fs::canonicalize(path) {
+        Ok(real) => Ok(real),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::RecordMissing {
+            path: path.to_owned(),
+        }),
+        Err(e) => Err(StoreError::io("resolve", path, e)),
+    }
 }

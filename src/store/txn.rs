@@ -16,7 +16,8 @@ use serde::Serialize;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
-    IoHooks, atomic_replace, create_exclusive, read_optional, remove_replaced, sync_dir,
+    IoHooks, atomic_replace, create_exclusive, read_optional, remove_replaced, replace_file,
+    sync_dir,
 };
 use super::lock::StoreLock;
 use super::{MemorySet, Record, Store, StoredRecord, index, manifest};
@@ -167,8 +168,12 @@ impl Store {
         if let Some(observer) = &self.options.observer {
             observer.prepare(self, &current, &current)?;
         }
-        match atomic_replace(&self.index_path(), text.as_bytes(), &self.options.hooks) {
+        match replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks) {
             Ok(()) => {
+                // MEMORY.md is replaced; a failing directory sync must not report otherwise.
+                if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
+                    tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
+                }
                 let commit = Commit {
                     set: current,
                     ..Commit::default()
@@ -393,27 +398,35 @@ impl Store {
         sync_dir(&self.root, hooks)?;
 
         rollback.old_index = Some(read_optional(&self.index_path())?);
-        atomic_replace(&self.index_path(), index_text.as_bytes(), hooks)?;
+        // No directory sync of its own: the one after the manifest replace covers both renames.
+        replace_file(&self.index_path(), index_text.as_bytes(), hooks)?;
 
         lock.verify()?;
-        atomic_replace(
+        replace_file(
             &self.manifest_path(),
             manifest::render(&after.files()).as_bytes(),
             hooks,
         )?;
         rollback.disarm();
+        // Committed: readers already see the new set, so nothing from here on may undo it
+        // (deleting the new files would leave a manifest naming missing files).
+        if let Err(e) = sync_dir(&self.root, hooks) {
+            tracing::error!(error = %e, "committed, but the directory sync after the manifest replace failed");
+        }
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
+        let mut removed_any = false;
         for old in current
             .entries
             .iter()
             .filter(|e| !live.contains(e.file.as_str()))
         {
+            removed_any = true;
             if let Err(e) = remove_replaced(&self.root.join(&old.file), hooks) {
                 tracing::warn!(error = %e, "committed, but a replaced record file was left behind");
             }
         }
-        if let Err(e) = sync_dir(&self.root, hooks) {
+        if removed_any && let Err(e) = sync_dir(&self.root, hooks) {
             tracing::warn!(error = %e, "committed, but the directory could not be synced after cleanup");
         }
         Ok(())

@@ -5,7 +5,7 @@ pub mod chat_server;
 
 use std::path::{Path, PathBuf};
 
-use memwb::store::{MemoryType, Record, Store, StoreOptions};
+use memwb::store::{FaultHook, IoOp, MemoryType, Record, Store, StoreOptions};
 
 pub fn fixture(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -67,4 +67,101 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .collect();
     files.sort();
     files
+}
+
+pub fn open_with(dir: &Path, options: StoreOptions) -> Store {
+    Store::open(dir, options).expect("open")
+}
+
+pub fn typed(name: &str, kind: MemoryType, description: &str, body: &str) -> Record {
+    Record::new(name, kind, description, body).expect("valid record")
+}
+
+/// An id source that hands out the given ids in order, then fresh UUIDs.
+pub fn ids(list: &[&str]) -> memwb::store::IdSource {
+    let queue = std::sync::Mutex::new(
+        list.iter()
+            .map(|s| s.to_string())
+            .collect::<std::collections::VecDeque<_>>(),
+    );
+    std::sync::Arc::new(move || {
+        queue
+            .lock()
+            .expect("id queue")
+            .pop_front()
+            .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
+    })
+}
+
+/// Names of the entries of `.memory` that are neither files nor the lock (should be none).
+pub fn lock_held(dir: &Path) -> bool {
+    dir.join(".memory/.lock").exists()
+}
+
+/// Fails the `n`-th step (0-based) that passes through the hooks, and records every step.
+#[derive(Default)]
+pub struct FailAt {
+    pub n: usize,
+    pub seen: std::sync::Mutex<Vec<(IoOp, PathBuf)>>,
+}
+
+impl FailAt {
+    pub fn new(n: usize) -> std::sync::Arc<Self> {
+        std::sync::Arc::new(Self {
+            n,
+            ..Self::default()
+        })
+    }
+
+    pub fn steps(&self) -> Vec<(IoOp, PathBuf)> {
+        self.seen.lock().expect("steps").clone()
+    }
+
+    /// The step that failed, if the run got that far.
+    pub fn failed(&self) -> Option<(IoOp, PathBuf)> {
+        self.steps().get(self.n).cloned()
+    }
+}
+
+impl FaultHook for FailAt {
+    fn before(&self, op: IoOp, path: &Path) -> std::io::Result<()> {
+        let mut seen = self.seen.lock().expect("steps");
+        seen.push((op, path.to_owned()));
+        if seen.len() - 1 == self.n {
+            return Err(std::io::Error::other(format!(
+                "injected failure at step {} ({op:?})",
+                self.n
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A short description of how two snapshots differ (names only), for assertion messages.
+pub fn snapshot_diff(before: &[(String, Vec<u8>)], after: &[(String, Vec<u8>)]) -> String {
+    let mut out = Vec::new();
+    for (name, bytes) in after {
+        match before.iter().find(|(n, _)| n == name) {
+            None => out.push(format!("+{name}")),
+            Some((_, old)) if old != bytes => out.push(format!("~{name}")),
+            Some(_) => {}
+        }
+    }
+    for (name, _) in before {
+        if !after.iter().any(|(n, _)| n == name) {
+            out.push(format!("-{name}"));
+        }
+    }
+    out.join(" ")
+}
+
+/// Asserts that the folder is byte for byte `before`, naming the differing files if not.
+#[track_caller]
+pub fn assert_unchanged(dir: &Path, before: &[(String, Vec<u8>)], context: &str) {
+    let after = snapshot(dir);
+    assert!(
+        after == before,
+        "{context}: the folder changed: {}",
+        snapshot_diff(before, &after)
+    );
 }
