@@ -36,8 +36,16 @@ fn three(w: u16, hgt: u16) -> Harness {
     let mut h = Harness::empty(w, hgt);
     h.store()
         .extend(vec![
-            record("alpha", "tabs for indentation", "Indent with tabs.\nAlways."),
-            record("beta", "tabs in yaml too", "Use tabs in YAML where allowed."),
+            record(
+                "alpha",
+                "tabs for indentation",
+                "Indent with tabs.\nAlways.",
+            ),
+            record(
+                "beta",
+                "tabs in yaml too",
+                "Use tabs in YAML where allowed.",
+            ),
             record("gamma", "deploys from main", "Deploy from main only."),
         ])
         .expect("seed");
@@ -114,7 +122,12 @@ fn journal(h: &Harness) -> Vec<memwb::review::Entry> {
 fn select_proposal(h: &mut Harness, id: &str) {
     h.press(KeyCode::Char('g'));
     for _ in 0..h.app.proposals.rows.len() {
-        if h.app.proposals.selected_row().map(|r| r.proposal.id.as_str()) == Some(id) {
+        if h.app
+            .proposals
+            .selected_row()
+            .map(|r| r.proposal.id.as_str())
+            == Some(id)
+        {
             return;
         }
         h.press(KeyCode::Char('j'));
@@ -133,7 +146,11 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
             &h,
             Plan::Consolidation {
                 source_names: vec!["gamma".into()],
-                records: vec![record("gamma", "deploys from main", "Deploy from main, tagged.")],
+                records: vec![record(
+                    "gamma",
+                    "deploys from main",
+                    "Deploy from main, tagged.",
+                )],
             },
             "aaaa00000003",
             AT + 2000,
@@ -148,17 +165,36 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
             None,
         );
         let s = other(&h);
-        let gamma = s.read().expect("read").get("gamma").expect("g").record.clone();
-        s.replace(&gamma, record("gamma", "deploys from main on Fridays", "Deploy from main only."))
-            .expect("change gamma");
-        s.extend(vec![record("epsilon", "taken meanwhile", "x")]).expect("take epsilon");
+        let gamma = s
+            .read()
+            .expect("read")
+            .get("gamma")
+            .expect("g")
+            .record
+            .clone();
+        s.replace(
+            &gamma,
+            record(
+                "gamma",
+                "deploys from main on Fridays",
+                "Deploy from main only.",
+            ),
+        )
+        .expect("change gamma");
+        s.extend(vec![record("epsilon", "taken meanwhile", "x")])
+            .expect("take epsilon");
         h.watcher_tick();
         h.review_tick();
         h.press(KeyCode::Char('p'));
         assert_eq!(h.app.view, View::Proposals);
-        for (i, id) in ["aaaa00000001", "aaaa00000002", "aaaa00000003", "aaaa00000004"]
-            .iter()
-            .enumerate()
+        for (i, id) in [
+            "aaaa00000001",
+            "aaaa00000002",
+            "aaaa00000003",
+            "aaaa00000004",
+        ]
+        .iter()
+        .enumerate()
         {
             select_proposal(&mut h, id);
             let screen = h.screen();
@@ -171,12 +207,18 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
         assert!(screen.contains("● ready"), "{screen}");
         assert!(screen.contains("replaces    alpha, beta"), "{screen}");
         assert!(screen.contains("keeps       gamma, epsilon"), "{screen}");
-        assert!(screen.contains("── alpha → tabs") && screen.contains("── beta → tabs"), "{screen}");
+        assert!(
+            screen.contains("── alpha → tabs") && screen.contains("── beta → tabs"),
+            "{screen}"
+        );
         assert!(screen.contains("[-alpha-]{+tabs+}"), "{screen}");
         select_proposal(&mut h, "aaaa00000003");
         let screen = h.screen();
         assert!(screen.contains("source \"gamma\" was changed"), "{screen}");
-        assert!(screen.contains("deploys from main{+ on Fridays+}"), "{screen}");
+        assert!(
+            screen.contains("deploys from main{+ on Fridays+}"),
+            "{screen}"
+        );
         select_proposal(&mut h, "aaaa00000004");
         let screen = h.screen();
         assert!(screen.contains("name \"epsilon\" is now taken"), "{screen}");
@@ -187,10 +229,17 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
 fn demo_proposals_at_both_sizes() {
     for (w, hgt) in SIZES {
         let mut h = Harness::demo(w, hgt);
-        assert!(h.screen().contains("e repairs it, d drops it"), "{}", h.screen());
+        assert!(
+            h.screen().contains("e repairs it, d drops it"),
+            "{}",
+            h.screen()
+        );
         h.press(KeyCode::Char('p'));
         let screen = h.screen();
-        assert!(screen.contains("Proposals (2 pending, 0 decided)"), "{screen}");
+        assert!(
+            screen.contains("Proposals (2 pending, 0 decided)"),
+            "{screen}"
+        );
         insta::assert_snapshot!(format!("demo_proposals_ready_{w}x{hgt}"), screen);
         h.press(KeyCode::Char('j'));
         let screen = h.screen();
@@ -204,7 +253,11 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     let mut h = three(100, 30);
     let p = merge_alpha_beta(&h, "bbbb00000001");
     h.review_tick();
-    assert!(h.screen().contains("new proposal: bbbb00000001"), "{}", h.screen());
+    assert!(
+        h.screen().contains("new proposal: bbbb00000001"),
+        "{}",
+        h.screen()
+    );
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
     assert_eq!(names(&h), ["gamma", "tabs"]);
@@ -213,14 +266,25 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     let entries = journal(&h);
     let last = entries.last().expect("an entry");
     assert_eq!(last.op, Op::Approve);
-    assert_eq!(last.proposal.as_ref().map(|r| r.id.as_str()), Some("bbbb00000001"));
+    assert_eq!(
+        last.proposal.as_ref().map(|r| r.id.as_str()),
+        Some("bbbb00000001")
+    );
     assert_eq!(decided.journal_entry, Some(last.id));
     let screen = h.screen();
-    assert!(screen.contains("approve bbbb00000001: committed (+tabs  -alpha -beta)"), "{screen}");
+    assert!(
+        screen.contains("approve bbbb00000001: committed (+tabs  -alpha -beta)"),
+        "{screen}"
+    );
     assert!(screen.contains("✓ approved"), "{screen}");
     // approving again is refused by the engine and said so; nothing changes
     h.press(KeyCode::Char('a'));
-    assert!(h.screen().contains("refused: proposal bbbb00000001 was already approved"), "{}", h.screen());
+    assert!(
+        h.screen()
+            .contains("refused: proposal bbbb00000001 was already approved"),
+        "{}",
+        h.screen()
+    );
     assert_eq!(journal(&h).len(), entries.len());
 }
 
@@ -231,7 +295,11 @@ fn reject_asks_for_a_reason() {
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('x'));
-    assert!(h.screen().contains("Reject proposal cccc00000001"), "{}", h.screen());
+    assert!(
+        h.screen().contains("Reject proposal cccc00000001"),
+        "{}",
+        h.screen()
+    );
     h.keys("not a fact");
     h.press(KeyCode::Enter);
     let p = load(&h, "cccc00000001");
@@ -240,8 +308,16 @@ fn reject_asks_for_a_reason() {
     let last = journal(&h).pop().expect("entry");
     assert_eq!(last.op, Op::Reject);
     assert_eq!(last.reason.as_deref(), Some("not a fact"));
-    assert_eq!(names(&h), ["alpha", "beta", "gamma"], "the set is unchanged");
-    assert!(h.screen().contains("reason      not a fact"), "{}", h.screen());
+    assert_eq!(
+        names(&h),
+        ["alpha", "beta", "gamma"],
+        "the set is unchanged"
+    );
+    assert!(
+        h.screen().contains("reason      not a fact"),
+        "{}",
+        h.screen()
+    );
 }
 
 #[test]
@@ -251,7 +327,12 @@ fn edit_a_proposed_record_then_approve() {
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('e'));
-    assert!(h.screen().contains("Edit proposed tabs (proposal dddd00000001)"), "{}", h.screen());
+    assert!(
+        h.screen()
+            .contains("Edit proposed tabs (proposal dddd00000001)"),
+        "{}",
+        h.screen()
+    );
     // an invalid edit is refused and stays in the editor
     h.press(KeyCode::Tab);
     h.keys("Bad ");
@@ -267,10 +348,20 @@ fn edit_a_proposed_record_then_approve() {
     assert!(h.app.editor.is_none(), "{}", h.screen());
     assert!(h.screen().contains("record edited"), "{}", h.screen());
     let plan = load(&h, "dddd00000001").plan().expect("plan");
-    assert!(plan.records()[0].body().starts_with("Reviewed. Indent"), "{:?}", plan.records()[0]);
+    assert!(
+        plan.records()[0].body().starts_with("Reviewed. Indent"),
+        "{:?}",
+        plan.records()[0]
+    );
     h.press(KeyCode::Char('a'));
     let set = other(&h).read().expect("read");
-    assert!(set.get("tabs").expect("tabs").record.body().starts_with("Reviewed. "));
+    assert!(
+        set.get("tabs")
+            .expect("tabs")
+            .record
+            .body()
+            .starts_with("Reviewed. ")
+    );
 }
 
 #[test]
@@ -278,15 +369,25 @@ fn stale_proposal_is_refused_and_shown() {
     let mut h = three(100, 30);
     merge_alpha_beta(&h, "eeee00000001");
     let s = other(&h);
-    let alpha = s.read().expect("read").get("alpha").expect("a").record.clone();
-    s.replace(&alpha, record("alpha", "changed meanwhile", "x")).expect("change");
+    let alpha = s
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("a")
+        .record
+        .clone();
+    s.replace(&alpha, record("alpha", "changed meanwhile", "x"))
+        .expect("change");
     let before = names(&h);
     h.watcher_tick();
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
     let screen = h.screen();
-    assert!(screen.contains("approve eeee00000001 refused: proposal eeee00000001 is stale"), "{screen}");
+    assert!(
+        screen.contains("approve eeee00000001 refused: proposal eeee00000001 is stale"),
+        "{screen}"
+    );
     assert_eq!(names(&h), before);
     assert!(screen.contains("source \"alpha\" was changed"), "{screen}");
     assert_eq!(load(&h, "eeee00000001").status, Status::Pending);
@@ -308,7 +409,11 @@ fn undo_from_history_and_undo_of_the_undo() {
     assert!(screen.contains("approve"), "{screen}");
     insta::assert_snapshot!("history_100x30", redact_history(&screen));
     h.press(KeyCode::Char('u'));
-    assert!(h.screen().contains("Undo entry #1 (approve)?"), "{}", h.screen());
+    assert!(
+        h.screen().contains("Undo entry #1 (approve)?"),
+        "{}",
+        h.screen()
+    );
     h.press(KeyCode::Char('n'));
     assert_eq!(names(&h), ["gamma", "tabs"], "n changes nothing");
     h.press(KeyCode::Char('u'));
@@ -320,7 +425,11 @@ fn undo_from_history_and_undo_of_the_undo() {
     // the newest entry is the undo: undo it too
     h.press(KeyCode::Char('g'));
     assert_eq!(h.app.history.selected_entry().map(|e| e.id), Some(undo.id));
-    assert!(h.screen().contains("undone by  #2") || h.screen().contains("undoes      #1"), "{}", h.screen());
+    assert!(
+        h.screen().contains("undone by  #2") || h.screen().contains("undoes      #1"),
+        "{}",
+        h.screen()
+    );
     h.press(KeyCode::Char('u'));
     h.press(KeyCode::Char('y'));
     assert_eq!(names(&h), ["gamma", "tabs"]);
@@ -336,9 +445,15 @@ fn redact_history(screen: &str) -> String {
         let mut line = line.replace(&who, "<who>");
         while let Some(pos) = line.find("20") {
             let candidate = &line[pos..];
-            if candidate.len() >= 20 && candidate.as_bytes()[4] == b'-' && candidate.as_bytes()[10] == b' ' {
+            if candidate.len() >= 20
+                && candidate.as_bytes()[4] == b'-'
+                && candidate.as_bytes()[10] == b' '
+            {
                 line.replace_range(pos..pos + 20, "<time>");
-            } else if candidate.len() >= 24 && candidate.as_bytes()[4] == b'-' && candidate.as_bytes()[10] == b'T' {
+            } else if candidate.len() >= 24
+                && candidate.as_bytes()[4] == b'-'
+                && candidate.as_bytes()[10] == b'T'
+            {
                 line.replace_range(pos..pos + 24, "<time>");
             } else {
                 break;
@@ -358,7 +473,9 @@ fn redact_files(line: &str) -> String {
     while let Some(pos) = rest.find(".md") {
         let head = &rest[..pos];
         let is_id = head.len() >= 33
-            && head[head.len() - 32..].bytes().all(|b| b.is_ascii_hexdigit())
+            && head[head.len() - 32..]
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit())
             && head.as_bytes()[head.len() - 33] == b'-';
         if is_id {
             out.push_str(&head[..head.len() - 32]);
@@ -375,7 +492,10 @@ fn redact_files(line: &str) -> String {
 fn select_entry(h: &mut Harness, prefix: &str) {
     h.press(KeyCode::Char('g'));
     for _ in 0..h.app.manifest.visible.len() {
-        if h.app.selected_entry().is_some_and(|e| e.file.starts_with(prefix)) {
+        if h.app
+            .selected_entry()
+            .is_some_and(|e| e.file.starts_with(prefix))
+        {
             return;
         }
         h.press(KeyCode::Char('j'));
@@ -391,44 +511,76 @@ fn repair_the_demo_invalid_entry_then_edit() {
     h.press(KeyCode::Char('e'));
     let screen = h.screen();
     assert!(screen.contains("Repair deploy-notes-"), "{screen}");
-    assert!(screen.contains("description: How to deploy: run make deploy"), "{screen}");
-    assert!(screen.contains("line 3"), "the parse error and its line:\n{screen}");
+    assert!(
+        screen.contains("description: How to deploy: run make deploy"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("line 3"),
+        "the parse error and its line:\n{screen}"
+    );
     // saving the unparsable text is refused and stays in the editor
     h.ctrl('s');
     assert!(h.app.editor.is_some());
     assert!(!h.app.inspection.is_readable());
     // quote the description (line 3), as the error asks
     let editor = h.app.editor.as_mut().expect("editor");
-    let fixed = editor
-        .value(3)
-        .replace("description: How to deploy: run make deploy from a clean checkout", "description: \"How to deploy: run make deploy from a clean checkout\"");
+    let fixed = editor.value(3).replace(
+        "description: How to deploy: run make deploy from a clean checkout",
+        "description: \"How to deploy: run make deploy from a clean checkout\"",
+    );
     editor.set_value(3, &fixed);
     h.draw();
-    assert!(h.screen().contains("✓ parses as a valid record file"), "{}", h.screen());
+    assert!(
+        h.screen().contains("✓ parses as a valid record file"),
+        "{}",
+        h.screen()
+    );
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     assert!(h.app.inspection.is_readable(), "the set reads again");
     let set = other(&h).read().expect("readable");
     assert_eq!(
-        set.get("deploy-notes").expect("deploy-notes").record.description(),
+        set.get("deploy-notes")
+            .expect("deploy-notes")
+            .record
+            .description(),
         "How to deploy: run make deploy from a clean checkout"
     );
     let repair = journal(&h).pop().expect("entry");
     assert_eq!(repair.op, Op::Repair);
-    assert!(h.screen().contains("repair deploy-notes-"), "{}", h.screen());
+    assert!(
+        h.screen().contains("repair deploy-notes-"),
+        "{}",
+        h.screen()
+    );
     // now everything works: an edit, journaled like the CLI's
     select_entry(&mut h, "prefers-tabs-");
     h.press(KeyCode::Char('e'));
     h.keys("Confirmed. ");
     h.ctrl('s');
     let set = other(&h).read().expect("readable");
-    assert!(set.get("prefers-tabs").expect("r").record.body().starts_with("Confirmed. "));
+    assert!(
+        set.get("prefers-tabs")
+            .expect("r")
+            .record
+            .body()
+            .starts_with("Confirmed. ")
+    );
     assert_eq!(journal(&h).pop().expect("entry").op, Op::Set);
     // and the ready demo proposal can be approved
     h.press(KeyCode::Char('p'));
     select_proposal(&mut h, "7e1d2c3b4a59");
     h.press(KeyCode::Char('a'));
-    assert!(other(&h).read().expect("read").get("ci-blocks-release").is_some(), "{}", h.screen());
+    assert!(
+        other(&h)
+            .read()
+            .expect("read")
+            .get("ci-blocks-release")
+            .is_some(),
+        "{}",
+        h.screen()
+    );
 }
 
 #[test]

@@ -31,7 +31,7 @@ pub enum Event {
     Mouse(MouseEvent),
     Resize(u16, u16),
     Watch(WatchEvent),
-    Job(JobDone),
+    Job(Box<JobDone>),
     /// `$VISUAL`/`$EDITOR` finished an edit of `base`.
     External {
         base: Record,
@@ -94,7 +94,7 @@ pub enum Confirm {
     /// Drop a manifest entry that does not read.
     Drop(String),
     /// Undo a journal entry.
-    Undo(crate::review::Entry),
+    Undo(Box<crate::review::Entry>),
     /// Quit although the editor holds unsaved changes.
     Quit,
     /// Close the editor and drop its unsaved changes.
@@ -125,10 +125,15 @@ impl Confirm {
 
 #[derive(Debug, Clone)]
 pub enum Modal {
-    Help { scroll: usize },
+    Help {
+        scroll: usize,
+    },
     Confirm(Confirm),
     /// Rejecting proposal `id`: the reason being typed.
-    Reason { id: String, text: String },
+    Reason {
+        id: String,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,12 +230,7 @@ impl App {
     /// Shows `review` (proposals and journal). With `announce`, proposals that were not there
     /// before are named in the status line, the way commits are.
     pub fn set_review(&mut self, review: Arc<Review>, announce: bool) {
-        let known: Vec<String> = self
-            .review
-            .proposals
-            .iter()
-            .map(|p| p.id.clone())
-            .collect();
+        let known: Vec<String> = self.review.proposals.iter().map(|p| p.id.clone()).collect();
         self.review = review;
         self.proposals
             .refresh(&self.review, &valid_set(&self.inspection));
@@ -360,7 +360,7 @@ impl App {
                 }
                 Vec::new()
             }
-            Event::Job(done) => self.job_done(done),
+            Event::Job(done) => self.job_done(*done),
             Event::External { base, outcome } => self.external_done(base, outcome),
             Event::Query(result) => {
                 self.query.pending = false;
@@ -447,7 +447,7 @@ impl App {
                 match question {
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
                     Confirm::Drop(file) => return self.run(Job::DropEntry { file }),
-                    Confirm::Undo(entry) => return self.run(Job::Undo(entry)),
+                    Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
                     Confirm::Quit => {
                         self.quit = true;
                         return vec![Effect::Quit];
@@ -596,7 +596,9 @@ impl App {
                 None => self.set_status(StatusKind::Error, "no proposal selected".into()),
             },
             Action::Undo => match self.history.selected_entry() {
-                Some(entry) => self.modal = Some(Modal::Confirm(Confirm::Undo(entry.clone()))),
+                Some(entry) => {
+                    self.modal = Some(Modal::Confirm(Confirm::Undo(Box::new(entry.clone()))))
+                }
                 None => self.set_status(StatusKind::Error, "no journal entry selected".into()),
             },
             Action::FocusNext => self.focus = self.focus.next(1),
@@ -651,8 +653,9 @@ impl App {
                 Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
                 None => match self.repairable() {
                     Some(file) => self.modal = Some(Modal::Confirm(Confirm::Drop(file))),
-                    None => self
-                        .set_status(StatusKind::Error, "select a valid record to delete".into()),
+                    None => {
+                        self.set_status(StatusKind::Error, "select a valid record to delete".into())
+                    }
                 },
             },
             Action::RebuildIndex => return self.run(Job::RebuildIndex),

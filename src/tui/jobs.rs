@@ -83,9 +83,9 @@ impl Job {
             Job::Save { base: None, edited } => {
                 journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))
             }
-            Job::Remove(record) => journaled_op(store, Op::Rm, |s| {
-                s.remove(std::slice::from_ref(record))
-            }),
+            Job::Remove(record) => {
+                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))
+            }
             Job::RebuildIndex => journaled_op(store, Op::RebuildIndex, Store::rebuild_index),
             Job::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
             Job::Reject { id, reason } => {

@@ -104,7 +104,7 @@ async fn event_loop(
                         let store = app.store.clone();
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Job(job.run(&store)));
+                            let _ = tx.send(Event::Job(Box::new(job.run(&store))));
                         });
                     }
                     Effect::LoadReview => {

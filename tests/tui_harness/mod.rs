@@ -90,7 +90,9 @@ impl Harness {
             for effect in self.app.update(event) {
                 match effect {
                     Effect::Quit => {}
-                    Effect::Run(job) => queue.push_back(Event::Job(job.run(&self.app.store))),
+                    Effect::Run(job) => {
+                        queue.push_back(Event::Job(Box::new(job.run(&self.app.store))))
+                    }
                     Effect::Query {
                         query: q,
                         records,
@@ -101,9 +103,9 @@ impl Harness {
                         catalog.as_deref(),
                         &|_| None,
                     ))),
-                    Effect::LoadReview => queue.push_back(Event::Review(Arc::new(Review::load(
-                        &self.app.store,
-                    )))),
+                    Effect::LoadReview => {
+                        queue.push_back(Event::Review(Arc::new(Review::load(&self.app.store))))
+                    }
                     Effect::ReadEntry { file } => {
                         let bytes = self.app.store.entry_bytes(&file);
                         queue.push_back(Event::EntryRead { file, bytes });

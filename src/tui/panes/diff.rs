@@ -90,7 +90,12 @@ pub fn record(old: Option<&RecordInput>, new: &RecordInput, theme: &Theme) -> Ve
     if old.is_some() {
         lines.push(field("name", &base.name, &new.name, theme));
         lines.push(field("type", &base.kind, &new.kind, theme));
-        lines.push(field("description", &base.description, &new.description, theme));
+        lines.push(field(
+            "description",
+            &base.description,
+            &new.description,
+            theme,
+        ));
     } else {
         lines.push(plain("name", &new.name));
         lines.push(plain("type", &new.kind));
@@ -118,7 +123,11 @@ mod tests {
 
     #[test]
     fn marks_removed_and_added_words() {
-        let lines = words("freeze begins 03-01 now", "freeze begins 03-05 now", &Theme::plain());
+        let lines = words(
+            "freeze begins 03-01 now",
+            "freeze begins 03-05 now",
+            &Theme::plain(),
+        );
         assert_eq!(text(&lines), ["freeze begins [-03-01-]{+03-05+} now"]);
     }
 

@@ -187,7 +187,6 @@ impl HistoryPane {
     }
 }
 
-
 fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!("{label:<12}"), theme.label()),

@@ -413,12 +413,7 @@ pub fn detail_lines(
     match p.kind {
         Kind::Extraction => {
             let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
-            lines.push(labelled(
-                "adds",
-                &names.join(", "),
-                theme.added(),
-                theme,
-            ));
+            lines.push(labelled("adds", &names.join(", "), theme.added(), theme));
             lines.push(labelled(
                 "keeps",
                 &format!("all {} records", kept.len()),
@@ -463,11 +458,7 @@ pub fn detail_lines(
         lines.push(Line::raw(""));
         lines.push(Line::styled(
             header,
-            if taken {
-                theme.warning()
-            } else {
-                theme.key()
-            },
+            if taken { theme.warning() } else { theme.key() },
         ));
         if sources.is_empty() {
             lines.push(heading("new record".into(), theme));
@@ -475,16 +466,15 @@ pub fn detail_lines(
         }
         for name in &sources {
             lines.push(heading(
-                format!(
-                    "{} → {}",
-                    sanitize::line(name),
-                    sanitize::line(&new.name)
-                ),
+                format!("{} → {}", sanitize::line(name), sanitize::line(&new.name)),
                 theme,
             ));
             match source(p, name) {
                 Some(old) => lines.extend(diff::record(Some(old), &new, theme)),
-                None => lines.push(Line::styled("(the source is not in the proposal)", theme.error())),
+                None => lines.push(Line::styled(
+                    "(the source is not in the proposal)",
+                    theme.error(),
+                )),
             }
         }
     }
