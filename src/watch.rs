@@ -6,7 +6,9 @@
 //! hand, a temp file, the lock) trigger a quiet-period refresh when asked for.
 //!
 //! `.memory` is watched non-recursively; while it does not exist, its parent (the workspace) is
-//! watched instead, and the watch moves to `.memory` when it appears.
+//! watched instead, and the watch moves to `.memory` when it appears. memwb's own folder
+//! (`.memory/.memwb`, proposals and the journal) and its `proposals` folder are watched too,
+//! non-recursively, once they exist: a change there is reported as [`WatchEvent::Review`].
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -18,6 +20,8 @@ use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher as _};
 use serde::Serialize;
 
+use crate::review::journal::MEMWB_DIR;
+use crate::review::proposal::PROPOSALS_DIR;
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, MemorySet, Store, StoredRecord};
 
@@ -60,7 +64,15 @@ pub enum WatchEvent {
     Refreshed(Change),
     /// The watch itself failed (the reload does not: an unreadable set is still an inspection).
     Error(String),
+    /// Something changed under `.memory/.memwb` (a proposal filed or decided, a journal entry),
+    /// once that folder has been quiet for [`REVIEW_QUIET`]. Carries nothing: the receiver
+    /// loads what it needs.
+    Review,
 }
+
+/// How long `.memory/.memwb` must be quiet before [`WatchEvent::Review`] is sent: a proposal is
+/// written as a temp file and a link, a decision as a journal append and a rewrite.
+pub const REVIEW_QUIET: Duration = Duration::from_millis(40);
 
 #[derive(Debug, Clone, Copy)]
 pub struct WatchOptions {
@@ -96,6 +108,8 @@ enum Poke {
     Manifest,
     Root,
     Other,
+    /// Under `.memory/.memwb`.
+    Review,
     Stop,
 }
 
@@ -161,10 +175,11 @@ impl Watcher {
         let manifest = store.manifest_path();
         let events_tx = tx.clone();
         let handler_root = root.clone();
+        let review_dir = root.join(MEMWB_DIR);
         let notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(event) => {
-                    if let Some(poke) = classify(&event, &handler_root, &manifest) {
+                    if let Some(poke) = classify(&event, &handler_root, &manifest, &review_dir) {
                         let _ = events_tx.send(poke);
                     }
                 }
@@ -172,12 +187,15 @@ impl Watcher {
             })?;
         let mut notifier = notifier;
         let watching = Some(watch_target(&mut notifier, None, &store)?);
+        let mut review_watches = Vec::new();
+        watch_review(&mut notifier, &mut review_watches, &root);
         let baseline = Arc::new(store.inspect());
         let worker = Worker {
             store,
             root,
             notifier,
             watching,
+            review_watches,
             options,
             last: baseline.clone(),
         };
@@ -194,7 +212,12 @@ impl Watcher {
     }
 }
 
-fn classify(event: &notify::Event, root: &Path, manifest: &Path) -> Option<Poke> {
+fn classify(
+    event: &notify::Event,
+    root: &Path,
+    manifest: &Path,
+    review_dir: &Path,
+) -> Option<Poke> {
     match event.kind {
         EventKind::Access(AccessKind::Close(AccessMode::Write)) => {}
         EventKind::Access(_) => return None,
@@ -206,6 +229,8 @@ fn classify(event: &notify::Event, root: &Path, manifest: &Path) -> Option<Poke>
             Poke::Manifest
         } else if path == root {
             Poke::Root
+        } else if path.starts_with(review_dir) {
+            Poke::Review
         } else if path.parent() == Some(root) {
             Poke::Other
         } else {
@@ -214,10 +239,30 @@ fn classify(event: &notify::Event, root: &Path, manifest: &Path) -> Option<Poke>
         poke = Some(match (poke, this) {
             (Some(Poke::Root), _) | (_, Poke::Root) => Poke::Root,
             (Some(Poke::Manifest), _) | (_, Poke::Manifest) => Poke::Manifest,
-            _ => Poke::Other,
+            (Some(Poke::Other), _) | (_, Poke::Other) => Poke::Other,
+            _ => Poke::Review,
         });
     }
     poke
+}
+
+/// Adds a non-recursive watch on `.memory/.memwb` and on its `proposals` folder for each that
+/// exists and is not watched yet; forgets those that are gone (the kernel dropped their watch).
+fn watch_review(notifier: &mut RecommendedWatcher, watched: &mut Vec<PathBuf>, root: &Path) {
+    let dir = root.join(MEMWB_DIR);
+    for path in [dir.clone(), dir.join(PROPOSALS_DIR)] {
+        let exists = path.is_dir();
+        let known = watched.contains(&path);
+        if exists && !known {
+            match notifier.watch(&path, RecursiveMode::NonRecursive) {
+                Ok(()) => watched.push(path),
+                Err(e) => tracing::warn!(path = %path.display(), error = %e, "cannot watch"),
+            }
+        } else if !exists && known {
+            let _ = notifier.unwatch(&path);
+            watched.retain(|p| *p != path);
+        }
+    }
 }
 
 /// Watches `.memory`, or the workspace while `.memory` does not exist; returns what it watches.
@@ -247,6 +292,8 @@ struct Worker {
     notifier: RecommendedWatcher,
     /// The directory currently watched.
     watching: Option<PathBuf>,
+    /// `.memory/.memwb` and its `proposals` folder, once watched.
+    review_watches: Vec<PathBuf>,
     options: WatchOptions,
     last: Arc<Inspection>,
 }
@@ -260,33 +307,47 @@ impl Worker {
 
     fn run(mut self, rx: mpsc::Receiver<Poke>, sink: impl Fn(WatchEvent)) {
         let mut touched_at: Option<Instant> = None;
+        let mut review_at: Option<Instant> = None;
         loop {
-            let first = match (touched_at, self.options.refresh_on_touch) {
-                (Some(at), Some(quiet)) => {
-                    let left = quiet.saturating_sub(at.elapsed());
-                    match rx.recv_timeout(left) {
-                        Ok(poke) => poke,
-                        Err(RecvTimeoutError::Timeout) => {
+            let touch_due = touched_at
+                .zip(self.options.refresh_on_touch)
+                .map(|(at, quiet)| at + quiet);
+            let review_due = review_at.map(|at| at + REVIEW_QUIET);
+            let due = match (touch_due, review_due) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let first = match due {
+                Some(due) => match rx.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                    Ok(poke) => poke,
+                    Err(RecvTimeoutError::Timeout) => {
+                        let now = Instant::now();
+                        if review_due.is_some_and(|d| d <= now) {
+                            review_at = None;
+                            sink(WatchEvent::Review);
+                        }
+                        if touch_due.is_some_and(|d| d <= now) {
                             touched_at = None;
                             let (change, _) = self.reload();
                             sink(WatchEvent::Refreshed(change));
-                            continue;
                         }
-                        Err(RecvTimeoutError::Disconnected) => return,
+                        continue;
                     }
-                }
-                _ => match rx.recv() {
+                    Err(RecvTimeoutError::Disconnected) => return,
+                },
+                None => match rx.recv() {
                     Ok(poke) => poke,
                     Err(_) => return,
                 },
             };
-            let (mut manifest, mut root, mut other) = (false, false, false);
+            let (mut manifest, mut root, mut other, mut review) = (false, false, false, false);
             for poke in std::iter::once(first).chain(rx.try_iter()) {
                 match poke {
                     Poke::Stop => return,
                     Poke::Manifest => manifest = true,
                     Poke::Root => root = true,
                     Poke::Other => other = true,
+                    Poke::Review => review = true,
                 }
             }
             if root {
@@ -297,6 +358,17 @@ impl Worker {
                     )));
                 }
                 manifest = true;
+            }
+            if root || other || review {
+                // `.memwb` or `proposals` may have just been created (or removed).
+                let before = self.review_watches.len();
+                watch_review(&mut self.notifier, &mut self.review_watches, &self.root);
+                if self.review_watches.len() != before {
+                    review = true;
+                }
+            }
+            if review {
+                review_at = Some(Instant::now());
             }
             if other {
                 touched_at = Some(Instant::now());

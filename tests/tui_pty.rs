@@ -347,3 +347,50 @@ fn no_color_is_respected() {
         .collect();
     assert!(colours.is_empty(), "colours with NO_COLOR: {colours:?}");
 }
+
+#[test]
+fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
+    let ws = workspace(vec![record("alpha", "a"), record("beta", "b")]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Manifest (2)");
+    // no .memory/.memwb yet: the first proposal creates it
+    let reply = ws.path().join("reply.json");
+    std::fs::write(
+        &reply,
+        r#"[{"name":"gamma","type":"user","description":"filed elsewhere","body":"g"}]"#,
+    )
+    .expect("reply");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(ws.path())
+        .args(["propose", "import"])
+        .arg(&reply)
+        .output()
+        .expect("memwb propose import");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert_eq!(id.len(), 12, "{id}");
+    // announced without a key press
+    pty.wait_for(&format!("new proposal: {id} (add gamma)"));
+    pty.send(b"p");
+    pty.wait_for("Proposals (1 pending, 0 decided)");
+    pty.wait_for("── new record");
+    pty.send(b"a");
+    pty.wait_for(&format!("approve {id}: committed (+gamma)"));
+    let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
+    let names: Vec<String> = store
+        .records()
+        .expect("read")
+        .iter()
+        .map(|r| r.name().to_owned())
+        .collect();
+    assert_eq!(names, ["alpha", "beta", "gamma"]);
+    pty.wait_for("✓ approved");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}

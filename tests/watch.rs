@@ -27,7 +27,18 @@ fn next_commit(rx: &mpsc::Receiver<WatchEvent>) -> memwb::watch::Change {
     loop {
         match rx.recv_timeout(WAIT).expect("a commit is reported") {
             WatchEvent::Committed(change) => return change,
-            WatchEvent::Refreshed(_) => {}
+            WatchEvent::Refreshed(_) | WatchEvent::Review => {}
+            WatchEvent::Error(e) => panic!("watch error: {e}"),
+        }
+    }
+}
+
+/// Waits for a `Review` event, skipping commits and refreshes.
+fn next_review(rx: &mpsc::Receiver<WatchEvent>) {
+    loop {
+        match rx.recv_timeout(WAIT).expect("a review change is reported") {
+            WatchEvent::Review => return,
+            WatchEvent::Committed(_) | WatchEvent::Refreshed(_) => {}
             WatchEvent::Error(e) => panic!("watch error: {e}"),
         }
     }
@@ -190,4 +201,38 @@ fn watch_command_prints_one_json_line_per_commit() {
     assert_eq!(value["removed"], serde_json::json!(["alpha"]));
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// `.memory/.memwb` does not exist at start: filing the first proposal creates it and its
+/// `proposals` folder, and is reported; so are a later proposal and a decision (journal).
+#[test]
+fn proposals_and_journal_entries_are_reported_once_their_folders_appear() {
+    use memwb::review::proposal::{self, NewProposal};
+    use memwb::review::{Origin, Plan};
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store.extend(vec![record("one")]).expect("seed");
+    assert!(!store.root().join(".memwb").exists());
+    let (_watcher, rx) = start(&store, headless());
+    let file = |name: &str| {
+        proposal::file(
+            &store,
+            NewProposal {
+                plan: Plan::Extraction(vec![record(name)]),
+                origin: Origin::new("import"),
+                seen: store.read().expect("read"),
+                additions: Vec::new(),
+                evidence: None,
+            },
+        )
+        .expect("file")
+    };
+    let first = file("two");
+    next_review(&rx);
+    while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
+    file("three");
+    next_review(&rx);
+    while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
+    proposal::reject(&store, &first.id, Some("no".into())).expect("reject");
+    next_review(&rx);
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::EXIT_OK;
 use super::input::{read_json, read_text};
 use super::output::{print_json, print_untrusted};
-use crate::review::{EntryMeta, Op, journaled};
+use crate::review::{Op, journaled_op};
 use crate::store::{
     Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord, codec,
 };
@@ -303,11 +303,7 @@ pub(super) fn journal(
     op: Op,
     change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
 ) -> Result<Commit, StoreError> {
-    let meta = EntryMeta {
-        op: Some(op),
-        ..EntryMeta::default()
-    };
-    Ok(journaled(store, meta, None, change)?.0)
+    journaled_op(store, op, change)
 }
 
 pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {

@@ -65,7 +65,7 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
                 writeln!(out, "{line}")?;
                 out.flush()?;
             }
-            WatchEvent::Refreshed(_) => {}
+            WatchEvent::Refreshed(_) | WatchEvent::Review => {}
             WatchEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
         }
     }

@@ -501,6 +501,20 @@ pub fn journaled<T>(
     Ok((value, observer.entry()))
 }
 
+/// Runs one change of the set with its journal entry, the way every command and the workbench
+/// do: `op` names the change, and the commit is returned.
+pub fn journaled_op(
+    store: &Store,
+    op: Op,
+    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
+) -> Result<Commit, StoreError> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    Ok(journaled(store, meta, None, change)?.0)
+}
+
 /// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
 /// there unchanged; they are replaced by the records it removed.
 pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), StoreError> {

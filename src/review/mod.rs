@@ -7,6 +7,6 @@ pub mod proposal;
 pub mod sink;
 pub mod who;
 
-pub use journal::{Entry, EntryMeta, Journal, Op, journaled, undo};
+pub use journal::{Entry, EntryMeta, Journal, Op, journaled, journaled_op, undo};
 pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, State, Status};
 pub use sink::ReviewPlans;

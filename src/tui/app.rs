@@ -6,19 +6,23 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::editor::{Conflict, Editor};
+use super::editor::{Conflict, Editor, Target};
 use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
 use super::panes::Pane;
+use super::panes::history::HistoryPane;
 use super::panes::index::IndexPane;
 use super::panes::manifest::{ManifestPane, entry_key};
+use super::panes::proposals::{ProposalsPane, summary};
 use super::panes::query::{QueryPane, QueryResult};
 use super::panes::record::RecordPane;
+use super::review::Review;
 use super::theme::Theme;
 use super::ui::Areas;
-use crate::store::inspect::{Entry, Inspection};
+use crate::review::Status as ProposalStatus;
+use crate::store::inspect::{Entry, EntryState, Inspection};
 use crate::store::{Commit, Record, Store};
-use crate::watch::{WatchEvent, diff};
+use crate::watch::{WatchEvent, diff, valid_set};
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -27,13 +31,20 @@ pub enum Event {
     Mouse(MouseEvent),
     Resize(u16, u16),
     Watch(WatchEvent),
-    Job(JobDone),
+    Job(Box<JobDone>),
     /// `$VISUAL`/`$EDITOR` finished an edit of `base`.
     External {
         base: Record,
         outcome: ExternalOutcome,
     },
     Query(QueryResult),
+    /// The proposals and the journal, loaded off the UI thread.
+    Review(Arc<Review>),
+    /// The bytes of a manifest entry that does not read, for the repair editor.
+    EntryRead {
+        file: String,
+        bytes: Option<Vec<u8>>,
+    },
     /// Terminal input failed; the loop ends with this error.
     InputClosed(String),
 }
@@ -59,12 +70,31 @@ pub enum Effect {
         records: Vec<Record>,
         catalog: Option<String>,
     },
+    /// Load the proposals and the journal, then send [`Event::Review`].
+    LoadReview,
+    /// Read a manifest entry's bytes (`Store::entry_bytes`), then send [`Event::EntryRead`].
+    ReadEntry {
+        file: String,
+    },
     Quit,
+}
+
+/// What the body of the screen shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// The four panes.
+    Panes,
+    Proposals,
+    History,
 }
 
 #[derive(Debug, Clone)]
 pub enum Confirm {
     Delete(Record),
+    /// Drop a manifest entry that does not read.
+    Drop(String),
+    /// Undo a journal entry.
+    Undo(Box<crate::review::Entry>),
     /// Quit although the editor holds unsaved changes.
     Quit,
     /// Close the editor and drop its unsaved changes.
@@ -78,6 +108,15 @@ impl Confirm {
                 "Delete {}? This commits a transaction.",
                 super::sanitize::line(r.name())
             ),
+            Confirm::Drop(file) => format!(
+                "Drop {} from the manifest? The file is deleted; this commits a transaction.",
+                super::sanitize::line(file)
+            ),
+            Confirm::Undo(entry) => format!(
+                "Undo entry #{} ({})? This commits a transaction.",
+                entry.id,
+                entry.op.as_str()
+            ),
             Confirm::Quit => "Quit and lose the unsaved changes in the editor?".into(),
             Confirm::DiscardEdit => "Close the editor and lose its unsaved changes?".into(),
         }
@@ -86,8 +125,15 @@ impl Confirm {
 
 #[derive(Debug, Clone)]
 pub enum Modal {
-    Help { scroll: usize },
+    Help {
+        scroll: usize,
+    },
     Confirm(Confirm),
+    /// Rejecting proposal `id`: the reason being typed.
+    Reason {
+        id: String,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +157,10 @@ pub struct App {
     pub record: RecordPane,
     pub index: IndexPane,
     pub query: QueryPane,
+    pub view: View,
+    pub review: Arc<Review>,
+    pub proposals: ProposalsPane,
+    pub history: HistoryPane,
     pub editor: Option<Editor>,
     pub modal: Option<Modal>,
     pub status: Option<Status>,
@@ -122,6 +172,10 @@ pub struct App {
     /// Where each pane was drawn last, for the mouse.
     pub areas: Areas,
 }
+
+/// The status line while the set is unreadable: what to do about it.
+pub const UNREADABLE: &str =
+    "set unreadable: select a ✗ entry, e repairs it, d drops it from the manifest";
 
 /// A one-line summary of a commit, names as they are (sanitized when drawn).
 pub fn describe_commit(commit: &Commit) -> String {
@@ -152,6 +206,10 @@ impl App {
             record: RecordPane::default(),
             index: IndexPane::default(),
             query: QueryPane::default(),
+            view: View::Panes,
+            review: Arc::new(Review::default()),
+            proposals: ProposalsPane::default(),
+            history: HistoryPane::default(),
             editor: None,
             modal: None,
             status: None,
@@ -164,13 +222,40 @@ impl App {
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);
         if !app.inspection.is_readable() && !app.inspection.entries.is_empty() {
-            app.set_status(
-                StatusKind::Error,
-                "set unreadable: agents and transactions refuse it until the ✗ entries are fixed"
-                    .into(),
-            );
+            app.set_status(StatusKind::Error, UNREADABLE.into());
         }
         app
+    }
+
+    /// Shows `review` (proposals and journal). With `announce`, proposals that were not there
+    /// before are named in the status line, the way commits are.
+    pub fn set_review(&mut self, review: Arc<Review>, announce: bool) {
+        let known: Vec<String> = self.review.proposals.iter().map(|p| p.id.clone()).collect();
+        self.review = review;
+        self.proposals
+            .refresh(&self.review, &valid_set(&self.inspection));
+        self.history.refresh(&self.review);
+        if !announce {
+            return;
+        }
+        let new: Vec<String> = self
+            .review
+            .proposals
+            .iter()
+            .filter(|p| p.status == ProposalStatus::Pending && !known.contains(&p.id))
+            .map(|p| format!("{} ({})", p.id, summary(p)))
+            .collect();
+        if !new.is_empty() {
+            let hint = if self.view == View::Proposals {
+                ""
+            } else {
+                "; p shows it"
+            };
+            self.set_status(
+                StatusKind::Change,
+                format!("new proposal: {}{hint}", new.join(", ")),
+            );
+        }
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
@@ -181,7 +266,7 @@ impl App {
         self.selected_entry().and_then(Entry::record)
     }
 
-    fn set_status(&mut self, kind: StatusKind, text: String) {
+    pub fn set_status(&mut self, kind: StatusKind, text: String) {
         self.status = Some(Status { kind, text });
     }
 
@@ -190,6 +275,7 @@ impl App {
         match &self.modal {
             Some(Modal::Help { .. }) => return vec![Scope::Help],
             Some(Modal::Confirm(_)) => return vec![Scope::Confirm],
+            Some(Modal::Reason { .. }) => return vec![Scope::Input],
             None => {}
         }
         if let Some(editor) = &self.editor {
@@ -198,6 +284,11 @@ impl App {
             } else {
                 vec![Scope::Editor]
             };
+        }
+        match self.view {
+            View::Proposals => return vec![Scope::Proposals, Scope::List, Scope::Global],
+            View::History => return vec![Scope::History, Scope::List, Scope::Global],
+            View::Panes => {}
         }
         if self.manifest.typing || self.query.typing {
             return vec![Scope::Input];
@@ -208,7 +299,7 @@ impl App {
             Pane::Query => Scope::Query,
             Pane::Record => Scope::List,
         };
-        vec![pane, Scope::List, Scope::Global]
+        vec![pane, Scope::List, Scope::Global, Scope::Workbench]
     }
 
     /// Replaces the folder state, keeping the selection on the same record when it still exists.
@@ -221,7 +312,10 @@ impl App {
         if now != keep {
             self.record.scroll = 0;
         }
+        self.proposals
+            .refresh(&self.review, &valid_set(&self.inspection));
         if let Some(editor) = &mut self.editor
+            && editor.target == Target::Record
             && let Some(base) = &editor.base
         {
             let current = self
@@ -251,11 +345,22 @@ impl App {
                 self.mouse(mouse);
                 Vec::new()
             }
+            Event::Watch(WatchEvent::Review) => vec![Effect::LoadReview],
             Event::Watch(watch) => {
                 self.watch(watch);
                 Vec::new()
             }
-            Event::Job(done) => self.job_done(done),
+            Event::Review(review) => {
+                self.set_review(review, true);
+                Vec::new()
+            }
+            Event::EntryRead { file, bytes } => {
+                if self.editor.is_none() {
+                    self.editor = Some(Editor::repair(&file, bytes));
+                }
+                Vec::new()
+            }
+            Event::Job(done) => self.job_done(*done),
             Event::External { base, outcome } => self.external_done(base, outcome),
             Event::Query(result) => {
                 self.query.pending = false;
@@ -286,6 +391,7 @@ impl App {
             }
             WatchEvent::Refreshed(change) => self.set_inspection(change.inspection),
             WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
+            WatchEvent::Review => {}
         }
     }
 
@@ -310,6 +416,9 @@ impl App {
                 Vec::new()
             }
             Some(Scope::Confirm) => self.confirm(action),
+            Some(Scope::Input) if matches!(self.modal, Some(Modal::Reason { .. })) => {
+                self.reason_key(action, key)
+            }
             Some(Scope::Conflict | Scope::Editor) => self.editor_key(action, key),
             Some(Scope::Input) => {
                 self.input_key(action, key);
@@ -337,6 +446,8 @@ impl App {
                 self.modal = None;
                 match question {
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
+                    Confirm::Drop(file) => return self.run(Job::DropEntry { file }),
+                    Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
                     Confirm::Quit => {
                         self.quit = true;
                         return vec![Effect::Quit];
@@ -346,6 +457,39 @@ impl App {
             }
             Some(Action::No) => self.modal = None,
             _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Typing the reason for a rejection: Enter rejects, Esc cancels.
+    fn reason_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let Some(Modal::Reason { id, text }) = &mut self.modal else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Submit) => {
+                let id = id.clone();
+                let reason = text.trim().to_owned();
+                self.modal = None;
+                return self.run(Job::Reject {
+                    id,
+                    reason: (!reason.is_empty()).then_some(reason),
+                });
+            }
+            Some(Action::Cancel) => self.modal = None,
+            _ => match key.code {
+                KeyCode::Backspace => {
+                    text.pop();
+                }
+                KeyCode::Char(c)
+                    if !key
+                        .modifiers
+                        .contains(crossterm::event::KeyModifiers::CONTROL) =>
+                {
+                    text.push(c);
+                }
+                _ => {}
+            },
         }
         Vec::new()
     }
@@ -403,6 +547,60 @@ impl App {
                 return vec![Effect::Quit];
             }
             Action::Help => self.modal = Some(Modal::Help { scroll: 0 }),
+            Action::ShowProposals => {
+                self.view = if self.view == View::Proposals {
+                    View::Panes
+                } else {
+                    View::Proposals
+                }
+            }
+            Action::ShowHistory => {
+                self.view = if self.view == View::History {
+                    View::Panes
+                } else {
+                    View::History
+                }
+            }
+            Action::Back => self.view = View::Panes,
+            Action::Up
+            | Action::Down
+            | Action::Left
+            | Action::Right
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Top
+            | Action::Bottom
+                if self.view != View::Panes =>
+            {
+                if self.view == View::Proposals {
+                    self.proposals.act(action);
+                } else {
+                    self.history.act(action);
+                }
+            }
+            Action::Edit if self.view == View::Proposals => self.edit_proposal(),
+            Action::Approve => match self.proposals.selected_row() {
+                Some(row) => {
+                    let id = row.proposal.id.clone();
+                    return self.run(Job::Approve { id });
+                }
+                None => self.set_status(StatusKind::Error, "no proposal selected".into()),
+            },
+            Action::Reject => match self.proposals.selected_row() {
+                Some(row) => {
+                    self.modal = Some(Modal::Reason {
+                        id: row.proposal.id.clone(),
+                        text: String::new(),
+                    })
+                }
+                None => self.set_status(StatusKind::Error, "no proposal selected".into()),
+            },
+            Action::Undo => match self.history.selected_entry() {
+                Some(entry) => {
+                    self.modal = Some(Modal::Confirm(Confirm::Undo(Box::new(entry.clone()))))
+                }
+                None => self.set_status(StatusKind::Error, "no journal entry selected".into()),
+            },
             Action::FocusNext => self.focus = self.focus.next(1),
             Action::FocusPrev => self.focus = self.focus.next(-1),
             Action::Zoom => self.zoom = !self.zoom,
@@ -441,7 +639,10 @@ impl App {
             }
             Action::Edit => match self.selected_record().cloned() {
                 Some(record) => self.editor = Some(Editor::open(&record)),
-                None => self.cannot_edit(),
+                None => match self.repairable() {
+                    Some(file) => return vec![Effect::ReadEntry { file }],
+                    None => self.cannot_edit(),
+                },
             },
             Action::EditExternal => match self.selected_record().cloned() {
                 Some(base) => return vec![Effect::ExternalEdit { base }],
@@ -450,9 +651,12 @@ impl App {
             Action::New => self.editor = Some(Editor::new_record()),
             Action::Delete => match self.selected_record().cloned() {
                 Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
-                None => {
-                    self.set_status(StatusKind::Error, "select a valid record to delete".into())
-                }
+                None => match self.repairable() {
+                    Some(file) => self.modal = Some(Modal::Confirm(Confirm::Drop(file))),
+                    None => {
+                        self.set_status(StatusKind::Error, "select a valid record to delete".into())
+                    }
+                },
             },
             Action::RebuildIndex => return self.run(Job::RebuildIndex),
             Action::Reload => return self.run(Job::Reload),
@@ -464,9 +668,44 @@ impl App {
     fn cannot_edit(&mut self) {
         let text = match self.selected_entry() {
             None => "no record selected".to_owned(),
-            Some(_) => "only a valid record can be edited here; fix this file by hand (see the Record pane)".to_owned(),
+            Some(_) => "this entry cannot be edited here; d drops it from the manifest".to_owned(),
         };
         self.set_status(StatusKind::Error, text);
+    }
+
+    /// The selected manifest entry's file when it does not read and can be repaired.
+    fn repairable(&self) -> Option<String> {
+        let entry = self.selected_entry()?;
+        match entry.state {
+            EntryState::Valid(_) | EntryState::UnsafeName => None,
+            _ => Some(entry.file.clone()),
+        }
+    }
+
+    /// Opens the proposed record marked ▶ of the selected pending proposal in the editor.
+    fn edit_proposal(&mut self) {
+        let Some(row) = self.proposals.selected_row() else {
+            self.set_status(StatusKind::Error, "no proposal selected".into());
+            return;
+        };
+        if row.proposal.status != ProposalStatus::Pending {
+            let text = format!(
+                "proposal {} was already {}; only a pending proposal can be edited",
+                row.proposal.id,
+                row.state.as_str()
+            );
+            self.set_status(StatusKind::Error, text);
+            return;
+        }
+        let id = row.proposal.id.clone();
+        let index = self.proposals.record;
+        match self.proposals.proposed_records().get(index) {
+            Some(record) => self.editor = Some(Editor::proposal(&id, index, record)),
+            None => self.set_status(
+                StatusKind::Error,
+                format!("proposal {id} has no valid plan to edit"),
+            ),
+        }
     }
 
     fn editor_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
@@ -478,10 +717,39 @@ impl App {
                 if editor.saving {
                     return Vec::new();
                 }
+                if let Target::Repair { file, seen } = editor.target.clone() {
+                    match editor.parse_raw() {
+                        Ok(replacement) => {
+                            editor.saving = true;
+                            editor.error = None;
+                            return self.run(Job::Repair {
+                                file,
+                                seen,
+                                replacement,
+                            });
+                        }
+                        Err(e) => editor.error = Some(e),
+                    }
+                    return Vec::new();
+                }
                 match editor.validate() {
                     Ok(edited) => {
                         editor.saving = true;
                         editor.error = None;
+                        if let Target::Proposal { id, index } = editor.target.clone() {
+                            let mut records = self.proposals.proposed_records();
+                            if self.proposals.selected_row().map(|r| &r.proposal.id) != Some(&id)
+                                || index >= records.len()
+                            {
+                                editor.saving = false;
+                                editor.error = Some(format!(
+                                    "proposal {id} changed since the editor opened; close and reopen"
+                                ));
+                                return Vec::new();
+                            }
+                            records[index] = edited;
+                            return self.run(Job::EditProposal { id, records });
+                        }
                         let base = editor.base.clone();
                         return self.run(Job::Save { base, edited });
                     }
@@ -532,7 +800,34 @@ impl App {
     fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
         let what = done.job.describe();
+        self.set_review(done.review.clone(), false);
         match (&done.job, &done.result) {
+            (Job::EditProposal { id, .. }, Ok(_)) => {
+                self.editor = None;
+                self.set_status(
+                    StatusKind::Info,
+                    format!("proposal {id}: record edited (nothing applied yet; a approves)"),
+                );
+            }
+            (Job::Repair { .. }, Ok(commit)) => {
+                self.editor = None;
+                self.set_inspection(done.inspection.clone());
+                self.set_status(
+                    StatusKind::Info,
+                    format!("{what}: committed ({})", describe_commit(commit)),
+                );
+            }
+            (Job::EditProposal { .. } | Job::Repair { .. }, Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                if let Some(editor) = &mut self.editor {
+                    editor.saving = false;
+                    editor.error = Some(error.message.clone());
+                }
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} failed; your edit is still in the editor"),
+                );
+            }
             (Job::Save { edited, .. }, Ok(commit)) => {
                 self.editor = None;
                 self.set_inspection(done.inspection.clone());
@@ -582,6 +877,13 @@ impl App {
                 };
                 self.set_status(StatusKind::Info, text);
             }
+            (Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_), Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} refused: {}", error.message),
+                );
+            }
             (_, Err(error)) => {
                 self.set_inspection(done.inspection.clone());
                 self.set_status(
@@ -619,6 +921,18 @@ impl App {
 
     fn mouse(&mut self, mouse: MouseEvent) {
         if self.modal.is_some() || self.editor.is_some() {
+            return;
+        }
+        if self.view != View::Panes {
+            let down = match mouse.kind {
+                MouseEventKind::ScrollDown => true,
+                MouseEventKind::ScrollUp => false,
+                _ => return,
+            };
+            match self.view {
+                View::Proposals => self.proposals.scroll_view(down),
+                _ => self.history.scroll_view(down),
+            }
             return;
         }
         let Some(pane) = self.pane_at(mouse.column, mouse.row) else {

@@ -1,5 +1,6 @@
 //! `memwb demo`: the demo workspace shipped in `assets/demo`, embedded in the binary so that an
-//! installed binary has it too, copied to a fresh temporary directory.
+//! installed binary has it too, copied to a fresh temporary directory. It includes two pending
+//! proposals in `.memwb/proposals` (one ready, one stale).
 
 use std::path::PathBuf;
 
@@ -28,6 +29,10 @@ pub fn create() -> anyhow::Result<PathBuf> {
     std::fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
     for (name, bytes) in FILES {
         let path = root.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
         std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(dir)

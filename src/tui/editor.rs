@@ -31,9 +31,22 @@ pub struct Conflict {
     pub diff: Option<Vec<(char, String)>>,
 }
 
+/// What a save commits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A record of the set: `replace` on the base (or `extend` for a new record).
+    Record,
+    /// Record `index` of a pending proposal's plan: `proposal::edit_records`.
+    Proposal { id: String, index: usize },
+    /// A manifest entry that does not read, edited as raw text: `repair_entry`. `seen` is the
+    /// file's bytes as read (`None`: missing or unreadable).
+    Repair { file: String, seen: Option<Vec<u8>> },
+}
+
 pub struct Editor {
     /// The version the editor opened; `None` for a new record.
     pub base: Option<Record>,
+    pub target: Target,
     fields: [TextArea<'static>; 4],
     pub focus: usize,
     original: [String; 4],
@@ -97,6 +110,49 @@ impl Editor {
         editor
     }
 
+    /// A proposed record, to be saved back into its proposal.
+    pub fn proposal(id: &str, index: usize, record: &Record) -> Self {
+        let mut editor = Self::open(record);
+        editor.target = Target::Proposal {
+            id: id.to_owned(),
+            index,
+        };
+        editor
+    }
+
+    /// The raw text of a manifest entry that does not read; saving parses it as a record file.
+    pub fn repair(file: &str, seen: Option<Vec<u8>>) -> Self {
+        let text = seen
+            .as_deref()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
+        let mut editor = Self::with_values([String::new(), String::new(), String::new(), text]);
+        editor.target = Target::Repair {
+            file: file.to_owned(),
+            seen,
+        };
+        editor.fields[BODY].set_line_number_style(Style::default());
+        editor
+    }
+
+    /// Whether this edits a file's raw text (a repair) rather than four fields.
+    pub fn is_raw(&self) -> bool {
+        matches!(self.target, Target::Repair { .. })
+    }
+
+    /// A repair's text parsed as a record file, or the parse error with its line.
+    pub fn parse_raw(&self) -> Result<Record, String> {
+        crate::store::codec::parse(self.value(BODY).as_bytes()).map_err(|e| {
+            let text = e.to_string();
+            match e.line() {
+                Some(line) if !text.contains(&format!("line {line}")) => {
+                    format!("line {line}: {text}")
+                }
+                _ => text,
+            }
+        })
+    }
+
     pub fn new_record() -> Self {
         let mut editor = Self::with_values([
             String::new(),
@@ -118,6 +174,7 @@ impl Editor {
         ];
         Self {
             base: None,
+            target: Target::Record,
             fields,
             focus: BODY,
             original: values,
@@ -188,10 +245,16 @@ impl Editor {
     }
 
     pub fn next_field(&mut self, step: isize) {
+        if self.is_raw() {
+            return;
+        }
         self.focus = (self.focus as isize + step).rem_euclid(4) as usize;
     }
 
     pub fn cycle_type(&mut self) {
+        if self.is_raw() {
+            return;
+        }
         let current = self.value(TYPE);
         let all = MemoryType::ALL;
         let next = all
@@ -265,9 +328,14 @@ impl Editor {
     }
 
     pub fn title(&self) -> String {
-        match &self.base {
-            Some(base) => format!(" Edit {} ", sanitize::line(base.name())),
-            None => " New record ".into(),
+        match (&self.target, &self.base) {
+            (Target::Repair { file, .. }, _) => format!(" Repair {} ", sanitize::line(file)),
+            (Target::Proposal { id, .. }, Some(base)) => format!(
+                " Edit proposed {} (proposal {id}) ",
+                sanitize::line(base.name())
+            ),
+            (_, Some(base)) => format!(" Edit {} ", sanitize::line(base.name())),
+            (_, None) => " New record ".into(),
         }
     }
 
@@ -285,14 +353,16 @@ impl Editor {
             .iter()
             .map(|l| l.width().div_ceil(width).max(1))
             .sum();
+        let raw = self.is_raw();
         let [fields_area, status_area, body_area] = Layout::vertical([
-            Constraint::Length(3),
+            Constraint::Length(if raw { 0 } else { 3 }),
             Constraint::Length(status_rows.min(inner.height.saturating_sub(5) as usize) as u16),
             Constraint::Min(1),
         ])
         .areas(inner);
         let rows = Layout::vertical([Constraint::Length(1); 3]).split(fields_area);
-        for (row, field) in rows.iter().zip([NAME, TYPE, DESCRIPTION]) {
+        let shown: &[usize] = if raw { &[] } else { &[NAME, TYPE, DESCRIPTION] };
+        for (row, &field) in rows.iter().zip(shown) {
             let [label, input] =
                 Layout::horizontal([Constraint::Length(13), Constraint::Min(1)]).areas(*row);
             let style = if self.focus == field {
@@ -337,9 +407,14 @@ impl Editor {
         } else {
             theme.label()
         };
-        let block = Block::default()
-            .borders(Borders::TOP)
-            .title(Span::styled(" body ", label_style));
+        let block = Block::default().borders(Borders::TOP).title(Span::styled(
+            if raw {
+                " the file's text (saved as a whole record file) "
+            } else {
+                " body "
+            },
+            label_style,
+        ));
         self.fields[BODY].set_block(block);
         self.style_field(BODY, theme);
         frame.render_widget(&self.fields[BODY], body_area);
@@ -355,8 +430,29 @@ impl Editor {
     }
 
     fn status_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
-        let (bytes, lines) = self.measure();
         let mut out = Vec::new();
+        if self.is_raw() {
+            match self.parse_raw() {
+                Ok(_) => out.push(Line::styled(
+                    "✓ parses as a valid record file · C-s repairs the entry with it",
+                    theme.ok(),
+                )),
+                Err(e) => out.push(Line::styled(
+                    format!("✗ {}", sanitize::line(&e)),
+                    theme.error(),
+                )),
+            }
+            if let Some(error) = &self.error {
+                out.push(Line::styled(
+                    format!("✗ not saved: {}", sanitize::line(error)),
+                    theme.error(),
+                ));
+            } else if self.saving {
+                out.push(Line::styled("saving…", theme.dim()));
+            }
+            return out;
+        }
+        let (bytes, lines) = self.measure();
         let budget = format!("{bytes}/{MAX_RECORD_BYTES} bytes · {lines}/{MAX_RECORD_LINES} lines");
         let over = bytes > MAX_RECORD_BYTES || lines > MAX_RECORD_LINES;
         match self.validate() {

@@ -1,8 +1,13 @@
 //! Engine calls. The engine is synchronous; the event loop runs each job with
 //! `tokio::task::spawn_blocking` and feeds the result back as an event. Tests run them inline.
+//!
+//! Every change is journaled like the CLI's (`review::journaled_op`), and approving, rejecting
+//! and undoing go through the review gate's own functions.
 
 use std::sync::Arc;
 
+use super::review::Review;
+use crate::review::{Entry, Op, journaled_op, proposal};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError};
 
@@ -16,6 +21,29 @@ pub enum Job {
     },
     Remove(Record),
     RebuildIndex,
+    Approve {
+        id: String,
+    },
+    Reject {
+        id: String,
+        reason: Option<String>,
+    },
+    /// Replaces a pending proposal's records (a reviewer's edit).
+    EditProposal {
+        id: String,
+        records: Vec<Record>,
+    },
+    Undo(Entry),
+    /// Fixes a manifest entry that does not read with a record parsed from its edited text.
+    Repair {
+        file: String,
+        seen: Option<Vec<u8>>,
+        replacement: Record,
+    },
+    /// Drops a manifest entry that does not read.
+    DropEntry {
+        file: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +68,8 @@ pub struct JobDone {
     pub result: Result<Commit, JobError>,
     /// The folder as it is after the job, so the panes update without waiting on the watcher.
     pub inspection: Arc<Inspection>,
+    /// The proposals and the journal after the job.
+    pub review: Arc<Review>,
 }
 
 impl Job {
@@ -49,19 +79,42 @@ impl Job {
             Job::Save {
                 base: Some(base),
                 edited,
-            } => store.replace(base, edited.clone()).map_err(JobError::from),
+            } => journaled_op(store, Op::Set, |s| s.replace(base, edited.clone())),
             Job::Save { base: None, edited } => {
-                store.extend(vec![edited.clone()]).map_err(JobError::from)
+                journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))
             }
-            Job::Remove(record) => store
-                .remove(std::slice::from_ref(record))
-                .map_err(JobError::from),
-            Job::RebuildIndex => store.rebuild_index().map_err(JobError::from),
-        };
+            Job::Remove(record) => {
+                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))
+            }
+            Job::RebuildIndex => journaled_op(store, Op::RebuildIndex, Store::rebuild_index),
+            Job::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
+            Job::Reject { id, reason } => {
+                proposal::reject(store, id, reason.clone()).map(|_| Commit::default())
+            }
+            Job::EditProposal { id, records } => {
+                proposal::edit_records(store, id, records.clone()).map(|_| Commit::default())
+            }
+            Job::Undo(entry) => crate::review::undo(store, entry).map(|(commit, _)| commit),
+            Job::Repair {
+                file,
+                seen,
+                replacement,
+            } => journaled_op(store, Op::Repair, |s| {
+                s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
+            }),
+            Job::DropEntry { file } => {
+                let seen = store.entry_bytes(file);
+                journaled_op(store, Op::Repair, |s| {
+                    s.repair_entry(file, seen.as_deref(), None)
+                })
+            }
+        }
+        .map_err(JobError::from);
         JobDone {
             job: self,
             result,
             inspection: Arc::new(store.inspect()),
+            review: Arc::new(Review::load(store)),
         }
     }
 
@@ -81,6 +134,12 @@ impl Job {
             Job::Save { base: None, edited } => format!("add {}", edited.name()),
             Job::Remove(r) => format!("delete {}", r.name()),
             Job::RebuildIndex => "rebuild MEMORY.md".into(),
+            Job::Approve { id } => format!("approve {id}"),
+            Job::Reject { id, .. } => format!("reject {id}"),
+            Job::EditProposal { id, .. } => format!("edit proposal {id}"),
+            Job::Undo(entry) => format!("undo #{}", entry.id),
+            Job::Repair { file, .. } => format!("repair {file}"),
+            Job::DropEntry { file } => format!("drop {file} from the manifest"),
         }
     }
 }

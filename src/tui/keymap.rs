@@ -27,6 +27,13 @@ pub enum Action {
     RebuildIndex,
     Reload,
     QueryInput,
+    // the Proposals and History views
+    ShowProposals,
+    ShowHistory,
+    Back,
+    Approve,
+    Reject,
+    Undo,
     // text input lines (filter, query)
     Submit,
     Cancel,
@@ -48,10 +55,13 @@ pub enum Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {
     Global,
+    Workbench,
     List,
     Manifest,
     Index,
     Query,
+    Proposals,
+    History,
     Input,
     Editor,
     Conflict,
@@ -63,10 +73,13 @@ impl Scope {
     pub fn title(self) -> &'static str {
         match self {
             Scope::Global => "Everywhere",
-            Scope::List => "Moving in a pane",
+            Scope::Workbench => "The four panes",
+            Scope::List => "Moving in a pane or a list",
             Scope::Manifest => "Manifest pane",
             Scope::Index => "MEMORY.md pane",
             Scope::Query => "Query pane",
+            Scope::Proposals => "Proposals view",
+            Scope::History => "History view",
             Scope::Input => "Typing a filter or a query",
             Scope::Editor => "Editor",
             Scope::Conflict => "Editor: after a conflicting change",
@@ -300,55 +313,125 @@ pub static BINDINGS: &[Binding] = &[
     b(S::Global, &[key('?')], A::Help, "this help", Some("help")),
     b(
         S::Global,
+        &[key('p')],
+        A::ShowProposals,
+        "the Proposals view (again: back to the four panes)",
+        Some("proposals"),
+    ),
+    b(
+        S::Global,
+        &[key('H')],
+        A::ShowHistory,
+        "the History view: the journal, with undo (again: back)",
+        Some("history"),
+    ),
+    b(S::Global, &[ctrl('r')], A::Reload, "reload from disk", None),
+    b(
+        S::Workbench,
         &[code(KeyCode::Tab)],
         A::FocusNext,
         "next pane",
         Some("pane"),
     ),
     b(
-        S::Global,
+        S::Workbench,
         &[code(KeyCode::BackTab)],
         A::FocusPrev,
         "previous pane",
         None,
     ),
     b(
-        S::Global,
+        S::Workbench,
         &[key('z')],
         A::Zoom,
         "zoom the focused pane",
         None,
     ),
     b(
-        S::Global,
+        S::Workbench,
         &[key('e')],
         A::Edit,
-        "edit the selected record here",
+        "edit the selected record here (an entry that does not read: repair its text)",
         Some("edit"),
     ),
     b(
-        S::Global,
+        S::Workbench,
         &[key('E')],
         A::EditExternal,
         "edit the selected record in $VISUAL / $EDITOR",
         None,
     ),
-    b(S::Global, &[key('n')], A::New, "new record", Some("new")),
+    b(S::Workbench, &[key('n')], A::New, "new record", Some("new")),
     b(
-        S::Global,
+        S::Workbench,
         &[key('d')],
         A::Delete,
-        "delete the selected record (asks first)",
+        "delete the selected record (asks first); an entry that does not read: drop it from the manifest",
         Some("delete"),
     ),
     b(
-        S::Global,
+        S::Workbench,
         &[key('R')],
         A::RebuildIndex,
         "rebuild MEMORY.md from the manifest (a transaction)",
         Some("rebuild index"),
     ),
-    b(S::Global, &[ctrl('r')], A::Reload, "reload from disk", None),
+    b(
+        S::Proposals,
+        &[key('a')],
+        A::Approve,
+        "approve the selected proposal: apply it through the engine (journaled)",
+        Some("approve"),
+    ),
+    b(
+        S::Proposals,
+        &[key('x')],
+        A::Reject,
+        "reject the selected proposal (asks for a reason)",
+        Some("reject"),
+    ),
+    b(
+        S::Proposals,
+        &[key('e')],
+        A::Edit,
+        "edit the proposed record marked ▶ before approving (validated like any edit)",
+        Some("edit"),
+    ),
+    b(
+        S::Proposals,
+        &[key('h'), code(KeyCode::Left)],
+        A::Left,
+        "mark the previous proposed record",
+        None,
+    ),
+    b(
+        S::Proposals,
+        &[key('l'), code(KeyCode::Right)],
+        A::Right,
+        "mark the next proposed record",
+        Some("record"),
+    ),
+    b(
+        S::Proposals,
+        &[code(KeyCode::Esc)],
+        A::Back,
+        "back to the four panes",
+        Some("back"),
+    ),
+    b(
+        S::History,
+        &[key('u')],
+        A::Undo,
+        "undo the selected entry (asks first; an undo can be undone too)",
+        Some("undo"),
+    ),
+    b(
+        S::History,
+        &[code(KeyCode::Esc)],
+        A::Back,
+        "back to the four panes",
+        Some("back"),
+    ),
     b(
         S::Manifest,
         &[key('/')],
@@ -446,10 +529,13 @@ pub fn hints(scopes: &[Scope]) -> Vec<(String, &'static str)> {
 pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
     let order = [
         S::Global,
+        S::Workbench,
         S::List,
         S::Manifest,
         S::Index,
         S::Query,
+        S::Proposals,
+        S::History,
         S::Input,
         S::Editor,
         S::Conflict,
@@ -485,13 +571,13 @@ mod tests {
         assert_eq!(lookup(&[S::Input, S::Global], &esc), Some(A::Cancel));
         let d = press(KeyCode::Char('d'), KeyModifiers::NONE);
         assert_eq!(lookup(&[S::Conflict, S::Global], &d), Some(A::ShowDiff));
-        assert_eq!(lookup(&[S::Global], &d), Some(A::Delete));
+        assert_eq!(lookup(&[S::Workbench], &d), Some(A::Delete));
     }
 
     #[test]
     fn shifted_letters_and_control_keys() {
         let big_e = press(KeyCode::Char('E'), KeyModifiers::SHIFT);
-        assert_eq!(lookup(&[S::Global], &big_e), Some(A::EditExternal));
+        assert_eq!(lookup(&[S::Workbench], &big_e), Some(A::EditExternal));
         let save = press(KeyCode::Char('s'), KeyModifiers::CONTROL);
         assert_eq!(lookup(&[S::Editor], &save), Some(A::Save));
         let plain_s = press(KeyCode::Char('s'), KeyModifiers::NONE);

@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod keymap;
 pub mod panes;
 pub mod query;
+pub mod review;
 pub mod run;
 pub mod sanitize;
 pub mod terminal;

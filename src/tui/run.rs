@@ -42,7 +42,9 @@ async fn run_async(store: Store) -> anyhow::Result<()> {
             let _ = watch_tx.send(Event::Watch(event));
         })
         .with_context(|| format!("cannot watch {}", store.root().display()))?;
+    let review = std::sync::Arc::new(super::review::Review::load(&store));
     let mut app = App::new(store, baseline, Theme::from_env());
+    app.set_review(review, false);
     let mut term = terminal::enter().context("cannot open the terminal")?;
     let _guard = terminal::Guard;
     let result = event_loop(&mut term, &mut app, tx, rx).await;
@@ -102,7 +104,23 @@ async fn event_loop(
                         let store = app.store.clone();
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Job(job.run(&store)));
+                            let _ = tx.send(Event::Job(Box::new(job.run(&store))));
+                        });
+                    }
+                    Effect::LoadReview => {
+                        let store = app.store.clone();
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let review = super::review::Review::load(&store);
+                            let _ = tx.send(Event::Review(std::sync::Arc::new(review)));
+                        });
+                    }
+                    Effect::ReadEntry { file } => {
+                        let store = app.store.clone();
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let bytes = store.entry_bytes(&file);
+                            let _ = tx.send(Event::EntryRead { file, bytes });
                         });
                     }
                     Effect::Query {

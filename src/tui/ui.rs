@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use super::app::{App, Modal, StatusKind};
+use super::app::{App, Modal, StatusKind, View};
 use super::keymap;
 use super::panes::Pane;
 use super::sanitize;
@@ -18,6 +18,9 @@ pub struct Areas {
     pub query: Rect,
     pub status: Rect,
     pub hints: Rect,
+    /// The Proposals or History view: the list, and the selected item's detail (or the editor).
+    pub list: Rect,
+    pub detail: Rect,
 }
 
 impl Areas {
@@ -71,7 +74,67 @@ pub fn layout(area: Rect, focus: Pane, zoom: bool, editing: bool) -> Areas {
     areas
 }
 
+/// The Proposals and History views: the list on top (at most a third of the body), the detail
+/// of the selected item below, full width.
+pub fn view_layout(area: Rect, rows: usize) -> Areas {
+    let [body, status, hints] = Layout::vertical([
+        Constraint::Min(4),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let most = (body.height / 3).max(4);
+    let want = (rows as u16).saturating_add(2).clamp(4, most);
+    let [list, detail] =
+        Layout::vertical([Constraint::Length(want), Constraint::Min(3)]).areas(body);
+    Areas {
+        status,
+        hints,
+        list,
+        detail,
+        ..Areas::default()
+    }
+}
+
+fn render_view(frame: &mut Frame, app: &mut App) {
+    let rows = match app.view {
+        View::Proposals => app.proposals.rows.len(),
+        _ => app.history.entries.len(),
+    };
+    let areas = view_layout(frame.area(), rows);
+    app.areas = areas;
+    let theme = app.theme;
+    let detail = if app.editor.is_some() {
+        None
+    } else {
+        Some(areas.detail)
+    };
+    let review = app.review.clone();
+    if app.view == View::Proposals {
+        let current = crate::watch::valid_set(&app.inspection);
+        let readable = app.inspection.is_readable();
+        app.proposals.render(
+            frame, areas.list, detail, &current, readable, &review, &theme,
+        );
+    } else {
+        app.history
+            .render(frame, areas.list, detail, &review, &theme);
+    }
+    if let Some(editor) = &mut app.editor {
+        editor.render(frame, areas.detail, &theme);
+    }
+}
+
 pub fn render(frame: &mut Frame, app: &mut App) {
+    let repairing = app
+        .editor
+        .as_ref()
+        .is_some_and(super::editor::Editor::is_raw);
+    if app.view != View::Panes && !repairing {
+        render_view(frame, app);
+        render_overlays(frame, app);
+        return;
+    }
     let areas = layout(frame.area(), app.focus, app.zoom, app.editor.is_some());
     app.areas = areas;
     let theme = app.theme;
@@ -99,13 +162,41 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         let f = focused(Pane::Index);
         app.index.render(frame, areas.index, &theme, f);
     }
-    render_status(frame, app, areas.status);
-    render_hints(frame, app, areas.hints);
+    render_overlays(frame, app);
+}
+
+fn render_overlays(frame: &mut Frame, app: &App) {
+    render_status(frame, app, app.areas.status);
+    render_hints(frame, app, app.areas.hints);
     match &app.modal {
         Some(Modal::Help { scroll }) => render_help(frame, *scroll, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
+        Some(Modal::Reason { id, text }) => render_reason(frame, id, text, app),
         None => {}
     }
+}
+
+fn render_reason(frame: &mut Frame, id: &str, text: &str, app: &App) {
+    let theme = &app.theme;
+    let area = centered(frame.area(), 60, 5);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(format!(" Reject proposal {} ", sanitize::line(id)));
+    let lines = vec![
+        Line::raw("Why? (optional; Enter rejects, Esc cancels)"),
+        Line::from(vec![
+            Span::styled("reason> ", theme.key()),
+            Span::raw(format!("{}▏", sanitize::line(text))),
+        ]),
+    ];
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(Wrap { trim: false }),
+        area,
+    );
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {

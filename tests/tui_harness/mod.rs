@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use memwb::store::{Store, StoreOptions};
 use memwb::tui::app::{App, Effect, Event, ExternalOutcome};
+use memwb::tui::review::Review;
 use memwb::tui::theme::Theme;
 use memwb::tui::{external, query, ui};
 use memwb::watch::{Change, WatchEvent, diff, now_ms};
@@ -51,7 +52,9 @@ impl Harness {
         let store = Store::open(&workspace, options).expect("open");
         let workspace = store.workspace().to_owned();
         let inspection = Arc::new(store.inspect());
-        let app = App::new(store, inspection, Theme::plain());
+        let review = Arc::new(Review::load(&store));
+        let mut app = App::new(store, inspection, Theme::plain());
+        app.set_review(review, false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
             app,
@@ -87,7 +90,9 @@ impl Harness {
             for effect in self.app.update(event) {
                 match effect {
                     Effect::Quit => {}
-                    Effect::Run(job) => queue.push_back(Event::Job(job.run(&self.app.store))),
+                    Effect::Run(job) => {
+                        queue.push_back(Event::Job(Box::new(job.run(&self.app.store))))
+                    }
                     Effect::Query {
                         query: q,
                         records,
@@ -98,6 +103,13 @@ impl Harness {
                         catalog.as_deref(),
                         &|_| None,
                     ))),
+                    Effect::LoadReview => {
+                        queue.push_back(Event::Review(Arc::new(Review::load(&self.app.store))))
+                    }
+                    Effect::ReadEntry { file } => {
+                        let bytes = self.app.store.entry_bytes(&file);
+                        queue.push_back(Event::EntryRead { file, bytes });
+                    }
                     Effect::ExternalEdit { base } => {
                         let outcome: ExternalOutcome =
                             external::edit_until_valid(&base, &self.editor);
@@ -169,6 +181,11 @@ impl Harness {
             commit,
             inspection,
         })));
+    }
+
+    /// What the watcher sends when `.memory/.memwb` changed (a proposal filed, a decision).
+    pub fn review_tick(&mut self) {
+        self.send(Event::Watch(WatchEvent::Review));
     }
 
     /// The screen as text, one line per row, trailing blanks trimmed, the workspace path

@@ -1,8 +1,11 @@
 //! The four panes. Each is a small component: its own state, `render`, and the handling of the
 //! actions that concern only itself (scrolling, moving the selection, typing its input line).
 
+pub mod diff;
+pub mod history;
 pub mod index;
 pub mod manifest;
+pub mod proposals;
 pub mod query;
 pub mod record;
 
@@ -93,4 +96,13 @@ pub fn scroll(position: &mut usize, action: Action, page: usize, len: usize) -> 
 
 pub fn key_span(text: &str, theme: &Theme) -> Span<'static> {
     Span::styled(text.to_owned(), theme.label())
+}
+
+/// `2026-11-30 00:41:12Z` (UTC) from Unix milliseconds.
+pub fn short_time(ms: i64) -> String {
+    let full = crate::store::lock::format_ms(ms);
+    match full.get(..19) {
+        Some(head) => format!("{}Z", head.replace('T', " ")),
+        None => full,
+    }
 }

@@ -1,0 +1,288 @@
+//! History view: the journal, newest first, with op, who, when, the records before and after,
+//! the proposal and the reason; the selected entry in detail. `u` undoes it.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, diff, scroll};
+use crate::review::Entry;
+use crate::review::journal::JournalRecord;
+use crate::store::lock::format_ms;
+use crate::tui::keymap::Action;
+use crate::tui::review::Review;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Default)]
+pub struct HistoryPane {
+    /// The journal, newest first.
+    pub entries: Vec<Entry>,
+    pub selected: usize,
+    offset: usize,
+    height: usize,
+    pub scroll: usize,
+    detail_height: usize,
+    detail_len: usize,
+}
+
+fn names(records: &[JournalRecord]) -> String {
+    records
+        .iter()
+        .map(|r| r.record.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One line: what the entry did to which records.
+pub fn summary(entry: &Entry) -> String {
+    let mut parts = Vec::new();
+    match (entry.before.is_empty(), entry.after.is_empty()) {
+        (true, true) => {}
+        (false, true) => parts.push(format!("-{}", names(&entry.before))),
+        (true, false) => parts.push(format!("+{}", names(&entry.after))),
+        (false, false) => parts.push(format!(
+            "{} → {}",
+            names(&entry.before),
+            names(&entry.after)
+        )),
+    }
+    if let Some(p) = &entry.proposal {
+        parts.push(format!("proposal {}", p.id));
+    }
+    if let Some(undone) = entry.undoes {
+        parts.push(format!("undoes #{undone}"));
+    }
+    if let Some(reason) = &entry.reason {
+        parts.push(format!("reason: {reason}"));
+    }
+    parts.join("  ")
+}
+
+impl HistoryPane {
+    pub fn refresh(&mut self, review: &Review) {
+        let keep = self.selected_entry().map(|e| e.id);
+        self.entries = review.journal.iter().rev().cloned().collect();
+        match keep.and_then(|id| self.entries.iter().position(|e| e.id == id)) {
+            Some(pos) => self.selected = pos,
+            None => self.scroll = 0,
+        }
+        self.selected = self.selected.min(self.entries.len().saturating_sub(1));
+    }
+
+    pub fn selected_entry(&self) -> Option<&Entry> {
+        self.entries.get(self.selected)
+    }
+
+    pub fn act(&mut self, action: Action) {
+        match action {
+            Action::PageDown | Action::PageUp => {
+                scroll(
+                    &mut self.scroll,
+                    action,
+                    self.detail_height.saturating_sub(1),
+                    self.detail_len,
+                );
+            }
+            _ => {
+                let before = self.selected;
+                scroll(&mut self.selected, action, self.height, self.entries.len());
+                if before != self.selected {
+                    self.scroll = 0;
+                }
+            }
+        }
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        self.act(if down {
+            Action::PageDown
+        } else {
+            Action::PageUp
+        });
+    }
+
+    pub fn render(
+        &mut self,
+        frame: &mut Frame,
+        list: Rect,
+        detail: Option<Rect>,
+        review: &Review,
+        theme: &Theme,
+    ) {
+        let outer = block(
+            format!(" History ({} entries) ", self.entries.len()),
+            true,
+            theme,
+        );
+        let inner = outer.inner(list);
+        frame.render_widget(outer, list);
+        self.height = inner.height as usize;
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.height > 0 && self.selected >= self.offset + self.height {
+            self.offset = self.selected + 1 - self.height;
+        }
+        let mut lines = Vec::new();
+        if let Some(error) = &review.error {
+            lines.push(Line::styled(
+                sanitize::line(error).into_owned(),
+                theme.error(),
+            ));
+        }
+        if self.entries.is_empty() {
+            lines.push(Line::styled(
+                "the journal is empty: every change memwb makes is recorded here",
+                theme.dim(),
+            ));
+        }
+        for (i, entry) in self
+            .entries
+            .iter()
+            .enumerate()
+            .skip(self.offset)
+            .take(self.height)
+        {
+            let mut line = Line::from(vec![
+                Span::styled(format!("#{:<4}", entry.id), theme.key()),
+                Span::raw(format!(
+                    "{}  {:<13} {}  ",
+                    super::short_time(entry.at),
+                    entry.op.as_str(),
+                    sanitize::line(&entry.who.to_string())
+                )),
+                Span::raw(sanitize::line(&summary(entry)).into_owned()),
+            ]);
+            if i == self.selected {
+                line = line.patch_style(theme.selected());
+            }
+            lines.push(line);
+        }
+        frame.render_widget(Paragraph::new(lines), inner);
+
+        let Some(area) = detail else {
+            return;
+        };
+        let title = match self.selected_entry() {
+            Some(e) => format!(" Entry #{} ", e.id),
+            None => " Entry ".into(),
+        };
+        let outer = block(title, false, theme);
+        self.detail_height = outer.inner(area).height as usize;
+        let lines = match self.selected_entry() {
+            Some(entry) => detail_lines(entry, &self.entries, theme),
+            None => vec![Line::styled("(no entry selected)", theme.dim())],
+        };
+        self.detail_len = lines.len();
+        self.scroll = self.scroll.min(self.detail_len.saturating_sub(1));
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(outer)
+                .wrap(Wrap { trim: false })
+                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
+            area,
+        );
+    }
+}
+
+fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{label:<12}"), theme.label()),
+        Span::styled(sanitize::line(value).into_owned(), style),
+    ])
+}
+
+fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        labelled("op", entry.op.as_str(), theme.key(), theme),
+        labelled("who", &entry.who.to_string(), Style::default(), theme),
+        labelled("when", &format_ms(entry.at), Style::default(), theme),
+    ];
+    if let Some(p) = &entry.proposal {
+        lines.push(labelled(
+            "proposal",
+            &format!("{} ({}, {})", p.id, p.kind, p.origin),
+            Style::default(),
+            theme,
+        ));
+        if let Some(evidence) = &p.evidence {
+            let mut ev = sanitize::lines(evidence).into_iter();
+            lines.push(labelled(
+                "evidence",
+                &ev.next().unwrap_or_default(),
+                theme.dim(),
+                theme,
+            ));
+            for more in ev {
+                lines.push(Line::styled(format!("{:<12}{more}", ""), theme.dim()));
+            }
+        }
+    }
+    if let Some(reason) = &entry.reason {
+        lines.push(labelled("reason", reason, Style::default(), theme));
+    }
+    if let Some(undone) = entry.undoes {
+        lines.push(labelled(
+            "undoes",
+            &format!("#{undone}"),
+            Style::default(),
+            theme,
+        ));
+    }
+    let undone_by: Vec<String> = all
+        .iter()
+        .filter(|e| e.undoes == Some(entry.id))
+        .map(|e| format!("#{}", e.id))
+        .collect();
+    if !undone_by.is_empty() {
+        lines.push(labelled(
+            "undone by",
+            &undone_by.join(", "),
+            theme.warning(),
+            theme,
+        ));
+    }
+    for (label, records, style) in [
+        ("before", &entry.before, theme.removed()),
+        ("after", &entry.after, theme.added()),
+    ] {
+        if records.is_empty() {
+            continue;
+        }
+        lines.push(Line::styled(format!("{label}:"), theme.label()));
+        for r in records {
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!(
+                        "  {} ({})",
+                        sanitize::line(&r.record.name),
+                        sanitize::line(&r.record.kind)
+                    ),
+                    style,
+                ),
+                Span::raw(format!("  {}", sanitize::line(&r.record.description))),
+                Span::styled(format!("  {}", sanitize::line(&r.file)), theme.dim()),
+            ]));
+        }
+    }
+    if let ([before], [after]) = (entry.before.as_slice(), entry.after.as_slice()) {
+        lines.push(Line::styled(
+            format!(
+                "── {} → {}",
+                sanitize::line(&before.record.name),
+                sanitize::line(&after.record.name)
+            ),
+            theme.label(),
+        ));
+        lines.extend(diff::record(Some(&before.record), &after.record, theme));
+    }
+    if entry.before.is_empty() && entry.after.is_empty() {
+        lines.push(Line::styled(
+            "changed no records (nothing to undo)",
+            theme.dim(),
+        ));
+    }
+    lines
+}

@@ -1,0 +1,482 @@
+//! Proposals view: every proposal with its state and origin (pending first), and the selected
+//! one as a diff: every source against every replacement, word by word, the records it keeps,
+//! and for a stale proposal what changed since it was made.
+
+use std::collections::HashSet;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use super::{block, diff, scroll};
+use crate::review::journal::JournalRecord;
+use crate::review::{Kind, Proposal, State, Status};
+use crate::store::{MemorySet, Record, RecordInput};
+use crate::tui::keymap::Action;
+use crate::tui::review::Review;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub proposal: Proposal,
+    pub state: State,
+}
+
+#[derive(Debug, Default)]
+pub struct ProposalsPane {
+    pub rows: Vec<Row>,
+    /// Position in `rows`.
+    pub selected: usize,
+    /// The proposed record `e` edits (an index into the plan's records).
+    pub record: usize,
+    offset: usize,
+    height: usize,
+    /// First line of the diff shown.
+    pub scroll: usize,
+    detail_height: usize,
+    detail_len: usize,
+}
+
+fn marker(state: &State) -> &'static str {
+    match state {
+        State::Ready => "●",
+        State::Stale(_) => "⚠",
+        State::Approved => "✓",
+        State::Rejected => "✗",
+    }
+}
+
+/// "add a, b" or "replace a, b with c".
+pub fn summary(proposal: &Proposal) -> String {
+    match proposal.plan() {
+        Ok(plan) => {
+            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
+            match proposal.kind {
+                Kind::Extraction => format!("add {}", names.join(", ")),
+                Kind::Consolidation => format!(
+                    "replace {} with {}",
+                    plan.source_names().join(", "),
+                    names.join(", ")
+                ),
+            }
+        }
+        Err(e) => format!("invalid plan: {e}"),
+    }
+}
+
+impl ProposalsPane {
+    /// Recomputes every row's state against `current`, keeping the selection on the same
+    /// proposal when it is still listed.
+    pub fn refresh(&mut self, review: &Review, current: &MemorySet) {
+        let keep = self.selected_row().map(|r| r.proposal.id.clone());
+        let mut pending: Vec<Row> = Vec::new();
+        let mut decided: Vec<Row> = Vec::new();
+        for proposal in &review.proposals {
+            let state = proposal.state(current);
+            let row = Row {
+                proposal: proposal.clone(),
+                state,
+            };
+            if row.proposal.status == Status::Pending {
+                pending.push(row);
+            } else {
+                decided.push(row);
+            }
+        }
+        decided.sort_by_key(|r| std::cmp::Reverse(r.proposal.decided_at.unwrap_or(0)));
+        pending.extend(decided);
+        self.rows = pending;
+        if let Some(id) = keep
+            && let Some(pos) = self.rows.iter().position(|r| r.proposal.id == id)
+        {
+            if pos != self.selected {
+                self.scroll = 0;
+            }
+            self.selected = pos;
+        } else {
+            self.scroll = 0;
+            self.record = 0;
+        }
+        self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+        let records = self.proposed_records().len();
+        self.record = self.record.min(records.saturating_sub(1));
+    }
+
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.rows.get(self.selected)
+    }
+
+    /// The selected proposal's plan records (empty when its plan does not parse).
+    pub fn proposed_records(&self) -> Vec<Record> {
+        self.selected_row()
+            .and_then(|r| r.proposal.plan().ok())
+            .map(|p| p.records().to_vec())
+            .unwrap_or_default()
+    }
+
+    pub fn pending(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| r.proposal.status == Status::Pending)
+            .count()
+    }
+
+    pub fn act(&mut self, action: Action) {
+        match action {
+            Action::PageDown | Action::PageUp => {
+                let step = if action == Action::PageDown {
+                    Action::PageDown
+                } else {
+                    Action::PageUp
+                };
+                scroll(
+                    &mut self.scroll,
+                    step,
+                    self.detail_height.saturating_sub(1),
+                    self.detail_len,
+                );
+            }
+            Action::Left | Action::Right => {
+                let count = self.proposed_records().len();
+                if count > 0 {
+                    self.record = if action == Action::Right {
+                        (self.record + 1).min(count - 1)
+                    } else {
+                        self.record.saturating_sub(1)
+                    };
+                }
+            }
+            _ => {
+                let before = self.selected;
+                scroll(&mut self.selected, action, self.height, self.rows.len());
+                if before != self.selected {
+                    self.scroll = 0;
+                    self.record = 0;
+                }
+            }
+        }
+    }
+
+    pub fn scroll_view(&mut self, down: bool) {
+        let action = if down {
+            Action::PageDown
+        } else {
+            Action::PageUp
+        };
+        self.act(action);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn render(
+        &mut self,
+        frame: &mut Frame,
+        list: Rect,
+        detail: Option<Rect>,
+        current: &MemorySet,
+        readable: bool,
+        review: &Review,
+        theme: &Theme,
+    ) {
+        let title = format!(
+            " Proposals ({} pending, {} decided) ",
+            self.pending(),
+            self.rows.len() - self.pending()
+        );
+        let outer = block(title, true, theme);
+        let inner = outer.inner(list);
+        frame.render_widget(outer, list);
+        self.height = inner.height as usize;
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.height > 0 && self.selected >= self.offset + self.height {
+            self.offset = self.selected + 1 - self.height;
+        }
+        let mut lines: Vec<Line> = Vec::new();
+        if let Some(error) = &review.error {
+            lines.push(Line::styled(
+                sanitize::line(error).into_owned(),
+                theme.error(),
+            ));
+        }
+        if self.rows.is_empty() {
+            lines.push(Line::styled(
+                "no proposals yet: memwb propose … files them, and they appear here",
+                theme.dim(),
+            ));
+        }
+        for (i, row) in self
+            .rows
+            .iter()
+            .enumerate()
+            .skip(self.offset)
+            .take(self.height)
+        {
+            let p = &row.proposal;
+            let state_style = match row.state {
+                State::Ready => theme.ok(),
+                State::Stale(_) => theme.warning(),
+                _ => theme.dim(),
+            };
+            let mut line = Line::from(vec![
+                Span::styled(
+                    format!("{} {:<8}", marker(&row.state), row.state.as_str()),
+                    state_style,
+                ),
+                Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
+                Span::raw(sanitize::line(&summary(p)).into_owned()),
+                Span::styled(
+                    format!("  ({})", sanitize::line(&p.origin.describe())),
+                    theme.dim(),
+                ),
+            ]);
+            if i == self.selected {
+                line = line.patch_style(theme.selected());
+            }
+            lines.push(line);
+        }
+        frame.render_widget(Paragraph::new(lines), inner);
+
+        let Some(area) = detail else {
+            return;
+        };
+        let title = match self.selected_row() {
+            Some(row) => format!(" Proposal {} ", row.proposal.id),
+            None => " Proposal ".into(),
+        };
+        let outer = block(title, false, theme);
+        self.detail_height = outer.inner(area).height as usize;
+        let lines = match self.selected_row() {
+            Some(row) => detail_lines(row, self.record, current, readable, theme),
+            None => vec![Line::styled("(no proposal selected)", theme.dim())],
+        };
+        self.detail_len = lines.len();
+        self.scroll = self.scroll.min(self.detail_len.saturating_sub(1));
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(outer)
+                .wrap(Wrap { trim: false })
+                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
+            area,
+        );
+    }
+}
+
+fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{label:<12}"), theme.label()),
+        Span::styled(sanitize::line(value).into_owned(), style),
+    ])
+}
+
+fn heading(text: String, theme: &Theme) -> Line<'static> {
+    Line::styled(format!("── {text}"), theme.label())
+}
+
+/// The source named `name` as the proposal read it: from its base, or among its additions.
+fn source<'a>(proposal: &'a Proposal, name: &str) -> Option<&'a RecordInput> {
+    proposal
+        .base
+        .iter()
+        .map(|b: &JournalRecord| &b.record)
+        .chain(&proposal.additions)
+        .find(|r| r.name == name)
+}
+
+/// The diff of one proposal.
+pub fn detail_lines(
+    row: &Row,
+    selected_record: usize,
+    current: &MemorySet,
+    readable: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let p = &row.proposal;
+    let mut lines = Vec::new();
+    let state_style = match row.state {
+        State::Ready => theme.ok(),
+        State::Stale(_) => theme.warning(),
+        _ => theme.dim(),
+    };
+    lines.push(Line::from(vec![
+        Span::styled(
+            format!("{} {}", marker(&row.state), row.state.as_str()),
+            state_style,
+        ),
+        Span::raw(format!(
+            " · {} · {} · {}",
+            p.kind.as_str(),
+            sanitize::line(&p.origin.describe()),
+            super::short_time(p.created_at)
+        )),
+    ]));
+    match p.status {
+        Status::Pending => {}
+        status => {
+            let word = if status == Status::Approved {
+                "approved"
+            } else {
+                "rejected"
+            };
+            let mut text = format!("{word} by ");
+            if let Some(by) = &p.decided_by {
+                text.push_str(&by.to_string());
+            }
+            if let Some(at) = p.decided_at {
+                text.push_str(&format!(" at {}", super::short_time(at)));
+            }
+            if let Some(entry) = p.journal_entry {
+                text.push_str(&format!(" (journal #{entry})"));
+            }
+            lines.push(labelled("decided", &text, theme.dim(), theme));
+            if let Some(reason) = &p.reason {
+                lines.push(labelled("reason", reason, Style::default(), theme));
+            }
+        }
+    }
+    if let State::Stale(changes) = &row.state {
+        for change in changes {
+            lines.push(labelled(
+                "⚠ stale",
+                &format!("{change} since it was proposed"),
+                theme.warning(),
+                theme,
+            ));
+        }
+    }
+    if p.status == Status::Pending && !readable {
+        lines.push(Line::styled(
+            "⚠ the set is unreadable: approving is refused until its ✗ entries are repaired",
+            theme.error(),
+        ));
+    }
+    if let Some(evidence) = &p.evidence {
+        let mut ev = sanitize::lines(evidence).into_iter();
+        lines.push(labelled(
+            "evidence",
+            &ev.next().unwrap_or_default(),
+            theme.dim(),
+            theme,
+        ));
+        for more in ev {
+            lines.push(Line::styled(format!("{:<12}{more}", ""), theme.dim()));
+        }
+    }
+    // What changed in the stale sources: the version the proposal read against the current one.
+    if p.status == Status::Pending {
+        for base in &p.base {
+            let name = &base.record.name;
+            match current.get(name) {
+                None => {
+                    lines.push(Line::styled(
+                        format!(
+                            "⚠ source {} was removed since it was proposed",
+                            sanitize::line(name)
+                        ),
+                        theme.warning(),
+                    ));
+                }
+                Some(now) if now.record.to_input() != base.record => {
+                    lines.push(Line::styled(
+                        format!(
+                            "⚠ source {} changed since it was proposed: as proposed → now",
+                            sanitize::line(name)
+                        ),
+                        theme.warning(),
+                    ));
+                    lines.extend(diff::record(
+                        Some(&base.record),
+                        &now.record.to_input(),
+                        theme,
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    let plan = match p.plan() {
+        Ok(plan) => plan,
+        Err(e) => {
+            lines.push(labelled("invalid plan", &e, theme.error(), theme));
+            return lines;
+        }
+    };
+    let sources: Vec<&str> = plan.source_names().iter().map(String::as_str).collect();
+    let source_set: HashSet<&str> = sources.iter().copied().collect();
+    let kept: Vec<&str> = current
+        .records()
+        .map(Record::name)
+        .filter(|n| !source_set.contains(n))
+        .collect();
+    match p.kind {
+        Kind::Extraction => {
+            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
+            lines.push(labelled("adds", &names.join(", "), theme.added(), theme));
+            lines.push(labelled(
+                "keeps",
+                &format!("all {} records", kept.len()),
+                theme.dim(),
+                theme,
+            ));
+        }
+        Kind::Consolidation => {
+            lines.push(labelled(
+                "replaces",
+                &sources.join(", "),
+                theme.removed(),
+                theme,
+            ));
+            lines.push(labelled(
+                "keeps",
+                &if kept.is_empty() {
+                    "nothing else: every record is a source".to_owned()
+                } else {
+                    kept.join(", ")
+                },
+                Style::default(),
+                theme,
+            ));
+        }
+    }
+    let count = plan.records().len();
+    for (i, record) in plan.records().iter().enumerate() {
+        let new = record.to_input();
+        let taken = p.status == Status::Pending
+            && current.get(&new.name).is_some()
+            && !source_set.contains(new.name.as_str());
+        let pointer = if i == selected_record { "▶ " } else { "" };
+        let mut header = format!(
+            "{pointer}record {}/{count}: {}",
+            i + 1,
+            sanitize::line(&new.name)
+        );
+        if taken {
+            header.push_str("  ⚠ this name is now taken by another record");
+        }
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            header,
+            if taken { theme.warning() } else { theme.key() },
+        ));
+        if sources.is_empty() {
+            lines.push(heading("new record".into(), theme));
+            lines.extend(diff::record(None, &new, theme));
+        }
+        for name in &sources {
+            lines.push(heading(
+                format!("{} → {}", sanitize::line(name), sanitize::line(&new.name)),
+                theme,
+            ));
+            match source(p, name) {
+                Some(old) => lines.extend(diff::record(Some(old), &new, theme)),
+                None => lines.push(Line::styled(
+                    "(the source is not in the proposal)",
+                    theme.error(),
+                )),
+            }
+        }
+    }
+    lines
+}
