@@ -461,3 +461,42 @@ fn crash_before_the_commit_point_invents_no_entry() {
             .all(|e| matches!(e.state, EntryState::Valid(_)))
     );
 }
+
+#[test]
+fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
+    let dir = workspace();
+    let store = open(dir.path());
+    seed(&store, &["alpha", "beta"]);
+    let p = consolidation(
+        &store,
+        &["alpha", "beta"],
+        record("merged", "first draft", "b"),
+    );
+    let opened = p.plan().unwrap().records().to_vec();
+    let mine = record("merged", "my edit", "b");
+    let theirs = record("merged", "their edit", "b");
+    proposal::edit_records(&store, &p.id, &opened, vec![theirs.clone()]).unwrap();
+    let err = proposal::edit_records(&store, &p.id, &opened, vec![mine]).unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Conflict { detail } if detail.contains("edited by someone else")),
+        "{err}"
+    );
+    assert_eq!(
+        proposal::load(&store, &p.id)
+            .unwrap()
+            .plan()
+            .unwrap()
+            .records(),
+        [theirs]
+    );
+    let invalid = proposal::edit_records(
+        &store,
+        &p.id,
+        &[record("merged", "their edit", "b")],
+        Vec::new(),
+    );
+    assert!(
+        matches!(invalid, Err(StoreError::InvalidPlan { .. })),
+        "an empty plan is refused"
+    );
+}

@@ -527,15 +527,29 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
     journal.record_decision_only(store, meta, decision(id, Status::Rejected, reason))
 }
 
-/// Replaces the proposed records (a reviewer's edit), validated like any edit.
-pub fn edit_records(store: &Store, id: &str, records: Vec<Record>) -> Result<Proposal, StoreError> {
+/// Replaces the proposed records (a reviewer's edit), validated like any edit. `opened` is the
+/// proposal's records as the reviewer read them: if someone else edited them since, nothing is
+/// written.
+pub fn edit_records(
+    store: &Store,
+    id: &str,
+    opened: &[Record],
+    records: Vec<Record>,
+) -> Result<Proposal, StoreError> {
     let _lock = store.lock_for_write()?;
     check_undecided(store, id)?;
     let mut proposal = load(store, id)?;
-    let plan = match proposal
+    let current = proposal
         .plan()
-        .map_err(|rule| StoreError::InvalidPlan { rule })?
-    {
+        .map_err(|rule| StoreError::InvalidPlan { rule })?;
+    if current.records() != opened {
+        return Err(StoreError::Conflict {
+            detail: format!(
+                "proposal {id} was edited by someone else since it was opened; reopen it"
+            ),
+        });
+    }
+    let plan = match current {
         Plan::Extraction(_) => Plan::Extraction(records),
         Plan::Consolidation { source_names, .. } => Plan::Consolidation {
             source_names,

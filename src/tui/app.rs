@@ -699,8 +699,9 @@ impl App {
         }
         let id = row.proposal.id.clone();
         let index = self.proposals.record;
-        match self.proposals.proposed_records().get(index) {
-            Some(record) => self.editor = Some(Editor::proposal(&id, index, record)),
+        let records = self.proposals.proposed_records();
+        match records.get(index) {
+            Some(record) => self.editor = Some(Editor::proposal(&id, index, record, &records)),
             None => self.set_status(
                 StatusKind::Error,
                 format!("proposal {id} has no valid plan to edit"),
@@ -736,19 +737,14 @@ impl App {
                     Ok(edited) => {
                         editor.saving = true;
                         editor.error = None;
-                        if let Target::Proposal { id, index } = editor.target.clone() {
-                            let mut records = self.proposals.proposed_records();
-                            if self.proposals.selected_row().map(|r| &r.proposal.id) != Some(&id)
-                                || index >= records.len()
-                            {
-                                editor.saving = false;
-                                editor.error = Some(format!(
-                                    "proposal {id} changed since the editor opened; close and reopen"
-                                ));
-                                return Vec::new();
-                            }
+                        if let Target::Proposal { id, index, opened } = editor.target.clone() {
+                            let mut records = opened.clone();
                             records[index] = edited;
-                            return self.run(Job::EditProposal { id, records });
+                            return self.run(Job::EditProposal {
+                                id,
+                                opened,
+                                records,
+                            });
                         }
                         let base = editor.base.clone();
                         return self.run(Job::Save { base, edited });

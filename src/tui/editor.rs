@@ -37,7 +37,12 @@ pub enum Target {
     /// A record of the set: `replace` on the base (or `extend` for a new record).
     Record,
     /// Record `index` of a pending proposal's plan: `proposal::edit_records`.
-    Proposal { id: String, index: usize },
+    /// Record `index` of the proposal's records as they were when the editor `opened`.
+    Proposal {
+        id: String,
+        index: usize,
+        opened: Vec<Record>,
+    },
     /// A manifest entry that does not read, edited as raw text: `repair_entry`. `seen` is the
     /// file's bytes as read (`None`: missing or unreadable).
     Repair { file: String, seen: Option<Vec<u8>> },
@@ -111,11 +116,12 @@ impl Editor {
     }
 
     /// A proposed record, to be saved back into its proposal.
-    pub fn proposal(id: &str, index: usize, record: &Record) -> Self {
+    pub fn proposal(id: &str, index: usize, record: &Record, opened: &[Record]) -> Self {
         let mut editor = Self::open(record);
         editor.target = Target::Proposal {
             id: id.to_owned(),
             index,
+            opened: opened.to_vec(),
         };
         editor
     }

@@ -31,6 +31,8 @@ pub enum Job {
     /// Replaces a pending proposal's records (a reviewer's edit).
     EditProposal {
         id: String,
+        /// The proposal's records as the editor opened them: the base of the edit.
+        opened: Vec<Record>,
         records: Vec<Record>,
     },
     Undo(Entry),
@@ -91,9 +93,12 @@ impl Job {
             Job::Reject { id, reason } => {
                 proposal::reject(store, id, reason.clone()).map(|_| Commit::default())
             }
-            Job::EditProposal { id, records } => {
-                proposal::edit_records(store, id, records.clone()).map(|_| Commit::default())
-            }
+            Job::EditProposal {
+                id,
+                opened,
+                records,
+            } => proposal::edit_records(store, id, opened, records.clone())
+                .map(|_| Commit::default()),
             Job::Undo(entry) => crate::review::undo(store, entry).map(|(commit, _)| commit),
             Job::Repair {
                 file,
