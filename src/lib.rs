@@ -4,6 +4,7 @@
 //! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
 //! - [`review`]: proposals a person approves or rejects, the journal and undo.
 //! - [`cli`]: the `memwb` command line.
+//! - [`sanitize`]: the one place untrusted text is made inert for a terminal.
 //!
 //! Embedding the engine:
 //!
@@ -31,6 +32,7 @@
 //! ```
 pub mod cli;
 pub mod review;
+pub mod sanitize;
 pub mod session;
 pub mod store;
 pub mod tui;

@@ -2,18 +2,14 @@
 
 use std::io::{IsTerminal, Write};
 
-/// Control characters shown as visible symbols, so that nothing in a record can drive the
-/// terminal (move the cursor, set the title, clear the screen).
+use crate::sanitize;
+
+/// Untrusted text made inert for a terminal (see [`crate::sanitize`]), line breaks kept.
 pub fn inert(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
-            '\u{7F}' => '\u{2421}',
-            '\u{80}'..='\u{9F}' => '\u{FFFD}',
-            _ => c,
-        })
-        .collect()
+    text.split('\n')
+        .map(sanitize::line)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Writes `text` to stdout; made inert when stdout is a terminal, byte-exact when piped.
@@ -53,8 +49,9 @@ mod tests {
     fn escapes_become_visible() {
         assert_eq!(
             inert("a\u{1b}]0;title\u{7}b\u{9b}2J"),
-            "a\u{241b}]0;title\u{2407}b\u{FFFD}2J"
+            "a\u{241b}]0;title\u{2407}b\u{2370}9B2J"
         );
-        assert_eq!(inert("keep\nlines\tand 中文"), "keep\nlines\tand 中文");
+        assert_eq!(inert("keep\nlines and 中文"), "keep\nlines and 中文");
+        assert_eq!(inert("a\r\nb"), "a\u{240d}\nb");
     }
 }

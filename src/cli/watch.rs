@@ -6,8 +6,8 @@ use std::io::Write;
 
 use anyhow::Context;
 
+use crate::sanitize;
 use crate::store::Store;
-use crate::tui::sanitize;
 use crate::watch::{Change, WatchEvent, WatchOptions, Watcher};
 
 #[derive(clap::Args, Debug, Default)]

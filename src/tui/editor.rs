@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui_textarea::{TextArea, WrapMode};
 
-use super::sanitize;
 use super::theme::Theme;
+use crate::sanitize;
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 use crate::store::yaml_scalar::emit_scalar;
 use crate::store::{MemoryType, Record, RecordError, RecordInput};

@@ -15,7 +15,7 @@ pub mod panes;
 pub mod query;
 pub mod review;
 pub mod run;
-pub mod sanitize;
+pub use crate::sanitize;
 pub mod terminal;
 pub mod theme;
 pub mod ui;

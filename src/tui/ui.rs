@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::app::{App, Modal, StatusKind, View};
 use super::keymap;
 use super::panes::Pane;
-use super::sanitize;
+use crate::sanitize;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Areas {

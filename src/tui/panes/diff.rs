@@ -6,8 +6,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use similar::{ChangeTag, TextDiff};
 
+use crate::sanitize;
 use crate::store::RecordInput;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 const LABEL: usize = 12;

@@ -10,10 +10,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::{block, diff, scroll};
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
+use crate::sanitize;
 use crate::store::lock::format_ms;
 use crate::tui::keymap::Action;
 use crate::tui::review::Review;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]

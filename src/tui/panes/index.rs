@@ -10,10 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{block, scroll};
+use crate::sanitize;
 use crate::store::index;
 use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
 use crate::tui::keymap::Action;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -9,10 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{block, scroll, state_marker, state_reason, state_style};
+use crate::sanitize;
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
 use crate::tui::keymap::Action;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]

@@ -13,10 +13,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 use super::{block, diff, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Proposal, State, Status};
+use crate::sanitize;
 use crate::store::{MemorySet, Record, RecordInput};
 use crate::tui::keymap::Action;
 use crate::tui::review::Review;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Clone)]

@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, scroll};
+use crate::sanitize;
 use crate::tui::keymap::Action;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 /// What a selection for the typed query gave.

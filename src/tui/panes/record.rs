@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use super::{block, scroll, state_marker, state_reason};
+use crate::sanitize;
 use crate::store::inspect::{Entry, EntryState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 use crate::tui::keymap::Action;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
