@@ -5,9 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
-use super::{block, diff, scroll};
+use super::{Detail, block, diff, labelled, scroll};
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
 use crate::sanitize;
@@ -23,9 +23,7 @@ pub struct HistoryPane {
     pub selected: usize,
     offset: usize,
     height: usize,
-    pub scroll: usize,
-    detail_height: usize,
-    detail_len: usize,
+    pub detail: Detail,
 }
 
 fn names(records: &[JournalRecord]) -> String {
@@ -67,7 +65,7 @@ impl HistoryPane {
         self.entries = review.journal.iter().rev().cloned().collect();
         match keep.and_then(|id| self.entries.iter().position(|e| e.id == id)) {
             Some(pos) => self.selected = pos,
-            None => self.scroll = 0,
+            None => self.detail.scroll = 0,
         }
         self.selected = self.selected.min(self.entries.len().saturating_sub(1));
     }
@@ -79,18 +77,13 @@ impl HistoryPane {
     pub fn act(&mut self, action: Action) {
         match action {
             Action::PageDown | Action::PageUp => {
-                scroll(
-                    &mut self.scroll,
-                    action,
-                    self.detail_height.saturating_sub(1),
-                    self.detail_len,
-                );
+                self.detail.page(action);
             }
             _ => {
                 let before = self.selected;
                 scroll(&mut self.selected, action, self.height, self.entries.len());
                 if before != self.selected {
-                    self.scroll = 0;
+                    self.detail.scroll = 0;
                 }
             }
         }
@@ -170,28 +163,12 @@ impl HistoryPane {
             None => " Entry ".into(),
         };
         let outer = block(title, false, theme);
-        self.detail_height = outer.inner(area).height as usize;
         let lines = match self.selected_entry() {
             Some(entry) => detail_lines(entry, &self.entries, theme),
             None => vec![Line::styled("(no entry selected)", theme.dim())],
         };
-        self.detail_len = lines.len();
-        self.scroll = self.scroll.min(self.detail_len.saturating_sub(1));
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(outer)
-                .wrap(Wrap { trim: false })
-                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
-            area,
-        );
+        self.detail.render(frame, area, outer, lines);
     }
-}
-
-fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!("{label:<12}"), theme.label()),
-        Span::styled(sanitize::line(value).into_owned(), style),
-    ])
 }
 
 fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static>> {

@@ -1,4 +1,4 @@
-//! The four panes. Each is a small component: its own state, `render`, and the handling of the
+//! The panes and the review views. Each is a small component: its own state, `render`, and the handling of the
 //! actions that concern only itself (scrolling, moving the selection, typing its input line).
 
 pub mod diff;
@@ -9,12 +9,15 @@ pub mod proposals;
 pub mod query;
 pub mod record;
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use super::keymap::Action;
 use super::theme::Theme;
+use crate::sanitize;
 use crate::store::inspect::{Entry, EntryState};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,4 +108,52 @@ pub fn short_time(ms: i64) -> String {
         Some(head) => format!("{}Z", head.replace('T', " ")),
         None => full,
     }
+}
+
+/// The scrollable detail under a list (the Proposals and History views): remembers its
+/// scroll position and, from the last render, its height and length for paging.
+#[derive(Debug, Default)]
+pub struct Detail {
+    pub scroll: usize,
+    height: usize,
+    len: usize,
+}
+
+impl Detail {
+    /// Pages the detail; true if it moved.
+    pub fn page(&mut self, action: Action) -> bool {
+        scroll(
+            &mut self.scroll,
+            action,
+            self.height.saturating_sub(1),
+            self.len,
+        )
+    }
+
+    pub fn render(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        outer: Block<'_>,
+        lines: Vec<Line<'static>>,
+    ) {
+        self.height = outer.inner(area).height as usize;
+        self.len = lines.len();
+        self.scroll = self.scroll.min(self.len.saturating_sub(1));
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(outer)
+                .wrap(Wrap { trim: false })
+                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
+            area,
+        );
+    }
+}
+
+/// `label` in a fixed column, then the (untrusted) value made inert.
+pub fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("{label:<12}"), theme.label()),
+        Span::styled(sanitize::line(value).into_owned(), style),
+    ])
 }

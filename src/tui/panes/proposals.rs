@@ -8,9 +8,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
-use super::{block, diff, scroll};
+use super::{Detail, block, diff, labelled, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Proposal, State, Status};
 use crate::sanitize;
@@ -35,9 +35,7 @@ pub struct ProposalsPane {
     offset: usize,
     height: usize,
     /// First line of the diff shown.
-    pub scroll: usize,
-    detail_height: usize,
-    detail_len: usize,
+    pub detail: Detail,
 }
 
 fn marker(state: &State) -> &'static str {
@@ -93,11 +91,11 @@ impl ProposalsPane {
             && let Some(pos) = self.rows.iter().position(|r| r.proposal.id == id)
         {
             if pos != self.selected {
-                self.scroll = 0;
+                self.detail.scroll = 0;
             }
             self.selected = pos;
         } else {
-            self.scroll = 0;
+            self.detail.scroll = 0;
             self.record = 0;
         }
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
@@ -132,12 +130,7 @@ impl ProposalsPane {
                 } else {
                     Action::PageUp
                 };
-                scroll(
-                    &mut self.scroll,
-                    step,
-                    self.detail_height.saturating_sub(1),
-                    self.detail_len,
-                );
+                self.detail.page(step);
             }
             Action::Left | Action::Right => {
                 let count = self.proposed_records().len();
@@ -153,7 +146,7 @@ impl ProposalsPane {
                 let before = self.selected;
                 scroll(&mut self.selected, action, self.height, self.rows.len());
                 if before != self.selected {
-                    self.scroll = 0;
+                    self.detail.scroll = 0;
                     self.record = 0;
                 }
             }
@@ -247,28 +240,12 @@ impl ProposalsPane {
             None => " Proposal ".into(),
         };
         let outer = block(title, false, theme);
-        self.detail_height = outer.inner(area).height as usize;
         let lines = match self.selected_row() {
             Some(row) => detail_lines(row, self.record, current, readable, theme),
             None => vec![Line::styled("(no proposal selected)", theme.dim())],
         };
-        self.detail_len = lines.len();
-        self.scroll = self.scroll.min(self.detail_len.saturating_sub(1));
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(outer)
-                .wrap(Wrap { trim: false })
-                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
-            area,
-        );
+        self.detail.render(frame, area, outer, lines);
     }
-}
-
-fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!("{label:<12}"), theme.label()),
-        Span::styled(sanitize::line(value).into_owned(), style),
-    ])
 }
 
 fn heading(text: String, theme: &Theme) -> Line<'static> {
