@@ -394,3 +394,24 @@ fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
     assert!(pty.wait_exit().success());
     pty.assert_restored();
 }
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let ws = workspace(vec![record("first", "plain")]);
+    let mut pty = Pty::spawn_env(
+        &[],
+        ws.path(),
+        &[
+            ("MEMWB_TEST_PANIC_AFTER_DRAW", "1"),
+            ("RUST_BACKTRACE", "0"),
+        ],
+    );
+    let status = pty.wait_exit();
+    assert!(!status.success(), "the workbench panicked");
+    pty.assert_restored();
+    assert!(
+        pty.screen().contains("test panic after the first frame"),
+        "the panic message is shown on the restored screen:\n{}",
+        pty.screen()
+    );
+}

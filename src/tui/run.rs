@@ -86,6 +86,7 @@ async fn event_loop(
     let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
         term.draw(|frame| ui::render(frame, app))?;
+        panic_point_for_tests();
         let Some(first) = rx.recv().await else {
             return Ok(());
         };
@@ -168,4 +169,13 @@ async fn event_loop(
 pub fn open_store(workspace: &std::path::Path) -> anyhow::Result<Store> {
     Store::open(workspace, Default::default())
         .with_context(|| format!("cannot open workspace {}", workspace.display()))
+}
+
+/// Debug builds only: `MEMWB_TEST_PANIC_AFTER_DRAW=1` panics after the first frame, so a test can
+/// check that the panic hook restores the terminal.
+fn panic_point_for_tests() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("MEMWB_TEST_PANIC_AFTER_DRAW").is_some() {
+        panic!("test panic after the first frame (MEMWB_TEST_PANIC_AFTER_DRAW)");
+    }
 }
