@@ -3,6 +3,7 @@
 //! Synchronous and UI-free. Reads take no lock (the manifest is replaced atomically and record
 //! files are immutable); every read-modify-write runs in [`txn`] under [`lock::StoreLock`].
 
+mod cache;
 pub mod codec;
 pub mod error;
 pub mod fsutil;
@@ -79,6 +80,8 @@ pub struct Store {
     workspace: PathBuf,
     root: PathBuf,
     options: StoreOptions,
+    /// Parsed records, shared by every handle on this `.memory` in the process.
+    cache: Arc<cache::RecordCache>,
 }
 
 impl Store {
@@ -88,10 +91,12 @@ impl Store {
         let workspace =
             fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
         let root = workspace.join(MEMORY_DIR);
+        let cache = cache::RecordCache::for_root(&root);
         Ok(Self {
             workspace,
             root,
             options,
+            cache,
         })
     }
 

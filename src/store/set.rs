@@ -2,8 +2,14 @@
 
 use std::fs;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::path::Path;
+use std::time::SystemTime;
 
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
+use super::cache::FileKey;
 use super::error::{Result, StoreError};
 use super::fsutil::read_optional;
 use super::{Record, Store, codec, index, manifest};
@@ -57,6 +63,12 @@ impl Store {
         if !self.check_root()? {
             return Ok(MemorySet::default());
         }
+        self.read_after_root_check()
+    }
+
+    /// [`Store::read`] once [`Store::check_root`] found `.memory` (as taking the lock does).
+    /// The root is checked again after the files are read.
+    pub(crate) fn read_after_root_check(&self) -> Result<MemorySet> {
         let manifest_path = self.manifest_path();
         let mut attempt = 0;
         loop {
@@ -92,13 +104,19 @@ impl Store {
                 rule: e.to_string(),
             }
         })?;
+        let dir = self.open_root_dir()?;
+        let looked_at = SystemTime::now();
         let entries = files
-            .into_iter()
+            .iter()
             .map(|file| {
-                let record = self.load_record(&file)?;
-                Ok(StoredRecord { file, record })
+                let record = self.load_record_in(&dir, file, looked_at)?;
+                Ok(StoredRecord {
+                    file: file.clone(),
+                    record,
+                })
             })
             .collect::<Result<Vec<_>>>()?;
+        self.cache.retain_listed(&files);
         Ok(MemorySet { entries })
     }
 
@@ -109,9 +127,65 @@ impl Store {
     }
 
     pub(crate) fn load_record(&self, file: &str) -> Result<Record> {
-        let path = self.root.join(file);
-        let bytes = read_contained(&self.root, &path)?;
-        codec::parse(&bytes).map_err(|error| StoreError::RecordInvalid { path, error })
+        let dir = self.open_root_dir()?;
+        self.load_record_in(&dir, file, SystemTime::now())
+    }
+
+    /// `.memory`, opened once for a whole read (`O_PATH`, not following a link): every listed
+    /// file is then looked up relative to it, one path component instead of the whole path.
+    fn open_root_dir(&self) -> Result<OwnedFd> {
+        rustix::fs::open(
+            &self.root,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| match e {
+            // Swapped for a link or a file since it was checked.
+            Errno::LOOP | Errno::NOTDIR => StoreError::RootEscapes {
+                path: self.root.clone(),
+            },
+            e => StoreError::io("open", &self.root, e.into()),
+        })
+    }
+
+    /// One listed record: from the cache if one `lstat` shows the very file it was parsed from,
+    /// otherwise read (without following a link; a link goes through [`read_contained`]),
+    /// parsed and validated. `looked_at` is a time taken before any of this read's `stat`s.
+    fn load_record_in(&self, dir: &OwnedFd, file: &str, looked_at: SystemTime) -> Result<Record> {
+        let path = || self.root.join(file);
+        // A manifest's names have no separators; anything else takes the careful path alone.
+        if !manifest::is_safe_file_name(file) {
+            let path = path();
+            let bytes = read_contained(&self.root, &path)?;
+            return codec::parse(&bytes).map_err(|error| StoreError::RecordInvalid { path, error });
+        }
+        if let Some((key, record)) = self.cache.entry(file) {
+            match rustix::fs::statat(dir, file, AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(stat) if FileKey::of(&stat) == key => {
+                    self.cache.hit();
+                    return Ok(record);
+                }
+                Ok(_) => {} // changed: read it again
+                Err(Errno::NOENT) => return Err(StoreError::RecordMissing { path: path() }),
+                Err(_) => {} // the read below decides
+            }
+        }
+        let (bytes, key) = match read_no_follow_at(dir, file) {
+            Ok((bytes, key)) => (bytes, Some(key)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(StoreError::RecordMissing { path: path() });
+            }
+            // A link (ELOOP) or anything unusual: the careful path decides, and nothing is cached.
+            Err(_) => (read_contained(&self.root, &path())?, None),
+        };
+        let record = codec::parse(&bytes).map_err(|error| StoreError::RecordInvalid {
+            path: path(),
+            error,
+        })?;
+        if let Some(key) = key {
+            self.cache.insert(file, key, looked_at, &record);
+        }
+        Ok(record)
     }
 }
 
@@ -158,6 +232,27 @@ fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(super::record::MAX_RECORD_BYTES + 1);
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// Reads `file` in `dir` if it is not a symbolic link, with the `fstat` taken before the read.
+fn read_no_follow_at(dir: &OwnedFd, file: &str) -> io::Result<(Vec<u8>, FileKey)> {
+    use std::io::Read;
+    let fd = rustix::fs::openat(
+        dir,
+        file,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let key = FileKey::of(&rustix::fs::fstat(&fd)?);
+    // Sized from the fstat, so that a record file takes one read and one more to see its end
+    // (`File::read_to_end` would first stat and seek the file again for its own size hint).
+    let hint = usize::try_from(key.size())
+        .unwrap_or(0)
+        .min(super::record::MAX_RECORD_BYTES)
+        + 1;
+    let mut bytes = Vec::with_capacity(hint);
+    fs::File::from(fd).take(u64::MAX).read_to_end(&mut bytes)?;
+    Ok((bytes, key))
 }
 
 fn resolve(path: &Path) -> Result<std::path::PathBuf> {

@@ -8,7 +8,7 @@
 //!
 //! A failure in 1-4 restores the previous MEMORY.md and deletes the files written in 1.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::PathBuf;
 
@@ -40,20 +40,31 @@ impl Commit {
 
     /// Compares two versions of the set by record name.
     pub fn between(before: &MemorySet, after: MemorySet) -> Self {
-        let names = |set: &MemorySet| {
-            set.records()
-                .map(|r| r.name().to_owned())
-                .collect::<BTreeSet<_>>()
-        };
-        let (old, new) = (names(before), names(&after));
-        let changed = old
-            .intersection(&new)
-            .filter(|name| before.get(name).map(|e| &e.file) != after.get(name).map(|e| &e.file))
+        fn files(set: &MemorySet) -> BTreeMap<String, &str> {
+            set.entries
+                .iter()
+                .map(|e| (e.record.name().to_owned(), e.file.as_str()))
+                .collect()
+        }
+        let (old, new) = (files(before), files(&after));
+        let added = new
+            .keys()
+            .filter(|n| !old.contains_key(*n))
             .cloned()
             .collect();
+        let removed = old
+            .keys()
+            .filter(|n| !new.contains_key(*n))
+            .cloned()
+            .collect();
+        let changed = old
+            .iter()
+            .filter(|(name, file)| new.get(*name).is_some_and(|f| f != *file))
+            .map(|(name, _)| name.clone())
+            .collect();
         Self {
-            added: new.difference(&old).cloned().collect(),
-            removed: old.difference(&new).cloned().collect(),
+            added,
+            removed,
             changed,
             set: after,
         }
@@ -225,7 +236,7 @@ impl Store {
     fn transact(&self, plan: impl FnOnce(&MemorySet) -> Result<Vec<Next>>) -> Result<Commit> {
         let lock = self.lock_for_write()?;
         self.recover_observer()?;
-        let current = self.read()?;
+        let current = self.read_after_root_check()?;
         let next = plan(&current)?;
         self.commit_next(&lock, &current, next)
     }
