@@ -16,7 +16,7 @@
 //! later ctime, which no user can set back. Newer files are simply parsed again on each read
 //! until they are old enough.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,7 +25,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::{FileType, Stat};
 
-use super::Record;
+use super::{Record, StoredRecord};
 
 /// How old a file's last change must be before its parsed record is trusted by metadata alone.
 pub(crate) const SETTLE: Duration = Duration::from_secs(3);
@@ -166,11 +166,10 @@ impl RecordCache {
     /// Once a whole manifest has been read: if there are more entries than listed files, keeps
     /// only the listed ones. The cache never holds more than the largest set read plus the
     /// files of one read.
-    pub(crate) fn retain_listed(&self, listed: &[String]) {
+    pub(crate) fn retain_listed(&self, listed: &[StoredRecord]) {
         let mut entries = self.lock();
         if entries.len() > listed.len() {
-            let listed: std::collections::HashSet<&str> =
-                listed.iter().map(String::as_str).collect();
+            let listed: HashSet<&str> = listed.iter().map(|e| e.file.as_str()).collect();
             entries.retain(|file, _| listed.contains(file.as_str()));
         }
     }

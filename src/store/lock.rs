@@ -7,7 +7,7 @@
 //! that it is still the one we set; `rmdir` releases.
 
 use std::collections::HashMap;
-use std::fs::{self, File, FileTimes};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -311,8 +311,19 @@ fn mkdir_once(dir: &Path, broke_stale: bool) -> Result<Acquire> {
 
 /// Sets the directory's atime and mtime to now and returns the mtime as stored.
 fn touch(dir: &Path) -> io::Result<SystemTime> {
-    let now = SystemTime::now();
-    File::open(dir)?.set_times(FileTimes::new().set_accessed(now).set_modified(now))?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(io::Error::other)?;
+    let now = rustix::fs::Timespec {
+        tv_sec: i64::try_from(now.as_secs()).map_err(io::Error::other)?,
+        tv_nsec: now.subsec_nanos().into(),
+    };
+    let times = rustix::fs::Timestamps {
+        last_access: now,
+        last_modification: now,
+    };
+    // By path: one system call instead of open, futimens and close.
+    rustix::fs::utimensat(rustix::fs::CWD, dir, &times, rustix::fs::AtFlags::empty())?;
     fs::metadata(dir)?.modified()
 }
 
@@ -368,6 +379,11 @@ struct Jobs {
     running: bool,
     next_id: u64,
     held: Vec<Job>,
+    /// The shortest update interval of any lock taken so far.
+    shortest_update: Option<Duration>,
+    /// While the thread sleeps: when it wakes at the latest (`None`: not sleeping, or until
+    /// notified).
+    wakes_by: Option<Instant>,
 }
 
 struct Job {
@@ -406,14 +422,21 @@ impl Refresher {
         }
         jobs.next_id += 1;
         let id = jobs.next_id;
+        let due = Instant::now() + update;
         jobs.held.push(Job {
             id,
             dir: dir.to_owned(),
             state: state.clone(),
             update,
-            due: Instant::now() + update,
+            due,
         });
-        self.wake.notify_one();
+        jobs.shortest_update = Some(jobs.shortest_update.map_or(update, |u| u.min(update)));
+        // The thread wakes by itself before this job is due (it never sleeps longer than the
+        // shortest update interval); waking it for every lock would cost a context switch per
+        // transaction.
+        if jobs.wakes_by.is_none_or(|wakes_by| due < wakes_by) {
+            self.wake.notify_one();
+        }
         Ok(id)
     }
 
@@ -444,15 +467,25 @@ impl Refresher {
                 jobs = self.lock();
                 continue;
             }
-            jobs = match jobs.held.iter().map(|job| job.due).min() {
+            // Idle, sleep at most the shortest update interval, so that a lock taken meanwhile
+            // is refreshed in time without waking this thread.
+            let next_due = jobs.held.iter().map(|job| job.due).min();
+            let idle_limit = jobs.shortest_update.map(|u| now + u);
+            let wakes_by = match (next_due, idle_limit) {
+                (Some(due), Some(limit)) => Some(due.min(limit)),
+                (due, limit) => due.or(limit),
+            };
+            jobs.wakes_by = wakes_by;
+            jobs = match wakes_by {
                 None => self.wake.wait(jobs).unwrap_or_else(|p| p.into_inner()),
-                Some(due) => {
+                Some(at) => {
                     self.wake
-                        .wait_timeout(jobs, due.saturating_duration_since(now))
+                        .wait_timeout(jobs, at.saturating_duration_since(now))
                         .unwrap_or_else(|p| p.into_inner())
                         .0
                 }
             };
+            jobs.wakes_by = None;
         }
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! A failure in 1-4 restores the previous MEMORY.md and deletes the files written in 1.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 
@@ -40,28 +40,54 @@ impl Commit {
 
     /// Compares two versions of the set by record name.
     pub fn between(before: &MemorySet, after: MemorySet) -> Self {
-        fn files(set: &MemorySet) -> BTreeMap<String, &str> {
-            set.entries
+        // Both sides sorted by name (names are unique in a set), then merged: no map, no
+        // allocation per entry but the names reported.
+        fn by_name(set: &MemorySet) -> Vec<(&str, &str)> {
+            let mut pairs: Vec<(&str, &str)> = set
+                .entries
                 .iter()
-                .map(|e| (e.record.name().to_owned(), e.file.as_str()))
-                .collect()
+                .map(|e| (e.record.name(), e.file.as_str()))
+                .collect();
+            pairs.sort_unstable();
+            pairs
         }
-        let (old, new) = (files(before), files(&after));
-        let added = new
-            .keys()
-            .filter(|n| !old.contains_key(*n))
-            .cloned()
-            .collect();
-        let removed = old
-            .keys()
-            .filter(|n| !new.contains_key(*n))
-            .cloned()
-            .collect();
-        let changed = old
-            .iter()
-            .filter(|(name, file)| new.get(*name).is_some_and(|f| f != *file))
-            .map(|(name, _)| name.clone())
-            .collect();
+        let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+        {
+            let (old, new) = (by_name(before), by_name(&after));
+            let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
+            loop {
+                match (o.peek(), n.peek()) {
+                    (None, None) => break,
+                    (Some((name, _)), None) => {
+                        removed.push(name.to_string());
+                        o.next();
+                    }
+                    (None, Some((name, _))) => {
+                        added.push(name.to_string());
+                        n.next();
+                    }
+                    (Some((old_name, old_file)), Some((new_name, new_file))) => {
+                        match old_name.cmp(new_name) {
+                            std::cmp::Ordering::Less => {
+                                removed.push(old_name.to_string());
+                                o.next();
+                            }
+                            std::cmp::Ordering::Greater => {
+                                added.push(new_name.to_string());
+                                n.next();
+                            }
+                            std::cmp::Ordering::Equal => {
+                                if old_file != new_file {
+                                    changed.push(old_name.to_string());
+                                }
+                                o.next();
+                                n.next();
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Self {
             added,
             removed,
