@@ -19,7 +19,8 @@ use memwb::store::{MemoryType, Record, Store, StoreOptions};
 const REFERENCE_LOAD_50: Duration = Duration::from_millis(30);
 
 /// A little longer than the engine's settle time for trusting cached records by metadata.
-const SETTLE: Duration = Duration::from_millis(3200);
+const SETTLE: Duration =
+    Duration::from_millis(memwb::store::RECORD_CACHE_SETTLE.as_millis() as u64 + 200);
 
 struct Stats {
     median: Duration,

@@ -27,8 +27,9 @@ use rustix::fs::{FileType, Stat};
 
 use super::{Record, StoredRecord};
 
-/// How old a file's last change must be before its parsed record is trusted by metadata alone.
-pub(crate) const SETTLE: Duration = Duration::from_secs(3);
+/// How old a record file's last change must be before its parsed record is reused on the
+/// strength of its metadata alone (public as `store::RECORD_CACHE_SETTLE`).
+pub const SETTLE: Duration = Duration::from_secs(3);
 
 /// What one `lstat`/`fstat` says about a file, compared as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,6 +22,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use cache::SETTLE as RECORD_CACHE_SETTLE;
 pub use codec::ParseError;
 pub use error::{Result, StoreError};
 pub use fsutil::{FaultHook, IoHooks, IoOp};
