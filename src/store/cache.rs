@@ -85,7 +85,7 @@ struct Cached {
 
 /// The parsed records of one `.memory`, shared by every [`super::Store`] on it in this process.
 pub(crate) struct RecordCache {
-    entries: Mutex<HashMap<String, Cached>>,
+    entries: Mutex<HashMap<String, Cached, foldhash::fast::RandomState>>,
     settle: Duration,
     hits: AtomicU64,
 }
@@ -125,7 +125,9 @@ impl RecordCache {
         cache
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, Cached, foldhash::fast::RandomState>> {
         self.entries.lock().unwrap_or_else(|p| p.into_inner())
     }
 

@@ -60,15 +60,9 @@ const READ_ATTEMPTS: usize = 8;
 impl Store {
     /// The set, failing like the reference on any invalid entry.
     pub fn read(&self) -> Result<MemorySet> {
-        if !self.check_root()? {
+        let Some(dir) = self.open_root()? else {
             return Ok(MemorySet::default());
-        }
-        self.read_after_root_check()
-    }
-
-    /// [`Store::read`] once [`Store::check_root`] found `.memory` (as taking the lock does).
-    /// The root is checked again after the files are read.
-    pub(crate) fn read_after_root_check(&self) -> Result<MemorySet> {
+        };
         let manifest_path = self.manifest_path();
         let mut attempt = 0;
         loop {
@@ -76,16 +70,16 @@ impl Store {
             let Some(bytes) = read_optional(&manifest_path)? else {
                 return Ok(MemorySet::default());
             };
-            let loaded = match self.load_listed(&bytes) {
+            let loaded = match self.load_listed(&dir, &bytes) {
                 Err(StoreError::RecordMissing { .. }) if attempt < READ_ATTEMPTS => {
                     if read_optional(&manifest_path)?.as_deref() != Some(&bytes[..]) {
                         continue;
                     }
-                    self.load_listed(&bytes)
+                    self.load_listed(&dir, &bytes)
                 }
                 other => other,
             };
-            // Files are read relative to `.memory` as checked above; check it again so that a
+            // Files are read relative to `.memory` as opened above; check it again so that a
             // `.memory` swapped for a link during the read is still refused.
             self.check_root()?;
             return loaded;
@@ -97,19 +91,18 @@ impl Store {
         Ok(self.read()?.entries.into_iter().map(|e| e.record).collect())
     }
 
-    fn load_listed(&self, manifest_bytes: &[u8]) -> Result<MemorySet> {
+    fn load_listed(&self, dir: &OwnedFd, manifest_bytes: &[u8]) -> Result<MemorySet> {
         let files = manifest::parse(manifest_bytes, self.options.max_index_lines).map_err(|e| {
             StoreError::ManifestInvalid {
                 path: self.manifest_path(),
                 rule: e.to_string(),
             }
         })?;
-        let dir = self.open_root_dir()?;
         let looked_at = SystemTime::now();
         let entries = files
             .into_iter()
             .map(|file| {
-                let record = self.load_record_in(&dir, &file, looked_at)?;
+                let record = self.load_record_in(dir, &file, looked_at)?;
                 Ok(StoredRecord { file, record })
             })
             .collect::<Result<Vec<_>>>()?;
@@ -124,25 +117,10 @@ impl Store {
     }
 
     pub(crate) fn load_record(&self, file: &str) -> Result<Record> {
-        let dir = self.open_root_dir()?;
+        let dir = self.open_root()?.ok_or_else(|| StoreError::RecordMissing {
+            path: self.root.join(file),
+        })?;
         self.load_record_in(&dir, file, SystemTime::now())
-    }
-
-    /// `.memory`, opened once for a whole read (`O_PATH`, not following a link): every listed
-    /// file is then looked up relative to it, one path component instead of the whole path.
-    fn open_root_dir(&self) -> Result<OwnedFd> {
-        rustix::fs::open(
-            &self.root,
-            OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|e| match e {
-            // Swapped for a link or a file since it was checked.
-            Errno::LOOP | Errno::NOTDIR => StoreError::RootEscapes {
-                path: self.root.clone(),
-            },
-            e => StoreError::io("open", &self.root, e.into()),
-        })
     }
 
     /// One listed record: from the cache if one `lstat` shows the very file it was parsed from,

@@ -8,11 +8,14 @@
 //!
 //! A failure in 1-4 restores the previous MEMORY.md and deletes the files written in 1.
 
-use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 
 use serde::Serialize;
+
+/// Sets of names and files, hashed with foldhash: several are built per transaction, over every
+/// record of the set.
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
@@ -262,7 +265,7 @@ impl Store {
     fn transact(&self, plan: impl FnOnce(&MemorySet) -> Result<Vec<Next>>) -> Result<Commit> {
         let lock = self.lock_for_write()?;
         self.recover_observer()?;
-        let current = self.read_after_root_check()?;
+        let current = self.read()?;
         let next = plan(&current)?;
         self.commit_next(&lock, &current, next)
     }
@@ -371,7 +374,7 @@ impl Store {
 
     /// Names the new files and checks the set-wide rules, before anything is written.
     fn next_set(&self, current: &MemorySet, next: Vec<Next>) -> Result<MemorySet> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for entry in &next {
             let name = match entry {
                 Next::Keep(e) => e.record.name(),
@@ -541,7 +544,7 @@ fn validate_plan(
         return invalid("records (the replacements) must not be empty".into());
     }
     let candidates: HashSet<&str> = base.iter().chain(additions).map(Record::name).collect();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for name in source_names {
         if !seen.insert(name) {
             return invalid(format!("source name {name:?} is listed twice"));
