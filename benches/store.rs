@@ -139,6 +139,18 @@ fn floor_commit_locked(root: &Path, record: &[u8], index: &[u8], manifest: &[u8]
     fs::remove_dir(&lock).unwrap_or_else(|e| panic!("rmdir lock: {e}"));
 }
 
+/// Untimed, after each sample's cleanup: syncs what the cleanup left dirty (the restored
+/// manifest and index, the unlinked file, the lock directory's removal), so that no timed
+/// sample's first fsync pays for the previous sample's leftovers.
+fn flush(root: &Path) {
+    for file in ["manifest.json", "MEMORY.md"] {
+        File::open(root.join(file))
+            .and_then(|f| f.sync_all())
+            .unwrap_or_else(|e| panic!("fsync {file}: {e}"));
+    }
+    sync_dir(root);
+}
+
 fn sync_dir(dir: &Path) {
     File::open(dir)
         .and_then(|d| d.sync_all())
@@ -242,7 +254,8 @@ fn main() {
         // Samples of `add` and of the floor alternate (and which goes first alternates too), so
         // that both see the same disk weather; each add is also compared with its own floor.
         // The added record is removed again (untimed) so that every add commits onto a set of
-        // exactly `size` records; the floor's file is unlinked likewise.
+        // exactly `size` records; the floor's file is unlinked likewise. Each cleanup is synced
+        // (untimed) before the next sample starts.
         let warmup = iters(300).div_ceil(10);
         let (mut adds, mut floors, mut locked) = (Vec::new(), Vec::new(), Vec::new());
         let (manifest_now, index_now) = (
@@ -261,6 +274,7 @@ fn main() {
                 store
                     .remove(&[added])
                     .unwrap_or_else(|e| panic!("remove: {e}"));
+                flush(store.root());
                 took
             };
             let floor = |with_lock: bool| {
@@ -277,6 +291,7 @@ fn main() {
                 fs::write(store.manifest_path(), &manifest_now)
                     .unwrap_or_else(|e| panic!("manifest: {e}"));
                 fs::write(store.index_path(), &index_now).unwrap_or_else(|e| panic!("index: {e}"));
+                flush(store.root());
                 took
             };
             if seq % 2 == 0 {
