@@ -10,7 +10,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::*;
-use memwb::store::{Store, StoreError, codec};
+use memwb::store::{EntryState, Store, StoreError, codec};
 
 fn settle() {
     std::thread::sleep(memwb::store::RECORD_CACHE_SETTLE + Duration::from_millis(200));
@@ -54,23 +54,32 @@ fn a_hand_edit_in_place_is_read_and_validated_again() {
     let text = fs::read_to_string(&path).expect("read");
     let ino = || std::os::unix::fs::MetadataExt::ino(&fs::metadata(&path).expect("stat"));
     let before = ino();
+    let file_name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .expect("name")
+        .to_owned();
+    // The audit shares the cache with reads.
+    let beta_state = |store: &Store| {
+        let report = store.inspect();
+        let entry = report.entries.iter().find(|e| e.file == file_name);
+        entry.expect("listed").state.clone()
+    };
 
-    // Same size, same name, new content: the new body is what every handle reads.
-    let edited = text.replace("Beta body.", "BETA BODY.");
-    assert_eq!(edited.len(), text.len());
-    edit_in_place(&path, &edited);
-    assert_eq!(ino(), before, "edited in place");
-    for handle in [&store, &open(dir.path())] {
-        let set = handle.read().expect("read");
-        assert_eq!(set.get("beta").expect("beta").record.body(), "BETA BODY.");
-    }
-
-    // Same size again, now invalid: refused exactly as the parser refuses those bytes, on
-    // every read, and not remembered once fixed.
+    // Same size, same name, now invalid: refused exactly as the parser refuses those bytes, by
+    // the audit and by every read.
     let invalid = text.replace("name: beta", "name: BETA");
     assert_eq!(invalid.len(), text.len());
     edit_in_place(&path, &invalid);
+    assert_eq!(ino(), before, "edited in place");
     let expected = codec::parse(invalid.as_bytes()).expect_err("invalid");
+    match beta_state(&store) {
+        EntryState::Invalid { error, raw } => {
+            assert_eq!(error, expected);
+            assert_eq!(raw, invalid);
+        }
+        other => panic!("expected Invalid, got {other:?}"),
+    }
     for _ in 0..2 {
         match store.read() {
             Err(StoreError::RecordInvalid { path: p, error }) => {
@@ -80,6 +89,18 @@ fn a_hand_edit_in_place_is_read_and_validated_again() {
             other => panic!("expected RecordInvalid, got {other:?}"),
         }
     }
+
+    // Same size, valid, new content: the new body is what every handle reads.
+    let edited = text.replace("Beta body.", "BETA BODY.");
+    assert_eq!(edited.len(), text.len());
+    edit_in_place(&path, &edited);
+    assert_eq!(ino(), before, "edited in place");
+    for handle in [&store, &open(dir.path())] {
+        let set = handle.read().expect("read");
+        assert_eq!(set.get("beta").expect("beta").record.body(), "BETA BODY.");
+    }
+    assert!(matches!(beta_state(&store), EntryState::Valid(r) if r.body() == "BETA BODY."));
+
     edit_in_place(&path, &text);
     let set = store.read().expect("fixed");
     assert_eq!(set.get("beta").expect("beta").record.body(), "Beta body.");
@@ -116,6 +137,19 @@ fn a_file_replaced_by_a_link_is_refused() {
             other => panic!("expected RecordEscapes, got {other:?}"),
         }
     }
+    let report = store.inspect();
+    let states: Vec<&EntryState> = report.entries.iter().map(|e| &e.state).collect();
+    assert!(
+        matches!(
+            states[..],
+            [
+                EntryState::Valid(_),
+                EntryState::Escapes,
+                EntryState::Valid(_)
+            ]
+        ),
+        "{states:?}"
+    );
 }
 
 #[test]
