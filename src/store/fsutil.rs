@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -97,6 +97,7 @@ fn io_err<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> Sto
 pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     hooks.step(IoOp::CreateRecord, "create", path)?;
     let mut file = OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .open(path)
@@ -107,10 +108,9 @@ pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
         hooks.step(IoOp::SyncRecord, "fsync", path)?;
         file.sync_all().map_err(io_err("fsync", path))?;
         hooks.step(IoOp::VerifyRecord, "read back", path)?;
-        let mut back = Vec::with_capacity(bytes.len());
-        File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut back))
-            .map_err(io_err("read back", path))?;
+        // Through the descriptor we wrote with (no second open), one byte more than we wrote,
+        // so that anything appended is seen too.
+        let back = read_back(&file, bytes.len() + 1).map_err(io_err("read back", path))?;
         if back != bytes {
             return Err(StoreError::ReadBackMismatch {
                 path: path.to_owned(),
@@ -122,6 +122,23 @@ pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
         let _ = fs::remove_file(path);
     }
     written
+}
+
+/// Up to `limit` bytes of `file` from its start.
+fn read_back(file: &File, limit: usize) -> io::Result<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    let mut back = vec![0; limit];
+    let mut got = 0;
+    while got < limit {
+        match file.read_at(&mut back[got..], got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    back.truncate(got);
+    Ok(back)
 }
 
 pub fn temp_name() -> String {

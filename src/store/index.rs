@@ -7,12 +7,17 @@ pub const INDEX_FILE: &str = "MEMORY.md";
 pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> String {
     let mut out = String::new();
     for (file, record) in entries {
-        out.push_str(&format!(
-            "- [{}]({}) - {}\n",
+        for part in [
+            "- [",
             record.name(),
+            "](",
             file,
-            record.description()
-        ));
+            ") - ",
+            record.description(),
+            "\n",
+        ] {
+            out.push_str(part);
+        }
     }
     out
 }

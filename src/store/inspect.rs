@@ -1,10 +1,15 @@
 //! The audit: everything about a `.memory` folder, never failing on bad content.
 
 use std::fs;
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
+use std::time::SystemTime;
+
+use rustix::fs::AtFlags;
 
 use serde::Serialize;
 
+use super::cache::FileKey;
 use super::error::StoreError;
 use super::fsutil::read_optional;
 use super::lock::{self, LockState};
@@ -258,12 +263,15 @@ impl Store {
             }
         }
         let listed = self.inspect_manifest(&mut report);
+        // Relative to `.memory` as checked above; a failure here only means no cache.
+        let dir = self.open_root().ok().flatten();
+        let looked_at = SystemTime::now();
         report.entries = listed
             .iter()
             .map(|(file, safe)| Entry {
                 file: file.clone(),
                 state: if *safe {
-                    self.inspect_entry(file)
+                    self.inspect_entry(dir.as_ref(), file, looked_at)
                 } else {
                     EntryState::UnsafeName
                 },
@@ -329,11 +337,35 @@ impl Store {
         }
     }
 
-    fn inspect_entry(&self, file: &str) -> EntryState {
+    /// One listed entry with a safe name. A valid record is answered from the record cache
+    /// (see `cache.rs`) when one `lstat` shows the very file it was parsed from; every other
+    /// outcome comes from reading the file as before.
+    fn inspect_entry(
+        &self,
+        dir: Option<&OwnedFd>,
+        file: &str,
+        looked_at: SystemTime,
+    ) -> EntryState {
+        // Taken before the read, so that a change during the read can only cause a miss later.
+        let key = dir
+            .and_then(|dir| rustix::fs::statat(dir, file, AtFlags::SYMLINK_NOFOLLOW).ok())
+            .map(|stat| FileKey::of(&stat));
+        if let Some(key) = key
+            && let Some((cached, record)) = self.cache.entry(file)
+            && cached == key
+        {
+            self.cache.hit();
+            return EntryState::Valid(record);
+        }
         let path = self.root.join(file);
         match read_contained(&self.root, &path) {
             Ok(bytes) => match codec::parse(&bytes) {
-                Ok(record) => EntryState::Valid(record),
+                Ok(record) => {
+                    if let Some(key) = key {
+                        self.cache.insert(file, key, looked_at, &record);
+                    }
+                    EntryState::Valid(record)
+                }
                 Err(error) => EntryState::Invalid {
                     error,
                     raw: String::from_utf8_lossy(&bytes).into_owned(),

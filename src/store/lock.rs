@@ -7,12 +7,11 @@
 //! that it is still the one we set; `rmdir` releases.
 
 use std::collections::HashMap;
-use std::fs::{self, File, FileTimes};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::error::{Result, StoreError};
@@ -152,6 +151,8 @@ struct HeldState {
     /// the same millisecond is still told apart on file systems with finer timestamps.
     mtime: SystemTime,
     compromised: Option<String>,
+    /// Set when the holder lets go: no refresh may touch the directory after that.
+    released: bool,
 }
 
 /// A held lock. Dropping it releases the directory (unless it was compromised, in which
@@ -159,8 +160,8 @@ struct HeldState {
 pub struct StoreLock {
     dir: PathBuf,
     state: Arc<Mutex<HeldState>>,
-    stop: Option<Sender<()>>,
-    refresher: Option<JoinHandle<()>>,
+    /// Our entry in the process's [`Refresher`].
+    job: u64,
     _turn: QueueTurn,
 }
 
@@ -208,31 +209,19 @@ impl StoreLock {
         let state = Arc::new(Mutex::new(HeldState {
             mtime,
             compromised: None,
+            released: false,
         }));
-        let (stop, stopped) = mpsc::channel();
-        let refresher = {
-            let (lock_dir, state) = (dir.clone(), state.clone());
-            thread::Builder::new()
-                .name("memwb-lock-refresh".into())
-                .spawn(move || {
-                    loop {
-                        match stopped.recv_timeout(timing.update) {
-                            Err(RecvTimeoutError::Timeout) => {
-                                if refresh(&lock_dir, &state).is_err() {
-                                    return;
-                                }
-                            }
-                            _ => return,
-                        }
-                    }
-                })
-                .map_err(|e| StoreError::io("spawn lock refresher for", &dir, e))?
+        let job = match Refresher::get().register(&dir, &state, timing.update) {
+            Ok(job) => job,
+            Err(e) => {
+                let _ = fs::remove_dir(&dir);
+                return Err(StoreError::io("spawn lock refresher for", &dir, e));
+            }
         };
         Ok(Self {
             dir,
             state,
-            stop: Some(stop),
-            refresher: Some(refresher),
+            job,
             _turn: turn,
         })
     }
@@ -261,11 +250,10 @@ impl StoreLock {
 
 impl Drop for StoreLock {
     fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(handle) = self.refresher.take() {
-            let _ = handle.join();
-        }
-        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        Refresher::get().unregister(self.job);
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // A refresh already under way waits for this lock and then does nothing.
+        state.released = true;
         if state.compromised.is_none()
             && let Err(e) = fs::remove_dir(&self.dir)
         {
@@ -323,8 +311,19 @@ fn mkdir_once(dir: &Path, broke_stale: bool) -> Result<Acquire> {
 
 /// Sets the directory's atime and mtime to now and returns the mtime as stored.
 fn touch(dir: &Path) -> io::Result<SystemTime> {
-    let now = SystemTime::now();
-    File::open(dir)?.set_times(FileTimes::new().set_accessed(now).set_modified(now))?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_err(io::Error::other)?;
+    let now = rustix::fs::Timespec {
+        tv_sec: i64::try_from(now.as_secs()).map_err(io::Error::other)?,
+        tv_nsec: now.subsec_nanos().into(),
+    };
+    let times = rustix::fs::Timestamps {
+        last_access: now,
+        last_modification: now,
+    };
+    // By path: one system call instead of open, futimens and close.
+    rustix::fs::utimensat(rustix::fs::CWD, dir, &times, rustix::fs::AtFlags::empty())?;
     fs::metadata(dir)?.modified()
 }
 
@@ -345,7 +344,7 @@ fn check_ours(dir: &Path, ours: SystemTime) -> Result<(), String> {
 
 fn refresh(dir: &Path, state: &Mutex<HeldState>) -> Result<(), ()> {
     let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
-    if state.compromised.is_some() {
+    if state.compromised.is_some() || state.released {
         return Err(());
     }
     if let Err(reason) = check_ours(dir, state.mtime) {
@@ -361,6 +360,132 @@ fn refresh(dir: &Path, state: &Mutex<HeldState>) -> Result<(), ()> {
         Err(e) => {
             tracing::warn!(path = %dir.display(), error = %e, "could not refresh the store lock");
             Ok(())
+        }
+    }
+}
+
+// ---- the refresher -------------------------------------------------------------------
+
+/// One thread per process refreshes the mtime of every lock held in it, each `update` after it
+/// was taken or last refreshed. Started with the first lock and then idle between
+/// transactions, so that taking a lock does not spawn (and releasing it join) a thread.
+struct Refresher {
+    jobs: Mutex<Jobs>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct Jobs {
+    running: bool,
+    next_id: u64,
+    held: Vec<Job>,
+    /// The shortest update interval of any lock taken so far.
+    shortest_update: Option<Duration>,
+    /// While the thread sleeps: when it wakes at the latest (`None`: not sleeping, or until
+    /// notified).
+    wakes_by: Option<Instant>,
+}
+
+struct Job {
+    id: u64,
+    dir: PathBuf,
+    state: Arc<Mutex<HeldState>>,
+    update: Duration,
+    due: Instant,
+}
+
+impl Refresher {
+    fn get() -> &'static Self {
+        static REFRESHER: OnceLock<Refresher> = OnceLock::new();
+        REFRESHER.get_or_init(|| Refresher {
+            jobs: Mutex::default(),
+            wake: Condvar::new(),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Jobs> {
+        self.jobs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn register(
+        &'static self,
+        dir: &Path,
+        state: &Arc<Mutex<HeldState>>,
+        update: Duration,
+    ) -> io::Result<u64> {
+        let mut jobs = self.lock();
+        if !jobs.running {
+            thread::Builder::new()
+                .name("memwb-lock-refresh".into())
+                .spawn(move || self.run())?;
+            jobs.running = true;
+        }
+        jobs.next_id += 1;
+        let id = jobs.next_id;
+        let due = Instant::now() + update;
+        jobs.held.push(Job {
+            id,
+            dir: dir.to_owned(),
+            state: state.clone(),
+            update,
+            due,
+        });
+        jobs.shortest_update = Some(jobs.shortest_update.map_or(update, |u| u.min(update)));
+        // The thread wakes by itself before this job is due (it never sleeps longer than the
+        // shortest update interval); waking it for every lock would cost a context switch per
+        // transaction.
+        if jobs.wakes_by.is_none_or(|wakes_by| due < wakes_by) {
+            self.wake.notify_one();
+        }
+        Ok(id)
+    }
+
+    fn unregister(&self, id: u64) {
+        self.lock().held.retain(|job| job.id != id);
+    }
+
+    fn run(&self) {
+        let mut jobs = self.lock();
+        loop {
+            let now = Instant::now();
+            let due: Vec<(u64, PathBuf, Arc<Mutex<HeldState>>)> = jobs
+                .held
+                .iter_mut()
+                .filter(|job| job.due <= now)
+                .map(|job| {
+                    job.due = now + job.update;
+                    (job.id, job.dir.clone(), job.state.clone())
+                })
+                .collect();
+            if !due.is_empty() {
+                drop(jobs);
+                for (id, dir, state) in due {
+                    if refresh(&dir, &state).is_err() {
+                        self.unregister(id);
+                    }
+                }
+                jobs = self.lock();
+                continue;
+            }
+            // Idle, sleep at most the shortest update interval, so that a lock taken meanwhile
+            // is refreshed in time without waking this thread.
+            let next_due = jobs.held.iter().map(|job| job.due).min();
+            let idle_limit = jobs.shortest_update.map(|u| now + u);
+            let wakes_by = match (next_due, idle_limit) {
+                (Some(due), Some(limit)) => Some(due.min(limit)),
+                (due, limit) => due.or(limit),
+            };
+            jobs.wakes_by = wakes_by;
+            jobs = match wakes_by {
+                None => self.wake.wait(jobs).unwrap_or_else(|p| p.into_inner()),
+                Some(at) => {
+                    self.wake
+                        .wait_timeout(jobs, at.saturating_duration_since(now))
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0
+                }
+            };
+            jobs.wakes_by = None;
         }
     }
 }

@@ -59,6 +59,9 @@ pub fn parse(bytes: &[u8], max_files: usize) -> Result<Vec<String>, ManifestErro
 /// The schema alone (`{"version":1,"files":[string...]}`), without the per-name rules, so an
 /// audit can still list what a broken manifest names.
 pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
+    if let Some(files) = parse_canonical(bytes) {
+        return Ok(files);
+    }
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| ManifestError::NotJson(e.to_string()))?;
     let Value::Object(map) = value else {
@@ -90,6 +93,30 @@ pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
         .collect()
 }
 
+/// The manifest exactly as [`render`] (and the reference) writes it, with names made only of
+/// `[a-z0-9.-]`: read without building a JSON tree. Anything else — whitespace, escapes, other
+/// characters, another key order — is `None` and goes through the full JSON parser, so the
+/// result and every error are the same either way.
+fn parse_canonical(bytes: &[u8]) -> Option<Vec<String>> {
+    let list = bytes
+        .strip_prefix(b"{\"version\":1,\"files\":[")?
+        .strip_suffix(b"]}")?;
+    if list.is_empty() {
+        return Some(Vec::new());
+    }
+    list.split(|&b| b == b',')
+        .map(|item| {
+            let name = item.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+            let plain = name
+                .iter()
+                .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.');
+            plain
+                .then(|| std::str::from_utf8(name).ok().map(str::to_owned))
+                .flatten()
+        })
+        .collect()
+}
+
 /// Compact, no trailing newline, as the reference writes it.
 pub fn render(files: &[String]) -> String {
     #[derive(serde::Serialize)]
@@ -103,6 +130,55 @@ pub fn render(files: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_canonical_form_reads_as_the_json_parser_reads_it() {
+        let slow = |bytes: &[u8]| {
+            let value: Value = serde_json::from_slice(bytes).expect("json");
+            value["files"]
+                .as_array()
+                .expect("array")
+                .iter()
+                .map(|v| v.as_str().expect("string").to_owned())
+                .collect::<Vec<_>>()
+        };
+        for files in [
+            vec![],
+            vec!["a.md".to_owned()],
+            vec![
+                "one-1.md".to_owned(),
+                "two-2.md".to_owned(),
+                "x.md".to_owned(),
+            ],
+        ] {
+            let text = render(&files);
+            assert_eq!(parse_canonical(text.as_bytes()), Some(files.clone()));
+            assert_eq!(slow(text.as_bytes()), files);
+        }
+        // Anything else goes to the JSON parser; whatever the fast path does take, it reads as
+        // the JSON parser does.
+        for text in [
+            r#"{"version":1,"files":["a.md",]}"#,
+            r#"{"version":1,"files":["a.md" ]}"#,
+            r#"{"version":1,"files":["a\u002emd"]}"#,
+            r#"{"version":1,"files":["a.md"],"files":[]}"#,
+            r#"{"version":1,"files":[1]}"#,
+            r#"{"version":1,"files":["A.md"]}"#,
+            r#"{"files":["a.md"],"version":1}"#,
+            r#"{"version":1,"files":["a.md","b.md"]} "#,
+        ] {
+            assert_eq!(parse_canonical(text.as_bytes()), None, "{text}");
+        }
+        let empty_name = r#"{"version":1,"files":[""]}"#;
+        assert_eq!(
+            parse_canonical(empty_name.as_bytes()),
+            Some(slow(empty_name.as_bytes()))
+        );
+        assert!(matches!(
+            parse(empty_name.as_bytes(), 200),
+            Err(ManifestError::UnsafeName(_))
+        ));
+    }
 
     #[test]
     fn renders_like_the_reference() {

@@ -3,6 +3,7 @@
 //! Synchronous and UI-free. Reads take no lock (the manifest is replaced atomically and record
 //! files are immutable); every read-modify-write runs in [`txn`] under [`lock::StoreLock`].
 
+mod cache;
 pub mod codec;
 pub mod error;
 pub mod fsutil;
@@ -18,9 +19,14 @@ pub mod yaml_scalar;
 use std::fmt;
 use std::fs;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rustix::fs::{Mode, OFlags, ResolveFlags};
+use rustix::io::Errno;
+
+pub use cache::SETTLE as RECORD_CACHE_SETTLE;
 pub use codec::ParseError;
 pub use error::{Result, StoreError};
 pub use fsutil::{FaultHook, IoHooks, IoOp};
@@ -79,6 +85,8 @@ pub struct Store {
     workspace: PathBuf,
     root: PathBuf,
     options: StoreOptions,
+    /// Parsed records, shared by every handle on this `.memory` in the process.
+    cache: Arc<cache::RecordCache>,
 }
 
 impl Store {
@@ -88,10 +96,12 @@ impl Store {
         let workspace =
             fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
         let root = workspace.join(MEMORY_DIR);
+        let cache = cache::RecordCache::for_root(&root);
         Ok(Self {
             workspace,
             root,
             options,
+            cache,
         })
     }
 
@@ -119,6 +129,45 @@ impl Store {
     /// `Ok(false)` when `.memory` does not exist; an error when it is a link, not a directory,
     /// or resolves outside the workspace.
     pub fn check_root(&self) -> Result<bool> {
+        Ok(self.open_root()?.is_some())
+    }
+
+    /// `.memory`, opened (`O_PATH`) for reading files relative to it, after the checks of
+    /// [`Store::check_root`]; `None` when it does not exist. `root` is absolute and has no `.`
+    /// or `..` (the workspace is a realpath), so "no component is a link" is the same as "its
+    /// realpath is itself": `openat2` with `RESOLVE_NO_SYMLINKS` checks that in one call.
+    pub(crate) fn open_root(&self) -> Result<Option<OwnedFd>> {
+        let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let escapes = || StoreError::RootEscapes {
+            path: self.root.clone(),
+        };
+        match rustix::fs::openat2(
+            rustix::fs::CWD,
+            &self.root,
+            flags,
+            Mode::empty(),
+            ResolveFlags::NO_SYMLINKS,
+        ) {
+            Ok(dir) => Ok(Some(dir)),
+            Err(Errno::NOENT) => Ok(None),
+            Err(Errno::LOOP | Errno::NOTDIR) => Err(escapes()),
+            // No openat2 (Linux before 5.6, or a seccomp filter): the realpath check, then open.
+            Err(Errno::NOSYS | Errno::PERM) => {
+                if !self.check_root_by_realpath()? {
+                    return Ok(None);
+                }
+                match rustix::fs::open(&self.root, flags, Mode::empty()) {
+                    Ok(dir) => Ok(Some(dir)),
+                    Err(Errno::NOENT) => Ok(None),
+                    Err(Errno::LOOP | Errno::NOTDIR) => Err(escapes()),
+                    Err(e) => Err(StoreError::io("open", &self.root, e.into())),
+                }
+            }
+            Err(e) => Err(StoreError::io("open", &self.root, e.into())),
+        }
+    }
+
+    fn check_root_by_realpath(&self) -> Result<bool> {
         let meta = match fs::symlink_metadata(&self.root) {
             Ok(meta) => meta,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
@@ -150,5 +199,58 @@ impl Store {
             None => uuid::Uuid::new_v4().simple().to_string(),
         };
         format!("{name}-{id}.md")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use super::{Store, StoreError, StoreOptions};
+
+    /// The one-call check (openat2) and its fallback (realpath) agree on every kind of root.
+    #[test]
+    fn both_root_checks_agree() {
+        let outcome = |store: &Store| {
+            let fast = match store.open_root() {
+                Ok(dir) => Ok(dir.is_some()),
+                Err(StoreError::RootEscapes { .. }) => Err("escapes"),
+                Err(e) => panic!("open_root: {e}"),
+            };
+            let slow = match store.check_root_by_realpath() {
+                Ok(found) => Ok(found),
+                Err(StoreError::RootEscapes { .. }) => Err("escapes"),
+                Err(e) => panic!("realpath: {e}"),
+            };
+            assert_eq!(fast, slow, "{}", store.root().display());
+            fast
+        };
+        let ws = tempfile::tempdir().expect("temp dir");
+        let open = |dir: &std::path::Path| Store::open(dir, StoreOptions::default()).expect("open");
+
+        let store = open(ws.path());
+        assert_eq!(outcome(&store), Ok(false), "missing");
+        fs::create_dir(store.root()).expect("mkdir");
+        assert_eq!(outcome(&store), Ok(true), "a directory");
+        fs::remove_dir(store.root()).expect("rmdir");
+        fs::write(store.root(), "").expect("file");
+        assert_eq!(outcome(&store), Err("escapes"), "a file");
+        fs::remove_file(store.root()).expect("rm");
+        fs::create_dir(ws.path().join("real")).expect("mkdir");
+        std::os::unix::fs::symlink(ws.path().join("real"), store.root()).expect("link");
+        assert_eq!(outcome(&store), Err("escapes"), "a link");
+        fs::remove_file(store.root()).expect("rm");
+        std::os::unix::fs::symlink(ws.path().join("nowhere"), store.root()).expect("link");
+        assert_eq!(outcome(&store), Err("escapes"), "a dangling link");
+
+        // A workspace that became a link after it was opened (resolved).
+        let parent = tempfile::tempdir().expect("temp dir");
+        let inner = parent.path().join("ws");
+        fs::create_dir_all(inner.join(".memory")).expect("mkdir");
+        let store = open(&inner);
+        assert_eq!(outcome(&store), Ok(true));
+        fs::rename(&inner, parent.path().join("moved")).expect("move");
+        std::os::unix::fs::symlink(parent.path().join("moved"), &inner).expect("link");
+        assert_eq!(outcome(&store), Err("escapes"), "an ancestor link");
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -85,13 +86,36 @@ impl RecordError {
 
 /// One memory. Construct with [`Record::new`]; every instance satisfies the contract,
 /// including the size budget of its serialized file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Record {
+///
+/// Immutable and shared: a clone is a reference count, not a copy of the text (sets are copied
+/// on every read and transaction, and the engine's record cache hands out clones).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Record(Arc<Fields>);
+
+#[derive(PartialEq, Eq, Serialize)]
+struct Fields {
     name: String,
     #[serde(rename = "type")]
     kind: MemoryType,
     description: String,
     body: String,
+}
+
+impl fmt::Debug for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Record")
+            .field("name", &self.0.name)
+            .field("kind", &self.0.kind)
+            .field("description", &self.0.description)
+            .field("body", &self.0.body)
+            .finish()
+    }
+}
+
+impl Serialize for Record {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
 }
 
 /// The four fields as they arrive from outside (JSON, the CLI, a model), before validation.
@@ -127,12 +151,12 @@ impl Record {
         if js_trim(&body).is_empty() {
             return Err(RecordError::BodyEmpty);
         }
-        let record = Self {
+        let record = Self(Arc::new(Fields {
             name,
             kind,
             description,
             body,
-        };
+        }));
         check_budget(&record.to_file_text())?;
         Ok(record)
     }
@@ -147,24 +171,24 @@ impl Record {
     }
 
     pub fn name(&self) -> &str {
-        &self.name
+        &self.0.name
     }
     pub fn kind(&self) -> MemoryType {
-        self.kind
+        self.0.kind
     }
     pub fn description(&self) -> &str {
-        &self.description
+        &self.0.description
     }
     pub fn body(&self) -> &str {
-        &self.body
+        &self.0.body
     }
 
     pub fn to_input(&self) -> RecordInput {
         RecordInput {
-            name: self.name.clone(),
-            kind: self.kind.as_str().to_owned(),
-            description: self.description.clone(),
-            body: self.body.clone(),
+            name: self.0.name.clone(),
+            kind: self.0.kind.as_str().to_owned(),
+            description: self.0.description.clone(),
+            body: self.0.body.clone(),
         }
     }
 
@@ -209,9 +233,21 @@ pub fn count_lines(text: &str) -> usize {
     if text.is_empty() {
         return 0;
     }
-    let unified = text.replace("\r\n", "\n").replace('\r', "\n");
-    let pieces = unified.split('\n').count();
-    if unified.ends_with('\n') {
+    // Each `\r\n`, lone `\r` and lone `\n` ends one piece; counted without building the
+    // unified text (this runs on every record read and on every index written).
+    let bytes = text.as_bytes();
+    let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let lone_returns = if bytes.contains(&b'\r') {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+            .count()
+    } else {
+        0
+    };
+    let pieces = newlines + lone_returns + 1;
+    if text.ends_with('\n') || text.ends_with('\r') {
         pieces - 1
     } else {
         pieces
@@ -291,6 +327,39 @@ mod tests {
         assert_eq!(count_lines("a"), 1);
         assert_eq!(count_lines("a\n"), 1);
         assert_eq!(count_lines("a\r\nb\rc\n\n"), 4);
+    }
+
+    /// The reference's definition, literally: unify the breaks, split, drop a final empty piece.
+    fn count_lines_by_splitting(text: &str) -> usize {
+        if text.is_empty() {
+            return 0;
+        }
+        let unified = text.replace("\r\n", "\n").replace('\r', "\n");
+        let pieces = unified.split('\n').count();
+        pieces - usize::from(unified.ends_with('\n'))
+    }
+
+    #[test]
+    fn line_counting_agrees_with_splitting_on_every_short_mix() {
+        // Every string of up to 6 characters over a, \r and \n.
+        let alphabet = ['a', '\r', '\n'];
+        let mut texts = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> = texts
+                .iter()
+                .filter(|t| t.len() == texts.last().map_or(0, String::len))
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        assert!(texts.len() > 1000);
+        for text in &texts {
+            assert_eq!(
+                count_lines(text),
+                count_lines_by_splitting(text),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

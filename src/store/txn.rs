@@ -8,11 +8,14 @@
 //!
 //! A failure in 1-4 restores the previous MEMORY.md and deletes the files written in 1.
 
-use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::PathBuf;
 
 use serde::Serialize;
+
+/// Sets of names and files, hashed with foldhash: several are built per transaction, over every
+/// record of the set.
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
@@ -40,20 +43,57 @@ impl Commit {
 
     /// Compares two versions of the set by record name.
     pub fn between(before: &MemorySet, after: MemorySet) -> Self {
-        let names = |set: &MemorySet| {
-            set.records()
-                .map(|r| r.name().to_owned())
-                .collect::<BTreeSet<_>>()
-        };
-        let (old, new) = (names(before), names(&after));
-        let changed = old
-            .intersection(&new)
-            .filter(|name| before.get(name).map(|e| &e.file) != after.get(name).map(|e| &e.file))
-            .cloned()
-            .collect();
+        // Both sides sorted by name (names are unique in a set), then merged: no map, no
+        // allocation per entry but the names reported.
+        fn by_name(set: &MemorySet) -> Vec<(&str, &str)> {
+            let mut pairs: Vec<(&str, &str)> = set
+                .entries
+                .iter()
+                .map(|e| (e.record.name(), e.file.as_str()))
+                .collect();
+            pairs.sort_unstable();
+            pairs
+        }
+        let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+        {
+            let (old, new) = (by_name(before), by_name(&after));
+            let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
+            loop {
+                match (o.peek(), n.peek()) {
+                    (None, None) => break,
+                    (Some((name, _)), None) => {
+                        removed.push(name.to_string());
+                        o.next();
+                    }
+                    (None, Some((name, _))) => {
+                        added.push(name.to_string());
+                        n.next();
+                    }
+                    (Some((old_name, old_file)), Some((new_name, new_file))) => {
+                        match old_name.cmp(new_name) {
+                            std::cmp::Ordering::Less => {
+                                removed.push(old_name.to_string());
+                                o.next();
+                            }
+                            std::cmp::Ordering::Greater => {
+                                added.push(new_name.to_string());
+                                n.next();
+                            }
+                            std::cmp::Ordering::Equal => {
+                                if old_file != new_file {
+                                    changed.push(old_name.to_string());
+                                }
+                                o.next();
+                                n.next();
+                            }
+                        }
+                    }
+                }
+            }
+        }
         Self {
-            added: new.difference(&old).cloned().collect(),
-            removed: old.difference(&new).cloned().collect(),
+            added,
+            removed,
             changed,
             set: after,
         }
@@ -334,7 +374,7 @@ impl Store {
 
     /// Names the new files and checks the set-wide rules, before anything is written.
     fn next_set(&self, current: &MemorySet, next: Vec<Next>) -> Result<MemorySet> {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for entry in &next {
             let name = match entry {
                 Next::Keep(e) => e.record.name(),
@@ -504,7 +544,7 @@ fn validate_plan(
         return invalid("records (the replacements) must not be empty".into());
     }
     let candidates: HashSet<&str> = base.iter().chain(additions).map(Record::name).collect();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for name in source_names {
         if !seen.insert(name) {
             return invalid(format!("source name {name:?} is listed twice"));
