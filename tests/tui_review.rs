@@ -597,6 +597,26 @@ fn drop_an_entry_that_does_not_read() {
 }
 
 #[test]
+fn an_entry_changed_after_it_was_shown_is_not_dropped() {
+    let mut h = Harness::demo(100, 30);
+    select_entry(&mut h, "deploy-notes-");
+    let file = h.app.selected_entry().expect("entry").file.clone();
+    h.press(KeyCode::Char('d'));
+    let path = other(&h).root().join(&file);
+    std::fs::write(&path, "---\nsomeone: else\n---\n\nchanged meanwhile\n").expect("write");
+    h.press(KeyCode::Char('y'));
+    assert!(
+        h.screen()
+            .contains("from the manifest failed: memory collection ch"),
+        "{}",
+        h.screen()
+    );
+    let listed = other(&h).inspect().entries.iter().any(|e| e.file == file);
+    assert!(listed, "still in the manifest");
+    assert!(path.exists());
+}
+
+#[test]
 fn every_workbench_change_is_journaled() {
     let mut h = three(100, 30);
     h.press(KeyCode::Char('n'));

@@ -91,8 +91,12 @@ pub enum View {
 #[derive(Debug, Clone)]
 pub enum Confirm {
     Delete(Record),
-    /// Drop a manifest entry that does not read.
-    Drop(String),
+    /// Drop a manifest entry that does not read; `seen` is its text as shown (`None`: missing
+    /// or unreadable), the base of the drop.
+    Drop {
+        file: String,
+        seen: Option<String>,
+    },
     /// Undo a journal entry.
     Undo(Box<crate::review::Entry>),
     /// Quit although the editor holds unsaved changes.
@@ -108,7 +112,7 @@ impl Confirm {
                 "Delete {}? This commits a transaction.",
                 super::sanitize::line(r.name())
             ),
-            Confirm::Drop(file) => format!(
+            Confirm::Drop { file, .. } => format!(
                 "Drop {} from the manifest? The file is deleted; this commits a transaction.",
                 super::sanitize::line(file)
             ),
@@ -446,7 +450,7 @@ impl App {
                 self.modal = None;
                 match question {
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
-                    Confirm::Drop(file) => return self.run(Job::DropEntry { file }),
+                    Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
                     Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
                     Confirm::Quit => {
                         self.quit = true;
@@ -652,7 +656,13 @@ impl App {
             Action::Delete => match self.selected_record().cloned() {
                 Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
                 None => match self.repairable() {
-                    Some(file) => self.modal = Some(Modal::Confirm(Confirm::Drop(file))),
+                    Some(file) => {
+                        let seen = self.selected_entry().and_then(|e| match &e.state {
+                            EntryState::Invalid { raw, .. } => Some(raw.clone()),
+                            _ => None,
+                        });
+                        self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
+                    }
                     None => {
                         self.set_status(StatusKind::Error, "select a valid record to delete".into())
                     }

@@ -42,9 +42,11 @@ pub enum Job {
         seen: Option<Vec<u8>>,
         replacement: Record,
     },
-    /// Drops a manifest entry that does not read.
+    /// Drops a manifest entry that does not read, if its text is still `seen` (what the
+    /// confirmation showed; `None`: it was missing or unreadable).
     DropEntry {
         file: String,
+        seen: Option<String>,
     },
 }
 
@@ -107,11 +109,20 @@ impl Job {
             } => journaled_op(store, Op::Repair, |s| {
                 s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
             }),
-            Job::DropEntry { file } => {
-                let seen = store.entry_bytes(file);
-                journaled_op(store, Op::Repair, |s| {
-                    s.repair_entry(file, seen.as_deref(), None)
-                })
+            Job::DropEntry { file, seen } => {
+                let now = store.entry_bytes(file);
+                let shown = now.as_deref().map(String::from_utf8_lossy);
+                if shown.as_deref() != seen.as_deref() {
+                    Err(StoreError::Conflict {
+                        detail: format!(
+                            "{file} changed since it was shown; look again before dropping it"
+                        ),
+                    })
+                } else {
+                    journaled_op(store, Op::Repair, |s| {
+                        s.repair_entry(file, now.as_deref(), None)
+                    })
+                }
             }
         }
         .map_err(JobError::from);
@@ -144,7 +155,7 @@ impl Job {
             Job::EditProposal { id, .. } => format!("edit proposal {id}"),
             Job::Undo(entry) => format!("undo #{}", entry.id),
             Job::Repair { file, .. } => format!("repair {file}"),
-            Job::DropEntry { file } => format!("drop {file} from the manifest"),
+            Job::DropEntry { file, .. } => format!("drop {file} from the manifest"),
         }
     }
 }
