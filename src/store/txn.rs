@@ -199,37 +199,24 @@ impl Store {
     /// Rewrites MEMORY.md from the manifest, under the lock. The manifest is left as it is.
     pub fn rebuild_index(&self) -> Result<Commit> {
         let _lock = self.lock_for_write()?;
-        if let Some(observer) = &self.options.observer {
-            observer.recover(self)?;
-        }
+        self.recover_observer()?;
         let current = self.read()?;
         let text = current.index_text();
         self.check_index_budget(&text)?;
-        if let Some(observer) = &self.options.observer {
-            observer.prepare(self, &current, &current)?;
-        }
-        match replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks) {
-            Ok(()) => {
-                // MEMORY.md is replaced; a failing directory sync must not report otherwise.
-                if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
-                    tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
-                }
-                let commit = Commit {
-                    set: current,
-                    ..Commit::default()
-                };
-                if let Some(observer) = &self.options.observer {
-                    observer.committed(self, &commit);
-                }
-                Ok(commit)
+        self.observed(&current, &current, || {
+            replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks)?;
+            // MEMORY.md is replaced; a failing directory sync must not report otherwise.
+            if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
+                tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
             }
-            Err(e) => {
-                if let Some(observer) = &self.options.observer {
-                    observer.aborted(self);
-                }
-                Err(e)
-            }
-        }
+            Ok(())
+        })?;
+        let commit = Commit {
+            set: current,
+            ..Commit::default()
+        };
+        self.tell_committed(&commit);
+        Ok(commit)
     }
 
     /// Creates `.memory` if needed and takes the lock (for work outside a transaction that must
@@ -287,23 +274,34 @@ impl Store {
         let after = self.next_set(current, next)?;
         let index_text = after.index_text();
         self.check_index_budget(&index_text)?;
+        self.observed(current, &after, || {
+            self.publish(lock, current, &after, &index_text)
+        })?;
+        let commit = Commit::between(current, after);
+        self.tell_committed(&commit);
+        Ok(commit)
+    }
+
+    /// Runs `publish` after the observer's `prepare`, telling it `aborted` if publishing fails.
+    fn observed(
+        &self,
+        before: &MemorySet,
+        after: &MemorySet,
+        publish: impl FnOnce() -> Result<()>,
+    ) -> Result<()> {
         if let Some(observer) = &self.options.observer {
-            observer.prepare(self, current, &after)?;
+            observer.prepare(self, before, after)?;
         }
-        match self.publish(lock, current, &after, &index_text) {
-            Ok(()) => {
-                let commit = Commit::between(current, after);
-                if let Some(observer) = &self.options.observer {
-                    observer.committed(self, &commit);
-                }
-                Ok(commit)
+        publish().inspect_err(|_| {
+            if let Some(observer) = &self.options.observer {
+                observer.aborted(self);
             }
-            Err(e) => {
-                if let Some(observer) = &self.options.observer {
-                    observer.aborted(self);
-                }
-                Err(e)
-            }
+        })
+    }
+
+    fn tell_committed(&self, commit: &Commit) {
+        if let Some(observer) = &self.options.observer {
+            observer.committed(self, commit);
         }
     }
 
