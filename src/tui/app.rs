@@ -481,19 +481,7 @@ impl App {
                 });
             }
             Some(Action::Cancel) => self.modal = None,
-            _ => match key.code {
-                KeyCode::Backspace => {
-                    text.pop();
-                }
-                KeyCode::Char(c)
-                    if !key
-                        .modifiers
-                        .contains(crossterm::event::KeyModifiers::CONTROL) =>
-                {
-                    text.push(c);
-                }
-                _ => {}
-            },
+            _ => type_into(text, key),
         }
         Vec::new()
     }
@@ -513,19 +501,7 @@ impl App {
                     text.clear();
                 }
             }
-            _ => match key.code {
-                KeyCode::Backspace => {
-                    text.pop();
-                }
-                KeyCode::Char(c)
-                    if !key
-                        .modifiers
-                        .contains(crossterm::event::KeyModifiers::CONTROL) =>
-                {
-                    text.push(c);
-                }
-                _ => {}
-            },
+            _ => type_into(text, key),
         }
         if filtering {
             let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
@@ -985,5 +961,22 @@ impl App {
             self.quit = true;
             true
         }
+    }
+}
+
+/// A key typed into a one-line input: Backspace deletes, a plain character is appended.
+fn type_into(text: &mut String, key: KeyEvent) {
+    match key.code {
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Char(c)
+            if !key
+                .modifiers
+                .contains(crossterm::event::KeyModifiers::CONTROL) =>
+        {
+            text.push(c);
+        }
+        _ => {}
     }
 }
