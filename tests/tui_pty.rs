@@ -415,3 +415,31 @@ fn a_panic_restores_the_terminal() {
         pty.screen()
     );
 }
+
+#[test]
+fn the_in_pane_editor_writes_no_control_or_bidi_character_raw() {
+    let body = "before \u{202e}reversed\u{202c} esc \u{1b}[2J c1 \u{9b}31m bell \u{7} after";
+    let ws = workspace(vec![record("hostile", body)]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Record: hostile");
+    pty.send(b"e");
+    pty.wait_for("Edit hostile");
+    pty.wait_for("esc ␛[2J");
+    for raw in [
+        "\u{202e}".as_bytes(),
+        "\u{202c}".as_bytes(),
+        b"\x1b[2J",
+        "\u{9b}".as_bytes(),
+        b"\x07",
+    ] {
+        assert!(
+            !pty.raw.windows(raw.len()).any(|w| w == raw),
+            "{raw:?} reached the terminal"
+        );
+    }
+    pty.send(b"\x1b"); // Esc closes the unchanged editor
+    pty.wait_for("Record: hostile");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}
