@@ -184,9 +184,10 @@ impl Journal {
             .filter(|line| !line.is_empty())
             .enumerate()
             .map(|(n, line)| {
-                serde_json::from_slice(line).map_err(|e| StoreError::ManifestInvalid {
+                serde_json::from_slice(line).map_err(|e| StoreError::ReviewDataInvalid {
+                    what: "journal",
                     path: path.clone(),
-                    rule: format!("journal line {} is not a valid entry: {e}", n + 1),
+                    rule: format!("line {} is not a valid entry: {e}", n + 1),
                 })
             })
             .collect()

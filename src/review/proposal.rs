@@ -293,9 +293,10 @@ pub fn load(store: &Store, id: &str) -> Result<Proposal, StoreError> {
     let bytes = read_optional(&path)?.ok_or_else(|| StoreError::NotFound {
         name: format!("proposal {id}"),
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| StoreError::ManifestInvalid {
+    serde_json::from_slice(&bytes).map_err(|e| StoreError::ReviewDataInvalid {
+        what: "proposal",
         path,
-        rule: format!("not a valid proposal: {e}"),
+        rule: e.to_string(),
     })
 }
 

@@ -41,6 +41,12 @@ pub enum StoreError {
     DuplicateName { name: String },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
+    #[error("{what} {path} is invalid: {rule}")]
+    ReviewDataInvalid {
+        what: &'static str,
+        path: PathBuf,
+        rule: String,
+    },
     #[error("proposal {id} was already {status}")]
     ProposalDecided { id: String, status: &'static str },
     #[error("proposal {id} is stale: {detail}; nothing was applied")]
