@@ -500,3 +500,31 @@ fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
         "an empty plan is refused"
     );
 }
+
+#[test]
+fn a_torn_last_journal_line_is_ignored_and_a_corrupt_one_is_reported() {
+    let dir = workspace();
+    let store = open(dir.path());
+    seed(&store, &["alpha"]);
+    let path = Journal::of(&store).path();
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"id\":2,\"at\":"); // a crash in the middle of an append
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(Journal::of(&store).entries().unwrap().len(), 1);
+    seed(&store, &["beta"]);
+    let ids: Vec<u64> = Journal::of(&store)
+        .entries()
+        .unwrap()
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(ids, [1, 2], "the torn line was cut before the next append");
+
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.insert_str(0, "not json\n");
+    std::fs::write(&path, text).unwrap();
+    let out = memwb(dir.path(), &["log"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("journal") && err.contains("line 1"), "{err}");
+}
