@@ -118,12 +118,7 @@ impl ManifestPane {
     }
 
     fn keep_in_view(&mut self) {
-        let height = self.height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + height {
-            self.offset = self.selected + 1 - height;
-        }
+        super::keep_in_view(&mut self.offset, self.selected, self.height);
         self.offset = self.offset.min(self.visible.len().saturating_sub(1));
     }
 

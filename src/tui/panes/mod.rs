@@ -157,3 +157,13 @@ pub fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'
         Span::styled(sanitize::line(value).into_owned(), style),
     ])
 }
+
+/// Moves a list's first visible row so that `selected` is on screen.
+pub fn keep_in_view(offset: &mut usize, selected: usize, height: usize) {
+    let height = height.max(1);
+    if selected < *offset {
+        *offset = selected;
+    } else if selected >= *offset + height {
+        *offset = selected + 1 - height;
+    }
+}

@@ -182,11 +182,7 @@ impl ProposalsPane {
         let inner = outer.inner(list);
         frame.render_widget(outer, list);
         self.height = inner.height as usize;
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.height > 0 && self.selected >= self.offset + self.height {
-            self.offset = self.selected + 1 - self.height;
-        }
+        super::keep_in_view(&mut self.offset, self.selected, self.height);
         let mut lines: Vec<Line> = Vec::new();
         if let Some(error) = &review.error {
             lines.push(Line::styled(
