@@ -5,7 +5,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{Detail, block, diff, labelled, scroll};
 use crate::review::Entry;
@@ -110,46 +109,29 @@ impl HistoryPane {
             true,
             theme,
         );
-        let inner = outer.inner(list);
-        frame.render_widget(outer, list);
-        self.height = inner.height as usize;
-        super::keep_in_view(&mut self.offset, self.selected, self.height);
-        let mut lines = Vec::new();
-        if let Some(error) = &review.error {
-            lines.push(Line::styled(
-                sanitize::line(error).into_owned(),
-                theme.error(),
-            ));
-        }
-        if self.entries.is_empty() {
-            lines.push(Line::styled(
-                "the journal is empty: every change memwb makes is recorded here",
-                theme.dim(),
-            ));
-        }
-        for (i, entry) in self
-            .entries
-            .iter()
-            .enumerate()
-            .skip(self.offset)
-            .take(self.height)
-        {
-            let mut line = Line::from(vec![
-                Span::styled(format!("#{:<4}", entry.id), theme.key()),
-                Span::raw(format!(
-                    "{}  {:<13} {}  ",
-                    super::short_time(entry.at),
-                    entry.op.as_str(),
-                    sanitize::line(&entry.who.to_string())
-                )),
-                Span::raw(sanitize::line(&summary(entry)).into_owned()),
-            ]);
-            if i == self.selected {
-                line = line.patch_style(theme.selected());
-            }
-            lines.push(line);
-        }
-        frame.render_widget(Paragraph::new(lines), inner);
+        let entries = &self.entries;
+        self.height = super::render_list(
+            frame,
+            list,
+            outer,
+            review.error.as_deref(),
+            "the journal is empty: every change memwb makes is recorded here",
+            (entries.len(), self.selected, &mut self.offset),
+            theme,
+            |i| {
+                let entry = &entries[i];
+                Line::from(vec![
+                    Span::styled(format!("#{:<4}", entry.id), theme.key()),
+                    Span::raw(format!(
+                        "{}  {:<13} {}  ",
+                        super::short_time(entry.at),
+                        entry.op.as_str(),
+                        sanitize::line(&entry.who.to_string())
+                    )),
+                    Span::raw(sanitize::line(&summary(entry)).into_owned()),
+                ])
+            },
+        );
 
         let Some(area) = detail else {
             return;

@@ -167,3 +167,42 @@ pub fn keep_in_view(offset: &mut usize, selected: usize, height: usize) {
         *offset = selected + 1 - height;
     }
 }
+
+/// The list half of a review view: framed, the review's load error first, `empty` when there
+/// are no rows, scrolled so that `selected` stays in view. `row(i)` draws row `i`. Returns the
+/// list's height in rows.
+#[allow(clippy::too_many_arguments)]
+pub fn render_list(
+    frame: &mut Frame,
+    area: Rect,
+    outer: Block<'_>,
+    error: Option<&str>,
+    empty: &'static str,
+    (len, selected, offset): (usize, usize, &mut usize),
+    theme: &Theme,
+    row: impl Fn(usize) -> Line<'static>,
+) -> usize {
+    let inner = outer.inner(area);
+    frame.render_widget(outer, area);
+    let height = inner.height as usize;
+    keep_in_view(offset, selected, height);
+    let mut lines = Vec::new();
+    if let Some(error) = error {
+        lines.push(Line::styled(
+            sanitize::line(error).into_owned(),
+            theme.error(),
+        ));
+    }
+    if len == 0 {
+        lines.push(Line::styled(empty, theme.dim()));
+    }
+    for i in (*offset..len).take(height) {
+        let mut line = row(i);
+        if i == selected {
+            line = line.patch_style(theme.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+    height
+}

@@ -8,7 +8,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 use super::{Detail, block, diff, labelled, scroll};
 use crate::review::journal::JournalRecord;
@@ -179,54 +178,37 @@ impl ProposalsPane {
             self.rows.len() - self.pending()
         );
         let outer = block(title, true, theme);
-        let inner = outer.inner(list);
-        frame.render_widget(outer, list);
-        self.height = inner.height as usize;
-        super::keep_in_view(&mut self.offset, self.selected, self.height);
-        let mut lines: Vec<Line> = Vec::new();
-        if let Some(error) = &review.error {
-            lines.push(Line::styled(
-                sanitize::line(error).into_owned(),
-                theme.error(),
-            ));
-        }
-        if self.rows.is_empty() {
-            lines.push(Line::styled(
-                "no proposals yet: memwb propose … files them, and they appear here",
-                theme.dim(),
-            ));
-        }
-        for (i, row) in self
-            .rows
-            .iter()
-            .enumerate()
-            .skip(self.offset)
-            .take(self.height)
-        {
-            let p = &row.proposal;
-            let state_style = match row.state {
-                State::Ready => theme.ok(),
-                State::Stale(_) => theme.warning(),
-                _ => theme.dim(),
-            };
-            let mut line = Line::from(vec![
-                Span::styled(
-                    format!("{} {:<8}", marker(&row.state), row.state.as_str()),
-                    state_style,
-                ),
-                Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
-                Span::raw(sanitize::line(&summary(p)).into_owned()),
-                Span::styled(
-                    format!("  ({})", sanitize::line(&p.origin.describe())),
-                    theme.dim(),
-                ),
-            ]);
-            if i == self.selected {
-                line = line.patch_style(theme.selected());
-            }
-            lines.push(line);
-        }
-        frame.render_widget(Paragraph::new(lines), inner);
+        let rows = &self.rows;
+        self.height = super::render_list(
+            frame,
+            list,
+            outer,
+            review.error.as_deref(),
+            "no proposals yet: memwb propose … files them, and they appear here",
+            (rows.len(), self.selected, &mut self.offset),
+            theme,
+            |i| {
+                let row = &rows[i];
+                let p = &row.proposal;
+                let state_style = match row.state {
+                    State::Ready => theme.ok(),
+                    State::Stale(_) => theme.warning(),
+                    _ => theme.dim(),
+                };
+                Line::from(vec![
+                    Span::styled(
+                        format!("{} {:<8}", marker(&row.state), row.state.as_str()),
+                        state_style,
+                    ),
+                    Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
+                    Span::raw(sanitize::line(&summary(p)).into_owned()),
+                    Span::styled(
+                        format!("  ({})", sanitize::line(&p.origin.describe())),
+                        theme.dim(),
+                    ),
+                ])
+            },
+        );
 
         let Some(area) = detail else {
             return;
