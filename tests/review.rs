@@ -283,14 +283,19 @@ fn cli_review_loop_and_concurrent_approve_have_one_effect() {
             .unwrap()
     };
     let (a, b) = (spawn(), spawn());
-    let codes =
-        [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()].map(|o| o.status.code());
-    let mut sorted = codes;
-    sorted.sort();
+    let outputs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+    let mut codes = outputs.each_ref().map(|o| o.status.code());
+    codes.sort();
     assert_eq!(
-        sorted,
+        codes,
         [Some(0), Some(2)],
         "exactly one approve takes effect"
+    );
+    let loser = outputs.iter().find(|o| !o.status.success()).unwrap();
+    let err = String::from_utf8_lossy(&loser.stderr);
+    assert!(
+        err.contains(&format!("proposal {id} was already approved")),
+        "{err}"
     );
     let log: serde_json::Value =
         serde_json::from_slice(&memwb(dir.path(), &["log", "--json"]).stdout).unwrap();

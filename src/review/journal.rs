@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use super::proposal::{self, Decision};
+use super::proposal::{self, Deciding, Decision};
 use super::who::{Who, now_ms};
 use crate::store::fsutil::{IoHooks, atomic_replace, read_optional};
 use crate::store::{
@@ -349,13 +349,13 @@ fn took_effect(store: &Store, expect: &Expect) -> Result<bool, StoreError> {
 pub struct JournalObserver {
     journal: Journal,
     meta: EntryMeta,
-    decision: Option<Decision>,
+    decision: Option<Deciding>,
     pending: Mutex<Option<Pending>>,
     appended: Mutex<Option<Entry>>,
 }
 
 impl JournalObserver {
-    pub fn new(store: &Store, meta: EntryMeta, decision: Option<Decision>) -> Arc<Self> {
+    pub fn new(store: &Store, meta: EntryMeta, decision: Option<Deciding>) -> Arc<Self> {
         Arc::new(Self {
             journal: Journal::of(store),
             meta,
@@ -376,18 +376,19 @@ impl JournalObserver {
 
 impl CommitObserver for JournalObserver {
     fn recover(&self, store: &Store) -> Result<(), StoreError> {
-        self.journal.recover(store)
+        self.journal.recover(store)?;
+        match &self.decision {
+            Some(deciding) => proposal::check_as_read(store, &deciding.read_as),
+            None => Ok(()),
+        }
     }
 
     fn prepare(
         &self,
-        store: &Store,
+        _store: &Store,
         before: &MemorySet,
         after: &MemorySet,
     ) -> Result<(), StoreError> {
-        if let Some(decision) = &self.decision {
-            proposal::check_undecided(store, &decision.proposal)?;
-        }
         let after_files: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
         let before_files: HashSet<&str> = before.entries.iter().map(|e| e.file.as_str()).collect();
         let removed: Vec<JournalRecord> = before
@@ -434,7 +435,7 @@ impl CommitObserver for JournalObserver {
                 undoes: self.meta.undoes,
             },
             expect,
-            decision: self.decision.clone(),
+            decision: self.decision.as_ref().map(|d| d.decision.clone()),
         };
         self.journal.write_pending(&pending)?;
         *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending);
@@ -493,7 +494,7 @@ fn crash_point_for_tests() {
 pub fn journaled<T>(
     store: &Store,
     meta: EntryMeta,
-    decision: Option<Decision>,
+    decision: Option<Deciding>,
     op: impl FnOnce(&Store) -> Result<T, StoreError>,
 ) -> Result<(T, Option<Entry>), StoreError> {
     let observer = JournalObserver::new(store, meta, decision);

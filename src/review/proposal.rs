@@ -183,6 +183,14 @@ impl State {
     }
 }
 
+/// A decision about to be applied, with the proposal as the decider read it: under the lock
+/// the proposal must still be pending and unchanged, or nothing is applied.
+#[derive(Debug, Clone)]
+pub struct Deciding {
+    pub decision: Decision,
+    pub read_as: Proposal,
+}
+
 /// The decision on a proposal, applied when its journal entry is written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
@@ -429,12 +437,12 @@ pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, StoreError> {
     Ok(load(store, id)?.status != Status::Pending)
 }
 
-pub(crate) fn check_undecided(store: &Store, id: &str) -> Result<(), StoreError> {
-    let proposal = load(store, id)?;
+/// Fails unless `proposal` is still pending.
+fn pending(proposal: &Proposal) -> Result<(), StoreError> {
     match proposal.status {
         Status::Pending => Ok(()),
         status => Err(StoreError::ProposalDecided {
-            id: id.to_owned(),
+            id: proposal.id.clone(),
             status: if status == Status::Approved {
                 "approved"
             } else {
@@ -442,6 +450,27 @@ pub(crate) fn check_undecided(store: &Store, id: &str) -> Result<(), StoreError>
             },
         }),
     }
+}
+
+/// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.
+fn load_pending(store: &Store, id: &str) -> Result<Proposal, StoreError> {
+    Journal::of(store).recover(store)?;
+    let proposal = load(store, id)?;
+    pending(&proposal)?;
+    Ok(proposal)
+}
+
+/// Under the lock: the proposal must still be pending and exactly as the decider read it.
+pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), StoreError> {
+    let now = load(store, &read_as.id)?;
+    pending(&now)?;
+    if now != *read_as {
+        return Err(StoreError::ProposalStale {
+            id: read_as.id.clone(),
+            detail: "it was edited since it was read; look at it again".into(),
+        });
+    }
+    Ok(())
 }
 
 /// Marks the proposal decided; idempotent, so that crash recovery may repeat it.
@@ -475,7 +504,7 @@ fn decision(id: &str, status: Status, reason: Option<String>) -> Decision {
 /// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
 pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), StoreError> {
     let proposal = load(store, id)?;
-    check_undecided(store, id)?;
+    pending(&proposal)?;
     let plan = proposal
         .plan()
         .map_err(|rule| StoreError::InvalidPlan { rule })?;
@@ -497,28 +526,25 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Store
         },
         other => other,
     };
-    journaled(
-        store,
-        meta,
-        Some(decision(id, Status::Approved, None)),
-        |s| match plan {
-            Plan::Extraction(records) => s.extend(records),
-            Plan::Consolidation {
-                source_names,
-                records,
-            } => s.apply_consolidation(&base, additions, &source_names, records),
-        },
-    )
+    let deciding = Deciding {
+        decision: decision(id, Status::Approved, None),
+        read_as: proposal,
+    };
+    journaled(store, meta, Some(deciding), |s| match plan {
+        Plan::Extraction(records) => s.extend(records),
+        Plan::Consolidation {
+            source_names,
+            records,
+        } => s.apply_consolidation(&base, additions, &source_names, records),
+    })
     .map_err(stale)
 }
 
 /// Closes a proposal without applying it.
 pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, StoreError> {
-    let proposal = load(store, id)?;
     let _lock = store.lock_for_write()?;
+    let proposal = load_pending(store, id)?;
     let journal = Journal::of(store);
-    journal.recover(store)?;
-    check_undecided(store, id)?;
     let meta = EntryMeta {
         op: Some(Op::Reject),
         proposal: Some(proposal.reference()),
@@ -538,8 +564,7 @@ pub fn edit_records(
     records: Vec<Record>,
 ) -> Result<Proposal, StoreError> {
     let _lock = store.lock_for_write()?;
-    check_undecided(store, id)?;
-    let mut proposal = load(store, id)?;
+    let mut proposal = load_pending(store, id)?;
     let current = proposal
         .plan()
         .map_err(|rule| StoreError::InvalidPlan { rule })?;
