@@ -533,3 +533,42 @@ fn a_torn_last_journal_line_is_ignored_and_a_corrupt_one_is_reported() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("journal") && err.contains("line 1"), "{err}");
 }
+
+#[test]
+fn a_drop_repair_that_crashed_before_its_commit_invents_no_entry() {
+    let dir = workspace();
+    let store = open(dir.path());
+    seed(&store, &["good", "bad"]);
+    let bad_file = store.read().unwrap().entries[1].file.clone();
+    std::fs::write(store.root().join(&bad_file), "not a record").unwrap();
+    let seen = store.entry_bytes(&bad_file);
+    let crashing = Store::open(
+        dir.path(),
+        StoreOptions {
+            hooks: IoHooks::new(Arc::new(PanicAt(IoOp::Rename))),
+            ..StoreOptions::default()
+        },
+    )
+    .unwrap();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = journaled(&crashing, Default::default(), None, |s| {
+            s.repair_entry(&bad_file, seen.as_deref(), None)
+        });
+    }));
+    assert!(result.is_err());
+    assert!(Journal::of(&store).has_pending());
+    {
+        let _lock = store.lock_for_write().unwrap();
+        Journal::of(&store).recover(&store).unwrap();
+    }
+    assert!(!Journal::of(&store).has_pending());
+    assert_eq!(
+        Journal::of(&store).entries().unwrap().len(),
+        2,
+        "only the two seeds"
+    );
+    assert!(
+        store.inspect().entries.iter().any(|e| e.file == bad_file),
+        "still listed"
+    );
+}

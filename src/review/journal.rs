@@ -312,13 +312,18 @@ impl Journal {
     }
 }
 
+/// The file names the manifest on disk lists now (none when it is missing or unreadable).
+fn listed_files(store: &Store) -> Result<Vec<String>, StoreError> {
+    Ok(match read_optional(&store.manifest_path())? {
+        Some(bytes) => manifest::parse_lenient(&bytes).unwrap_or_default(),
+        None => Vec::new(),
+    })
+}
+
 fn took_effect(store: &Store, expect: &Expect) -> Result<bool, StoreError> {
     Ok(match expect {
         Expect::Manifest { before, after } => {
-            let current = match read_optional(&store.manifest_path())? {
-                Some(bytes) => manifest::parse_lenient(&bytes).unwrap_or_default(),
-                None => Vec::new(),
-            };
+            let current = listed_files(store)?;
             if current == *after {
                 true
             } else {
@@ -331,7 +336,9 @@ fn took_effect(store: &Store, expect: &Expect) -> Result<bool, StoreError> {
                 let after_set: HashSet<&String> = after.iter().collect();
                 let removed: Vec<&String> =
                     before.iter().filter(|f| !after_set.contains(f)).collect();
-                if added.is_empty() {
+                if added.is_empty() && removed.is_empty() {
+                    false
+                } else if added.is_empty() {
                     current != *before && removed.iter().all(|f| !listed.contains(f))
                 } else {
                     added.iter().any(|f| listed.contains(f))
@@ -385,7 +392,7 @@ impl CommitObserver for JournalObserver {
 
     fn prepare(
         &self,
-        _store: &Store,
+        store: &Store,
         before: &MemorySet,
         after: &MemorySet,
     ) -> Result<(), StoreError> {
@@ -417,8 +424,10 @@ impl CommitObserver for JournalObserver {
                 text: after.index_text(),
             }
         } else {
+            // The manifest as it is on disk, not `before`: a repair's `before` leaves out the
+            // entry it fixes, and recovery must see that entry go.
             Expect::Manifest {
-                before: before.files(),
+                before: listed_files(store)?,
                 after: after.files(),
             }
         };
