@@ -9,7 +9,7 @@ use std::sync::Arc;
 use common::{names, open, record, workspace};
 use memwb::review::journal::JournalRecord;
 use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{Journal, Op, Origin, Plan, State, Status, journaled, undo};
+use memwb::review::{EntryMeta, Journal, Op, Origin, Plan, State, Status, journaled, undo};
 use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreError, StoreOptions};
 
 fn memwb(dir: &Path, args: &[&str]) -> Output {
@@ -551,7 +551,11 @@ fn a_drop_repair_that_crashed_before_its_commit_invents_no_entry() {
     )
     .unwrap();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = journaled(&crashing, Default::default(), None, |s| {
+        let meta = EntryMeta {
+            op: Some(Op::Repair),
+            ..EntryMeta::default()
+        };
+        let _ = journaled(&crashing, meta, None, |s| {
             s.repair_entry(&bad_file, seen.as_deref(), None)
         });
     }));
