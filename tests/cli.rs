@@ -455,3 +455,25 @@ fn json_output_escapes_control_characters() {
     assert!(out.contains("\\u001b]0;pwned\\u0007"), "{out}");
     assert!(!out.contains('\u{1b}'));
 }
+
+#[test]
+fn a_closed_output_pipe_ends_a_command_quietly() {
+    let dir = workspace();
+    for i in 0..40 {
+        add(dir.path(), &format!("record-{i}"), "d", "b");
+    }
+    for args in [&["log"][..], &["check"], &["ls"], &["ls", "--json"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .arg("-C")
+            .arg(dir.path())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take()); // the reader is gone before memwb writes
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).is_empty(), "{args:?}: {}", stderr(&out));
+    }
+}

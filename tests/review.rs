@@ -576,3 +576,28 @@ fn a_drop_repair_that_crashed_before_its_commit_invents_no_entry() {
         "still listed"
     );
 }
+
+#[test]
+fn a_proposal_whose_id_does_not_match_its_file_is_refused() {
+    let dir = workspace();
+    let store = open(dir.path());
+    seed(&store, &["alpha", "beta"]);
+    let p = consolidation(&store, &["alpha", "beta"], record("ab", "m", "m"));
+    let path = store
+        .root()
+        .join(".memwb/proposals")
+        .join(format!("{}.json", p.id));
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace(&p.id, r"\u001b]0;pwned\u0007")).unwrap();
+    let err = proposal::load(&store, &p.id).unwrap_err();
+    assert!(
+        err.to_string().contains("does not match its file name"),
+        "{err}"
+    );
+    let out = memwb(dir.path(), &["proposals"]);
+    assert!(out.status.success());
+    assert!(
+        !out.stdout.contains(&0x1b),
+        "nothing of it reaches the terminal"
+    );
+}

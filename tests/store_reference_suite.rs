@@ -345,9 +345,9 @@ fn exclusive_create_collision_removes_every_file_of_the_batch() {
         StoreError::Io {
             op: "create",
             path,
-            source,
+            error,
         } => {
-            assert_eq!(source.kind(), std::io::ErrorKind::AlreadyExists);
+            assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists);
             assert!(
                 path.ends_with(format!("second-{taken}.md")),
                 "{}",

@@ -44,22 +44,22 @@ pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
                 .as_deref()
                 .map(|f| format!(" {f}:"))
                 .unwrap_or_default();
-            println!(
+            say!(
                 "{severity}[{}]{} {}",
                 f.code,
                 inert(&file),
                 inert(&f.message)
-            );
+            )?;
         }
         let errors = findings
             .iter()
             .filter(|f| f.severity == Severity::Error)
             .count();
-        println!(
+        say!(
             "{}: {records} valid records, {errors} errors, {} warnings",
             inert(&store.root().display().to_string()),
             findings.len() - errors
-        );
+        )?;
     }
     Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
 }

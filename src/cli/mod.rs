@@ -3,6 +3,15 @@
 //! Exit codes: 0 success; 1 `check` found an error; 2 anything refused or failed, with a
 //! one-line message on stderr that starts with `error:`.
 
+/// `println!` that returns the write error instead of panicking (a closed pipe, as in
+/// `memwb log | head`, then ends the command quietly; see `main`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod check;
 mod input;
 mod model_args;
@@ -118,12 +127,22 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // The reader went away (`memwb log | head`): what was asked for was read; stop quietly.
+        Err(error) if is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
         Err(error) => {
             let message = format!("{error:#}").replace('\n', " ");
             eprintln!("error: {}", output::inert(&message));
             ExitCode::from(EXIT_FAILED)
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {

@@ -23,20 +23,28 @@ pub fn print_untrusted(text: &str) -> std::io::Result<()> {
     out.flush()
 }
 
-/// JSON output: serde_json leaves DEL and C1 controls raw, so escape them too.
-pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
-    let text = serde_json::to_string_pretty(value)?;
+/// JSON text with every character a terminal must not see raw (serde_json leaves DEL, C1
+/// controls and bidi overrides as they are) written as a `\uXXXX` escape: still the same JSON.
+pub fn escape_json(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
-        if ('\u{7F}'..='\u{9F}').contains(&c) {
-            escaped.push_str(&format!("\\u{:04x}", c as u32));
+        if c != '\n' && sanitize::is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                escaped.push_str(&format!("\\u{unit:04x}"));
+            }
         } else {
             escaped.push(c);
         }
     }
-    escaped.push('\n');
+    escaped
+}
+
+/// Pretty JSON on stdout, escaped by [`escape_json`].
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let text = escape_json(&serde_json::to_string_pretty(value)?);
     let mut out = std::io::stdout().lock();
-    out.write_all(escaped.as_bytes())?;
+    writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())
 }
@@ -53,5 +61,19 @@ mod tests {
         );
         assert_eq!(inert("keep\nlines and 中文"), "keep\nlines and 中文");
         assert_eq!(inert("a\r\nb"), "a\u{240d}\nb");
+    }
+
+    #[test]
+    fn json_keeps_its_meaning_but_not_the_raw_controls() {
+        let value = serde_json::json!({"s": "a\u{9b}2J\u{202e}b\u{7f}"});
+        let escaped = escape_json(&serde_json::to_string_pretty(&value).unwrap());
+        assert!(
+            !escaped.chars().any(|c| c != '\n' && sanitize::is_unsafe(c)),
+            "{escaped}"
+        );
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&escaped).unwrap(),
+            value
+        );
     }
 }

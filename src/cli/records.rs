@@ -240,7 +240,7 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
     };
     let edited = Record::from_input(&input)?;
     if edited == *base {
-        println!("unchanged: {}", super::output::inert(base.name()));
+        say!("unchanged: {}", super::output::inert(base.name()))?;
         return Ok(EXIT_OK);
     }
     report(journal(store, Op::Set, |s| s.replace(base, edited))?)
@@ -290,7 +290,7 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
         journal(store, Op::RebuildIndex, Store::rebuild_index)?;
-        println!("rebuilt {}", store.index_path().display());
+        say!("rebuilt {}", store.index_path().display())?;
     } else {
         print_untrusted(&store.read()?.index_text())?;
     }
@@ -320,6 +320,6 @@ pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
     if parts.is_empty() {
         parts.push("nothing to change".into());
     }
-    println!("{}", parts.join("; "));
+    say!("{}", parts.join("; "))?;
     Ok(EXIT_OK)
 }

@@ -121,7 +121,7 @@ pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
         eprintln!("no near-duplicates found; nothing proposed");
     }
     for new in proposals {
-        println!("{}", proposal::file(store, new)?.id);
+        say!("{}", proposal::file(store, new)?.id)?;
     }
     Ok(EXIT_OK)
 }
@@ -318,17 +318,17 @@ pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
             Kind::Extraction => format!("add {}", names.join(", ")),
             Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
         };
-        println!(
+        say!(
             "{}  {:8}  {:13}  {}  ({})",
             p.id,
             state.as_str(),
             p.kind.as_str(),
             inert(&what),
             inert(&p.origin.describe())
-        );
+        )?;
         if let State::Stale(changes) = state {
             for change in changes {
-                println!("    {}", inert(change));
+                say!("    {}", inert(change))?;
             }
         }
     }
@@ -342,7 +342,7 @@ pub fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
 
 pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
     proposal::reject(store, &args.id, args.reason.clone())?;
-    println!("rejected {}", args.id);
+    say!("rejected {}", args.id)?;
     Ok(EXIT_OK)
 }
 
@@ -355,7 +355,7 @@ pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
         return Ok(EXIT_OK);
     }
     for entry in &entries {
-        println!("{}", inert(&describe(entry)));
+        say!("{}", inert(&describe(entry)))?;
     }
     Ok(EXIT_OK)
 }

@@ -45,8 +45,8 @@ pub fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
     let demo_store = Store::open(&dir, store.options().clone())
         .with_context(|| format!("cannot open the demo workspace {}", dir.display()))?;
     let result = crate::tui::run(demo_store);
-    println!("The demo workspace is in {}", dir.display());
-    println!("Open it again with: memwb tui {}", dir.display());
+    say!("The demo workspace is in {}", dir.display())?;
+    say!("Open it again with: memwb tui {}", dir.display())?;
     result?;
     Ok(0)
 }

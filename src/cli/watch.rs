@@ -57,7 +57,7 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
         match event {
             WatchEvent::Committed(change) => {
                 let line = if args.json {
-                    serde_json::to_string(&change.json_line())?
+                    super::output::escape_json(&serde_json::to_string(&change.json_line())?)
                 } else {
                     human(&change)
                 };

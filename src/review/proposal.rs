@@ -301,11 +301,17 @@ pub fn load(store: &Store, id: &str) -> Result<Proposal, StoreError> {
     let bytes = read_optional(&path)?.ok_or_else(|| StoreError::NotFound {
         name: format!("proposal {id}"),
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| StoreError::ReviewDataInvalid {
+    let invalid = |rule: String| StoreError::ReviewDataInvalid {
         what: "proposal",
-        path,
-        rule: e.to_string(),
-    })
+        path: path.clone(),
+        rule,
+    };
+    let proposal: Proposal = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
+    // The id is shown everywhere: only the one the file name vouches for (lowercase hex) counts.
+    if proposal.id != id {
+        return Err(invalid("its id does not match its file name".into()));
+    }
+    Ok(proposal)
 }
 
 /// Every proposal, oldest first; unreadable files are skipped with a log line.

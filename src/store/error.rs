@@ -18,12 +18,13 @@ pub enum StoreError {
     RecordInvalid { path: PathBuf, error: ParseError },
     #[error("memory record {path} is listed in the manifest but missing")]
     RecordMissing { path: PathBuf },
-    #[error("{op} {path}: {source}")]
+    // The reason is part of the message and deliberately not a `source`: printers that walk
+    // the chain (anyhow's `{:#}`, the session's error detail) would say it twice.
+    #[error("{op} {path}: {error}")]
     Io {
         op: &'static str,
         path: PathBuf,
-        #[source]
-        source: io::Error,
+        error: io::Error,
     },
     #[error(
         "memory store {path} is locked by another process since {since}; gave up after {waited_ms} ms"
@@ -75,11 +76,11 @@ pub enum StoreError {
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 impl StoreError {
-    pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Self {
+    pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, error: io::Error) -> Self {
         Self::Io {
             op,
             path: path.into(),
-            source,
+            error,
         }
     }
 
