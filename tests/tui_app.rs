@@ -5,7 +5,7 @@ mod tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
-use memwb::tui::app::Modal;
+use memwb::tui::app::{Event, Modal};
 use memwb::tui::keymap;
 use memwb::tui::panes::Pane;
 use tui_harness::Harness;
@@ -485,6 +485,22 @@ fn query_shows_the_selection_and_the_injected_text() {
     );
     assert!(screen.contains("<relevant_memories>"), "{screen}");
     assert!(screen.contains("## beta (project)"), "{screen}");
+}
+
+#[test]
+fn a_late_answer_to_an_earlier_query_is_ignored() {
+    let mut h = three();
+    h.press(KeyCode::BackTab);
+    h.press(KeyCode::Char('i'));
+    h.keys("second record");
+    h.press(KeyCode::Enter);
+    let latest = h.app.query.result.clone().expect("a result");
+    // a selection for an older query finishing last (a slow model) must not replace it
+    let mut stale = latest.clone();
+    stale.query = "an older query".into();
+    stale.names = vec!["gamma".into()];
+    h.send(Event::Query(stale));
+    assert_eq!(h.app.query.result.as_ref(), Some(&latest));
 }
 
 #[test]

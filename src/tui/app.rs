@@ -366,8 +366,10 @@ impl App {
             }
             Event::Job(done) => self.job_done(*done),
             Event::External { base, outcome } => self.external_done(base, outcome),
+            // A selection for an earlier query may finish after a later one: keep the latest.
+            Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
             Event::Query(result) => {
-                self.query.pending = false;
+                self.query.asked = None;
                 self.query.scroll = 0;
                 self.query.result = Some(result);
                 Vec::new()
@@ -512,7 +514,7 @@ impl App {
     fn run_query(&mut self) -> Vec<Effect> {
         let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
         let catalog = self.inspection.index.derived.clone();
-        self.query.pending = true;
+        self.query.asked = Some(self.query.input.clone());
         vec![Effect::Query {
             query: self.query.input.clone(),
             records,

@@ -28,7 +28,8 @@ pub struct QueryPane {
     pub input: String,
     pub typing: bool,
     pub result: Option<QueryResult>,
-    pub pending: bool,
+    /// The query whose selection is being computed; a result for any other is out of date.
+    pub asked: Option<String>,
     pub scroll: usize,
     pub height: usize,
     pub len: usize,
@@ -95,7 +96,7 @@ impl QueryPane {
                 );
             }
         }
-        if self.pending {
+        if self.asked.is_some() {
             lines.push(Line::styled("selecting…", theme.dim()));
         }
         self.len = lines.len();
