@@ -328,8 +328,14 @@ impl Worker {
                         }
                         if touch_due.is_some_and(|d| d <= now) {
                             touched_at = None;
-                            let (change, _) = self.reload();
-                            sink(WatchEvent::Refreshed(change));
+                            // This reload may be the first to see a commit whose manifest event
+                            // is still on its way; after it, that event finds nothing new.
+                            let (change, files_changed) = self.reload();
+                            sink(if files_changed {
+                                WatchEvent::Committed(change)
+                            } else {
+                                WatchEvent::Refreshed(change)
+                            });
                         }
                         continue;
                     }
