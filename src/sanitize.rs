@@ -63,11 +63,6 @@ pub fn lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether any character of `text` would be rewritten by [`line`].
-pub fn needs_escaping(text: &str) -> bool {
-    text.chars().any(is_unsafe)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -203,7 +203,7 @@ pub fn add(store: &Store, args: &AddArgs) -> anyhow::Result<u8> {
             vec![Record::from_input(&input)?]
         }
     };
-    report(journal(store, Op::Add, |s| s.extend(records))?)
+    report(journaled_op(store, Op::Add, |s| s.extend(records))?)
 }
 
 /// Validates a batch; the first invalid item rejects the whole batch, naming its position.
@@ -243,7 +243,7 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
         say!("unchanged: {}", super::output::inert(base.name()))?;
         return Ok(EXIT_OK);
     }
-    report(journal(store, Op::Set, |s| s.replace(base, edited))?)
+    report(journaled_op(store, Op::Set, |s| s.replace(base, edited))?)
 }
 
 pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
@@ -258,14 +258,14 @@ pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
                 .ok_or_else(|| StoreError::NotFound { name: name.clone() })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    report(journal(store, Op::Rm, |s| s.remove(&base))?)
+    report(journaled_op(store, Op::Rm, |s| s.remove(&base))?)
 }
 
 pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
     let plan: ConsolidationPlan = read_json(&args.plan, "consolidation plan")?;
     let replacements = validate_all(&plan.records)?;
     let base = store.records()?;
-    report(journal(store, Op::Consolidate, |s| {
+    report(journaled_op(store, Op::Consolidate, |s| {
         s.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)
     })?)
 }
@@ -282,28 +282,19 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
             None => None,
         };
     let seen = store.entry_bytes(&args.file);
-    report(journal(store, Op::Repair, |s| {
+    report(journaled_op(store, Op::Repair, |s| {
         s.repair_entry(&args.file, seen.as_deref(), replacement)
     })?)
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
-        journal(store, Op::RebuildIndex, Store::rebuild_index)?;
+        journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
         say!("rebuilt {}", store.index_path().display())?;
     } else {
         print_untrusted(&store.read()?.index_text())?;
     }
     Ok(EXIT_OK)
-}
-
-/// Runs one change of the set with its journal entry.
-pub(super) fn journal(
-    store: &Store,
-    op: Op,
-    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
-) -> Result<Commit, StoreError> {
-    journaled_op(store, op, change)
 }
 
 pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {

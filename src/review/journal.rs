@@ -8,14 +8,14 @@
 use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use super::proposal::{self, Deciding, Decision};
 use super::who::{Who, now_ms};
-use crate::store::fsutil::{IoHooks, atomic_replace, read_optional};
+use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, io_err, read_optional};
 use crate::store::{
     Commit, CommitObserver, MemorySet, Record, RecordInput, Store, StoreError, StoredRecord,
     manifest,
@@ -137,10 +137,6 @@ pub struct Journal {
     dir: PathBuf,
 }
 
-fn io_error<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
-    move |e| StoreError::io(op, path, e)
-}
-
 impl Journal {
     pub fn of(store: &Store) -> Self {
         Self {
@@ -161,12 +157,7 @@ impl Journal {
     }
 
     pub(crate) fn ensure_dir(&self) -> Result<(), StoreError> {
-        match fs::create_dir(&self.dir) {
-            Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-                Err(io_error("create", &self.dir)(e))
-            }
-            _ => Ok(()),
-        }
+        create_dir_if_missing(&self.dir)
     }
 
     /// Every complete entry, oldest first. A torn last line (a crash mid-append) is skipped.
@@ -193,10 +184,6 @@ impl Journal {
             .collect()
     }
 
-    pub fn entry(&self, id: u64) -> Result<Option<Entry>, StoreError> {
-        Ok(self.entries()?.into_iter().find(|e| e.id == id))
-    }
-
     /// Appends one entry durably. Call under the store lock.
     fn append(&self, entry: &Entry) -> Result<(), StoreError> {
         self.ensure_dir()?;
@@ -210,16 +197,15 @@ impl Journal {
             .create(true)
             .append(true)
             .open(&path)
-            .map_err(io_error("open", &path))?;
+            .map_err(io_err("open", &path))?;
         if keep < existing.len() {
             file.set_len(keep as u64)
-                .map_err(io_error("truncate a torn line of", &path))?;
+                .map_err(io_err("truncate a torn line of", &path))?;
         }
-        let mut line =
-            serde_json::to_vec(entry).map_err(|e| io_error("encode", &path)(e.into()))?;
+        let mut line = serde_json::to_vec(entry).map_err(|e| io_err("encode", &path)(e.into()))?;
         line.push(b'\n');
-        file.write_all(&line).map_err(io_error("append", &path))?;
-        file.sync_all().map_err(io_error("fsync", &path))
+        file.write_all(&line).map_err(io_err("append", &path))?;
+        file.sync_all().map_err(io_err("fsync", &path))
     }
 
     fn next_id(&self) -> Result<u64, StoreError> {
@@ -229,7 +215,7 @@ impl Journal {
     fn write_pending(&self, pending: &Pending) -> Result<(), StoreError> {
         self.ensure_dir()?;
         let path = self.pending_path();
-        let bytes = serde_json::to_vec(pending).map_err(|e| io_error("encode", &path)(e.into()))?;
+        let bytes = serde_json::to_vec(pending).map_err(|e| io_err("encode", &path)(e.into()))?;
         atomic_replace(&path, &bytes, &IoHooks::default())
     }
 

@@ -18,8 +18,10 @@ use super::journal::{
     Entry, EntryMeta, Journal, JournalRecord, MEMWB_DIR, Op, ProposalRef, journaled,
 };
 use super::who::{Who, now_ms};
-use crate::store::fsutil::{IoHooks, atomic_replace, read_optional, sync_dir, temp_name};
-use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError, StoredRecord};
+use crate::store::fsutil::{
+    IoHooks, atomic_replace, create_dir_if_missing, read_optional, sync_dir, temp_name,
+};
+use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 pub const PROPOSALS_DIR: &str = "proposals";
 
@@ -387,26 +389,11 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, StoreError> {
         reason: None,
         journal_entry: None,
     };
-    if !store.check_root()? {
-        fs::create_dir(store.root())
-            .or_else(ignore_exists)
-            .map_err(|e| StoreError::io("create", store.root(), e))?;
-    }
+    store.ensure_root()?;
     Journal::of(store).ensure_dir()?;
-    let dir = dir(store);
-    fs::create_dir(&dir)
-        .or_else(ignore_exists)
-        .map_err(|e| StoreError::io("create", &dir, e))?;
+    create_dir_if_missing(&dir(store))?;
     write_exclusive(&path(store, &proposal.id)?, &proposal)?;
     Ok(proposal)
-}
-
-fn ignore_exists(e: io::Error) -> io::Result<()> {
-    if e.kind() == io::ErrorKind::AlreadyExists {
-        Ok(())
-    } else {
-        Err(e)
-    }
 }
 
 fn encode(proposal: &Proposal) -> Vec<u8> {
@@ -596,16 +583,4 @@ pub fn edit_records(
     proposal.plan = plan.to_value();
     rewrite(store, &proposal)?;
     Ok(proposal)
-}
-
-/// The sources as they are now, for showing a stale proposal's differences.
-pub fn current_sources<'a>(
-    proposal: &Proposal,
-    current: &'a MemorySet,
-) -> Vec<Option<&'a StoredRecord>> {
-    proposal
-        .base
-        .iter()
-        .map(|b| current.get(&b.record.name))
-        .collect()
 }

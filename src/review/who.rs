@@ -35,6 +35,4 @@ impl std::fmt::Display for Who {
     }
 }
 
-pub fn now_ms() -> i64 {
-    crate::store::lock::millis_rounded(std::time::SystemTime::now())
-}
+pub use crate::store::lock::now_ms;

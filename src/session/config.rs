@@ -172,14 +172,6 @@ impl ModelSettings {
             }
         })
     }
-
-    /// Where the model is, for messages (never the key).
-    pub fn describe(&self) -> String {
-        match &self.endpoint {
-            ModelEndpoint::Http { url, model, .. } => format!("{model} at {url}"),
-            ModelEndpoint::Command { command_line } => format!("command {command_line:?}"),
-        }
-    }
 }
 
 #[cfg(test)]

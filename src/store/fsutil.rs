@@ -89,8 +89,21 @@ mod crash_point {
     }
 }
 
-fn io_err<'a>(op: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+pub(crate) fn io_err<'a>(
+    op: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(io::Error) -> StoreError + 'a {
     move |e| StoreError::io(op, path, e)
+}
+
+/// `mkdir`, where a directory that already exists is fine.
+pub fn create_dir_if_missing(path: &Path) -> Result<()> {
+    match fs::create_dir(path) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
+            Err(StoreError::io("create", path, e))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes a new file that must not exist yet, syncs it, and reads it back to compare.

@@ -118,7 +118,6 @@ impl Inspection {
     /// Whether the strict reader would accept the set.
     pub fn is_readable(&self) -> bool {
         self.root_error.is_none()
-            && self.manifest != ManifestState::Invalid(String::new())
             && !matches!(self.manifest, ManifestState::Invalid(_))
             && self.entries.iter().all(|e| e.record().is_some())
     }

@@ -79,7 +79,8 @@ pub fn millis_rounded(time: SystemTime) -> i64 {
     }
 }
 
-fn now_ms() -> i64 {
+/// Now, in milliseconds since the epoch, rounded as [`millis_rounded`] does.
+pub fn now_ms() -> i64 {
     millis_rounded(SystemTime::now())
 }
 
@@ -241,10 +242,6 @@ impl StoreLock {
             }),
             None => Ok(()),
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.dir
     }
 }
 

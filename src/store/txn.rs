@@ -19,8 +19,8 @@ type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
-    IoHooks, atomic_replace, create_exclusive, read_optional, remove_replaced, replace_file,
-    sync_dir,
+    IoHooks, atomic_replace, create_dir_if_missing, create_exclusive, read_optional,
+    remove_replaced, replace_file, sync_dir,
 };
 use super::lock::StoreLock;
 use super::{MemorySet, Record, Store, StoredRecord, index, manifest};
@@ -222,16 +222,17 @@ impl Store {
     /// Creates `.memory` if needed and takes the lock (for work outside a transaction that must
     /// still exclude every writer, such as deciding a proposal).
     pub fn lock_for_write(&self) -> Result<StoreLock> {
+        self.ensure_root()?;
+        StoreLock::acquire(&self.root, self.options.lock)
+    }
+
+    /// Creates `.memory` if it does not exist, and checks it like [`Store::check_root`].
+    pub fn ensure_root(&self) -> Result<()> {
         if !self.check_root()? {
-            match fs::create_dir(&self.root) {
-                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-                    return Err(StoreError::io("create", &self.root, e));
-                }
-                _ => {}
-            }
+            create_dir_if_missing(&self.root)?;
             self.check_root()?;
         }
-        StoreLock::acquire(&self.root, self.options.lock)
+        Ok(())
     }
 
     fn check_index_budget(&self, text: &str) -> Result<()> {

@@ -34,11 +34,4 @@ impl Review {
             error: (!errors.is_empty()).then(|| errors.join("; ")),
         }
     }
-
-    pub fn pending(&self) -> usize {
-        self.proposals
-            .iter()
-            .filter(|p| p.status == crate::review::Status::Pending)
-            .count()
-    }
 }

@@ -97,10 +97,6 @@ pub fn scroll(position: &mut usize, action: Action, page: usize, len: usize) -> 
     true
 }
 
-pub fn key_span(text: &str, theme: &Theme) -> Span<'static> {
-    Span::styled(text.to_owned(), theme.label())
-}
-
 /// `2026-11-30 00:41:12Z` (UTC) from Unix milliseconds.
 pub fn short_time(ms: i64) -> String {
     let full = crate::store::lock::format_ms(ms);
