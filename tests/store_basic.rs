@@ -64,3 +64,32 @@ fn extend_writes_what_the_reference_writes() {
     );
     assert!(!root.join(".lock").exists());
 }
+
+#[test]
+fn a_handle_waiting_behind_another_of_this_process_times_out_clearly() {
+    use memwb::store::{LockTiming, Store, StoreError, StoreOptions};
+    let dir = workspace();
+    let holder = open(dir.path());
+    let _held = holder.lock_for_write().unwrap();
+    let impatient = Store::open(
+        dir.path(),
+        StoreOptions {
+            lock: LockTiming {
+                timeout: std::time::Duration::from_millis(50),
+                ..LockTiming::default()
+            },
+            ..StoreOptions::default()
+        },
+    )
+    .unwrap();
+    let err = impatient.extend(vec![record("x", "x", "x")]).unwrap_err();
+    assert!(
+        matches!(err, StoreError::QueueTimeout { waited_ms, .. } if waited_ms >= 50),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("another transaction of this process"),
+        "{err}"
+    );
+}

@@ -34,6 +34,10 @@ pub enum StoreError {
         since: String,
         waited_ms: u128,
     },
+    #[error(
+        "memory store {path} is busy with another transaction of this process; gave up after {waited_ms} ms"
+    )]
+    QueueTimeout { path: PathBuf, waited_ms: u128 },
     #[error("lock {path} was compromised: {reason}; nothing was committed")]
     LockCompromised { path: PathBuf, reason: String },
     #[error(transparent)]
@@ -86,6 +90,9 @@ impl StoreError {
 
     /// Whether retrying later could succeed without anything being changed by hand.
     pub fn is_transient(&self) -> bool {
-        matches!(self, Self::LockTimeout { .. } | Self::Conflict { .. })
+        matches!(
+            self,
+            Self::LockTimeout { .. } | Self::QueueTimeout { .. } | Self::Conflict { .. }
+        )
     }
 }

@@ -110,7 +110,7 @@ fn slot_for(root: &Path) -> Slot {
 struct QueueTurn(Slot);
 
 impl QueueTurn {
-    fn wait(root: &Path, deadline: Instant) -> Result<Self> {
+    fn wait(root: &Path, started: Instant, deadline: Instant) -> Result<Self> {
         let slot = slot_for(root);
         {
             let (held, cvar) = &*slot;
@@ -118,10 +118,9 @@ impl QueueTurn {
             while *held {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
-                    return Err(StoreError::LockTimeout {
-                        path: root.join(LOCK_DIR),
-                        since: "another handle in this process".into(),
-                        waited_ms: 0,
+                    return Err(StoreError::QueueTimeout {
+                        path: root.to_owned(),
+                        waited_ms: started.elapsed().as_millis(),
                     });
                 }
                 held = cvar
@@ -170,7 +169,7 @@ impl StoreLock {
     pub fn acquire(root: &Path, timing: LockTiming) -> Result<Self> {
         let started = Instant::now();
         let deadline = started + timing.timeout;
-        let turn = QueueTurn::wait(root, deadline)?;
+        let turn = QueueTurn::wait(root, started, deadline)?;
         let dir = root.join(LOCK_DIR);
         let mut first_seen: Option<i64> = None;
         let mtime = loop {
