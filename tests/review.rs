@@ -601,3 +601,32 @@ fn a_proposal_whose_id_does_not_match_its_file_is_refused() {
         "nothing of it reaches the terminal"
     );
 }
+
+#[test]
+fn ids_continue_from_the_last_line_of_a_journal_of_long_entries() {
+    let dir = workspace();
+    let store = open(dir.path());
+    let body = "x".repeat(3000);
+    for i in 0..12 {
+        journaled(&store, Default::default(), None, |s| {
+            s.extend(vec![record(&format!("long-{i}"), "d", &body)])
+        })
+        .unwrap();
+    }
+    let path = Journal::of(&store).path();
+    assert!(
+        std::fs::metadata(&path).unwrap().len() > 3 * 8192,
+        "longer than a few chunks"
+    );
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(&"{\"torn\":".repeat(5000)); // a torn line longer than a chunk
+    std::fs::write(&path, text).unwrap();
+    seed(&store, &["after"]);
+    let ids: Vec<u64> = Journal::of(&store)
+        .entries()
+        .unwrap()
+        .iter()
+        .map(|e| e.id)
+        .collect();
+    assert_eq!(ids, (1..=13).collect::<Vec<_>>());
+}

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
@@ -132,6 +133,14 @@ struct Pending {
     decision: Option<Decision>,
 }
 
+/// The end of the journal file.
+struct Tail {
+    len: u64,
+    /// Length up to and including the last `\n`; less than `len` after a torn append.
+    complete: u64,
+    last_line: Option<Vec<u8>>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Journal {
     dir: PathBuf,
@@ -188,18 +197,14 @@ impl Journal {
     fn append(&self, entry: &Entry) -> Result<(), StoreError> {
         self.ensure_dir()?;
         let path = self.path();
-        let existing = read_optional(&path)?.unwrap_or_default();
-        let keep = existing
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |end| end + 1);
+        let tail = self.tail()?;
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
             .map_err(io_err("open", &path))?;
-        if keep < existing.len() {
-            file.set_len(keep as u64)
+        if tail.complete < tail.len {
+            file.set_len(tail.complete)
                 .map_err(io_err("truncate a torn line of", &path))?;
         }
         let mut line = serde_json::to_vec(entry).map_err(|e| io_err("encode", &path)(e.into()))?;
@@ -209,7 +214,65 @@ impl Journal {
     }
 
     fn next_id(&self) -> Result<u64, StoreError> {
-        Ok(self.entries()?.last().map_or(1, |e| e.id + 1))
+        let Some(line) = self.tail()?.last_line else {
+            return Ok(1);
+        };
+        let last: Entry =
+            serde_json::from_slice(&line).map_err(|e| StoreError::ReviewDataInvalid {
+                what: "journal",
+                path: self.path(),
+                rule: format!("its last line is not a valid entry: {e}"),
+            })?;
+        Ok(last.id + 1)
+    }
+
+    /// The end of the journal, read backwards only as far as its last complete line: what an
+    /// append and the next id need, without reading a journal that only grows.
+    fn tail(&self) -> Result<Tail, StoreError> {
+        const CHUNK: u64 = 8192;
+        let path = self.path();
+        let file = match fs::File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Tail {
+                    len: 0,
+                    complete: 0,
+                    last_line: None,
+                });
+            }
+            Err(e) => return Err(io_err("open", &path)(e)),
+        };
+        let len = file.metadata().map_err(io_err("stat", &path))?.len();
+        let (mut start, mut bytes) = (len, Vec::new());
+        loop {
+            if let Some(end) = bytes.iter().rposition(|&b| b == b'\n') {
+                let line_start = bytes[..end]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map(|i| i + 1);
+                if line_start.is_some() || start == 0 {
+                    let from = line_start.unwrap_or(0);
+                    return Ok(Tail {
+                        len,
+                        complete: start + end as u64 + 1,
+                        last_line: Some(bytes[from..end].to_vec()),
+                    });
+                }
+            } else if start == 0 {
+                return Ok(Tail {
+                    len,
+                    complete: 0,
+                    last_line: None,
+                });
+            }
+            let step = CHUNK.min(start);
+            start -= step;
+            let mut chunk = vec![0; step as usize];
+            file.read_exact_at(&mut chunk, start)
+                .map_err(io_err("read", &path))?;
+            chunk.extend_from_slice(&bytes);
+            bytes = chunk;
+        }
     }
 
     fn write_pending(&self, pending: &Pending) -> Result<(), StoreError> {
