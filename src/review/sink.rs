@@ -20,7 +20,6 @@ impl PlanSink for ReviewPlans {
         plan: MemoryPlan,
         history: &[Message],
     ) -> Result<PlanOutcome, PlanError> {
-        let current = store.read()?;
         let (plan, seen, additions) = match plan {
             MemoryPlan::Extend { records } => {
                 (Plan::Extraction(records), MemorySet::default(), Vec::new())
@@ -35,7 +34,8 @@ impl PlanSink for ReviewPlans {
                     source_names,
                     records: replacements,
                 },
-                as_seen(&current, base),
+                // The files that hold the base now (an extraction has no base to name).
+                as_seen(&store.read()?, base),
                 additions,
             ),
         };

@@ -320,17 +320,7 @@ impl Editor {
     pub fn diff_against(&self, current: Option<&Record>) -> Vec<(char, String)> {
         let theirs = current.map(Record::to_file_text).unwrap_or_default();
         let mine = self.file_text();
-        let diff = similar::TextDiff::from_lines(&theirs, &mine);
-        diff.iter_all_changes()
-            .map(|c| {
-                let marker = match c.tag() {
-                    similar::ChangeTag::Equal => ' ',
-                    similar::ChangeTag::Delete => '-',
-                    similar::ChangeTag::Insert => '+',
-                };
-                (marker, c.value().trim_end_matches('\n').to_owned())
-            })
-            .collect()
+        crate::tui::panes::index::drift(&theirs, &mine)
     }
 
     pub fn title(&self) -> String {

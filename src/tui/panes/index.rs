@@ -40,6 +40,7 @@ pub struct IndexView {
 }
 
 /// The drift between the file on disk and the derived index: (marker, line).
+/// A line diff of two texts: `' '` kept, `'-'` only in the first, `'+'` only in the second.
 pub fn drift(on_disk: &str, derived: &str) -> Vec<(char, String)> {
     similar::TextDiff::from_lines(on_disk, derived)
         .iter_all_changes()
