@@ -532,3 +532,26 @@ fn the_docs_list_every_binding() {
         }
     }
 }
+
+#[test]
+fn another_record_starts_at_the_top_even_when_a_filter_selected_it() {
+    let mut h = Harness::empty(100, 30);
+    let long: String = (1..=80).map(|i| format!("line {i}\n")).collect();
+    h.store()
+        .extend(vec![
+            record("alpha", "first record", &long),
+            record("beta", "second record", &long),
+        ])
+        .expect("extend");
+    h.watcher_tick();
+    h.press(KeyCode::Tab); // the Record pane
+    h.press(KeyCode::PageDown);
+    h.press(KeyCode::PageDown);
+    assert!(h.app.record.view.scroll > 0);
+    h.press(KeyCode::BackTab); // back to the Manifest
+    h.press(KeyCode::Char('/'));
+    h.keys("beta"); // the selection moves to beta without a move key
+    h.press(KeyCode::Enter);
+    assert!(h.screen().contains("Record: beta"), "{}", h.screen());
+    assert_eq!(h.app.record.view.scroll, 0);
+}

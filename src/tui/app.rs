@@ -312,10 +312,6 @@ impl App {
         self.inspection = inspection;
         self.index.update(&self.inspection);
         self.manifest.refilter(&self.inspection, keep.as_deref());
-        let now = self.selected_entry().map(|e| entry_key(e).to_owned());
-        if now != keep {
-            self.record.scroll = 0;
-        }
         self.proposals
             .refresh(&self.review, &valid_set(&self.inspection));
         if let Some(editor) = &mut self.editor
@@ -370,7 +366,7 @@ impl App {
             Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
             Event::Query(result) => {
                 self.query.asked = None;
-                self.query.scroll = 0;
+                self.query.view.scroll = 0;
                 self.query.result = Some(result);
                 Vec::new()
             }
@@ -595,11 +591,7 @@ impl App {
             | Action::Top
             | Action::Bottom => match self.focus {
                 Pane::Manifest => {
-                    let before = self.manifest.selected;
                     self.manifest.act(action);
-                    if before != self.manifest.selected {
-                        self.record.scroll = 0;
-                    }
                 }
                 Pane::Record => {
                     self.record.act(action);
@@ -933,11 +925,7 @@ impl App {
                         x: mouse.column,
                         y: mouse.row,
                     }) {
-                        let before = self.manifest.selected;
                         self.manifest.click((mouse.row - list.y) as usize);
-                        if before != self.manifest.selected {
-                            self.record.scroll = 0;
-                        }
                     }
                 }
             }

@@ -106,8 +106,8 @@ pub fn short_time(ms: i64) -> String {
     }
 }
 
-/// The scrollable detail under a list (the Proposals and History views): remembers its
-/// scroll position and, from the last render, its height and length for paging.
+/// A scrollable text area (the Record and Query panes, the detail of the review views):
+/// remembers its scroll position and, from the last render, its height and length for paging.
 #[derive(Debug, Default)]
 pub struct Detail {
     pub scroll: usize,
@@ -116,7 +116,7 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// Pages the detail; true if it moved.
+    /// Moves the view by `action` (a page is one line less than the view); true if it moved.
     pub fn page(&mut self, action: Action) -> bool {
         scroll(
             &mut self.scroll,
@@ -124,6 +124,14 @@ impl Detail {
             self.height.saturating_sub(1),
             self.len,
         )
+    }
+
+    /// One turn of the mouse wheel: three lines.
+    pub fn wheel(&mut self, down: bool) {
+        let action = if down { Action::Down } else { Action::Up };
+        for _ in 0..3 {
+            self.page(action);
+        }
     }
 
     pub fn render(

@@ -4,9 +4,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{block, scroll};
+use super::{Detail, block};
 use crate::sanitize;
 use crate::tui::keymap::Action;
 use crate::tui::theme::Theme;
@@ -30,31 +29,20 @@ pub struct QueryPane {
     pub result: Option<QueryResult>,
     /// The query whose selection is being computed; a result for any other is out of date.
     pub asked: Option<String>,
-    pub scroll: usize,
-    pub height: usize,
-    pub len: usize,
+    pub view: Detail,
 }
 
 impl QueryPane {
     pub fn act(&mut self, action: Action) -> bool {
-        scroll(
-            &mut self.scroll,
-            action,
-            self.height.saturating_sub(1),
-            self.len,
-        )
+        self.view.page(action)
     }
 
     pub fn scroll_view(&mut self, down: bool) {
-        let action = if down { Action::Down } else { Action::Up };
-        for _ in 0..3 {
-            self.act(action);
-        }
+        self.view.wheel(down);
     }
 
     pub fn render(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
         let block = block(" Query ", focused, theme);
-        self.height = block.inner(area).height as usize;
         let cursor = if self.typing { "▏" } else { "" };
         let mut lines = vec![Line::from(vec![
             Span::styled("query> ", theme.key()),
@@ -99,14 +87,6 @@ impl QueryPane {
         if self.asked.is_some() {
             lines.push(Line::styled("selecting…", theme.dim()));
         }
-        self.len = lines.len();
-        self.scroll = self.scroll.min(self.len.saturating_sub(1));
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(block)
-                .wrap(Wrap { trim: false })
-                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
-            area,
-        );
+        self.view.render(frame, area, block, lines);
     }
 }

@@ -5,9 +5,8 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
 
-use super::{block, scroll, state_marker, state_reason};
+use super::{Detail, block, state_marker, state_reason};
 use crate::sanitize;
 use crate::store::inspect::{Entry, EntryState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
@@ -16,27 +15,18 @@ use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
 pub struct RecordPane {
-    pub scroll: usize,
-    pub height: usize,
-    /// Logical lines of the last rendered content.
-    pub len: usize,
+    pub view: Detail,
+    /// The entry last shown: another one starts at the top, whatever changed the selection.
+    shown: Option<String>,
 }
 
 impl RecordPane {
     pub fn act(&mut self, action: Action) -> bool {
-        scroll(
-            &mut self.scroll,
-            action,
-            self.height.saturating_sub(1),
-            self.len,
-        )
+        self.view.page(action)
     }
 
     pub fn scroll_view(&mut self, down: bool) {
-        let action = if down { Action::Down } else { Action::Up };
-        for _ in 0..3 {
-            self.act(action);
-        }
+        self.view.wheel(down);
     }
 
     pub fn render(
@@ -55,18 +45,16 @@ impl RecordPane {
             None => " Record ".into(),
         };
         let block = block(title, focused, theme);
-        self.height = block.inner(area).height as usize;
+        let key = entry.map(|e| super::manifest::entry_key(e).to_owned());
+        if key != self.shown {
+            self.view.scroll = 0;
+            self.shown = key;
+        }
         let lines = match entry {
             Some(entry) => content(entry, theme),
             None => vec![Line::styled("(no record selected)", theme.dim())],
         };
-        self.len = lines.len();
-        self.scroll = self.scroll.min(self.len.saturating_sub(1));
-        let paragraph = Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((self.scroll.min(u16::MAX as usize) as u16, 0));
-        frame.render_widget(paragraph, area);
+        self.view.render(frame, area, block, lines);
     }
 }
 
