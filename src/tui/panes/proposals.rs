@@ -319,35 +319,22 @@ pub fn detail_lines(
             lines.push(Line::styled(format!("{:<12}{more}", ""), theme.dim()));
         }
     }
-    // What changed in the stale sources: the version the proposal read against the current one.
+    // How the changed sources differ: the version the proposal read against the current one
+    // (the stale lines above already say which changed or vanished).
     if p.status == Status::Pending {
         for base in &p.base {
-            let name = &base.record.name;
-            match current.get(name) {
-                None => {
-                    lines.push(Line::styled(
-                        format!(
-                            "⚠ source {} was removed since it was proposed",
-                            sanitize::line(name)
-                        ),
-                        theme.warning(),
-                    ));
-                }
-                Some(now) if now.record.to_input() != base.record => {
-                    lines.push(Line::styled(
-                        format!(
-                            "⚠ source {} changed since it was proposed: as proposed → now",
-                            sanitize::line(name)
-                        ),
-                        theme.warning(),
-                    ));
-                    lines.extend(diff::record(
-                        Some(&base.record),
-                        &now.record.to_input(),
-                        theme,
-                    ));
-                }
-                Some(_) => {}
+            let Some(now) = current.get(&base.record.name).map(|e| e.record.to_input()) else {
+                continue;
+            };
+            if now != base.record {
+                lines.push(heading(
+                    format!(
+                        "source {}: as proposed → now",
+                        sanitize::line(&base.record.name)
+                    ),
+                    theme,
+                ));
+                lines.extend(diff::record(Some(&base.record), &now, theme));
             }
         }
     }
