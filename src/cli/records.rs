@@ -9,9 +9,7 @@ use super::EXIT_OK;
 use super::input::{read_json, read_text};
 use super::output::{print_json, print_untrusted};
 use crate::review::{Op, journaled_op};
-use crate::store::{
-    Commit, MemoryType, Record, RecordInput, Store, StoreError, StoredRecord, codec,
-};
+use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord, codec};
 
 #[derive(clap::Args, Debug)]
 pub struct LsArgs {
@@ -168,9 +166,7 @@ pub fn ls(store: &Store, args: &LsArgs) -> anyhow::Result<u8> {
 
 pub fn show(store: &Store, args: &ShowArgs) -> anyhow::Result<u8> {
     let set = store.read()?;
-    let entry = set.get(&args.name).ok_or_else(|| StoreError::NotFound {
-        name: args.name.clone(),
-    })?;
+    let entry = set.require(&args.name)?;
     if args.json {
         print_json(&RecordJson::from(entry))?;
     } else {
@@ -220,12 +216,7 @@ fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
 
 pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
-    let base = &current
-        .get(&args.target)
-        .ok_or_else(|| StoreError::NotFound {
-            name: args.target.clone(),
-        })?
-        .record;
+    let base = &current.require(&args.target)?.record;
     let input = RecordInput {
         name: args.name.clone().unwrap_or_else(|| base.name().to_owned()),
         kind: args
@@ -248,16 +239,7 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
 
 pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
-    let base = args
-        .names
-        .iter()
-        .map(|name| {
-            current
-                .get(name)
-                .map(|e| e.record.clone())
-                .ok_or_else(|| StoreError::NotFound { name: name.clone() })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let base = current.require_all(&args.names)?;
     report(journaled_op(store, Op::Rm, |s| s.remove(&base))?)
 }
 

@@ -20,7 +20,7 @@ use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
 use crate::session::replies::{ask_consolidator, ask_extractor};
-use crate::store::{Record, RecordInput, Store, StoreError};
+use crate::store::{Record, RecordInput, Store};
 
 #[derive(clap::Args, Debug)]
 pub struct ProposeArgs {
@@ -153,14 +153,7 @@ fn consolidation_proposal(
     let candidates: Vec<Record> = if args.names.is_empty() {
         seen.records().cloned().collect()
     } else {
-        args.names
-            .iter()
-            .map(|name| {
-                seen.get(name)
-                    .map(|e| e.record.clone())
-                    .ok_or_else(|| StoreError::NotFound { name: name.clone() })
-            })
-            .collect::<Result<_, _>>()?
+        seen.require_all(&args.names)?
     };
     anyhow::ensure!(
         !candidates.is_empty(),

@@ -40,6 +40,21 @@ impl MemorySet {
         self.entries.iter().find(|e| e.record.name() == name)
     }
 
+    /// The record named `name`, or a `NotFound` error that names it.
+    pub fn require(&self, name: &str) -> Result<&StoredRecord> {
+        self.get(name).ok_or_else(|| StoreError::NotFound {
+            name: name.to_owned(),
+        })
+    }
+
+    /// The records named, in that order; the first missing one is an error.
+    pub fn require_all(&self, names: &[String]) -> Result<Vec<Record>> {
+        names
+            .iter()
+            .map(|name| Ok(self.require(name)?.record.clone()))
+            .collect()
+    }
+
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.entries.iter().map(|e| &e.record)
     }
