@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, diff, labelled, scroll};
+use super::{Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
 use crate::sanitize;
@@ -163,16 +163,7 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
             theme,
         ));
         if let Some(evidence) = &p.evidence {
-            let mut ev = sanitize::lines(evidence).into_iter();
-            lines.push(labelled(
-                "evidence",
-                &ev.next().unwrap_or_default(),
-                theme.dim(),
-                theme,
-            ));
-            for more in ev {
-                lines.push(Line::styled(format!("{:<12}{more}", ""), theme.dim()));
-            }
+            lines.extend(labelled_lines("evidence", evidence, theme.dim(), theme));
         }
     }
     if let Some(reason) = &entry.reason {

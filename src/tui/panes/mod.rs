@@ -154,6 +154,19 @@ impl Detail {
     }
 }
 
+/// A multi-line (untrusted) text under `label`: the first line beside it, the rest indented.
+pub fn labelled_lines(label: &str, text: &str, style: Style, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = sanitize::lines(text).into_iter();
+    let mut out = vec![labelled(
+        label,
+        &lines.next().unwrap_or_default(),
+        style,
+        theme,
+    )];
+    out.extend(lines.map(|more| Line::styled(format!("{:<12}{more}", ""), style)));
+    out
+}
+
 /// `label` in a fixed column, then the (untrusted) value made inert.
 pub fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
     Line::from(vec![

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, diff, labelled, scroll};
+use super::{Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Proposal, State, Status};
 use crate::sanitize;
@@ -308,16 +308,7 @@ pub fn detail_lines(
         ));
     }
     if let Some(evidence) = &p.evidence {
-        let mut ev = sanitize::lines(evidence).into_iter();
-        lines.push(labelled(
-            "evidence",
-            &ev.next().unwrap_or_default(),
-            theme.dim(),
-            theme,
-        ));
-        for more in ev {
-            lines.push(Line::styled(format!("{:<12}{more}", ""), theme.dim()));
-        }
+        lines.extend(labelled_lines("evidence", evidence, theme.dim(), theme));
     }
     // How the changed sources differ: the version the proposal read against the current one
     // (the stale lines above already say which changed or vanished).

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, state_marker, state_reason};
+use super::{Detail, block, labelled, state_marker, state_reason};
 use crate::sanitize;
 use crate::store::inspect::{Entry, EntryState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
@@ -59,10 +59,7 @@ impl RecordPane {
 }
 
 fn field(label: &str, value: &str, theme: &Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!("{label:<12}"), theme.label()),
-        Span::raw(sanitize::line(value).into_owned()),
-    ])
+    labelled(label, value, Style::default(), theme)
 }
 
 fn size_line(text: &str, theme: &Theme) -> Line<'static> {
