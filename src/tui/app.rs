@@ -13,7 +13,7 @@ use super::panes::Pane;
 use super::panes::history::HistoryPane;
 use super::panes::index::IndexPane;
 use super::panes::manifest::{ManifestPane, entry_key};
-use super::panes::proposals::{ProposalsPane, summary};
+use super::panes::proposals::ProposalsPane;
 use super::panes::query::{QueryPane, QueryResult};
 use super::panes::record::RecordPane;
 use super::review::Review;
@@ -243,11 +243,13 @@ impl App {
             return;
         }
         let new: Vec<String> = self
-            .review
             .proposals
+            .rows
             .iter()
-            .filter(|p| p.status == ProposalStatus::Pending && !known.contains(&p.id))
-            .map(|p| format!("{} ({})", p.id, summary(p)))
+            .filter(|r| {
+                r.proposal.status == ProposalStatus::Pending && !known.contains(&r.proposal.id)
+            })
+            .map(|r| format!("{} ({})", r.proposal.id, r.summary))
             .collect();
         if !new.is_empty() {
             let hint = if self.view == View::Proposals {

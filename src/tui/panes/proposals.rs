@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 
 use super::{Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
-use crate::review::{Kind, Proposal, State, Status};
+use crate::review::{Kind, Plan, Proposal, State, Status};
 use crate::sanitize;
 use crate::store::{MemorySet, Record, RecordInput};
 use crate::tui::keymap::Action;
@@ -22,6 +22,10 @@ use crate::tui::theme::Theme;
 pub struct Row {
     pub proposal: Proposal,
     pub state: State,
+    /// The plan, parsed once per reload rather than on every frame.
+    pub plan: Result<Plan, String>,
+    /// "add a, b" or "replace a, b with c".
+    pub summary: String,
 }
 
 #[derive(Debug, Default)]
@@ -47,11 +51,11 @@ fn marker(state: &State) -> &'static str {
 }
 
 /// "add a, b" or "replace a, b with c".
-pub fn summary(proposal: &Proposal) -> String {
-    match proposal.plan() {
+fn summary(kind: Kind, plan: &Result<Plan, String>) -> String {
+    match plan {
         Ok(plan) => {
             let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
-            match proposal.kind {
+            match kind {
                 Kind::Extraction => format!("add {}", names.join(", ")),
                 Kind::Consolidation => format!(
                     "replace {} with {}",
@@ -72,10 +76,12 @@ impl ProposalsPane {
         let mut pending: Vec<Row> = Vec::new();
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
-            let state = proposal.state(current);
+            let plan = proposal.plan();
             let row = Row {
                 proposal: proposal.clone(),
-                state,
+                state: proposal.state(current),
+                summary: summary(proposal.kind, &plan),
+                plan,
             };
             if row.proposal.status == Status::Pending {
                 pending.push(row);
@@ -109,7 +115,7 @@ impl ProposalsPane {
     /// The selected proposal's plan records (empty when its plan does not parse).
     pub fn proposed_records(&self) -> Vec<Record> {
         self.selected_row()
-            .and_then(|r| r.proposal.plan().ok())
+            .and_then(|r| r.plan.as_ref().ok())
             .map(|p| p.records().to_vec())
             .unwrap_or_default()
     }
@@ -201,7 +207,7 @@ impl ProposalsPane {
                         state_style,
                     ),
                     Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
-                    Span::raw(sanitize::line(&summary(p)).into_owned()),
+                    Span::raw(sanitize::line(&row.summary).into_owned()),
                     Span::styled(
                         format!("  ({})", sanitize::line(&p.origin.describe())),
                         theme.dim(),
@@ -329,10 +335,10 @@ pub fn detail_lines(
             }
         }
     }
-    let plan = match p.plan() {
+    let plan = match &row.plan {
         Ok(plan) => plan,
         Err(e) => {
-            lines.push(labelled("invalid plan", &e, theme.error(), theme));
+            lines.push(labelled("invalid plan", e, theme.error(), theme));
             return lines;
         }
     };
