@@ -316,7 +316,6 @@ impl Store {
                 return Vec::new();
             }
         };
-        let lenient = manifest::parse_lenient(&bytes);
         match manifest::parse(&bytes, self.options.max_index_lines) {
             Ok(files) => {
                 report.manifest = ManifestState::Valid;
@@ -324,7 +323,7 @@ impl Store {
             }
             Err(e) => {
                 report.manifest = ManifestState::Invalid(e.to_string());
-                lenient
+                manifest::parse_lenient(&bytes)
                     .unwrap_or_default()
                     .into_iter()
                     .map(|f| {
