@@ -542,16 +542,7 @@ impl App {
                 }
             }
             Action::Back => self.view = View::Panes,
-            Action::Up
-            | Action::Down
-            | Action::Left
-            | Action::Right
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom
-                if self.view != View::Panes =>
-            {
+            movement if movement.is_movement() && self.view != View::Panes => {
                 if self.view == View::Proposals {
                     self.proposals.act(action);
                 } else {
@@ -584,14 +575,7 @@ impl App {
             Action::FocusNext => self.focus = self.focus.next(1),
             Action::FocusPrev => self.focus = self.focus.next(-1),
             Action::Zoom => self.zoom = !self.zoom,
-            Action::Up
-            | Action::Down
-            | Action::Left
-            | Action::Right
-            | Action::PageUp
-            | Action::PageDown
-            | Action::Top
-            | Action::Bottom => match self.focus {
+            movement if movement.is_movement() => match self.focus {
                 Pane::Manifest => {
                     self.manifest.act(action);
                 }

@@ -51,6 +51,23 @@ pub enum Action {
     No,
 }
 
+impl Action {
+    /// A move within a pane, a list or a view.
+    pub fn is_movement(self) -> bool {
+        matches!(
+            self,
+            Action::Up
+                | Action::Down
+                | Action::Left
+                | Action::Right
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom
+        )
+    }
+}
+
 /// Where a binding applies. Several scopes are active at once; the first that binds a key wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

@@ -190,13 +190,7 @@ fn render_reason(frame: &mut Frame, id: &str, text: &str, app: &App) {
             Span::raw(format!("{}▏", sanitize::line(text))),
         ]),
     ];
-    frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false }),
-        area,
-    );
+    popup(frame, area, block, lines, 0);
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {
@@ -264,14 +258,7 @@ fn render_help(frame: &mut Frame, scroll: usize, app: &App) {
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(" Keys (? or Esc closes) ");
-    frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
-        area,
-    );
+    popup(frame, area, block, lines, scroll);
 }
 
 fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
@@ -290,11 +277,17 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
             Span::raw(" no"),
         ]),
     ];
+    popup(frame, area, block, lines, 0);
+}
+
+/// A framed text over whatever is below it (the help, a confirmation, the reason prompt).
+fn popup(frame: &mut Frame, area: Rect, block: Block<'_>, lines: Vec<Line<'_>>, scroll: usize) {
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
             .block(block)
-            .wrap(Wrap { trim: false }),
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
         area,
     );
 }
