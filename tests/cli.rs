@@ -46,13 +46,7 @@ fn ok(out: Output) -> String {
 }
 
 fn refused(out: Output) -> String {
-    assert_eq!(out.status.code(), Some(2), "stdout: {}", stdout(&out));
-    let err = stderr(&out);
-    assert!(
-        err.starts_with("error: ") && err.trim_end().lines().count() == 1,
-        "{err:?}"
-    );
-    err
+    common::cli::refused(out)
 }
 
 fn ls_json(dir: &Path) -> Vec<Value> {

@@ -87,12 +87,12 @@ fn a_changed_or_valid_entry_is_refused_with_nothing_written() {
     let bytes = store.entry_bytes(&valid_file);
     let refused = store.repair_entry(&valid_file, bytes.as_deref(), None);
     assert!(
-        matches!(refused, Err(StoreError::InvalidPlan { .. })),
+        matches!(refused, Err(StoreError::NotBroken { .. })),
         "{refused:?}"
     );
     assert!(matches!(
         store.repair_entry("nope-1.md", None, None),
-        Err(StoreError::NotFound { .. })
+        Err(StoreError::NotListed { .. })
     ));
     assert_eq!(common::snapshot(dir.path()), before);
 }

@@ -9,8 +9,10 @@ use std::sync::Arc;
 use common::{names, open, record, workspace};
 use memwb::review::journal::JournalRecord;
 use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{EntryMeta, Journal, Op, Origin, Plan, State, Status, journaled, undo};
-use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreError, StoreOptions};
+use memwb::review::{
+    EntryMeta, Journal, Op, Origin, Plan, ReviewError, State, Status, journaled, undo,
+};
+use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreOptions};
 
 fn memwb(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memwb"))
@@ -88,7 +90,7 @@ fn approve_applies_exactly_the_plan_and_journals_it() {
     assert_eq!(decided.journal_entry, Some(entry.id));
     assert!(matches!(
         proposal::approve(&store, &p.id),
-        Err(StoreError::ProposalDecided { .. })
+        Err(ReviewError::ProposalDecided { .. })
     ));
     assert_eq!(
         Journal::of(&store).entries().unwrap().len(),
@@ -116,7 +118,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
     let before = common::snapshot(dir.path());
     let err = proposal::approve(&store, &p.id).unwrap_err();
     assert!(
-        matches!(&err, StoreError::ProposalStale { detail, .. } if detail.contains("\"alpha\" was changed")),
+        matches!(&err, ReviewError::ProposalStale { detail, .. } if detail.contains("\"alpha\" was changed")),
         "{err}"
     );
     assert_eq!(common::snapshot(dir.path()), before);
@@ -150,7 +152,7 @@ fn extraction_proposal_goes_stale_when_a_name_is_taken() {
     );
     assert!(matches!(
         proposal::approve(&store, &p.id),
-        Err(StoreError::ProposalStale { .. })
+        Err(ReviewError::ProposalStale { .. })
     ));
 }
 
@@ -172,11 +174,11 @@ fn reject_closes_once() {
     );
     assert!(matches!(
         proposal::reject(&store, &p.id, None),
-        Err(StoreError::ProposalDecided { .. })
+        Err(ReviewError::ProposalDecided { .. })
     ));
     assert!(matches!(
         proposal::approve(&store, &p.id),
-        Err(StoreError::ProposalDecided { .. })
+        Err(ReviewError::ProposalDecided { .. })
     ));
 }
 
@@ -483,7 +485,7 @@ fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
     proposal::edit_records(&store, &p.id, &opened, vec![theirs.clone()]).unwrap();
     let err = proposal::edit_records(&store, &p.id, &opened, vec![mine]).unwrap_err();
     assert!(
-        matches!(&err, StoreError::Conflict { detail } if detail.contains("edited by someone else")),
+        matches!(&err, ReviewError::ProposalEdited { id } if *id == p.id),
         "{err}"
     );
     assert_eq!(
@@ -501,7 +503,7 @@ fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
         Vec::new(),
     );
     assert!(
-        matches!(invalid, Err(StoreError::InvalidPlan { .. })),
+        matches!(invalid, Err(ReviewError::PlanInvalid { .. })),
         "an empty plan is refused"
     );
 }

@@ -1,7 +1,7 @@
 //! The command line: subcommands, human and `--json` output, exit codes.
 //!
 //! Exit codes: 0 success; 1 `check` found an error; 2 anything refused or failed, with a
-//! one-line message on stderr that starts with `error:`.
+//! one-line message on stderr that starts with `error:`, then any `hint:` lines.
 
 /// `println!` that returns the write error instead of panicking (a closed pipe, as in
 /// `memwb log | head`, then ends the command quietly; see `main`).
@@ -13,6 +13,7 @@ macro_rules! say {
 }
 
 mod check;
+mod hints;
 mod input;
 mod model_args;
 mod output;
@@ -132,6 +133,9 @@ pub fn main() -> ExitCode {
         Err(error) => {
             let message = format!("{error:#}").replace('\n', " ");
             eprintln!("error: {}", output::inert(&message));
+            for hint in hints::for_error(&error) {
+                eprintln!("hint: {}", output::inert(&hint));
+            }
             ExitCode::from(EXIT_FAILED)
         }
     }

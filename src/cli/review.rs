@@ -15,7 +15,7 @@ use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, NewProposal};
 use crate::review::sink::evidence;
-use crate::review::{Journal, Kind, Origin, Plan, Proposal, State};
+use crate::review::{Journal, Kind, Origin, Plan, Proposal, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
@@ -393,7 +393,7 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
         Some(id) => entries
             .iter()
             .find(|e| e.id == id)
-            .with_context(|| format!("no journal entry {id}"))?,
+            .ok_or(ReviewError::EntryNotFound { id })?,
         None => entries
             .iter()
             .rev()

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
+use super::error::ReviewError;
 use super::proposal::{self, Deciding, Decision};
 use super::who::{Who, now_ms};
 use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, io_err, read_optional};
@@ -170,7 +171,7 @@ impl Journal {
     }
 
     /// Every complete entry, oldest first. A torn last line (a crash mid-append) is skipped.
-    pub fn entries(&self) -> Result<Vec<Entry>, StoreError> {
+    pub fn entries(&self) -> Result<Vec<Entry>, ReviewError> {
         let path = self.path();
         let Some(bytes) = read_optional(&path)? else {
             return Ok(Vec::new());
@@ -184,7 +185,7 @@ impl Journal {
             .filter(|line| !line.is_empty())
             .enumerate()
             .map(|(n, line)| {
-                serde_json::from_slice(line).map_err(|e| StoreError::ReviewDataInvalid {
+                serde_json::from_slice(line).map_err(|e| ReviewError::DataInvalid {
                     what: "journal",
                     path: path.clone(),
                     rule: format!("line {} is not a valid entry: {e}", n + 1),
@@ -213,16 +214,15 @@ impl Journal {
         file.sync_all().map_err(io_err("fsync", &path))
     }
 
-    fn next_id(&self) -> Result<u64, StoreError> {
+    fn next_id(&self) -> Result<u64, ReviewError> {
         let Some(line) = self.tail()?.last_line else {
             return Ok(1);
         };
-        let last: Entry =
-            serde_json::from_slice(&line).map_err(|e| StoreError::ReviewDataInvalid {
-                what: "journal",
-                path: self.path(),
-                rule: format!("its last line is not a valid entry: {e}"),
-            })?;
+        let last: Entry = serde_json::from_slice(&line).map_err(|e| ReviewError::DataInvalid {
+            what: "journal",
+            path: self.path(),
+            rule: format!("its last line is not a valid entry: {e}"),
+        })?;
         Ok(last.id + 1)
     }
 
@@ -292,7 +292,7 @@ impl Journal {
     }
 
     /// Finishes an intent a crash left behind. Call under the store lock.
-    pub fn recover(&self, store: &Store) -> Result<(), StoreError> {
+    pub fn recover(&self, store: &Store) -> Result<(), ReviewError> {
         let path = self.pending_path();
         let Some(bytes) = read_optional(&path)? else {
             return Ok(());
@@ -319,7 +319,7 @@ impl Journal {
         store: &Store,
         pending: &Pending,
         already_appended: bool,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ReviewError> {
         if !already_appended {
             self.append(&pending.entry)?;
         }
@@ -335,7 +335,7 @@ impl Journal {
         store: &Store,
         meta: EntryMeta,
         decision: Decision,
-    ) -> Result<Entry, StoreError> {
+    ) -> Result<Entry, ReviewError> {
         let entry = Entry {
             id: self.next_id()?,
             at: now_ms(),
@@ -369,7 +369,7 @@ fn listed_files(store: &Store) -> Result<Vec<String>, StoreError> {
     })
 }
 
-fn took_effect(store: &Store, expect: &Expect) -> Result<bool, StoreError> {
+fn took_effect(store: &Store, expect: &Expect) -> Result<bool, ReviewError> {
     Ok(match expect {
         Expect::Manifest { before, after } => {
             let current = listed_files(store)?;
@@ -434,7 +434,7 @@ impl CommitObserver for JournalObserver {
     fn recover(&self, store: &Store) -> Result<(), StoreError> {
         self.journal.recover(store)?;
         match &self.decision {
-            Some(deciding) => proposal::check_as_read(store, &deciding.read_as),
+            Some(deciding) => Ok(proposal::check_as_read(store, &deciding.read_as)?),
             None => Ok(()),
         }
     }
@@ -554,7 +554,7 @@ pub fn journaled<T>(
     meta: EntryMeta,
     decision: Option<Deciding>,
     op: impl FnOnce(&Store) -> Result<T, StoreError>,
-) -> Result<(T, Option<Entry>), StoreError> {
+) -> Result<(T, Option<Entry>), ReviewError> {
     let observer = JournalObserver::new(store, meta, decision);
     let observed = store.with_observer(observer.clone());
     let value = op(&observed)?;
@@ -567,7 +567,7 @@ pub fn journaled_op(
     store: &Store,
     op: Op,
     change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
-) -> Result<Commit, StoreError> {
+) -> Result<Commit, ReviewError> {
     let meta = EntryMeta {
         op: Some(op),
         ..EntryMeta::default()
@@ -577,14 +577,11 @@ pub fn journaled_op(
 
 /// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
 /// there unchanged; they are replaced by the records it removed.
-pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), StoreError> {
+pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
     if entry.before.is_empty() && entry.after.is_empty() {
-        return Err(StoreError::InvalidPlan {
-            rule: format!(
-                "entry {} ({}) changed no records; there is nothing to undo",
-                entry.id,
-                entry.op.as_str()
-            ),
+        return Err(ReviewError::NothingToUndo {
+            id: entry.id,
+            op: entry.op.as_str(),
         });
     }
     let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
@@ -600,12 +597,16 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Sto
         undoes: Some(entry.id),
         ..EntryMeta::default()
     };
-    journaled(store, meta, None, |s| {
-        s.exchange(&base, restore).map_err(|e| match e {
-            StoreError::Conflict { detail } => StoreError::Conflict {
-                detail: format!("cannot undo entry {}: {detail}", entry.id),
-            },
-            other => other,
-        })
+    let since = entry.id;
+    journaled(store, meta, None, |s| s.exchange(&base, restore)).map_err(|e| match e {
+        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: detail.replace("since it was read", &format!("since #{since}")),
+        },
+        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("{name:?} was added again since #{since}"),
+        },
+        other => other,
     })
 }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
+use super::error::ReviewError;
 use super::journal::{
     Entry, EntryMeta, Journal, JournalRecord, MEMWB_DIR, Op, ProposalRef, journaled,
 };
@@ -285,25 +286,22 @@ fn dir(store: &Store) -> PathBuf {
     store.root().join(MEMWB_DIR).join(PROPOSALS_DIR)
 }
 
-fn path(store: &Store, id: &str) -> Result<PathBuf, StoreError> {
+fn path(store: &Store, id: &str) -> Result<PathBuf, ReviewError> {
     if id.is_empty()
         || !id
             .bytes()
             .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
     {
-        return Err(StoreError::NotFound {
-            name: format!("proposal {id}"),
-        });
+        return Err(ReviewError::ProposalNotFound { id: id.to_owned() });
     }
     Ok(dir(store).join(format!("{id}.json")))
 }
 
-pub fn load(store: &Store, id: &str) -> Result<Proposal, StoreError> {
+pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
     let path = path(store, id)?;
-    let bytes = read_optional(&path)?.ok_or_else(|| StoreError::NotFound {
-        name: format!("proposal {id}"),
-    })?;
-    let invalid = |rule: String| StoreError::ReviewDataInvalid {
+    let bytes =
+        read_optional(&path)?.ok_or_else(|| ReviewError::ProposalNotFound { id: id.to_owned() })?;
+    let invalid = |rule: String| ReviewError::DataInvalid {
         what: "proposal",
         path: path.clone(),
         rule,
@@ -317,12 +315,12 @@ pub fn load(store: &Store, id: &str) -> Result<Proposal, StoreError> {
 }
 
 /// Every proposal, oldest first; unreadable files are skipped with a log line.
-pub fn list(store: &Store) -> Result<Vec<Proposal>, StoreError> {
+pub fn list(store: &Store) -> Result<Vec<Proposal>, ReviewError> {
     let dir = dir(store);
     let entries = match fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(StoreError::io("list", &dir, e)),
+        Err(e) => return Err(StoreError::io("list", &dir, e).into()),
     };
     let mut out = Vec::new();
     for entry in entries.flatten() {
@@ -352,7 +350,7 @@ pub struct NewProposal {
 
 /// Files a proposal, changing nothing in the set. Sources must be among what the proposer saw
 /// and the additions.
-pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, StoreError> {
+pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
     let candidates: HashSet<&str> = new
         .seen
         .records()
@@ -361,7 +359,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, StoreError> {
         .collect();
     for name in new.plan.source_names() {
         if !candidates.contains(name.as_str()) {
-            return Err(StoreError::InvalidPlan {
+            return Err(ReviewError::ProposalInvalid {
                 rule: format!("source name {name:?} is not among the candidates"),
             });
         }
@@ -418,23 +416,23 @@ fn write_exclusive(target: &std::path::Path, proposal: &Proposal) -> Result<(), 
     sync_dir(dir, &IoHooks::default())
 }
 
-fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), StoreError> {
-    atomic_replace(
+fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
+    Ok(atomic_replace(
         &path(store, &proposal.id)?,
         &encode(proposal),
         &IoHooks::default(),
-    )
+    )?)
 }
 
-pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, StoreError> {
+pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
     Ok(load(store, id)?.status != Status::Pending)
 }
 
 /// Fails unless `proposal` is still pending.
-fn pending(proposal: &Proposal) -> Result<(), StoreError> {
+fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
     match proposal.status {
         Status::Pending => Ok(()),
-        status => Err(StoreError::ProposalDecided {
+        status => Err(ReviewError::ProposalDecided {
             id: proposal.id.clone(),
             status: if status == Status::Approved {
                 "approved"
@@ -446,7 +444,7 @@ fn pending(proposal: &Proposal) -> Result<(), StoreError> {
 }
 
 /// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.
-fn load_pending(store: &Store, id: &str) -> Result<Proposal, StoreError> {
+fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
     Journal::of(store).recover(store)?;
     let proposal = load(store, id)?;
     pending(&proposal)?;
@@ -454,11 +452,11 @@ fn load_pending(store: &Store, id: &str) -> Result<Proposal, StoreError> {
 }
 
 /// Under the lock: the proposal must still be pending and exactly as the decider read it.
-pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), StoreError> {
+pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), ReviewError> {
     let now = load(store, &read_as.id)?;
     pending(&now)?;
     if now != *read_as {
-        return Err(StoreError::ProposalStale {
+        return Err(ReviewError::ProposalStale {
             id: read_as.id.clone(),
             detail: "it was edited since it was read; look at it again".into(),
         });
@@ -471,7 +469,7 @@ pub(crate) fn record_decision(
     store: &Store,
     decision: &Decision,
     entry: u64,
-) -> Result<(), StoreError> {
+) -> Result<(), ReviewError> {
     let mut proposal = load(store, &decision.proposal)?;
     if proposal.status != Status::Pending {
         return Ok(());
@@ -495,12 +493,13 @@ fn decision(id: &str, status: Status, reason: Option<String>) -> Decision {
 }
 
 /// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
-pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), StoreError> {
+pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), ReviewError> {
     let proposal = load(store, id)?;
     pending(&proposal)?;
-    let plan = proposal
-        .plan()
-        .map_err(|rule| StoreError::InvalidPlan { rule })?;
+    let plan = proposal.plan().map_err(|rule| ReviewError::PlanInvalid {
+        id: id.to_owned(),
+        rule,
+    })?;
     let base = proposal.base_records()?;
     let additions = proposal.addition_records()?;
     let meta = EntryMeta {
@@ -508,12 +507,12 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Store
         proposal: Some(proposal.reference()),
         ..EntryMeta::default()
     };
-    let stale = |e: StoreError| match e {
-        StoreError::Conflict { detail } => StoreError::ProposalStale {
+    let stale = |e: ReviewError| match e {
+        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::ProposalStale {
             id: id.to_owned(),
             detail,
         },
-        StoreError::DuplicateName { name } => StoreError::ProposalStale {
+        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::ProposalStale {
             id: id.to_owned(),
             detail: format!("name {name:?} is now taken"),
         },
@@ -534,7 +533,7 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Store
 }
 
 /// Closes a proposal without applying it.
-pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, StoreError> {
+pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, ReviewError> {
     let _lock = store.lock_for_write()?;
     let proposal = load_pending(store, id)?;
     let journal = Journal::of(store);
@@ -555,18 +554,16 @@ pub fn edit_records(
     id: &str,
     opened: &[Record],
     records: Vec<Record>,
-) -> Result<Proposal, StoreError> {
+) -> Result<Proposal, ReviewError> {
     let _lock = store.lock_for_write()?;
     let mut proposal = load_pending(store, id)?;
-    let current = proposal
-        .plan()
-        .map_err(|rule| StoreError::InvalidPlan { rule })?;
+    let invalid = |rule: String| ReviewError::PlanInvalid {
+        id: id.to_owned(),
+        rule,
+    };
+    let current = proposal.plan().map_err(invalid)?;
     if current.records() != opened {
-        return Err(StoreError::Conflict {
-            detail: format!(
-                "proposal {id} was edited by someone else since it was opened; reopen it"
-            ),
-        });
+        return Err(ReviewError::ProposalEdited { id: id.to_owned() });
     }
     let plan = match current {
         Plan::Extraction(_) => Plan::Extraction(records),
@@ -576,9 +573,7 @@ pub fn edit_records(
         },
     };
     if plan.records().is_empty() {
-        return Err(StoreError::InvalidPlan {
-            rule: "a proposal needs at least one record".into(),
-        });
+        return Err(invalid("a proposal needs at least one record".into()));
     }
     proposal.plan = plan.to_value();
     rewrite(store, &proposal)?;

@@ -46,18 +46,14 @@ pub enum StoreError {
     DuplicateName { name: String },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
-    #[error("{what} {path} is invalid: {rule}")]
-    ReviewDataInvalid {
-        what: &'static str,
-        path: PathBuf,
-        rule: String,
-    },
-    #[error("proposal {id} was already {status}")]
-    ProposalDecided { id: String, status: &'static str },
-    #[error("proposal {id} is stale: {detail}; nothing was applied")]
-    ProposalStale { id: String, detail: String },
     #[error("no memory named {name:?} in the set")]
     NotFound { name: String },
+    #[error("{file} is not listed in the manifest")]
+    NotListed { file: String },
+    #[error("nothing to repair: {file} is a valid record; edit it instead (memwb set)")]
+    NotBroken { file: String },
+    #[error("nothing to remove")]
+    NothingToRemove,
     #[error("invalid consolidation: {rule}")]
     InvalidPlan { rule: String },
     #[error(
@@ -75,6 +71,10 @@ pub enum StoreError {
     TooManyRecords { count: usize, max: usize },
     #[error("memory record {path} did not read back as written")]
     ReadBackMismatch { path: PathBuf },
+    /// The transaction's [`CommitObserver`](super::CommitObserver) refused it, in its own
+    /// words (the review gate's error, which it takes back out).
+    #[error(transparent)]
+    Observer(Box<dyn std::error::Error + Send + Sync + 'static>),
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -177,9 +177,7 @@ impl Store {
     /// Removes records, each of which must still be exactly as the caller read it.
     pub fn remove(&self, base: &[Record]) -> Result<Commit> {
         if base.is_empty() {
-            return Err(StoreError::InvalidPlan {
-                rule: "nothing to remove".into(),
-            });
+            return Err(StoreError::NothingToRemove);
         }
         self.exchange(base, Vec::new())
     }
@@ -332,8 +330,8 @@ impl Store {
             files
                 .iter()
                 .position(|f| f == file)
-                .ok_or_else(|| StoreError::NotFound {
-                    name: format!("manifest entry {file}"),
+                .ok_or_else(|| StoreError::NotListed {
+                    file: file.to_owned(),
                 })?;
         let path = self.root.join(file);
         if self.entry_bytes(file).as_deref() != seen {
@@ -342,8 +340,8 @@ impl Store {
             });
         }
         if self.load_record(file).is_ok() {
-            return Err(StoreError::InvalidPlan {
-                rule: format!("{file} is a valid record; edit it instead of repairing it"),
+            return Err(StoreError::NotBroken {
+                file: file.to_owned(),
             });
         }
         let mut current = MemorySet::default();

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::review::Review;
-use crate::review::{Entry, Op, journaled_op, proposal};
+use crate::review::{Entry, Op, ReviewError, journaled_op, proposal};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError};
 
@@ -57,10 +57,10 @@ pub struct JobError {
     pub conflict: bool,
 }
 
-impl From<StoreError> for JobError {
-    fn from(e: StoreError) -> Self {
+impl From<ReviewError> for JobError {
+    fn from(e: ReviewError) -> Self {
         Self {
-            conflict: matches!(e, StoreError::Conflict { .. }),
+            conflict: e.is_conflict(),
             message: e.to_string(),
         }
     }
@@ -117,7 +117,8 @@ impl Job {
                         detail: format!(
                             "{file} changed since it was shown; look again before dropping it"
                         ),
-                    })
+                    }
+                    .into())
                 } else {
                     journaled_op(store, Op::Repair, |s| {
                         s.repair_entry(file, now.as_deref(), None)

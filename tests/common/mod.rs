@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod chat_server;
+pub mod cli;
 
 use std::path::{Path, PathBuf};
 

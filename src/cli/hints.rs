@@ -1,0 +1,46 @@
+//! The way out of an error: `hint:` lines printed under the `error:` line.
+
+use crate::review::ReviewError;
+use crate::store::StoreError;
+
+/// What to run next, for the errors that have a known way out.
+pub fn for_error(error: &anyhow::Error) -> Vec<String> {
+    for cause in error.chain() {
+        if let Some(review) = cause.downcast_ref::<ReviewError>() {
+            return match review {
+                ReviewError::Store(store) => for_store(store),
+                ReviewError::ProposalNotFound { .. } => {
+                    vec!["memwb proposals --all lists every proposal".into()]
+                }
+                ReviewError::EntryNotFound { .. } => {
+                    vec!["memwb log lists the journal entries".into()]
+                }
+                _ => Vec::new(),
+            };
+        }
+        if let Some(store) = cause.downcast_ref::<StoreError>() {
+            return for_store(store);
+        }
+    }
+    Vec::new()
+}
+
+fn for_store(error: &StoreError) -> Vec<String> {
+    match error {
+        StoreError::RecordInvalid { path, .. } | StoreError::RecordMissing { path } => {
+            let file = path
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.display().to_string());
+            vec![
+                format!("memwb repair {file} --from FIXED | --drop"),
+                "memwb check shows the whole picture".into(),
+            ]
+        }
+        StoreError::NotListed { .. } => {
+            vec!["memwb check lists every manifest entry and how it reads".into()]
+        }
+        StoreError::NotFound { .. } => vec!["memwb ls lists the records in the set".into()],
+        _ => Vec::new(),
+    }
+}

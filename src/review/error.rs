@@ -1,0 +1,102 @@
+//! The review gate's errors: proposals, the journal and undo, in their own words. The engine's
+//! errors pass through unchanged, so a message never borrows another layer's wording.
+
+use std::path::PathBuf;
+
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// The engine refused or failed. Written by hand rather than `#[from]`: a refusal the
+    /// journal made from inside a transaction comes back wrapped as `StoreError::Observer`,
+    /// and is unwrapped here into the review error it was.
+    #[error(transparent)]
+    Store(StoreError),
+    #[error("{what} {path} is invalid: {rule}")]
+    DataInvalid {
+        what: &'static str,
+        path: PathBuf,
+        rule: String,
+    },
+    #[error("no proposal {id}")]
+    ProposalNotFound { id: String },
+    #[error("proposal {id} was already {status}")]
+    ProposalDecided { id: String, status: &'static str },
+    #[error("proposal {id} is stale: {detail}; nothing was applied")]
+    ProposalStale { id: String, detail: String },
+    #[error("proposal {id} was edited by someone else since it was opened; reopen it")]
+    ProposalEdited { id: String },
+    /// A plan that does not parse: a tampered proposal file, or an edit that left no records.
+    #[error("proposal {id} has an invalid plan: {rule}; nothing was applied")]
+    PlanInvalid { id: String, rule: String },
+    /// A proposal that cannot be filed as it is.
+    #[error("invalid proposal: {rule}; nothing was filed")]
+    ProposalInvalid { rule: String },
+    #[error("no journal entry {id}")]
+    EntryNotFound { id: u64 },
+    #[error("cannot undo entry {id}: it was a {op}, which changed no records")]
+    NothingToUndo { id: u64, op: &'static str },
+    #[error("cannot undo entry {id}: {detail}; nothing was changed")]
+    UndoBlocked { id: u64, detail: String },
+}
+
+pub type Result<T, E = ReviewError> = std::result::Result<T, E>;
+
+impl From<StoreError> for ReviewError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Observer(inner) => match inner.downcast::<ReviewError>() {
+                Ok(review) => *review,
+                Err(other) => Self::Store(StoreError::Observer(other)),
+            },
+            other => Self::Store(other),
+        }
+    }
+}
+
+/// What the journal hands the engine from inside a transaction (see `CommitObserver`).
+impl From<ReviewError> for StoreError {
+    fn from(error: ReviewError) -> Self {
+        match error {
+            ReviewError::Store(store) => store,
+            review => StoreError::Observer(Box::new(review)),
+        }
+    }
+}
+
+impl ReviewError {
+    /// The thing changed since it was read: reload and look again.
+    pub fn is_conflict(&self) -> bool {
+        matches!(
+            self,
+            Self::Store(StoreError::Conflict { .. }) | Self::ProposalEdited { .. }
+        )
+    }
+
+    /// Whether retrying later could succeed without anything being changed by hand.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Self::Store(store) if store.is_transient())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_error_survives_the_trip_through_the_engine() {
+        let refused: StoreError = ReviewError::ProposalDecided {
+            id: "abc".into(),
+            status: "approved",
+        }
+        .into();
+        assert!(matches!(refused, StoreError::Observer(_)), "{refused:?}");
+        let back = ReviewError::from(refused);
+        assert!(
+            matches!(back, ReviewError::ProposalDecided { ref id, .. } if id == "abc"),
+            "{back:?}"
+        );
+        let engine: StoreError = ReviewError::Store(StoreError::NothingToRemove).into();
+        assert!(matches!(engine, StoreError::NothingToRemove), "{engine:?}");
+    }
+}

@@ -1,0 +1,93 @@
+//! Running the `memwb` binary in a workspace, for the command-line tests.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// `memwb -C dir args...` with empty standard input.
+pub fn memwb(dir: &Path, args: &[&str]) -> Output {
+    memwb_with(dir, args, "", &[])
+}
+
+/// `memwb -C dir args...` with `stdin` and extra environment variables.
+pub fn memwb_with(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn memwb");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("memwb runs")
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// The standard output of a command that succeeded.
+pub fn ok(out: Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// The standard error of a refused command: exit 2, one `error:` line, then only `hint:` lines.
+pub fn refused(out: Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", stdout(&out));
+    let err = stderr(&out);
+    let mut lines = err.trim_end().lines();
+    assert!(
+        lines.next().is_some_and(|l| l.starts_with("error: ")),
+        "{err:?}"
+    );
+    assert!(lines.all(|l| l.starts_with("hint: ")), "{err:?}");
+    err
+}
+
+/// The first line of a refused command's standard error.
+pub fn error_line(out: Output) -> String {
+    refused(out).lines().next().unwrap_or_default().to_owned()
+}
+
+/// `memwb add` of one project record.
+pub fn add(dir: &Path, name: &str, description: &str, body: &str) {
+    ok(memwb(
+        dir,
+        &[
+            "add",
+            "--name",
+            name,
+            "--type",
+            "project",
+            "--description",
+            description,
+            "--body",
+            body,
+        ],
+    ));
+}
+
+/// The file name the manifest lists for record `name`.
+pub fn file_of(dir: &Path, name: &str) -> String {
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_str(&ok(memwb(dir, &["ls", "--json"]))).expect("ls --json");
+    listed
+        .iter()
+        .find(|r| r["name"] == name)
+        .and_then(|r| r["file"].as_str())
+        .expect("listed")
+        .to_owned()
+}
