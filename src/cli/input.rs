@@ -1,20 +1,35 @@
 //! Reading command input from a file or standard input (`-`).
+//!
+//! Every input is read through the engine's bounded reader: a FIFO, device or directory given
+//! as a path is refused without blocking, and no input is read past its limit plus one byte
+//! (standard input included), so `--body-file /dev/zero` fails at once instead of filling
+//! memory.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
 
-/// The text of `path`, or of standard input when `path` is `-`.
-pub fn read_text(path: &Path) -> anyhow::Result<String> {
+use crate::store::fsutil::{Links, open_regular, read_capped};
+use crate::store::record::MAX_RECORD_BYTES;
+
+/// The most bytes of a JSON input (`add --json`, `consolidate --plan`, `propose extract
+/// --history`, `propose import`): a full batch of 200 records at their byte budget, escaped,
+/// fits several times over.
+pub const MAX_JSON_INPUT_BYTES: usize = 16 << 20;
+/// The most bytes of `--body-file`: far above the 4096-byte record budget, so that CRLF line
+/// ends and outer blank lines (normalised away) never make a body that fits refused here.
+pub const MAX_BODY_INPUT_BYTES: usize = 64 << 10;
+/// The most bytes of `repair --from`: a record file is at most this long.
+pub const MAX_RECORD_INPUT_BYTES: usize = MAX_RECORD_BYTES;
+
+/// The text of `path`, or of standard input when `path` is `-`, at most `max` bytes.
+pub fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {
     let bytes = if path == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .context("read standard input")?;
-        bytes
+        read_capped(std::io::stdin().lock(), max, Path::new("standard input"))?
     } else {
-        std::fs::read(path).with_context(|| format!("read {}", path.display()))?
+        let file = open_regular(path, Links::Follow)?
+            .with_context(|| format!("read {}: no such file", path.display()))?;
+        read_capped(file, max, path)?
     };
     String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
@@ -26,7 +41,7 @@ pub fn read_text(path: &Path) -> anyhow::Result<String> {
 }
 
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<T> {
-    let text = read_text(path)?;
+    let text = read_text(path, MAX_JSON_INPUT_BYTES)?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a valid {what}", describe(path)))
 }
 

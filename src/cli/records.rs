@@ -6,7 +6,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::EXIT_OK;
-use super::input::{read_json, read_text};
+use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, read_json, read_text};
 use super::output::{print_json, print_untrusted};
 use crate::review::{Op, journaled_op};
 use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord, codec};
@@ -55,7 +55,7 @@ impl BodyArgs {
     fn read(&self) -> anyhow::Result<Option<String>> {
         match (&self.body, &self.body_file) {
             (Some(body), _) => Ok(Some(body.clone())),
-            (None, Some(path)) => read_text(path).map(Some),
+            (None, Some(path)) => read_text(path, MAX_BODY_INPUT_BYTES).map(Some),
             (None, None) => Ok(None),
         }
     }
@@ -256,7 +256,7 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
     let replacement =
         match &args.from {
             Some(path) => {
-                let text = read_text(path)?;
+                let text = read_text(path, MAX_RECORD_INPUT_BYTES)?;
                 Some(codec::parse(text.as_bytes()).with_context(|| {
                     format!("the corrected file {} does not read", path.display())
                 })?)

@@ -57,10 +57,6 @@ impl FileKey {
         }
     }
 
-    pub(crate) fn size(&self) -> i64 {
-        self.size
-    }
-
     pub(crate) fn is_regular_file(&self) -> bool {
         FileType::from_raw_mode(self.mode) == FileType::RegularFile
     }

@@ -69,6 +69,10 @@ pub enum StoreError {
         "memory set would hold {count} records, more than the limit of {max}; nothing was changed"
     )]
     TooManyRecords { count: usize, max: usize },
+    #[error("{path} is not a regular file (it is a {kind}); nothing was read from it")]
+    NotAFile { path: PathBuf, kind: &'static str },
+    #[error("{path} is larger than {max} bytes; nothing was read from it")]
+    TooLarge { path: PathBuf, max: usize },
     #[error("memory record {path} did not read back as written")]
     ReadBackMismatch { path: PathBuf },
     /// The transaction's [`CommitObserver`](super::CommitObserver) refused it, in its own

@@ -203,11 +203,126 @@ pub fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
     }
 }
 
-/// Reads a file that may be absent.
+/// Reads a file that may be absent, refusing anything but a regular file (as
+/// [`read_regular`] does, with no size limit). Prefer [`read_regular`] with a budget.
 pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
-    match fs::read(path) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(StoreError::io("read", path, e)),
+    read_regular(path, usize::MAX, Links::Follow)
+}
+
+// ---- reading untrusted files ----------------------------------------------------------
+//
+// Anything memwb reads from a folder or a path it was given may be a FIFO (an open blocks
+// until a writer comes, inside the lock), a device (`/dev/zero` never ends), a directory or a
+// huge file. Every such read goes through these: open with `O_NONBLOCK` (an open of a FIFO
+// returns at once), `fstat` the descriptor and refuse anything but a regular file (no race
+// between the check and the read: it is the same descriptor), then read at most the budget
+// plus one byte, so that "too large" is seen without reading the rest.
+
+/// Whether the last component of a path may be a symbolic link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    Follow,
+    /// `O_NOFOLLOW`: a link is refused (`ELOOP`), for files inside `.memory`.
+    Refuse,
+}
+
+/// Opens an existing regular file for reading without blocking on a FIFO or a device;
+/// `Ok(None)` when it does not exist. Anything else is [`StoreError::NotAFile`].
+pub fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
+    open_regular_at(rustix::fs::CWD, path, links, path)
+}
+
+/// [`open_regular`] for `name` relative to the directory `dir` (`shown` is the path errors
+/// name).
+pub fn open_regular_at<Fd: std::os::fd::AsFd>(
+    dir: Fd,
+    name: &Path,
+    links: Links,
+    shown: &Path,
+) -> Result<Option<File>> {
+    match open_regular_at_io(dir, name, links) {
+        Ok(file) => Ok(Some(file)),
+        Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into_store(shown)),
+    }
+}
+
+/// Why [`open_regular_at_io`] failed.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    NotAFile(&'static str),
+    Io(io::Error),
+}
+
+impl OpenError {
+    pub(crate) fn into_store(self, path: &Path) -> StoreError {
+        match self {
+            OpenError::NotAFile(kind) => StoreError::NotAFile {
+                path: path.to_owned(),
+                kind,
+            },
+            OpenError::Io(e) => StoreError::io("open", path, e),
+        }
+    }
+}
+
+pub(crate) fn open_regular_at_io<Fd: std::os::fd::AsFd>(
+    dir: Fd,
+    name: &Path,
+    links: Links,
+) -> std::result::Result<File, OpenError> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
+    if links == Links::Refuse {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let fd =
+        rustix::fs::openat(dir, name, flags, Mode::empty()).map_err(|e| OpenError::Io(e.into()))?;
+    let stat = rustix::fs::fstat(&fd).map_err(|e| OpenError::Io(e.into()))?;
+    match FileType::from_raw_mode(stat.st_mode) {
+        FileType::RegularFile => Ok(File::from(fd)),
+        other => Err(OpenError::NotAFile(file_kind(other))),
+    }
+}
+
+fn file_kind(kind: rustix::fs::FileType) -> &'static str {
+    use rustix::fs::FileType;
+    match kind {
+        FileType::RegularFile => "regular file",
+        FileType::Directory => "directory",
+        FileType::Symlink => "symbolic link",
+        FileType::Fifo => "FIFO",
+        FileType::Socket => "socket",
+        FileType::CharacterDevice => "character device",
+        FileType::BlockDevice => "block device",
+        FileType::Unknown => "special file",
+    }
+}
+
+/// Reads `reader` to its end, refusing more than `max` bytes ([`StoreError::TooLarge`]):
+/// never reads more than `max + 1`.
+pub fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec<u8>> {
+    use io::Read;
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    let mut bytes = Vec::new();
+    reader
+        .take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(io_err("read", path))?;
+    if bytes.len() > max {
+        return Err(StoreError::TooLarge {
+            path: path.to_owned(),
+            max,
+        });
+    }
+    Ok(bytes)
+}
+
+/// A regular file's bytes, at most `max` of them; `Ok(None)` when it does not exist. A FIFO,
+/// device or directory is [`StoreError::NotAFile`], a longer file [`StoreError::TooLarge`].
+pub fn read_regular(path: &Path, max: usize, links: Links) -> Result<Option<Vec<u8>>> {
+    match open_regular(path, links)? {
+        Some(file) => read_capped(file, max, path).map(Some),
+        None => Ok(None),
     }
 }

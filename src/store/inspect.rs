@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::cache::FileKey;
 use super::error::StoreError;
-use super::fsutil::read_optional;
+use super::fsutil::{Links, read_regular};
 use super::lock::{self, LockState};
 use super::set::read_contained;
 use super::{Record, Store, codec, index, manifest};
@@ -28,6 +28,10 @@ pub enum EntryState {
     Escapes,
     /// The manifest lists a name that breaks the file-name rules; it was not opened.
     UnsafeName,
+    /// A FIFO, device, socket or directory in place of the record file: refused unread.
+    NotAFile {
+        kind: &'static str,
+    },
     Unreadable(String),
 }
 
@@ -91,6 +95,9 @@ pub struct Inspection {
     pub unlisted: Vec<String>,
     /// Leftover `.<random>.tmp` files of interrupted atomic replaces.
     pub temp_files: Vec<String>,
+    /// `manifest.json` or `MEMORY.md` that is not a regular file (or is too large to read),
+    /// with why: refused unread.
+    pub refused_files: Vec<(String, String)>,
     pub lock: LockState,
     pub index: IndexState,
     pub budget: BudgetUse,
@@ -141,7 +148,16 @@ impl Inspection {
             push("root-escapes", Error, None, message.clone());
             return out;
         }
-        if let ManifestState::Invalid(rule) = &self.manifest {
+        for (file, message) in &self.refused_files {
+            push("not-a-file", Error, Some(file), message.clone());
+        }
+        let manifest_refused = self
+            .refused_files
+            .iter()
+            .any(|(file, _)| file == manifest::MANIFEST_FILE);
+        if let ManifestState::Invalid(rule) = &self.manifest
+            && !manifest_refused
+        {
             push(
                 "manifest-invalid",
                 Error,
@@ -171,6 +187,12 @@ impl Inspection {
                     Error,
                     file,
                     "resolves outside .memory".into(),
+                ),
+                EntryState::NotAFile { kind } => push(
+                    "not-a-file",
+                    Error,
+                    file,
+                    format!("is a {kind}, not a regular file; it was not read"),
                 ),
                 EntryState::Unreadable(e) => push("record-invalid", Error, file, e.clone()),
             }
@@ -238,6 +260,7 @@ impl Store {
             entries: Vec::new(),
             unlisted: Vec::new(),
             temp_files: Vec::new(),
+            refused_files: Vec::new(),
             lock: LockState::Free,
             index: IndexState {
                 on_disk: None,
@@ -278,10 +301,19 @@ impl Store {
             .collect();
         self.scan_folder(&mut report, &listed);
         report.lock = lock::observe(&self.root, options.lock.stale);
-        report.index.on_disk = read_optional(&self.index_path())
-            .ok()
-            .flatten()
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        report.index.on_disk = match read_regular(
+            &self.index_path(),
+            index::MAX_INDEX_FILE_BYTES,
+            Links::Refuse,
+        ) {
+            Ok(bytes) => bytes.map(|b| String::from_utf8_lossy(&b).into_owned()),
+            Err(e) => {
+                report
+                    .refused_files
+                    .push((index::INDEX_FILE.to_owned(), e.to_string()));
+                None
+            }
+        };
         if report.is_readable() {
             let derived = index::render(
                 report
@@ -308,10 +340,15 @@ impl Store {
 
     /// The listed file names, each with whether it passes the file-name rules.
     fn inspect_manifest(&self, report: &mut Inspection) -> Vec<(String, bool)> {
-        let bytes = match read_optional(&self.manifest_path()) {
+        let bytes = match self.read_manifest_bytes() {
             Ok(Some(bytes)) => bytes,
             Ok(None) => return Vec::new(),
             Err(e) => {
+                if matches!(e, StoreError::NotAFile { .. } | StoreError::TooLarge { .. }) {
+                    report
+                        .refused_files
+                        .push((manifest::MANIFEST_FILE.to_owned(), e.to_string()));
+                }
                 report.manifest = ManifestState::Invalid(e.to_string());
                 return Vec::new();
             }
@@ -371,6 +408,7 @@ impl Store {
             },
             Err(StoreError::RecordMissing { .. }) => EntryState::Missing,
             Err(StoreError::RecordEscapes { .. }) => EntryState::Escapes,
+            Err(StoreError::NotAFile { kind, .. }) => EntryState::NotAFile { kind },
             Err(e) => EntryState::Unreadable(e.to_string()),
         }
     }

@@ -6,6 +6,10 @@ use super::record::is_windows_device_name;
 
 pub const MANIFEST_FILE: &str = "manifest.json";
 
+/// The most bytes a manifest may hold (reads stop one byte past it). 200 entries of the
+/// longest names take about 60 KB; 1 MiB leaves room for a raised `max_index_lines`.
+pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+
 /// Why a manifest was refused: the rule, in the reference's words where it has them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ManifestError {

@@ -3,15 +3,16 @@
 use std::fs;
 use std::io;
 use std::os::fd::OwnedFd;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
 use super::cache::FileKey;
 use super::error::{Result, StoreError};
-use super::fsutil::read_optional;
+use super::fsutil::{Links, OpenError, open_regular_at_io, read_capped, read_regular};
+use super::record::MAX_RECORD_BYTES;
 use super::{Record, Store, codec, index, manifest};
 
 /// A record and the file that holds this version of it.
@@ -78,16 +79,15 @@ impl Store {
         let Some(dir) = self.open_root()? else {
             return Ok(MemorySet::default());
         };
-        let manifest_path = self.manifest_path();
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let Some(bytes) = read_optional(&manifest_path)? else {
+            let Some(bytes) = self.read_manifest_bytes()? else {
                 return Ok(MemorySet::default());
             };
             let loaded = match self.load_listed(&dir, &bytes) {
                 Err(StoreError::RecordMissing { .. }) if attempt < READ_ATTEMPTS => {
-                    if read_optional(&manifest_path)?.as_deref() != Some(&bytes[..]) {
+                    if self.read_manifest_bytes()?.as_deref() != Some(&bytes[..]) {
                         continue;
                     }
                     self.load_listed(&dir, &bytes)
@@ -99,6 +99,16 @@ impl Store {
             self.check_root()?;
             return loaded;
         }
+    }
+
+    /// `manifest.json` as it is on disk (`None`: absent), at most [`manifest::MAX_MANIFEST_BYTES`];
+    /// a link, FIFO, device or directory in its place is refused.
+    pub(crate) fn read_manifest_bytes(&self) -> Result<Option<Vec<u8>>> {
+        read_regular(
+            &self.manifest_path(),
+            manifest::MAX_MANIFEST_BYTES,
+            Links::Refuse,
+        )
     }
 
     /// The records alone, in manifest order.
@@ -163,11 +173,12 @@ impl Store {
         }
         let (bytes, key) = match read_no_follow_at(dir, file) {
             Ok((bytes, key)) => (bytes, Some(key)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
                 return Err(StoreError::RecordMissing { path: path() });
             }
+            Err(ReadError::Refused(e)) => return Err(refused(e, path())),
             // A link (ELOOP) or anything unusual: the careful path decides, and nothing is cached.
-            Err(_) => (read_contained(&self.root, &path())?, None),
+            Err(ReadError::Io(_)) => (read_contained(&self.root, &path())?, None),
         };
         let record = codec::parse(&bytes).map_err(|error| StoreError::RecordInvalid {
             path: path(),
@@ -186,15 +197,15 @@ pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
     // own realpath, so only a link in the last component can lead outside. Opening with
     // O_NOFOLLOW refuses exactly that case, which then goes through realpath; a plain file is
     // read with one open instead of resolving every component (most of a load's time).
+    let missing = || StoreError::RecordMissing {
+        path: path.to_owned(),
+    };
     if path.parent() == Some(root) {
-        match read_no_follow(path) {
+        match read_record_file(path, Links::Refuse) {
             Ok(bytes) => return Ok(bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(StoreError::RecordMissing {
-                    path: path.to_owned(),
-                });
-            }
-            Err(_) => {} // a link (ELOOP) or anything unusual: the careful path below decides
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => return Err(missing()),
+            Err(ReadError::Refused(e)) => return Err(refused(e, path.to_owned())),
+            Err(ReadError::Io(_)) => {} // a link (ELOOP) or anything unusual: the careful path below decides
         }
     }
     let real = resolve(path)?;
@@ -203,46 +214,65 @@ pub(crate) fn read_contained(root: &Path, path: &Path) -> Result<Vec<u8>> {
             path: path.to_owned(),
         });
     }
-    fs::read(&real).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => StoreError::RecordMissing {
-            path: path.to_owned(),
-        },
-        _ => StoreError::io("read", path, e),
-    })
+    match read_record_file(&real, Links::Follow) {
+        Ok(bytes) => Ok(bytes),
+        Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Err(missing()),
+        Err(ReadError::Refused(e)) => Err(refused(e, path.to_owned())),
+        Err(ReadError::Io(e)) => Err(StoreError::io("read", path, e)),
+    }
 }
 
-/// Reads a file that is not a symbolic link. Record files are at most 4096 bytes, so one read
-/// usually gets all of it.
-fn read_no_follow(path: &Path) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
-    let mut bytes = Vec::with_capacity(super::record::MAX_RECORD_BYTES + 1);
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+/// Why a record file was not read.
+enum ReadError {
+    /// Opened, but not a regular file, or larger than a record may be: final, not retried
+    /// through another path.
+    Refused(StoreError),
+    Io(io::Error),
 }
 
-/// Reads `file` in `dir` if it is not a symbolic link, with the `fstat` taken before the read.
-fn read_no_follow_at(dir: &OwnedFd, file: &str) -> io::Result<(Vec<u8>, FileKey)> {
-    use std::io::Read;
-    let fd = rustix::fs::openat(
-        dir,
-        file,
-        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    let key = FileKey::of(&rustix::fs::fstat(&fd)?);
-    // Sized from the fstat, so that a record file takes one read and one more to see its end
-    // (`File::read_to_end` would first stat and seek the file again for its own size hint).
-    let hint = usize::try_from(key.size())
-        .unwrap_or(0)
-        .min(super::record::MAX_RECORD_BYTES)
-        + 1;
-    let mut bytes = Vec::with_capacity(hint);
-    fs::File::from(fd).take(u64::MAX).read_to_end(&mut bytes)?;
+impl From<OpenError> for ReadError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::Io(e) => ReadError::Io(e),
+            not_a_file => ReadError::Refused(not_a_file.into_store(Path::new(""))),
+        }
+    }
+}
+
+/// A refusal named after the record's path; "too large" reads as the record budget's own
+/// error, as it did when the whole file was read.
+fn refused(error: StoreError, path: PathBuf) -> StoreError {
+    match error {
+        StoreError::NotAFile { kind, .. } => StoreError::NotAFile { path, kind },
+        StoreError::TooLarge { .. } => {
+            let size = fs::symlink_metadata(&path)
+                .map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX))
+                .max(MAX_RECORD_BYTES + 1);
+            StoreError::RecordInvalid {
+                path,
+                error: codec::ParseError::Invalid {
+                    error: super::record::RecordError::TooManyBytes(size),
+                    line: None,
+                },
+            }
+        }
+        other => other,
+    }
+}
+
+/// A record file, at most [`MAX_RECORD_BYTES`] of it (one byte more is refused as too large).
+fn read_record_file(path: &Path, links: Links) -> Result<Vec<u8>, ReadError> {
+    let file = open_regular_at_io(rustix::fs::CWD, path, links)?;
+    read_capped(file, MAX_RECORD_BYTES, path).map_err(ReadError::Refused)
+}
+
+/// Reads `file` in `dir` if it is a regular file and not a symbolic link, with the `fstat`
+/// taken before the read.
+fn read_no_follow_at(dir: &OwnedFd, file: &str) -> Result<(Vec<u8>, FileKey), ReadError> {
+    let opened = open_regular_at_io(dir, Path::new(file), Links::Refuse)?;
+    let key = FileKey::of(&rustix::fs::fstat(&opened).map_err(|e| ReadError::Io(e.into()))?);
+    let bytes =
+        read_capped(opened, MAX_RECORD_BYTES, Path::new(file)).map_err(ReadError::Refused)?;
     Ok((bytes, key))
 }
 

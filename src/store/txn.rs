@@ -19,7 +19,7 @@ type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
-    IoHooks, atomic_replace, create_dir_if_missing, create_exclusive, read_optional,
+    IoHooks, Links, atomic_replace, create_dir_if_missing, create_exclusive, read_regular,
     remove_replaced, replace_file, sync_dir,
 };
 use super::lock::StoreLock;
@@ -318,7 +318,8 @@ impl Store {
         let lock = self.lock_for_write()?;
         self.recover_observer()?;
         let manifest_path = self.manifest_path();
-        let bytes = read_optional(&manifest_path)?
+        let bytes = self
+            .read_manifest_bytes()?
             .unwrap_or_else(|| b"{\"version\":1,\"files\":[]}".to_vec());
         let files = manifest::parse(&bytes, self.options.max_index_lines).map_err(|e| {
             StoreError::ManifestInvalid {
@@ -434,7 +435,11 @@ impl Store {
         }
         sync_dir(&self.root, hooks)?;
 
-        rollback.old_index = Some(read_optional(&self.index_path())?);
+        rollback.old_index = Some(read_regular(
+            &self.index_path(),
+            index::MAX_INDEX_FILE_BYTES,
+            Links::Refuse,
+        )?);
         // No directory sync of its own: the one after the manifest replace covers both renames.
         replace_file(&self.index_path(), index_text.as_bytes(), hooks)?;
 

@@ -52,6 +52,7 @@ pub fn state_marker(state: &EntryState) -> (&'static str, &'static str) {
         EntryState::Missing => ("?", "missing"),
         EntryState::Escapes => ("↗", "escapes"),
         EntryState::UnsafeName => ("!", "unsafe name"),
+        EntryState::NotAFile { .. } => ("✗", "not a file"),
         EntryState::Unreadable(_) => ("✗", "unreadable"),
     }
 }
@@ -76,6 +77,7 @@ pub fn state_reason(entry: &Entry) -> String {
         EntryState::Missing => "listed in the manifest but missing".into(),
         EntryState::Escapes => "resolves outside .memory".into(),
         EntryState::UnsafeName => "the manifest lists an unsafe file name".into(),
+        EntryState::NotAFile { kind } => format!("a {kind}, not a regular file"),
         EntryState::Unreadable(e) => e.clone(),
     }
 }
