@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use ratatui_textarea::{TextArea, WrapMode};
 
+use super::keymap::{self, Action, Scope};
 use super::theme::Theme;
 use crate::sanitize;
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
@@ -430,7 +431,10 @@ impl Editor {
         if self.is_raw() {
             match self.parse_raw() {
                 Ok(_) => out.push(Line::styled(
-                    "✓ parses as a valid record file · C-s repairs the entry with it",
+                    format!(
+                        "✓ parses as a valid record file · {} repairs the entry with it",
+                        keymap::label(Scope::Editor, Action::Save)
+                    ),
                     theme.ok(),
                 )),
                 Err(e) => out.push(Line::styled(
@@ -485,8 +489,14 @@ impl Editor {
                 format!("⚠ {}", sanitize::line(&conflict.message)),
                 theme.error(),
             ));
+            let key = |action| keymap::label(Scope::Conflict, action);
             out.push(Line::styled(
-                "  d: show the difference · r: reload and re-apply · k: keep editing",
+                format!(
+                    "  {}: show the difference · {}: reload and re-apply · {}: keep editing",
+                    key(Action::ShowDiff),
+                    key(Action::Reapply),
+                    key(Action::KeepEditing)
+                ),
                 theme.warning(),
             ));
         } else if let Some(error) = &self.error {

@@ -11,6 +11,7 @@ pub mod editor;
 pub mod external;
 pub mod jobs;
 pub mod keymap;
+pub mod layout;
 pub mod panes;
 pub mod query;
 pub mod review;

@@ -1,125 +1,37 @@
 //! Layout and drawing: the four panes, the status line, the hints bar and the overlays.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Modal, StatusKind, View};
-use super::keymap;
-use super::panes::Pane;
+use super::keymap::{self, Action, Scope};
+use super::layout::{centered, layout, view_layout};
+use super::panes::{Ctx, Pane};
 use crate::sanitize;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Areas {
-    pub manifest: Rect,
-    pub record: Rect,
-    pub index: Rect,
-    pub query: Rect,
-    pub status: Rect,
-    pub hints: Rect,
-    /// The Proposals or History view: the list, and the selected item's detail (or the editor).
-    pub list: Rect,
-    pub detail: Rect,
-}
-
-impl Areas {
-    pub fn pane(&self, pane: Pane) -> Rect {
-        match pane {
-            Pane::Manifest => self.manifest,
-            Pane::Record => self.record,
-            Pane::Index => self.index,
-            Pane::Query => self.query,
-        }
-    }
-}
-
-/// Where everything goes. A zoomed pane takes the whole body; the editor takes the whole right
-/// column (it needs the room more than MEMORY.md does).
-pub fn layout(area: Rect, focus: Pane, zoom: bool, editing: bool) -> Areas {
-    let [body, status, hints] = Layout::vertical([
-        Constraint::Min(4),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let mut areas = Areas {
-        status,
-        hints,
-        ..Areas::default()
-    };
-    if zoom && !editing {
-        match focus {
-            Pane::Manifest => areas.manifest = body,
-            Pane::Record => areas.record = body,
-            Pane::Index => areas.index = body,
-            Pane::Query => areas.query = body,
-        }
-        return areas;
-    }
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
-    let [manifest, query] =
-        Layout::vertical([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(left);
-    areas.manifest = manifest;
-    areas.query = query;
-    if editing {
-        areas.record = right;
-    } else {
-        let [record, index] =
-            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
-        areas.record = record;
-        areas.index = index;
-    }
-    areas
-}
-
-/// The Proposals and History views: the list on top (at most a third of the body), the detail
-/// of the selected item below, full width.
-pub fn view_layout(area: Rect, rows: usize) -> Areas {
-    let [body, status, hints] = Layout::vertical([
-        Constraint::Min(4),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let most = (body.height / 3).max(4);
-    let want = (rows as u16).saturating_add(2).clamp(4, most);
-    let [list, detail] =
-        Layout::vertical([Constraint::Length(want), Constraint::Min(3)]).areas(body);
-    Areas {
-        status,
-        hints,
-        list,
-        detail,
-        ..Areas::default()
-    }
-}
-
 fn render_view(frame: &mut Frame, app: &mut App) {
-    let rows = match app.view {
-        View::Proposals => app.proposals.rows.len(),
-        _ => app.history.entries.len(),
-    };
-    let areas = view_layout(frame.area(), rows);
-    app.areas = areas;
     let theme = app.theme;
-    let detail = if app.editor.is_some() {
-        None
-    } else {
-        Some(areas.detail)
-    };
+    let inspection = app.inspection.clone();
     let review = app.review.clone();
-    if app.view == View::Proposals {
-        let current = crate::watch::valid_set(&app.inspection);
-        let readable = app.inspection.is_readable();
-        app.proposals.render(
-            frame, areas.list, detail, &current, readable, &review, &theme,
-        );
-    } else {
-        app.history
-            .render(frame, areas.list, detail, &review, &theme);
-    }
+    let editing = app.editor.is_some();
+    let budget = app.index.view.budget;
+    let Some(view) = app.view_mut() else {
+        return;
+    };
+    let areas = view_layout(frame.area(), view.rows());
+    let ctx = Ctx {
+        inspection: &inspection,
+        review: &review,
+        theme: &theme,
+        focused: true,
+        selected: None,
+        budget,
+        editing,
+    };
+    view.render(frame, areas.list.union(areas.detail), &ctx);
+    app.areas = areas;
     if let Some(editor) = &mut app.editor {
         editor.render(frame, areas.detail, &theme);
     }
@@ -135,32 +47,31 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         render_overlays(frame, app);
         return;
     }
-    let areas = layout(frame.area(), app.focus, app.zoom, app.editor.is_some());
+    let editing = app.editor.is_some();
+    let areas = layout(frame.area(), app.focus, app.zoom, editing);
     app.areas = areas;
     let theme = app.theme;
-    let editing = app.editor.is_some();
-    let focused = |pane: Pane| !editing && app.focus == pane;
     let inspection = app.inspection.clone();
-    if areas.manifest.area() > 0 {
-        let f = focused(Pane::Manifest);
-        let budget = app.index.view.budget;
-        app.manifest
-            .render(frame, areas.manifest, &inspection, budget, &theme, f);
-    }
-    if areas.query.area() > 0 {
-        let f = focused(Pane::Query);
-        app.query.render(frame, areas.query, &theme, f);
+    let review = app.review.clone();
+    let budget = app.index.view.budget;
+    for pane in Pane::ALL {
+        let area = areas.pane(pane);
+        if area.area() == 0 || (editing && pane == Pane::Record) {
+            continue;
+        }
+        let ctx = Ctx {
+            inspection: &inspection,
+            review: &review,
+            theme: &theme,
+            focused: !editing && app.focus == pane,
+            selected: app.manifest.selected_entry(&inspection),
+            budget,
+            editing,
+        };
+        app.pane_mut(pane).render(frame, area, &ctx);
     }
     if let Some(editor) = &mut app.editor {
         editor.render(frame, areas.record, &theme);
-    } else if areas.record.area() > 0 {
-        let entry = app.manifest.selected_entry(&inspection);
-        let f = focused(Pane::Record);
-        app.record.render(frame, areas.record, entry, &theme, f);
-    }
-    if areas.index.area() > 0 {
-        let f = focused(Pane::Index);
-        app.index.render(frame, areas.index, &theme, f);
     }
     render_overlays(frame, app);
 }
@@ -184,7 +95,11 @@ fn render_reason(frame: &mut Frame, id: &str, text: &str, app: &App) {
         .border_style(theme.border(true))
         .title(format!(" Reject proposal {} ", sanitize::line(id)));
     let lines = vec![
-        Line::raw("Why? (optional; Enter rejects, Esc cancels)"),
+        Line::raw(format!(
+            "Why? (optional; {} rejects, {} cancels)",
+            keymap::label(Scope::Input, Action::Submit),
+            keymap::label(Scope::Input, Action::Cancel)
+        )),
         Line::from(vec![
             Span::styled("reason> ", theme.key()),
             Span::raw(format!("{}▏", sanitize::line(text))),
@@ -229,17 +144,6 @@ fn render_hints(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let width = width.min(area.width);
-    let height = height.min(area.height);
-    Rect {
-        x: area.x + (area.width - width) / 2,
-        y: area.y + (area.height - height) / 2,
-        width,
-        height,
-    }
-}
-
 fn render_help(frame: &mut Frame, scroll: usize, app: &App) {
     let theme = &app.theme;
     let area = centered(frame.area(), 76, frame.area().height.saturating_sub(2));
@@ -257,7 +161,7 @@ fn render_help(frame: &mut Frame, scroll: usize, app: &App) {
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(" Keys (? or Esc closes) ");
+        .title(format!(" Keys ({} closes) ", help_close_keys()));
     popup(frame, area, block, lines, scroll);
 }
 
@@ -271,13 +175,25 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
     let lines = vec![
         Line::raw(question.to_owned()),
         Line::from(vec![
-            Span::styled("y", theme.key()),
+            Span::styled(keymap::label(Scope::Confirm, Action::Yes), theme.key()),
             Span::raw(" yes   "),
-            Span::styled("n", theme.key()),
+            Span::styled(keymap::label(Scope::Confirm, Action::No), theme.key()),
             Span::raw(" no"),
         ]),
     ];
     popup(frame, area, block, lines, 0);
+}
+
+/// "? or Esc": the first two keys that close the help.
+fn help_close_keys() -> String {
+    keymap::BINDINGS
+        .iter()
+        .find(|b| b.scope == Scope::Help && b.action == Action::Cancel)
+        .map(|b| {
+            let keys: Vec<String> = b.keys.iter().take(2).map(keymap::Key::label).collect();
+            keys.join(" or ")
+        })
+        .unwrap_or_default()
 }
 
 /// A framed text over whatever is below it (the help, a confirmation, the reason prompt).

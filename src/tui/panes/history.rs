@@ -6,12 +6,12 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, diff, labelled, labelled_lines, scroll};
+use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
 use crate::sanitize;
 use crate::store::lock::format_ms;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Scope};
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
 
@@ -73,7 +73,7 @@ impl HistoryPane {
         self.entries.get(self.selected)
     }
 
-    pub fn act(&mut self, action: Action) {
+    fn move_selection(&mut self, action: Action) {
         match action {
             Action::PageDown | Action::PageUp => {
                 self.detail.page(action);
@@ -87,16 +87,42 @@ impl HistoryPane {
             }
         }
     }
+}
 
-    pub fn scroll_view(&mut self, down: bool) {
-        self.act(if down {
+impl Component for HistoryPane {
+    fn scope(&self) -> Scope {
+        Scope::History
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        if action.is_movement() {
+            self.move_selection(action);
+            return None;
+        }
+        Some(action)
+    }
+
+    fn scroll(&mut self, down: bool) {
+        self.move_selection(if down {
             Action::PageDown
         } else {
             Action::PageUp
         });
     }
 
-    pub fn render(
+    fn rows(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let [list, detail] = crate::tui::layout::split_view(area, self.entries.len());
+        let detail = (!ctx.editing).then_some(detail);
+        self.draw(frame, list, detail, ctx.review, ctx.theme);
+    }
+}
+
+impl HistoryPane {
+    fn draw(
         &mut self,
         frame: &mut Frame,
         list: Rect,

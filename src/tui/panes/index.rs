@@ -9,12 +9,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{block, scroll};
+use super::{Component, Ctx, block, scroll};
 use crate::sanitize;
 use crate::store::index;
 use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
-use crate::tui::keymap::Action;
-use crate::tui::theme::Theme;
+use crate::tui::keymap::{self, Action, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Status {
@@ -130,7 +129,7 @@ impl IndexPane {
         self.scroll = self.scroll.min(self.view.lines.len().saturating_sub(1));
     }
 
-    pub fn act(&mut self, action: Action) -> bool {
+    fn move_view(&mut self, action: Action) -> bool {
         match action {
             Action::Left => self.column = self.column.saturating_sub(8),
             Action::Right => self.column += 8,
@@ -145,25 +144,41 @@ impl IndexPane {
         }
         true
     }
+}
 
-    pub fn scroll_view(&mut self, down: bool) {
+impl Component for IndexPane {
+    fn scope(&self) -> Scope {
+        Scope::Index
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        if action.is_movement() {
+            self.move_view(action);
+            return None;
+        }
+        Some(action)
+    }
+
+    fn scroll(&mut self, down: bool) {
         let action = if down { Action::Down } else { Action::Up };
         for _ in 0..3 {
-            self.act(action);
+            self.move_view(action);
         }
     }
 
-    pub fn render(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let (theme, focused) = (ctx.theme, ctx.focused);
+        let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
         let (status, style) = match self.view.status {
-            Status::InSync => ("in sync", theme.ok()),
-            Status::Drifted => ("DRIFTED, R rebuilds", theme.error()),
-            Status::Missing => ("MISSING, R rebuilds", theme.error()),
+            Status::InSync => ("in sync".to_owned(), theme.ok()),
+            Status::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
+            Status::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
             Status::PartialInSync => (
-                "matches the valid entries (set unreadable)",
+                "matches the valid entries (set unreadable)".to_owned(),
                 theme.warning(),
             ),
-            Status::PartialDrifted => ("DRIFTED (set unreadable)", theme.error()),
-            Status::Unknown => ("cannot derive: set unreadable", theme.warning()),
+            Status::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
+            Status::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
         };
         let title = Line::from(vec![
             Span::raw(" MEMORY.md: "),

@@ -3,16 +3,16 @@
 //! rendering does not depend on the size of the set.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{block, scroll, state_marker, state_reason, state_style};
+use super::{Component, Ctx, block, scroll, state_marker, state_reason, state_style};
 use crate::sanitize;
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Scope};
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
@@ -28,6 +28,8 @@ pub struct ManifestPane {
     pub typing: bool,
     /// Rows of the list at the last render.
     pub height: usize,
+    /// Where the list was drawn last, for clicks.
+    list: Rect,
 }
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
@@ -81,7 +83,7 @@ impl ManifestPane {
             .and_then(|&i| inspection.entries.get(i))
     }
 
-    pub fn act(&mut self, action: Action) -> bool {
+    fn move_selection(&mut self, action: Action) -> bool {
         let moved = scroll(
             &mut self.selected,
             action,
@@ -92,18 +94,7 @@ impl ManifestPane {
         moved
     }
 
-    /// Selects the row at `row` lines below the list's top, if there is one.
-    pub fn click(&mut self, row: usize) -> bool {
-        let pos = self.offset + row;
-        if pos < self.visible.len() {
-            self.selected = pos;
-            true
-        } else {
-            false
-        }
-    }
-
-    pub fn scroll_view(&mut self, down: bool) {
+    fn scroll_view(&mut self, down: bool) {
         let max = self.visible.len().saturating_sub(self.height.max(1));
         self.offset = if down {
             (self.offset + 3).min(max)
@@ -120,13 +111,6 @@ impl ManifestPane {
     fn keep_in_view(&mut self) {
         super::keep_in_view(&mut self.offset, self.selected, self.height);
         self.offset = self.offset.min(self.visible.len().saturating_sub(1));
-    }
-
-    /// The list's area inside `area`, as render lays it out (for mouse clicks).
-    pub fn list_area(&self, area: Rect, inspection: &Inspection) -> Rect {
-        let inner = block("", false, &Theme::plain()).inner(area);
-        let [list, _] = self.split(inner, inspection);
-        list
     }
 
     fn split(&self, inner: Rect, inspection: &Inspection) -> [Rect; 2] {
@@ -152,7 +136,7 @@ impl ManifestPane {
         [list, footer_area]
     }
 
-    pub fn render(
+    fn draw(
         &mut self,
         frame: &mut Frame,
         area: Rect,
@@ -171,6 +155,7 @@ impl ManifestPane {
         let inner = block.inner(area);
         frame.render_widget(block, area);
         let [list, footer] = self.split(inner, inspection);
+        self.list = list;
         self.height = list.height as usize;
         self.keep_in_view();
 
@@ -263,6 +248,55 @@ impl ManifestPane {
             lines.push(line);
         }
         lines
+    }
+}
+
+impl Component for ManifestPane {
+    fn scope(&self) -> Scope {
+        Scope::Manifest
+    }
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        self.draw(
+            frame,
+            area,
+            ctx.inspection,
+            ctx.budget,
+            ctx.theme,
+            ctx.focused,
+        );
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::Filter => self.typing = true,
+            movement if movement.is_movement() => {
+                self.move_selection(movement);
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn scroll(&mut self, down: bool) {
+        self.scroll_view(down);
+    }
+
+    fn click(&mut self, at: Position) -> bool {
+        if !self.list.contains(at) {
+            return false;
+        }
+        let pos = self.offset + (at.y - self.list.y) as usize;
+        if pos < self.visible.len() {
+            self.selected = pos;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn typing(&self) -> bool {
+        self.typing
     }
 }
 

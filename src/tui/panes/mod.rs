@@ -1,5 +1,6 @@
-//! The panes and the review views. Each is a small component: its own state, `render`, and the handling of the
-//! actions that concern only itself (scrolling, moving the selection, typing its input line).
+//! The panes and the views. Each is a [`Component`]: its own state, `render`, and the handling
+//! of the actions that concern only itself (scrolling, moving the selection, opening its input
+//! line). The app asks the focused component first and handles what it hands back.
 
 pub mod diff;
 pub mod history;
@@ -10,15 +11,62 @@ pub mod query;
 pub mod record;
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use super::keymap::Action;
+use super::keymap::{Action, Scope};
+use super::review::Review;
 use super::theme::Theme;
 use crate::sanitize;
-use crate::store::inspect::{Entry, EntryState};
+use crate::store::inspect::{BudgetUse, Entry, EntryState, Inspection};
+
+/// What a component may read while it draws: the folder state, the review state, the theme.
+pub struct Ctx<'a> {
+    pub inspection: &'a Inspection,
+    pub review: &'a Review,
+    pub theme: &'a Theme,
+    /// The component has the keyboard (its border is highlighted).
+    pub focused: bool,
+    /// The Manifest's selected entry (what the Record pane shows).
+    pub selected: Option<&'a Entry>,
+    /// The derived index's budget use (the Manifest's gauges).
+    pub budget: BudgetUse,
+    /// The editor covers the detail half of a view: draw only the list.
+    pub editing: bool,
+}
+
+/// A pane or a view. Adding one is a new type implementing this, its [`Scope`] and bindings
+/// in the keymap table, and one arm in `App::pane_mut`/`App::view_mut` (see docs/workbench.md).
+pub trait Component {
+    /// The keymap scope of this component's own bindings: dispatch, the hints bar, the help.
+    fn scope(&self) -> Scope;
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>);
+
+    /// Carries out `action` if it concerns only this component (`None`), else hands it back
+    /// for the app (`Some`).
+    fn handle_key(&mut self, action: Action) -> Option<Action>;
+
+    /// One turn of the mouse wheel over the component.
+    fn scroll(&mut self, down: bool);
+
+    /// A left click at `at` (screen coordinates): selects the row there. True if it did.
+    fn click(&mut self, _at: Position) -> bool {
+        false
+    }
+
+    /// The rows of a view's list, for its layout (the list takes what it needs, up to a third).
+    fn rows(&self) -> usize {
+        0
+    }
+
+    /// The component's one-line input has the keyboard.
+    fn typing(&self) -> bool {
+        false
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {

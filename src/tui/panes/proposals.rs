@@ -9,12 +9,12 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, diff, labelled, labelled_lines, scroll};
+use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Plan, Proposal, State, Status};
 use crate::sanitize;
 use crate::store::{MemorySet, Record, RecordInput};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Scope};
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
 
@@ -127,15 +127,10 @@ impl ProposalsPane {
             .count()
     }
 
-    pub fn act(&mut self, action: Action) {
+    fn move_selection(&mut self, action: Action) {
         match action {
             Action::PageDown | Action::PageUp => {
-                let step = if action == Action::PageDown {
-                    Action::PageDown
-                } else {
-                    Action::PageUp
-                };
-                self.detail.page(step);
+                self.detail.page(action);
             }
             Action::Left | Action::Right => {
                 let count = self.proposed_records().len();
@@ -157,18 +152,47 @@ impl ProposalsPane {
             }
         }
     }
+}
 
-    pub fn scroll_view(&mut self, down: bool) {
-        let action = if down {
+impl Component for ProposalsPane {
+    fn scope(&self) -> Scope {
+        Scope::Proposals
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        if action.is_movement() {
+            self.move_selection(action);
+            return None;
+        }
+        Some(action)
+    }
+
+    fn scroll(&mut self, down: bool) {
+        self.move_selection(if down {
             Action::PageDown
         } else {
             Action::PageUp
-        };
-        self.act(action);
+        });
     }
 
+    fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
+        let detail = (!ctx.editing).then_some(detail);
+        let current = crate::watch::valid_set(ctx.inspection);
+        let readable = ctx.inspection.is_readable();
+        self.draw(
+            frame, list, detail, &current, readable, ctx.review, ctx.theme,
+        );
+    }
+}
+
+impl ProposalsPane {
     #[allow(clippy::too_many_arguments)]
-    pub fn render(
+    fn draw(
         &mut self,
         frame: &mut Frame,
         list: Rect,

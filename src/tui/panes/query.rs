@@ -5,10 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block};
+use super::{Component, Ctx, Detail, block};
 use crate::sanitize;
-use crate::tui::keymap::Action;
-use crate::tui::theme::Theme;
+use crate::tui::keymap::{self, Action, Scope};
 
 /// What a selection for the typed query gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,16 +31,32 @@ pub struct QueryPane {
     pub view: Detail,
 }
 
-impl QueryPane {
-    pub fn act(&mut self, action: Action) -> bool {
-        self.view.page(action)
+impl Component for QueryPane {
+    fn scope(&self) -> Scope {
+        Scope::Query
     }
 
-    pub fn scroll_view(&mut self, down: bool) {
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::QueryInput => self.typing = true,
+            movement if movement.is_movement() => {
+                self.view.page(movement);
+            }
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn scroll(&mut self, down: bool) {
         self.view.wheel(down);
     }
 
-    pub fn render(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn typing(&self) -> bool {
+        self.typing
+    }
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let (theme, focused) = (ctx.theme, ctx.focused);
         let block = block(" Query ", focused, theme);
         let cursor = if self.typing { "▏" } else { "" };
         let mut lines = vec![Line::from(vec![
@@ -51,7 +66,11 @@ impl QueryPane {
         match &self.result {
             None if self.input.is_empty() && !self.typing => {
                 lines.push(Line::styled(
-                    "press i to type a query; Enter runs it",
+                    format!(
+                        "press {} to type a query; {} runs it",
+                        keymap::label(Scope::Query, Action::QueryInput),
+                        keymap::label(Scope::Input, Action::Submit)
+                    ),
                     theme.dim(),
                 ));
             }

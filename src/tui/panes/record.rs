@@ -6,11 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Detail, block, labelled, state_marker, state_reason};
+use super::{Component, Ctx, Detail, block, labelled, state_marker, state_reason};
 use crate::sanitize;
 use crate::store::inspect::{Entry, EntryState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Scope};
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
@@ -20,23 +20,13 @@ pub struct RecordPane {
     shown: Option<String>,
 }
 
-impl RecordPane {
-    pub fn act(&mut self, action: Action) -> bool {
-        self.view.page(action)
+impl Component for RecordPane {
+    fn scope(&self) -> Scope {
+        Scope::List
     }
 
-    pub fn scroll_view(&mut self, down: bool) {
-        self.view.wheel(down);
-    }
-
-    pub fn render(
-        &mut self,
-        frame: &mut Frame,
-        area: Rect,
-        entry: Option<&Entry>,
-        theme: &Theme,
-        focused: bool,
-    ) {
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
         let title = match entry {
             Some(e) => format!(
                 " Record: {} ",
@@ -55,6 +45,18 @@ impl RecordPane {
             None => vec![Line::styled("(no record selected)", theme.dim())],
         };
         self.view.render(frame, area, block, lines);
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        if action.is_movement() {
+            self.view.page(action);
+            return None;
+        }
+        Some(action)
+    }
+
+    fn scroll(&mut self, down: bool) {
+        self.view.wheel(down);
     }
 }
 

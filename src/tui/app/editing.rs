@@ -1,0 +1,209 @@
+//! The editing flows: opening the editor on a record, a repair or a proposed record, its keys
+//! and its save; the one-line inputs (filter, query).
+
+use crossterm::event::KeyEvent;
+
+use super::modal::{Confirm, Modal, type_into};
+use super::{App, Effect, StatusKind};
+use crate::review::Status as ProposalStatus;
+use crate::store::Record;
+use crate::store::inspect::EntryState;
+use crate::tui::editor::{Editor, Target};
+use crate::tui::jobs::Job;
+use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::panes::manifest::entry_key;
+
+impl App {
+    /// `e`: the selected record in the editor, or the raw text of an entry that does not read.
+    pub(super) fn edit_selected(&mut self) -> Vec<Effect> {
+        match self.selected_record().cloned() {
+            Some(record) => self.editor = Some(Editor::open(&record)),
+            None => match self.repairable() {
+                Some(file) => return vec![Effect::ReadEntry { file }],
+                None => self.cannot_edit(),
+            },
+        }
+        Vec::new()
+    }
+
+    /// `E`: the selected record in `$VISUAL`/`$EDITOR`.
+    pub(super) fn edit_selected_externally(&mut self) -> Vec<Effect> {
+        match self.selected_record().cloned() {
+            Some(base) => return vec![Effect::ExternalEdit { base }],
+            None => self.cannot_edit(),
+        }
+        Vec::new()
+    }
+
+    /// `d`: asks before deleting the selected record, or dropping an entry that does not read.
+    pub(super) fn delete_selected(&mut self) {
+        match self.selected_record().cloned() {
+            Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
+            None => match self.repairable() {
+                Some(file) => {
+                    let seen = self.selected_entry().and_then(|e| match &e.state {
+                        EntryState::Invalid { raw, .. } => Some(raw.clone()),
+                        _ => None,
+                    });
+                    self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
+                }
+                None => {
+                    self.set_status(StatusKind::Error, "select a valid record to delete".into())
+                }
+            },
+        }
+    }
+
+    fn cannot_edit(&mut self) {
+        let text = match self.selected_entry() {
+            None => "no record selected".to_owned(),
+            Some(_) => format!(
+                "this entry cannot be edited here; {} drops it from the manifest",
+                keymap::label(Scope::Workbench, Action::Delete)
+            ),
+        };
+        self.set_status(StatusKind::Error, text);
+    }
+
+    /// The selected manifest entry's file when it does not read and can be repaired.
+    fn repairable(&self) -> Option<String> {
+        let entry = self.selected_entry()?;
+        match entry.state {
+            EntryState::Valid(_) | EntryState::UnsafeName => None,
+            _ => Some(entry.file.clone()),
+        }
+    }
+
+    /// Opens the proposed record marked ▶ of the selected pending proposal in the editor.
+    pub(super) fn edit_proposal(&mut self) {
+        let Some(row) = self.proposals.selected_row() else {
+            self.set_status(StatusKind::Error, "no proposal selected".into());
+            return;
+        };
+        if row.proposal.status != ProposalStatus::Pending {
+            let text = format!(
+                "proposal {} was already {}; only a pending proposal can be edited",
+                row.proposal.id,
+                row.state.as_str()
+            );
+            self.set_status(StatusKind::Error, text);
+            return;
+        }
+        let id = row.proposal.id.clone();
+        let index = self.proposals.record;
+        let records = self.proposals.proposed_records();
+        match records.get(index) {
+            Some(record) => self.editor = Some(Editor::proposal(&id, index, record, &records)),
+            None => self.set_status(
+                StatusKind::Error,
+                format!("proposal {id} has no valid plan to edit"),
+            ),
+        }
+    }
+
+    pub(super) fn editor_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let Some(editor) = &mut self.editor else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Save) => {
+                if editor.saving {
+                    return Vec::new();
+                }
+                if let Target::Repair { file, seen } = editor.target.clone() {
+                    match editor.parse_raw() {
+                        Ok(replacement) => {
+                            editor.saving = true;
+                            editor.error = None;
+                            return self.run(Job::Repair {
+                                file,
+                                seen,
+                                replacement,
+                            });
+                        }
+                        Err(e) => editor.error = Some(e),
+                    }
+                    return Vec::new();
+                }
+                match editor.validate() {
+                    Ok(edited) => {
+                        editor.saving = true;
+                        editor.error = None;
+                        if let Target::Proposal { id, index, opened } = editor.target.clone() {
+                            let mut records = opened.clone();
+                            records[index] = edited;
+                            return self.run(Job::EditProposal {
+                                id,
+                                opened,
+                                records,
+                            });
+                        }
+                        let base = editor.base.clone();
+                        return self.run(Job::Save { base, edited });
+                    }
+                    Err(e) => editor.error = Some(format!("{}: {e}", e.field())),
+                }
+            }
+            Some(Action::NextField) => editor.next_field(1),
+            Some(Action::PrevField) => editor.next_field(-1),
+            Some(Action::CycleType) => editor.cycle_type(),
+            Some(Action::Cancel) => {
+                if editor.is_dirty() {
+                    self.modal = Some(Modal::Confirm(Confirm::DiscardEdit));
+                } else {
+                    self.editor = None;
+                }
+            }
+            Some(Action::ShowDiff) => {
+                if let Some(conflict) = &editor.conflict {
+                    let diff = editor.diff_against(conflict.current.as_ref());
+                    if let Some(conflict) = &mut editor.conflict {
+                        conflict.diff = Some(diff);
+                    }
+                }
+            }
+            Some(Action::Reapply) => {
+                let current = editor.conflict.as_ref().and_then(|c| c.current.clone());
+                editor.reapply(current);
+            }
+            Some(Action::KeepEditing) => editor.conflict = None,
+            Some(Action::Quit) => return self.quit(),
+            _ => editor.key(key),
+        }
+        Vec::new()
+    }
+
+    pub(super) fn input_key(&mut self, action: Option<Action>, key: KeyEvent) {
+        let filtering = self.manifest.typing;
+        let (text, typing) = if filtering {
+            (&mut self.manifest.filter, &mut self.manifest.typing)
+        } else {
+            (&mut self.query.input, &mut self.query.typing)
+        };
+        match action {
+            Some(Action::Submit) => *typing = false,
+            Some(Action::Cancel) => {
+                *typing = false;
+                if filtering {
+                    text.clear();
+                }
+            }
+            _ => type_into(text, key),
+        }
+        if filtering {
+            let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
+            self.manifest.refilter(&self.inspection, keep.as_deref());
+        }
+    }
+
+    pub(super) fn run_query(&mut self) -> Vec<Effect> {
+        let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
+        let catalog = self.inspection.index.derived.clone();
+        self.query.asked = Some(self.query.input.clone());
+        vec![Effect::Query {
+            query: self.query.input.clone(),
+            records,
+            catalog,
+        }]
+    }
+}

@@ -1,0 +1,154 @@
+//! What finished work does to the app: a job's result, an external edit's outcome.
+
+use super::{App, Effect, ExternalOutcome, StatusKind};
+use crate::store::{Commit, Record};
+use crate::tui::editor::{Conflict, Editor};
+use crate::tui::jobs::{Job, JobDone};
+use crate::tui::keymap::{self, Action, Scope};
+
+/// A one-line summary of a commit, names as they are (sanitized when drawn).
+pub fn describe_commit(commit: &Commit) -> String {
+    let mut parts = Vec::new();
+    for (sign, names) in [
+        ("+", &commit.added),
+        ("-", &commit.removed),
+        ("~", &commit.changed),
+    ] {
+        if !names.is_empty() {
+            parts.push(format!("{sign}{}", names.join(&format!(" {sign}"))));
+        }
+    }
+    if parts.is_empty() {
+        "no record changed".into()
+    } else {
+        parts.join("  ")
+    }
+}
+
+impl App {
+    /// The record named `name` in the current inspection.
+    fn current(&self, name: &str) -> Option<Record> {
+        self.inspection
+            .valid_records()
+            .find(|r| r.name() == name)
+            .cloned()
+    }
+
+    pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
+        self.busy = self.busy.saturating_sub(1);
+        let what = done.job.describe();
+        self.set_review(done.review.clone(), false);
+        match (&done.job, &done.result) {
+            (Job::EditProposal { id, .. }, Ok(_)) => {
+                self.editor = None;
+                self.set_status(
+                    StatusKind::Info,
+                    format!(
+                        "proposal {id}: record edited (nothing applied yet; {} approves)",
+                        keymap::label(Scope::Proposals, Action::Approve)
+                    ),
+                );
+            }
+            (Job::Repair { .. }, Ok(commit)) => {
+                self.editor = None;
+                self.set_inspection(done.inspection.clone());
+                self.set_status(
+                    StatusKind::Info,
+                    format!("{what}: committed ({})", describe_commit(commit)),
+                );
+            }
+            (Job::EditProposal { .. } | Job::Repair { .. }, Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                if let Some(editor) = &mut self.editor {
+                    editor.saving = false;
+                    editor.error = Some(error.message.clone());
+                }
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} failed; your edit is still in the editor"),
+                );
+            }
+            (Job::Save { edited, .. }, Ok(commit)) => {
+                self.editor = None;
+                self.set_inspection(done.inspection.clone());
+                let keep = edited.name().to_owned();
+                self.manifest.refilter(&self.inspection, Some(&keep));
+                self.set_status(
+                    StatusKind::Info,
+                    format!("{what}: committed ({})", describe_commit(commit)),
+                );
+            }
+            (Job::Save { base, edited }, Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                let current = base.as_ref().and_then(|b| self.current(b.name()));
+                let editor = self.editor.get_or_insert_with(|| {
+                    let mut editor = match base {
+                        Some(b) => Editor::open(b),
+                        None => Editor::new_record(),
+                    };
+                    let i = edited.to_input();
+                    for (field, value) in [i.name, i.kind, i.description, i.body].iter().enumerate()
+                    {
+                        editor.set_value(field, value);
+                    }
+                    editor
+                });
+                editor.saving = false;
+                if error.conflict {
+                    editor.conflict = Some(Conflict {
+                        current,
+                        message: format!("not saved: {}", error.message),
+                        diff: None,
+                    });
+                } else {
+                    editor.error = Some(error.message.clone());
+                }
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} failed; your edit is still in the editor"),
+                );
+            }
+            (_, Ok(commit)) => {
+                self.set_inspection(done.inspection.clone());
+                let text = if commit.is_empty() {
+                    format!("{what}: done")
+                } else {
+                    format!("{what}: committed ({})", describe_commit(commit))
+                };
+                self.set_status(StatusKind::Info, text);
+            }
+            (Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_), Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} refused: {}", error.message),
+                );
+            }
+            (_, Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} failed: {}", error.message),
+                );
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn external_done(&mut self, base: Record, outcome: ExternalOutcome) -> Vec<Effect> {
+        match outcome {
+            ExternalOutcome::Edited(edited) => self.run(Job::Save {
+                base: Some(base),
+                edited,
+            }),
+            ExternalOutcome::Aborted(why) => {
+                self.set_status(StatusKind::Info, why);
+                Vec::new()
+            }
+            ExternalOutcome::Failed(why) => {
+                self.set_status(StatusKind::Error, why);
+                Vec::new()
+            }
+        }
+    }
+}

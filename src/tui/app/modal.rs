@@ -1,0 +1,136 @@
+//! The modal flows: the help overlay, a yes/no confirmation, the reason for a rejection.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::{App, Effect};
+use crate::store::Record;
+use crate::tui::jobs::Job;
+use crate::tui::keymap::Action;
+use crate::tui::sanitize;
+
+#[derive(Debug, Clone)]
+pub enum Confirm {
+    Delete(Record),
+    /// Drop a manifest entry that does not read; `seen` is its text as shown (`None`: missing
+    /// or unreadable), the base of the drop.
+    Drop {
+        file: String,
+        seen: Option<String>,
+    },
+    /// Undo a journal entry.
+    Undo(Box<crate::review::Entry>),
+    /// Quit although the editor holds unsaved changes.
+    Quit,
+    /// Close the editor and drop its unsaved changes.
+    DiscardEdit,
+}
+
+impl Confirm {
+    pub fn question(&self) -> String {
+        match self {
+            Confirm::Delete(r) => format!(
+                "Delete {}? This commits a transaction.",
+                sanitize::line(r.name())
+            ),
+            Confirm::Drop { file, .. } => format!(
+                "Drop {} from the manifest? The file is deleted; this commits a transaction.",
+                sanitize::line(file)
+            ),
+            Confirm::Undo(entry) => format!(
+                "Undo entry #{} ({})? This commits a transaction.",
+                entry.id,
+                entry.op.as_str()
+            ),
+            Confirm::Quit => "Quit and lose the unsaved changes in the editor?".into(),
+            Confirm::DiscardEdit => "Close the editor and lose its unsaved changes?".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Modal {
+    Help {
+        scroll: usize,
+    },
+    Confirm(Confirm),
+    /// Rejecting proposal `id`: the reason being typed.
+    Reason {
+        id: String,
+        text: String,
+    },
+}
+
+impl App {
+    /// The help overlay: its own keys scroll it or close it, nothing else gets through.
+    pub(super) fn help_key(&mut self, action: Option<Action>) -> Vec<Effect> {
+        match action {
+            Some(Action::Cancel) => self.modal = None,
+            Some(Action::Down) | Some(Action::Up) => {
+                if let Some(Modal::Help { scroll }) = &mut self.modal {
+                    *scroll = if action == Some(Action::Down) {
+                        *scroll + 1
+                    } else {
+                        scroll.saturating_sub(1)
+                    };
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    pub(super) fn confirm(&mut self, action: Option<Action>) -> Vec<Effect> {
+        let Some(Modal::Confirm(question)) = self.modal.clone() else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Yes) => {
+                self.modal = None;
+                match question {
+                    Confirm::Delete(record) => return self.run(Job::Remove(record)),
+                    Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
+                    Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
+                    Confirm::Quit => return self.quit_now(),
+                    Confirm::DiscardEdit => self.editor = None,
+                }
+            }
+            Some(Action::No) => self.modal = None,
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Typing the reason for a rejection: Enter rejects, Esc cancels.
+    pub(super) fn reason_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
+        let Some(Modal::Reason { id, text }) = &mut self.modal else {
+            return Vec::new();
+        };
+        match action {
+            Some(Action::Submit) => {
+                let id = id.clone();
+                let reason = text.trim().to_owned();
+                self.modal = None;
+                return self.run(Job::Reject {
+                    id,
+                    reason: (!reason.is_empty()).then_some(reason),
+                });
+            }
+            Some(Action::Cancel) => self.modal = None,
+            _ => type_into(text, key),
+        }
+        Vec::new()
+    }
+}
+
+/// A key typed into a one-line input: Backspace deletes, a plain character is appended.
+pub(super) fn type_into(text: &mut String, key: KeyEvent) {
+    match key.code {
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+            text.push(c);
+        }
+        _ => {}
+    }
+}

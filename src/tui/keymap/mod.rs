@@ -1,0 +1,263 @@
+//! The keymap, held as data. Dispatch, the hints bar and the `?` help overlay all read this one
+//! table, so they cannot drift apart.
+
+mod key;
+mod table;
+
+use crossterm::event::KeyEvent;
+
+pub use key::Key;
+pub use table::BINDINGS;
+
+/// Everything a key can ask the workbench to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    Help,
+    FocusNext,
+    FocusPrev,
+    Up,
+    Down,
+    Left,
+    Right,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Zoom,
+    Filter,
+    Edit,
+    EditExternal,
+    New,
+    Delete,
+    RebuildIndex,
+    Reload,
+    QueryInput,
+    // the Proposals and History views
+    ShowProposals,
+    ShowHistory,
+    Back,
+    Approve,
+    Reject,
+    Undo,
+    // text input lines (filter, query)
+    Submit,
+    Cancel,
+    // the in-pane editor
+    Save,
+    NextField,
+    PrevField,
+    CycleType,
+    // a conflict after a failed save
+    ShowDiff,
+    Reapply,
+    KeepEditing,
+    // confirmations
+    Yes,
+    No,
+}
+
+impl Action {
+    /// A move within a pane, a list or a view.
+    pub fn is_movement(self) -> bool {
+        matches!(
+            self,
+            Action::Up
+                | Action::Down
+                | Action::Left
+                | Action::Right
+                | Action::PageUp
+                | Action::PageDown
+                | Action::Top
+                | Action::Bottom
+        )
+    }
+}
+
+/// Where a binding applies. Several scopes are active at once; the first that binds a key wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    Workbench,
+    List,
+    Manifest,
+    Index,
+    Query,
+    Proposals,
+    History,
+    Input,
+    Editor,
+    Conflict,
+    Confirm,
+    Help,
+}
+
+impl Scope {
+    pub fn title(self) -> &'static str {
+        match self {
+            Scope::Global => "Everywhere",
+            Scope::Workbench => "The four panes",
+            Scope::List => "Moving in a pane or a list",
+            Scope::Manifest => "Manifest pane",
+            Scope::Index => "MEMORY.md pane",
+            Scope::Query => "Query pane",
+            Scope::Proposals => "Proposals view",
+            Scope::History => "History view",
+            Scope::Input => "Typing a filter or a query",
+            Scope::Editor => "Editor",
+            Scope::Conflict => "Editor: after a conflicting change",
+            Scope::Confirm => "Confirmation",
+            Scope::Help => "Help",
+        }
+    }
+}
+
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: &'static [Key],
+    pub action: Action,
+    /// What the help overlay says.
+    pub help: &'static str,
+    /// The short word in the hints bar; `None` keeps the binding out of the bar.
+    pub hint: Option<&'static str>,
+}
+
+/// The key that does `action` in `scope`, as the hints bar names it ("C-s", "Esc"). Every
+/// sentence that names a key gets it from here, so rebinding cannot make a message lie.
+pub fn label(scope: Scope, action: Action) -> String {
+    BINDINGS
+        .iter()
+        .find(|b| b.scope == scope && b.action == action)
+        .and_then(|b| b.keys.first())
+        .map(Key::label)
+        .unwrap_or_else(|| format!("{action:?}"))
+}
+
+/// The action bound to `event` in the first of `scopes` that binds it.
+pub fn lookup(scopes: &[Scope], event: &KeyEvent) -> Option<Action> {
+    scopes.iter().find_map(|scope| {
+        BINDINGS
+            .iter()
+            .filter(|b| b.scope == *scope)
+            .find(|b| b.keys.iter().any(|k| k.matches(event)))
+            .map(|b| b.action)
+    })
+}
+
+/// The bindings of the hints bar for the active scopes, in table order, each key once.
+pub fn hints(scopes: &[Scope]) -> Vec<(String, &'static str)> {
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    for scope in scopes {
+        for binding in BINDINGS.iter().filter(|b| b.scope == *scope) {
+            if let (Some(hint), Some(first)) = (binding.hint, binding.keys.first()) {
+                let label = first.label();
+                if !out.iter().any(|(l, _)| *l == label) {
+                    out.push((label, hint));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every binding grouped by scope, for the help overlay: (scope title, [(keys, help)]).
+pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    let order = [
+        Scope::Global,
+        Scope::Workbench,
+        Scope::List,
+        Scope::Manifest,
+        Scope::Index,
+        Scope::Query,
+        Scope::Proposals,
+        Scope::History,
+        Scope::Input,
+        Scope::Editor,
+        Scope::Conflict,
+        Scope::Confirm,
+    ];
+    order
+        .iter()
+        .filter_map(|scope| {
+            let rows: Vec<_> = BINDINGS
+                .iter()
+                .filter(|b| b.scope == *scope)
+                .map(|b| {
+                    let keys: Vec<String> = b.keys.iter().map(Key::label).collect();
+                    (keys.join(" "), b.help)
+                })
+                .collect();
+            (!rows.is_empty()).then(|| (scope.title(), rows))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyCode, KeyModifiers};
+
+    use Action as A;
+    use Scope as S;
+
+    fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    #[test]
+    fn first_scope_wins() {
+        let esc = press(KeyCode::Esc, KeyModifiers::NONE);
+        assert_eq!(lookup(&[S::Input, S::Global], &esc), Some(A::Cancel));
+        let d = press(KeyCode::Char('d'), KeyModifiers::NONE);
+        assert_eq!(lookup(&[S::Conflict, S::Global], &d), Some(A::ShowDiff));
+        assert_eq!(lookup(&[S::Workbench], &d), Some(A::Delete));
+    }
+
+    #[test]
+    fn shifted_letters_and_control_keys() {
+        let big_e = press(KeyCode::Char('E'), KeyModifiers::SHIFT);
+        assert_eq!(lookup(&[S::Workbench], &big_e), Some(A::EditExternal));
+        let save = press(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert_eq!(lookup(&[S::Editor], &save), Some(A::Save));
+        let plain_s = press(KeyCode::Char('s'), KeyModifiers::NONE);
+        assert_eq!(lookup(&[S::Editor], &plain_s), None);
+    }
+
+    #[test]
+    fn every_action_with_a_hint_is_in_the_help() {
+        let help = help_sections();
+        for binding in BINDINGS.iter().filter(|b| b.scope != S::Help) {
+            assert!(
+                help.iter()
+                    .any(|(_, rows)| rows.iter().any(|(_, h)| *h == binding.help)),
+                "{}",
+                binding.help
+            );
+        }
+    }
+
+    #[test]
+    fn labels_name_the_first_key_of_the_binding() {
+        assert_eq!(label(S::Editor, A::Save), "C-s");
+        assert_eq!(label(S::Workbench, A::Edit), "e");
+        assert_eq!(label(S::Input, A::Cancel), "Esc");
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_scope() {
+        for (i, a) in BINDINGS.iter().enumerate() {
+            for b in &BINDINGS[i + 1..] {
+                if a.scope == b.scope {
+                    for k in a.keys {
+                        assert!(
+                            !b.keys.contains(k),
+                            "{:?} bound twice in {:?}",
+                            k.label(),
+                            a.scope
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
