@@ -258,6 +258,7 @@ fn invalid_replies_are_rejected_for_every_side_query() {
                     }],
                 },
                 finish_reason: "stop".into(),
+                usage: None,
             },
         ),
         ("blank text", ModelReply::stop(" \n\t ")),

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::history::{AssistantMessage, Message, ToolCall};
-use super::model::{ModelClient, ModelError, ModelReply, ModelRequest, stable_json};
+use super::model::{ModelClient, ModelError, ModelReply, ModelRequest, TokenUsage, stable_json};
 
 /// Replies larger than this are refused (a chat completion is a few kilobytes).
 const MAX_REPLY_BYTES: u64 = 8 * 1024 * 1024;
@@ -235,12 +235,17 @@ fn parse_completion(text: &str) -> Result<ModelReply, String> {
         Some(Value::String(reason)) => reason.clone(),
         Some(_) => return Err("\"choices[0].finish_reason\" is not a string".into()),
     };
+    // Usage is informational: a server that reports it oddly still gave a reply.
+    let usage = value
+        .get("usage")
+        .and_then(|u| serde_json::from_value::<TokenUsage>(u.clone()).ok());
     Ok(ModelReply {
         message: AssistantMessage {
             content,
             tool_calls,
         },
         finish_reason,
+        usage,
     })
 }
 
@@ -316,6 +321,17 @@ mod tests {
     fn completion_parsing() {
         let reply = parse_completion(r#"{"choices":[{"message":{"role":"assistant","content":"[]"},"finish_reason":"stop"}]}"#).unwrap();
         assert_eq!(reply, ModelReply::stop("[]"));
+        let counted = parse_completion(
+            r#"{"choices":[{"message":{"content":"[]"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            counted.usage,
+            Some(TokenUsage {
+                prompt_tokens: 12,
+                completion_tokens: 3
+            })
+        );
         let parts = parse_completion(
             r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"finish_reason":"length"}]}"#,
         )

@@ -32,7 +32,8 @@ pub use history::{
 };
 pub use http::OpenAiClient;
 pub use model::{
-    ModelClient, ModelError, ModelReply, ModelRequest, SideQueryError, ToolSpec, stable_json,
+    ModelClient, ModelError, ModelReply, ModelRequest, SideQueryError, TokenUsage, ToolSpec,
+    stable_json,
 };
 pub use selection::{SELECTION_FAILED, Selection, keyword_fallback, render_selected, select};
 

@@ -40,12 +40,29 @@ pub struct ToolSpec {
     pub parameters: Value,
 }
 
-/// The model's answer: an assistant message and why the model stopped (`stop`, `length`,
-/// `tool_calls`, ... as the provider names it).
+/// The model's answer: an assistant message, why the model stopped (`stop`, `length`,
+/// `tool_calls`, ... as the provider names it), and the tokens it cost when the endpoint says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelReply {
     pub message: AssistantMessage,
     pub finish_reason: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<TokenUsage>,
+}
+
+/// Tokens one request cost, as the endpoint reported them (OpenAI's `usage` object).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenUsage {
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    #[serde(default)]
+    pub completion_tokens: u64,
+}
+
+impl TokenUsage {
+    pub fn total(&self) -> u64 {
+        self.prompt_tokens.saturating_add(self.completion_tokens)
+    }
 }
 
 impl ModelReply {
@@ -57,6 +74,7 @@ impl ModelReply {
                 tool_calls: Vec::new(),
             },
             finish_reason: "stop".into(),
+            usage: None,
         }
     }
 }
