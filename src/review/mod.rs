@@ -3,6 +3,7 @@
 
 pub mod dedupe;
 pub mod error;
+pub mod eval;
 pub mod journal;
 pub mod proposal;
 pub mod sink;

@@ -1,0 +1,39 @@
+//! Evaluation errors: each names the file and the rule it broke.
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("eval cases {path} are invalid: {rule}")]
+    CasesInvalid { path: PathBuf, rule: String },
+    #[error("{path} is not a regular file (it is a {kind}); memwb neither reads nor replaces it")]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("{path} is not a directory; memwb keeps its state only in a real directory")]
+    NotDirectory { path: PathBuf },
+    // The reason is part of the message, not a `source`, as in `StoreError::Io`.
+    #[error("{op} {path}: {error}")]
+    Io {
+        op: &'static str,
+        path: PathBuf,
+        error: io::Error,
+    },
+    #[error("no eval case {number}: there are {count} (numbered from 1, as `memwb eval ls` shows)")]
+    NoSuchCase { number: usize, count: usize },
+    #[error("invalid eval case: {rule}")]
+    InvalidCase { rule: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl EvalError {
+    pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, error: io::Error) -> Self {
+        Self::Io {
+            op,
+            path: path.into(),
+            error,
+        }
+    }
+}

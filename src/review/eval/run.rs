@@ -1,0 +1,108 @@
+//! Running the cases: each selector over the same set, scored case by case.
+
+use serde::Serialize;
+
+use super::cache::{MeteredClient, ModelCost, ReplyCache};
+use super::cases::Case;
+use super::metrics::{CaseResult, Scores};
+use crate::session::ModelClient;
+use crate::session::selection::{ask_selector, select};
+use crate::store::{MemorySet, Record};
+
+/// The set the cases run against: its records (manifest order) and its MEMORY.md text.
+#[derive(Debug, Clone)]
+pub struct Corpus {
+    pub records: Vec<Record>,
+    pub catalog: String,
+}
+
+impl Corpus {
+    pub fn of(set: &MemorySet) -> Self {
+        Self {
+            records: set.records().cloned().collect(),
+            catalog: set.index_text(),
+        }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.records.iter().any(|r| r.name() == name)
+    }
+}
+
+/// One selector's results and means; a model run also says what it cost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SelectorRun {
+    pub results: Vec<CaseResult>,
+    pub scores: Scores,
+    pub cost: Option<ModelCost>,
+}
+
+impl SelectorRun {
+    fn of(results: Vec<CaseResult>, cost: Option<ModelCost>) -> Self {
+        Self {
+            scores: Scores::of(&results),
+            results,
+            cost,
+        }
+    }
+
+    /// Cases whose selection failed their expectation (broken cases excluded).
+    pub fn failures(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.verdict() == super::Verdict::Fail)
+            .count()
+    }
+}
+
+/// Runs `cases` with the reference's keyword fallback, keeping `k` names per case.
+pub fn run_keyword(corpus: &Corpus, cases: &[Case], k: usize) -> SelectorRun {
+    let results = cases
+        .iter()
+        .map(|case| {
+            let selection = select(&corpus.records, &corpus.catalog, &case.query, None, k);
+            score(corpus, case, selection.names(), k, None)
+        })
+        .collect();
+    SelectorRun::of(results, None)
+}
+
+/// Runs `cases` with the model selector (asked for at most `k` names). A reply that breaks
+/// the selector's rules, or a model that fails, fails that case alone: it selected nothing.
+/// With a cache, replies already kept are reused and new ones kept.
+pub fn run_model(
+    corpus: &Corpus,
+    cases: &[Case],
+    k: usize,
+    client: &dyn ModelClient,
+    cache: Option<ReplyCache>,
+) -> SelectorRun {
+    let metered = MeteredClient::new(client, cache);
+    let results = cases
+        .iter()
+        .map(|case| {
+            if corpus.records.is_empty() {
+                // An empty set selects nothing and asks nobody, as in a session.
+                return score(corpus, case, Vec::new(), k, None);
+            }
+            match ask_selector(&metered, &corpus.records, &corpus.catalog, &case.query, k) {
+                Ok(records) => {
+                    let names = records.iter().map(|r| r.name().to_owned()).collect();
+                    score(corpus, case, names, k, None)
+                }
+                Err(error) => score(corpus, case, Vec::new(), k, Some(error.to_string())),
+            }
+        })
+        .collect();
+    SelectorRun::of(results, Some(metered.cost()))
+}
+
+fn score(
+    corpus: &Corpus,
+    case: &Case,
+    selected: Vec<String>,
+    k: usize,
+    error: Option<String>,
+) -> CaseResult {
+    CaseResult::score(case, &|name| corpus.contains(name), selected, k, error)
+}
