@@ -13,6 +13,7 @@ macro_rules! say {
 }
 
 mod check;
+pub mod eval;
 mod hints;
 mod input;
 mod model_args;
@@ -104,6 +105,8 @@ enum Command {
     Check(check::CheckArgs),
     /// The memories an agent would be given for QUERY (model or keyword fallback).
     Select(select::SelectArgs),
+    /// Run the set's regression queries: recall@k, precision@k, MRR, forbidden hits.
+    Eval(eval::EvalArgs),
     /// File a proposal (a pending change a person approves or rejects); prints its id.
     Propose(review::ProposeArgs),
     /// List pending proposals with their state (ready or stale).
@@ -165,6 +168,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Repair(args) => records::repair(&store, args),
         Command::Check(args) => check::run(&store, args),
         Command::Select(args) => select::run(&store, args),
+        Command::Eval(args) => eval::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),
         Command::Proposals(args) => review::proposals(&store, args),
         Command::Approve(args) => review::approve(&store, args),
