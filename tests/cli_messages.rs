@@ -142,3 +142,153 @@ fn an_unreadable_set_points_to_repair_and_check() {
         );
     }
 }
+
+#[test]
+fn a_name_too_long_for_a_file_name_is_refused_with_the_limit() {
+    let dir = workspace();
+    let long = "a".repeat(220);
+    let args = |name: &str| {
+        vec![
+            "add".to_owned(),
+            "--name".into(),
+            name.to_owned(),
+            "--type".into(),
+            "user".into(),
+            "--description".into(),
+            "d".into(),
+            "--body".into(),
+            "b".into(),
+        ]
+    };
+    let long_args = args(&long);
+    let long_args: Vec<&str> = long_args.iter().map(String::as_str).collect();
+    assert_eq!(
+        error_line(memwb(dir.path(), &long_args)),
+        "error: memory name must be at most 219 characters so that its file name fits the file system (it has 220)"
+    );
+    assert!(
+        !dir.path().join(".memory").exists(),
+        "refused before any I/O"
+    );
+    let longest = "b".repeat(219);
+    let ok_args = args(&longest);
+    let ok_args: Vec<&str> = ok_args.iter().map(String::as_str).collect();
+    ok(memwb(dir.path(), &ok_args));
+}
+
+#[test]
+fn a_name_twice_in_one_batch_says_so() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    let batch = r#"[{"name":"beta","type":"user","description":"d","body":"b"},
+                    {"name":"beta","type":"user","description":"e","body":"c"}]"#;
+    assert_eq!(
+        error_line(memwb_with(dir.path(), &["add", "--json", "-"], batch, &[])),
+        "error: memory name \"beta\" is twice in this batch"
+    );
+    let taken = r#"[{"name":"alpha","type":"user","description":"d","body":"b"}]"#;
+    assert_eq!(
+        error_line(memwb_with(dir.path(), &["add", "--json", "-"], taken, &[])),
+        "error: memory name \"alpha\" is already in the set"
+    );
+}
+
+#[test]
+fn records_and_plans_are_objects_and_a_byte_order_mark_is_accepted() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    let before = common::snapshot(dir.path());
+    assert_eq!(
+        error_line(memwb_with(
+            dir.path(),
+            &["add", "--json", "-"],
+            r#"[["arr","user","d","b"]]"#,
+            &[]
+        )),
+        "error: standard input is not a valid JSON array of records: invalid type: sequence, expected an object {name, type, description, body} at line 1 column 1"
+    );
+    let plan_line = error_line(memwb_with(
+        dir.path(),
+        &["consolidate", "--plan", "-"],
+        r#"[["alpha"],[["merged","user","d","b"]]]"#,
+        &[],
+    ));
+    assert!(
+        plan_line.starts_with("error: standard input is not a valid consolidation plan: invalid type: sequence, expected an object {source_names, records}"),
+        "{plan_line}"
+    );
+    let nested = error_line(memwb_with(
+        dir.path(),
+        &["consolidate", "--plan", "-"],
+        r#"{"source_names":["alpha"],"records":[["merged","user","d","b"]]}"#,
+        &[],
+    ));
+    assert!(
+        nested.contains("expected an object {name, type, description, body}"),
+        "{nested}"
+    );
+    assert_eq!(common::snapshot(dir.path()), before);
+
+    let bom =
+        "\u{feff}[{\"name\":\"beta\",\"type\":\"user\",\"description\":\"d\",\"body\":\"b\"}]";
+    assert_eq!(
+        ok(memwb_with(dir.path(), &["add", "--json", "-"], bom, &[])),
+        "added beta\n"
+    );
+    let plan = "\u{feff}{\"source_names\":[\"alpha\",\"beta\"],\"records\":[{\"name\":\"merged\",\"type\":\"user\",\"description\":\"d\",\"body\":\"b\"}]}";
+    assert_eq!(
+        ok(memwb_with(
+            dir.path(),
+            &["consolidate", "--plan", "-"],
+            plan,
+            &[]
+        )),
+        "added merged; removed alpha, beta\n"
+    );
+}
+
+#[test]
+fn check_counts_in_words_and_states_a_line_once() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    let file = file_of(dir.path(), "alpha");
+    std::fs::write(
+        dir.path().join(".memory").join(&file),
+        "---\nname: alpha\ntype: user\ncolour: blue\ndescription: d\n---\n\nb\n",
+    )
+    .unwrap();
+    let out = memwb(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = common::cli::stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!(
+            "error[record-invalid] {file}: record frontmatter has an unexpected key \"colour\" at line 4"
+        )
+    );
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .ends_with(".memory: 0 valid records, 1 error, 0 warnings"),
+        "{text}"
+    );
+}
+
+#[test]
+fn repair_from_standard_input_names_it() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    let file = file_of(dir.path(), "alpha");
+    std::fs::write(dir.path().join(".memory").join(&file), "broken\n").unwrap();
+    assert_eq!(
+        error_line(memwb_with(
+            dir.path(),
+            &["repair", &file, "--from", "-"],
+            "still broken\n",
+            &[]
+        )),
+        "error: the corrected file (standard input) does not read: record file must start with a line that is exactly \"---\""
+    );
+}

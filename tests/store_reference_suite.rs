@@ -723,7 +723,10 @@ fn duplicate_names_fail_the_whole_batch() {
     let err = store
         .extend(vec![record("twice", "d", "b"), record("twice", "d", "c")])
         .expect_err("twice in the batch");
-    assert!(matches!(err, StoreError::DuplicateName { .. }), "{err}");
+    assert!(
+        matches!(err, StoreError::DuplicateInBatch { ref name } if name == "twice"),
+        "{err}"
+    );
     assert_unchanged(dir.path(), &before, "duplicates");
     // An empty batch is a no-op that does not even create `.memory`.
     let empty = workspace();

@@ -56,10 +56,21 @@ pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
             .filter(|f| f.severity == Severity::Error)
             .count();
         say!(
-            "{}: {records} valid records, {errors} errors, {} warnings",
+            "{}: {}, {}, {}",
             inert(&store.root().display().to_string()),
-            findings.len() - errors
+            counted(records, "valid record"),
+            counted(errors, "error"),
+            counted(findings.len() - errors, "warning")
         )?;
     }
     Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+/// `1 error`, `2 errors`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

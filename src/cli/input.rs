@@ -40,12 +40,16 @@ pub fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {
     })
 }
 
+/// JSON from `path` (or `-`); a UTF-8 byte order mark at the start, as some editors and
+/// Windows tools write, is skipped.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<T> {
     let text = read_text(path, MAX_JSON_INPUT_BYTES)?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a valid {what}", describe(path)))
+    let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    serde_json::from_str(json).with_context(|| format!("{} is not a valid {what}", describe(path)))
 }
 
-fn describe(path: &Path) -> String {
+/// A path as messages name it: `-` is standard input.
+pub fn describe(path: &Path) -> String {
     if path == Path::new("-") {
         "standard input".into()
     } else {

@@ -21,6 +21,7 @@ mod output;
 mod records;
 mod review;
 pub mod select;
+mod shell;
 mod tui;
 mod watch;
 
@@ -36,6 +37,9 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_FAILED: u8 = 2;
 
+/// The heading global options are listed under, once, in every command's help.
+const GLOBAL: &str = "Global options";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "memwb",
@@ -44,7 +48,13 @@ pub const EXIT_FAILED: u8 = 2;
 )]
 pub struct Cli {
     /// The workspace whose `.memory` to use (default: the current directory).
-    #[arg(short = 'C', long = "workspace", global = true, value_name = "DIR")]
+    #[arg(
+        short = 'C',
+        long = "workspace",
+        global = true,
+        value_name = "DIR",
+        help_heading = GLOBAL
+    )]
     workspace: Option<PathBuf>,
     #[command(flatten)]
     budgets: Budgets,
@@ -55,32 +65,65 @@ pub struct Cli {
 
 /// Limits shared with the reference agents; change them only if every agent on the folder agrees.
 #[derive(clap::Args, Debug)]
+#[command(next_help_heading = GLOBAL)]
 struct Budgets {
-    /// Most lines (and so records) in MEMORY.md.
+    /// Most lines (and so records) in MEMORY.md (at least 1).
     #[arg(
         long,
         global = true,
         env = "MEMWB_MAX_INDEX_LINES",
-        default_value_t = 200
+        default_value_t = 200,
+        value_name = "N",
+        value_parser = parse_budget
     )]
     max_index_lines: usize,
-    /// Most UTF-8 bytes in MEMORY.md.
+    /// Most UTF-8 bytes in MEMORY.md (at least 1).
     #[arg(
         long,
         global = true,
         env = "MEMWB_MAX_INDEX_BYTES",
-        default_value_t = 4096
+        default_value_t = 4096,
+        value_name = "BYTES",
+        value_parser = parse_budget
     )]
     max_index_bytes: usize,
-    /// Seconds to wait for a lock held by another process.
+    /// Seconds to wait for a lock held by another process (at most a day).
     #[arg(
         long,
         global = true,
         env = "MEMWB_LOCK_TIMEOUT",
-        default_value_t = 60.0,
-        value_name = "SECS"
+        default_value = "60",
+        value_name = "SECS",
+        value_parser = parse_lock_timeout
     )]
-    lock_timeout: f64,
+    lock_timeout: Duration,
+}
+
+fn parse_budget(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("a budget must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number")),
+    }
+}
+
+/// The longest `--lock-timeout`: beyond a day, a wait is a mistake, not a plan.
+const MAX_LOCK_TIMEOUT_SECS: f64 = 86_400.0;
+
+fn parse_lock_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !secs.is_finite() || secs < 0.0 {
+        return Err(format!("{text:?} is not a non-negative number of seconds"));
+    }
+    if secs > MAX_LOCK_TIMEOUT_SECS {
+        return Err(format!(
+            "{text} seconds is more than a day; the most is {MAX_LOCK_TIMEOUT_SECS} (24 hours)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 #[derive(Subcommand, Debug)]
@@ -91,7 +134,8 @@ enum Command {
     Show(records::ShowArgs),
     /// Add records (one from flags, or a JSON array, all or nothing).
     Add(records::AddArgs),
-    /// Edit one record (a rename is `--name NEW`), based on the version read just before.
+    /// Edit one record (a rename is `--name NEW`), based on the version read just before; it
+    /// keeps its place in the set.
     Set(records::SetArgs),
     /// Remove records.
     Rm(records::RmArgs),
@@ -125,6 +169,10 @@ enum Command {
     Demo(tui::DemoArgs),
     /// Print one line per commit to the set, until interrupted.
     Watch(watch::WatchArgs),
+    /// Print a shell completion script (e.g. `memwb completions bash > ~/.local/share/bash-completion/completions/memwb`).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page (roff; e.g. `memwb man | man -l -`).
+    Man(shell::ManArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -153,6 +201,12 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
+    // These describe the command line itself: no workspace needed.
+    match &cli.command {
+        Some(Command::Completions(args)) => return shell::completions(args),
+        Some(Command::Man(args)) => return shell::man(args),
+        _ => {}
+    }
     let store = open_store(&cli)?;
     let Some(command) = &cli.command else {
         return tui::run(&store, &tui::TuiArgs::default());
@@ -178,6 +232,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Tui(args) => tui::run(&store, args),
         Command::Demo(args) => tui::demo(&store, args),
         Command::Watch(args) => watch::run(&store, args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }
 
@@ -187,17 +243,87 @@ fn open_store(cli: &Cli) -> anyhow::Result<Store> {
         None => std::env::current_dir()?,
     };
     let budgets = &cli.budgets;
-    if !(budgets.lock_timeout.is_finite() && budgets.lock_timeout >= 0.0) {
-        anyhow::bail!("--lock-timeout must be a non-negative number of seconds");
-    }
     let options = StoreOptions {
         max_index_lines: budgets.max_index_lines,
         max_index_bytes: budgets.max_index_bytes,
         lock: LockTiming {
-            timeout: Duration::from_secs_f64(budgets.lock_timeout),
+            timeout: budgets.lock_timeout,
             ..LockTiming::default()
         },
         ..StoreOptions::default()
     };
     Ok(Store::open(workspace, options)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn every_command(
+        command: &clap::Command,
+        path: String,
+        out: &mut Vec<(String, clap::Command)>,
+    ) {
+        out.push((path.clone(), command.clone()));
+        for sub in command.get_subcommands() {
+            every_command(sub, format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_command_flag_and_argument_has_help() {
+        let mut commands = Vec::new();
+        every_command(&Cli::command(), "memwb".into(), &mut commands);
+        assert!(commands.len() > 20, "{}", commands.len());
+        let mut missing = Vec::new();
+        for (path, command) in &commands {
+            if command.get_about().is_none() && path != "memwb" {
+                missing.push(path.clone());
+            }
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                if !matches!(id, "help" | "version") && arg.get_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "no help: {missing:?}");
+    }
+
+    #[test]
+    fn global_options_have_their_own_heading() {
+        let command = Cli::command();
+        for id in [
+            "workspace",
+            "max_index_lines",
+            "max_index_bytes",
+            "lock_timeout",
+        ] {
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .expect(id);
+            assert_eq!(arg.get_help_heading(), Some(GLOBAL), "{id}");
+        }
+    }
+
+    #[test]
+    fn a_lock_timeout_over_a_day_is_refused() {
+        assert_eq!(parse_lock_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_lock_timeout("86400"), Ok(Duration::from_secs(86_400)));
+        for bad in ["1e19", "1e20", "86400.5", "inf", "NaN", "-1", "soon"] {
+            assert!(parse_lock_timeout(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            parse_lock_timeout("1e19").unwrap_err(),
+            "1e19 seconds is more than a day; the most is 86400 (24 hours)"
+        );
+    }
 }

@@ -1,25 +1,36 @@
 //! Printing untrusted text (record fields come from model output).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use crate::sanitize;
 
-/// Untrusted text made inert for a terminal (see [`crate::sanitize`]), line breaks kept.
+/// Untrusted text made inert (see [`crate::sanitize`]): every control, C1 and bidi character
+/// becomes a visible picture; line breaks and tabs stay as they are.
 pub fn inert(text: &str) -> String {
-    text.split('\n')
-        .map(sanitize::line)
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if sanitize::is_unsafe(c) && c != '\n' && c != '\t' {
+            sanitize::picture(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
-/// Writes `text` to stdout; made inert when stdout is a terminal, byte-exact when piped.
+/// Writes untrusted text to stdout, made inert whether or not stdout is a terminal: a pipe
+/// often ends in one (`memwb show x | less -R`). Scripts that need the bytes use `--json` or
+/// `show --raw`.
 pub fn print_untrusted(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    if std::io::stdout().is_terminal() {
-        out.write_all(inert(text).as_bytes())?;
-    } else {
-        out.write_all(text.as_bytes())?;
-    }
+    out.write_all(inert(text).as_bytes())?;
+    out.flush()
+}
+
+/// Writes bytes to stdout exactly as they are (`show --raw`).
+pub fn print_raw(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)?;
     out.flush()
 }
 
@@ -61,6 +72,7 @@ mod tests {
         );
         assert_eq!(inert("keep\nlines and 中文"), "keep\nlines and 中文");
         assert_eq!(inert("a\r\nb"), "a\u{240d}\nb");
+        assert_eq!(inert("tab\tkept\u{8}"), "tab\tkept\u{2408}");
     }
 
     #[test]

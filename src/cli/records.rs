@@ -6,9 +6,10 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 use super::EXIT_OK;
-use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, read_json, read_text};
-use super::output::{print_json, print_untrusted};
+use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
+use super::output::{print_json, print_raw, print_untrusted};
 use crate::review::{Op, journaled_op};
+use crate::store::record::ObjectOnly;
 use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord, codec};
 
 #[derive(clap::Args, Debug)]
@@ -20,19 +21,27 @@ pub struct LsArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
+    /// The record's name.
     name: String,
-    #[arg(long)]
+    /// Print {"name","type","description","body","file"}.
+    #[arg(long, conflicts_with = "raw")]
     json: bool,
+    /// Print the record file's exact bytes, for scripts (nothing made inert).
+    #[arg(long)]
+    raw: bool,
 }
 
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["name", "json"]))]
 pub struct AddArgs {
+    /// The record's name: a lowercase slug (a-z, 0-9, single dashes), unique in the set.
     #[arg(long, requires_all = ["kind", "description"])]
     name: Option<String>,
+    /// user, feedback, project or reference.
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<String>,
-    #[arg(long)]
+    /// One line saying what the memory is about (any text, leading dashes included).
+    #[arg(long, allow_hyphen_values = true)]
     description: Option<String>,
     #[command(flatten)]
     body: BodyArgs,
@@ -44,7 +53,8 @@ pub struct AddArgs {
 #[derive(clap::Args, Debug)]
 #[group(multiple = false)]
 struct BodyArgs {
-    #[arg(long)]
+    /// The memory itself (any text, leading dashes included).
+    #[arg(long, allow_hyphen_values = true)]
     body: Option<String>,
     /// Read the body from a file, or - for standard input.
     #[arg(long, value_name = "PATH")]
@@ -65,12 +75,14 @@ impl BodyArgs {
 pub struct SetArgs {
     /// The record to edit.
     target: String,
-    /// A new name (a rename).
+    /// A new name (a rename): a lowercase slug (a-z, 0-9, single dashes).
     #[arg(long)]
     name: Option<String>,
+    /// A new type: user, feedback, project or reference.
     #[arg(long = "type", value_name = "TYPE")]
     kind: Option<String>,
-    #[arg(long)]
+    /// A new one-line description (any text, leading dashes included).
+    #[arg(long, allow_hyphen_values = true)]
     description: Option<String>,
     #[command(flatten)]
     body: BodyArgs,
@@ -78,7 +90,8 @@ pub struct SetArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct RmArgs {
-    #[arg(required = true)]
+    /// The records to remove, all or none.
+    #[arg(required = true, value_name = "NAME")]
     names: Vec<String>,
 }
 
@@ -109,12 +122,29 @@ pub struct IndexArgs {
     write: bool,
 }
 
-/// The reference consolidator's reply format.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The reference consolidator's reply format; an object with exactly these keys.
+#[derive(Debug)]
 pub struct ConsolidationPlan {
     pub source_names: Vec<String>,
     pub records: Vec<RecordInput>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanFields {
+    source_names: Vec<String>,
+    records: Vec<RecordInput>,
+}
+
+impl<'de> Deserialize<'de> for ConsolidationPlan {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields: PlanFields = deserializer
+            .deserialize_map(ObjectOnly::expecting("an object {source_names, records}"))?;
+        Ok(Self {
+            source_names: fields.source_names,
+            records: fields.records,
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -169,6 +199,11 @@ pub fn show(store: &Store, args: &ShowArgs) -> anyhow::Result<u8> {
     let entry = set.require(&args.name)?;
     if args.json {
         print_json(&RecordJson::from(entry))?;
+    } else if args.raw {
+        let bytes = store
+            .entry_bytes(&entry.file)
+            .with_context(|| format!("{} could not be read again", entry.file))?;
+        print_raw(&bytes)?;
     } else {
         print_untrusted(&format!(
             "# {}\n{}",
@@ -253,16 +288,15 @@ pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> 
 }
 
 pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
-    let replacement =
-        match &args.from {
-            Some(path) => {
-                let text = read_text(path, MAX_RECORD_INPUT_BYTES)?;
-                Some(codec::parse(text.as_bytes()).with_context(|| {
-                    format!("the corrected file {} does not read", path.display())
-                })?)
-            }
-            None => None,
-        };
+    let replacement = match &args.from {
+        Some(path) => {
+            let text = read_text(path, MAX_RECORD_INPUT_BYTES)?;
+            Some(codec::parse(text.as_bytes()).with_context(|| {
+                format!("the corrected file ({}) does not read", describe(path))
+            })?)
+        }
+        None => None,
+    };
     let seen = store.entry_bytes(&args.file);
     report(journaled_op(store, Op::Repair, |s| {
         s.repair_entry(&args.file, seen.as_deref(), replacement)

@@ -43,6 +43,7 @@ enum ProposeSource {
 #[derive(clap::Args, Debug)]
 struct ConsolidateProposalArgs {
     /// The candidates (default: every record in the set).
+    #[arg(value_name = "NAME")]
     names: Vec<String>,
     #[command(flatten)]
     model: ModelArgs,
@@ -60,10 +61,11 @@ struct ExtractArgs {
 #[derive(clap::Args, Debug)]
 struct ImportArgs {
     /// Which reply format; by default an array is an extraction, an object a consolidation.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, value_name = "KIND")]
     kind: Option<KindArg>,
-    /// The excerpt of conversation the proposal came from.
-    #[arg(long)]
+    /// The excerpt of conversation the proposal came from, shown to the reviewer (any text,
+    /// leading dashes included).
+    #[arg(long, allow_hyphen_values = true)]
     evidence: Option<String>,
     /// The reply (a path, or - for standard input).
     path: PathBuf,
@@ -71,12 +73,16 @@ struct ImportArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum KindArg {
+    /// An array of new records.
     Extraction,
+    /// {"source_names":[...],"records":[...]}.
     Consolidation,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct ProposalsArgs {
+    /// Print a JSON array of {"id","kind","state","changes","origin","created_at",
+    /// "source_names","records","base","additions","evidence","reason","journal_entry"}.
     #[arg(long)]
     json: bool,
     /// Include approved and rejected proposals.
@@ -86,18 +92,23 @@ pub struct ProposalsArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ApproveArgs {
+    /// The proposal's id (see `memwb proposals`).
     id: String,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct RejectArgs {
+    /// The proposal's id (see `memwb proposals`).
     id: String,
-    #[arg(long)]
+    /// Why, kept in the journal (any text, leading dashes included).
+    #[arg(long, allow_hyphen_values = true)]
     reason: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct LogArgs {
+    /// Print a JSON array of the entries {"id","at","op","who","before","after","proposal",
+    /// "reason","undoes"}.
     #[arg(long)]
     json: bool,
 }

@@ -17,7 +17,7 @@ use crate::store::Store;
 #[derive(clap::Args, Debug)]
 pub struct SelectArgs {
     /// The request the agent is about to work on. May be empty: then nothing is selected.
-    #[arg(value_name = "QUERY")]
+    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
     pub query: String,
     /// Print {"selected":[names],"rendered":"...","fallback":bool,"error":null|"..."}.
     #[arg(long)]

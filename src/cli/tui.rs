@@ -1,7 +1,7 @@
 //! `memwb` (no subcommand), `memwb tui [DIR]` and `memwb demo`: the workbench.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
@@ -46,7 +46,136 @@ pub fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
         .with_context(|| format!("cannot open the demo workspace {}", dir.display()))?;
     let result = crate::tui::run(demo_store);
     say!("The demo workspace is in {}", dir.display())?;
-    say!("Open it again with: memwb tui {}", dir.display())?;
+    let how = Invocation::current();
+    say!("Open it again with: {}", how.reopen_command(&dir))?;
     result?;
     Ok(0)
+}
+
+/// How this process was started, so that a printed command works when pasted as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Invocation {
+    exe: Option<PathBuf>,
+    /// `cargo run` sets `CARGO` for the program it runs.
+    under_cargo: bool,
+    /// The `memwb` a shell would find on `PATH`, if any.
+    on_path: Option<PathBuf>,
+}
+
+impl Invocation {
+    fn current() -> Self {
+        let exe = std::env::current_exe().ok();
+        let on_path = std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join("memwb"))
+                .find(|candidate| candidate.is_file())
+        });
+        Self {
+            exe,
+            under_cargo: std::env::var_os("CARGO").is_some(),
+            on_path,
+        }
+    }
+
+    fn reopen_command(&self, dir: &Path) -> String {
+        let dir = shell_word(&dir.display().to_string());
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        let profile = self
+            .exe
+            .as_deref()
+            .and_then(Path::parent)
+            .filter(|dir| dir.parent().and_then(Path::file_name) == Some("target".as_ref()))
+            .and_then(Path::file_name)
+            .and_then(|name| name.to_str());
+        match (&self.exe, profile) {
+            (Some(_), Some(profile)) if self.under_cargo => {
+                let release = if profile == "release" {
+                    " --release"
+                } else {
+                    ""
+                };
+                format!("cargo run{release} -- tui {dir}")
+            }
+            (Some(exe), _)
+                if self
+                    .on_path
+                    .as_deref()
+                    .is_some_and(|found| same(found, exe)) =>
+            {
+                format!("memwb tui {dir}")
+            }
+            (Some(exe), _) => format!("{} tui {dir}", shell_word(&exe.display().to_string())),
+            (None, _) => format!("memwb tui {dir}"),
+        }
+    }
+}
+
+/// `text` as one shell word: as it is when it is plainly safe, else single-quoted.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn invocation(exe: &str, under_cargo: bool, on_path: Option<&str>) -> Invocation {
+        Invocation {
+            exe: Some(PathBuf::from(exe)),
+            under_cargo,
+            on_path: on_path.map(PathBuf::from),
+        }
+    }
+
+    #[test]
+    fn the_reopen_command_works_as_the_demo_was_run() {
+        let dir = Path::new("/tmp/memwb-demo-1");
+        assert_eq!(
+            invocation("/src/memwb/target/release/memwb", true, None).reopen_command(dir),
+            "cargo run --release -- tui /tmp/memwb-demo-1"
+        );
+        assert_eq!(
+            invocation("/src/memwb/target/debug/memwb", true, None).reopen_command(dir),
+            "cargo run -- tui /tmp/memwb-demo-1"
+        );
+        assert_eq!(
+            invocation("/src/memwb/target/release/memwb", false, None).reopen_command(dir),
+            "/src/memwb/target/release/memwb tui /tmp/memwb-demo-1"
+        );
+        assert_eq!(
+            invocation("/opt/my tools/memwb", false, None).reopen_command(Path::new("/tmp/it's")),
+            r"'/opt/my tools/memwb' tui '/tmp/it'\''s'"
+        );
+        assert_eq!(
+            Invocation {
+                exe: None,
+                under_cargo: false,
+                on_path: None
+            }
+            .reopen_command(dir),
+            "memwb tui /tmp/memwb-demo-1"
+        );
+    }
+
+    #[test]
+    fn an_installed_memwb_is_named_by_its_name() {
+        let installed = std::env::current_exe().expect("the test binary");
+        let exe = installed.display().to_string();
+        let found = Some(exe.as_str());
+        assert_eq!(
+            invocation(&exe, false, found).reopen_command(Path::new("/tmp/d")),
+            "memwb tui /tmp/d"
+        );
+    }
 }

@@ -8,6 +8,8 @@ use super::record::RecordError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    #[error("workspace {path} is not a directory")]
+    WorkspaceNotADirectory { path: PathBuf },
     #[error("memory root escapes workspace: {path} must be a real directory inside the workspace")]
     RootEscapes { path: PathBuf },
     #[error("memory manifest {path} is invalid: {rule}")]
@@ -44,6 +46,8 @@ pub enum StoreError {
     Record(#[from] RecordError),
     #[error("memory name {name:?} is already in the set")]
     DuplicateName { name: String },
+    #[error("memory name {name:?} is twice in this batch")]
+    DuplicateInBatch { name: String },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
     #[error("no memory named {name:?} in the set")]

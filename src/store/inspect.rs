@@ -170,11 +170,14 @@ impl Inspection {
             match &entry.state {
                 EntryState::Valid(_) | EntryState::UnsafeName => {}
                 EntryState::Invalid { error, .. } => {
+                    let message = error.to_string();
+                    // Most parse errors already say where; add the line only when they do not.
                     let at = error
                         .line()
+                        .filter(|l| !message.contains(&format!("line {l}")))
                         .map(|l| format!(" (line {l})"))
                         .unwrap_or_default();
-                    push("record-invalid", Error, file, format!("{error}{at}"));
+                    push("record-invalid", Error, file, format!("{message}{at}"));
                 }
                 EntryState::Missing => push(
                     "record-missing",

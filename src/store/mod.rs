@@ -95,6 +95,9 @@ impl Store {
         let given = workspace.as_ref();
         let workspace =
             fs::canonicalize(given).map_err(|e| StoreError::io("resolve workspace", given, e))?;
+        if !workspace.is_dir() {
+            return Err(StoreError::WorkspaceNotADirectory { path: workspace });
+        }
         let root = workspace.join(MEMORY_DIR);
         let cache = cache::RecordCache::for_root(&root);
         Ok(Self {

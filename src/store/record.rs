@@ -11,6 +11,9 @@ use super::codec;
 /// Limits on one serialized record file. The reference fixes these; they are not configurable.
 pub const MAX_RECORD_LINES: usize = 200;
 pub const MAX_RECORD_BYTES: usize = 4096;
+/// Longest name: its file `<name>-<32 hex id>.md` must fit the 255 bytes a file name may have on
+/// every common file system, and is refused before anything is written.
+pub const MAX_NAME_BYTES: usize = 255 - "-".len() - 32 - ".md".len();
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -57,6 +60,10 @@ impl FromStr for MemoryType {
 pub enum RecordError {
     #[error("memory name must be a safe lowercase slug (got {0:?})")]
     Name(String),
+    #[error(
+        "memory name must be at most {MAX_NAME_BYTES} characters so that its file name fits the file system (it has {0})"
+    )]
+    NameTooLong(usize),
     #[error("memory kind must be MemoryType: user, feedback, project or reference (got {0:?})")]
     Type(String),
     #[error("memory description must be a non-empty string")]
@@ -75,7 +82,7 @@ impl RecordError {
     /// The field the rule is about, for editors that mark the offending input.
     pub fn field(&self) -> &'static str {
         match self {
-            Self::Name(_) => "name",
+            Self::Name(_) | Self::NameTooLong(_) => "name",
             Self::Type(_) => "type",
             Self::DescriptionEmpty | Self::DescriptionMultiline => "description",
             Self::BodyEmpty => "body",
@@ -119,14 +126,67 @@ impl Serialize for Record {
 }
 
 /// The four fields as they arrive from outside (JSON, the CLI, a model), before validation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Deserialized only from an object with exactly these keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RecordInput {
     pub name: String,
     #[serde(rename = "type")]
     pub kind: String,
     pub description: String,
     pub body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordFields {
+    name: String,
+    #[serde(rename = "type")]
+    kind: String,
+    description: String,
+    body: String,
+}
+
+impl<'de> Deserialize<'de> for RecordInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields: RecordFields = deserializer.deserialize_map(ObjectOnly::expecting(
+            "an object {name, type, description, body}",
+        ))?;
+        Ok(Self {
+            name: fields.name,
+            kind: fields.kind,
+            description: fields.description,
+            body: fields.body,
+        })
+    }
+}
+
+/// A visitor that reads `T` (a derived struct) from a map only. A derived struct also accepts
+/// a sequence of its fields in order, so `["n","user","d","b"]` would pass for a record: a
+/// shape no writer means. Use as `deserializer.deserialize_map(ObjectOnly::expecting(..))`.
+pub struct ObjectOnly<T> {
+    expecting: &'static str,
+    shape: std::marker::PhantomData<T>,
+}
+
+impl<T> ObjectOnly<T> {
+    pub fn expecting(expecting: &'static str) -> Self {
+        Self {
+            expecting,
+            shape: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+    }
 }
 
 impl Record {
@@ -140,6 +200,9 @@ impl Record {
         let description = description.into();
         if !is_safe_slug(&name) {
             return Err(RecordError::Name(name));
+        }
+        if name.len() > MAX_NAME_BYTES {
+            return Err(RecordError::NameTooLong(name.len()));
         }
         if js_trim(&description).is_empty() {
             return Err(RecordError::DescriptionEmpty);

@@ -372,14 +372,26 @@ impl Store {
 
     /// Names the new files and checks the set-wide rules, before anything is written.
     fn next_set(&self, current: &MemorySet, next: Vec<Next>) -> Result<MemorySet> {
-        let mut seen = HashSet::default();
+        let kept: HashSet<&str> = next
+            .iter()
+            .filter_map(|entry| match entry {
+                Next::Keep(e) => Some(e.record.name()),
+                Next::Write(_) => None,
+            })
+            .collect();
+        let mut written = HashSet::default();
         for entry in &next {
-            let name = match entry {
-                Next::Keep(e) => e.record.name(),
-                Next::Write(r) => r.name(),
+            let Next::Write(record) = entry else {
+                continue;
             };
-            if !seen.insert(name) {
+            let name = record.name();
+            if kept.contains(name) {
                 return Err(StoreError::DuplicateName {
+                    name: name.to_owned(),
+                });
+            }
+            if !written.insert(name) {
+                return Err(StoreError::DuplicateInBatch {
                     name: name.to_owned(),
                 });
             }

@@ -57,9 +57,14 @@ pub fn refused(out: Output) -> String {
     err
 }
 
-/// The first line of a refused command's standard error.
+/// The first line of a refused command's standard error (a usage error from the argument
+/// parser included, which goes on with its own lines).
 pub fn error_line(out: Output) -> String {
-    refused(out).lines().next().unwrap_or_default().to_owned()
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", stdout(&out));
+    let err = stderr(&out);
+    let first = err.lines().next().unwrap_or_default().to_owned();
+    assert!(first.starts_with("error: "), "{err:?}");
+    first
 }
 
 /// `memwb add` of one project record.
