@@ -77,6 +77,20 @@ fn no_command_prints_an_escape_sequence_from_a_record() {
     go(&["select", "hostile body desc"], "");
     go(&["select", "hostile body desc", "--model-cmd", "cat"], "");
     go(&["check"], "");
+    go(
+        &[
+            "eval",
+            "add",
+            &format!("hostile {HOSTILE}"),
+            "--expect",
+            "hostile",
+            "--note",
+            HOSTILE,
+        ],
+        "",
+    );
+    go(&["eval", "ls"], "");
+    go(&["eval"], "");
     go(&["proposals", "--all"], "");
     go(&["log"], "");
     go(

@@ -46,6 +46,7 @@ enum EvalCommand {
     Add(AddArgs),
     /// Remove case N (numbered from 1, as `eval ls` shows).
     Rm {
+        /// The case's number (see `eval ls`).
         #[arg(value_name = "N")]
         number: usize,
     },
@@ -59,14 +60,17 @@ enum EvalCommand {
 
 #[derive(clap::Args, Debug)]
 struct AddArgs {
-    #[arg(value_name = "QUERY")]
+    /// The request to select for (any text, leading dashes included).
+    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
     query: String,
+    /// Records the selection must include.
     #[arg(long, value_name = "NAME", num_args = 1..)]
     expect: Vec<String>,
+    /// Records the selection must not include.
     #[arg(long, value_name = "NAME", num_args = 1..)]
     forbid: Vec<String>,
-    /// Why the case exists.
-    #[arg(long, value_name = "TEXT")]
+    /// Why the case exists (any text, leading dashes included).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     note: Option<String>,
 }
 
