@@ -378,6 +378,45 @@ mod command {
         );
     }
 
+    /// Whether `pid` is gone: no such process, or only a zombie left for its parent to reap.
+    fn is_gone(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn a_timed_out_program_is_killed_with_what_it_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let client = CommandClient::shell(
+            &script(
+                dir.path(),
+                &format!(
+                    "sleep 300 &\necho \"$$ $!\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\nwait",
+                    pids.display()
+                ),
+            ),
+            Duration::from_millis(500),
+        );
+        let error = client.complete(&conversation()).unwrap_err();
+        assert!(matches!(error, ModelError::Timeout { .. }), "{error:?}");
+        let written = std::fs::read_to_string(&pids).expect("the script started its child");
+        let ids: Vec<&str> = written.split_whitespace().collect();
+        assert_eq!(ids.len(), 2, "{written}");
+        // SIGKILL is delivered asynchronously: poll the process table, with a generous bound.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !ids.iter().all(|pid| is_gone(pid)) && Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        for pid in &ids {
+            assert!(is_gone(pid), "process {pid} outlived the timeout");
+        }
+    }
+
     #[test]
     fn a_missing_program_is_named() {
         let client =

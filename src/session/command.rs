@@ -88,15 +88,28 @@ fn spawn_reader(source: impl Read + Send + 'static) -> mpsc::Receiver<std::io::R
     rx
 }
 
+/// Kills the program and everything it started: it runs as the leader of its own process
+/// group, so a shell's children (or a wrapper's model server) do not outlive a timeout.
 fn kill(child: &mut Child) {
+    #[cfg(unix)]
+    if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A new process group led by the child (Unix), so that [`kill`] reaches its descendants.
+fn own_process_group(command: &mut Command) -> &mut Command {
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    command
 }
 
 impl ModelClient for CommandClient {
     fn complete(&self, request: &ModelRequest) -> Result<ModelReply, ModelError> {
         let deadline = Instant::now() + self.timeout;
-        let mut child = Command::new(&self.program)
+        let mut child = own_process_group(&mut Command::new(&self.program))
             .args(&self.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -139,7 +152,9 @@ impl ModelClient for CommandClient {
                 Err(_) => Err(self.timed_out()),
             }
         };
-        let stdout = collect(out)?;
+        // A descendant still holding a pipe past the deadline keeps the group alive (so its id
+        // is not reused yet): it goes with the group.
+        let stdout = collect(out).inspect_err(|_| kill(&mut child))?;
         let stderr = collect(err).unwrap_or_default();
         if !status.success() {
             let said = shorten(&String::from_utf8_lossy(&stderr));
