@@ -23,7 +23,8 @@ struct Report<'a> {
 
 pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
     let inspection = store.inspect();
-    let findings = inspection.findings();
+    let mut findings = inspection.findings();
+    findings.extend(crate::review::audit::findings(store));
     let ok = !findings.iter().any(|f| f.severity == Severity::Error);
     let records = inspection.valid_records().count();
     if args.json {

@@ -181,6 +181,12 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         // The reader went away (`memwb log | head`): what was asked for was read; stop quietly.
         Err(error) if is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
+        // The change is in the set; only its journal entry waits: a warning, not a failure.
+        Err(error) if is_not_journaled(&error) => {
+            let message = format!("{error:#}").replace('\n', " ");
+            eprintln!("warning: {}", output::inert(&message));
+            ExitCode::from(EXIT_FINDINGS)
+        }
         Err(error) => {
             let message = format!("{error:#}").replace('\n', " ");
             eprintln!("error: {}", output::inert(&message));
@@ -190,6 +196,13 @@ pub fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILED)
         }
     }
+}
+
+fn is_not_journaled(error: &anyhow::Error) -> bool {
+    matches!(
+        error.downcast_ref::<crate::review::ReviewError>(),
+        Some(crate::review::ReviewError::NotJournaled { .. })
+    )
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

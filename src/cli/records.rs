@@ -103,13 +103,18 @@ pub struct ConsolidateArgs {
 }
 
 #[derive(clap::Args, Debug)]
-#[command(group = clap::ArgGroup::new("fix").required(true).args(["drop", "from"]))]
+#[command(group = clap::ArgGroup::new("fix").required(true).args(["drop", "from", "journal"]))]
 pub struct RepairArgs {
     /// The manifest entry (file name) that does not read.
-    file: String,
+    #[arg(required_unless_present = "journal")]
+    file: Option<String>,
     /// Remove the entry from the manifest.
     #[arg(long)]
     drop: bool,
+    /// Move damaged journal lines (and a torn last line) aside to
+    /// .memwb/journal.damaged.<time>, so that writes can proceed.
+    #[arg(long, conflicts_with = "file")]
+    journal: bool,
     /// A corrected record file to put in its place (a path, or - for standard input).
     #[arg(long, value_name = "PATH")]
     from: Option<PathBuf>,
@@ -288,6 +293,9 @@ pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> 
 }
 
 pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
+    let Some(file) = args.file.as_deref() else {
+        return super::review::repair_journal(store);
+    };
     let replacement = match &args.from {
         Some(path) => {
             let text = read_text(path, MAX_RECORD_INPUT_BYTES)?;
@@ -297,9 +305,9 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    let seen = store.entry_bytes(&args.file);
+    let seen = store.entry_bytes(file);
     report(journaled_op(store, Op::Repair, |s| {
-        s.repair_entry(&args.file, seen.as_deref(), replacement)
+        s.repair_entry(file, seen.as_deref(), replacement)
     })?)
 }
 

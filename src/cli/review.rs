@@ -294,7 +294,9 @@ fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
 
 pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
-    let listed: Vec<(Proposal, State)> = proposal::list(store)?
+    let listing = proposal::list_all(store)?;
+    let listed: Vec<(Proposal, State)> = listing
+        .proposals
         .into_iter()
         .map(|p| {
             let state = p.state(&current);
@@ -303,9 +305,24 @@ pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
         .filter(|(_, state)| args.all || matches!(state, State::Ready | State::Stale(_)))
         .collect();
     if args.json {
-        let rows: Vec<ProposalJson> = listed.iter().map(|(p, s)| proposal_json(p, s)).collect();
+        let mut rows: Vec<serde_json::Value> = listed
+            .iter()
+            .map(|(p, s)| serde_json::to_value(proposal_json(p, s)))
+            .collect::<Result<_, _>>()?;
+        rows.extend(
+            listing.corrupt.iter().map(
+                |c| serde_json::json!({ "file": c.file, "state": "corrupt", "error": c.error }),
+            ),
+        );
         print_json(&rows)?;
         return Ok(EXIT_OK);
+    }
+    for corrupt in &listing.corrupt {
+        say!(
+            "{}  corrupt   {}",
+            inert(&corrupt.file),
+            inert(&corrupt.error)
+        )?;
     }
     for (p, state) in &listed {
         let plan = p.plan().ok();
@@ -353,7 +370,16 @@ pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
 pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
     let journal = Journal::of(store);
     recover_if_pending(store)?;
-    let entries = journal.entries()?;
+    let scan = journal.scan()?;
+    for damage in &scan.damaged {
+        eprintln!(
+            "warning: {}: skipping line {}: {}; `memwb repair --journal` moves it aside",
+            inert(&journal.path().display().to_string()),
+            damage.line,
+            inert(&damage.reason)
+        );
+    }
+    let entries = scan.entries;
     if args.json {
         print_json(&entries)?;
         return Ok(EXIT_OK);
@@ -413,6 +439,32 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
     };
     let (commit, _) = crate::review::undo(store, entry)?;
     report(commit)
+}
+
+/// `memwb repair --journal`.
+pub fn repair_journal(store: &Store) -> anyhow::Result<u8> {
+    let Some(repaired) = Journal::of(store).repair()? else {
+        say!("the journal has no damaged lines")?;
+        return Ok(EXIT_OK);
+    };
+    let lines: Vec<String> = repaired
+        .damaged
+        .iter()
+        .map(|d| d.line.to_string())
+        .collect();
+    let mut what = Vec::new();
+    if !lines.is_empty() {
+        what.push(format!("damaged lines {}", lines.join(", ")));
+    }
+    if repaired.torn {
+        what.push("a torn last line".to_owned());
+    }
+    say!(
+        "moved {} to {}",
+        what.join(" and "),
+        inert(&repaired.moved_to.display().to_string())
+    )?;
+    Ok(EXIT_OK)
 }
 
 /// Finishes a journal intent a crash left behind, so that reads show the recovered entry.

@@ -32,6 +32,20 @@ pub enum ReviewError {
     /// A proposal that cannot be filed as it is.
     #[error("invalid proposal: {rule}; nothing was filed")]
     ProposalInvalid { rule: String },
+    /// A link where memwb's state belongs (`.memwb`, `proposals`, the journal, a proposal):
+    /// never followed, since it could lead outside the workspace.
+    #[error(
+        "{path} is a symbolic link; memwb's state must be a real file inside .memory (remove the link); nothing was read or written through it"
+    )]
+    StateEscapes { path: PathBuf },
+    #[error("{path} is not a directory; move it aside so that memwb can keep its state there")]
+    StateNotADirectory { path: PathBuf },
+    /// The change is in the set, but the mark after its commit point could not be written:
+    /// the entry waits as an intent that recovery decides.
+    #[error(
+        "committed, but not journaled: {detail}; the entry waits in {path} as an intent that `memwb check` reports and the next change records"
+    )]
+    NotJournaled { path: PathBuf, detail: String },
     #[error("no journal entry {id}")]
     EntryNotFound { id: u64 },
     #[error("cannot undo entry {id}: it was a {op}, which changed no records")]

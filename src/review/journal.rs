@@ -1,137 +1,109 @@
-//! The journal: every change memwb makes, appended under the store lock with its commit.
+//! The journal: every change memwb makes, in `.memory/.memwb/journal.jsonl`, written under the
+//! store lock with its commit.
 //!
-//! Before the commit point the entry is written as an intent (`journal.pending.json`); after
-//! it, the entry is appended to `journal.jsonl` (fsynced) and the intent removed. A crash in
-//! between leaves the intent, which the next run finishes under the lock: it appends the entry
-//! only if the commit really happened, so no entry is lost and none is invented.
+//! One JSON value per line. Before a commit point the change's entry is appended as an intent,
+//! `{"intent":{"entry":…,"expect":…,"decision":…}}`, and fsynced: the one fsync the journal adds
+//! to a commit. After the commit point `{"committed":N}` is appended without an fsync (the next
+//! intent's fsync, or recovery, makes it durable); a change that failed before its commit point
+//! appends `{"aborted":N}`. An intent without a mark (a crash, or a mark that could not be
+//! written) is decided by the next run under the lock from the folder itself, as
+//! [`Intent::took_effect`] says, so an entry is never lost and never invented.
+//!
+//! The previous layout is still read: a line that is a bare entry is a committed entry, and an
+//! intent left in `journal.pending.json` is finished like one in the journal.
 
-use std::collections::HashSet;
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
+pub use super::entry::{Entry, EntryMeta, JournalRecord, Op, ProposalRef};
 use super::error::ReviewError;
-use super::proposal::{self, Deciding, Decision};
+use super::intent::Intent;
+use super::proposal::{self, Decision};
+pub use super::state::MEMWB_DIR;
+use super::state::StateDir;
 use super::who::{Who, now_ms};
-use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, io_err, read_optional};
-use crate::store::{
-    Commit, CommitObserver, MemorySet, Record, RecordInput, Store, StoreError, StoredRecord,
-    manifest,
-};
+use crate::store::fsutil::IoOp;
+use crate::store::{Store, StoreError};
 
-/// memwb's own folder inside `.memory`. The reference agents never scan the folder, and the
-/// audit ignores dot-directories, so nothing here is mistaken for a record.
-pub const MEMWB_DIR: &str = ".memwb";
 pub const JOURNAL_FILE: &str = "journal.jsonl";
-const PENDING_FILE: &str = "journal.pending.json";
+/// Where the previous layout kept an intent between a commit and its entry.
+const LEGACY_PENDING_FILE: &str = "journal.pending.json";
+/// A torn last line (an append cut short by a crash) is moved to `journal.torn.<ms>`.
+pub const TORN_PREFIX: &str = "journal.torn.";
+/// `memwb repair --journal` moves lines that do not parse to `journal.damaged.<ms>`.
+pub const DAMAGED_PREFIX: &str = "journal.damaged.";
+/// The most of `journal.jsonl` that is read whole (`log`, `check`, undo); a longer journal is
+/// refused with this limit in the error. Appends and new ids read only its last line.
+pub const MAX_JOURNAL_BYTES: usize = 256 * 1024 * 1024;
+/// The longest journal line read from the end (a consolidation of 200 full records is ~1 MB).
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// The most of a legacy `journal.pending.json` that is read.
+const MAX_INTENT_BYTES: usize = MAX_LINE_BYTES;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Op {
-    Add,
-    Set,
-    Rm,
-    Consolidate,
-    RebuildIndex,
-    Approve,
-    Reject,
-    Undo,
-    Repair,
+/// One line of the journal.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+enum Marker {
+    Intent(Box<Intent>),
+    Committed(u64),
+    Aborted(u64),
 }
 
-impl Op {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Add => "add",
-            Op::Set => "set",
-            Op::Rm => "rm",
-            Op::Consolidate => "consolidate",
-            Op::RebuildIndex => "rebuild-index",
-            Op::Approve => "approve",
-            Op::Reject => "reject",
-            Op::Undo => "undo",
-            Op::Repair => "repair",
+#[derive(Debug, Clone)]
+enum Line {
+    Marker(Marker),
+    /// The previous layout: a committed entry.
+    Entry(Box<Entry>),
+}
+
+fn parse_line(bytes: &[u8]) -> Result<Line, String> {
+    let marker = match serde_json::from_slice::<Marker>(bytes) {
+        Ok(marker) => return Ok(Line::Marker(marker)),
+        Err(e) => e,
+    };
+    match serde_json::from_slice::<Entry>(bytes) {
+        Ok(entry) => Ok(Line::Entry(Box::new(entry))),
+        Err(entry) => {
+            let is_marker = [&b"{\"intent\""[..], b"{\"committed\"", b"{\"aborted\""]
+                .iter()
+                .any(|p| bytes.starts_with(p));
+            Err(if is_marker { marker } else { entry }.to_string())
         }
     }
 }
 
-/// A record version as the journal keeps it: its fields and the file that held it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JournalRecord {
-    pub file: String,
-    #[serde(flatten)]
-    pub record: RecordInput,
+/// A journal line that is not a valid entry, intent or mark.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Damage {
+    /// 1-based.
+    pub line: usize,
+    pub reason: String,
 }
 
-impl From<&StoredRecord> for JournalRecord {
-    fn from(entry: &StoredRecord) -> Self {
-        Self {
-            file: entry.file.clone(),
-            record: entry.record.to_input(),
-        }
-    }
+/// What `Journal::repair` moved aside.
+#[derive(Debug, Clone)]
+pub struct Repaired {
+    pub damaged: Vec<Damage>,
+    pub torn: bool,
+    pub moved_to: PathBuf,
 }
 
-/// The proposal a change came from, with its evidence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProposalRef {
-    pub id: String,
-    pub kind: String,
-    pub origin: String,
-    pub evidence: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entry {
-    pub id: u64,
-    /// Unix milliseconds.
-    pub at: i64,
-    pub op: Op,
-    pub who: Who,
-    /// Records the change removed or replaced.
-    pub before: Vec<JournalRecord>,
-    /// Records the change wrote.
-    pub after: Vec<JournalRecord>,
-    pub proposal: Option<ProposalRef>,
-    pub reason: Option<String>,
-    /// The entry this one undid.
-    pub undoes: Option<u64>,
-}
-
-/// What describes a change before it is made.
+/// The whole journal as read, never failing on a bad line.
 #[derive(Debug, Clone, Default)]
-pub struct EntryMeta {
-    pub op: Option<Op>,
-    pub proposal: Option<ProposalRef>,
-    pub reason: Option<String>,
-    pub undoes: Option<u64>,
-}
-
-/// How to tell, after a crash, whether the change an intent describes took effect.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum Expect {
-    Manifest {
-        before: Vec<String>,
-        after: Vec<String>,
-    },
-    Index {
-        text: String,
-    },
-    Decided {
-        proposal: String,
-    },
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Pending {
-    entry: Entry,
-    expect: Expect,
-    decision: Option<Decision>,
+pub struct Scan {
+    /// Committed entries, oldest first.
+    pub entries: Vec<Entry>,
+    pub damaged: Vec<Damage>,
+    /// Bytes after the last newline: an append cut short (or in progress).
+    pub torn: u64,
+    /// An intent not marked yet: a change in progress, or one a crash interrupted (the next
+    /// run under the lock decides it).
+    pub pending: Option<Entry>,
 }
 
 /// The end of the journal file.
@@ -144,105 +116,164 @@ struct Tail {
 
 #[derive(Debug, Clone)]
 pub struct Journal {
-    dir: PathBuf,
+    store: Store,
+}
+
+fn invalid(path: PathBuf, rule: String) -> ReviewError {
+    ReviewError::DataInvalid {
+        what: "journal",
+        path,
+        rule,
+    }
 }
 
 impl Journal {
     pub fn of(store: &Store) -> Self {
         Self {
-            dir: store.root().join(MEMWB_DIR),
+            store: store.clone(),
         }
     }
 
     pub fn path(&self) -> PathBuf {
-        self.dir.join(JOURNAL_FILE)
+        self.store.root().join(MEMWB_DIR).join(JOURNAL_FILE)
     }
 
-    pub fn has_pending(&self) -> bool {
-        self.pending_path().exists()
-    }
-
-    fn pending_path(&self) -> PathBuf {
-        self.dir.join(PENDING_FILE)
-    }
-
-    pub(crate) fn ensure_dir(&self) -> Result<(), StoreError> {
-        create_dir_if_missing(&self.dir)
-    }
-
-    /// Every complete entry, oldest first. A torn last line (a crash mid-append) is skipped.
+    /// Every committed entry, oldest first. Lines that do not parse are skipped with a warning
+    /// in the log; [`Journal::scan`] says which.
     pub fn entries(&self) -> Result<Vec<Entry>, ReviewError> {
-        let path = self.path();
-        let Some(bytes) = read_optional(&path)? else {
-            return Ok(Vec::new());
-        };
-        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(end) => &bytes[..=end],
-            None => &[][..],
-        };
-        complete
-            .split(|&b| b == b'\n')
-            .filter(|line| !line.is_empty())
-            .enumerate()
-            .map(|(n, line)| {
-                serde_json::from_slice(line).map_err(|e| ReviewError::DataInvalid {
-                    what: "journal",
-                    path: path.clone(),
-                    rule: format!("line {} is not a valid entry: {e}", n + 1),
-                })
-            })
-            .collect()
-    }
-
-    /// Appends one entry durably. Call under the store lock.
-    fn append(&self, entry: &Entry) -> Result<(), StoreError> {
-        self.ensure_dir()?;
-        let path = self.path();
-        let tail = self.tail()?;
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(io_err("open", &path))?;
-        if tail.complete < tail.len {
-            file.set_len(tail.complete)
-                .map_err(io_err("truncate a torn line of", &path))?;
+        let scan = self.scan()?;
+        for damage in &scan.damaged {
+            tracing::warn!(line = damage.line, reason = %damage.reason, "skipping a damaged journal line");
         }
-        let mut line = serde_json::to_vec(entry).map_err(|e| io_err("encode", &path)(e.into()))?;
-        line.push(b'\n');
-        file.write_all(&line).map_err(io_err("append", &path))?;
-        file.sync_all().map_err(io_err("fsync", &path))
+        Ok(scan.entries)
     }
 
-    fn next_id(&self) -> Result<u64, ReviewError> {
-        let Some(line) = self.tail()?.last_line else {
+    /// The whole journal (at most [`MAX_JOURNAL_BYTES`]), with what is damaged in it.
+    pub fn scan(&self) -> Result<Scan, ReviewError> {
+        let mut scan = Scan::default();
+        let Some(state) = StateDir::open(&self.store)? else {
+            return Ok(scan);
+        };
+        if let Some(intent) = self.legacy_intent(&state)? {
+            scan.pending = Some(intent.entry);
+        }
+        let Some(bytes) = state.read(JOURNAL_FILE, MAX_JOURNAL_BYTES)? else {
+            return Ok(scan);
+        };
+        let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        scan.torn = (bytes.len() - complete) as u64;
+        let mut open: HashMap<u64, (usize, Entry)> = HashMap::new();
+        for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+            let number = n + 1;
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let mut damage = |reason: String| {
+                scan.damaged.push(Damage {
+                    line: number,
+                    reason,
+                })
+            };
+            match parse_line(line) {
+                Err(e) => damage(format!("not a valid entry: {e}")),
+                Ok(Line::Entry(entry)) => scan.entries.push(*entry),
+                Ok(Line::Marker(Marker::Intent(intent))) => {
+                    let id = intent.entry.id;
+                    if let Some((earlier, _)) = open.insert(id, (number, intent.entry)) {
+                        scan.damaged.push(Damage {
+                            line: earlier,
+                            reason: format!("intent #{id} was never marked committed or aborted"),
+                        });
+                    }
+                }
+                Ok(Line::Marker(Marker::Committed(id))) => match open.remove(&id) {
+                    Some((_, entry)) => scan.entries.push(entry),
+                    None => damage(format!("a committed mark for #{id}, which has no intent")),
+                },
+                Ok(Line::Marker(Marker::Aborted(id))) => {
+                    open.remove(&id);
+                }
+            }
+        }
+        let mut unmarked: Vec<(usize, Entry)> = open.into_values().collect();
+        unmarked.sort_by_key(|(line, _)| *line);
+        if let Some((_, last)) = unmarked.pop() {
+            scan.pending = Some(last);
+        }
+        for (line, entry) in unmarked {
+            scan.damaged.push(Damage {
+                line,
+                reason: format!("intent #{} was never marked committed or aborted", entry.id),
+            });
+        }
+        scan.damaged.sort_by_key(|d| d.line);
+        Ok(scan)
+    }
+
+    /// Whether an intent waits for its mark (see [`Journal::recover`]).
+    pub fn has_pending(&self) -> bool {
+        let Ok(Some(state)) = StateDir::open(&self.store) else {
+            return false;
+        };
+        state.exists(LEGACY_PENDING_FILE)
+            || matches!(
+                self.last_line(&state),
+                Ok(Some(Line::Marker(Marker::Intent(_))))
+            )
+    }
+
+    fn legacy_intent(&self, state: &StateDir) -> Result<Option<Intent>, ReviewError> {
+        let Some(bytes) = state.read(LEGACY_PENDING_FILE, MAX_INTENT_BYTES)? else {
+            return Ok(None);
+        };
+        Ok(serde_json::from_slice(&bytes).ok())
+    }
+
+    /// The last complete line, parsed; `None` for an empty or missing journal.
+    fn last_line(&self, state: &StateDir) -> Result<Option<Line>, ReviewError> {
+        let Some(line) = self.tail(state)?.last_line else {
+            return Ok(None);
+        };
+        parse_line(&line).map(Some).map_err(|e| {
+            invalid(
+                self.path(),
+                format!(
+                    "its last line is not a valid entry ({e}); `memwb repair --journal` moves it aside"
+                ),
+            )
+        })
+    }
+
+    pub(crate) fn next_id(&self) -> Result<u64, ReviewError> {
+        let Some(state) = StateDir::open(&self.store)? else {
             return Ok(1);
         };
-        let last: Entry = serde_json::from_slice(&line).map_err(|e| ReviewError::DataInvalid {
-            what: "journal",
-            path: self.path(),
-            rule: format!("its last line is not a valid entry: {e}"),
-        })?;
-        Ok(last.id + 1)
+        Ok(match self.last_line(&state)? {
+            None => 1,
+            Some(Line::Entry(entry)) => entry.id + 1,
+            Some(Line::Marker(Marker::Intent(intent))) => intent.entry.id + 1,
+            Some(Line::Marker(Marker::Committed(id))) => id + 1,
+            // An id whose change never happened is given again.
+            Some(Line::Marker(Marker::Aborted(id))) => id,
+        })
     }
 
     /// The end of the journal, read backwards only as far as its last complete line: what an
     /// append and the next id need, without reading a journal that only grows.
-    fn tail(&self) -> Result<Tail, StoreError> {
+    fn tail(&self, state: &StateDir) -> Result<Tail, ReviewError> {
         const CHUNK: u64 = 8192;
         let path = self.path();
-        let file = match fs::File::open(&path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Ok(Tail {
-                    len: 0,
-                    complete: 0,
-                    last_line: None,
-                });
-            }
-            Err(e) => return Err(io_err("open", &path)(e)),
+        let Some(file) = state.open_file(JOURNAL_FILE)? else {
+            return Ok(Tail {
+                len: 0,
+                complete: 0,
+                last_line: None,
+            });
         };
-        let len = file.metadata().map_err(io_err("stat", &path))?.len();
+        let len = file
+            .metadata()
+            .map_err(|e| StoreError::io("stat", &path, e))?
+            .len();
         let (mut start, mut bytes) = (len, Vec::new());
         loop {
             if let Some(end) = bytes.iter().rposition(|&b| b == b'\n') {
@@ -265,74 +296,152 @@ impl Journal {
                     last_line: None,
                 });
             }
+            if len - start > MAX_LINE_BYTES as u64 + CHUNK {
+                return Err(invalid(
+                    path,
+                    format!(
+                        "its last line is longer than {MAX_LINE_BYTES} bytes; `memwb repair --journal` moves it aside"
+                    ),
+                ));
+            }
             let step = CHUNK.min(start);
             start -= step;
             let mut chunk = vec![0; step as usize];
             file.read_exact_at(&mut chunk, start)
-                .map_err(io_err("read", &path))?;
+                .map_err(|e| StoreError::io("read", &path, e))?;
             chunk.extend_from_slice(&bytes);
             bytes = chunk;
         }
     }
 
-    fn write_pending(&self, pending: &Pending) -> Result<(), StoreError> {
-        self.ensure_dir()?;
-        let path = self.pending_path();
-        let bytes = serde_json::to_vec(pending).map_err(|e| io_err("encode", &path)(e.into()))?;
-        atomic_replace(&path, &bytes, &IoHooks::default())
-    }
-
-    fn remove_pending(&self) {
-        let path = self.pending_path();
-        if let Err(e) = fs::remove_file(&path)
-            && e.kind() != io::ErrorKind::NotFound
-        {
-            tracing::error!(path = %path.display(), error = %e, "could not remove the journal intent");
+    /// Appends one line; `durable` fsyncs it. A torn last line is first moved aside to
+    /// `journal.torn.<ms>`, so that nothing of it is lost and the new line starts clean.
+    fn append(&self, marker: &Marker, durable: bool, op: IoOp) -> Result<(), ReviewError> {
+        let state = StateDir::create(&self.store)?;
+        let path = self.path();
+        let mut line =
+            serde_json::to_vec(marker).map_err(|e| invalid(path.clone(), e.to_string()))?;
+        line.push(b'\n');
+        self.store.options().hooks.step(op, "append to", &path)?;
+        let tail = self.tail(&state)?;
+        let (mut file, created) = state.open_append(JOURNAL_FILE)?;
+        if tail.complete < tail.len {
+            self.move_torn_aside(&state, &file, &tail)?;
         }
-    }
-
-    /// Finishes an intent a crash left behind. Call under the store lock.
-    pub fn recover(&self, store: &Store) -> Result<(), ReviewError> {
-        let path = self.pending_path();
-        let Some(bytes) = read_optional(&path)? else {
-            return Ok(());
-        };
-        let Ok(pending) = serde_json::from_slice::<Pending>(&bytes) else {
-            // A torn intent was never complete, so its change never started.
-            self.remove_pending();
-            return Ok(());
-        };
-        let already = self.entries()?.iter().any(|e| e.id == pending.entry.id);
-        if already || took_effect(store, &pending.expect)? {
-            self.finish(store, &pending, already)?;
-            tracing::info!(
-                entry = pending.entry.id,
-                "recovered a journal entry after a crash"
-            );
+        file.write_all(&line)
+            .map_err(|e| StoreError::io("append to", &path, e))?;
+        if durable {
+            file.sync_data()
+                .map_err(|e| StoreError::io("fsync", &path, e))?;
         }
-        self.remove_pending();
+        if created {
+            state.sync()?;
+        }
         Ok(())
     }
 
-    fn finish(
+    fn move_torn_aside(
         &self,
-        store: &Store,
-        pending: &Pending,
-        already_appended: bool,
+        state: &StateDir,
+        file: &File,
+        tail: &Tail,
     ) -> Result<(), ReviewError> {
-        if !already_appended {
-            self.append(&pending.entry)?;
+        let path = self.path();
+        let reader = state
+            .open_file(JOURNAL_FILE)?
+            .ok_or_else(|| StoreError::io("open", &path, std::io::ErrorKind::NotFound.into()))?;
+        let mut torn = vec![0; (tail.len - tail.complete) as usize];
+        reader
+            .read_exact_at(&mut torn, tail.complete)
+            .map_err(|e| StoreError::io("read", &path, e))?;
+        let aside = format!("{TORN_PREFIX}{}", now_ms());
+        state.create_exclusive(&aside, &torn)?;
+        file.set_len(tail.complete)
+            .map_err(|e| StoreError::io("truncate a torn line of", &path, e))?;
+        tracing::warn!(
+            moved_to = %state.file_path(&aside).display(),
+            bytes = torn.len(),
+            "the journal's last line was torn (an interrupted append); moved it aside"
+        );
+        Ok(())
+    }
+
+    pub(crate) fn write_intent(&self, intent: &Intent) -> Result<(), ReviewError> {
+        self.append(
+            &Marker::Intent(Box::new(intent.clone())),
+            true,
+            IoOp::JournalIntent,
+        )
+    }
+
+    fn mark(&self, id: u64, committed: bool) -> Result<(), ReviewError> {
+        let marker = if committed {
+            Marker::Committed(id)
+        } else {
+            Marker::Aborted(id)
+        };
+        self.append(&marker, false, IoOp::JournalMark)
+    }
+
+    /// After the commit point: applies the decision the intent carries, then marks it
+    /// committed (in that order, so that recovery can still apply the decision).
+    pub(crate) fn finish(&self, intent: &Intent) -> Result<(), ReviewError> {
+        if let Some(decision) = &intent.decision {
+            proposal::record_decision(&self.store, decision, intent.entry.id)?;
         }
-        if let Some(decision) = &pending.decision {
-            proposal::record_decision(store, decision, pending.entry.id)?;
+        self.mark(intent.entry.id, true)
+    }
+
+    /// Before the commit point, the change failed: its id is free again.
+    pub(crate) fn abort(&self, intent: &Intent) {
+        if let Err(e) = self.mark(intent.entry.id, false) {
+            tracing::error!(error = %e, "could not mark an aborted journal intent; the next change decides it");
         }
+    }
+
+    /// Decides an intent a crash (or a failed mark) left behind. Call under the store lock.
+    pub fn recover(&self, store: &Store) -> Result<(), ReviewError> {
+        let Some(state) = StateDir::open(store)? else {
+            return Ok(());
+        };
+        self.recover_legacy(store, &state)?;
+        let Some(Line::Marker(Marker::Intent(intent))) = self.last_line(&state)? else {
+            return Ok(());
+        };
+        if intent.took_effect(store)? {
+            self.finish(&intent)?;
+            tracing::info!(
+                entry = intent.entry.id,
+                "recovered a journal entry after a crash"
+            );
+        } else {
+            self.mark(intent.entry.id, false)?;
+        }
+        Ok(())
+    }
+
+    /// An intent in `journal.pending.json`, from the previous layout.
+    fn recover_legacy(&self, store: &Store, state: &StateDir) -> Result<(), ReviewError> {
+        if !state.exists(LEGACY_PENDING_FILE) {
+            return Ok(());
+        }
+        // A torn intent was never complete, so its change never started.
+        if let Some(intent) = self.legacy_intent(state)? {
+            let already = self.scan()?.entries.iter().any(|e| e.id == intent.entry.id);
+            if already || intent.took_effect(store)? {
+                if !already {
+                    self.write_intent(&intent)?;
+                }
+                self.finish(&intent)?;
+            }
+        }
+        state.remove(LEGACY_PENDING_FILE);
         Ok(())
     }
 
     /// Journals a change that is not a store transaction (rejecting a proposal), under the lock.
     pub(crate) fn record_decision_only(
         &self,
-        store: &Store,
         meta: EntryMeta,
         decision: Decision,
     ) -> Result<Entry, ReviewError> {
@@ -347,266 +456,64 @@ impl Journal {
             reason: meta.reason,
             undoes: meta.undoes,
         };
-        let pending = Pending {
+        let intent = Intent {
             entry: entry.clone(),
-            expect: Expect::Decided {
+            expect: super::intent::Expect::Decided {
                 proposal: decision.proposal.clone(),
             },
             decision: Some(decision),
         };
-        self.write_pending(&pending)?;
-        self.finish(store, &pending, false)?;
-        self.remove_pending();
+        self.write_intent(&intent)?;
+        self.finish(&intent)?;
         Ok(entry)
     }
-}
 
-/// The file names the manifest on disk lists now (none when it is missing or unreadable).
-fn listed_files(store: &Store) -> Result<Vec<String>, StoreError> {
-    Ok(match read_optional(&store.manifest_path())? {
-        Some(bytes) => manifest::parse_lenient(&bytes).unwrap_or_default(),
-        None => Vec::new(),
-    })
-}
-
-fn took_effect(store: &Store, expect: &Expect) -> Result<bool, ReviewError> {
-    Ok(match expect {
-        Expect::Manifest { before, after } => {
-            let current = listed_files(store)?;
-            if current == *after {
-                true
-            } else {
-                // Another writer may have committed on top: our new files (random names no one
-                // else writes) listed, or our removals gone while the manifest moved on.
-                let listed: HashSet<&String> = current.iter().collect();
-                let before_set: HashSet<&String> = before.iter().collect();
-                let added: Vec<&String> =
-                    after.iter().filter(|f| !before_set.contains(f)).collect();
-                let after_set: HashSet<&String> = after.iter().collect();
-                let removed: Vec<&String> =
-                    before.iter().filter(|f| !after_set.contains(f)).collect();
-                if added.is_empty() && removed.is_empty() {
-                    false
-                } else if added.is_empty() {
-                    current != *before && removed.iter().all(|f| !listed.contains(f))
-                } else {
-                    added.iter().any(|f| listed.contains(f))
+    /// Moves every line that does not parse, and a torn last line, to `journal.damaged.<ms>`,
+    /// and rewrites the journal without them (atomically), under the store lock. Returns the
+    /// damaged lines moved, whether a torn line was among them, and where they went.
+    pub fn repair(&self) -> Result<Option<Repaired>, ReviewError> {
+        let _lock = self.store.lock_for_write()?;
+        let Some(state) = StateDir::open(&self.store)? else {
+            return Ok(None);
+        };
+        let Some(bytes) = state.read(JOURNAL_FILE, MAX_JOURNAL_BYTES)? else {
+            return Ok(None);
+        };
+        let (mut kept, mut moved, mut damaged) = (Vec::new(), Vec::new(), Vec::new());
+        let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        let torn = lines.pop().filter(|rest| !rest.is_empty());
+        for (n, line) in lines.into_iter().enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match parse_line(line) {
+                Ok(_) => {
+                    kept.extend_from_slice(line);
+                    kept.push(b'\n');
+                }
+                Err(e) => {
+                    damaged.push(Damage {
+                        line: n + 1,
+                        reason: format!("not a valid entry: {e}"),
+                    });
+                    moved.extend_from_slice(line);
+                    moved.push(b'\n');
                 }
             }
         }
-        Expect::Index { text } => {
-            read_optional(&store.index_path())?.as_deref() == Some(text.as_bytes())
+        if let Some(torn) = torn {
+            moved.extend_from_slice(torn);
         }
-        Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
-    })
-}
-
-/// The observer that journals every transaction of one operation.
-pub struct JournalObserver {
-    journal: Journal,
-    meta: EntryMeta,
-    decision: Option<Deciding>,
-    pending: Mutex<Option<Pending>>,
-    appended: Mutex<Option<Entry>>,
-}
-
-impl JournalObserver {
-    pub fn new(store: &Store, meta: EntryMeta, decision: Option<Deciding>) -> Arc<Self> {
-        Arc::new(Self {
-            journal: Journal::of(store),
-            meta,
-            decision,
-            pending: Mutex::new(None),
-            appended: Mutex::new(None),
-        })
-    }
-
-    /// The entry written for the last committed transaction.
-    pub fn entry(&self) -> Option<Entry> {
-        self.appended
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-}
-
-impl CommitObserver for JournalObserver {
-    fn recover(&self, store: &Store) -> Result<(), StoreError> {
-        self.journal.recover(store)?;
-        match &self.decision {
-            Some(deciding) => Ok(proposal::check_as_read(store, &deciding.read_as)?),
-            None => Ok(()),
+        if moved.is_empty() {
+            return Ok(None);
         }
+        let aside = format!("{DAMAGED_PREFIX}{}", now_ms());
+        state.create_exclusive(&aside, &moved)?;
+        state.replace(JOURNAL_FILE, &kept)?;
+        Ok(Some(Repaired {
+            damaged,
+            torn: torn.is_some(),
+            moved_to: state.file_path(&aside),
+        }))
     }
-
-    fn prepare(
-        &self,
-        store: &Store,
-        before: &MemorySet,
-        after: &MemorySet,
-    ) -> Result<(), StoreError> {
-        let after_files: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
-        let before_files: HashSet<&str> = before.entries.iter().map(|e| e.file.as_str()).collect();
-        let removed: Vec<JournalRecord> = before
-            .entries
-            .iter()
-            .filter(|e| !after_files.contains(e.file.as_str()))
-            .map(JournalRecord::from)
-            .collect();
-        let written: Vec<JournalRecord> = after
-            .entries
-            .iter()
-            .filter(|e| !before_files.contains(e.file.as_str()))
-            .map(JournalRecord::from)
-            .collect();
-        let op = self
-            .meta
-            .op
-            .unwrap_or(match (removed.is_empty(), written.is_empty()) {
-                (true, true) => Op::RebuildIndex,
-                (true, false) => Op::Add,
-                (false, true) => Op::Rm,
-                (false, false) => Op::Set,
-            });
-        let expect = if op == Op::RebuildIndex {
-            Expect::Index {
-                text: after.index_text(),
-            }
-        } else {
-            // The manifest as it is on disk, not `before`: a repair's `before` leaves out the
-            // entry it fixes, and recovery must see that entry go.
-            Expect::Manifest {
-                before: listed_files(store)?,
-                after: after.files(),
-            }
-        };
-        let pending = Pending {
-            entry: Entry {
-                id: self.journal.next_id()?,
-                at: now_ms(),
-                op,
-                who: Who::current(),
-                before: removed,
-                after: written,
-                proposal: self.meta.proposal.clone(),
-                reason: self.meta.reason.clone(),
-                undoes: self.meta.undoes,
-            },
-            expect,
-            decision: self.decision.as_ref().map(|d| d.decision.clone()),
-        };
-        self.journal.write_pending(&pending)?;
-        *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending);
-        Ok(())
-    }
-
-    fn committed(&self, store: &Store, _commit: &Commit) {
-        let Some(pending) = self
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        else {
-            return;
-        };
-        crash_point_for_tests();
-        match self.journal.finish(store, &pending, false) {
-            Ok(()) => {
-                self.journal.remove_pending();
-                *self.appended.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending.entry);
-            }
-            // The intent stays; the next run under the lock appends the entry.
-            Err(e) => {
-                tracing::error!(error = %e, "committed, but the journal entry is still pending")
-            }
-        }
-    }
-
-    fn aborted(&self, _store: &Store) {
-        if self
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .is_some()
-        {
-            self.journal.remove_pending();
-        }
-    }
-}
-
-/// Debug builds only: `MEMWB_TEST_KILL_AFTER_COMMIT=1` makes the process SIGKILL itself right
-/// after a commit point and before its journal entry is appended, so tests can check recovery.
-fn crash_point_for_tests() {
-    #[cfg(debug_assertions)]
-    if std::env::var_os("MEMWB_TEST_KILL_AFTER_COMMIT").is_some() {
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", &std::process::id().to_string()])
-            .status();
-        std::thread::sleep(std::time::Duration::from_secs(5));
-        std::process::abort();
-    }
-}
-
-/// Runs one journaled operation on `store`.
-pub fn journaled<T>(
-    store: &Store,
-    meta: EntryMeta,
-    decision: Option<Deciding>,
-    op: impl FnOnce(&Store) -> Result<T, StoreError>,
-) -> Result<(T, Option<Entry>), ReviewError> {
-    let observer = JournalObserver::new(store, meta, decision);
-    let observed = store.with_observer(observer.clone());
-    let value = op(&observed)?;
-    Ok((value, observer.entry()))
-}
-
-/// Runs one change of the set with its journal entry, the way every command and the workbench
-/// do: `op` names the change, and the commit is returned.
-pub fn journaled_op(
-    store: &Store,
-    op: Op,
-    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
-) -> Result<Commit, ReviewError> {
-    let meta = EntryMeta {
-        op: Some(op),
-        ..EntryMeta::default()
-    };
-    Ok(journaled(store, meta, None, change)?.0)
-}
-
-/// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
-/// there unchanged; they are replaced by the records it removed.
-pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
-    if entry.before.is_empty() && entry.after.is_empty() {
-        return Err(ReviewError::NothingToUndo {
-            id: entry.id,
-            op: entry.op.as_str(),
-        });
-    }
-    let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
-        records
-            .iter()
-            .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
-            .collect()
-    };
-    let base = to_records(&entry.after)?;
-    let restore = to_records(&entry.before)?;
-    let meta = EntryMeta {
-        op: Some(Op::Undo),
-        undoes: Some(entry.id),
-        ..EntryMeta::default()
-    };
-    let since = entry.id;
-    journaled(store, meta, None, |s| s.exchange(&base, restore)).map_err(|e| match e {
-        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: detail.replace("since it was read", &format!("since #{since}")),
-        },
-        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: format!("{name:?} was added again since #{since}"),
-        },
-        other => other,
-    })
 }

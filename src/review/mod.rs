@@ -1,15 +1,21 @@
 //! The review gate: proposals a person approves or rejects, and the journal of every change
 //! memwb makes, with undo. Kept in `.memory/.memwb/`, which the reference agents never read.
 
+pub mod audit;
 pub mod dedupe;
+mod entry;
 pub mod error;
 pub mod eval;
+mod intent;
 pub mod journal;
+pub mod observer;
 pub mod proposal;
 pub mod sink;
+pub mod state;
 pub mod who;
 
 pub use error::ReviewError;
-pub use journal::{Entry, EntryMeta, Journal, Op, journaled, journaled_op, undo};
+pub use journal::{Entry, EntryMeta, Journal, Op};
+pub use observer::{journaled, journaled_op, undo};
 pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, State, Status};
 pub use sink::ReviewPlans;

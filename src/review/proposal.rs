@@ -5,9 +5,6 @@
 //! have exactly one effect.
 
 use std::collections::HashSet;
-use std::fs;
-use std::io;
-use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
@@ -15,16 +12,15 @@ use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply}
 use serde_json::Value;
 
 use super::error::ReviewError;
-use super::journal::{
-    Entry, EntryMeta, Journal, JournalRecord, MEMWB_DIR, Op, ProposalRef, journaled,
-};
+use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
+use super::observer::journaled;
+use super::state::StateDir;
 use super::who::{Who, now_ms};
-use crate::store::fsutil::{
-    IoHooks, atomic_replace, create_dir_if_missing, read_optional, sync_dir, temp_name,
-};
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 pub const PROPOSALS_DIR: &str = "proposals";
+/// The most of one proposal file that is read (its base holds at most the whole set).
+pub const MAX_PROPOSAL_BYTES: usize = 16 * 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -282,11 +278,15 @@ impl Proposal {
     }
 }
 
-fn dir(store: &Store) -> PathBuf {
-    store.root().join(MEMWB_DIR).join(PROPOSALS_DIR)
+/// `.memwb/proposals`, if it exists (never through a link).
+fn open_dir(store: &Store) -> Result<Option<StateDir>, ReviewError> {
+    match StateDir::open(store)? {
+        Some(state) => state.subdir(PROPOSALS_DIR),
+        None => Ok(None),
+    }
 }
 
-fn path(store: &Store, id: &str) -> Result<PathBuf, ReviewError> {
+fn file_name(id: &str) -> Result<String, ReviewError> {
     if id.is_empty()
         || !id
             .bytes()
@@ -294,13 +294,15 @@ fn path(store: &Store, id: &str) -> Result<PathBuf, ReviewError> {
     {
         return Err(ReviewError::ProposalNotFound { id: id.to_owned() });
     }
-    Ok(dir(store).join(format!("{id}.json")))
+    Ok(format!("{id}.json"))
 }
 
 pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
-    let path = path(store, id)?;
-    let bytes =
-        read_optional(&path)?.ok_or_else(|| ReviewError::ProposalNotFound { id: id.to_owned() })?;
+    let name = file_name(id)?;
+    let not_found = || ReviewError::ProposalNotFound { id: id.to_owned() };
+    let dir = open_dir(store)?.ok_or_else(not_found)?;
+    let bytes = dir.read(&name, MAX_PROPOSAL_BYTES)?.ok_or_else(not_found)?;
+    let path = dir.file_path(&name);
     let invalid = |rule: String| ReviewError::DataInvalid {
         what: "proposal",
         path: path.clone(),
@@ -314,27 +316,52 @@ pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
     Ok(proposal)
 }
 
-/// Every proposal, oldest first; unreadable files are skipped with a log line.
-pub fn list(store: &Store) -> Result<Vec<Proposal>, ReviewError> {
-    let dir = dir(store);
-    let entries = match fs::read_dir(&dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(StoreError::io("list", &dir, e).into()),
+/// A proposal file that cannot be read, with why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corrupt {
+    pub file: String,
+    pub error: String,
+}
+
+/// Every proposal, oldest first, and every proposal file that does not read.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    pub proposals: Vec<Proposal>,
+    pub corrupt: Vec<Corrupt>,
+}
+
+/// Every `.json` file in the proposals folder, read. Leftover temp files are not proposals.
+pub fn list_all(store: &Store) -> Result<Listing, ReviewError> {
+    let mut listing = Listing::default();
+    let Some(dir) = open_dir(store)? else {
+        return Ok(listing);
     };
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for name in dir.names()? {
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
         match load(store, id) {
-            Ok(p) => out.push(p),
-            Err(e) => tracing::warn!(error = %e, "skipping an unreadable proposal"),
+            Ok(p) => listing.proposals.push(p),
+            Err(e) => listing.corrupt.push(Corrupt {
+                file: name.clone(),
+                error: e.to_string(),
+            }),
         }
     }
-    out.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    Ok(out)
+    listing
+        .proposals
+        .sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+    Ok(listing)
+}
+
+/// Every proposal that reads, oldest first; the others are skipped with a log line (see
+/// [`list_all`] for them).
+pub fn list(store: &Store) -> Result<Vec<Proposal>, ReviewError> {
+    let listing = list_all(store)?;
+    for corrupt in &listing.corrupt {
+        tracing::warn!(file = %corrupt.file, error = %corrupt.error, "skipping an unreadable proposal");
+    }
+    Ok(listing.proposals)
 }
 
 /// What a proposer hands in.
@@ -387,10 +414,8 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         reason: None,
         journal_entry: None,
     };
-    store.ensure_root()?;
-    Journal::of(store).ensure_dir()?;
-    create_dir_if_missing(&dir(store))?;
-    write_exclusive(&path(store, &proposal.id)?, &proposal)?;
+    let dir = StateDir::create(store)?.create_subdir(PROPOSALS_DIR)?;
+    dir.create_exclusive(&file_name(&proposal.id)?, &encode(&proposal))?;
     Ok(proposal)
 }
 
@@ -400,28 +425,11 @@ fn encode(proposal: &Proposal) -> Vec<u8> {
     bytes
 }
 
-/// Temp file, fsync, then a hard link that fails if the name exists: atomic and exclusive.
-fn write_exclusive(target: &std::path::Path, proposal: &Proposal) -> Result<(), StoreError> {
-    let dir = target.parent().unwrap_or(std::path::Path::new("."));
-    let temp = dir.join(temp_name());
-    let result = (|| {
-        fs::write(&temp, encode(proposal)).map_err(|e| StoreError::io("write", &temp, e))?;
-        fs::File::open(&temp)
-            .and_then(|f| f.sync_all())
-            .map_err(|e| StoreError::io("fsync", &temp, e))?;
-        fs::hard_link(&temp, target).map_err(|e| StoreError::io("create", target, e))
-    })();
-    let _ = fs::remove_file(&temp);
-    result?;
-    sync_dir(dir, &IoHooks::default())
-}
-
 fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
-    Ok(atomic_replace(
-        &path(store, &proposal.id)?,
-        &encode(proposal),
-        &IoHooks::default(),
-    )?)
+    let dir = open_dir(store)?.ok_or_else(|| ReviewError::ProposalNotFound {
+        id: proposal.id.clone(),
+    })?;
+    dir.replace(&file_name(&proposal.id)?, &encode(proposal))
 }
 
 pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
@@ -543,7 +551,7 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
         reason: reason.clone(),
         undoes: None,
     };
-    journal.record_decision_only(store, meta, decision(id, Status::Rejected, reason))
+    journal.record_decision_only(meta, decision(id, Status::Rejected, reason))
 }
 
 /// Replaces the proposed records (a reviewer's edit), validated like any edit. `opened` is the

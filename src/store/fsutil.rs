@@ -21,6 +21,10 @@ pub enum IoOp {
     Rename,
     SyncDir,
     RemoveReplaced,
+    /// memwb's journal: the intent appended (and fsynced) before a commit point.
+    JournalIntent,
+    /// memwb's journal: the mark appended after a commit point (or an abort).
+    JournalMark,
 }
 
 /// Called before each step; an error returned here is treated as if the step had failed.
@@ -46,7 +50,8 @@ impl IoHooks {
         Self(Some(hook))
     }
 
-    fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
+    /// Passes one step to the hook (and, in debug builds, the crash point).
+    pub(crate) fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
         #[cfg(debug_assertions)]
         crash_point::reached(op, path);
         match &self.0 {

@@ -1,0 +1,202 @@
+//! What `check` reports about memwb's own state in `.memory/.memwb`: links and non-regular
+//! files where state belongs, leftover temp files, corrupt proposals, and the journal's damage
+//! and pending intent. Never fails: whatever cannot be read is itself a finding.
+
+use rustix::fs::FileType;
+
+use super::error::ReviewError;
+use super::journal::{DAMAGED_PREFIX, JOURNAL_FILE, Journal, MEMWB_DIR, TORN_PREFIX};
+use super::proposal::{self, PROPOSALS_DIR};
+use super::state::StateDir;
+use crate::store::{Finding, Severity, Store, StoreError};
+
+fn finding(code: &'static str, severity: Severity, file: String, message: String) -> Finding {
+    Finding {
+        code,
+        severity,
+        file: Some(file),
+        message,
+    }
+}
+
+const LINK_RULE: &str =
+    "a symbolic link where memwb keeps its state; it is never followed (remove it)";
+
+fn link(file: String) -> Finding {
+    finding("state-escapes", Severity::Error, file, LINK_RULE.into())
+}
+
+fn not_a_file(file: String, kind: &str) -> Finding {
+    finding(
+        "not-a-file",
+        Severity::Error,
+        file,
+        format!("a {kind} where memwb keeps a file; it is never read (remove it)"),
+    )
+}
+
+fn not_a_directory(file: String) -> Finding {
+    finding(
+        "state-not-a-directory",
+        Severity::Error,
+        file,
+        "not a directory; memwb cannot keep its state here until it is moved aside".into(),
+    )
+}
+
+fn is_temp(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(".tmp")
+}
+
+/// Links, non-regular files and temp files directly in `dir` (shown as `prefix/<name>`).
+fn scan_dir(dir: &StateDir, prefix: &str, subdirs: &[&str], out: &mut Vec<Finding>) {
+    let names = match dir.names() {
+        Ok(names) => names,
+        Err(e) => {
+            out.push(finding(
+                "state-unreadable",
+                Severity::Error,
+                prefix.to_owned(),
+                e.to_string(),
+            ));
+            return;
+        }
+    };
+    for name in names {
+        let file = format!("{prefix}/{name}");
+        match dir.file_type(&name) {
+            Some(FileType::Symlink) => out.push(link(file)),
+            Some(FileType::Directory) if subdirs.contains(&name.as_str()) => {}
+            Some(FileType::RegularFile) if is_temp(&name) => out.push(finding(
+                "temp-file",
+                Severity::Warning,
+                file,
+                "leftover temporary file of an interrupted write".into(),
+            )),
+            Some(FileType::RegularFile) => {}
+            Some(_) if subdirs.contains(&name.as_str()) => out.push(not_a_directory(file)),
+            Some(FileType::Directory) => out.push(not_a_file(file, "directory")),
+            Some(FileType::Fifo) => out.push(not_a_file(file, "FIFO")),
+            Some(FileType::Socket) => out.push(not_a_file(file, "socket")),
+            Some(_) => out.push(not_a_file(file, "device or special file")),
+            None => {}
+        }
+    }
+}
+
+/// Every finding about `.memory/.memwb`.
+pub fn findings(store: &Store) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let state = match StateDir::open(store) {
+        Ok(Some(state)) => state,
+        Ok(None) => return out,
+        // The store's own audit reports `.memory` itself.
+        Err(ReviewError::Store(StoreError::RootEscapes { .. })) => return out,
+        Err(e) => {
+            out.push(error_finding(&e, MEMWB_DIR.to_owned()));
+            return out;
+        }
+    };
+    scan_dir(&state, MEMWB_DIR, &[PROPOSALS_DIR], &mut out);
+    let proposals_dir = format!("{MEMWB_DIR}/{PROPOSALS_DIR}");
+    match state.subdir(PROPOSALS_DIR) {
+        Ok(Some(dir)) => scan_dir(&dir, &proposals_dir, &[], &mut out),
+        Ok(None) => {}
+        // Already reported by the scan of `.memwb`.
+        Err(_) => {}
+    }
+    if let Ok(listing) = proposal::list_all(store) {
+        for corrupt in listing.corrupt {
+            let file = format!("{proposals_dir}/{}", corrupt.file);
+            // A link or FIFO was reported above; here only what reads but does not parse.
+            if matches!(
+                state_type(&state, &corrupt.file),
+                Some(FileType::RegularFile)
+            ) {
+                out.push(finding(
+                    "proposal-corrupt",
+                    Severity::Error,
+                    file,
+                    format!("{}; `memwb proposals` lists it as corrupt", corrupt.error),
+                ));
+            }
+        }
+    }
+    for name in state.names().unwrap_or_default() {
+        if name.starts_with(TORN_PREFIX) || name.starts_with(DAMAGED_PREFIX) {
+            out.push(finding(
+                "journal-set-aside",
+                Severity::Warning,
+                format!("{MEMWB_DIR}/{name}"),
+                "journal lines that were torn or damaged, moved aside; look at them, then delete the file".into(),
+            ));
+        }
+    }
+    journal_findings(store, &mut out);
+    out
+}
+
+fn state_type(state: &StateDir, proposal_file: &str) -> Option<FileType> {
+    state
+        .subdir(PROPOSALS_DIR)
+        .ok()
+        .flatten()
+        .and_then(|dir| dir.file_type(proposal_file))
+}
+
+fn error_finding(error: &ReviewError, file: String) -> Finding {
+    match error {
+        ReviewError::StateEscapes { .. } => link(file),
+        ReviewError::StateNotADirectory { .. } => not_a_directory(file),
+        ReviewError::Store(StoreError::NotAFile { kind, .. }) => not_a_file(file, kind),
+        other => finding("state-unreadable", Severity::Error, file, other.to_string()),
+    }
+}
+
+fn journal_findings(store: &Store, out: &mut Vec<Finding>) {
+    let file = format!("{MEMWB_DIR}/{JOURNAL_FILE}");
+    let scan = match Journal::of(store).scan() {
+        Ok(scan) => scan,
+        Err(e) => {
+            // A link or FIFO in its place was reported by the folder scan.
+            if !out.iter().any(|f| f.file.as_deref() == Some(file.as_str())) {
+                out.push(error_finding(&e, file));
+            }
+            return;
+        }
+    };
+    for damage in &scan.damaged {
+        out.push(finding(
+            "journal-damaged",
+            Severity::Error,
+            file.clone(),
+            format!(
+                "line {}: {}; `memwb log` skips it, `memwb repair --journal` moves it aside",
+                damage.line, damage.reason
+            ),
+        ));
+    }
+    if scan.torn > 0 {
+        out.push(finding(
+            "journal-torn",
+            Severity::Warning,
+            file.clone(),
+            format!(
+                "the last {} bytes are a torn line (an interrupted append); the next change moves them to {TORN_PREFIX}<time>",
+                scan.torn
+            ),
+        ));
+    }
+    if let Some(entry) = &scan.pending {
+        out.push(finding(
+            "journal-pending",
+            Severity::Warning,
+            file,
+            format!(
+                "entry #{} ({}) is an intent not yet marked committed or aborted: a change in progress, or one whose journal write failed; the next change (or `memwb log`) decides it from the set",
+                entry.id,
+                entry.op.as_str()
+            ),
+        ));
+    }
+}

@@ -1,0 +1,88 @@
+//! A journal entry: one change memwb made, with who, when, what and why.
+
+use serde::{Deserialize, Serialize};
+
+use super::who::Who;
+use crate::store::{RecordInput, StoredRecord};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    Add,
+    Set,
+    Rm,
+    Consolidate,
+    RebuildIndex,
+    Approve,
+    Reject,
+    Undo,
+    Repair,
+}
+
+impl Op {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Add => "add",
+            Op::Set => "set",
+            Op::Rm => "rm",
+            Op::Consolidate => "consolidate",
+            Op::RebuildIndex => "rebuild-index",
+            Op::Approve => "approve",
+            Op::Reject => "reject",
+            Op::Undo => "undo",
+            Op::Repair => "repair",
+        }
+    }
+}
+
+/// A record version as the journal keeps it: its fields and the file that held it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRecord {
+    pub file: String,
+    #[serde(flatten)]
+    pub record: RecordInput,
+}
+
+impl From<&StoredRecord> for JournalRecord {
+    fn from(entry: &StoredRecord) -> Self {
+        Self {
+            file: entry.file.clone(),
+            record: entry.record.to_input(),
+        }
+    }
+}
+
+/// The proposal a change came from, with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProposalRef {
+    pub id: String,
+    pub kind: String,
+    pub origin: String,
+    pub evidence: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub id: u64,
+    /// Unix milliseconds.
+    pub at: i64,
+    pub op: Op,
+    pub who: Who,
+    /// Records the change removed or replaced.
+    pub before: Vec<JournalRecord>,
+    /// Records the change wrote.
+    pub after: Vec<JournalRecord>,
+    pub proposal: Option<ProposalRef>,
+    pub reason: Option<String>,
+    /// The entry this one undid.
+    pub undoes: Option<u64>,
+}
+
+/// What describes a change before it is made.
+#[derive(Debug, Clone, Default)]
+pub struct EntryMeta {
+    pub op: Option<Op>,
+    pub proposal: Option<ProposalRef>,
+    pub reason: Option<String>,
+    pub undoes: Option<u64>,
+}

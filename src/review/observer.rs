@@ -1,0 +1,260 @@
+//! The observer that journals every transaction of one operation, and the operations built
+//! on it (`journaled`, `undo`).
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use super::error::ReviewError;
+use super::intent::{Expect, Intent, listed_files};
+use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
+use super::proposal::{self, Deciding};
+use super::who::{Who, now_ms};
+use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError};
+
+/// The observer that journals every transaction of one operation.
+pub struct JournalObserver {
+    journal: Journal,
+    meta: EntryMeta,
+    decision: Option<Deciding>,
+    pending: Mutex<Option<Intent>>,
+    appended: Mutex<Option<Entry>>,
+    /// Why the last commit's mark could not be written (the intent stays for recovery).
+    unjournaled: Mutex<Option<String>>,
+}
+
+impl JournalObserver {
+    pub fn new(store: &Store, meta: EntryMeta, decision: Option<Deciding>) -> Arc<Self> {
+        Arc::new(Self {
+            journal: Journal::of(store),
+            meta,
+            decision,
+            pending: Mutex::new(None),
+            appended: Mutex::new(None),
+            unjournaled: Mutex::new(None),
+        })
+    }
+
+    /// The entry written for the last committed transaction.
+    pub fn entry(&self) -> Option<Entry> {
+        self.appended
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn take_unjournaled(&self) -> Option<String> {
+        self.unjournaled
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+}
+
+impl CommitObserver for JournalObserver {
+    fn recover(&self, store: &Store) -> Result<(), StoreError> {
+        self.journal.recover(store)?;
+        match &self.decision {
+            Some(deciding) => Ok(proposal::check_as_read(store, &deciding.read_as)?),
+            None => Ok(()),
+        }
+    }
+
+    fn prepare(
+        &self,
+        store: &Store,
+        before: &MemorySet,
+        after: &MemorySet,
+    ) -> Result<(), StoreError> {
+        let after_files: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
+        let before_files: HashSet<&str> = before.entries.iter().map(|e| e.file.as_str()).collect();
+        let removed: Vec<JournalRecord> = before
+            .entries
+            .iter()
+            .filter(|e| !after_files.contains(e.file.as_str()))
+            .map(JournalRecord::from)
+            .collect();
+        let written: Vec<JournalRecord> = after
+            .entries
+            .iter()
+            .filter(|e| !before_files.contains(e.file.as_str()))
+            .map(JournalRecord::from)
+            .collect();
+        let op = self
+            .meta
+            .op
+            .unwrap_or(match (removed.is_empty(), written.is_empty()) {
+                (true, true) => Op::RebuildIndex,
+                (true, false) => Op::Add,
+                (false, true) => Op::Rm,
+                (false, false) => Op::Set,
+            });
+        let expect = if op == Op::RebuildIndex {
+            Expect::Index {
+                text: after.index_text(),
+            }
+        } else {
+            // The manifest as it is on disk, not `before`: a repair's `before` leaves out the
+            // entry it fixes, and recovery must see that entry go.
+            Expect::Manifest {
+                before: listed_files(store)?,
+                after: after.files(),
+            }
+        };
+        let pending = Intent {
+            entry: Entry {
+                id: self.journal.next_id()?,
+                at: now_ms(),
+                op,
+                who: Who::current(),
+                before: removed,
+                after: written,
+                proposal: self.meta.proposal.clone(),
+                reason: self.meta.reason.clone(),
+                undoes: self.meta.undoes,
+            },
+            expect,
+            decision: self.decision.as_ref().map(|d| d.decision.clone()),
+        };
+        self.journal.write_intent(&pending)?;
+        *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending);
+        Ok(())
+    }
+
+    fn committed(&self, _store: &Store, _commit: &Commit) {
+        let Some(pending) = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        else {
+            return;
+        };
+        crash_point_for_tests();
+        match fail_mark_for_tests().map_or_else(|| self.journal.finish(&pending), Err) {
+            Ok(()) => {
+                *self.appended.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending.entry);
+            }
+            // The intent stays; the next run under the lock decides it from the folder.
+            Err(e) => {
+                tracing::error!(error = %e, "committed, but the journal entry is still pending");
+                *self.unjournaled.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
+                    "entry #{} ({}): {e}",
+                    pending.entry.id,
+                    pending.entry.op.as_str()
+                ));
+            }
+        }
+    }
+
+    fn aborted(&self, _store: &Store) {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(intent) = pending {
+            self.journal.abort(&intent);
+        }
+    }
+}
+
+/// Debug builds only: `MEMWB_TEST_KILL_AFTER_COMMIT=1` makes the process SIGKILL itself right
+/// after a commit point and before its journal entry is appended, so tests can check recovery.
+fn crash_point_for_tests() {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("MEMWB_TEST_KILL_AFTER_COMMIT").is_some() {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &std::process::id().to_string()])
+            .status();
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        std::process::abort();
+    }
+}
+
+/// Debug builds only: `MEMWB_TEST_FAIL_JOURNAL_MARK=1` makes the step after a commit point
+/// (marking its journal intent committed) fail, as a full disk would.
+fn fail_mark_for_tests() -> Option<ReviewError> {
+    #[cfg(debug_assertions)]
+    if std::env::var_os("MEMWB_TEST_FAIL_JOURNAL_MARK").is_some() {
+        return Some(
+            StoreError::io(
+                "append to",
+                "journal.jsonl",
+                std::io::Error::other("MEMWB_TEST_FAIL_JOURNAL_MARK is set"),
+            )
+            .into(),
+        );
+    }
+    None
+}
+
+/// Runs one journaled operation on `store`. A change that committed but whose journal mark
+/// could not be written is an error ([`ReviewError::NotJournaled`]): the set changed, and the
+/// entry waits as an intent that `check` reports and the next change records.
+pub fn journaled<T>(
+    store: &Store,
+    meta: EntryMeta,
+    decision: Option<Deciding>,
+    op: impl FnOnce(&Store) -> Result<T, StoreError>,
+) -> Result<(T, Option<Entry>), ReviewError> {
+    let observer = JournalObserver::new(store, meta, decision);
+    let observed = store.with_observer(observer.clone());
+    let value = op(&observed)?;
+    if let Some(detail) = observer.take_unjournaled() {
+        return Err(ReviewError::NotJournaled {
+            path: Journal::of(store).path(),
+            detail,
+        });
+    }
+    Ok((value, observer.entry()))
+}
+
+/// Runs one change of the set with its journal entry, the way every command and the workbench
+/// do: `op` names the change, and the commit is returned.
+pub fn journaled_op(
+    store: &Store,
+    op: Op,
+    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
+) -> Result<Commit, ReviewError> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    Ok(journaled(store, meta, None, change)?.0)
+}
+
+/// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
+/// there unchanged; they are replaced by the records it removed.
+pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
+    if entry.before.is_empty() && entry.after.is_empty() {
+        return Err(ReviewError::NothingToUndo {
+            id: entry.id,
+            op: entry.op.as_str(),
+        });
+    }
+    let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
+        records
+            .iter()
+            .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
+            .collect()
+    };
+    let base = to_records(&entry.after)?;
+    let restore = to_records(&entry.before)?;
+    let meta = EntryMeta {
+        op: Some(Op::Undo),
+        undoes: Some(entry.id),
+        ..EntryMeta::default()
+    };
+    let since = entry.id;
+    journaled(store, meta, None, |s| s.exchange(&base, restore)).map_err(|e| match e {
+        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: detail.replace("since it was read", &format!("since #{since}")),
+        },
+        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("{name:?} was added again since #{since}"),
+        },
+        other => other,
+    })
+}
