@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
-use portable_pty::{Child, CommandBuilder, PtySize, native_pty_system};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -30,6 +30,7 @@ struct Pty {
     raw: Vec<u8>,
     rx: mpsc::Receiver<Vec<u8>>,
     writer: Box<dyn Write + Send>,
+    master: Box<dyn MasterPty + Send>,
     child: Box<dyn Child + Send + Sync>,
     _log: tempfile::TempDir,
 }
@@ -64,8 +65,8 @@ impl Pty {
         let mut reader = pair.master.try_clone_reader().expect("reader");
         let writer = pair.master.take_writer().expect("writer");
         let (tx, rx) = mpsc::channel();
+        let master = pair.master;
         std::thread::spawn(move || {
-            let _master = pair.master;
             let mut buf = [0u8; 8192];
             loop {
                 match reader.read(&mut buf) {
@@ -83,6 +84,7 @@ impl Pty {
             raw: Vec::new(),
             rx,
             writer,
+            master,
             child,
             _log: log,
         }
@@ -118,6 +120,19 @@ impl Pty {
     fn send(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).expect("write");
         self.writer.flush().expect("flush");
+    }
+
+    /// Resizes the terminal (the program gets SIGWINCH) and the screen model with it.
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize");
+        self.parser.screen_mut().set_size(rows, cols);
     }
 
     /// Waits for the process to exit, reading what it still prints.
@@ -442,4 +457,99 @@ fn the_in_pane_editor_writes_no_control_or_bidi_character_raw() {
     pty.send(b"q");
     assert!(pty.wait_exit().success());
     pty.assert_restored();
+}
+
+fn body_of(ws: &Path, name: &str) -> String {
+    let store = Store::open(ws, StoreOptions::default()).expect("open");
+    store
+        .read()
+        .expect("read")
+        .get(name)
+        .expect("record")
+        .record
+        .body()
+        .to_owned()
+}
+
+/// Typed input over the 1,024-byte read buffer arrives whole without another key press: 1,500
+/// characters and the `C-s` after them, written at once, save all 1,500.
+#[test]
+fn typing_over_1_kib_at_once_arrives_whole() {
+    let ws = workspace(vec![record("alpha", "end")]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Record: alpha");
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    let typed = "x".repeat(1500);
+    let mut bytes = typed.clone().into_bytes();
+    bytes.push(0x13); // Ctrl-S, right behind the text
+    pty.send(&bytes);
+    pty.wait_for("save alpha: committed");
+    assert_eq!(body_of(ws.path(), "alpha"), format!("{typed}end"));
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+}
+
+/// A bracketed paste arrives as one event: 10 KB into the editor body shows whole at once (its
+/// exact size against the budget), and a paste within the budget saves whole; pasted text runs
+/// no binding.
+#[test]
+fn a_10_kb_paste_arrives_whole_and_a_paste_saves() {
+    let ws = workspace(vec![record("alpha", "end")]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Record: alpha");
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    let before = record("alpha", "end").to_file_text().len();
+    let big: String = "paste me q ".repeat(1000).chars().take(10_240).collect();
+    let mut bytes = b"\x1b[200~".to_vec();
+    bytes.extend_from_slice(big.as_bytes());
+    bytes.extend_from_slice(b"\x1b[201~");
+    pty.send(&bytes);
+    pty.wait_for(&format!("{}/4096 bytes", before + big.len()));
+    // too big to save: refused, nothing half-written
+    pty.send(b"\x13");
+    pty.wait_for("not saved");
+    assert_eq!(body_of(ws.path(), "alpha"), "end");
+    pty.send(b"\x1b");
+    pty.wait_for("lose its unsaved changes");
+    pty.send(b"y");
+    pty.wait_for("Record: alpha");
+
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    let fits: String = "line of text\r".repeat(150);
+    let mut bytes = b"\x1b[200~".to_vec();
+    bytes.extend_from_slice(fits.as_bytes());
+    bytes.extend_from_slice(b"\x1b[201~\x13");
+    pty.send(&bytes);
+    pty.wait_for("save alpha: committed");
+    assert_eq!(
+        body_of(ws.path(), "alpha"),
+        format!("{}end", "line of text\n".repeat(150))
+    );
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+}
+
+/// A list scrolled to its end keeps no stale offset when the terminal grows: at 80x24 the
+/// Manifest shows 8 of 15 entries, at 120x40 all of them, so the first is on screen again.
+#[test]
+fn growing_the_terminal_shows_the_whole_list_again() {
+    let records: Vec<Record> = (0..15)
+        .map(|i| record(&format!("note-{i:02}"), "b"))
+        .collect();
+    let ws = workspace(records);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Manifest (15)");
+    pty.resize(24, 80);
+    pty.send(b"G");
+    pty.wait_for("Record: note-14");
+    assert!(!pty.screen().contains("✓ note-00"), "{}", pty.screen());
+    pty.resize(40, 120);
+    pty.wait_for("✓ note-00");
+    let screen = pty.screen();
+    assert!(screen.contains("note-14"), "{screen}");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
 }

@@ -276,7 +276,8 @@ fn approve_applies_through_the_engine_and_is_journaled() {
         screen.contains("approve bbbb00000001: committed (+tabs  -alpha -beta)"),
         "{screen}"
     );
-    assert!(screen.contains("✓ approved"), "{screen}");
+    // the state and the id are apart, whatever the state's length
+    assert!(screen.contains("✓ approved bbbb00000001"), "{screen}");
     // approving again is refused by the engine and said so; nothing changes
     h.press(KeyCode::Char('a'));
     assert!(
@@ -634,4 +635,48 @@ fn every_workbench_change_is_journaled() {
     h.press(KeyCode::Char('R'));
     let ops: Vec<Op> = journal(&h).iter().map(|e| e.op).collect();
     assert_eq!(ops, [Op::Add, Op::Rm, Op::RebuildIndex]);
+}
+
+#[test]
+fn history_opens_on_the_newest_entry_as_it_is_now() {
+    let mut h = three(100, 30);
+    let save = |h: &mut Harness| {
+        h.press(KeyCode::Char('e'));
+        h.keys("more ");
+        h.ctrl('s');
+        assert!(h.app.editor.is_none(), "{}", h.screen());
+    };
+    save(&mut h);
+    h.press(KeyCode::Char('H'));
+    let first = journal(&h).last().map(|e| e.id);
+    assert_eq!(h.app.history.selected_entry().map(|e| e.id), first);
+    h.press(KeyCode::Esc);
+    // two more changes, each a journal entry
+    save(&mut h);
+    save(&mut h);
+    h.press(KeyCode::Char('H'));
+    let newest = journal(&h).last().map(|e| e.id);
+    assert_eq!(h.app.history.selected_entry().map(|e| e.id), newest);
+    assert!(newest.is_some());
+}
+
+#[test]
+fn saving_an_unchanged_proposed_record_changes_nothing() {
+    let mut h = three(100, 30);
+    merge_alpha_beta(&h, "ffff00000001");
+    h.review_tick();
+    let path = h.root().join(".memwb/proposals/ffff00000001.json");
+    let before = std::fs::read(&path).expect("proposal");
+    h.press(KeyCode::Char('p'));
+    h.press(KeyCode::Char('e'));
+    assert!(h.app.editor.is_some());
+    h.ctrl('s');
+    assert!(h.app.editor.is_none());
+    let screen = h.screen();
+    assert!(!screen.contains("record edited"), "{screen}");
+    assert!(
+        screen.contains("proposal ffff00000001: nothing changed, nothing saved"),
+        "{screen}"
+    );
+    assert_eq!(std::fs::read(&path).expect("proposal"), before);
 }

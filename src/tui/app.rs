@@ -40,6 +40,8 @@ use crate::watch::{WatchEvent, diff, valid_set};
 pub enum Event {
     Key(KeyEvent),
     Mouse(MouseEvent),
+    /// Text pasted in the terminal (bracketed paste), whole.
+    Paste(String),
     Resize(u16, u16),
     Watch(WatchEvent),
     Job(Box<JobDone>),
@@ -316,7 +318,9 @@ impl App {
     /// Replaces the folder state, keeping the selection on the same record when it still exists.
     pub fn set_inspection(&mut self, inspection: Arc<Inspection>) {
         let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
+        let was_readable = self.inspection.is_readable();
         self.inspection = inspection;
+        self.note_readability(was_readable);
         self.index.update(&self.inspection);
         self.manifest.refilter(&self.inspection, keep.as_deref());
         self.proposals
@@ -344,12 +348,29 @@ impl App {
         }
     }
 
+    /// Says so in the status line when the set stops reading (with what to do) or reads again.
+    fn note_readability(&mut self, was_readable: bool) {
+        let readable = self.inspection.is_readable();
+        if was_readable && !readable && !self.inspection.entries.is_empty() {
+            self.set_status(StatusKind::Error, unreadable());
+        } else if !was_readable
+            && readable
+            && self.status.as_ref().is_some_and(|s| s.text == unreadable())
+        {
+            self.set_status(StatusKind::Info, "the set reads again".into());
+        }
+    }
+
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.key(key),
             Event::Key(_) | Event::Resize(..) | Event::InputClosed(_) => Vec::new(),
             Event::Mouse(mouse) => {
                 self.mouse(mouse);
+                Vec::new()
+            }
+            Event::Paste(text) => {
+                self.paste(&text);
                 Vec::new()
             }
             Event::Watch(WatchEvent::Review) => vec![Effect::LoadReview],
@@ -390,12 +411,15 @@ impl App {
             WatchEvent::Committed(change) => {
                 // Our own commits were already applied from the job's result.
                 let ours = diff(&self.inspection, &change.inspection).is_empty();
+                let was_readable = self.inspection.is_readable();
                 self.set_inspection(change.inspection.clone());
                 if !ours {
-                    self.set_status(
-                        StatusKind::Change,
-                        format!("commit: {}", describe_commit(&change.commit)),
-                    );
+                    let text = format!("commit: {}", describe_commit(&change.commit));
+                    if was_readable && !self.inspection.is_readable() {
+                        self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
+                    } else {
+                        self.set_status(StatusKind::Change, text);
+                    }
                 }
             }
             WatchEvent::Refreshed(change) => self.set_inspection(change.inspection),
@@ -438,15 +462,18 @@ impl App {
         };
         match action {
             Action::Quit => return self.quit(),
-            Action::Help => self.modal = Some(Modal::Help { scroll: 0 }),
+            Action::Help => self.modal = Some(Modal::Help(Default::default())),
             Action::Back => self.view = View::Panes,
             show if View::shown_by(show).is_some() => {
                 let target = View::shown_by(show).unwrap_or(View::Panes);
-                self.view = if self.view == target {
-                    View::Panes
+                if self.view == target {
+                    self.view = View::Panes;
                 } else {
-                    target
-                };
+                    self.view = target;
+                    if let Some(view) = self.view_mut() {
+                        view.shown();
+                    }
+                }
             }
             Action::Edit if self.view == View::Proposals => self.edit_proposal(),
             Action::Approve => match self.proposals.selected_row() {

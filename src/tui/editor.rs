@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui_textarea::{TextArea, WrapMode};
 
 use super::keymap::{self, Action, Scope};
@@ -282,6 +282,20 @@ impl Editor {
         self.fields[self.focus].input(key);
     }
 
+    /// Pasted text at the cursor of the focused field (a one-line field takes it as one line).
+    pub fn paste(&mut self, text: &str) {
+        if self.conflict.is_some() {
+            return;
+        }
+        let text = if self.focus == BODY {
+            text.to_owned()
+        } else {
+            text.replace('\n', " ")
+        };
+        self.error = None;
+        self.fields[self.focus].insert_str(to_display(&text, self.pictures));
+    }
+
     /// Re-applies this edit on top of `current`: each field the user changed keeps the user's
     /// value, every other field takes the current one. The new base is `current`.
     pub fn reapply(&mut self, current: Option<Record>) {
@@ -344,12 +358,8 @@ impl Editor {
         let inner = block.inner(area);
         frame.render_widget(block, area);
 
-        let status = self.status_lines(theme);
-        let width = inner.width.max(1) as usize;
-        let status_rows: usize = status
-            .iter()
-            .map(|l| l.width().div_ceil(width).max(1))
-            .sum();
+        let status = super::text::wrap(self.status_lines(theme), inner.width as usize);
+        let status_rows = status.len();
         let raw = self.is_raw();
         let [fields_area, status_area, body_area] = Layout::vertical([
             Constraint::Length(if raw { 0 } else { 3 }),
@@ -371,13 +381,10 @@ impl Editor {
             self.style_field(field, theme);
             frame.render_widget(&self.fields[field], input);
         }
-        frame.render_widget(
-            Paragraph::new(status).wrap(Wrap { trim: false }),
-            status_area,
-        );
+        frame.render_widget(Paragraph::new(status), status_area);
 
         if let Some(diff) = self.conflict.as_ref().and_then(|c| c.diff.as_ref()) {
-            let lines: Vec<Line> = diff
+            let lines: Vec<Line<'static>> = diff
                 .iter()
                 .map(|(marker, text)| {
                     let style = match marker {
@@ -391,12 +398,8 @@ impl Editor {
             let block = Block::default()
                 .borders(Borders::TOP)
                 .title(" on disk (-) vs your edit (+) ");
-            frame.render_widget(
-                Paragraph::new(lines)
-                    .block(block)
-                    .wrap(Wrap { trim: false }),
-                body_area,
-            );
+            let lines = super::text::wrap(lines, body_area.width as usize);
+            frame.render_widget(Paragraph::new(lines).block(block), body_area);
             return;
         }
         let label_style = if self.focus == BODY {

@@ -18,6 +18,7 @@ pub mod review;
 pub mod run;
 pub use crate::sanitize;
 pub mod terminal;
+pub mod text;
 pub mod theme;
 pub mod ui;
 

@@ -19,7 +19,8 @@ fn map(event: TermEvent) -> Option<Event> {
         TermEvent::Key(key) => Some(Event::Key(key)),
         TermEvent::Mouse(mouse) => Some(Event::Mouse(mouse)),
         TermEvent::Resize(w, h) => Some(Event::Resize(w, h)),
-        _ => None,
+        TermEvent::Paste(text) => Some(Event::Paste(text)),
+        TermEvent::FocusGained | TermEvent::FocusLost => None,
     }
 }
 

@@ -4,7 +4,9 @@
 use std::io::{self, Stdout};
 use std::sync::Once;
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -22,6 +24,8 @@ pub fn enter() -> io::Result<Term> {
         stdout,
         EnterAlternateScreen,
         EnableMouseCapture,
+        // A paste arrives as one event (Event::Paste), not as keystrokes that could run bindings.
+        EnableBracketedPaste,
         cursor::Hide
     ) {
         restore();
@@ -34,6 +38,7 @@ pub fn enter() -> io::Result<Term> {
 pub fn restore() {
     let _ = execute!(
         io::stdout(),
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         cursor::Show

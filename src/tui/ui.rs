@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use super::app::{App, Modal, StatusKind, View};
 use super::keymap::{self, Action, Scope};
@@ -76,11 +76,11 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     render_overlays(frame, app);
 }
 
-fn render_overlays(frame: &mut Frame, app: &App) {
+fn render_overlays(frame: &mut Frame, app: &mut App) {
     render_status(frame, app, app.areas.status);
     render_hints(frame, app, app.areas.hints);
     match &app.modal {
-        Some(Modal::Help { scroll }) => render_help(frame, *scroll, app),
+        Some(Modal::Help(_)) => render_help(frame, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
         Some(Modal::Reason { id, text }) => render_reason(frame, id, text, app),
         None => {}
@@ -105,7 +105,7 @@ fn render_reason(frame: &mut Frame, id: &str, text: &str, app: &App) {
             Span::raw(format!("{}▏", sanitize::line(text))),
         ]),
     ];
-    popup(frame, area, block, lines, 0);
+    popup(frame, area, block, lines);
 }
 
 fn render_status(frame: &mut Frame, app: &App, area: Rect) {
@@ -144,8 +144,8 @@ fn render_hints(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn render_help(frame: &mut Frame, scroll: usize, app: &App) {
-    let theme = &app.theme;
+fn render_help(frame: &mut Frame, app: &mut App) {
+    let theme = app.theme;
     let area = centered(frame.area(), 76, frame.area().height.saturating_sub(2));
     let mut lines = Vec::new();
     for (title, rows) in keymap::help_sections() {
@@ -162,7 +162,10 @@ fn render_help(frame: &mut Frame, scroll: usize, app: &App) {
         .borders(Borders::ALL)
         .border_style(theme.border(true))
         .title(format!(" Keys ({} closes) ", help_close_keys()));
-    popup(frame, area, block, lines, scroll);
+    if let Some(Modal::Help(view)) = &mut app.modal {
+        frame.render_widget(Clear, area);
+        view.render(frame, area, block, lines);
+    }
 }
 
 fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
@@ -181,7 +184,7 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
             Span::raw(" no"),
         ]),
     ];
-    popup(frame, area, block, lines, 0);
+    popup(frame, area, block, lines);
 }
 
 /// "? or Esc": the first two keys that close the help.
@@ -196,14 +199,9 @@ fn help_close_keys() -> String {
         .unwrap_or_default()
 }
 
-/// A framed text over whatever is below it (the help, a confirmation, the reason prompt).
-fn popup(frame: &mut Frame, area: Rect, block: Block<'_>, lines: Vec<Line<'_>>, scroll: usize) {
+/// A framed text over whatever is below it (a confirmation, the reason prompt).
+fn popup(frame: &mut Frame, area: Rect, block: Block<'_>, lines: Vec<Line<'static>>) {
     frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll.min(u16::MAX as usize) as u16, 0)),
-        area,
-    );
+    let lines = super::text::wrap(lines, block.inner(area).width as usize);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }

@@ -13,7 +13,54 @@ use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::manifest::entry_key;
 
+/// Pasted text as terminals send it (`\r` or `\r\n` line ends) with `\n` line ends.
+fn normalize_paste(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
 impl App {
+    /// Closes the editor; a status line about it (a failed save) goes with it.
+    pub(super) fn close_editor(&mut self) {
+        self.editor = None;
+        if self
+            .status
+            .as_ref()
+            .is_some_and(|s| s.text.ends_with(super::job_results::EDIT_KEPT))
+        {
+            self.status = None;
+        }
+    }
+
+    /// A paste goes whole into whatever has a text cursor: the editor's focused field, the
+    /// filter, the query or the reason line (one-line inputs take it as one line). Elsewhere it
+    /// is ignored: pasted text never runs bindings.
+    pub(super) fn paste(&mut self, text: &str) {
+        let text = normalize_paste(text);
+        let one_line = || text.replace('\n', " ");
+        match &mut self.modal {
+            Some(Modal::Reason { text: reason, .. }) => {
+                reason.push_str(&one_line());
+                return;
+            }
+            Some(_) => return,
+            None => {}
+        }
+        if let Some(editor) = &mut self.editor {
+            editor.paste(&text);
+            return;
+        }
+        if self.view != super::View::Panes {
+            return;
+        }
+        if self.manifest.typing {
+            self.manifest.filter.push_str(&one_line());
+            let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
+            self.manifest.refilter(&self.inspection, keep.as_deref());
+        } else if self.query.typing {
+            self.query.input.push_str(&one_line());
+        }
+    }
+
     /// `e`: the selected record in the editor, or the raw text of an entry that does not read.
     pub(super) fn edit_selected(&mut self) -> Vec<Effect> {
         match self.selected_record().cloned() {
@@ -125,6 +172,22 @@ impl App {
                     }
                     return Vec::new();
                 }
+                if !editor.is_dirty() && editor.base.is_some() {
+                    let what = match &editor.target {
+                        Target::Proposal { id, .. } => format!("proposal {id}"),
+                        _ => editor
+                            .base
+                            .as_ref()
+                            .map(|b| b.name().to_owned())
+                            .unwrap_or_default(),
+                    };
+                    self.close_editor();
+                    self.set_status(
+                        StatusKind::Info,
+                        format!("{what}: nothing changed, nothing saved"),
+                    );
+                    return Vec::new();
+                }
                 match editor.validate() {
                     Ok(edited) => {
                         editor.saving = true;
@@ -151,7 +214,7 @@ impl App {
                 if editor.is_dirty() {
                     self.modal = Some(Modal::Confirm(Confirm::DiscardEdit));
                 } else {
-                    self.editor = None;
+                    self.close_editor();
                 }
             }
             Some(Action::ShowDiff) => {

@@ -6,6 +6,9 @@ use crate::tui::editor::{Conflict, Editor};
 use crate::tui::jobs::{Job, JobDone};
 use crate::tui::keymap::{self, Action, Scope};
 
+/// The end of a status line about a failed save: it lasts while the editor is open.
+pub(super) const EDIT_KEPT: &str = "; your edit is still in the editor";
+
 /// A one-line summary of a commit, names as they are (sanitized when drawn).
 pub fn describe_commit(commit: &Commit) -> String {
     let mut parts = Vec::new();
@@ -63,10 +66,7 @@ impl App {
                     editor.saving = false;
                     editor.error = Some(error.message.clone());
                 }
-                self.set_status(
-                    StatusKind::Error,
-                    format!("{what} failed; your edit is still in the editor"),
-                );
+                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
             (Job::Save { edited, .. }, Ok(commit)) => {
                 self.editor = None;
@@ -103,10 +103,7 @@ impl App {
                 } else {
                     editor.error = Some(error.message.clone());
                 }
-                self.set_status(
-                    StatusKind::Error,
-                    format!("{what} failed; your edit is still in the editor"),
-                );
+                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
             (_, Ok(commit)) => {
                 self.set_inspection(done.inspection.clone());

@@ -2,10 +2,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{App, Effect};
+use super::{App, Effect, StatusKind};
 use crate::store::Record;
 use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
+use crate::tui::panes::Detail;
 use crate::tui::sanitize;
 
 #[derive(Debug, Clone)]
@@ -49,9 +50,8 @@ impl Confirm {
 
 #[derive(Debug, Clone)]
 pub enum Modal {
-    Help {
-        scroll: usize,
-    },
+    /// The `?` overlay, scrolled like any text.
+    Help(Detail),
     Confirm(Confirm),
     /// Rejecting proposal `id`: the reason being typed.
     Reason {
@@ -65,13 +65,9 @@ impl App {
     pub(super) fn help_key(&mut self, action: Option<Action>) -> Vec<Effect> {
         match action {
             Some(Action::Cancel) => self.modal = None,
-            Some(Action::Down) | Some(Action::Up) => {
-                if let Some(Modal::Help { scroll }) = &mut self.modal {
-                    *scroll = if action == Some(Action::Down) {
-                        *scroll + 1
-                    } else {
-                        scroll.saturating_sub(1)
-                    };
+            Some(movement) if movement.is_movement() => {
+                if let Some(Modal::Help(view)) = &mut self.modal {
+                    view.page(movement);
                 }
             }
             _ => {}
@@ -91,7 +87,10 @@ impl App {
                     Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
                     Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
                     Confirm::Quit => return self.quit_now(),
-                    Confirm::DiscardEdit => self.editor = None,
+                    Confirm::DiscardEdit => {
+                        self.close_editor();
+                        self.set_status(StatusKind::Info, "edit discarded".into());
+                    }
                 }
             }
             Some(Action::No) => self.modal = None,

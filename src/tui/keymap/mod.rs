@@ -107,7 +107,7 @@ impl Scope {
             Scope::Editor => "Editor",
             Scope::Conflict => "Editor: after a conflicting change",
             Scope::Confirm => "Confirmation",
-            Scope::Help => "Help",
+            Scope::Help => "This help",
         }
     }
 }
@@ -175,6 +175,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         Scope::Editor,
         Scope::Conflict,
         Scope::Confirm,
+        Scope::Help,
     ];
     order
         .iter()

@@ -38,7 +38,7 @@ pub static BINDINGS: &[Binding] = &[
         &[key('j'), code(KeyCode::Down)],
         A::Down,
         "scroll down",
-        None,
+        Some("scroll"),
     ),
     b(
         S::Help,
@@ -46,6 +46,34 @@ pub static BINDINGS: &[Binding] = &[
         A::Up,
         "scroll up",
         None,
+    ),
+    b(
+        S::Help,
+        &[ctrl('d'), code(KeyCode::PageDown)],
+        A::PageDown,
+        "page down",
+        Some("page"),
+    ),
+    b(
+        S::Help,
+        &[ctrl('u'), code(KeyCode::PageUp)],
+        A::PageUp,
+        "page up",
+        None,
+    ),
+    b(
+        S::Help,
+        &[key('g'), code(KeyCode::Home)],
+        A::Top,
+        "to the top",
+        None,
+    ),
+    b(
+        S::Help,
+        &[key('G'), code(KeyCode::End)],
+        A::Bottom,
+        "to the end",
+        Some("end"),
     ),
     // confirmations
     b(S::Confirm, &[key('y')], A::Yes, "yes", Some("yes")),

@@ -114,6 +114,14 @@ impl Component for HistoryPane {
         self.entries.len()
     }
 
+    /// Opens on the newest entry, as it is now.
+    fn shown(&mut self) {
+        if self.selected != 0 {
+            self.selected = 0;
+            self.detail.scroll = 0;
+        }
+    }
+
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.entries.len());
         let detail = (!ctx.editing).then_some(detail);

@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Component, Ctx, block, scroll};
+use super::{Component, Ctx, block, max_scroll, scroll};
 use crate::sanitize;
 use crate::store::index;
 use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
@@ -126,7 +126,9 @@ pub struct IndexPane {
 impl IndexPane {
     pub fn update(&mut self, inspection: &Inspection) {
         self.view = IndexView::of(inspection);
-        self.scroll = self.scroll.min(self.view.lines.len().saturating_sub(1));
+        self.scroll = self
+            .scroll
+            .min(max_scroll(self.view.lines.len(), self.height));
     }
 
     fn move_view(&mut self, action: Action) -> bool {
@@ -138,7 +140,7 @@ impl IndexPane {
                     &mut self.scroll,
                     action,
                     self.height.saturating_sub(1),
-                    self.view.lines.len(),
+                    max_scroll(self.view.lines.len(), self.height) + 1,
                 );
             }
         }
@@ -187,6 +189,9 @@ impl Component for IndexPane {
         ]);
         let block = block(title, focused, theme);
         self.height = block.inner(area).height as usize;
+        self.scroll = self
+            .scroll
+            .min(max_scroll(self.view.lines.len(), self.height));
         let lines: Vec<Line> = if self.view.lines.is_empty() {
             vec![Line::styled("(empty)", theme.dim())]
         } else {

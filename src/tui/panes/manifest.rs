@@ -13,6 +13,7 @@ use crate::sanitize;
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
 use crate::tui::keymap::{Action, Scope};
+use crate::tui::text;
 use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
@@ -109,8 +110,12 @@ impl ManifestPane {
     }
 
     fn keep_in_view(&mut self) {
-        super::keep_in_view(&mut self.offset, self.selected, self.height);
-        self.offset = self.offset.min(self.visible.len().saturating_sub(1));
+        super::keep_in_view(
+            &mut self.offset,
+            self.selected,
+            self.height,
+            self.visible.len(),
+        );
     }
 
     fn split(&self, inner: Rect, inspection: &Inspection) -> [Rect; 2] {
@@ -212,18 +217,14 @@ impl ManifestPane {
             .iter()
             .skip(self.offset)
             .take(self.height)
-            .map(|&i| {
-                sanitize::line(entry_key(&inspection.entries[i]))
-                    .chars()
-                    .count()
-            })
+            .map(|&i| text::width(&sanitize::line(entry_key(&inspection.entries[i]))))
             .max()
             .unwrap_or(0)
             .clamp(4, (width * 2 / 5).max(4));
         for (row, &i) in window.enumerate() {
             let entry = &inspection.entries[i];
             let (marker, _) = state_marker(&entry.state);
-            let name = truncate(&sanitize::line(entry_key(entry)), name_width);
+            let name = text::fit(&sanitize::line(entry_key(entry)), name_width);
             let (kind, kind_style) = match entry.record() {
                 Some(r) => (r.kind().as_str(), theme.kind(r.kind())),
                 None => (super::state_marker(&entry.state).1, theme.error()),
@@ -231,8 +232,8 @@ impl ManifestPane {
             let reason = sanitize::line(&state_reason(entry)).into_owned();
             let mut line = Line::from(vec![
                 Span::styled(format!("{marker} "), state_style(&entry.state, theme)),
-                Span::raw(format!("{name:<name_width$} ")),
-                Span::styled(format!("{:<9} ", truncate(kind, 9)), kind_style),
+                Span::raw(format!("{name} ")),
+                Span::styled(format!("{} ", text::fit(kind, 9)), kind_style),
                 Span::styled(
                     reason,
                     if entry.record().is_some() {
@@ -297,16 +298,6 @@ impl Component for ManifestPane {
 
     fn typing(&self) -> bool {
         self.typing
-    }
-}
-
-fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
-        out.push('…');
-        out
     }
 }
 

@@ -14,7 +14,7 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::keymap::{Action, Scope};
 use super::review::Review;
@@ -61,6 +61,9 @@ pub trait Component {
     fn rows(&self) -> usize {
         0
     }
+
+    /// The view was switched to.
+    fn shown(&mut self) {}
 
     /// The component's one-line input has the keyboard.
     fn typing(&self) -> bool {
@@ -158,7 +161,7 @@ pub fn short_time(ms: i64) -> String {
 
 /// A scrollable text area (the Record and Query panes, the detail of the review views):
 /// remembers its scroll position and, from the last render, its height and length for paging.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Detail {
     pub scroll: usize,
     height: usize,
@@ -166,14 +169,17 @@ pub struct Detail {
 }
 
 impl Detail {
-    /// Moves the view by `action` (a page is one line less than the view); true if it moved.
+    /// Moves the view by `action` (a page is one line less than the view), never past the
+    /// point where the last row is at the bottom; true if the action is a move.
     pub fn page(&mut self, action: Action) -> bool {
-        scroll(
+        let moved = scroll(
             &mut self.scroll,
             action,
             self.height.saturating_sub(1),
-            self.len,
-        )
+            max_scroll(self.len, self.height) + 1,
+        );
+        self.scroll = self.scroll.min(max_scroll(self.len, self.height));
+        moved
     }
 
     /// One turn of the mouse wheel: three lines.
@@ -191,16 +197,18 @@ impl Detail {
         outer: Block<'_>,
         lines: Vec<Line<'static>>,
     ) {
-        self.height = outer.inner(area).height as usize;
-        self.len = lines.len();
-        self.scroll = self.scroll.min(self.len.saturating_sub(1));
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(outer)
-                .wrap(Wrap { trim: false })
-                .scroll((self.scroll.min(u16::MAX as usize) as u16, 0)),
-            area,
-        );
+        let inner = outer.inner(area);
+        // Wrapped here, by display width: a long line is several rows of the scroll.
+        let rows = super::text::wrap(lines, inner.width as usize);
+        self.height = inner.height as usize;
+        self.len = rows.len();
+        self.scroll = self.scroll.min(max_scroll(self.len, self.height));
+        let shown: Vec<Line<'static>> = rows
+            .into_iter()
+            .skip(self.scroll)
+            .take(self.height)
+            .collect();
+        frame.render_widget(Paragraph::new(shown).block(outer), area);
     }
 }
 
@@ -225,14 +233,21 @@ pub fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'
     ])
 }
 
-/// Moves a list's first visible row so that `selected` is on screen.
-pub fn keep_in_view(offset: &mut usize, selected: usize, height: usize) {
+/// Moves a list's first visible row so that `selected` is on screen, and never past the point
+/// where the last of its `len` rows is at the bottom (a list that fits starts at its top).
+pub fn keep_in_view(offset: &mut usize, selected: usize, height: usize, len: usize) {
     let height = height.max(1);
     if selected < *offset {
         *offset = selected;
     } else if selected >= *offset + height {
         *offset = selected + 1 - height;
     }
+    *offset = (*offset).min(len.saturating_sub(height));
+}
+
+/// The furthest a view of `height` rows can scroll over `len` rows: the last row at the bottom.
+pub fn max_scroll(len: usize, height: usize) -> usize {
+    len.saturating_sub(height.max(1))
 }
 
 /// The list half of a review view: framed, the review's load error first, `empty` when there
@@ -252,7 +267,7 @@ pub fn render_list(
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     let height = inner.height as usize;
-    keep_in_view(offset, selected, height);
+    keep_in_view(offset, selected, height, len);
     let mut lines = Vec::new();
     if let Some(error) = error {
         lines.push(Line::styled(

@@ -227,7 +227,7 @@ impl ProposalsPane {
                 };
                 Line::from(vec![
                     Span::styled(
-                        format!("{} {:<8}", marker(&row.state), row.state.as_str()),
+                        format!("{} {:<8} ", marker(&row.state), row.state.as_str()),
                         state_style,
                     ),
                     Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
