@@ -1,7 +1,7 @@
 //! Interoperability with the real npm `proper-lockfile` (4.1.2), driven by
 //! `tests/interop/lock.js` with the reference's options. `.ci/run` installs the package
 //! (`npm ci --prefix tests/interop`); without `node`, or before that install, these tests print
-//! why they skip.
+//! why they skip, and fail instead with `MEMWB_REQUIRE_ALL=1` (which `.ci/run` sets).
 
 mod common;
 
@@ -19,18 +19,12 @@ fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop")
 }
 
-/// Prints past the test harness's output capture, so that a skip is visible in every run.
-fn say_skipping(reason: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "skipping: {reason}");
-}
-
 /// The interop script, or `None` (with the reason printed) when it cannot run here.
 fn node() -> Option<PathBuf> {
     match Command::new("node").arg("--version").output() {
         Ok(out) if out.status.success() => {}
         _ => {
-            say_skipping(
+            skip(
                 "`node` is not installed (install nodejs to run the proper-lockfile interop tests)",
             );
             return None;
@@ -41,9 +35,7 @@ fn node() -> Option<PathBuf> {
         .join("node_modules/proper-lockfile/package.json")
         .is_file()
     {
-        say_skipping(
-            "run `npm ci --prefix tests/interop` to install proper-lockfile (.ci/run does)",
-        );
+        skip("run `npm ci --prefix tests/interop` to install proper-lockfile (.ci/run does)");
         return None;
     }
     Some(dir.join("lock.js"))
@@ -262,4 +254,39 @@ fn node_and_memwb_writers_interleave_without_losing_anything() {
     node_side.join().expect("node side");
     assert_eq!(names(&store).len(), 16);
     assert!(open(dir.path()).inspect().findings().is_empty());
+}
+
+/// Runs one interop test of this very binary with no `node` on `PATH`.
+fn without_node(require_all: bool) -> std::process::Output {
+    let empty = workspace();
+    let mut command = Command::new(std::env::current_exe().expect("this test binary"));
+    command
+        .args(["node_gets_elocked_while_memwb_holds_the_lock", "--exact"])
+        .env("PATH", empty.path())
+        .env_remove("MEMWB_REQUIRE_ALL");
+    if require_all {
+        command.env("MEMWB_REQUIRE_ALL", "1");
+    }
+    command.output().expect("run the test binary")
+}
+
+#[test]
+fn without_node_a_plain_run_prints_the_skip_and_a_required_run_fails() {
+    let plain = without_node(false);
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    assert!(plain.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipping: `node` is not installed"),
+        "the skip is visible: {stderr}"
+    );
+    let required = without_node(true);
+    let stdout = String::from_utf8_lossy(&required.stdout);
+    assert!(
+        !required.status.success(),
+        "a required skip fails: {stdout}"
+    );
+    assert!(
+        stdout.contains("MEMWB_REQUIRE_ALL=1, but this test would skip"),
+        "{stdout}"
+    );
 }

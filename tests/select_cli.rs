@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use clap::Parser;
 use common::*;
-use memwb::cli::select::{SelectArgs, SelectJson, execute, run};
+use memwb::cli::select::{SelectArgs, SelectJson, execute, run_to};
 use memwb::session::SELECTION_FAILED;
 use serde_json::json;
 
@@ -209,19 +209,44 @@ fn an_unreadable_store_is_an_error() {
     assert!(error.to_string().contains("manifest"), "{error}");
 }
 
+/// `run_to` with no environment: exit code, stdout and stderr (kept out of the test log).
+fn run_quietly(store: &memwb::store::Store, argv: &[&str]) -> anyhow::Result<(u8, String, String)> {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_to(store, &parse(argv), &no_env, &mut out, &mut err)?;
+    Ok((
+        code,
+        String::from_utf8(out).expect("utf-8"),
+        String::from_utf8(err).expect("utf-8"),
+    ))
+}
+
 #[test]
 fn run_prints_and_exits_zero_even_when_the_model_fails() {
     let store = open(&fixture("stores/basic"));
-    assert_eq!(run(&store, &parse(&["tabs", "--json"])).unwrap(), 0);
-    assert_eq!(run(&store, &parse(&["tabs"])).unwrap(), 0);
-    assert_eq!(
-        run(&store, &parse(&["tabs", "--model-cmd", "exit 7"])).unwrap(),
-        0
-    );
+    let (code, json, warnings) = run_quietly(&store, &["tabs", "--json"]).unwrap();
+    assert_eq!((code, warnings.as_str()), (0, ""));
+    let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(value["selected"], json!(["user-preference-tabs"]));
+    assert_eq!(value["fallback"], json!(true));
+
+    let (code, rendered, _) = run_quietly(&store, &["tabs"]).unwrap();
+    assert_eq!(code, 0);
     assert!(
-        run(
+        rendered.starts_with("<relevant_memories>\n\n## user-preference-tabs (user)\n"),
+        "{rendered}"
+    );
+    assert!(rendered.ends_with("</relevant_memories>\n"), "{rendered}");
+
+    let (code, fallback, warning) =
+        run_quietly(&store, &["tabs", "--model-cmd", "exit 7"]).unwrap();
+    assert_eq!(code, 0);
+    assert_eq!(fallback, rendered, "the fallback selects the same");
+    assert!(warning.starts_with("warning: "), "{warning}");
+
+    assert!(
+        run_quietly(
             &store,
-            &parse(&["tabs", "--model-url", "http://h/v1", "--model-cmd", "x"])
+            &["tabs", "--model-url", "http://h/v1", "--model-cmd", "x"]
         )
         .is_err()
     );

@@ -53,8 +53,12 @@ pub fn escape_json(text: &str) -> String {
 
 /// Pretty JSON on stdout, escaped by [`escape_json`].
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    write_json(&mut std::io::stdout().lock(), value)
+}
+
+/// Pretty JSON, escaped by [`escape_json`], on `out`.
+pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let text = escape_json(&serde_json::to_string_pretty(value)?);
-    let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())

@@ -9,7 +9,9 @@
 use serde::Serialize;
 
 use super::model_args::ModelArgs;
-use super::output::{inert, print_json, print_untrusted};
+use std::io::Write;
+
+use super::output::{inert, write_json};
 use crate::session::config::ModelSettings;
 use crate::session::selection::{DEFAULT_MAX_SELECTED, Selection, select};
 use crate::store::Store;
@@ -50,15 +52,33 @@ impl<'a> From<&'a Selection> for SelectJson<'a> {
 }
 
 pub fn run(store: &Store, args: &SelectArgs) -> anyhow::Result<u8> {
-    let selection = execute(store, args, &|name| std::env::var(name).ok())?;
+    run_to(
+        store,
+        args,
+        &|name| std::env::var(name).ok(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )
+}
+
+/// [`run`] with the environment and both outputs given, for tests and embedders.
+pub fn run_to(
+    store: &Store,
+    args: &SelectArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<u8> {
+    let selection = execute(store, args, env)?;
     if let Some(error) = &selection.error {
         let detail = selection.error_detail.as_deref().unwrap_or("");
-        eprintln!("warning: {}: {}", error, inert(detail));
+        writeln!(err, "warning: {}: {}", error, inert(detail))?;
     }
     if args.json {
-        print_json(&SelectJson::from(&selection))?;
+        write_json(out, &SelectJson::from(&selection))?;
     } else if !selection.rendered.is_empty() {
-        print_untrusted(&format!("{}\n", selection.rendered))?;
+        writeln!(out, "{}", inert(&selection.rendered))?;
+        out.flush()?;
     }
     Ok(0)
 }
