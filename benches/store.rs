@@ -1,5 +1,6 @@
-//! `cargo bench`: loading a 50- and a 200-record set, one `add` on each, and the floor of the
-//! same disk (the bare file writes, fsyncs and renames a commit needs, done directly).
+//! `cargo bench`: loading a 50- and a 200-record set, one `add` on each (bare, and journaled as
+//! every memwb command does it), and the floor of the same disk (the bare file writes, fsyncs
+//! and renames a commit needs, done directly).
 //! Plain std, no harness: prints a table of medians and 95th percentiles.
 //!
 //! Environment: `MEMWB_BENCH_DIR` (where to create the stores; default: Cargo's target tmp
@@ -189,6 +190,8 @@ fn median_of(mut values: Vec<f64>) -> f64 {
 
 struct CommitRatio {
     size: usize,
+    /// `"add"` or `"journaled add"`.
+    what: &'static str,
     of_medians: f64,
     pairwise: f64,
     pairs: usize,
@@ -258,6 +261,7 @@ fn main() {
         // (untimed) before the next sample starts.
         let warmup = iters(300).div_ceil(10);
         let (mut adds, mut floors, mut locked) = (Vec::new(), Vec::new(), Vec::new());
+        let mut journaled = Vec::new();
         let (manifest_now, index_now) = (
             memwb::store::manifest::render(&set.files()),
             set.index_text(),
@@ -269,6 +273,23 @@ fn main() {
                 let commit = store
                     .extend(vec![added.clone()])
                     .unwrap_or_else(|e| panic!("add: {e}"));
+                let took = start.elapsed();
+                black_box(commit);
+                store
+                    .remove(&[added])
+                    .unwrap_or_else(|e| panic!("remove: {e}"));
+                flush(store.root());
+                took
+            };
+            // The same add through the journal (an fsynced intent before the commit point, an
+            // unsynced mark after it), as `memwb add` and the workbench make it.
+            let journaled_add = || {
+                let added = record(seq, "journaled");
+                let start = Instant::now();
+                let commit = memwb::review::journaled_op(store, memwb::review::Op::Add, |s| {
+                    s.extend(vec![added.clone()])
+                })
+                .unwrap_or_else(|e| panic!("journaled add: {e}"));
                 let took = start.elapsed();
                 black_box(commit);
                 store
@@ -297,29 +318,42 @@ fn main() {
             if seq % 2 == 0 {
                 adds.push(add());
                 floors.push(floor(false));
+                journaled.push(journaled_add());
                 locked.push(floor(true));
             } else {
                 locked.push(floor(true));
+                journaled.push(journaled_add());
                 floors.push(floor(false));
                 adds.push(add());
             }
         }
         let locked = stats(locked.split_off(warmup));
         let (adds, floors) = (adds.split_off(warmup), floors.split_off(warmup));
-        let pairwise = median_of(
-            adds.iter()
-                .zip(&floors)
-                .map(|(a, f)| a.as_secs_f64() / f.as_secs_f64())
-                .collect(),
-        );
+        let journaled = journaled.split_off(warmup);
+        let pairwise = |timed: &[Duration]| {
+            median_of(
+                timed
+                    .iter()
+                    .zip(&floors)
+                    .map(|(a, f)| a.as_secs_f64() / f.as_secs_f64())
+                    .collect(),
+            )
+        };
+        let (add_pairwise, journaled_pairwise) = (pairwise(&adds), pairwise(&journaled));
         let pairs = adds.len();
-        let (add, floor) = (stats(adds), stats(floors));
-        ratios.push(CommitRatio {
-            size,
-            of_medians: add.median.as_secs_f64() / floor.median.as_secs_f64(),
-            pairwise,
-            pairs,
-        });
+        let (add, floor, journaled) = (stats(adds), stats(floors), stats(journaled));
+        for (what, timed, pairwise) in [
+            ("add", &add, add_pairwise),
+            ("journaled add", &journaled, journaled_pairwise),
+        ] {
+            ratios.push(CommitRatio {
+                size,
+                what,
+                of_medians: timed.median.as_secs_f64() / floor.median.as_secs_f64(),
+                pairwise,
+                pairs,
+            });
+        }
         if size == 200 {
             cold_load_200 = Some(cold.median);
         }
@@ -327,6 +361,7 @@ fn main() {
         rows.push((format!("load {size}, warm (long-lived handle)"), warm));
         rows.push((format!("  parsing {size} records alone"), parse));
         rows.push((format!("add 1 to {size} records"), add));
+        rows.push((format!("  journaled add 1 to {size}"), journaled));
         rows.push((format!("floor: bare commit syscalls ({size})"), floor));
         rows.push(("  floor + .lock dir (information)".to_owned(), locked));
     }
@@ -353,8 +388,8 @@ fn main() {
     println!();
     for r in ratios {
         println!(
-            "add / floor, {} records: {:.2}x (median of {} paired ratios; ratio of medians {:.2}x); goal: within 1.3x",
-            r.size, r.pairwise, r.pairs, r.of_medians
+            "{} / floor, {} records: {:.2}x (median of {} paired ratios; ratio of medians {:.2}x); goal: within 1.3x",
+            r.what, r.size, r.pairwise, r.pairs, r.of_medians
         );
     }
     if let Some(load200) = cold_load_200 {
