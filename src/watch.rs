@@ -34,6 +34,10 @@ pub struct Change {
     /// file). Empty for a refresh that was not a commit.
     pub commit: Commit,
     pub inspection: Arc<Inspection>,
+    /// Set when the set became unreadable (or unreadable differently): why, as
+    /// [`unreadable_reason`] says. `commit` is empty then: nothing is reported as removed, and
+    /// once the set reads again, the change is against the last set that read.
+    pub unreadable: Option<String>,
 }
 
 /// The JSON line `memwb watch --json` prints.
@@ -45,7 +49,43 @@ pub struct ChangeLine<'a> {
     pub changed: &'a [String],
 }
 
+/// The JSON line `memwb watch --json` prints when the set becomes unreadable.
+#[derive(Debug, Serialize)]
+pub struct UnreadableLine<'a> {
+    pub at: i64,
+    pub error: &'a str,
+}
+
+/// Why the strict reader would refuse the set (`None` when it reads): its error findings,
+/// each with its file.
+pub fn unreadable_reason(inspection: &Inspection) -> Option<String> {
+    if inspection.is_readable() {
+        return None;
+    }
+    let reasons: Vec<String> = inspection
+        .findings()
+        .into_iter()
+        .filter(|f| f.severity == crate::store::Severity::Error)
+        .map(|f| match f.file {
+            Some(file) => format!("{file}: {}", f.message),
+            None => f.message,
+        })
+        .collect();
+    Some(if reasons.is_empty() {
+        "the set does not read".to_owned()
+    } else {
+        reasons.join("; ")
+    })
+}
+
 impl Change {
+    pub fn unreadable_line(&self) -> Option<UnreadableLine<'_>> {
+        self.unreadable.as_deref().map(|error| UnreadableLine {
+            at: self.at_ms,
+            error,
+        })
+    }
+
     pub fn json_line(&self) -> ChangeLine<'_> {
         ChangeLine {
             at: self.at_ms,
@@ -192,6 +232,8 @@ impl Watcher {
             watching,
             review_watches,
             options,
+            unreadable: unreadable_reason(&baseline),
+            seen: baseline.clone(),
             last: baseline.clone(),
         };
         let handle = thread::Builder::new()
@@ -290,7 +332,12 @@ struct Worker {
     /// `.memory/.memwb` and its `proposals` folder, once watched.
     review_watches: Vec<PathBuf>,
     options: WatchOptions,
+    /// The last inspection that read (or the baseline): what the next change is against.
     last: Arc<Inspection>,
+    /// Why the set does not read now, once reported.
+    unreadable: Option<String>,
+    /// The last inspection, readable or not.
+    seen: Arc<Inspection>,
 }
 
 impl Worker {
@@ -383,19 +430,33 @@ impl Worker {
         }
     }
 
-    /// Inspects the folder; tells whether the manifest's list of files changed.
+    /// Inspects the folder; tells whether there is something to report: the manifest's list
+    /// of files changed, or the set stopped or started reading.
     fn reload(&mut self) -> (Change, bool) {
         let inspection = Arc::new(self.store.inspect());
-        let files_changed = listed(&inspection) != listed(&self.last);
+        let change = |commit, unreadable| Change {
+            at_ms: now_ms(),
+            commit,
+            inspection: inspection.clone(),
+            unreadable,
+        };
+        let moved = listed(&inspection) != listed(&self.seen);
+        self.seen = inspection.clone();
+        if let Some(reason) = unreadable_reason(&inspection) {
+            // Not a change of the set: the reason is reported once, and the set the next change
+            // is compared with stays the last one that read. A move of the manifest meanwhile
+            // is still an event (with an empty commit), so that views show the new state.
+            let news = self.unreadable.as_deref() != Some(reason.as_str());
+            self.unreadable = Some(reason.clone());
+            return (
+                change(Commit::default(), news.then_some(reason)),
+                news || moved,
+            );
+        }
+        let recovered = self.unreadable.take().is_some();
+        let files_changed = recovered || listed(&inspection) != listed(&self.last);
         let commit = diff(&self.last, &inspection);
         self.last = inspection.clone();
-        (
-            Change {
-                at_ms: now_ms(),
-                commit,
-                inspection,
-            },
-            files_changed,
-        )
+        (change(commit, None), files_changed)
     }
 }

@@ -236,3 +236,106 @@ fn proposals_and_journal_entries_are_reported_once_their_folders_appear() {
     proposal::reject(&store, &first.id, Some("no".into())).expect("reject");
     next_review(&rx);
 }
+
+/// Replaces `path` as a commit does (a temp file renamed over it), so the watcher sees it.
+fn replace(path: &std::path::Path, bytes: &[u8]) {
+    let temp = path.with_extension("swap");
+    std::fs::write(&temp, bytes).expect("write");
+    std::fs::rename(&temp, path).expect("rename");
+}
+
+#[test]
+fn an_unreadable_manifest_is_one_error_and_then_only_what_really_changed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend(vec![record("alpha"), record("beta")])
+        .expect("seed");
+    let manifest = store.manifest_path();
+    let files = store.read().expect("read").files();
+    let (_watcher, rx) = start(&store, headless());
+
+    replace(&manifest, b"{ not json");
+    let change = next_commit(&rx);
+    let error = change.unreadable.clone().expect("reported as unreadable");
+    assert!(error.contains("manifest.json"), "{error}");
+    assert!(change.commit.is_empty(), "no record reported removed");
+
+    // Fixed by hand, without beta: only beta's removal is reported.
+    let only_alpha = format!("{{\"version\":1,\"files\":[\"{}\"]}}", files[0]);
+    replace(&manifest, only_alpha.as_bytes());
+    let change = next_commit(&rx);
+    assert_eq!(change.unreadable, None);
+    assert_eq!(change.commit.added, Vec::<String>::new());
+    assert_eq!(change.commit.removed, ["beta"]);
+
+    replace(&manifest, b"[]");
+    assert!(next_commit(&rx).unreadable.is_some());
+    replace(&manifest, only_alpha.as_bytes());
+    let change = next_commit(&rx);
+    assert!(
+        change.unreadable.is_none() && change.commit.is_empty(),
+        "readable again, nothing changed: {:?}",
+        change.commit
+    );
+}
+
+#[test]
+fn a_record_that_stops_reading_is_reported() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend(vec![record("alpha"), record("beta")])
+        .expect("seed");
+    let file = store.read().expect("read").entries[1].file.clone();
+    let (_watcher, rx) = start(&store, WatchOptions::default());
+    // Edited in place: not a manifest event, noticed by the quiet-period refresh.
+    std::fs::write(store.root().join(&file), "not a record").expect("write");
+    let change = next_commit(&rx);
+    let error = change.unreadable.expect("reported");
+    assert!(error.contains(&file), "{error}");
+    assert!(change.commit.is_empty());
+}
+
+#[test]
+fn watch_command_reports_an_unreadable_set_as_an_error_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store.extend(vec![record("alpha")]).expect("seed");
+    std::fs::write(store.manifest_path(), "{ not json").expect("break");
+    for json in [true, false] {
+        let mut args = vec!["watch"];
+        if json {
+            args.push("--json");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .arg("-C")
+            .arg(dir.path())
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            if let Some(Ok(line)) = BufReader::new(stdout).lines().next() {
+                let _ = tx.send(line);
+            }
+        });
+        let line = rx.recv_timeout(WAIT).expect("a line at start");
+        let _ = child.kill();
+        let _ = child.wait();
+        if json {
+            let value: serde_json::Value = serde_json::from_str(&line).expect("json");
+            let keys: Vec<&String> = value.as_object().expect("object").keys().collect();
+            assert_eq!(keys, ["at", "error"], "{line}");
+            assert!(
+                value["error"].as_str().unwrap().contains("manifest.json"),
+                "{line}"
+            );
+        } else {
+            assert!(line.contains(" set unreadable: manifest.json"), "{line}");
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! `memwb watch [--json]`: a headless view of the workbench's watcher. Prints nothing at
-//! start, then one line per commit (flushed at once) naming every record it touched, until
-//! interrupted.
+//! start (unless the set does not read), then one line per commit (flushed at once) naming
+//! every record it touched, until interrupted. A set that stops reading is one line with why
+//! (`{"at","error"}`; human: `set unreadable: ...`), not every record removed; once it reads
+//! again, the next line names only what changed since it last read.
 
 use std::io::Write;
 
@@ -8,11 +10,12 @@ use anyhow::Context;
 
 use crate::sanitize;
 use crate::store::Store;
-use crate::watch::{Change, WatchEvent, WatchOptions, Watcher};
+use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher, now_ms};
 
 #[derive(clap::Args, Debug, Default)]
 pub struct WatchArgs {
-    /// One JSON object per line: {"at":<unix ms>,"added":[...],"removed":[...],"changed":[...]}.
+    /// One JSON object per line: {"at":<unix ms>,"added":[...],"removed":[...],"changed":[...]},
+    /// or {"at":<unix ms>,"error":"..."} when the set stops reading.
     #[arg(long)]
     pub json: bool,
 }
@@ -43,20 +46,42 @@ fn human(change: &Change) -> String {
     format!("{at} {}", parts.join("; "))
 }
 
+fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
+    Ok(if json {
+        super::output::escape_json(&serde_json::to_string(line)?)
+    } else {
+        let at = crate::store::lock::format_ms(line.at);
+        format!("{at} set unreadable: {}", sanitize::line(line.error))
+    })
+}
+
 pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
     let (tx, rx) = std::sync::mpsc::channel();
-    let options = WatchOptions {
-        refresh_on_touch: None,
-    };
-    let (_watcher, _baseline) = Watcher::start(store.clone(), options, move |event| {
+    // Record files edited in place are not manifest events: a quiet-period refresh notices
+    // them, so that a record that stops reading is reported.
+    let options = WatchOptions::default();
+    let (_watcher, baseline) = Watcher::start(store.clone(), options, move |event| {
         let _ = tx.send(event);
     })
     .with_context(|| format!("cannot watch {}", store.root().display()))?;
     let stdout = std::io::stdout();
+    if let Some(error) = crate::watch::unreadable_reason(&baseline) {
+        let line = UnreadableLine {
+            at: now_ms(),
+            error: &error,
+        };
+        let mut out = stdout.lock();
+        writeln!(out, "{}", unreadable(&line, args.json)?)?;
+        out.flush()?;
+    }
     for event in rx {
         match event {
             WatchEvent::Committed(change) => {
-                let line = if args.json {
+                let line = if let Some(line) = change.unreadable_line() {
+                    unreadable(&line, args.json)?
+                } else if !change.inspection.is_readable() {
+                    continue;
+                } else if args.json {
                     super::output::escape_json(&serde_json::to_string(&change.json_line())?)
                 } else {
                     human(&change)

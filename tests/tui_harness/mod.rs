@@ -180,6 +180,7 @@ impl Harness {
             at_ms: now_ms(),
             commit,
             inspection,
+            unreadable: None,
         })));
     }
 
