@@ -30,7 +30,10 @@
 //! # Ok(())
 //! # }
 //! ```
+pub mod claude;
+pub mod claude_watch;
 pub mod cli;
+pub mod folder;
 pub mod review;
 pub mod sanitize;
 pub mod session;

@@ -10,7 +10,7 @@ use crate::store::{Finding, Severity, Store};
 pub struct CheckArgs {
     /// Print {"workspace","ok","records","findings":[...]}.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(Serialize)]

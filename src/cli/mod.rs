@@ -13,6 +13,7 @@ macro_rules! say {
 }
 
 mod check;
+mod claude;
 pub mod eval;
 mod hints;
 mod input;
@@ -21,7 +22,9 @@ mod output;
 mod records;
 mod review;
 pub mod select;
+mod sets;
 mod shell;
+mod target;
 mod tui;
 mod watch;
 
@@ -31,7 +34,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::store::{LockTiming, Store, StoreOptions};
+use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
@@ -56,6 +59,8 @@ pub struct Cli {
         help_heading = GLOBAL
     )]
     workspace: Option<PathBuf>,
+    #[command(flatten)]
+    folder: target::FolderArgs,
     #[command(flatten)]
     budgets: Budgets,
     /// Without a subcommand, the workbench opens.
@@ -173,6 +178,8 @@ enum Command {
     Completions(shell::CompletionsArgs),
     /// Print the manual page (roff; e.g. `memwb man | man -l -`).
     Man(shell::ManArgs),
+    /// List every memory folder found (Claude Code's, and under each ROOT).
+    Sets(sets::SetsArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -220,7 +227,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Man(args)) => return shell::man(args),
         _ => {}
     }
-    let store = open_store(&cli)?;
+    let options = store_options(&cli)?;
+    if let Some(Command::Sets(args)) = &cli.command {
+        return sets::run(args, &options, cli.folder.limits());
+    }
+    let workspace = match &cli.workspace {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir()?,
+    };
+    let store = match target::resolve(&cli.folder, &workspace, options.clone())? {
+        target::Target::Store(store) => store,
+        target::Target::Claude(folder) => return run_claude(&cli, &folder, &workspace, options),
+    };
     let Some(command) = &cli.command else {
         return tui::run(&store, &tui::TuiArgs::default());
     };
@@ -247,14 +265,52 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Watch(args) => watch::run(&store, args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Sets(args) => sets::run(args, store.options(), cli.folder.limits()),
     }
 }
 
-fn open_store(cli: &Cli) -> anyhow::Result<Store> {
-    let workspace = match &cli.workspace {
-        Some(dir) => dir.clone(),
-        None => std::env::current_dir()?,
+/// The commands on a Claude Code folder: reads answer, writes refuse (read-only for now).
+fn run_claude(
+    cli: &Cli,
+    target: &target::ClaudeTarget,
+    workspace: &std::path::Path,
+    options: StoreOptions,
+) -> anyhow::Result<u8> {
+    let Some(command) = &cli.command else {
+        return tui::run_claude(target);
     };
+    match command {
+        Command::Ls(args) => claude::ls(target, args),
+        Command::Show(args) => claude::show(target, args),
+        Command::Index(args) => claude::index(target, args),
+        Command::Check(args) => claude::check(target, args),
+        Command::Select(args) => claude::select_topics(target, args),
+        Command::Watch(args) => watch::run_claude(target, args),
+        Command::Tui(args) if args.dir.is_none() => tui::run_claude(target),
+        // Both open another workspace's .memory, as they do without a Claude Code folder.
+        Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
+        Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
+        Command::Add(_)
+        | Command::Set(_)
+        | Command::Rm(_)
+        | Command::Consolidate(_)
+        | Command::Repair(_)
+        | Command::Propose(_)
+        | Command::Proposals(_)
+        | Command::Approve(_)
+        | Command::Reject(_)
+        | Command::Log(_)
+        | Command::Undo(_) => claude::refuse(),
+        Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
+        Command::Eval(_) => anyhow::bail!(
+            "memwb eval works on .memory folders only for now (Claude Code folders are read-only here)"
+        ),
+    }
+}
+
+fn store_options(cli: &Cli) -> anyhow::Result<StoreOptions> {
     let budgets = &cli.budgets;
     let options = StoreOptions {
         max_index_lines: budgets.max_index_lines,
@@ -265,7 +321,7 @@ fn open_store(cli: &Cli) -> anyhow::Result<Store> {
         },
         ..StoreOptions::default()
     };
-    Ok(Store::open(workspace, options)?)
+    Ok(options)
 }
 
 #[cfg(test)]

@@ -14,21 +14,22 @@ use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord,
 
 #[derive(clap::Args, Debug)]
 pub struct LsArgs {
-    /// Print a JSON array of {"name","type","description","body","file"}.
+    /// Print a JSON array of {"name","type","description","body","file"} (Claude Code folders
+    /// add "extra": the other frontmatter fields).
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
     /// The record's name.
-    name: String,
+    pub(super) name: String,
     /// Print {"name","type","description","body","file"}.
     #[arg(long, conflicts_with = "raw")]
-    json: bool,
+    pub(super) json: bool,
     /// Print the record file's exact bytes, for scripts (nothing made inert).
     #[arg(long)]
-    raw: bool,
+    pub(super) raw: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -124,7 +125,7 @@ pub struct RepairArgs {
 pub struct IndexArgs {
     /// Rewrite MEMORY.md through a transaction instead of printing it.
     #[arg(long)]
-    write: bool,
+    pub(super) write: bool,
 }
 
 /// The reference consolidator's reply format; an object with exactly these keys.

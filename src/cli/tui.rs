@@ -126,6 +126,15 @@ fn shell_word(text: &str) -> String {
     }
 }
 
+/// Opens the workbench on a Claude Code folder.
+pub fn run_claude(target: &super::target::ClaudeTarget) -> anyhow::Result<u8> {
+    require_terminal()?;
+    let _ = target;
+    anyhow::bail!(
+        "the workbench does not open Claude Code folders yet; use `memwb ls`, `memwb index` or `memwb check`"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,6 +21,10 @@ pub struct WatchArgs {
 }
 
 fn human(change: &Change) -> String {
+    human_line(change.at_ms, &change.commit)
+}
+
+fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
     let list = |names: &[String]| {
         names
             .iter()
@@ -28,7 +32,6 @@ fn human(change: &Change) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let c = &change.commit;
     let mut parts = Vec::new();
     for (label, names) in [
         ("added", &c.added),
@@ -42,7 +45,7 @@ fn human(change: &Change) -> String {
     if parts.is_empty() {
         parts.push("no record changed".into());
     }
-    let at = crate::store::lock::format_ms(change.at_ms);
+    let at = crate::store::lock::format_ms(at_ms);
     format!("{at} {}", parts.join("; "))
 }
 
@@ -92,6 +95,39 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
             }
             WatchEvent::Refreshed(_) | WatchEvent::Review => {}
             WatchEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
+        }
+    }
+    Ok(0)
+}
+
+/// `memwb watch` on a Claude Code folder: the same lines, once the folder has been quiet.
+/// Says on stderr when the watch is set up (scripts can wait for that line).
+pub fn run_claude(target: &super::target::ClaudeTarget, args: &WatchArgs) -> anyhow::Result<u8> {
+    use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
+    let (tx, rx) = std::sync::mpsc::channel();
+    let folder = target.folder.clone();
+    let (_watcher, _baseline) = ClaudeWatcher::start(folder, move |event| {
+        let _ = tx.send(event);
+    })
+    .with_context(|| format!("cannot watch {}", target.folder.root().display()))?;
+    eprintln!(
+        "watching {}",
+        sanitize::line(&target.folder.root().display().to_string())
+    );
+    let stdout = std::io::stdout();
+    for event in rx {
+        match event {
+            ClaudeEvent::Changed(change) => {
+                let line = if args.json {
+                    super::output::escape_json(&serde_json::to_string(&change.json_line())?)
+                } else {
+                    human_line(change.at_ms, &change.commit)
+                };
+                let mut out = stdout.lock();
+                writeln!(out, "{line}")?;
+                out.flush()?;
+            }
+            ClaudeEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
         }
     }
     Ok(0)

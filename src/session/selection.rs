@@ -18,11 +18,50 @@ pub const SELECTION_FAILED: &str = "Memory selection failed; deterministic fallb
 /// How many records a turn keeps by default (the reference's `max_selected`).
 pub const DEFAULT_MAX_SELECTED: usize = 5;
 
+/// What a selection chooses among: a `.memory` record, or a Claude Code topic file.
+pub trait Candidate: Clone {
+    fn name(&self) -> &str;
+    /// The type as the `## <name> (<type>)` heading shows it.
+    fn kind_label(&self) -> &str;
+    fn description(&self) -> &str;
+    fn body(&self) -> &str;
+}
+
+impl Candidate for Record {
+    fn name(&self) -> &str {
+        Record::name(self)
+    }
+    fn kind_label(&self) -> &str {
+        self.kind().as_str()
+    }
+    fn description(&self) -> &str {
+        Record::description(self)
+    }
+    fn body(&self) -> &str {
+        Record::body(self)
+    }
+}
+
+impl Candidate for crate::claude::Topic {
+    fn name(&self) -> &str {
+        crate::claude::Topic::name(self)
+    }
+    fn kind_label(&self) -> &str {
+        self.kind().unwrap_or("untyped")
+    }
+    fn description(&self) -> &str {
+        crate::claude::Topic::description(self).unwrap_or("")
+    }
+    fn body(&self) -> &str {
+        crate::claude::Topic::body(self)
+    }
+}
+
 /// The outcome of one selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selection {
+pub struct Selection<R = Record> {
     /// The chosen records, in the order they are rendered.
-    pub selected: Vec<Record>,
+    pub selected: Vec<R>,
     /// [`render_selected`] of `selected`: empty when nothing was selected.
     pub rendered: String,
     /// The keyword fallback made the choice (no model was given, or the model failed).
@@ -33,12 +72,12 @@ pub struct Selection {
     pub error_detail: Option<String>,
 }
 
-impl Selection {
+impl<R: Candidate> Selection<R> {
     pub fn names(&self) -> Vec<String> {
         self.selected.iter().map(|r| r.name().to_owned()).collect()
     }
 
-    fn of(selected: Vec<Record>, fallback: bool) -> Self {
+    fn of(selected: Vec<R>, fallback: bool) -> Self {
         let rendered = render_selected(&selected);
         Self {
             selected,
@@ -62,6 +101,17 @@ pub fn select(
     client: Option<&dyn ModelClient>,
     max: usize,
 ) -> Selection {
+    select_among(records, catalog, query, client, max)
+}
+
+/// [`select`] over any kind of memory (Claude Code's topic files as well as records).
+pub fn select_among<R: Candidate>(
+    records: &[R],
+    catalog: &str,
+    query: &str,
+    client: Option<&dyn ModelClient>,
+    max: usize,
+) -> Selection<R> {
     if records.is_empty() {
         return Selection::of(Vec::new(), false);
     }
@@ -82,13 +132,13 @@ pub fn select(
 }
 
 /// The selector side-query: `{"catalog": ..., "query": ...}` in, a JSON array of names out.
-pub fn ask_selector(
+pub fn ask_selector<R: Candidate>(
     client: &dyn ModelClient,
-    records: &[Record],
+    records: &[R],
     catalog: &str,
     query: &str,
     max: usize,
-) -> Result<Vec<Record>, SideQueryError> {
+) -> Result<Vec<R>, SideQueryError> {
     let reply = side_query(client, selector_messages(catalog, query, max))?;
     let names = parse_selection_reply(&reply, records)?;
     Ok(names
@@ -108,9 +158,9 @@ pub fn selector_messages(catalog: &str, query: &str, max: usize) -> Vec<Message>
 
 /// The selector's reply must be a JSON array of unique strings, each naming one of `records`.
 /// Returns every name, in order; the caller keeps the first `max`.
-pub fn parse_selection_reply(
+pub fn parse_selection_reply<R: Candidate>(
     reply: &Value,
-    records: &[Record],
+    records: &[R],
 ) -> Result<Vec<String>, SideQueryError> {
     let invalid = |rule: String| Err(SideQueryError::Invalid(rule));
     let Value::Array(items) = reply else {
@@ -119,7 +169,7 @@ pub fn parse_selection_reply(
             kind_of(reply)
         ));
     };
-    let known: HashSet<&str> = records.iter().map(Record::name).collect();
+    let known: HashSet<&str> = records.iter().map(Candidate::name).collect();
     let mut names = Vec::with_capacity(items.len());
     let mut seen = HashSet::new();
     for (i, item) in items.iter().enumerate() {
@@ -155,12 +205,12 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// tokens ([`query_tokens`]) found as substrings of `lowercase(name + " " + description)`
 /// (the body is never searched). Records scoring 0 are dropped; the rest are sorted by score,
 /// highest first, then by name; the first `max` are kept.
-pub fn keyword_fallback(records: &[Record], query: &str, max: usize) -> Vec<Record> {
+pub fn keyword_fallback<R: Candidate>(records: &[R], query: &str, max: usize) -> Vec<R> {
     let tokens = query_tokens(query);
     if tokens.is_empty() {
         return Vec::new();
     }
-    let mut scored: Vec<(usize, &Record)> = records
+    let mut scored: Vec<(usize, &R)> = records
         .iter()
         .filter_map(|record| {
             let haystack = format!("{} {}", record.name(), record.description()).to_lowercase();
@@ -232,13 +282,13 @@ fn is_cjk(c: char) -> bool {
 /// The `<relevant_memories>` block: the opening tag, then per record `## <name> (<type>)`,
 /// its description and its body, then the closing tag, all joined by blank lines. Empty when
 /// no record is given.
-pub fn render_selected(records: &[Record]) -> String {
+pub fn render_selected<R: Candidate>(records: &[R]) -> String {
     if records.is_empty() {
         return String::new();
     }
     let mut parts: Vec<String> = vec!["<relevant_memories>".to_owned()];
     for record in records {
-        parts.push(format!("## {} ({})", record.name(), record.kind()));
+        parts.push(format!("## {} ({})", record.name(), record.kind_label()));
         parts.push(record.description().to_owned());
         parts.push(record.body().to_owned());
     }

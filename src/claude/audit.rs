@@ -1,0 +1,283 @@
+//! The audit of a Claude Code folder: what Claude Code will not load, what the index gets
+//! wrong, and which topic files break the conventions the agent is told to follow.
+
+use serde::Serialize;
+
+use super::folder::{CONSOLIDATE_LOCK, IndexFile, Snapshot, Topic, TopicContent};
+use super::frontmatter::{Frontmatter, KNOWN_TYPES};
+use super::index::{CutBy, INDEX_FILE, LONG_LINE, LineKind, Load, ParsedIndex};
+use crate::store::Severity;
+
+/// One finding, in the envelope `memwb check` prints for every format, plus `line` where there
+/// is one and `cut` for `index-truncated`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub file: Option<String>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Vec<String>>,
+}
+
+impl Finding {
+    fn new(code: &'static str, severity: Severity, file: &str, message: String) -> Self {
+        Self {
+            code,
+            severity,
+            file: Some(file.to_owned()),
+            message,
+            line: None,
+            cut: None,
+        }
+    }
+
+    fn at(mut self, line: usize) -> Self {
+        self.line = Some(line);
+        self
+    }
+}
+
+/// Every finding code, for docs and tests.
+pub const CODES: [&str; 12] = [
+    "index-truncated",
+    "index-dangling",
+    "index-unlisted",
+    "frontmatter-missing",
+    "frontmatter-invalid",
+    "field-missing",
+    "type-unknown",
+    "link-dangling",
+    "index-line-long",
+    "index-content",
+    "consolidation-running",
+    "file-unreadable",
+];
+
+use Severity::{Error, Warning};
+
+pub fn audit(snapshot: &Snapshot) -> Vec<Finding> {
+    let mut out = Vec::new();
+    match &snapshot.index {
+        IndexFile::Read(index) => audit_index(snapshot, index, &mut out),
+        IndexFile::Unreadable(why) => out.push(Finding::new(
+            "file-unreadable",
+            Error,
+            INDEX_FILE,
+            why.clone(),
+        )),
+        IndexFile::Missing => {}
+    }
+    for topic in &snapshot.topics {
+        audit_topic(snapshot, topic, &mut out);
+    }
+    if let Some(lock) = &snapshot.consolidation
+        && lock.live
+    {
+        out.push(Finding::new(
+            "consolidation-running",
+            Warning,
+            CONSOLIDATE_LOCK,
+            format!(
+                "a consolidation (process {}) is rewriting this folder now; what you read may change under you",
+                lock.pid
+            ),
+        ));
+    }
+    out
+}
+
+fn audit_index(snapshot: &Snapshot, index: &ParsedIndex, out: &mut Vec<Finding>) {
+    if let Some(by) = index.cut_by {
+        out.push(truncated(snapshot, index, by));
+    }
+    for line in &index.lines {
+        match &line.kind {
+            LineKind::Entry { target, file, .. }
+                if file.as_deref().and_then(|f| snapshot.topic(f)).is_none() =>
+            {
+                out.push(
+                    Finding::new(
+                        "index-dangling",
+                        Error,
+                        INDEX_FILE,
+                        format!("the entry links to {target}, which is not a topic file here"),
+                    )
+                    .at(line.number),
+                );
+            }
+            LineKind::Text => out.push(
+                Finding::new(
+                    "index-content",
+                    Warning,
+                    INDEX_FILE,
+                    "memory content in the index (not an entry, heading or blank line); it belongs in a topic file".into(),
+                )
+                .at(line.number),
+            ),
+            _ => {}
+        }
+        let length = line.text.trim_end_matches('\r').chars().count();
+        if length > LONG_LINE && line.load != Load::Stripped {
+            out.push(
+                Finding::new(
+                    "index-line-long",
+                    Warning,
+                    INDEX_FILE,
+                    format!("the line is {length} characters, over {LONG_LINE}: one short line per memory"),
+                )
+                .at(line.number),
+            );
+        }
+    }
+}
+
+fn truncated(snapshot: &Snapshot, index: &ParsedIndex, by: CutBy) -> Finding {
+    let limits = index.limits;
+    let dropped: Vec<_> = index.dropped_entries().collect();
+    let mut cut: Vec<String> = Vec::new();
+    for file in dropped.iter().filter_map(|l| l.entry_file()) {
+        if snapshot.topic(file).is_some() && !cut.iter().any(|c| c == file) {
+            cut.push(file.to_owned());
+        }
+    }
+    let limit = match by {
+        CutBy::Lines => format!("{} lines", limits.lines),
+        CutBy::Size => format!("{} {}", limits.size, limits.unit.label()),
+    };
+    let mut finding = Finding::new(
+        "index-truncated",
+        Error,
+        INDEX_FILE,
+        format!(
+            "Claude Code stops loading MEMORY.md at {limit} ({} lines, {} {} after stripping); {} entries past the cut are not loaded",
+            index.counted_lines,
+            index.counted_size,
+            limits.unit.label(),
+            dropped.len()
+        ),
+    );
+    if let Some(first) = index.cut_at() {
+        finding.line = Some(index.lines[first].number);
+    }
+    finding.cut = Some(cut);
+    finding
+}
+
+fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
+    let file = topic.file.as_str();
+    let parsed = match &topic.content {
+        TopicContent::Read(parsed) => parsed,
+        TopicContent::Unreadable(why) => {
+            out.push(Finding::new("file-unreadable", Error, file, why.clone()));
+            return;
+        }
+    };
+    if !snapshot.is_listed(file) {
+        out.push(Finding::new(
+            "index-unlisted",
+            Warning,
+            file,
+            "no index entry links to this file: the agent finds it only by searching".into(),
+        ));
+    }
+    match &parsed.frontmatter {
+        Frontmatter::Missing => out.push(Finding::new(
+            "frontmatter-missing",
+            Warning,
+            file,
+            "no frontmatter: a memory without name, description or type".into(),
+        )),
+        Frontmatter::Invalid { line, message } => out.push(
+            Finding::new(
+                "frontmatter-invalid",
+                Error,
+                file,
+                format!("the frontmatter is not valid YAML: {message}"),
+            )
+            .at(*line),
+        ),
+        Frontmatter::Fields(_) => {
+            let mut missing = Vec::new();
+            for (field, present) in [
+                ("name", parsed.field("name").is_some()),
+                ("description", parsed.field("description").is_some()),
+                ("type", parsed.kind().is_some()),
+            ] {
+                if !present {
+                    missing.push(field);
+                }
+            }
+            if !missing.is_empty() {
+                out.push(Finding::new(
+                    "field-missing",
+                    Warning,
+                    file,
+                    format!("the frontmatter lacks {}", missing.join(", ")),
+                ));
+            }
+            if let Some(kind) = parsed.kind()
+                && !KNOWN_TYPES.contains(&kind)
+            {
+                out.push(Finding::new(
+                    "type-unknown",
+                    Warning,
+                    file,
+                    format!("type {kind:?} is not one of {}", KNOWN_TYPES.join(", ")),
+                ));
+            }
+        }
+    }
+    for (offset, target) in wiki_links(&parsed.body) {
+        let known = snapshot
+            .topics
+            .iter()
+            .any(|t| t.name() == target || t.stem() == target);
+        if !known {
+            out.push(
+                Finding::new(
+                    "link-dangling",
+                    Warning,
+                    file,
+                    format!("[[{target}]] matches no topic file's name or file name"),
+                )
+                .at(parsed.body_line + offset),
+            );
+        }
+    }
+}
+
+/// `[[target]]` links (`[[target|label]]`, `[[target#part]]` link to `target`), each with its
+/// line offset in `text`.
+pub fn wiki_links(text: &str) -> Vec<(usize, String)> {
+    let mut links = Vec::new();
+    for (offset, line) in text.split('\n').enumerate() {
+        let mut rest = line;
+        while let Some(start) = rest.find("[[") {
+            let after = &rest[start + 2..];
+            let Some(end) = after.find("]]") else { break };
+            let inner = &after[..end];
+            let target = inner.split(['|', '#']).next().unwrap_or("").trim();
+            if !target.is_empty() {
+                links.push((offset, target.to_owned()));
+            }
+            rest = &after[end + 2..];
+        }
+    }
+    links
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wiki_links_are_found_with_their_line() {
+        assert_eq!(
+            wiki_links("a [[x]] b [[y|label]]\nc [[z#p]] [[ ]]"),
+            vec![(0, "x".into()), (0, "y".into()), (1, "z".into())]
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! Reading one Claude Code memory folder: its topic files, its MEMORY.md and its
+//! consolidation lock, all as they are (nothing here fails on bad content).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use super::error::{ClaudeError, Result};
+use super::frontmatter::{self, Frontmatter, Parsed};
+use super::fsread::{MAX_FILE_BYTES, describe, read_regular};
+use super::index::{self, INDEX_FILE, LoadLimits, ParsedIndex};
+
+/// The lock auto dream holds while it consolidates: its text is the PID, its mtime the time of
+/// the last consolidation.
+pub const CONSOLIDATE_LOCK: &str = ".consolidate-lock";
+
+/// How deep topic files are looked for under the folder.
+const MAX_DEPTH: usize = 16;
+
+/// A handle on one Claude Code memory folder.
+#[derive(Debug, Clone)]
+pub struct ClaudeFolder {
+    root: PathBuf,
+    limits: LoadLimits,
+}
+
+/// One topic file: `file` (relative to the folder, `/`-separated) is its identity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Topic {
+    pub file: String,
+    pub content: TopicContent,
+    pub modified: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TopicContent {
+    Read(Parsed),
+    /// Not valid UTF-8, not a regular file, too large, or an I/O error.
+    Unreadable(String),
+}
+
+impl Topic {
+    pub fn parsed(&self) -> Option<&Parsed> {
+        match &self.content {
+            TopicContent::Read(parsed) => Some(parsed),
+            TopicContent::Unreadable(_) => None,
+        }
+    }
+
+    /// The file name without `.md` and without its folder.
+    pub fn stem(&self) -> &str {
+        let name = self.file.rsplit('/').next().unwrap_or(&self.file);
+        name.strip_suffix(".md").unwrap_or(name)
+    }
+
+    /// The `name` field, else the file's stem.
+    pub fn name(&self) -> &str {
+        self.parsed()
+            .and_then(|p| p.field("name"))
+            .unwrap_or_else(|| self.stem())
+    }
+
+    pub fn description(&self) -> Option<&str> {
+        self.parsed().and_then(|p| p.field("description"))
+    }
+
+    pub fn kind(&self) -> Option<&str> {
+        self.parsed().and_then(Parsed::kind)
+    }
+
+    pub fn body(&self) -> &str {
+        self.parsed().map_or("", |p| p.body.as_str())
+    }
+
+    pub fn frontmatter(&self) -> Option<&Frontmatter> {
+        self.parsed().map(|p| &p.frontmatter)
+    }
+}
+
+/// A file in the folder that is not a memory, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherFile {
+    pub file: String,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Consolidation {
+    /// The text of `.consolidate-lock` (a PID), trimmed.
+    pub pid: String,
+    /// Whether that process is running.
+    pub live: bool,
+    pub last: Option<SystemTime>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexFile {
+    Missing,
+    Unreadable(String),
+    Read(ParsedIndex),
+}
+
+/// Everything read from the folder at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub root: PathBuf,
+    /// Sorted by `file`.
+    pub topics: Vec<Topic>,
+    pub index: IndexFile,
+    pub index_modified: Option<SystemTime>,
+    pub others: Vec<OtherFile>,
+    pub consolidation: Option<Consolidation>,
+}
+
+impl ClaudeFolder {
+    /// The folder at `path`, which must be a directory (a link to one is resolved).
+    pub fn open(path: &Path, limits: LoadLimits) -> Result<Self> {
+        let root = fs::canonicalize(path).map_err(|e| ClaudeError::io("open", path, e))?;
+        if !root.is_dir() {
+            return Err(ClaudeError::NotADirectory { path: root });
+        }
+        Ok(Self { root, limits })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn limits(&self) -> LoadLimits {
+        self.limits
+    }
+
+    pub fn index_path(&self) -> PathBuf {
+        self.root.join(INDEX_FILE)
+    }
+
+    pub fn read(&self) -> Snapshot {
+        let mut snapshot = Snapshot {
+            root: self.root.clone(),
+            topics: Vec::new(),
+            index: IndexFile::Missing,
+            index_modified: None,
+            others: Vec::new(),
+            consolidation: None,
+        };
+        self.scan(&self.root, "", 0, &mut snapshot);
+        snapshot.topics.sort_by(|a, b| a.file.cmp(&b.file));
+        snapshot.others.sort_by(|a, b| a.file.cmp(&b.file));
+        let index_path = self.index_path();
+        snapshot.index_modified = modified(&index_path);
+        snapshot.index = match read_regular(&index_path, MAX_FILE_BYTES) {
+            Ok(None) => IndexFile::Missing,
+            Ok(Some(bytes)) => match String::from_utf8(bytes) {
+                Ok(text) => IndexFile::Read(index::parse(&text, self.limits)),
+                Err(e) => IndexFile::Unreadable(format!(
+                    "not valid UTF-8 (first bad byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                )),
+            },
+            Err(e) => IndexFile::Unreadable(e.to_string()),
+        };
+        snapshot.consolidation = read_consolidation(&self.root.join(CONSOLIDATE_LOCK));
+        snapshot
+    }
+
+    fn scan(&self, dir: &Path, prefix: &str, depth: usize, out: &mut Snapshot) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.filter_map(|e| e.ok()) {
+            let Ok(name) = entry.file_name().into_string() else {
+                out.others.push(OtherFile {
+                    file: format!("{prefix}{}", entry.file_name().to_string_lossy()),
+                    why: "its name is not valid UTF-8".into(),
+                });
+                continue;
+            };
+            let file = format!("{prefix}{name}");
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                // Hidden folders are tools' own (memwb keeps its journal in one).
+                if !name.starts_with('.') && depth < MAX_DEPTH {
+                    self.scan(&entry.path(), &format!("{file}/"), depth + 1, out);
+                }
+                continue;
+            }
+            if depth == 0 && name == INDEX_FILE {
+                continue;
+            }
+            if !name.ends_with(".md") {
+                let why = if depth == 0 && name == CONSOLIDATE_LOCK {
+                    "the consolidation lock, not a memory".to_owned()
+                } else {
+                    "not a memory (only *.md files are)".to_owned()
+                };
+                out.others.push(OtherFile { file, why });
+                continue;
+            }
+            if !kind.is_file() {
+                out.others.push(OtherFile {
+                    file,
+                    why: format!("{}, not a memory file", describe(kind)),
+                });
+                continue;
+            }
+            let path = entry.path();
+            let content = match read_regular(&path, MAX_FILE_BYTES) {
+                Ok(Some(bytes)) => match String::from_utf8(bytes) {
+                    Ok(text) => TopicContent::Read(frontmatter::parse(&text)),
+                    Err(e) => TopicContent::Unreadable(format!(
+                        "not valid UTF-8 (first bad byte at offset {})",
+                        e.utf8_error().valid_up_to()
+                    )),
+                },
+                Ok(None) => continue, // removed while scanning
+                Err(e) => TopicContent::Unreadable(e.to_string()),
+            };
+            out.topics.push(Topic {
+                file,
+                content,
+                modified: modified(&path),
+            });
+        }
+    }
+}
+
+impl Snapshot {
+    pub fn topic(&self, file: &str) -> Option<&Topic> {
+        self.topics.iter().find(|t| t.file == file)
+    }
+
+    pub fn parsed_index(&self) -> Option<&ParsedIndex> {
+        match &self.index {
+            IndexFile::Read(index) => Some(index),
+            _ => None,
+        }
+    }
+
+    /// Topic files in index order (first entry linking to each), then the unlisted ones.
+    pub fn ordered(&self) -> Vec<&Topic> {
+        let mut out: Vec<&Topic> = Vec::with_capacity(self.topics.len());
+        if let Some(index) = self.parsed_index() {
+            for file in index.entries().filter_map(|l| l.entry_file()) {
+                if let Some(topic) = self.topic(file)
+                    && !out.iter().any(|t| t.file == topic.file)
+                {
+                    out.push(topic);
+                }
+            }
+        }
+        for topic in &self.topics {
+            if !out.iter().any(|t| t.file == topic.file) {
+                out.push(topic);
+            }
+        }
+        out
+    }
+
+    /// Whether an index entry links to `file`.
+    pub fn is_listed(&self, file: &str) -> bool {
+        self.parsed_index()
+            .is_some_and(|index| index.entries().any(|l| l.entry_file() == Some(file)))
+    }
+
+    /// The topic a query names: by `name`, else by file (with or without `.md`).
+    pub fn find(&self, name: &str) -> Option<&Topic> {
+        self.topics.iter().find(|t| t.name() == name).or_else(|| {
+            self.topics
+                .iter()
+                .find(|t| t.file == name || t.file.strip_suffix(".md") == Some(name))
+        })
+    }
+
+    /// The newest modification among MEMORY.md and the topic files.
+    pub fn last_change(&self) -> Option<SystemTime> {
+        self.topics
+            .iter()
+            .filter_map(|t| t.modified)
+            .chain(self.index_modified)
+            .max()
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    fs::symlink_metadata(path).ok()?.modified().ok()
+}
+
+fn read_consolidation(path: &Path) -> Option<Consolidation> {
+    let last = modified(path);
+    let bytes = read_regular(path, 4096).ok()??;
+    let pid = String::from_utf8_lossy(&bytes).trim().to_owned();
+    Some(Consolidation {
+        live: is_running(&pid),
+        pid,
+        last,
+    })
+}
+
+/// Whether a process with this PID exists (`kill(pid, 0)`; a process of another user counts).
+fn is_running(pid: &str) -> bool {
+    let Some(pid) = pid
+        .parse::<i32>()
+        .ok()
+        .filter(|&pid| pid > 0)
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(e) => e == rustix::io::Errno::PERM,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_pid_is_running_and_nonsense_is_not() {
+        assert!(is_running(&std::process::id().to_string()));
+        assert!(!is_running("not a pid"));
+        assert!(!is_running("0"));
+    }
+}

@@ -1,0 +1,423 @@
+//! MEMORY.md as Claude Code has it: written by the agent, parsed line by line, and cut where
+//! Claude Code stops loading it.
+//!
+//! What loads: after stripping a leading frontmatter block and block-level HTML comments, the
+//! first `lines` lines, and of those only whole lines that end within `size` units (the cut is
+//! at the last line break at or before the limit, so a line the limit falls inside is dropped).
+
+use std::path::{Component, Path};
+
+pub const INDEX_FILE: &str = "MEMORY.md";
+
+/// How the size limit counts text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SizeUnit {
+    /// JavaScript string length (UTF-16 code units), which Claude Code most likely counts.
+    #[default]
+    Utf16,
+    Bytes,
+}
+
+impl SizeUnit {
+    pub fn measure(self, text: &str) -> usize {
+        match self {
+            Self::Utf16 => text.encode_utf16().count(),
+            Self::Bytes => text.len(),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Utf16 => "characters",
+            Self::Bytes => "bytes",
+        }
+    }
+}
+
+impl std::str::FromStr for SizeUnit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "utf16" => Ok(Self::Utf16),
+            "bytes" => Ok(Self::Bytes),
+            other => Err(format!("unknown unit {other:?}: use utf16 or bytes")),
+        }
+    }
+}
+
+/// Claude Code's load limits for MEMORY.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LoadLimits {
+    pub lines: usize,
+    pub size: usize,
+    pub unit: SizeUnit,
+}
+
+impl Default for LoadLimits {
+    fn default() -> Self {
+        Self {
+            lines: 200,
+            size: 25_000,
+            unit: SizeUnit::Utf16,
+        }
+    }
+}
+
+/// Lines over this many characters get `index-line-long`.
+pub const LONG_LINE: usize = 150;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineKind {
+    Blank,
+    Heading,
+    /// `- [title](target) — hook`, with any dash (or none) before the hook.
+    Entry {
+        title: String,
+        target: String,
+        hook: String,
+        /// The target as a path relative to the folder, when it stays inside it.
+        file: Option<String>,
+    },
+    /// Anything else: memory content written into the index.
+    Text,
+    /// Part of a leading frontmatter block (stripped before loading).
+    Frontmatter,
+    /// Part of a block-level HTML comment (stripped before loading).
+    Comment,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Load {
+    Loaded,
+    /// Past a load limit.
+    Dropped,
+    /// Stripped before counting, so never loaded and never counted.
+    Stripped,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexLine {
+    /// 1-based line in MEMORY.md.
+    pub number: usize,
+    pub text: String,
+    pub kind: LineKind,
+    pub load: Load,
+}
+
+impl IndexLine {
+    pub fn entry_file(&self) -> Option<&str> {
+        match &self.kind {
+            LineKind::Entry { file, .. } => file.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub fn is_entry(&self) -> bool {
+        matches!(self.kind, LineKind::Entry { .. })
+    }
+}
+
+/// Which limit stopped loading first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutBy {
+    Lines,
+    Size,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedIndex {
+    pub lines: Vec<IndexLine>,
+    pub limits: LoadLimits,
+    /// Lines and size (in `limits.unit`) of the text after stripping.
+    pub counted_lines: usize,
+    pub counted_size: usize,
+    pub cut_by: Option<CutBy>,
+}
+
+impl ParsedIndex {
+    pub fn entries(&self) -> impl Iterator<Item = &IndexLine> {
+        self.lines.iter().filter(|l| l.is_entry())
+    }
+
+    pub fn dropped_entries(&self) -> impl Iterator<Item = &IndexLine> {
+        self.entries().filter(|l| l.load == Load::Dropped)
+    }
+
+    /// The text Claude Code loads: the loaded lines, joined as they were.
+    pub fn loaded_text(&self) -> String {
+        let loaded: Vec<&str> = self
+            .lines
+            .iter()
+            .filter(|l| l.load == Load::Loaded)
+            .map(|l| l.text.as_str())
+            .collect();
+        loaded.join("\n")
+    }
+
+    /// Index of the first dropped line, where the "not loaded past here" rule goes.
+    pub fn cut_at(&self) -> Option<usize> {
+        self.lines.iter().position(|l| l.load == Load::Dropped)
+    }
+}
+
+/// Parses MEMORY.md's text and applies `limits`.
+pub fn parse(text: &str, limits: LoadLimits) -> ParsedIndex {
+    let raw: Vec<&str> = if text.is_empty() {
+        Vec::new()
+    } else {
+        text.strip_suffix('\n')
+            .unwrap_or(text)
+            .split('\n')
+            .collect()
+    };
+    let frontmatter_end = frontmatter_end(&raw);
+    let mut lines = Vec::with_capacity(raw.len());
+    let mut in_comment = false;
+    for (i, line) in raw.iter().enumerate() {
+        let kind = if i < frontmatter_end {
+            LineKind::Frontmatter
+        } else if in_comment || line.trim_start().starts_with("<!--") {
+            in_comment = !closes_comment(line, in_comment);
+            LineKind::Comment
+        } else {
+            classify(line)
+        };
+        let load = match kind {
+            LineKind::Frontmatter | LineKind::Comment => Load::Stripped,
+            _ => Load::Loaded,
+        };
+        lines.push(IndexLine {
+            number: i + 1,
+            text: (*line).to_owned(),
+            kind,
+            load,
+        });
+    }
+    let mut parsed = ParsedIndex {
+        lines,
+        limits,
+        counted_lines: 0,
+        counted_size: 0,
+        cut_by: None,
+    };
+    apply_limits(&mut parsed);
+    parsed
+}
+
+fn apply_limits(index: &mut ParsedIndex) {
+    let limits = index.limits;
+    let counted: Vec<usize> = (0..index.lines.len())
+        .filter(|&i| index.lines[i].load == Load::Loaded)
+        .collect();
+    let sizes: Vec<usize> = counted
+        .iter()
+        .map(|&i| limits.unit.measure(&index.lines[i].text))
+        .collect();
+    let total = sizes.iter().sum::<usize>() + counted.len().saturating_sub(1);
+    index.counted_lines = counted.len();
+    index.counted_size = total;
+    let mut end = 0;
+    for (n, (&i, size)) in counted.iter().zip(&sizes).enumerate() {
+        end += size + usize::from(n > 0);
+        let by = if n >= limits.lines {
+            Some(CutBy::Lines)
+        } else if total > limits.size && end > limits.size {
+            Some(CutBy::Size)
+        } else {
+            None
+        };
+        if let Some(by) = by {
+            index.cut_by.get_or_insert(by);
+            index.lines[i].load = Load::Dropped;
+        }
+    }
+}
+
+/// Lines `0..end` are a leading `---` block closed by another `---` line.
+fn frontmatter_end(lines: &[&str]) -> usize {
+    let fence = |l: &str| l.trim_end_matches(['\r', ' ', '\t']) == "---";
+    if !lines.first().is_some_and(|l| fence(l)) {
+        return 0;
+    }
+    lines
+        .iter()
+        .skip(1)
+        .position(|l| fence(l))
+        .map_or(0, |p| p + 2)
+}
+
+fn closes_comment(line: &str, already_open: bool) -> bool {
+    let search = if already_open {
+        line
+    } else {
+        line.trim_start().get(4..).unwrap_or("")
+    };
+    search.contains("-->")
+}
+
+fn classify(line: &str) -> LineKind {
+    let trimmed = line.trim();
+    if trimmed.is_empty() {
+        return LineKind::Blank;
+    }
+    if trimmed.starts_with('#') {
+        return LineKind::Heading;
+    }
+    entry(trimmed).unwrap_or(LineKind::Text)
+}
+
+/// `- [title](target) <dash> hook` (list marker `-`, `*` or `+`).
+fn entry(line: &str) -> Option<LineKind> {
+    let rest = line.strip_prefix(['-', '*', '+'])?;
+    let rest = rest.trim_start().strip_prefix('[')?;
+    let close = find_closing_bracket(rest)?;
+    let title = &rest[..close];
+    let rest = rest[close + 1..].strip_prefix('(')?;
+    let end = rest.find(')')?;
+    let target = rest[..end].trim();
+    let hook = rest[end + 1..]
+        .trim_start()
+        .trim_start_matches(['-', '\u{2013}', '\u{2014}', ':'])
+        .trim();
+    Some(LineKind::Entry {
+        title: title.to_owned(),
+        target: target.to_owned(),
+        hook: hook.to_owned(),
+        file: resolve_target(target),
+    })
+}
+
+/// The `]` that closes the title, allowing nested `[...]` inside it.
+fn find_closing_bracket(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth == 0 => return Some(i),
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A link target as a folder-relative path (`./a.md`, `<a b.md>`, `a.md#part` are `a.md`), or
+/// `None` for a URL or a path that leaves the folder.
+pub fn resolve_target(target: &str) -> Option<String> {
+    let target = target
+        .strip_prefix('<')
+        .and_then(|t| t.strip_suffix('>'))
+        .unwrap_or(target);
+    let target = target.split('#').next().unwrap_or("");
+    if target.is_empty() || target.contains("://") || target.starts_with('/') {
+        return None;
+    }
+    let decoded = percent_decode(target);
+    let mut parts: Vec<String> = Vec::new();
+    for component in Path::new(&decoded).components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_str()?.to_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// `%20` and friends, as Markdown links write spaces; invalid escapes stay as written.
+fn percent_decode(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(lines: usize, size: usize, unit: SizeUnit) -> LoadLimits {
+        LoadLimits { lines, size, unit }
+    }
+
+    #[test]
+    fn lines_are_classified() {
+        let index = parse(
+            "# T\n\n- [a](a.md) — hook\n* [b c](./sub/b.md) - x\ncontent\n<!-- c\nstill -->\n",
+            LoadLimits::default(),
+        );
+        let kinds: Vec<_> = index.lines.iter().map(|l| &l.kind).collect();
+        assert_eq!(kinds[0], &LineKind::Heading);
+        assert_eq!(kinds[1], &LineKind::Blank);
+        assert_eq!(index.lines[2].entry_file(), Some("a.md"));
+        assert_eq!(index.lines[3].entry_file(), Some("sub/b.md"));
+        assert_eq!(kinds[4], &LineKind::Text);
+        assert_eq!(kinds[5], &LineKind::Comment);
+        assert_eq!(kinds[6], &LineKind::Comment);
+        assert_eq!(index.counted_lines, 5);
+    }
+
+    #[test]
+    fn stripped_lines_do_not_count() {
+        let text = "---\nx: 1\n---\n<!-- a -->\none\ntwo\nthree\n";
+        let index = parse(text, limits(2, 1000, SizeUnit::Bytes));
+        assert_eq!(index.loaded_text(), "one\ntwo");
+        assert_eq!(index.cut_by, Some(CutBy::Lines));
+        assert_eq!(index.cut_at(), Some(6));
+    }
+
+    #[test]
+    fn size_cut_drops_the_line_it_falls_inside() {
+        // "ab\ncd\nef": the second line ends at 5; a limit of 6 keeps two lines, 4 keeps one.
+        let index = parse("ab\ncd\nef", limits(200, 6, SizeUnit::Bytes));
+        assert_eq!(index.loaded_text(), "ab\ncd");
+        assert_eq!(index.cut_by, Some(CutBy::Size));
+        assert_eq!(
+            parse("ab\ncd\nef", limits(200, 4, SizeUnit::Bytes)).loaded_text(),
+            "ab"
+        );
+        assert_eq!(
+            parse("ab\ncd\nef", limits(200, 8, SizeUnit::Bytes)).cut_by,
+            None
+        );
+    }
+
+    #[test]
+    fn units_differ_on_wide_text() {
+        let text = "中文\nab";
+        assert_eq!(parse(text, limits(200, 5, SizeUnit::Utf16)).cut_by, None);
+        assert_eq!(
+            parse(text, limits(200, 5, SizeUnit::Bytes)).loaded_text(),
+            ""
+        );
+    }
+
+    #[test]
+    fn targets_resolve_inside_the_folder_only() {
+        assert_eq!(resolve_target("a%20b.md#x").as_deref(), Some("a b.md"));
+        assert_eq!(resolve_target("<c d.md>").as_deref(), Some("c d.md"));
+        assert_eq!(resolve_target("../x.md"), None);
+        assert_eq!(resolve_target("https://x/y.md"), None);
+        assert_eq!(resolve_target("/etc/passwd"), None);
+    }
+}

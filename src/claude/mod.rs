@@ -1,0 +1,22 @@
+//! The second backend: Claude Code's auto memory (`<config>/projects/<slug>/memory/`), found,
+//! read and audited as it is. Read-only for now: nothing here writes.
+//!
+//! Synchronous and UI-free, like [`crate::store`]; every error names its path and rule.
+//! See docs/claude-code.md for what is read, how it is found and what each finding means.
+
+pub mod audit;
+pub mod error;
+pub mod folder;
+pub mod frontmatter;
+pub mod fsread;
+pub mod index;
+pub mod locate;
+
+pub use audit::{Finding, audit};
+pub use error::{ClaudeError, Result};
+pub use folder::{ClaudeFolder, Snapshot, Topic, TopicContent};
+pub use index::{LoadLimits, SizeUnit};
+pub use locate::{Env, Location, locate};
+
+/// What every write command says on a Claude Code folder until curation lands.
+pub const READ_ONLY: &str = "read-only here (curation of Claude Code folders comes next)";

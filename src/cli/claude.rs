@@ -1,0 +1,257 @@
+//! The reading commands on a Claude Code folder: `ls`, `show`, `select`, `index`, `check`.
+//! Same output shapes as on `.memory`, with what Claude Code adds (other frontmatter fields,
+//! relative file paths, the load cut).
+
+use serde::Serialize;
+
+use super::check::CheckArgs;
+use super::output::{inert, print_json, print_raw, print_untrusted};
+use super::records::{IndexArgs, LsArgs, ShowArgs};
+use super::select::{SelectArgs, SelectJson};
+use super::target::ClaudeTarget;
+use super::{EXIT_FINDINGS, EXIT_OK};
+use crate::claude::folder::IndexFile;
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::index::{CutBy, Load};
+use crate::claude::{READ_ONLY, Snapshot, Topic, audit};
+use crate::session::config::ModelSettings;
+use crate::session::selection::{Selection, select_among};
+use crate::store::Severity;
+
+/// Every write command on a Claude Code folder.
+pub fn refuse() -> anyhow::Result<u8> {
+    anyhow::bail!("{READ_ONLY}")
+}
+
+#[derive(Serialize)]
+struct TopicJson<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    kind: Option<&'a str>,
+    description: Option<&'a str>,
+    body: &'a str,
+    file: &'a str,
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl<'a> From<&'a Topic> for TopicJson<'a> {
+    fn from(topic: &'a Topic) -> Self {
+        Self {
+            name: topic.name(),
+            kind: topic.kind(),
+            description: topic.description(),
+            body: topic.body(),
+            file: &topic.file,
+            extra: topic.parsed().map(|p| p.extra()).unwrap_or_default(),
+        }
+    }
+}
+
+pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
+    let snapshot = target.folder.read();
+    let topics = snapshot.ordered();
+    if args.json {
+        let rows: Vec<TopicJson> = topics.iter().map(|t| TopicJson::from(*t)).collect();
+        print_json(&rows)?;
+        return Ok(EXIT_OK);
+    }
+    let width = topics
+        .iter()
+        .map(|t| t.name().chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for topic in &topics {
+        let listed = if snapshot.is_listed(&topic.file) {
+            ""
+        } else {
+            "  (not in MEMORY.md)"
+        };
+        text.push_str(&format!(
+            "{:width$}  {:9}  {}{listed}\n",
+            topic.name(),
+            topic.kind().unwrap_or("-"),
+            topic.description().unwrap_or("-"),
+        ));
+    }
+    for other in &snapshot.others {
+        text.push_str(&format!("not a memory: {} ({})\n", other.file, other.why));
+    }
+    print_untrusted(&text)?;
+    Ok(EXIT_OK)
+}
+
+fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
+    snapshot
+        .find(name)
+        .ok_or_else(|| anyhow::anyhow!("no memory named {name:?} in {}", snapshot.root.display()))
+}
+
+pub fn show(target: &ClaudeTarget, args: &ShowArgs) -> anyhow::Result<u8> {
+    let snapshot = target.folder.read();
+    let topic = require(&snapshot, &args.name)?;
+    if args.json {
+        print_json(&TopicJson::from(topic))?;
+        return Ok(EXIT_OK);
+    }
+    let path = snapshot.root.join(&topic.file);
+    let bytes = read_regular(&path, MAX_FILE_BYTES)?
+        .ok_or_else(|| anyhow::anyhow!("{} was removed", path.display()))?;
+    if args.raw {
+        print_raw(&bytes)?;
+    } else {
+        print_untrusted(&format!(
+            "# {}\n{}",
+            topic.file,
+            String::from_utf8_lossy(&bytes)
+        ))?;
+    }
+    Ok(EXIT_OK)
+}
+
+pub fn select_topics(target: &ClaudeTarget, args: &SelectArgs) -> anyhow::Result<u8> {
+    let env = |name: &str| std::env::var(name).ok();
+    let settings = ModelSettings::resolve(&args.model.flags(), &env)?;
+    let client = settings.as_ref().map(ModelSettings::client).transpose()?;
+    let snapshot = target.folder.read();
+    let topics: Vec<Topic> = snapshot
+        .ordered()
+        .into_iter()
+        .filter(|t| t.parsed().is_some())
+        .cloned()
+        .collect();
+    let catalog = snapshot
+        .parsed_index()
+        .map(|i| i.loaded_text())
+        .unwrap_or_default();
+    let selection: Selection<Topic> = if args.query.trim().is_empty() {
+        Selection {
+            selected: Vec::new(),
+            rendered: String::new(),
+            fallback: client.is_none(),
+            error: None,
+            error_detail: None,
+        }
+    } else {
+        select_among(&topics, &catalog, &args.query, client.as_deref(), args.max)
+    };
+    if let Some(error) = &selection.error {
+        let detail = selection.error_detail.as_deref().unwrap_or("");
+        eprintln!("warning: {}: {}", error, inert(detail));
+    }
+    if args.json {
+        print_json(&SelectJson {
+            selected: selection.names(),
+            rendered: &selection.rendered,
+            fallback: selection.fallback,
+            error: selection.error.as_deref(),
+        })?;
+    } else if !selection.rendered.is_empty() {
+        print_untrusted(&format!("{}\n", selection.rendered))?;
+    }
+    Ok(EXIT_OK)
+}
+
+/// What Claude Code loads, then the marked line where it stops and what it drops.
+pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
+    if args.write {
+        return refuse();
+    }
+    let snapshot = target.folder.read();
+    let index = match &snapshot.index {
+        IndexFile::Read(index) => index,
+        IndexFile::Missing => anyhow::bail!(
+            "{} has no MEMORY.md: Claude Code loads no index",
+            snapshot.root.display()
+        ),
+        IndexFile::Unreadable(why) => anyhow::bail!(
+            "{} cannot be read: {why}",
+            target.folder.index_path().display()
+        ),
+    };
+    let mut text = index.loaded_text();
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    if let Some(by) = index.cut_by {
+        let dropped: Vec<&str> = index
+            .lines
+            .iter()
+            .filter(|l| l.load == Load::Dropped)
+            .map(|l| l.text.as_str())
+            .collect();
+        let limits = index.limits;
+        let limit = match by {
+            CutBy::Lines => format!("{} lines", limits.lines),
+            CutBy::Size => format!("{} {}", limits.size, limits.unit.label()),
+        };
+        text.push_str(&format!(
+            "── not loaded past here ({limit}): {} lines, {} entries ──\n",
+            dropped.len(),
+            index.dropped_entries().count()
+        ));
+        for line in dropped {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    print_untrusted(&text)?;
+    Ok(EXIT_OK)
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    workspace: String,
+    ok: bool,
+    records: usize,
+    findings: &'a [crate::claude::Finding],
+}
+
+pub fn check(target: &ClaudeTarget, args: &CheckArgs) -> anyhow::Result<u8> {
+    let snapshot = target.folder.read();
+    let findings = audit(&snapshot);
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let ok = errors == 0;
+    let records = snapshot.topics.len();
+    let root = target.folder.root().display().to_string();
+    if args.json {
+        print_json(&Report {
+            workspace: root,
+            ok,
+            records,
+            findings: &findings,
+        })?;
+    } else {
+        for f in &findings {
+            let severity = match f.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            let at = match (&f.file, f.line) {
+                (Some(file), Some(line)) => format!(" {file}:{line}:"),
+                (Some(file), None) => format!(" {file}:"),
+                _ => String::new(),
+            };
+            let cut = match &f.cut {
+                Some(cut) if !cut.is_empty() => format!(" (not loaded: {})", cut.join(", ")),
+                _ => String::new(),
+            };
+            say!(
+                "{severity}[{}]{} {}{}",
+                f.code,
+                inert(&at),
+                inert(&f.message),
+                inert(&cut)
+            )?;
+        }
+        say!(
+            "{}: {records} topic files, {errors} errors, {} warnings",
+            inert(&root),
+            findings.len() - errors
+        )?;
+    }
+    Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
+}

@@ -1,0 +1,114 @@
+//! `memwb sets [ROOT...] [--json]`: every memory folder found, one row each.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::EXIT_OK;
+use super::output::{inert, print_json, print_untrusted};
+use crate::claude::locate::{config_dir, process_env};
+use crate::claude::{ClaudeFolder, LoadLimits};
+use crate::folder::sets::{Found, discover, project_of};
+use crate::folder::{Format, Summary, summarize_claude, summarize_store};
+use crate::store::{Store, StoreOptions};
+
+#[derive(clap::Args, Debug, Default)]
+pub struct SetsArgs {
+    /// Folders to search (recursively) for `.memory` and `.claude/agent-memory*/*`.
+    #[arg(value_name = "ROOT")]
+    pub roots: Vec<PathBuf>,
+    /// Print a JSON array of {"format","path","project","records","errors","warnings","index","last_change"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How long a scan runs before a progress line appears (on a terminal only).
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
+/// Every folder found under Claude Code's config folder and the roots, summed up.
+pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> Vec<Summary> {
+    let config = config_dir(&process_env).ok();
+    let started = Instant::now();
+    let show_progress = std::io::stderr().is_terminal();
+    let mut shown = false;
+    let mut progress = |dir: &std::path::Path| {
+        if show_progress && started.elapsed() > PROGRESS_AFTER {
+            shown = true;
+            let text = inert(&dir.display().to_string());
+            let text: String = text.chars().take(100).collect();
+            eprint!("\r\x1b[2Kscanning {text}");
+        }
+    };
+    let discovery = discover(config.as_deref(), roots, &mut progress);
+    if shown {
+        eprint!("\r\x1b[2K");
+    }
+    for skipped in &discovery.skipped {
+        eprintln!(
+            "note: skipped {}: {}",
+            inert(&skipped.path.display().to_string()),
+            inert(&skipped.why)
+        );
+    }
+    discovery
+        .found
+        .iter()
+        .filter_map(|found| summarize(found, store, limits))
+        .collect()
+}
+
+fn summarize(found: &Found, store: &StoreOptions, limits: LoadLimits) -> Option<Summary> {
+    match found.format {
+        Format::Memory => {
+            let workspace = found.path.parent()?;
+            Some(summarize_store(
+                &Store::open(workspace, store.clone()).ok()?,
+            ))
+        }
+        Format::Claude => {
+            let folder = ClaudeFolder::open(&found.path, limits).ok()?;
+            Some(summarize_claude(
+                &folder,
+                found.slug.as_deref().map(project_of),
+            ))
+        }
+    }
+}
+
+pub fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {
+    let rows = find_all(&args.roots, store, limits);
+    if args.json {
+        print_json(&rows)?;
+        return Ok(EXIT_OK);
+    }
+    let mut text = String::new();
+    for row in &rows {
+        let project = match &row.project {
+            Some(p) => match &p.path {
+                Some(path) => format!("  project {path}"),
+                None => format!("  project {} (no such directory)", p.slug),
+            },
+            None => String::new(),
+        };
+        let i = &row.index;
+        text.push_str(&format!(
+            "{:6}  {}  {} records, {} errors, {} warnings, index {}/{} lines {}/{} {}, changed {}{project}\n",
+            row.format.as_str(),
+            row.path,
+            row.records,
+            row.errors,
+            row.warnings,
+            i.lines,
+            i.max_lines,
+            i.size,
+            i.max_size,
+            i.unit,
+            row.last_change.as_deref().unwrap_or("never"),
+        ));
+    }
+    if rows.is_empty() {
+        text.push_str("no memory folders found\n");
+    }
+    print_untrusted(&text)?;
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,170 @@
+//! Which memory folder a command works on: `--memory-dir`, `--claude`, or the workspace's
+//! `.memory` with Claude Code's auto memory as the fallback.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::claude::locate::{Location, Source, locate, process_env};
+use crate::claude::{ClaudeFolder, LoadLimits, SizeUnit};
+use crate::folder::{Detected, Format, detect};
+use crate::store::{MEMORY_DIR, Store, StoreOptions};
+
+#[derive(clap::Args, Debug)]
+pub struct FolderArgs {
+    /// Open this memory folder itself (format detected, or forced with --format).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub memory_dir: Option<PathBuf>,
+    /// Force the folder's format: memory (the .memory contract) or claude (Claude Code).
+    #[arg(long, global = true, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    /// Use the workspace's Claude Code auto memory.
+    #[arg(long, global = true)]
+    pub claude: bool,
+    /// Lines of MEMORY.md Claude Code loads.
+    #[arg(
+        long,
+        global = true,
+        env = "MEMWB_CLAUDE_INDEX_LINES",
+        default_value_t = 200,
+        value_name = "N"
+    )]
+    pub claude_index_lines: usize,
+    /// Size of MEMORY.md Claude Code loads, in --claude-index-unit.
+    #[arg(
+        long,
+        global = true,
+        env = "MEMWB_CLAUDE_INDEX_SIZE",
+        default_value_t = 25_000,
+        value_name = "N"
+    )]
+    pub claude_index_size: usize,
+    /// How the size is counted: utf16 (JavaScript string length) or bytes.
+    #[arg(
+        long,
+        global = true,
+        env = "MEMWB_CLAUDE_INDEX_UNIT",
+        default_value = "utf16",
+        value_name = "UNIT"
+    )]
+    pub claude_index_unit: SizeUnit,
+}
+
+impl FolderArgs {
+    pub fn limits(&self) -> LoadLimits {
+        LoadLimits {
+            lines: self.claude_index_lines,
+            size: self.claude_index_size,
+            unit: self.claude_index_unit,
+        }
+    }
+}
+
+/// An opened Claude Code folder.
+#[derive(Debug, Clone)]
+pub struct ClaudeTarget {
+    pub folder: ClaudeFolder,
+}
+
+#[derive(Debug, Clone)]
+pub enum Target {
+    Store(Store),
+    Claude(ClaudeTarget),
+}
+
+/// Resolves the folder the command works on.
+pub fn resolve(
+    args: &FolderArgs,
+    workspace: &Path,
+    options: StoreOptions,
+) -> anyhow::Result<Target> {
+    if let Some(dir) = &args.memory_dir {
+        return open_dir(args, dir, options);
+    }
+    let forced = args.format;
+    if args.claude || forced == Some(Format::Claude) {
+        let workspace = resolve_workspace(workspace)?;
+        let location = locate(&workspace, &process_env)?;
+        if !location.folder.is_dir() {
+            anyhow::bail!(
+                "no Claude Code auto memory for {}: looked for {}{}",
+                location.project.display(),
+                location.folder.display(),
+                match &location.source {
+                    Source::Default => String::new(),
+                    Source::Setting(file) =>
+                        format!(" (autoMemoryDirectory in {})", file.display()),
+                }
+            );
+        }
+        return open_located(location, args.limits());
+    }
+    let store = Store::open(workspace, options)?;
+    if forced == Some(Format::Memory) || store.root().exists() {
+        return Ok(Target::Store(store));
+    }
+    // The fallback must never stand in the way of today's behaviour: any trouble finding
+    // Claude Code's folder means "not there".
+    if let Ok(location) = locate(store.workspace(), &process_env)
+        && location.folder.is_dir()
+    {
+        eprintln!(
+            "using Claude Code auto memory at {}",
+            super::output::inert(&location.folder.display().to_string())
+        );
+        return open_located(location, args.limits());
+    }
+    Ok(Target::Store(store))
+}
+
+fn resolve_workspace(workspace: &Path) -> anyhow::Result<PathBuf> {
+    std::fs::canonicalize(workspace)
+        .with_context(|| format!("resolve workspace {}", workspace.display()))
+}
+
+fn open_located(location: Location, limits: LoadLimits) -> anyhow::Result<Target> {
+    if let Some(why) = &location.disabled {
+        eprintln!(
+            "note: Claude Code does not use auto memory here: {}",
+            super::output::inert(why)
+        );
+    }
+    let folder = ClaudeFolder::open(&location.folder, limits)?;
+    Ok(Target::Claude(ClaudeTarget { folder }))
+}
+
+fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Target> {
+    if !dir.is_dir() {
+        anyhow::bail!("memory folder {} is not a directory", dir.display());
+    }
+    let format = match args.format {
+        Some(format) => format,
+        None => match detect(dir) {
+            Detected::Format(format) => format,
+            Detected::Foreign { manifest, rule } => anyhow::bail!(
+                "{} is not a .memory manifest ({rule}), so {} is neither the .memory contract nor Claude Code auto memory; nothing was read or written (--format forces one)",
+                manifest.display(),
+                dir.display()
+            ),
+        },
+    };
+    match format {
+        Format::Memory => {
+            let real = resolve_workspace(dir)?;
+            let workspace = match real.file_name() {
+                Some(name) if name == MEMORY_DIR => real.parent().map(Path::to_owned),
+                _ => None,
+            };
+            let workspace = workspace.with_context(|| {
+                format!(
+                    "{} holds a .memory manifest but is not named .memory; open its workspace with -C instead",
+                    dir.display()
+                )
+            })?;
+            Ok(Target::Store(Store::open(workspace, options)?))
+        }
+        Format::Claude => Ok(Target::Claude(ClaudeTarget {
+            folder: ClaudeFolder::open(dir, args.limits())?,
+        })),
+    }
+}
