@@ -10,12 +10,18 @@ pub struct Who {
 
 impl Who {
     pub fn current() -> Self {
+        Self::from_env(|var| std::env::var(var).ok())
+    }
+
+    /// `$USER` (or `$USERNAME`, `$LOGNAME`), else the system account of the process (the
+    /// password database, through `whoami`), and the host; "unknown" only when all fail.
+    fn from_env(var: impl Fn(&str) -> Option<String>) -> Self {
         let user = ["USER", "USERNAME", "LOGNAME"]
             .iter()
-            .find_map(|var| std::env::var(var).ok().filter(|v| !v.is_empty()))
+            .find_map(|name| var(name).filter(|v| !v.is_empty()))
+            .or_else(|| whoami::username().ok().filter(|u| !u.is_empty()))
             .unwrap_or_else(|| "unknown".into());
-        let host = std::env::var("HOSTNAME")
-            .ok()
+        let host = var("HOSTNAME")
             .filter(|h| !h.is_empty())
             .or_else(|| {
                 std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -24,6 +30,7 @@ impl Who {
                     .map(|h| h.trim().to_owned())
                     .filter(|h| !h.is_empty())
             })
+            .or_else(|| whoami::hostname().ok().filter(|h| !h.is_empty()))
             .unwrap_or_else(|| "unknown".into());
         Self { user, host }
     }
@@ -36,3 +43,21 @@ impl std::fmt::Display for Who {
 }
 
 pub use crate::store::lock::now_ms;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_comes_from_the_environment_first() {
+        let who = Who::from_env(|var| (var == "LOGNAME").then(|| "ana".to_owned()));
+        assert_eq!(who.user, "ana");
+    }
+
+    #[test]
+    fn without_user_variables_the_system_account_is_used() {
+        let who = Who::from_env(|_| None);
+        assert_ne!(who.user, "unknown");
+        assert_eq!(Some(who.user), whoami::username().ok());
+    }
+}
