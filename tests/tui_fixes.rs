@@ -245,3 +245,50 @@ fn cjk_and_emoji_at_the_wrap_edge() {
     h.keys("e");
     insta::assert_snapshot!("wide_text_editor_100x30", stable(&h));
 }
+
+/// `r` after a conflict merges three ways: the body only I changed is kept, the description
+/// both changed is shown side by side and waits for a choice; nothing is overwritten silently.
+#[test]
+fn reapply_merges_three_ways_and_asks_about_a_field_both_changed() {
+    let mut h = Harness::empty(100, 30);
+    h.store()
+        .extend(vec![record("alpha", "old body")])
+        .expect("seed");
+    h.watcher_tick();
+    h.keys("e");
+    h.keys("mine: "); // the body
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab); // the description
+    h.press(KeyCode::End);
+    h.keys(" (mine)");
+    // another writer changes the description (and only it)
+    let store = h.store();
+    let alpha = store.records().expect("read").remove(0);
+    let theirs = Record::new(
+        "alpha",
+        MemoryType::Project,
+        "their description",
+        "old body",
+    )
+    .expect("valid");
+    store.replace(&alpha, theirs).expect("their edit");
+    h.ctrl('s');
+    assert!(h.app.editor.as_ref().is_some_and(|e| e.conflict.is_some()));
+    h.keys("r");
+    let screen = h.screen();
+    assert!(screen.contains("both changed description"), "{screen}");
+    assert!(screen.contains("about alpha (mine)") && screen.contains("their description"));
+    h.ctrl('s'); // refused until chosen
+    assert!(
+        h.screen().contains("choose for each field"),
+        "{}",
+        h.screen()
+    );
+    h.keys("t");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    let saved = h.store().records().expect("read").remove(0);
+    assert_eq!(saved.description(), "their description");
+    assert_eq!(saved.body(), "mine: old body");
+}

@@ -256,7 +256,9 @@ impl App {
             None => {}
         }
         if let Some(editor) = &self.editor {
-            return if editor.conflict.is_some() {
+            return if !editor.merge.is_empty() {
+                vec![Scope::Merge, Scope::Editor]
+            } else if editor.conflict.is_some() {
                 vec![Scope::Conflict, Scope::Editor]
             } else {
                 vec![Scope::Editor]
@@ -437,7 +439,7 @@ impl App {
             Some(Scope::Input) if matches!(self.modal, Some(Modal::Reason { .. })) => {
                 self.reason_key(action, key)
             }
-            Some(Scope::Conflict | Scope::Editor) => self.editor_key(action, key),
+            Some(Scope::Conflict | Scope::Merge | Scope::Editor) => self.editor_key(action, key),
             Some(Scope::Input) => {
                 self.input_key(action, key);
                 if action == Some(Action::Submit)

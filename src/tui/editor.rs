@@ -64,6 +64,8 @@ pub struct Editor {
     /// Set when a reload shows that the base changed on disk.
     pub notice: Option<String>,
     pub saving: bool,
+    /// Fields both sides changed, after a re-apply: resolved one by one, first first.
+    pub merge: Vec<super::merge::FieldConflict>,
 }
 
 fn textarea(text: &str, single_line: bool) -> TextArea<'static> {
@@ -190,6 +192,7 @@ impl Editor {
             error: None,
             notice: None,
             saving: false,
+            merge: Vec::new(),
         }
     }
 
@@ -296,39 +299,42 @@ impl Editor {
         self.fields[self.focus].insert_str(to_display(&text, self.pictures));
     }
 
-    /// Re-applies this edit on top of `current`: each field the user changed keeps the user's
-    /// value, every other field takes the current one. The new base is `current`.
+    /// Re-applies this edit on top of `current` as a three-way merge with the version the
+    /// editor opened: a field only one side changed takes that side; a field both changed is
+    /// left in [`Self::merge`] for the user (holding their value meanwhile). A removed record
+    /// keeps every field of the edit (it is saved again as new). The new base is `current`.
     pub fn reapply(&mut self, current: Option<Record>) {
         let mine = self.values();
-        let base = self.original.clone();
-        let merged: [String; 4] = match &current {
+        let (merged, conflicts, original) = match &current {
             Some(current) => {
-                let theirs = current.to_input();
-                let theirs = [theirs.name, theirs.kind, theirs.description, theirs.body];
-                std::array::from_fn(|i| {
-                    if mine[i] != base[i] {
-                        mine[i].clone()
-                    } else {
-                        theirs[i].clone()
-                    }
-                })
+                let i = current.to_input();
+                let theirs = [i.name, i.kind, i.description, i.body];
+                let merged = super::merge::three_way(&self.original, &mine, &theirs);
+                (merged.values, merged.conflicts, theirs)
             }
-            None => mine.clone(),
+            None => (mine, Vec::new(), Default::default()),
         };
-        self.original = match &current {
-            Some(c) => {
-                let i = c.to_input();
-                [i.name, i.kind, i.description, i.body]
-            }
-            None => [String::new(), String::new(), String::new(), String::new()],
-        };
+        self.original = original;
         self.base = current;
         self.pictures = !merged.iter().any(|v| v.chars().any(is_picture)) && self.pictures;
         for (i, value) in merged.iter().enumerate() {
             self.set_value(i, value);
         }
+        self.merge = conflicts;
         self.conflict = None;
         self.notice = None;
+    }
+
+    /// Settles the first field both sides changed: the user's value, or the one on disk.
+    pub fn resolve(&mut self, take_theirs: bool) {
+        if self.merge.is_empty() {
+            return;
+        }
+        let conflict = self.merge.remove(0);
+        if take_theirs {
+            self.set_value(conflict.field, &conflict.theirs);
+        }
+        self.focus = conflict.field;
     }
 
     /// The difference between the record on disk now and this edit, line by line.
@@ -400,6 +406,10 @@ impl Editor {
                 .title(" on disk (-) vs your edit (+) ");
             let lines = super::text::wrap(lines, body_area.width as usize);
             frame.render_widget(Paragraph::new(lines).block(block), body_area);
+            return;
+        }
+        if let Some(conflict) = self.merge.first() {
+            super::merge::render(frame, body_area, conflict, LABELS[conflict.field], theme);
             return;
         }
         let label_style = if self.focus == BODY {
@@ -487,6 +497,16 @@ impl Editor {
                 ),
             ])),
         }
+        if !self.merge.is_empty() {
+            let fields: Vec<&str> = self.merge.iter().map(|c| LABELS[c.field]).collect();
+            out.push(Line::styled(
+                format!(
+                    "⚠ re-applied; changed on both sides: {} (choose for each before saving)",
+                    fields.join(", ")
+                ),
+                theme.warning(),
+            ));
+        }
         if let Some(conflict) = &self.conflict {
             out.push(Line::styled(
                 format!("⚠ {}", sanitize::line(&conflict.message)),
@@ -561,6 +581,24 @@ mod tests {
         assert_eq!(merged.body(), "their body");
         assert_eq!(merged.kind(), MemoryType::Project);
         assert_eq!(editor.base, Some(theirs));
+    }
+
+    #[test]
+    fn reapply_leaves_a_field_both_changed_to_the_user() {
+        let mut editor = Editor::open(&record("body"));
+        editor.set_value(DESCRIPTION, "mine");
+        editor.set_value(BODY, "my body");
+        let theirs = Record::new("a-note", MemoryType::User, "theirs", "body").expect("valid");
+        editor.reapply(Some(theirs));
+        // the body only I changed merges; the description both changed waits for a choice
+        assert_eq!(editor.value(BODY), "my body");
+        assert_eq!(editor.value(DESCRIPTION), "mine");
+        assert_eq!(editor.merge.len(), 1);
+        assert_eq!(editor.merge[0].theirs, "theirs");
+        editor.resolve(true);
+        assert!(editor.merge.is_empty());
+        assert_eq!(editor.value(DESCRIPTION), "theirs");
+        assert_eq!(editor.validate().expect("valid").body(), "my body");
     }
 
     #[test]

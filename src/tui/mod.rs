@@ -12,6 +12,7 @@ pub mod external;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
+pub mod merge;
 pub mod panes;
 pub mod query;
 pub mod review;

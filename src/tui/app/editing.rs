@@ -157,6 +157,14 @@ impl App {
                 if editor.saving {
                     return Vec::new();
                 }
+                if !editor.merge.is_empty() {
+                    editor.error = Some(format!(
+                        "choose for each field both sides changed first ({} keeps yours, {} takes theirs)",
+                        keymap::label(Scope::Merge, Action::TakeMine),
+                        keymap::label(Scope::Merge, Action::TakeTheirs)
+                    ));
+                    return Vec::new();
+                }
                 if let Target::Repair { file, seen } = editor.target.clone() {
                     match editor.parse_raw() {
                         Ok(replacement) => {
@@ -230,6 +238,8 @@ impl App {
                 editor.reapply(current);
             }
             Some(Action::KeepEditing) => editor.conflict = None,
+            Some(Action::TakeMine) => editor.resolve(false),
+            Some(Action::TakeTheirs) => editor.resolve(true),
             Some(Action::Quit) => return self.quit(),
             _ => editor.key(key),
         }

@@ -52,6 +52,9 @@ pub enum Action {
     ShowDiff,
     Reapply,
     KeepEditing,
+    // a field both sides changed, after a re-apply
+    TakeMine,
+    TakeTheirs,
     // confirmations
     Yes,
     No,
@@ -88,6 +91,7 @@ pub enum Scope {
     Input,
     Editor,
     Conflict,
+    Merge,
     Confirm,
     Help,
 }
@@ -106,6 +110,7 @@ impl Scope {
             Scope::Input => "Typing a filter or a query",
             Scope::Editor => "Editor",
             Scope::Conflict => "Editor: after a conflicting change",
+            Scope::Merge => "Editor: a field both sides changed (after a re-apply)",
             Scope::Confirm => "Confirmation",
             Scope::Help => "This help",
         }
@@ -174,6 +179,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         Scope::Input,
         Scope::Editor,
         Scope::Conflict,
+        Scope::Merge,
         Scope::Confirm,
         Scope::Help,
     ];

@@ -96,7 +96,7 @@ pub static BINDINGS: &[Binding] = &[
         S::Conflict,
         &[key('r')],
         A::Reapply,
-        "reload the record and re-apply your changes on top",
+        "reload the record and merge your changes in (a field both changed: you choose)",
         Some("reload+reapply"),
     ),
     b(
@@ -105,6 +105,21 @@ pub static BINDINGS: &[Binding] = &[
         A::KeepEditing,
         "keep editing (nothing is saved)",
         Some("keep editing"),
+    ),
+    // a field both sides changed
+    b(
+        S::Merge,
+        &[key('m')],
+        A::TakeMine,
+        "keep your value of the field both sides changed",
+        Some("keep yours"),
+    ),
+    b(
+        S::Merge,
+        &[key('t')],
+        A::TakeTheirs,
+        "take the value on disk now for the field both sides changed",
+        Some("take theirs"),
     ),
     // the editor
     b(
