@@ -395,6 +395,8 @@ fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
     pty.wait_for("Proposals (1 pending, 0 decided)");
     pty.wait_for("── new record");
     pty.send(b"a");
+    pty.wait_for(&format!("Approve proposal {id}?"));
+    pty.send(b"y");
     pty.wait_for(&format!("approve {id}: committed (+gamma)"));
     let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
     let names: Vec<String> = store

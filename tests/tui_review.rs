@@ -260,6 +260,8 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     );
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y')); // confirms the approval
+    h.press(KeyCode::Char('y')); // confirms the approval
     assert_eq!(names(&h), ["gamma", "tabs"]);
     let decided = load(&h, &p.id);
     assert_eq!(decided.status, Status::Approved);
@@ -278,11 +280,19 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     );
     // the state and the id are apart, whatever the state's length
     assert!(screen.contains("✓ approved bbbb00000001"), "{screen}");
-    // approving again is refused by the engine and said so; nothing changes
+    // the selection followed the approved proposal
+    assert_eq!(
+        h.app
+            .proposals
+            .selected_row()
+            .map(|r| r.proposal.id.as_str()),
+        Some("bbbb00000001")
+    );
+    // an approved proposal cannot be approved again; nothing changes
     h.press(KeyCode::Char('a'));
+    assert!(h.app.modal.is_none());
     assert!(
-        h.screen()
-            .contains("refused: proposal bbbb00000001 was already approved"),
+        h.screen().contains("no pending proposal selected"),
         "{}",
         h.screen()
     );
@@ -355,6 +365,8 @@ fn edit_a_proposed_record_then_approve() {
         plan.records()[0]
     );
     h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y')); // confirms the approval
+    h.press(KeyCode::Char('y')); // confirms the approval
     let set = other(&h).read().expect("read");
     assert!(
         set.get("tabs")
@@ -384,6 +396,8 @@ fn stale_proposal_is_refused_and_shown() {
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y')); // confirms the approval
+    h.press(KeyCode::Char('y')); // confirms the approval
     let screen = h.screen();
     assert!(
         screen.contains("approve eeee00000001 refused: proposal eeee00000001 is stale"),
@@ -402,6 +416,8 @@ fn undo_from_history_and_undo_of_the_undo() {
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y')); // confirms the approval
+    h.press(KeyCode::Char('y')); // confirms the approval
     assert_eq!(names(&h), ["gamma", "tabs"]);
     h.press(KeyCode::Char('H'));
     assert_eq!(h.app.view, View::History);
@@ -573,6 +589,8 @@ fn repair_the_demo_invalid_entry_then_edit() {
     h.press(KeyCode::Char('p'));
     select_proposal(&mut h, "7e1d2c3b4a59");
     h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y')); // confirms the approval
+    h.press(KeyCode::Char('y')); // confirms the approval
     assert!(
         other(&h)
             .read()
@@ -679,4 +697,63 @@ fn saving_an_unchanged_proposed_record_changes_nothing() {
         "{screen}"
     );
     assert_eq!(std::fs::read(&path).expect("proposal"), before);
+}
+
+#[test]
+fn approving_asks_and_marked_proposals_are_decided_together() {
+    let mut h = three(100, 30);
+    add_delta(&h, "abab00000001");
+    file(
+        &h,
+        Plan::Extraction(vec![record("epsilon", "another fact", "Epsilon body.")]),
+        "abab00000002",
+        AT + 2000,
+        None,
+    );
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    // `a` asks first; `n` changes nothing
+    h.press(KeyCode::Char('a'));
+    assert!(
+        h.screen().contains("Approve proposal abab00000001?"),
+        "{}",
+        h.screen()
+    );
+    h.press(KeyCode::Char('n'));
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    // mark both, approve both at once
+    h.press(KeyCode::Char('g'));
+    h.keys("  ");
+    assert!(h.screen().contains("2 marked"), "{}", h.screen());
+    h.press(KeyCode::Char('a'));
+    assert!(h.screen().contains("Approve 2 proposals"), "{}", h.screen());
+    h.press(KeyCode::Char('y'));
+    assert_eq!(names(&h), ["alpha", "beta", "gamma", "delta", "epsilon"]);
+    assert_eq!(load(&h, "abab00000001").status, Status::Approved);
+    assert_eq!(load(&h, "abab00000002").status, Status::Approved);
+    // decided ones can be hidden
+    h.press(KeyCode::Char('D'));
+    let screen = h.screen();
+    assert!(screen.contains("decided hidden"), "{screen}");
+    assert!(!screen.contains("abab00000001"), "{screen}");
+    h.press(KeyCode::Char('D'));
+    assert!(h.screen().contains("abab00000001"));
+}
+
+#[test]
+fn an_undone_proposal_says_by_which_entry() {
+    let mut h = three(100, 30);
+    add_delta(&h, "acac00000001");
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y'));
+    h.press(KeyCode::Char('H'));
+    h.press(KeyCode::Char('u'));
+    h.press(KeyCode::Char('y'));
+    let undo = journal(&h).pop().expect("the undo").id;
+    h.press(KeyCode::Char('p'));
+    select_proposal(&mut h, "acac00000001");
+    let screen = h.screen();
+    assert!(screen.contains(&format!("undone by #{undo}")), "{screen}");
 }

@@ -404,8 +404,12 @@ impl App {
     }
 
     fn run(&mut self, job: Job) -> Vec<Effect> {
-        self.busy += 1;
-        vec![Effect::Run(job)]
+        self.run_all(vec![job])
+    }
+
+    fn run_all(&mut self, jobs: Vec<Job>) -> Vec<Effect> {
+        self.busy += jobs.len();
+        jobs.into_iter().map(Effect::Run).collect()
     }
 
     fn watch(&mut self, event: WatchEvent) {
@@ -478,22 +482,19 @@ impl App {
                 }
             }
             Action::Edit if self.view == View::Proposals => self.edit_proposal(),
-            Action::Approve => match self.proposals.selected_row() {
-                Some(row) => {
-                    let id = row.proposal.id.clone();
-                    return self.run(Job::Approve { id });
-                }
-                None => self.set_status(StatusKind::Error, "no proposal selected".into()),
-            },
-            Action::Reject => match self.proposals.selected_row() {
-                Some(row) => {
+            Action::Approve | Action::Reject => {
+                let ids = self.proposals.chosen();
+                if ids.is_empty() {
+                    self.set_status(StatusKind::Error, "no pending proposal selected".into());
+                } else if action == Action::Approve {
+                    self.modal = Some(Modal::Confirm(Confirm::Approve(ids)));
+                } else {
                     self.modal = Some(Modal::Reason {
-                        id: row.proposal.id.clone(),
+                        ids,
                         text: String::new(),
-                    })
+                    });
                 }
-                None => self.set_status(StatusKind::Error, "no proposal selected".into()),
-            },
+            }
             Action::Undo => match self.history.selected_entry() {
                 Some(entry) => {
                     self.modal = Some(Modal::Confirm(Confirm::Undo(Box::new(entry.clone()))))

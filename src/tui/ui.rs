@@ -82,18 +82,21 @@ fn render_overlays(frame: &mut Frame, app: &mut App) {
     match &app.modal {
         Some(Modal::Help(_)) => render_help(frame, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
-        Some(Modal::Reason { id, text }) => render_reason(frame, id, text, app),
+        Some(Modal::Reason { ids, text }) => render_reason(frame, ids, text, app),
         None => {}
     }
 }
 
-fn render_reason(frame: &mut Frame, id: &str, text: &str, app: &App) {
+fn render_reason(frame: &mut Frame, ids: &[String], text: &str, app: &App) {
     let theme = &app.theme;
     let area = centered(frame.area(), 60, 5);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(format!(" Reject proposal {} ", sanitize::line(id)));
+        .title(match ids {
+            [id] => format!(" Reject proposal {} ", sanitize::line(id)),
+            _ => format!(" Reject {} proposals ", ids.len()),
+        });
     let lines = vec![
         Line::raw(format!(
             "Why? (optional; {} rejects, {} cancels)",

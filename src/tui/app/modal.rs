@@ -18,6 +18,8 @@ pub enum Confirm {
         file: String,
         seen: Option<String>,
     },
+    /// Approve these pending proposals (applied one by one, each through the engine).
+    Approve(Vec<String>),
     /// Undo a journal entry.
     Undo(Box<crate::review::Entry>),
     /// Quit although the editor holds unsaved changes.
@@ -37,6 +39,15 @@ impl Confirm {
                 "Drop {} from the manifest? The file is deleted; this commits a transaction.",
                 sanitize::line(file)
             ),
+            Confirm::Approve(ids) if ids.len() == 1 => format!(
+                "Approve proposal {}? This applies it through a transaction.",
+                ids[0]
+            ),
+            Confirm::Approve(ids) => format!(
+                "Approve {} proposals ({})? Each applies through a transaction.",
+                ids.len(),
+                ids.join(", ")
+            ),
             Confirm::Undo(entry) => format!(
                 "Undo entry #{} ({})? This commits a transaction.",
                 entry.id,
@@ -53,9 +64,9 @@ pub enum Modal {
     /// The `?` overlay, scrolled like any text.
     Help(Detail),
     Confirm(Confirm),
-    /// Rejecting proposal `id`: the reason being typed.
+    /// Rejecting the proposals `ids`: the reason being typed (one reason for all).
     Reason {
-        id: String,
+        ids: Vec<String>,
         text: String,
     },
 }
@@ -86,6 +97,11 @@ impl App {
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
                     Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
                     Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
+                    Confirm::Approve(ids) => {
+                        self.proposals.marked.clear();
+                        let jobs = ids.into_iter().map(|id| Job::Approve { id }).collect();
+                        return self.run_all(jobs);
+                    }
                     Confirm::Quit => return self.quit_now(),
                     Confirm::DiscardEdit => {
                         self.close_editor();
@@ -101,18 +117,24 @@ impl App {
 
     /// Typing the reason for a rejection: Enter rejects, Esc cancels.
     pub(super) fn reason_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
-        let Some(Modal::Reason { id, text }) = &mut self.modal else {
+        let Some(Modal::Reason { ids, text }) = &mut self.modal else {
             return Vec::new();
         };
         match action {
             Some(Action::Submit) => {
-                let id = id.clone();
+                let ids = std::mem::take(ids);
                 let reason = text.trim().to_owned();
+                let reason = (!reason.is_empty()).then_some(reason);
                 self.modal = None;
-                return self.run(Job::Reject {
-                    id,
-                    reason: (!reason.is_empty()).then_some(reason),
-                });
+                self.proposals.marked.clear();
+                let jobs = ids
+                    .into_iter()
+                    .map(|id| Job::Reject {
+                        id,
+                        reason: reason.clone(),
+                    })
+                    .collect();
+                return self.run_all(jobs);
             }
             Some(Action::Cancel) => self.modal = None,
             _ => type_into(text, key),

@@ -40,6 +40,8 @@ pub enum Action {
     Approve,
     Reject,
     Undo,
+    Mark,
+    ToggleDecided,
     // text input lines (filter, query)
     Submit,
     Cancel,

@@ -257,14 +257,14 @@ pub static BINDINGS: &[Binding] = &[
         S::Proposals,
         &[key('a')],
         A::Approve,
-        "approve the selected proposal: apply it through the engine (journaled)",
+        "approve the selected (or the marked) proposals: asks, then applies each through the engine (journaled)",
         Some("approve"),
     ),
     b(
         S::Proposals,
         &[key('x')],
         A::Reject,
-        "reject the selected proposal (asks for a reason)",
+        "reject the selected (or the marked) proposals (asks for a reason)",
         Some("reject"),
     ),
     b(
@@ -273,6 +273,20 @@ pub static BINDINGS: &[Binding] = &[
         A::Edit,
         "edit the proposed record marked ▶ before approving (validated like any edit)",
         Some("edit"),
+    ),
+    b(
+        S::Proposals,
+        &[key(' ')],
+        A::Mark,
+        "mark or unmark the selected pending proposal (approve and reject act on the marked ones)",
+        Some("mark"),
+    ),
+    b(
+        S::Proposals,
+        &[key('D')],
+        A::ToggleDecided,
+        "hide or show the decided proposals",
+        None,
     ),
     b(
         S::Proposals,

@@ -2,7 +2,7 @@
 //! one as a diff: every source against every replacement, word by word, the records it keeps,
 //! and for a stale proposal what changed since it was made.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -39,6 +39,12 @@ pub struct ProposalsPane {
     height: usize,
     /// First line of the diff shown.
     pub detail: Detail,
+    /// Every proposal, pending first; `rows` is what the view lists of them.
+    all: Vec<Row>,
+    /// Pending proposals marked for one approval or rejection (by id).
+    pub marked: BTreeSet<String>,
+    /// Decided proposals are left out of the list.
+    pub hide_decided: bool,
 }
 
 fn marker(state: &State) -> &'static str {
@@ -91,7 +97,21 @@ impl ProposalsPane {
         }
         decided.sort_by_key(|r| std::cmp::Reverse(r.proposal.decided_at.unwrap_or(0)));
         pending.extend(decided);
-        self.rows = pending;
+        self.all = pending;
+        self.relist(keep);
+    }
+
+    /// Lists `all` as the view shows it (without the decided ones when they are hidden),
+    /// keeping the selection on `keep` when it is still listed.
+    fn relist(&mut self, keep: Option<String>) {
+        self.rows = self
+            .all
+            .iter()
+            .filter(|r| !self.hide_decided || r.proposal.status == Status::Pending)
+            .cloned()
+            .collect();
+        let listed: HashSet<&str> = self.rows.iter().map(|r| r.proposal.id.as_str()).collect();
+        self.marked.retain(|id| listed.contains(id.as_str()));
         if let Some(id) = keep
             && let Some(pos) = self.rows.iter().position(|r| r.proposal.id == id)
         {
@@ -106,6 +126,18 @@ impl ProposalsPane {
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
         let records = self.proposed_records().len();
         self.record = self.record.min(records.saturating_sub(1));
+    }
+
+    /// The pending proposals an approval or a rejection is for: the marked ones, else the
+    /// selected one if it is pending.
+    pub fn chosen(&self) -> Vec<String> {
+        if !self.marked.is_empty() {
+            return self.marked.iter().cloned().collect();
+        }
+        self.selected_row()
+            .filter(|r| r.proposal.status == Status::Pending)
+            .map(|r| vec![r.proposal.id.clone()])
+            .unwrap_or_default()
     }
 
     pub fn selected_row(&self) -> Option<&Row> {
@@ -160,11 +192,27 @@ impl Component for ProposalsPane {
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
-        if action.is_movement() {
-            self.move_selection(action);
-            return None;
+        match action {
+            Action::Mark => {
+                if let Some(row) = self.selected_row()
+                    && row.proposal.status == Status::Pending
+                {
+                    let id = row.proposal.id.clone();
+                    if !self.marked.remove(&id) {
+                        self.marked.insert(id);
+                    }
+                }
+                self.move_selection(Action::Down);
+            }
+            Action::ToggleDecided => {
+                self.hide_decided = !self.hide_decided;
+                let keep = self.selected_row().map(|r| r.proposal.id.clone());
+                self.relist(keep);
+            }
+            movement if movement.is_movement() => self.move_selection(movement),
+            other => return Some(other),
         }
-        Some(action)
+        None
     }
 
     fn scroll(&mut self, down: bool) {
@@ -202,13 +250,21 @@ impl ProposalsPane {
         review: &Review,
         theme: &Theme,
     ) {
-        let title = format!(
-            " Proposals ({} pending, {} decided) ",
-            self.pending(),
-            self.rows.len() - self.pending()
-        );
+        let mut title = if self.hide_decided {
+            format!(" Proposals ({} pending; decided hidden) ", self.pending())
+        } else {
+            format!(
+                " Proposals ({} pending, {} decided) ",
+                self.pending(),
+                self.rows.len() - self.pending()
+            )
+        };
+        if !self.marked.is_empty() {
+            title = format!("{}· {} marked ", title, self.marked.len());
+        }
         let outer = block(title, true, theme);
         let rows = &self.rows;
+        let marked = &self.marked;
         self.height = super::render_list(
             frame,
             list,
@@ -225,9 +281,10 @@ impl ProposalsPane {
                     State::Stale(_) => theme.warning(),
                     _ => theme.dim(),
                 };
+                let mark = if marked.contains(&p.id) { "*" } else { "" };
                 Line::from(vec![
                     Span::styled(
-                        format!("{} {:<8} ", marker(&row.state), row.state.as_str()),
+                        format!("{mark}{} {:<8} ", marker(&row.state), row.state.as_str()),
                         state_style,
                     ),
                     Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
@@ -249,11 +306,29 @@ impl ProposalsPane {
         };
         let outer = block(title, false, theme);
         let lines = match self.selected_row() {
-            Some(row) => detail_lines(row, self.record, current, readable, theme),
+            Some(row) => {
+                let mut lines = detail_lines(row, self.record, current, readable, theme);
+                if let Some(undone) = undone_by(row, review) {
+                    lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
+                }
+                lines
+            }
             None => vec![Line::styled("(no proposal selected)", theme.dim())],
         };
         self.detail.render(frame, area, outer, lines);
     }
+}
+
+/// "by #7" when the journal entry that applied this proposal was undone.
+fn undone_by(row: &Row, review: &Review) -> Option<String> {
+    let applied = row.proposal.journal_entry?;
+    let undos: Vec<String> = review
+        .journal
+        .iter()
+        .filter(|e| e.undoes == Some(applied))
+        .map(|e| format!("#{}", e.id))
+        .collect();
+    (!undos.is_empty()).then(|| format!("undone by {}", undos.join(", ")))
 }
 
 fn heading(text: String, theme: &Theme) -> Line<'static> {
