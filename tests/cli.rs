@@ -232,11 +232,12 @@ fn set_edits_and_renames_and_rm_removes() {
         dir.path(),
         &["set", "alpha", "--name", "gamma", "--type", "feedback"],
     ));
+    // An edit and a rename keep the record's place.
     let rows = ls_json(dir.path());
-    assert_eq!(rows[0]["name"], "beta");
-    assert_eq!(rows[1]["name"], "gamma");
-    assert_eq!(rows[1]["description"], "Alpha v2");
-    assert_eq!(rows[1]["type"], "feedback");
+    assert_eq!(rows[0]["name"], "gamma");
+    assert_eq!(rows[1]["name"], "beta");
+    assert_eq!(rows[0]["description"], "Alpha v2");
+    assert_eq!(rows[0]["type"], "feedback");
     refused(memwb(dir.path(), &["set", "beta", "--name", "gamma"]));
     refused(memwb(dir.path(), &["rm", "beta", "nope"]));
     assert_eq!(ls_json(dir.path()).len(), 2);

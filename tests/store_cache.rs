@@ -201,7 +201,8 @@ fn handles_and_processes_see_each_others_commits() {
         String::from_utf8_lossy(&out.stderr)
     );
     for handle in [&a, &b] {
-        assert_eq!(names(handle), ["alpha", "delta", "beta"]);
+        // The edit kept beta's place.
+        assert_eq!(names(handle), ["alpha", "beta", "delta"]);
     }
 
     // Handles in threads, each adding its own records at the same time.

@@ -41,6 +41,13 @@ fn for_store(error: &StoreError) -> Vec<String> {
             vec!["memwb check lists every manifest entry and how it reads".into()]
         }
         StoreError::NotFound { .. } => vec!["memwb ls lists the records in the set".into()],
+        StoreError::AmbiguousName { files, .. } => {
+            let file = files.last().map(String::as_str).unwrap_or("FILE");
+            vec![
+                format!("address one by its file: memwb set {file} --name NEW, memwb rm {file}"),
+                format!("or repair one: memwb repair {file} --from FIXED | --drop"),
+            ]
+        }
         _ => Vec::new(),
     }
 }

@@ -22,7 +22,7 @@ pub struct LsArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
-    /// The record's name.
+    /// The record: its name, or its file name (`<name>-<id>.md`) when the name is ambiguous.
     pub(super) name: String,
     /// Print {"name","type","description","body","file"}.
     #[arg(long, conflicts_with = "raw")]
@@ -74,7 +74,7 @@ impl BodyArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct SetArgs {
-    /// The record to edit.
+    /// The record to edit: its name, or its file name when the name is ambiguous.
     target: String,
     /// A new name (a rename): a lowercase slug (a-z, 0-9, single dashes).
     #[arg(long)]
@@ -91,7 +91,7 @@ pub struct SetArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct RmArgs {
-    /// The records to remove, all or none.
+    /// The records to remove, all or none: names, or file names when a name is ambiguous.
     #[arg(required = true, value_name = "NAME")]
     names: Vec<String>,
 }
@@ -257,7 +257,8 @@ fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
 
 pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
-    let base = &current.require(&args.target)?.record;
+    let entry = current.require(&args.target)?;
+    let base = &entry.record;
     let input = RecordInput {
         name: args.name.clone().unwrap_or_else(|| base.name().to_owned()),
         kind: args
@@ -275,13 +276,15 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
         say!("unchanged: {}", super::output::inert(base.name()))?;
         return Ok(EXIT_OK);
     }
-    report(journaled_op(store, Op::Set, |s| s.replace(base, edited))?)
+    report(journaled_op(store, Op::Set, |s| {
+        s.replace_entry(entry, edited)
+    })?)
 }
 
 pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
     let base = current.require_all(&args.names)?;
-    report(journaled_op(store, Op::Rm, |s| s.remove(&base))?)
+    report(journaled_op(store, Op::Rm, |s| s.remove_entries(&base))?)
 }
 
 pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {

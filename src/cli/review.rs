@@ -165,6 +165,9 @@ fn consolidation_proposal(
         seen.records().cloned().collect()
     } else {
         seen.require_all(&args.names)?
+            .into_iter()
+            .map(|entry| entry.record)
+            .collect()
     };
     anyhow::ensure!(
         !candidates.is_empty(),

@@ -9,7 +9,7 @@ use super::intent::{Expect, Intent, listed_files};
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::proposal::{self, Deciding};
 use super::who::{Who, now_ms};
-use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError};
+use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError, StoredRecord};
 
 /// The observer that journals every transaction of one operation.
 pub struct JournalObserver {
@@ -223,8 +223,9 @@ pub fn journaled_op(
     Ok(journaled(store, meta, None, change)?.0)
 }
 
-/// Reverts one entry as a new, base-checked transaction: the records it wrote must still be
-/// there unchanged; they are replaced by the records it removed.
+/// Reverts one entry as a new, base-checked transaction: the files it wrote must still be
+/// listed, unchanged; they are replaced by the records it removed, each in the place of the
+/// one that replaced it.
 pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
     if entry.before.is_empty() && entry.after.is_empty() {
         return Err(ReviewError::NothingToUndo {
@@ -238,7 +239,15 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
             .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
             .collect()
     };
-    let base = to_records(&entry.after)?;
+    // The files the entry wrote, addressed by file: exact even when a name is held twice.
+    let base: Vec<StoredRecord> = to_records(&entry.after)?
+        .into_iter()
+        .zip(&entry.after)
+        .map(|(record, written)| StoredRecord {
+            file: written.file.clone(),
+            record,
+        })
+        .collect();
     let restore = to_records(&entry.before)?;
     let meta = EntryMeta {
         op: Some(Op::Undo),
@@ -246,7 +255,7 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
         ..EntryMeta::default()
     };
     let since = entry.id;
-    journaled(store, meta, None, |s| s.exchange(&base, restore)).map_err(|e| match e {
+    journaled(store, meta, None, |s| s.exchange_entries(&base, restore)).map_err(|e| match e {
         ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
             id: since,
             detail: detail.replace("since it was read", &format!("since #{since}")),

@@ -48,6 +48,11 @@ pub enum StoreError {
     DuplicateName { name: String },
     #[error("memory name {name:?} is twice in this batch")]
     DuplicateInBatch { name: String },
+    #[error(
+        "memory name {name:?} is ambiguous: it is held by {}; address one of them by its file, or repair one",
+        files.join(" and ")
+    )]
+    AmbiguousName { name: String, files: Vec<String> },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
     #[error("no memory named {name:?} in the set")]

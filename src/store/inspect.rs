@@ -200,6 +200,37 @@ impl Inspection {
                 EntryState::Unreadable(e) => push("record-invalid", Error, file, e.clone()),
             }
         }
+        let valid = self
+            .entries
+            .iter()
+            .filter_map(|e| e.record().map(|r| (r.name(), e.file.as_str())));
+        for (name, files) in super::set::duplicate_names(valid.clone()) {
+            push(
+                "name-duplicate",
+                Error,
+                files.first().copied(),
+                format!(
+                    "the name {name:?} is held by {}: commands that address it by name refuse it; \
+                     repair one of them (memwb repair FILE --from FIXED | --drop) or address it by file",
+                    files.join(" and ")
+                ),
+            );
+        }
+        for (name, file) in valid {
+            if !file
+                .strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('-'))
+            {
+                push(
+                    "name-mismatch",
+                    Warning,
+                    Some(file),
+                    format!(
+                        "holds the record named {name:?}, which its file name does not start with"
+                    ),
+                );
+            }
+        }
         for file in &self.unlisted {
             push(
                 "orphan-file",

@@ -5,6 +5,8 @@
 
 mod cache;
 pub mod codec;
+mod commit;
+mod edit;
 pub mod error;
 pub mod fsutil;
 pub mod index;
@@ -12,6 +14,7 @@ pub mod inspect;
 pub mod lock;
 pub mod manifest;
 pub mod record;
+mod repair;
 mod set;
 mod txn;
 pub mod yaml_scalar;
@@ -28,13 +31,13 @@ use rustix::io::Errno;
 
 pub use cache::SETTLE as RECORD_CACHE_SETTLE;
 pub use codec::ParseError;
+pub use commit::{Commit, CommitObserver};
 pub use error::{Result, StoreError};
 pub use fsutil::{FaultHook, IoHooks, IoOp};
 pub use inspect::{EntryState, Finding, Inspection, Severity};
 pub use lock::{LockState, LockTiming};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use set::{MemorySet, StoredRecord};
-pub use txn::{Commit, CommitObserver};
 
 pub const MEMORY_DIR: &str = ".memory";
 

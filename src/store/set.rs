@@ -37,23 +37,48 @@ impl MemorySet {
         self.entries.is_empty()
     }
 
+    /// The first record named `name`. A hand edit can leave a name held by two files; to
+    /// address a record, use [`MemorySet::require`], which refuses an ambiguous name.
     pub fn get(&self, name: &str) -> Option<&StoredRecord> {
         self.entries.iter().find(|e| e.record.name() == name)
     }
 
-    /// The record named `name`, or a `NotFound` error that names it.
-    pub fn require(&self, name: &str) -> Result<&StoredRecord> {
-        self.get(name).ok_or_else(|| StoreError::NotFound {
-            name: name.to_owned(),
+    /// The record `target` addresses: a listed file name (`<name>-<id>.md`), or a record name
+    /// held by exactly one listed file. `NotFound` if none; `AmbiguousName` (naming every file
+    /// that holds it) if several do.
+    pub fn require(&self, target: &str) -> Result<&StoredRecord> {
+        if let Some(entry) = self.entries.iter().find(|e| e.file == target) {
+            return Ok(entry);
+        }
+        let mut named = self.entries.iter().filter(|e| e.record.name() == target);
+        let first = named.next().ok_or_else(|| StoreError::NotFound {
+            name: target.to_owned(),
+        })?;
+        let others: Vec<String> = named.map(|e| e.file.clone()).collect();
+        if others.is_empty() {
+            return Ok(first);
+        }
+        Err(StoreError::AmbiguousName {
+            name: target.to_owned(),
+            files: std::iter::once(first.file.clone()).chain(others).collect(),
         })
     }
 
-    /// The records named, in that order; the first missing one is an error.
-    pub fn require_all(&self, names: &[String]) -> Result<Vec<Record>> {
-        names
+    /// The records addressed, in that order; the first missing or ambiguous one is an error.
+    pub fn require_all(&self, targets: &[String]) -> Result<Vec<StoredRecord>> {
+        targets
             .iter()
-            .map(|name| Ok(self.require(name)?.record.clone()))
+            .map(|target| self.require(target).cloned())
             .collect()
+    }
+
+    /// Names held by more than one listed file, each with those files in manifest order.
+    pub fn duplicate_names(&self) -> Vec<(&str, Vec<&str>)> {
+        duplicate_names(
+            self.entries
+                .iter()
+                .map(|e| (e.record.name(), e.file.as_str())),
+        )
     }
 
     pub fn records(&self) -> impl Iterator<Item = &Record> {
@@ -68,6 +93,21 @@ impl MemorySet {
     pub fn index_text(&self) -> String {
         index::render(self.entries.iter().map(|e| (e.file.as_str(), &e.record)))
     }
+}
+
+/// Names held by more than one file, each with its files in order, from `(name, file)` pairs.
+pub(crate) fn duplicate_names<'a>(
+    entries: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Vec<(&'a str, Vec<&'a str>)> {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (name, file) in entries {
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, files)) => files.push(file),
+            None => groups.push((name, vec![file])),
+        }
+    }
+    groups.retain(|(_, files)| files.len() > 1);
+    groups
 }
 
 /// How often a read restarts when a listed file vanished under a concurrent commit.
