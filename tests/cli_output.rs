@@ -175,3 +175,37 @@ fn json_stays_escaped_and_show_raw_is_the_files_exact_bytes() {
         std::fs::read(dir.path().join(".memory").join(file)).unwrap()
     );
 }
+
+#[test]
+fn a_claude_code_folder_prints_no_escape_sequence_either() {
+    let dir = workspace();
+    let memory = dir.path().join("memory");
+    std::fs::create_dir(&memory).unwrap();
+    let quoted = serde_json::to_string(&format!("desc {HOSTILE}")).unwrap();
+    std::fs::write(
+        memory.join("hostile.md"),
+        format!("---\nname: hostile\ndescription: {quoted}\ntype: user\n---\n\nbody {HOSTILE}\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        memory.join("MEMORY.md"),
+        format!("- [hostile](hostile.md) {HOSTILE}\n"),
+    )
+    .unwrap();
+    let folder = memory.to_str().unwrap();
+    for command in [
+        &["ls"][..],
+        &["show", "hostile"],
+        &["index"],
+        &["check"],
+        &["select", "hostile desc body"],
+    ] {
+        let mut args = vec!["--memory-dir", folder, "--format", "claude"];
+        args.extend_from_slice(command);
+        let (code, out, err) = run(dir.path(), &args, "");
+        assert!(matches!(code, 0 | 1), "{command:?} exited {code}: {err}");
+        assert!(!out.is_empty(), "{command:?} printed something");
+        assert_inert(&format!("{command:?} stdout"), &out);
+        assert_inert(&format!("{command:?} stderr"), &err);
+    }
+}

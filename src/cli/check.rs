@@ -68,7 +68,7 @@ pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
 }
 
 /// `1 error`, `2 errors`.
-fn counted(n: usize, noun: &str) -> String {
+pub(super) fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::check::CheckArgs;
+use super::check::counted;
 use super::output::{inert, print_json, print_raw, print_untrusted};
 use super::records::{IndexArgs, LsArgs, ShowArgs};
 use super::select::{SelectArgs, SelectJson};
@@ -248,9 +249,11 @@ pub fn check(target: &ClaudeTarget, args: &CheckArgs) -> anyhow::Result<u8> {
             )?;
         }
         say!(
-            "{}: {records} topic files, {errors} errors, {} warnings",
+            "{}: {}, {}, {}",
             inert(&root),
-            findings.len() - errors
+            counted(records, "topic file"),
+            counted(errors, "error"),
+            counted(findings.len() - errors, "warning")
         )?;
     }
     Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })

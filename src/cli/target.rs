@@ -11,6 +11,7 @@ use crate::folder::{Detected, Format, detect};
 use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
+#[command(next_help_heading = super::GLOBAL)]
 pub struct FolderArgs {
     /// Open this memory folder itself (format detected, or forced with --format).
     #[arg(long, global = true, value_name = "PATH")]
