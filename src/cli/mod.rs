@@ -277,7 +277,7 @@ fn run_claude(
     options: StoreOptions,
 ) -> anyhow::Result<u8> {
     let Some(command) = &cli.command else {
-        return tui::run_claude(target);
+        return tui::run_claude(target, workspace, options);
     };
     match command {
         Command::Ls(args) => claude::ls(target, args),
@@ -286,7 +286,7 @@ fn run_claude(
         Command::Check(args) => claude::check(target, args),
         Command::Select(args) => claude::select_topics(target, args),
         Command::Watch(args) => watch::run_claude(target, args),
-        Command::Tui(args) if args.dir.is_none() => tui::run_claude(target),
+        Command::Tui(args) if args.dir.is_none() => tui::run_claude(target, workspace, options),
         // Both open another workspace's .memory, as they do without a Claude Code folder.
         Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
         Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),

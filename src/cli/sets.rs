@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use super::EXIT_OK;
 use super::output::{inert, print_json, print_untrusted};
+use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
-use crate::claude::{ClaudeFolder, LoadLimits};
-use crate::folder::sets::{Found, discover, project_of};
-use crate::folder::{Format, Summary, summarize_claude, summarize_store};
-use crate::store::{Store, StoreOptions};
+use crate::folder::Summary;
+use crate::folder::sets::{discover, summarize};
+use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct SetsArgs {
@@ -55,24 +55,6 @@ pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> 
         .iter()
         .filter_map(|found| summarize(found, store, limits))
         .collect()
-}
-
-fn summarize(found: &Found, store: &StoreOptions, limits: LoadLimits) -> Option<Summary> {
-    match found.format {
-        Format::Memory => {
-            let workspace = found.path.parent()?;
-            Some(summarize_store(
-                &Store::open(workspace, store.clone()).ok()?,
-            ))
-        }
-        Format::Claude => {
-            let folder = ClaudeFolder::open(&found.path, limits).ok()?;
-            Some(summarize_claude(
-                &folder,
-                found.slug.as_deref().map(project_of),
-            ))
-        }
-    }
 }
 
 pub fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {

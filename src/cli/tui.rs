@@ -126,13 +126,24 @@ fn shell_word(text: &str) -> String {
     }
 }
 
-/// Opens the workbench on a Claude Code folder.
-pub fn run_claude(target: &super::target::ClaudeTarget) -> anyhow::Result<u8> {
+/// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`.
+/// Choosing a `.memory` folder there opens the `.memory` workbench on it.
+pub fn run_claude(
+    target: &super::target::ClaudeTarget,
+    workspace: &Path,
+    options: crate::store::StoreOptions,
+) -> anyhow::Result<u8> {
     require_terminal()?;
-    let _ = target;
-    anyhow::bail!(
-        "the workbench does not open Claude Code folders yet; use `memwb ls`, `memwb index` or `memwb check`"
-    )
+    let roots = vec![workspace.to_owned()];
+    match crate::tui::claude::run(target.folder.clone(), roots, options.clone())? {
+        crate::tui::claude::Exit::Quit => {}
+        crate::tui::claude::Exit::OpenStore(dir) => {
+            let store = Store::open(&dir, options)
+                .with_context(|| format!("cannot open workspace {}", dir.display()))?;
+            crate::tui::run(store)?;
+        }
+    }
+    Ok(0)
 }
 
 #[cfg(test)]

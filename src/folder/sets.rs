@@ -5,9 +5,10 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{Detected, Format, Project, detect};
+use super::{Detected, Format, Project, Summary, detect, summarize_claude, summarize_store};
 use crate::claude::locate::slug;
-use crate::store::MEMORY_DIR;
+use crate::claude::{ClaudeFolder, LoadLimits};
+use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
 /// Folders never descended into while scanning a root.
 pub const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
@@ -133,6 +134,25 @@ pub fn discover(
         }
     }
     out
+}
+
+/// Sums up one folder found; `None` when it cannot be opened any more.
+pub fn summarize(found: &Found, store: &StoreOptions, limits: LoadLimits) -> Option<Summary> {
+    match found.format {
+        Format::Memory => {
+            let workspace = found.path.parent()?;
+            Some(summarize_store(
+                &Store::open(workspace, store.clone()).ok()?,
+            ))
+        }
+        Format::Claude => {
+            let folder = ClaudeFolder::open(&found.path, limits).ok()?;
+            Some(summarize_claude(
+                &folder,
+                found.slug.as_deref().map(project_of),
+            ))
+        }
+    }
 }
 
 /// The subdirectories of `dir`, sorted, with their names.

@@ -6,6 +6,7 @@
 //! and the help overlay. All untrusted text goes through [`sanitize`].
 
 pub mod app;
+pub mod claude;
 pub mod demo;
 pub mod editor;
 pub mod external;

@@ -301,7 +301,7 @@ impl Component for ManifestPane {
     }
 }
 
-fn gauge(label: &str, used: usize, max: usize, theme: &Theme) -> Vec<Span<'static>> {
+pub(crate) fn gauge(label: &str, used: usize, max: usize, theme: &Theme) -> Vec<Span<'static>> {
     const CELLS: usize = 10;
     let filled = if max == 0 {
         CELLS

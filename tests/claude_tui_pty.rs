@@ -1,0 +1,164 @@
+//! The workbench on a Claude Code folder, end to end: the real binary in a pseudo-terminal on a
+//! copy of tests/fixtures/claude, its screen read through a VT parser. HOME and
+//! CLAUDE_CONFIG_DIR point into the copy.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const WAIT: Duration = Duration::from_secs(20);
+const ROWS: u16 = 40;
+const COLS: u16 = 160;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read fixture") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+struct Screen {
+    parser: vt100::Parser,
+    rx: mpsc::Receiver<Vec<u8>>,
+    writer: Box<dyn Write + Send>,
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    fn wait_for(&mut self, text: &str) {
+        let deadline = Instant::now() + WAIT;
+        while !self.text().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {text:?}; screen:\n{}",
+                self.text()
+            );
+            if let Ok(bytes) = self.rx.recv_timeout(Duration::from_millis(50)) {
+                self.parser.process(&bytes);
+            }
+        }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).expect("write");
+        self.writer.flush().expect("flush");
+    }
+}
+
+#[test]
+fn the_workbench_shows_the_cut_and_switches_sets() {
+    let home = tempfile::tempdir().expect("home");
+    let config = home.path().join("config");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
+        &config,
+    );
+    let other = config.join("projects/-home-dev-other/memory");
+    std::fs::create_dir_all(&other).expect("mkdir");
+    std::fs::write(
+        other.join("other_note.md"),
+        "---\nname: other_note\ndescription: the other project's only memory\ntype: project\n---\nbody\n",
+    )
+    .expect("write");
+    std::fs::write(
+        other.join("MEMORY.md"),
+        "- [other_note](other_note.md) — the other project's only memory\n",
+    )
+    .expect("write");
+    let workspace = home.path().join("ws");
+    std::fs::create_dir(&workspace).expect("mkdir");
+    let shop = config.join("projects/-home-dev-shop/memory");
+
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("openpty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_memwb"));
+    cmd.env_clear();
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("HOME", home.path());
+    cmd.env("CLAUDE_CONFIG_DIR", &config);
+    cmd.env("MEMWB_LOG", home.path().join("memwb.log"));
+    cmd.cwd(&workspace);
+    cmd.args(["--claude-index-lines", "10", "--memory-dir"]);
+    cmd.arg(&shop);
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut screen = Screen {
+        parser: vt100::Parser::new(ROWS, COLS, 0),
+        rx,
+        writer: pair.master.take_writer().expect("writer"),
+    };
+
+    screen.wait_for("Claude Code auto memory");
+    screen.wait_for("-home-dev-shop/memory");
+    screen.wait_for("── not loaded past here: 4 entries ──");
+    screen.wait_for("MEMORY.md: CUT, 10 lines loaded");
+    screen.wait_for("Topic files (9)");
+    // MEMORY.md's end: the dangling entry and the unlisted files are marked.
+    screen.send(b"\t\t");
+    screen.send(b"G");
+    screen.wait_for("✗ - [project_payments]");
+    screen.wait_for("+ unlisted: scratch.md");
+    screen.send(b"\t\t");
+
+    // A write key says why nothing happens.
+    screen.send(b"n");
+    screen.wait_for("read-only here (curation of Claude Code folders comes next)");
+
+    // The Sets view lists both projects; the other one opens.
+    screen.send(b"S");
+    screen.wait_for("-home-dev-other/memory");
+    screen.wait_for("-home-dev-shop/memory  9 records");
+    // Sorted by slug: the other project is above the one open (which is selected).
+    screen.send(b"k");
+    screen.send(b"\r");
+    screen.wait_for("Topic files (1)");
+    screen.wait_for("other_note");
+    assert!(
+        screen
+            .text()
+            .lines()
+            .next()
+            .is_some_and(|title| title.contains("-home-dev-other/memory")),
+        "the title names the folder:\n{}",
+        screen.text()
+    );
+    screen.send(b"q");
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the workbench did not quit");
+        // Drain the output so the child never blocks on a full PTY buffer.
+        let _ = screen.rx.recv_timeout(Duration::from_millis(50));
+    }
+}
