@@ -16,6 +16,7 @@ use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::store::Commit;
 use crate::store::lock::now_ms;
+use crate::watch::WatchError;
 
 /// How long the folder must be quiet before it is read again.
 pub const QUIET: Duration = Duration::from_millis(100);
@@ -72,7 +73,11 @@ impl ClaudeWatcher {
     pub fn start(
         folder: ClaudeFolder,
         sink: impl Fn(ClaudeEvent) + Send + 'static,
-    ) -> anyhow::Result<(Self, Arc<Snapshot>)> {
+    ) -> Result<(Self, Arc<Snapshot>), WatchError> {
+        let failed = |error| WatchError::Notify {
+            path: folder.root().to_owned(),
+            error,
+        };
         let (tx, rx) = mpsc::channel();
         let (stop, stopped) = mpsc::channel();
         let mut notifier =
@@ -86,8 +91,12 @@ impl ClaudeWatcher {
                     Err(e) => Poke::Failed(e.to_string()),
                 };
                 let _ = tx.send(poke);
-            })?;
-        notifier.watch(folder.root(), RecursiveMode::Recursive)?;
+            })
+            .map_err(failed)?;
+        notifier
+            .watch(folder.root(), RecursiveMode::Recursive)
+            .map_err(failed)?;
+        let thread_root = folder.root().to_owned();
         let baseline = Arc::new(folder.read());
         let mut last = baseline.clone();
         let worker = thread::Builder::new()
@@ -130,6 +139,10 @@ impl ClaudeWatcher {
                     }
                     last = next;
                 }
+            })
+            .map_err(|error| WatchError::Thread {
+                path: thread_root,
+                error,
             })?;
         Ok((
             Self {

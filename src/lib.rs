@@ -3,10 +3,14 @@
 //! - [`store`]: the engine, the `.memory/` on-disk contract shared with the reference agents.
 //! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
 //! - [`review`]: proposals a person approves or rejects, the journal and undo.
-//! - [`cli`]: the `memwb` command line.
+//! - `cli` (feature `cli`): the `memwb` command line.
+//! - `tui` (feature `tui`): the workbench.
+//! - `watch` (feature `watch`): the `.memory` watcher the workbench and `memwb watch` share.
 //! - [`sanitize`]: the one place untrusted text is made inert for a terminal.
 //!
-//! Embedding the engine:
+//! Embedding the engine without the UI crates: `memwb = { version = "0.1", default-features =
+//! false }` (add `features = ["http"]` for the HTTP model client). See docs/architecture.md.
+//!
 //!
 //! ```
 //! use memwb::store::{MemoryType, Record, Store, StoreOptions};
@@ -31,12 +35,16 @@
 //! # }
 //! ```
 pub mod claude;
+#[cfg(feature = "watch")]
 pub mod claude_watch;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod folder;
 pub mod review;
 pub mod sanitize;
 pub mod session;
 pub mod store;
+#[cfg(feature = "tui")]
 pub mod tui;
+#[cfg(feature = "watch")]
 pub mod watch;

@@ -96,6 +96,19 @@ impl Change {
     }
 }
 
+/// Why watching could not start. The reason is part of the message, not a `source` (see
+/// `StoreError::Io`).
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error("cannot watch {path}: {error}")]
+    Notify { path: PathBuf, error: notify::Error },
+    #[error("cannot start the watcher thread for {path}: {error}")]
+    Thread {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
 #[derive(Debug, Clone)]
 pub enum WatchEvent {
     /// The manifest was replaced (by anyone) and the set differs from the last one seen.
@@ -204,13 +217,14 @@ impl Watcher {
         store: Store,
         options: WatchOptions,
         sink: impl Fn(WatchEvent) + Send + 'static,
-    ) -> anyhow::Result<(Self, Arc<Inspection>)> {
+    ) -> Result<(Self, Arc<Inspection>), WatchError> {
         let (tx, rx) = mpsc::channel();
         let root = store.root().to_owned();
         let manifest = store.manifest_path();
         let events_tx = tx.clone();
         let handler_root = root.clone();
         let review_dir = root.join(MEMWB_DIR);
+        let thread_root = root.clone();
         let notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(event) => {
@@ -219,9 +233,18 @@ impl Watcher {
                     }
                 }
                 Err(e) => tracing::warn!(error = %e, "watch error"),
+            })
+            .map_err(|error| WatchError::Notify {
+                path: root.clone(),
+                error,
             })?;
         let mut notifier = notifier;
-        let watching = Some(watch_target(&mut notifier, None, &store)?);
+        let watching = Some(watch_target(&mut notifier, None, &store).map_err(|error| {
+            WatchError::Notify {
+                path: root.clone(),
+                error,
+            }
+        })?);
         let mut review_watches = Vec::new();
         watch_review(&mut notifier, &mut review_watches, &root);
         let baseline = Arc::new(store.inspect());
@@ -238,7 +261,11 @@ impl Watcher {
         };
         let handle = thread::Builder::new()
             .name("memwb-watch".into())
-            .spawn(move || worker.run(rx, sink))?;
+            .spawn(move || worker.run(rx, sink))
+            .map_err(|error| WatchError::Thread {
+                path: thread_root,
+                error,
+            })?;
         Ok((
             Self {
                 tx,

@@ -25,6 +25,7 @@ pub mod select;
 mod sets;
 mod shell;
 mod target;
+#[cfg(feature = "tui")]
 mod tui;
 mod watch;
 
@@ -169,8 +170,10 @@ enum Command {
     /// Revert a journal entry (the last change by default) as a new transaction.
     Undo(review::UndoArgs),
     /// Open the workbench (the default without a subcommand).
+    #[cfg(feature = "tui")]
     Tui(tui::TuiArgs),
     /// Open the workbench on a copy of the demo workspace.
+    #[cfg(feature = "tui")]
     Demo(tui::DemoArgs),
     /// Print one line per commit to the set, until interrupted.
     Watch(watch::WatchArgs),
@@ -240,7 +243,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         target::Target::Claude(folder) => return run_claude(&cli, &folder, &workspace, options),
     };
     let Some(command) = &cli.command else {
+        #[cfg(feature = "tui")]
         return tui::run(&store, &tui::TuiArgs::default());
+        #[cfg(not(feature = "tui"))]
+        anyhow::bail!(
+            "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
+        );
     };
     match command {
         Command::Ls(args) => records::ls(&store, args),
@@ -260,7 +268,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Reject(args) => review::reject(&store, args),
         Command::Log(args) => review::log(&store, args),
         Command::Undo(args) => review::undo(&store, args),
+        #[cfg(feature = "tui")]
         Command::Tui(args) => tui::run(&store, args),
+        #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&store, args),
         Command::Watch(args) => watch::run(&store, args),
         Command::Completions(args) => shell::completions(args),

@@ -6,8 +6,6 @@
 
 use std::io::Write;
 
-use anyhow::Context;
-
 use crate::sanitize;
 use crate::store::Store;
 use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher, now_ms};
@@ -65,8 +63,7 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
     let options = WatchOptions::default();
     let (_watcher, baseline) = Watcher::start(store.clone(), options, move |event| {
         let _ = tx.send(event);
-    })
-    .with_context(|| format!("cannot watch {}", store.root().display()))?;
+    })?;
     let stdout = std::io::stdout();
     if let Some(error) = crate::watch::unreadable_reason(&baseline) {
         let line = UnreadableLine {
@@ -108,8 +105,7 @@ pub fn run_claude(target: &super::target::ClaudeTarget, args: &WatchArgs) -> any
     let folder = target.folder.clone();
     let (_watcher, _baseline) = ClaudeWatcher::start(folder, move |event| {
         let _ = tx.send(event);
-    })
-    .with_context(|| format!("cannot watch {}", target.folder.root().display()))?;
+    })?;
     eprintln!(
         "watching {}",
         sanitize::line(&target.folder.root().display().to_string())

@@ -9,7 +9,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::http::shorten;
+use super::model::shorten;
 use super::model::{ModelClient, ModelError, ModelReply, ModelRequest};
 
 /// Output beyond this is refused.

@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use super::command::CommandClient;
-use super::http::OpenAiClient;
 use super::model::{ModelClient, ModelError};
 
 pub const ENV_MODEL_URL: &str = "MEMWB_MODEL_URL";
@@ -161,17 +160,38 @@ impl ModelSettings {
                 url,
                 model,
                 api_key,
-            } => Box::new(OpenAiClient::new(
-                url,
-                model,
-                api_key.clone(),
-                self.timeout,
-            )?),
+            } => http_client(url, model, api_key.clone(), self.timeout)?,
             ModelEndpoint::Command { command_line } => {
                 Box::new(CommandClient::shell(command_line, self.timeout))
             }
         })
     }
+}
+
+#[cfg(feature = "http")]
+fn http_client(
+    url: &str,
+    model: &str,
+    api_key: Option<String>,
+    timeout: Duration,
+) -> Result<Box<dyn ModelClient>, ModelError> {
+    Ok(Box::new(super::http::OpenAiClient::new(
+        url, model, api_key, timeout,
+    )?))
+}
+
+/// Settings still name an HTTP endpoint without the client compiled in: say so rather than
+/// fall back, so a configured model is never silently ignored.
+#[cfg(not(feature = "http"))]
+fn http_client(
+    url: &str,
+    _model: &str,
+    _api_key: Option<String>,
+    _timeout: Duration,
+) -> Result<Box<dyn ModelClient>, ModelError> {
+    Err(ModelError::Config(format!(
+        "{url} needs the HTTP model client, which this build leaves out (the `http` feature); use a model command"
+    )))
 }
 
 #[cfg(test)]
@@ -303,5 +323,20 @@ mod tests {
             assert!(resolve(flags, &[]).is_err(), "{bad}");
         }
         assert!(resolve(ModelFlags::default(), &[(ENV_MODEL_TIMEOUT, "soon")]).is_err());
+    }
+
+    #[cfg(not(feature = "http"))]
+    #[test]
+    fn without_the_http_client_an_http_endpoint_is_refused_not_ignored() {
+        let settings = ModelSettings {
+            endpoint: http("http://h/v1", "m", None),
+            timeout: DEFAULT_TIMEOUT,
+        };
+        let error = settings
+            .client()
+            .err()
+            .expect("no HTTP client in this build");
+        assert!(matches!(error, ModelError::Config(_)), "{error:?}");
+        assert!(error.to_string().contains("`http` feature"), "{error}");
     }
 }

@@ -7,12 +7,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::history::{AssistantMessage, Message, ToolCall};
-use super::model::{ModelClient, ModelError, ModelReply, ModelRequest, TokenUsage, stable_json};
+use super::model::{
+    ModelClient, ModelError, ModelReply, ModelRequest, TokenUsage, shorten, stable_json,
+};
 
 /// Replies larger than this are refused (a chat completion is a few kilobytes).
 const MAX_REPLY_BYTES: u64 = 8 * 1024 * 1024;
-/// How much of an error body is quoted in the message.
-const MAX_DETAIL_CHARS: usize = 300;
 
 pub struct OpenAiClient {
     endpoint: String,
@@ -269,16 +269,6 @@ fn error_detail(reason: &str, body: &str) -> String {
     shorten(&detail)
 }
 
-pub(crate) fn shorten(text: &str) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= MAX_DETAIL_CHARS {
-        return one_line;
-    }
-    let mut cut: String = one_line.chars().take(MAX_DETAIL_CHARS).collect();
-    cut.push('…');
-    cut
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +352,9 @@ mod tests {
         );
         assert_eq!(error_detail("Bad Gateway", ""), "Bad Gateway");
         assert_eq!(error_detail("x", "plain\n text"), "plain text");
-        assert!(error_detail("x", &"y".repeat(1000)).chars().count() <= MAX_DETAIL_CHARS + 1);
+        assert!(
+            error_detail("x", &"y".repeat(1000)).chars().count()
+                <= super::super::model::MAX_DETAIL_CHARS + 1
+        );
     }
 }

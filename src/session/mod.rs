@@ -15,6 +15,7 @@
 pub mod command;
 pub mod config;
 pub mod history;
+#[cfg(feature = "http")]
 pub mod http;
 pub mod model;
 pub mod prompts;
@@ -30,6 +31,7 @@ pub use config::{ModelEndpoint, ModelSettings};
 pub use history::{
     AssistantMessage, HistoryError, Message, ToolCall, ToolResult, validate_tool_pairing,
 };
+#[cfg(feature = "http")]
 pub use http::OpenAiClient;
 pub use model::{
     ModelClient, ModelError, ModelReply, ModelRequest, SideQueryError, TokenUsage, ToolSpec,

@@ -120,6 +120,20 @@ pub enum ModelError {
     Other(String),
 }
 
+/// How much of a server's error body or a command's stderr is quoted in a [`ModelError`].
+pub(crate) const MAX_DETAIL_CHARS: usize = 300;
+
+/// `text` on one line and at most [`MAX_DETAIL_CHARS`] characters (then `…`).
+pub(crate) fn shorten(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= MAX_DETAIL_CHARS {
+        return one_line;
+    }
+    let mut cut: String = one_line.chars().take(MAX_DETAIL_CHARS).collect();
+    cut.push('…');
+    cut
+}
+
 /// Why a side-query gave no usable answer: the model failed, or its reply broke a rule.
 #[derive(Debug, thiserror::Error)]
 pub enum SideQueryError {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
+use super::TuiError;
 
 macro_rules! asset {
     ($name:literal) => {
@@ -19,21 +19,24 @@ macro_rules! asset {
 pub static FILES: &[(&str, &[u8])] = &include!("../../assets/demo/files.in");
 
 /// Copies the demo workspace into a new temporary directory (kept after exit) and returns it.
-pub fn create() -> anyhow::Result<PathBuf> {
+pub fn create() -> Result<PathBuf, TuiError> {
+    let failed = |op, path: &std::path::Path| {
+        let path = path.to_owned();
+        move |error| TuiError::Demo { op, path, error }
+    };
     let dir = tempfile::Builder::new()
         .prefix("memwb-demo-")
         .tempdir()
-        .context("cannot create a temporary directory for the demo")?
+        .map_err(failed("create a directory in", &std::env::temp_dir()))?
         .keep();
     let root = dir.join(crate::store::MEMORY_DIR);
-    std::fs::create_dir(&root).with_context(|| format!("cannot create {}", root.display()))?;
+    std::fs::create_dir(&root).map_err(failed("create", &root))?;
     for (name, bytes) in FILES {
         let path = root.join(name);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
+            std::fs::create_dir_all(parent).map_err(failed("create", parent))?;
         }
-        std::fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, bytes).map_err(failed("write", &path))?;
     }
     Ok(dir)
 }

@@ -9,6 +9,7 @@ pub mod app;
 pub mod claude;
 pub mod demo;
 pub mod editor;
+pub mod error;
 pub mod external;
 pub mod jobs;
 pub mod keymap;
@@ -24,7 +25,8 @@ pub mod text;
 pub mod theme;
 pub mod ui;
 
-pub use run::{open_store, run};
+pub use error::TuiError;
+pub use run::run;
 
 /// Sends logs to a file, never to the screen: `$MEMWB_LOG` or `<temp dir>/memwb.log`, level
 /// from `RUST_LOG` (default `info`). Does nothing when a subscriber is already set.

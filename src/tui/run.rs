@@ -3,11 +3,11 @@
 
 use std::collections::VecDeque;
 
-use anyhow::Context;
 use crossterm::event::{Event as TermEvent, EventStream};
-use futures::StreamExt;
+use futures_core::Stream;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
+use super::TuiError;
 use super::app::{App, Effect, Event};
 use super::theme::Theme;
 use super::{external, query, terminal, ui};
@@ -25,28 +25,27 @@ fn map(event: TermEvent) -> Option<Event> {
 }
 
 /// Opens the workbench on `store` until the user quits.
-pub fn run(store: Store) -> anyhow::Result<()> {
+pub fn run(store: Store) -> Result<(), TuiError> {
     super::init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .context("cannot start the async runtime")?;
+        .map_err(TuiError::Runtime)?;
     runtime.block_on(run_async(store))
 }
 
-async fn run_async(store: Store) -> anyhow::Result<()> {
+async fn run_async(store: Store) -> Result<(), TuiError> {
     let (tx, rx) = unbounded_channel::<Event>();
     let watch_tx = tx.clone();
     let (watcher, baseline) =
         Watcher::start(store.clone(), WatchOptions::default(), move |event| {
             let _ = watch_tx.send(Event::Watch(event));
-        })
-        .with_context(|| format!("cannot watch {}", store.root().display()))?;
+        })?;
     let review = std::sync::Arc::new(super::review::Review::load(&store));
     let mut app = App::new(store, baseline, Theme::from_env());
     app.set_review(review, false);
-    let mut term = terminal::enter().context("cannot open the terminal")?;
+    let mut term = terminal::enter().map_err(TuiError::Terminal)?;
     let _guard = terminal::Guard;
     let result = event_loop(&mut term, &mut app, tx, rx).await;
     drop(watcher);
@@ -58,7 +57,10 @@ async fn run_async(store: Store) -> anyhow::Result<()> {
 fn spawn_input(tx: UnboundedSender<Event>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut stream = EventStream::new();
-        while let Some(event) = stream.next().await {
+        // `StreamExt::next` without the `futures` crate: crossterm's stream is `Unpin`.
+        while let Some(event) =
+            std::future::poll_fn(|cx| std::pin::Pin::new(&mut stream).poll_next(cx)).await
+        {
             match event {
                 Ok(event) => {
                     if let Some(event) = map(event)
@@ -82,11 +84,12 @@ async fn event_loop(
     app: &mut App,
     tx: UnboundedSender<Event>,
     mut rx: UnboundedReceiver<Event>,
-) -> anyhow::Result<()> {
+) -> Result<(), TuiError> {
     let mut input = spawn_input(tx.clone());
     let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
-        term.draw(|frame| ui::render(frame, app))?;
+        term.draw(|frame| ui::render(frame, app))
+            .map_err(TuiError::Draw)?;
         panic_point_for_tests();
         let Some(first) = rx.recv().await else {
             return Ok(());
@@ -97,7 +100,7 @@ async fn event_loop(
         }
         while let Some(event) = queue.pop_front() {
             if let Event::InputClosed(why) = &event {
-                anyhow::bail!("terminal input failed: {why}");
+                return Err(TuiError::Input(why.clone()));
             }
             for effect in app.update(event) {
                 match effect {
@@ -150,9 +153,9 @@ async fn event_loop(
                             external::edit_until_valid(&edit_base, &command)
                         })
                         .await
-                        .context("the editor task failed")?;
-                        *term = terminal::enter()?;
-                        term.clear()?;
+                        .map_err(TuiError::EditorTask)?;
+                        *term = terminal::enter().map_err(TuiError::Terminal)?;
+                        term.clear().map_err(TuiError::Draw)?;
                         input = spawn_input(tx.clone());
                         queue.push_back(Event::External { base, outcome });
                     }
@@ -164,12 +167,6 @@ async fn event_loop(
             return Ok(());
         }
     }
-}
-
-/// Shared by the binary's entry points: the store for a workspace, opened with the defaults.
-pub fn open_store(workspace: &std::path::Path) -> anyhow::Result<Store> {
-    Store::open(workspace, Default::default())
-        .with_context(|| format!("cannot open workspace {}", workspace.display()))
 }
 
 /// Debug builds only: `MEMWB_TEST_PANIC_AFTER_DRAW=1` panics after the first frame, so a test can
