@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::ffi::CString;
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
@@ -39,8 +37,10 @@ fn memwb_in(dir: &Path, args: &[&str], stdin: Stdio) -> Output {
     match rx.recv_timeout(DEADLINE) {
         Ok(out) => out.expect("memwb runs"),
         Err(_) => {
-            // SAFETY: kill(2) on the pid of the child we spawned and have not reaped.
-            unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+            // The child we spawned and have not reaped, so the pid is still its own.
+            if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
             panic!("memwb {args:?} hung past {DEADLINE:?}");
         }
     }
@@ -55,9 +55,8 @@ fn stderr(out: &Output) -> String {
 }
 
 fn mkfifo(path: &Path) {
-    let c = CString::new(path.as_os_str().as_bytes()).expect("path");
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
+    use rustix::fs::{CWD, FileType, Mode, mknodat};
+    mknodat(CWD, path, FileType::Fifo, Mode::from_raw_mode(0o644), 0).expect("mkfifo");
 }
 
 fn add(dir: &Path, name: &str) {
