@@ -149,9 +149,8 @@ fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
     let state = EvalState::of(&store);
     std::fs::create_dir_all(state.dir()).unwrap();
     let path = state.cases_path();
-    let fifo = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-    // SAFETY: a valid NUL-terminated path; mkfifo does not keep the pointer.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    use rustix::fs::{CWD, FileType, Mode, mknodat};
+    mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).expect("mkfifo");
     assert!(cases_error(&state).contains("not a regular file (it is a FIFO)"));
     let edit = eval::add_case(&store, &state, case("q", &["a"], &[])).unwrap_err();
     assert!(

@@ -50,7 +50,9 @@ impl EvalState {
 /// Reads `path` if it exists: a regular file of at most `max` bytes, not a symbolic link.
 pub(crate) fn read_capped(path: &Path, max: usize) -> Result<Option<Vec<u8>>, EvalError> {
     match read_regular(path, max, Links::Refuse) {
-        Err(StoreError::Io { error, .. }) if error.raw_os_error() == Some(libc::ELOOP) => {
+        Err(StoreError::Io { error, .. })
+            if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) =>
+        {
             Err(EvalError::NotRegular {
                 path: path.to_owned(),
                 kind: "symbolic link",
