@@ -292,3 +292,29 @@ fn reapply_merges_three_ways_and_asks_about_a_field_both_changed() {
     assert_eq!(saved.description(), "their description");
     assert_eq!(saved.body(), "mine: old body");
 }
+
+#[test]
+fn renaming_while_filtered_keeps_the_record_selected() {
+    let mut h = many(5, 100, 30);
+    h.keys("/note-03");
+    h.press(KeyCode::Enter);
+    h.keys("e");
+    h.press(KeyCode::Tab); // the name
+    h.ctrl('a');
+    h.ctrl('k');
+    h.keys("renamed");
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab); // the description, which matched the filter too
+    h.ctrl('a');
+    h.ctrl('k');
+    h.keys("something else");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    assert_eq!(
+        h.app.selected_record().map(|r| r.name().to_owned()),
+        Some("renamed".to_owned())
+    );
+    let status = h.app.status.clone().expect("status").text;
+    assert!(status.contains("filter cleared to keep it selected"), "{status}");
+    assert!(h.app.manifest.filter.is_empty());
+}

@@ -207,11 +207,18 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
         assert!(screen.contains("● ready"), "{screen}");
         assert!(screen.contains("replaces    alpha, beta"), "{screen}");
         assert!(screen.contains("keeps       gamma, epsilon"), "{screen}");
+        // the proposed record whole first, then the diff against each source further down
+        assert!(screen.contains("── proposed record, whole"), "{screen}");
+        let mut seen = screen.clone();
+        for _ in 0..4 {
+            h.press(KeyCode::PageDown);
+            seen.push_str(&h.screen());
+        }
         assert!(
-            screen.contains("── alpha → tabs") && screen.contains("── beta → tabs"),
-            "{screen}"
+            seen.contains("── alpha → tabs") && seen.contains("── beta → tabs"),
+            "{seen}"
         );
-        assert!(screen.contains("[-alpha-]{+tabs+}"), "{screen}");
+        assert!(seen.contains("[-alpha-]{+tabs+}"), "{seen}");
         select_proposal(&mut h, "aaaa00000003");
         let screen = h.screen();
         assert!(screen.contains("source \"gamma\" was changed"), "{screen}");

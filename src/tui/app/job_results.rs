@@ -73,10 +73,15 @@ impl App {
                 self.set_inspection(done.inspection.clone());
                 let keep = edited.name().to_owned();
                 self.manifest.refilter(&self.inspection, Some(&keep));
-                self.set_status(
-                    StatusKind::Info,
-                    format!("{what}: committed ({})", describe_commit(commit)),
-                );
+                let mut text = format!("{what}: committed ({})", describe_commit(commit));
+                let kept = self.selected_record().is_some_and(|r| r.name() == keep);
+                if !kept && !self.manifest.filter.is_empty() {
+                    // the filter no longer matches the edited record: clear it, keep the record
+                    self.manifest.filter.clear();
+                    self.manifest.refilter(&self.inspection, Some(&keep));
+                    text.push_str("; filter cleared to keep it selected");
+                }
+                self.set_status(StatusKind::Info, text);
             }
             (Job::Save { base, edited }, Err(error)) => {
                 self.set_inspection(done.inspection.clone());

@@ -498,10 +498,14 @@ pub fn detail_lines(
             header,
             if taken { theme.warning() } else { theme.key() },
         ));
-        if sources.is_empty() {
-            lines.push(heading("new record".into(), theme));
-            lines.extend(diff::record(None, &new, theme));
-        }
+        // the record whole first, as it would be written; then how it differs from each source
+        let whole = if sources.is_empty() {
+            "new record"
+        } else {
+            "proposed record, whole"
+        };
+        lines.push(heading(whole.into(), theme));
+        lines.extend(diff::record(None, &new, theme));
         for name in &sources {
             lines.push(heading(
                 format!("{} → {}", sanitize::line(name), sanitize::line(&new.name)),
