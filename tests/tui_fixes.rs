@@ -315,6 +315,53 @@ fn renaming_while_filtered_keeps_the_record_selected() {
         Some("renamed".to_owned())
     );
     let status = h.app.status.clone().expect("status").text;
-    assert!(status.contains("filter cleared to keep it selected"), "{status}");
+    assert!(
+        status.contains("filter cleared to keep it selected"),
+        "{status}"
+    );
     assert!(h.app.manifest.filter.is_empty());
+}
+
+/// The editor's live check includes the set's rules: "✓ valid" means the save will commit.
+#[test]
+fn valid_in_the_editor_means_the_save_commits() {
+    let dir = tempfile::TempDir::new().expect("tmp");
+    let options = memwb::store::StoreOptions {
+        max_index_bytes: 200,
+        ..Default::default()
+    };
+    let workspace = dir.path().to_owned();
+    let mut h = Harness::open(workspace, Some(dir), 100, 30, options);
+    h.store()
+        .extend(vec![record("alpha", "a"), record("beta", "b")])
+        .expect("seed");
+    h.watcher_tick();
+    h.keys("e");
+    assert!(h.screen().contains("✓ valid"), "{}", h.screen());
+    // a description that takes the index over its 200 bytes
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::End);
+    h.keys(&" and much more".repeat(6));
+    let screen = h.screen();
+    assert!(screen.contains("✗ index: MEMORY.md would be"), "{screen}");
+    assert!(!screen.contains("✓ valid"), "{screen}");
+    h.ctrl('s');
+    assert!(h.app.editor.is_some());
+    // a name another record has
+    h.ctrl('a');
+    h.ctrl('k');
+    h.keys("about alpha");
+    h.press(KeyCode::BackTab);
+    h.press(KeyCode::BackTab); // the name
+    h.ctrl('a');
+    h.ctrl('k');
+    h.keys("beta");
+    assert!(
+        h.screen()
+            .contains("✗ name: another record is already named"),
+        "{}",
+        h.screen()
+    );
 }

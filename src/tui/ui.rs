@@ -71,6 +71,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         app.pane_mut(pane).render(frame, area, &ctx);
     }
     if let Some(editor) = &mut app.editor {
+        editor.check_set(&inspection);
         editor.render(frame, areas.record, &theme);
     }
     render_overlays(frame, app);

@@ -196,6 +196,11 @@ impl App {
                     );
                     return Vec::new();
                 }
+                editor.check_set(&self.inspection);
+                if let (Ok(_), Some(refusal)) = (editor.validate(), &editor.refusal) {
+                    editor.error = Some(refusal.clone());
+                    return Vec::new();
+                }
                 match editor.validate() {
                     Ok(edited) => {
                         editor.saving = true;
