@@ -365,3 +365,25 @@ fn valid_in_the_editor_means_the_save_commits() {
         h.screen()
     );
 }
+
+#[test]
+fn the_message_log_keeps_the_last_100_messages() {
+    let mut h = many(2, 100, 30);
+    for i in 0..130 {
+        h.app
+            .set_status(memwb::tui::app::StatusKind::Info, format!("message {i}"));
+    }
+    h.keys("M");
+    let screen = h.screen();
+    assert!(screen.contains("Messages, newest first"), "{screen}");
+    assert!(screen.contains("message 129"), "{screen}");
+    assert_eq!(h.app.log.len(), 100);
+    assert_eq!(
+        h.app.log.front().map(|s| s.text.as_str()),
+        Some("message 30")
+    );
+    h.keys("G");
+    assert!(h.screen().contains("message 30"), "{}", h.screen());
+    h.press(KeyCode::Esc);
+    assert!(h.app.modal.is_none());
+}

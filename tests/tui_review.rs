@@ -631,11 +631,10 @@ fn an_entry_changed_after_it_was_shown_is_not_dropped() {
     let path = other(&h).root().join(&file);
     std::fs::write(&path, "---\nsomeone: else\n---\n\nchanged meanwhile\n").expect("write");
     h.press(KeyCode::Char('y'));
+    let status = h.app.status.clone().expect("status").text;
     assert!(
-        h.screen()
-            .contains("from the manifest failed: memory collection ch"),
-        "{}",
-        h.screen()
+        status.contains("from the manifest failed: memory collection ch"),
+        "{status}"
     );
     let listed = other(&h).inspect().entries.iter().any(|e| e.file == file);
     assert!(listed, "still in the manifest");

@@ -157,7 +157,12 @@ pub struct App {
     pub quit: bool,
     /// Where each pane was drawn last, for the mouse.
     pub areas: Areas,
+    /// The last [`LOG_SIZE`] status messages, oldest first (`M` shows them).
+    pub log: std::collections::VecDeque<Status>,
 }
+
+/// How many status messages the log keeps.
+pub const LOG_SIZE: usize = 100;
 
 /// The status line while the set is unreadable: what to do about it.
 pub fn unreadable() -> String {
@@ -190,6 +195,7 @@ impl App {
             busy: 0,
             quit: false,
             areas: Areas::default(),
+            log: Default::default(),
         };
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);
@@ -244,13 +250,18 @@ impl App {
     }
 
     pub fn set_status(&mut self, kind: StatusKind, text: String) {
-        self.status = Some(Status { kind, text });
+        let status = Status { kind, text };
+        if self.log.len() == LOG_SIZE {
+            self.log.pop_front();
+        }
+        self.log.push_back(status.clone());
+        self.status = Some(status);
     }
 
     /// The scopes whose bindings are live now, most specific first.
     pub fn scopes(&self) -> Vec<Scope> {
         match &self.modal {
-            Some(Modal::Help { .. }) => return vec![Scope::Help],
+            Some(Modal::Help(_) | Modal::Log(_)) => return vec![Scope::Help],
             Some(Modal::Confirm(_)) => return vec![Scope::Confirm],
             Some(Modal::Reason { .. }) => return vec![Scope::Input],
             None => {}
@@ -273,7 +284,8 @@ impl App {
         }
         let mut scopes = vec![focused.scope()];
         scopes.retain(|s| *s != Scope::List);
-        scopes.extend([Scope::List, Scope::Global, Scope::Workbench]);
+        // the hints bar lists these in order: what the pane does before what works everywhere
+        scopes.extend([Scope::List, Scope::Workbench, Scope::Global]);
         scopes
     }
 
@@ -469,6 +481,7 @@ impl App {
         match action {
             Action::Quit => return self.quit(),
             Action::Help => self.modal = Some(Modal::Help(Default::default())),
+            Action::MessageLog => self.modal = Some(Modal::Log(Default::default())),
             Action::Back => self.view = View::Panes,
             show if View::shown_by(show).is_some() => {
                 let target = View::shown_by(show).unwrap_or(View::Panes);

@@ -9,6 +9,7 @@ use super::app::{App, Modal, StatusKind, View};
 use super::keymap::{self, Action, Scope};
 use super::layout::{centered, layout, view_layout};
 use super::panes::{Ctx, Pane};
+use super::text;
 use crate::sanitize;
 
 fn render_view(frame: &mut Frame, app: &mut App) {
@@ -82,6 +83,7 @@ fn render_overlays(frame: &mut Frame, app: &mut App) {
     render_hints(frame, app, app.areas.hints);
     match &app.modal {
         Some(Modal::Help(_)) => render_help(frame, app),
+        Some(Modal::Log(_)) => render_log(frame, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
         Some(Modal::Reason { ids, text }) => render_reason(frame, ids, text, app),
         None => {}
@@ -119,13 +121,10 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
         spans.push(Span::styled("⏳ ", theme.warning()));
     }
     if let Some(status) = &app.status {
-        let style = match status.kind {
-            StatusKind::Info => theme.ok(),
-            StatusKind::Change => theme.warning(),
-            StatusKind::Error => theme.error(),
-        };
+        let style = status_style(status.kind, theme);
+        let room = (area.width as usize).saturating_sub(Line::from(spans.clone()).width());
         spans.push(Span::styled(
-            sanitize::line(&status.text).into_owned(),
+            text::truncate(&sanitize::line(&status.text), room),
             style,
         ));
     } else {
@@ -141,16 +140,23 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
 fn render_hints(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let mut spans = Vec::new();
+    let mut used = 0;
+    // most specific first; a hint that does not fit whole is left out, not cut
     for (key, hint) in keymap::hints(&app.scopes()) {
+        let words = format!(" {hint}  ");
+        let wide = text::width(&key) + text::width(words.trim_end());
+        if used + wide > area.width as usize {
+            break;
+        }
+        used += text::width(&key) + text::width(&words);
         spans.push(Span::styled(key, theme.key()));
-        spans.push(Span::raw(format!(" {hint}  ")));
+        spans.push(Span::raw(words));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn render_help(frame: &mut Frame, app: &mut App) {
     let theme = app.theme;
-    let area = centered(frame.area(), 76, frame.area().height.saturating_sub(2));
     let mut lines = Vec::new();
     for (title, rows) in keymap::help_sections() {
         lines.push(Line::styled(title, theme.label()));
@@ -162,13 +168,49 @@ fn render_help(frame: &mut Frame, app: &mut App) {
         }
         lines.push(Line::raw(""));
     }
+    let title = format!(" Keys ({} closes) ", help_close_keys());
+    render_text_overlay(frame, app, title, lines);
+}
+
+fn render_log(frame: &mut Frame, app: &mut App) {
+    let theme = app.theme;
+    let lines: Vec<Line<'static>> = if app.log.is_empty() {
+        vec![Line::styled("(no messages yet)", theme.dim())]
+    } else {
+        app.log
+            .iter()
+            .rev()
+            .map(|status| {
+                Line::styled(
+                    sanitize::line(&status.text).into_owned(),
+                    status_style(status.kind, &theme),
+                )
+            })
+            .collect()
+    };
+    let title = format!(" Messages, newest first ({} closes) ", help_close_keys());
+    render_text_overlay(frame, app, title, lines);
+}
+
+/// The help or the message log: a framed, scrollable text over the screen.
+fn render_text_overlay(frame: &mut Frame, app: &mut App, title: String, lines: Vec<Line<'static>>) {
+    let theme = app.theme;
+    let area = centered(frame.area(), 76, frame.area().height.saturating_sub(2));
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(format!(" Keys ({} closes) ", help_close_keys()));
-    if let Some(Modal::Help(view)) = &mut app.modal {
+        .title(title);
+    if let Some(Modal::Help(view) | Modal::Log(view)) = &mut app.modal {
         frame.render_widget(Clear, area);
         view.render(frame, area, block, lines);
+    }
+}
+
+fn status_style(kind: StatusKind, theme: &super::theme::Theme) -> ratatui::style::Style {
+    match kind {
+        StatusKind::Info => theme.ok(),
+        StatusKind::Change => theme.warning(),
+        StatusKind::Error => theme.error(),
     }
 }
 

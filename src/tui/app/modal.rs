@@ -63,6 +63,8 @@ impl Confirm {
 pub enum Modal {
     /// The `?` overlay, scrolled like any text.
     Help(Detail),
+    /// The message log (`M`): the last status messages, scrolled like the help.
+    Log(Detail),
     Confirm(Confirm),
     /// Rejecting the proposals `ids`: the reason being typed (one reason for all).
     Reason {
@@ -77,7 +79,7 @@ impl App {
         match action {
             Some(Action::Cancel) => self.modal = None,
             Some(movement) if movement.is_movement() => {
-                if let Some(Modal::Help(view)) = &mut self.modal {
+                if let Some(Modal::Help(view) | Modal::Log(view)) = &mut self.modal {
                     view.page(movement);
                 }
             }

@@ -14,6 +14,7 @@ pub use table::BINDINGS;
 pub enum Action {
     Quit,
     Help,
+    MessageLog,
     FocusNext,
     FocusPrev,
     Up,
@@ -114,7 +115,7 @@ impl Scope {
             Scope::Conflict => "Editor: after a conflicting change",
             Scope::Merge => "Editor: a field both sides changed (after a re-apply)",
             Scope::Confirm => "Confirmation",
-            Scope::Help => "This help",
+            Scope::Help => "This help and the message log",
         }
     }
 }

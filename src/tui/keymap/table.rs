@@ -190,6 +190,13 @@ pub static BINDINGS: &[Binding] = &[
     b(S::Global, &[key('?')], A::Help, "this help", Some("help")),
     b(
         S::Global,
+        &[key('M')],
+        A::MessageLog,
+        "the message log: the last 100 status messages",
+        None,
+    ),
+    b(
+        S::Global,
         &[key('p')],
         A::ShowProposals,
         "the Proposals view (again: back to the four panes)",

@@ -229,7 +229,9 @@ impl ManifestPane {
                 Some(r) => (r.kind().as_str(), theme.kind(r.kind())),
                 None => (super::state_marker(&entry.state).1, theme.error()),
             };
-            let reason = sanitize::line(&state_reason(entry)).into_owned();
+            // the rest of the row, cut at a word when it does not fit
+            let room = width.saturating_sub(2 + name_width + 1 + 10);
+            let reason = text::truncate(&sanitize::line(&state_reason(entry)), room);
             let mut line = Line::from(vec![
                 Span::styled(format!("{marker} "), state_style(&entry.state, theme)),
                 Span::raw(format!("{name} ")),
