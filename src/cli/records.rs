@@ -340,5 +340,13 @@ pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
         parts.push("nothing to change".into());
     }
     say!("{}", parts.join("; "))?;
+    if let Some(reason) = &commit.lock_lost {
+        // The change is in place, but it may have overwritten another writer's commit.
+        eprintln!(
+            "warning: committed, but possibly conflicting: {}; another writer may have committed at the same time (memwb check, memwb log)",
+            super::output::inert(reason)
+        );
+        return Ok(super::EXIT_FINDINGS);
+    }
     Ok(EXIT_OK)
 }

@@ -76,6 +76,10 @@ pub struct Entry {
     pub reason: Option<String>,
     /// The entry this one undid.
     pub undoes: Option<u64>,
+    /// Set when the commit may have conflicted with another writer's: the store lock was lost
+    /// during it (see `Commit::lock_lost`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<String>,
 }
 
 /// What describes a change before it is made.

@@ -455,6 +455,7 @@ impl Journal {
             proposal: meta.proposal,
             reason: meta.reason,
             undoes: meta.undoes,
+            conflict: None,
         };
         let intent = Intent {
             entry: entry.clone(),

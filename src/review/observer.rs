@@ -111,6 +111,7 @@ impl CommitObserver for JournalObserver {
                 proposal: self.meta.proposal.clone(),
                 reason: self.meta.reason.clone(),
                 undoes: self.meta.undoes,
+                conflict: None,
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),
@@ -120,8 +121,8 @@ impl CommitObserver for JournalObserver {
         Ok(())
     }
 
-    fn committed(&self, _store: &Store, _commit: &Commit) {
-        let Some(pending) = self
+    fn committed(&self, _store: &Store, commit: &Commit) {
+        let Some(mut pending) = self
             .pending
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -129,6 +130,28 @@ impl CommitObserver for JournalObserver {
         else {
             return;
         };
+        if let Some(reason) = &commit.lock_lost {
+            // Another writer may have decided our intent (aborted: the manifest had not moved
+            // yet) and reused its id: journal the commit afresh, under a new id, saying so.
+            self.journal.abort(&pending);
+            pending.entry.conflict = Some(format!(
+                "the store lock was lost during this commit ({reason}): it may have overwritten another writer's commit"
+            ));
+            // Past every committed entry: the mark just written frees our old id, which the
+            // other writer may have committed under already.
+            let committed_max = self
+                .journal
+                .scan()
+                .map(|scan| scan.entries.iter().map(|e| e.id).max().unwrap_or(0))
+                .unwrap_or(pending.entry.id);
+            match self.journal.next_id() {
+                Ok(id) => pending.entry.id = id.max(committed_max + 1),
+                Err(e) => tracing::error!(error = %e, "could not renumber a conflicting commit"),
+            }
+            if let Err(e) = self.journal.write_intent(&pending) {
+                tracing::error!(error = %e, "could not journal a conflicting commit");
+            }
+        }
         crash_point_for_tests();
         match fail_mark_for_tests().map_or_else(|| self.journal.finish(&pending), Err) {
             Ok(()) => {

@@ -14,6 +14,11 @@ pub struct Commit {
     /// The set after the commit, in manifest order.
     #[serde(skip)]
     pub set: MemorySet,
+    /// Committed, but the lock was no longer ours right after the commit rename (the writer
+    /// stalled past the stale time, and another may have broken the lock and committed at the
+    /// same time): why. The commit is in place; what it may have overwritten is not known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_lost: Option<String>,
 }
 
 impl Commit {
@@ -76,6 +81,7 @@ impl Commit {
             removed,
             changed,
             set: after,
+            lock_lost: None,
         }
     }
 }

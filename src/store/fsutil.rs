@@ -65,16 +65,47 @@ impl IoHooks {
 
 /// Debug builds only: `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
 /// commit step, as a crash would, so that the crash tests can stop a `memwb` process at every
-/// step deterministically (see docs/testing.md). Release builds do not read the variable.
+/// step deterministically (see docs/testing.md); `MEMWB_STOP_AT=<n>` stops it there with
+/// SIGSTOP instead (a stalled writer). Release builds do not read the variables.
 #[cfg(debug_assertions)]
-mod crash_point {
+pub(crate) mod crash_point {
     use std::path::Path;
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     use super::IoOp;
 
+    /// `MEMWB_STOP_AFTER_CHECK=1` stops the process (SIGSTOP) between the last lock check
+    /// before the commit rename and the rename itself, so that a test can take its lock away
+    /// there.
+    pub(crate) fn after_lock_check() {
+        if std::env::var_os("MEMWB_STOP_AFTER_CHECK").is_some() {
+            stop_self();
+        }
+    }
+
+    /// Stops this process as SIGSTOP does from outside: the test that waits for it (waitpid
+    /// with WUNTRACED) resumes it with SIGCONT.
+    fn stop_self() {
+        // SAFETY: raise(2) with a valid signal number.
+        unsafe {
+            libc::raise(libc::SIGSTOP);
+        }
+    }
+
     pub(super) fn reached(op: IoOp, path: &Path) {
+        static STOP_AT: OnceLock<Option<usize>> = OnceLock::new();
+        static STOP_STEPS: AtomicUsize = AtomicUsize::new(0);
+        let stop_at = STOP_AT.get_or_init(|| {
+            std::env::var("MEMWB_STOP_AT")
+                .ok()
+                .and_then(|v| v.parse().ok())
+        });
+        if let Some(at) = *stop_at
+            && STOP_STEPS.fetch_add(1, Ordering::SeqCst) == at
+        {
+            stop_self();
+        }
         static AT: OnceLock<Option<usize>> = OnceLock::new();
         static STEPS: AtomicUsize = AtomicUsize::new(0);
         let at = AT.get_or_init(|| {
@@ -172,6 +203,19 @@ pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
 /// [`atomic_replace`] without the final directory sync: on `Ok` the new content is in place
 /// (visible to every reader); on `Err` the old content is, and no temp file is left.
 pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    replace_file_checked(target, bytes, hooks, || Ok(()))
+}
+
+/// [`replace_file`] that runs `check` as the very last step before the rename, after every
+/// fsync and fault hook: a commit that must still hold its lock checks it there, so that a
+/// writer stalled at any earlier step (a suspended laptop, SIGSTOP) cannot rename over a
+/// newer commit. `check` failing leaves the old content in place.
+pub fn replace_file_checked(
+    target: &Path,
+    bytes: &[u8],
+    hooks: &IoHooks,
+    check: impl FnOnce() -> Result<()>,
+) -> Result<()> {
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = dir.join(temp_name());
     let result = (|| {
@@ -185,6 +229,7 @@ pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> 
         hooks.step(IoOp::SyncTemp, "fsync", &temp)?;
         file.sync_all().map_err(io_err("fsync", &temp))?;
         hooks.step(IoOp::Rename, "rename", target)?;
+        check()?;
         fs::rename(&temp, target).map_err(io_err("rename", target))
     })();
     if result.is_err() {

@@ -150,6 +150,9 @@ struct HeldState {
     /// Compared exactly (not in Node's milliseconds), so another writer's directory made in
     /// the same millisecond is still told apart on file systems with finer timestamps.
     mtime: SystemTime,
+    /// The lock directory's device and inode: a directory another writer made in its place
+    /// (after breaking ours as stale) is not ours even with an equal mtime.
+    dir: (u64, u64),
     compromised: Option<String>,
     /// Set when the holder lets go: no refresh may touch the directory after that.
     released: bool,
@@ -206,8 +209,16 @@ impl StoreLock {
             }
             thread::sleep(RETRY_INTERVAL);
         };
+        let identity = match dir_identity(&dir) {
+            Ok(identity) => identity,
+            Err(e) => {
+                let _ = fs::remove_dir(&dir);
+                return Err(StoreError::io("stat lock", &dir, e));
+            }
+        };
         let state = Arc::new(Mutex::new(HeldState {
             mtime,
+            dir: identity,
             compromised: None,
             released: false,
         }));
@@ -231,6 +242,7 @@ impl StoreLock {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.compromised.is_none()
             && let Err(reason) = check_ours(&self.dir, state.mtime)
+                .and_then(|()| check_same_dir(&self.dir, state.dir))
         {
             state.compromised = Some(reason);
         }
@@ -331,6 +343,23 @@ fn check_ours(dir: &Path, ours: SystemTime) -> Result<(), String> {
             humantime::format_rfc3339_nanos(mtime),
             humantime::format_rfc3339_nanos(ours)
         )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err("the lock directory was removed".into())
+        }
+        Err(e) => Err(format!("cannot stat the lock directory: {e}")),
+    }
+}
+
+fn dir_identity(dir: &Path) -> io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(dir)?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+fn check_same_dir(dir: &Path, ours: (u64, u64)) -> Result<(), String> {
+    match dir_identity(dir) {
+        Ok(identity) if identity == ours => Ok(()),
+        Ok(_) => Err("the lock directory was replaced by another process's".into()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err("the lock directory was removed".into())
         }

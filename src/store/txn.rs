@@ -18,7 +18,7 @@ type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
 use super::error::{Result, StoreError};
 use super::fsutil::{
     IoHooks, Links, atomic_replace, create_dir_if_missing, create_exclusive, read_regular,
-    remove_replaced, replace_file, sync_dir,
+    remove_replaced, replace_file, replace_file_checked, sync_dir,
 };
 use super::lock::StoreLock;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, index, manifest};
@@ -112,10 +112,16 @@ impl Store {
         let after = self.next_set(current, next)?;
         let index_text = after.index_text();
         self.check_index_budget(&index_text)?;
+        let mut lock_lost = None;
         self.observed(current, &after, || {
-            self.publish(lock, current, &after, &index_text)
+            lock_lost = self.publish(lock, current, &after, &index_text)?;
+            Ok(())
         })?;
-        let commit = Commit::between(current, after);
+        let mut commit = Commit::between(current, after);
+        if let Some(reason) = &lock_lost {
+            tracing::error!(%reason, "committed, but the store lock was lost during the commit");
+        }
+        commit.lock_lost = lock_lost;
         self.tell_committed(&commit);
         Ok(commit)
     }
@@ -196,13 +202,15 @@ impl Store {
     }
 
     /// Steps 1 and 3-5 of the commit order; on failure before the commit point, undoes 1 and 3.
+    /// `Ok(Some(reason))`: committed, but the lock was found lost right after the commit
+    /// rename, so another writer may have committed at the same time.
     fn publish(
         &self,
         lock: &StoreLock,
         current: &MemorySet,
         after: &MemorySet,
         index_text: &str,
-    ) -> Result<()> {
+    ) -> Result<Option<String>> {
         let hooks = &self.options.hooks;
         let current_files: HashSet<&str> =
             current.entries.iter().map(|e| e.file.as_str()).collect();
@@ -230,13 +238,25 @@ impl Store {
         // No directory sync of its own: the one after the manifest replace covers both renames.
         replace_file(&self.index_path(), index_text.as_bytes(), hooks)?;
 
-        lock.verify()?;
-        replace_file(
+        // The lock is checked as the very last step before the commit rename (after every
+        // fsync), and once more after it: a writer stalled past the stale time in between
+        // cannot know whether another writer broke its lock and committed meanwhile.
+        replace_file_checked(
             &self.manifest_path(),
             manifest::render(&after.files()).as_bytes(),
             hooks,
+            || {
+                lock.verify()?;
+                #[cfg(debug_assertions)]
+                super::fsutil::crash_point::after_lock_check();
+                Ok(())
+            },
         )?;
         rollback.disarm();
+        let lock_lost = lock.verify().err().map(|e| match e {
+            StoreError::LockCompromised { reason, .. } => reason,
+            other => other.to_string(),
+        });
         // Committed: readers already see the new set, so nothing from here on may undo it
         // (deleting the new files would leave a manifest naming missing files).
         if let Err(e) = sync_dir(&self.root, hooks) {
@@ -258,7 +278,7 @@ impl Store {
         if removed_any && let Err(e) = sync_dir(&self.root, hooks) {
             tracing::warn!(error = %e, "committed, but the directory could not be synced after cleanup");
         }
-        Ok(())
+        Ok(lock_lost)
     }
 }
 

@@ -35,7 +35,7 @@ pub enum Job {
         opened: Vec<Record>,
         records: Vec<Record>,
     },
-    Undo(Entry),
+    Undo(Box<Entry>),
     /// Fixes a manifest entry that does not read with a record parsed from its edited text.
     Repair {
         file: String,

@@ -98,7 +98,7 @@ impl App {
                 match question {
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
                     Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
-                    Confirm::Undo(entry) => return self.run(Job::Undo(*entry)),
+                    Confirm::Undo(entry) => return self.run(Job::Undo(entry)),
                     Confirm::Approve(ids) => {
                         self.proposals.marked.clear();
                         let jobs = ids.into_iter().map(|id| Job::Approve { id }).collect();
