@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
 use common::cli::{add, memwb};
+use rustix::process::{Pid, Signal, WaitOptions};
 
 const MEMWB: &str = env!("CARGO_BIN_EXE_memwb");
 
@@ -20,27 +21,26 @@ enum Waited {
 }
 
 /// waitpid(2) on our child: `stopped` also returns when it stops.
-fn wait_pid(pid: libc::pid_t, stopped: bool) -> Waited {
-    let mut status = 0;
-    let flags = if stopped { libc::WUNTRACED } else { 0 };
-    loop {
-        // SAFETY: waitpid on a child we spawned, with a valid status pointer.
-        let got = unsafe { libc::waitpid(pid, &mut status, flags) };
-        if got == pid {
-            break;
-        }
-        assert_eq!(
-            std::io::Error::last_os_error().kind(),
-            std::io::ErrorKind::Interrupted,
-            "waitpid"
-        );
-    }
-    if libc::WIFSTOPPED(status) {
-        Waited::Stopped
-    } else if libc::WIFEXITED(status) {
-        Waited::Exited(libc::WEXITSTATUS(status))
+fn wait_pid(pid: Pid, stopped: bool) -> Waited {
+    let flags = if stopped {
+        WaitOptions::UNTRACED
     } else {
-        panic!("memwb died of signal {}", libc::WTERMSIG(status))
+        WaitOptions::empty()
+    };
+    let status = loop {
+        match rustix::process::waitpid(Some(pid), flags) {
+            Ok(Some((_, status))) => break status,
+            Ok(None) => continue,
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => panic!("waitpid: {e}"),
+        }
+    };
+    if status.stopped() {
+        Waited::Stopped
+    } else if let Some(code) = status.exit_status() {
+        Waited::Exited(code)
+    } else {
+        panic!("memwb died of signal {:?}", status.terminating_signal())
     }
 }
 
@@ -61,7 +61,7 @@ fn age_lock(ws: &Path) {
 }
 
 struct Stalled {
-    pid: libc::pid_t,
+    pid: Pid,
     stderr: tempfile::NamedTempFile,
 }
 
@@ -90,7 +90,7 @@ fn start_first(ws: &Path, env: (&str, &str)) -> Option<Stalled> {
         .stderr(stderr.reopen().expect("reopen"))
         .spawn()
         .expect("spawn");
-    let pid = child.id() as libc::pid_t;
+    let pid = Pid::from_raw(child.id() as i32).expect("a child's pid");
     match wait_pid(pid, true) {
         Waited::Stopped => Some(Stalled { pid, stderr }),
         Waited::Exited(code) => {
@@ -102,8 +102,7 @@ fn start_first(ws: &Path, env: (&str, &str)) -> Option<Stalled> {
 
 /// Resumes the stalled writer and waits for it: its exit code and standard error.
 fn resume(stalled: Stalled) -> (i32, String) {
-    // SAFETY: kill(2) on our stopped child.
-    assert_eq!(unsafe { libc::kill(stalled.pid, libc::SIGCONT) }, 0);
+    rustix::process::kill_process(stalled.pid, Signal::CONT).expect("SIGCONT");
     let Waited::Exited(code) = wait_pid(stalled.pid, false) else {
         unreachable!("waited without WUNTRACED");
     };

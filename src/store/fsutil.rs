@@ -87,10 +87,8 @@ pub(crate) mod crash_point {
     /// Stops this process as SIGSTOP does from outside: the test that waits for it (waitpid
     /// with WUNTRACED) resumes it with SIGCONT.
     fn stop_self() {
-        // SAFETY: raise(2) with a valid signal number.
-        unsafe {
-            libc::raise(libc::SIGSTOP);
-        }
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP);
     }
 
     pub(super) fn reached(op: IoOp, path: &Path) {
