@@ -15,7 +15,7 @@ use notify::{RecursiveMode, Watcher as _};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::store::Commit;
-use crate::store::lock::now_ms;
+use crate::store::time::now_ms;
 use crate::watch::WatchError;
 
 /// How long the folder must be quiet before it is read again.

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::review::journal::MEMWB_DIR;
 use crate::review::proposal::PROPOSALS_DIR;
 use crate::store::inspect::Inspection;
-use crate::store::{Commit, MemorySet, Store, StoredRecord};
+use crate::store::{Commit, Store};
 
 /// What one reload found.
 #[derive(Debug, Clone)]
@@ -166,48 +166,11 @@ enum Poke {
     Stop,
 }
 
-/// Names every record of an inspection, in manifest order: a valid entry by its record name.
-pub fn valid_set(inspection: &Inspection) -> MemorySet {
-    MemorySet {
-        entries: inspection
-            .entries
-            .iter()
-            .filter_map(|e| {
-                e.record().map(|r| StoredRecord {
-                    file: e.file.clone(),
-                    record: r.clone(),
-                })
-            })
-            .collect(),
-    }
-}
-
-/// What changed between two inspections: [`Commit::between`] on the valid records, plus the
-/// files of entries that are not valid records, by file name.
-pub fn diff(before: &Inspection, after: &Inspection) -> Commit {
-    let mut commit = Commit::between(&valid_set(before), valid_set(after));
-    let invalid = |i: &Inspection| -> Vec<String> {
-        i.entries
-            .iter()
-            .filter(|e| e.record().is_none())
-            .map(|e| e.file.clone())
-            .collect()
-    };
-    let (old, new) = (invalid(before), invalid(after));
-    commit
-        .added
-        .extend(new.iter().filter(|f| !old.contains(f)).cloned());
-    commit
-        .removed
-        .extend(old.iter().filter(|f| !new.contains(f)).cloned());
-    commit
-}
-
 fn listed(inspection: &Inspection) -> Vec<&str> {
     inspection.entries.iter().map(|e| e.file.as_str()).collect()
 }
 
-pub use crate::store::lock::now_ms;
+use crate::store::time::now_ms;
 
 impl Watcher {
     /// Starts watching. The first inspection is taken before this returns and is the baseline:
@@ -482,7 +445,7 @@ impl Worker {
         }
         let recovered = self.unreadable.take().is_some();
         let files_changed = recovered || listed(&inspection) != listed(&self.last);
-        let commit = diff(&self.last, &inspection);
+        let commit = self.last.diff(&inspection);
         self.last = inspection.clone();
         (change(commit, None), files_changed)
     }

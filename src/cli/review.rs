@@ -404,7 +404,7 @@ fn describe(entry: &Entry) -> String {
     let mut parts = vec![format!(
         "#{:<4} {}  {:13} {}",
         entry.id,
-        crate::store::lock::format_ms(entry.at),
+        crate::store::time::format_ms(entry.at),
         entry.op.as_str(),
         entry.who
     )];

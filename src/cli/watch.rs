@@ -8,7 +8,8 @@ use std::io::Write;
 
 use crate::sanitize;
 use crate::store::Store;
-use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher, now_ms};
+use crate::store::time::now_ms;
+use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher};
 
 #[derive(clap::Args, Debug, Default)]
 pub struct WatchArgs {
@@ -43,7 +44,7 @@ fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
     if parts.is_empty() {
         parts.push("no record changed".into());
     }
-    let at = crate::store::lock::format_ms(at_ms);
+    let at = crate::store::time::format_ms(at_ms);
     format!("{at} {}", parts.join("; "))
 }
 
@@ -51,7 +52,7 @@ fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
     Ok(if json {
         super::output::escape_json(&serde_json::to_string(line)?)
     } else {
-        let at = crate::store::lock::format_ms(line.at);
+        let at = crate::store::time::format_ms(line.at);
         format!("{at} set unreadable: {}", sanitize::line(line.error))
     })
 }

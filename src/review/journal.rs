@@ -26,8 +26,9 @@ use super::intent::Intent;
 use super::proposal::{self, Decision};
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
-use super::who::{Who, now_ms};
+use super::who::Who;
 use crate::store::fsutil::IoOp;
+use crate::store::time::now_ms;
 use crate::store::{Store, StoreError};
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";

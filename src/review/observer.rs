@@ -8,7 +8,8 @@ use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files};
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::proposal::{self, Deciding};
-use super::who::{Who, now_ms};
+use super::who::Who;
+use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError, StoredRecord};
 
 /// The observer that journals every transaction of one operation.

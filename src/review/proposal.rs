@@ -15,7 +15,8 @@ use super::error::ReviewError;
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
 use super::state::StateDir;
-use super::who::{Who, now_ms};
+use super::who::Who;
+use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 pub const PROPOSALS_DIR: &str = "proposals";

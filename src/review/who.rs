@@ -42,8 +42,6 @@ impl std::fmt::Display for Who {
     }
 }
 
-pub use crate::store::lock::now_ms;
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@ use super::error::StoreError;
 use super::fsutil::{Links, read_regular};
 use super::lock::{self, LockState};
 use super::set::read_contained;
-use super::{Record, Store, codec, index, manifest};
+use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryState {
@@ -122,6 +122,43 @@ pub struct Finding {
 const BUDGET_WARNING: f64 = 0.9;
 
 impl Inspection {
+    /// The entries that are valid records, in manifest order, as a set.
+    pub fn valid_set(&self) -> MemorySet {
+        MemorySet {
+            entries: self
+                .entries
+                .iter()
+                .filter_map(|e| {
+                    e.record().map(|r| StoredRecord {
+                        file: e.file.clone(),
+                        record: r.clone(),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// What changed from this inspection to `after`: [`Commit::between`] on the valid records,
+    /// plus the files of entries that are not valid records, by file name.
+    pub fn diff(&self, after: &Inspection) -> Commit {
+        let mut commit = Commit::between(&self.valid_set(), after.valid_set());
+        let invalid = |i: &Inspection| -> Vec<String> {
+            i.entries
+                .iter()
+                .filter(|e| e.record().is_none())
+                .map(|e| e.file.clone())
+                .collect()
+        };
+        let (old, new) = (invalid(self), invalid(after));
+        commit
+            .added
+            .extend(new.iter().filter(|f| !old.contains(f)).cloned());
+        commit
+            .removed
+            .extend(old.iter().filter(|f| !new.contains(f)).cloned());
+        commit
+    }
+
     /// Whether the strict reader would accept the set.
     pub fn is_readable(&self) -> bool {
         self.root_error.is_none()
@@ -259,7 +296,7 @@ impl Inspection {
                 Some(lock::LOCK_DIR),
                 format!(
                     "abandoned lock, last refreshed {}; the next writer breaks it",
-                    lock::format_ms(mtime_ms)
+                    super::time::format_ms(mtime_ms)
                 ),
             );
         }

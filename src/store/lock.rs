@@ -15,6 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::error::{Result, StoreError};
+use super::time::{format_ms, millis_rounded, now_ms};
 
 pub const LOCK_DIR: &str = ".lock";
 const RETRY_INTERVAL: Duration = Duration::from_millis(10);
@@ -71,27 +72,8 @@ pub fn observe(root: &Path, stale: Duration) -> LockState {
     }
 }
 
-/// Milliseconds since the epoch, rounded to the nearest, as Node's `fs.Stats#mtime` is.
-pub fn millis_rounded(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(d) => ((d.as_nanos() + 500_000) / 1_000_000) as i64,
-        Err(e) => -(((e.duration().as_nanos() + 500_000) / 1_000_000) as i64),
-    }
-}
-
-/// Now, in milliseconds since the epoch, rounded as [`millis_rounded`] does.
-pub fn now_ms() -> i64 {
-    millis_rounded(SystemTime::now())
-}
-
 fn is_stale(mtime_ms: i64, stale: Duration) -> bool {
     mtime_ms < now_ms() - stale.as_millis() as i64
-}
-
-/// Renders milliseconds since the epoch as RFC 3339 in UTC.
-pub fn format_ms(ms: i64) -> String {
-    let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
-    humantime::format_rfc3339_millis(time).to_string()
 }
 
 // ---- in-process queue ----------------------------------------------------------------

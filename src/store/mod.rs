@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod record;
 mod repair;
 mod set;
+pub mod time;
 mod txn;
 pub mod yaml_scalar;
 

@@ -33,7 +33,7 @@ use super::theme::Theme;
 use crate::review::Status as ProposalStatus;
 use crate::store::inspect::{Entry, Inspection};
 use crate::store::{Record, Store};
-use crate::watch::{WatchEvent, diff, valid_set};
+use crate::watch::WatchEvent;
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -211,7 +211,7 @@ impl App {
         let known: Vec<String> = self.review.proposals.iter().map(|p| p.id.clone()).collect();
         self.review = review;
         self.proposals
-            .refresh(&self.review, &valid_set(&self.inspection));
+            .refresh(&self.review, &self.inspection.valid_set());
         self.history.refresh(&self.review);
         if !announce {
             return;
@@ -338,7 +338,7 @@ impl App {
         self.index.update(&self.inspection);
         self.manifest.refilter(&self.inspection, keep.as_deref());
         self.proposals
-            .refresh(&self.review, &valid_set(&self.inspection));
+            .refresh(&self.review, &self.inspection.valid_set());
         if let Some(editor) = &mut self.editor
             && editor.target == Target::Record
             && let Some(base) = &editor.base
@@ -428,7 +428,7 @@ impl App {
         match event {
             WatchEvent::Committed(change) => {
                 // Our own commits were already applied from the job's result.
-                let ours = diff(&self.inspection, &change.inspection).is_empty();
+                let ours = self.inspection.diff(&change.inspection).is_empty();
                 let was_readable = self.inspection.is_readable();
                 self.set_inspection(change.inspection.clone());
                 if !ours {

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use memwb::store::time::now_ms;
 use memwb::store::{Store, StoreOptions};
 use memwb::tui::app::{App, Effect, Event, ExternalOutcome};
 use memwb::tui::review::Review;
 use memwb::tui::theme::Theme;
 use memwb::tui::{external, query, ui};
-use memwb::watch::{Change, WatchEvent, diff, now_ms};
+use memwb::watch::{Change, WatchEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -175,7 +176,7 @@ impl Harness {
     /// What the watcher would report now (as if the manifest had just been replaced).
     pub fn watcher_tick(&mut self) {
         let inspection = Arc::new(self.app.store.inspect());
-        let commit = diff(&self.app.inspection, &inspection);
+        let commit = self.app.inspection.diff(&inspection);
         self.send(Event::Watch(WatchEvent::Committed(Change {
             at_ms: now_ms(),
             commit,

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use anyhow::Context;
 use crossterm::event::{self, Event as TermEvent};
 
 pub use app::{ClaudeApp, Effect, View};
@@ -26,6 +25,8 @@ use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
 use crate::folder::sets::{discover, summarize};
 use crate::folder::{Format, Summary};
 use crate::store::StoreOptions;
+use crate::tui::TuiError;
+use crate::watch::WatchError;
 
 /// How the workbench on a Claude Code folder ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,27 +58,31 @@ pub fn find_sets(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) ->
 fn watch(
     folder: &ClaudeFolder,
     tx: &mpsc::Sender<Incoming>,
-) -> anyhow::Result<(ClaudeWatcher, Arc<crate::claude::Snapshot>)> {
+) -> Result<(ClaudeWatcher, Arc<crate::claude::Snapshot>), WatchError> {
     let tx = tx.clone();
     ClaudeWatcher::start(folder.clone(), move |event| {
         let _ = tx.send(Incoming::Watch(event));
     })
-    .with_context(|| format!("cannot watch {}", folder.root().display()))
 }
 
 /// Opens the workbench on `folder` until the user quits or opens a `.memory` set. `roots` are
 /// where the Sets view looks besides Claude Code's config folder.
-pub fn run(folder: ClaudeFolder, roots: Vec<PathBuf>, store: StoreOptions) -> anyhow::Result<Exit> {
+pub fn run(
+    folder: ClaudeFolder,
+    roots: Vec<PathBuf>,
+    store: StoreOptions,
+) -> Result<Exit, TuiError> {
     super::init_logging();
     let (tx, rx) = mpsc::channel();
     let (mut watcher, baseline) = watch(&folder, &tx)?;
     let mut app = ClaudeApp::new(folder, baseline, Theme::from_env());
-    let mut term = terminal::enter().context("cannot open the terminal")?;
+    let mut term = terminal::enter().map_err(TuiError::Terminal)?;
     let _guard = terminal::Guard;
     let mut dirty = true;
     loop {
         if dirty {
-            term.draw(|frame| ui::render(frame, &mut app))?;
+            term.draw(|frame| ui::render(frame, &mut app))
+                .map_err(TuiError::Draw)?;
             dirty = false;
         }
         while let Ok(incoming) = rx.try_recv() {
@@ -93,11 +98,12 @@ pub fn run(folder: ClaudeFolder, roots: Vec<PathBuf>, store: StoreOptions) -> an
                 }
             }
         }
-        if !event::poll(POLL)? {
+        let input_failed = |e: std::io::Error| TuiError::Input(e.to_string());
+        if !event::poll(POLL).map_err(input_failed)? {
             continue;
         }
         dirty = true;
-        let TermEvent::Key(key) = event::read()? else {
+        let TermEvent::Key(key) = event::read().map_err(input_failed)? else {
             continue;
         };
         for effect in app.key(key) {
@@ -113,10 +119,11 @@ pub fn run(folder: ClaudeFolder, roots: Vec<PathBuf>, store: StoreOptions) -> an
                 }
                 Effect::Open(set) => match set.format {
                     Format::Memory => {
-                        let workspace = PathBuf::from(&set.path)
+                        let path = PathBuf::from(&set.path);
+                        let workspace = path
                             .parent()
                             .map(PathBuf::from)
-                            .context("a .memory folder has a workspace")?;
+                            .ok_or(TuiError::NoWorkspace { path: path.clone() })?;
                         return Ok(Exit::OpenStore(workspace));
                     }
                     Format::Claude => {
@@ -124,17 +131,18 @@ pub fn run(folder: ClaudeFolder, roots: Vec<PathBuf>, store: StoreOptions) -> an
                             std::path::Path::new(&set.path),
                             app.folder.limits(),
                         )
-                        .map_err(anyhow::Error::from)
-                        .and_then(|folder| Ok((watch(&folder, &tx)?, folder)))
-                        {
+                        .map_err(|e| e.to_string())
+                        .and_then(|folder| {
+                            let watching = watch(&folder, &tx).map_err(|e| e.to_string())?;
+                            Ok((watching, folder))
+                        }) {
                             Ok(((next, snapshot), folder)) => {
                                 watcher = next;
                                 app.replace(folder, snapshot);
                                 app.status = None;
                             }
                             Err(e) => {
-                                app.status =
-                                    Some((true, format!("cannot open {}: {e:#}", set.path)))
+                                app.status = Some((true, format!("cannot open {}: {e}", set.path)))
                             }
                         }
                     }

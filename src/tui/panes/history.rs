@@ -10,7 +10,7 @@ use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scrol
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
 use crate::sanitize;
-use crate::store::lock::format_ms;
+use crate::store::time::format_ms;
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;

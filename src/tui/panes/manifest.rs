@@ -369,12 +369,12 @@ fn footer_lines(
         LockState::Held { mtime_ms } => Span::styled(
             format!(
                 "held (refreshed {})",
-                crate::store::lock::format_ms(mtime_ms)
+                crate::store::time::format_ms(mtime_ms)
             ),
             theme.warning(),
         ),
         LockState::Stale { mtime_ms } => Span::styled(
-            format!("stale since {}", crate::store::lock::format_ms(mtime_ms)),
+            format!("stale since {}", crate::store::time::format_ms(mtime_ms)),
             theme.error(),
         ),
     };
