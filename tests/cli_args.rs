@@ -94,6 +94,28 @@ fn free_text_may_start_with_a_dash() {
 }
 
 #[test]
+fn eval_cases_take_free_text_with_a_leading_dash() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    ok(memwb(
+        dir.path(),
+        &[
+            "eval",
+            "add",
+            "-dash query",
+            "--expect",
+            "alpha",
+            "--note",
+            "--why",
+        ],
+    ));
+    let cases: serde_json::Value =
+        serde_json::from_str(&ok(memwb(dir.path(), &["eval", "ls", "--json"]))).expect("json");
+    assert_eq!(cases[0]["query"], "-dash query");
+    assert_eq!(cases[0]["note"], "--why");
+}
+
+#[test]
 fn global_options_are_checked_as_options() {
     let dir = workspace();
     add(dir.path(), "alpha", "a", "b");
