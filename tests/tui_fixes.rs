@@ -387,3 +387,30 @@ fn the_message_log_keeps_the_last_100_messages() {
     h.press(KeyCode::Esc);
     assert!(h.app.modal.is_none());
 }
+
+#[test]
+fn clicks_select_rows_in_the_views_and_y_copies_the_name() {
+    let mut h = many(3, 100, 30);
+    // three journal entries to click between
+    for _ in 0..3 {
+        h.keys("e");
+        h.keys("x");
+        h.ctrl('s');
+    }
+    h.keys("H");
+    assert_eq!(h.app.history.selected, 0);
+    let list = h.app.areas.list;
+    h.click(list.x + 3, list.y + 3); // the third row inside the frame
+    assert_eq!(h.app.history.selected, 2);
+    h.press(KeyCode::Esc);
+    h.keys("j");
+    h.keys("y");
+    assert_eq!(h.yanked, ["note-01"]);
+    assert!(h.screen().contains("copied note-01"), "{}", h.screen());
+    h.keys("Y");
+    let path = h.yanked.last().cloned().unwrap_or_default();
+    assert!(
+        path.starts_with(&h.root().display().to_string()) && path.contains("note-01-"),
+        "{path}"
+    );
+}

@@ -89,6 +89,8 @@ pub enum Effect {
     ReadEntry {
         file: String,
     },
+    /// Put `text` on the terminal's clipboard (OSC 52).
+    Yank(String),
     Quit,
 }
 
@@ -521,11 +523,28 @@ impl App {
             Action::EditExternal => return self.edit_selected_externally(),
             Action::New => self.editor = Some(Editor::new_record()),
             Action::Delete => self.delete_selected(),
+            Action::Yank | Action::YankPath => return self.yank(action),
             Action::RebuildIndex => return self.run(Job::RebuildIndex),
             Action::Reload => return self.run(Job::Reload),
             _ => {}
         }
         Vec::new()
+    }
+
+    /// `y`: the selected record's name (an entry that does not read: its file); `Y`: the path
+    /// of its file. On the clipboard through the terminal (OSC 52), said in the status line.
+    fn yank(&mut self, action: Action) -> Vec<Effect> {
+        let Some(entry) = self.selected_entry() else {
+            self.set_status(StatusKind::Error, "nothing selected to copy".into());
+            return Vec::new();
+        };
+        let text = if action == Action::YankPath {
+            self.inspection.root.join(&entry.file).display().to_string()
+        } else {
+            entry_key(entry).to_owned()
+        };
+        self.set_status(StatusKind::Info, format!("copied {text}"));
+        vec![Effect::Yank(text)]
     }
 
     /// The one way to quit: asks first when the editor holds unsaved changes.

@@ -105,6 +105,12 @@ async fn event_loop(
             for effect in app.update(event) {
                 match effect {
                     Effect::Quit => app.quit = true,
+                    Effect::Yank(text) => {
+                        let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
+                        if let Err(e) = crossterm::execute!(std::io::stdout(), copy) {
+                            tracing::warn!(error = %e, "cannot copy to the clipboard");
+                        }
+                    }
                     Effect::Run(job) => {
                         let store = app.store.clone();
                         let tx = tx.clone();

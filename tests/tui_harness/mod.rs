@@ -22,6 +22,8 @@ pub struct Harness {
     pub workspace: PathBuf,
     /// The command `E` runs (a shell command line; the file path is appended).
     pub editor: String,
+    /// What `y` put on the clipboard, in order.
+    pub yanked: Vec<String>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -62,6 +64,7 @@ impl Harness {
             terminal,
             workspace,
             editor: "false".into(),
+            yanked: Vec::new(),
             _dir: dir,
         };
         h.draw();
@@ -91,6 +94,7 @@ impl Harness {
             for effect in self.app.update(event) {
                 match effect {
                     Effect::Quit => {}
+                    Effect::Yank(text) => self.yanked.push(text),
                     Effect::Run(job) => {
                         queue.push_back(Event::Job(Box::new(job.run(&self.app.store))))
                     }

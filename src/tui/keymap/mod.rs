@@ -33,6 +33,8 @@ pub enum Action {
     Delete,
     RebuildIndex,
     Reload,
+    Yank,
+    YankPath,
     QueryInput,
     // the Proposals and History views
     ShowProposals,

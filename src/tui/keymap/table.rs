@@ -255,6 +255,20 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(
         S::Workbench,
+        &[key('y')],
+        A::Yank,
+        "copy the selected record's name to the clipboard (OSC 52)",
+        None,
+    ),
+    b(
+        S::Workbench,
+        &[key('Y')],
+        A::YankPath,
+        "copy the path of the selected record's file to the clipboard (OSC 52)",
+        None,
+    ),
+    b(
+        S::Workbench,
         &[key('R')],
         A::RebuildIndex,
         "rebuild MEMORY.md from the manifest (a transaction)",

@@ -22,6 +22,7 @@ pub struct HistoryPane {
     pub selected: usize,
     offset: usize,
     height: usize,
+    drawn: super::ListRows,
     pub detail: Detail,
 }
 
@@ -110,6 +111,19 @@ impl Component for HistoryPane {
         });
     }
 
+    fn click(&mut self, at: ratatui::layout::Position) -> bool {
+        match self.drawn.hit(at, self.offset, self.entries.len()) {
+            Some(i) => {
+                if i != self.selected {
+                    self.detail.scroll = 0;
+                }
+                self.selected = i;
+                true
+            }
+            None => false,
+        }
+    }
+
     fn rows(&self) -> usize {
         self.entries.len()
     }
@@ -151,6 +165,7 @@ impl HistoryPane {
             review.error.as_deref(),
             "the journal is empty: every change memwb makes is recorded here",
             (entries.len(), self.selected, &mut self.offset),
+            &mut self.drawn,
             theme,
             |i| {
                 let entry = &entries[i];

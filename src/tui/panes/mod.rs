@@ -250,6 +250,25 @@ pub fn max_scroll(len: usize, height: usize) -> usize {
     len.saturating_sub(height.max(1))
 }
 
+/// Where a view's list rows were drawn, for clicks.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ListRows {
+    pub area: Rect,
+    /// Rows above the first item (the review's load error).
+    pub first: u16,
+}
+
+impl ListRows {
+    /// The item at `at`, for a list scrolled to `offset` holding `len` items.
+    pub fn hit(&self, at: Position, offset: usize, len: usize) -> Option<usize> {
+        if !self.area.contains(at) || at.y < self.area.y + self.first {
+            return None;
+        }
+        let i = offset + (at.y - self.area.y - self.first) as usize;
+        (i < len).then_some(i)
+    }
+}
+
 /// The list half of a review view: framed, the review's load error first, `empty` when there
 /// are no rows, scrolled so that `selected` stays in view. `row(i)` draws row `i`. Returns the
 /// list's height in rows.
@@ -261,12 +280,15 @@ pub fn render_list(
     error: Option<&str>,
     empty: &'static str,
     (len, selected, offset): (usize, usize, &mut usize),
+    rows: &mut ListRows,
     theme: &Theme,
     row: impl Fn(usize) -> Line<'static>,
 ) -> usize {
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
     let height = inner.height as usize;
+    rows.area = inner;
+    rows.first = u16::from(error.is_some());
     keep_in_view(offset, selected, height, len);
     let mut lines = Vec::new();
     if let Some(error) = error {

@@ -37,6 +37,7 @@ pub struct ProposalsPane {
     pub record: usize,
     offset: usize,
     height: usize,
+    drawn: super::ListRows,
     /// First line of the diff shown.
     pub detail: Detail,
     /// Every proposal, pending first; `rows` is what the view lists of them.
@@ -223,6 +224,20 @@ impl Component for ProposalsPane {
         });
     }
 
+    fn click(&mut self, at: ratatui::layout::Position) -> bool {
+        match self.drawn.hit(at, self.offset, self.rows.len()) {
+            Some(i) => {
+                if i != self.selected {
+                    self.detail.scroll = 0;
+                    self.record = 0;
+                }
+                self.selected = i;
+                true
+            }
+            None => false,
+        }
+    }
+
     fn rows(&self) -> usize {
         self.rows.len()
     }
@@ -272,6 +287,7 @@ impl ProposalsPane {
             review.error.as_deref(),
             "no proposals yet: memwb propose … files them, and they appear here",
             (rows.len(), self.selected, &mut self.offset),
+            &mut self.drawn,
             theme,
             |i| {
                 let row = &rows[i];
