@@ -414,3 +414,51 @@ fn clicks_select_rows_in_the_views_and_y_copies_the_name() {
         "{path}"
     );
 }
+
+#[test]
+fn the_filter_searches_bodies_and_n_jumps_to_each_match() {
+    let mut h = Harness::empty(100, 30);
+    let body: String = (1..=60)
+        .map(|i| {
+            if i % 20 == 0 {
+                format!("line {i} has the needle\n")
+            } else {
+                format!("line {i}\n")
+            }
+        })
+        .collect();
+    h.store()
+        .extend(vec![record("alpha", "a"), record("beta", &body)])
+        .expect("seed");
+    h.watcher_tick();
+    h.keys("/needle");
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.manifest.visible.len(), 1, "only beta's body has it");
+    h.press(KeyCode::Tab); // the Record pane
+    h.keys("n");
+    let first = h.app.record.view.scroll;
+    assert!(
+        first > 0 && h.screen().contains("line 20 has the needle"),
+        "{}",
+        h.screen()
+    );
+    h.keys("n");
+    assert!(h.app.record.view.scroll > first);
+    h.keys("N");
+    assert_eq!(h.app.record.view.scroll, first);
+}
+
+#[test]
+fn the_index_pane_jumps_to_the_next_drift() {
+    let mut h = many(40, 100, 30);
+    // MEMORY.md drifts on one line far down
+    let index = h.root().join("MEMORY.md");
+    let text = std::fs::read_to_string(&index).expect("index");
+    std::fs::write(&index, text.replace("about note-33", "edited by hand")).expect("drift");
+    h.watcher_tick();
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab); // the MEMORY.md pane
+    h.keys("]");
+    assert!(h.app.index.scroll > 20, "{}", h.app.index.scroll);
+    assert!(h.screen().contains("- - [note-33]"), "{}", h.screen());
+}

@@ -29,6 +29,7 @@ fn render_view(frame: &mut Frame, app: &mut App) {
         focused: true,
         selected: None,
         budget,
+        search: "",
         editing,
     };
     view.render(frame, areas.list.union(areas.detail), &ctx);
@@ -55,6 +56,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let inspection = app.inspection.clone();
     let review = app.review.clone();
     let budget = app.index.view.budget;
+    let search = app.manifest.filter.clone();
     for pane in Pane::ALL {
         let area = areas.pane(pane);
         if area.area() == 0 || (editing && pane == Pane::Record) {
@@ -67,6 +69,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             focused: !editing && app.focus == pane,
             selected: app.manifest.selected_entry(&inspection),
             budget,
+            search: &search,
             editing,
         };
         app.pane_mut(pane).render(frame, area, &ctx);

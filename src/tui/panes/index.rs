@@ -131,6 +131,21 @@ impl IndexPane {
             .min(max_scroll(self.view.lines.len(), self.height));
     }
 
+    /// Scrolls to the next (or previous) line that differs between the file and the derived
+    /// index, after (before) the top line shown.
+    fn next_drift(&mut self, forward: bool) {
+        let lines = &self.view.lines;
+        let drifted = |i: &usize| lines[*i].0 != ' ';
+        let found = if forward {
+            (self.scroll + 1..lines.len()).find(drifted)
+        } else {
+            (0..self.scroll.min(lines.len())).rev().find(drifted)
+        };
+        if let Some(line) = found {
+            self.scroll = line.min(max_scroll(lines.len(), self.height));
+        }
+    }
+
     fn move_view(&mut self, action: Action) -> bool {
         match action {
             Action::Left => self.column = self.column.saturating_sub(8),
@@ -154,11 +169,14 @@ impl Component for IndexPane {
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
-        if action.is_movement() {
-            self.move_view(action);
-            return None;
+        match action {
+            Action::NextMatch | Action::PrevMatch => self.next_drift(action == Action::NextMatch),
+            movement if movement.is_movement() => {
+                self.move_view(movement);
+            }
+            other => return Some(other),
         }
-        Some(action)
+        None
     }
 
     fn scroll(&mut self, down: bool) {

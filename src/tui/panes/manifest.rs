@@ -44,11 +44,12 @@ fn matches(entry: &Entry, needle: &str) -> bool {
     }
     let hay = match entry.record() {
         Some(r) => format!(
-            "{} {} {} {}",
+            "{} {} {} {} {}",
             r.name(),
             r.kind(),
             r.description(),
-            entry.file
+            entry.file,
+            r.body()
         ),
         None => entry.file.clone(),
     };

@@ -33,6 +33,8 @@ pub struct Ctx<'a> {
     pub selected: Option<&'a Entry>,
     /// The derived index's budget use (the Manifest's gauges).
     pub budget: BudgetUse,
+    /// The Manifest's filter: what `n`/`N` look for in the Record pane.
+    pub search: &'a str,
     /// The editor covers the detail half of a view: draw only the list.
     pub editing: bool,
 }
@@ -166,6 +168,8 @@ pub struct Detail {
     pub scroll: usize,
     height: usize,
     len: usize,
+    /// The rows as wrapped at the last render, lower-cased, for searching.
+    text: Vec<String>,
 }
 
 impl Detail {
@@ -180,6 +184,28 @@ impl Detail {
         );
         self.scroll = self.scroll.min(max_scroll(self.len, self.height));
         moved
+    }
+
+    /// Scrolls to the next (`forward`) or previous row holding `needle`, after or before the
+    /// top row shown; true if there is one.
+    pub fn jump_to(&mut self, needle: &str, forward: bool) -> bool {
+        let needle = needle.to_lowercase();
+        if needle.is_empty() {
+            return false;
+        }
+        let hit = |i: &usize| self.text[*i].contains(&needle);
+        let found = if forward {
+            (self.scroll + 1..self.text.len()).find(hit)
+        } else {
+            (0..self.scroll.min(self.text.len())).rev().find(hit)
+        };
+        match found {
+            Some(row) => {
+                self.scroll = row.min(max_scroll(self.len, self.height));
+                true
+            }
+            None => false,
+        }
     }
 
     /// One turn of the mouse wheel: three lines.
@@ -202,6 +228,7 @@ impl Detail {
         let rows = super::text::wrap(lines, inner.width as usize);
         self.height = inner.height as usize;
         self.len = rows.len();
+        self.text = rows.iter().map(|r| r.to_string().to_lowercase()).collect();
         self.scroll = self.scroll.min(max_scroll(self.len, self.height));
         let shown: Vec<Line<'static>> = rows
             .into_iter()

@@ -90,6 +90,14 @@ impl Component for QueryPane {
                     Span::styled(format!("selected ({}): ", result.how), theme.label()),
                     Span::raw(names),
                 ]));
+                let bytes = result.rendered.len();
+                lines.push(Line::styled(
+                    format!(
+                        "injected: {bytes} bytes, about {} tokens",
+                        bytes.div_ceil(4)
+                    ),
+                    theme.dim(),
+                ));
                 if let Some(error) = &result.error {
                     lines.push(Line::styled(
                         sanitize::line(error).into_owned(),

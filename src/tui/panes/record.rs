@@ -16,17 +16,20 @@ use crate::tui::theme::Theme;
 #[derive(Debug, Default)]
 pub struct RecordPane {
     pub view: Detail,
+    /// What `n`/`N` look for: the Manifest's filter at the last render.
+    search: String,
     /// The entry last shown: another one starts at the top, whatever changed the selection.
     shown: Option<String>,
 }
 
 impl Component for RecordPane {
     fn scope(&self) -> Scope {
-        Scope::List
+        Scope::Record
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
+        ctx.search.clone_into(&mut self.search);
         let title = match entry {
             Some(e) => format!(
                 " Record: {} ",
@@ -48,11 +51,16 @@ impl Component for RecordPane {
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
-        if action.is_movement() {
-            self.view.page(action);
-            return None;
+        match action {
+            Action::NextMatch | Action::PrevMatch => {
+                self.view.jump_to(&self.search, action == Action::NextMatch);
+            }
+            movement if movement.is_movement() => {
+                self.view.page(movement);
+            }
+            other => return Some(other),
         }
-        Some(action)
+        None
     }
 
     fn scroll(&mut self, down: bool) {
