@@ -2,28 +2,19 @@
 //! found, how it is read, every finding, the load limits, and that nothing is ever written.
 //! Every command runs with HOME and CLAUDE_CONFIG_DIR in temporary directories.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+use common::copy_dir;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
 const MEMORY: &str = "config/projects/-home-dev-shop/memory";
 const READ_ONLY: &str = "read-only here (curation of Claude Code folders comes next)";
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("mkdir");
-    for entry in fs::read_dir(from).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
 
 /// A PID above Linux's largest `pid_max`, so no process has it.
 const DEAD_PID: &str = "4194305";

@@ -1,7 +1,11 @@
 //! The workbench on a Claude Code folder without a terminal: its state driven by keys, its
 //! screen drawn on ratatui's TestBackend, on a copy of tests/fixtures/claude.
 
+mod common;
+
 use std::path::Path;
+
+use common::copy_dir;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -12,19 +16,6 @@ use memwb::tui::panes::Pane;
 use memwb::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
 
 fn app(limits: LoadLimits) -> (tempfile::TempDir, ClaudeApp) {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -2,8 +2,12 @@
 //! copy of tests/fixtures/claude, its screen read through a VT parser. HOME and
 //! CLAUDE_CONFIG_DIR point into the copy.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::Path;
+
+use common::copy_dir;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -12,19 +16,6 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 const WAIT: Duration = Duration::from_secs(20);
 const ROWS: u16 = 40;
 const COLS: u16 = 160;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
-}
 
 struct Screen {
     parser: vt100::Parser,

@@ -36,35 +36,52 @@ pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
         })?;
     } else {
         for f in &findings {
-            let severity = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
             let file = f
                 .file
                 .as_deref()
                 .map(|f| format!(" {f}:"))
                 .unwrap_or_default();
-            say!(
-                "{severity}[{}]{} {}",
-                f.code,
-                inert(&file),
-                inert(&f.message)
-            )?;
+            say!("{}", finding_line(f.severity, f.code, &file, &f.message))?;
         }
         let errors = findings
             .iter()
             .filter(|f| f.severity == Severity::Error)
             .count();
         say!(
-            "{}: {}, {}, {}",
-            inert(&store.root().display().to_string()),
-            counted(records, "valid record"),
-            counted(errors, "error"),
-            counted(findings.len() - errors, "warning")
+            "{}",
+            summary_line(
+                store.root(),
+                counted(records, "valid record"),
+                errors,
+                findings.len() - errors
+            )
         )?;
     }
     Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+/// One finding for people: `severity[code] file: message` (`at` is ` file:` or ` file:line:`).
+pub(super) fn finding_line(severity: Severity, code: &str, at: &str, message: &str) -> String {
+    let severity = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    format!("{severity}[{code}]{} {}", inert(at), inert(message))
+}
+
+/// The closing line: the folder, what it holds, and the counts.
+pub(super) fn summary_line(
+    root: &std::path::Path,
+    records: String,
+    errors: usize,
+    warnings: usize,
+) -> String {
+    format!(
+        "{}: {records}, {}, {}",
+        inert(&root.display().to_string()),
+        counted(errors, "error"),
+        counted(warnings, "warning")
+    )
 }
 
 /// `1 error`, `2 errors`.

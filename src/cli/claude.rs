@@ -4,8 +4,7 @@
 
 use serde::Serialize;
 
-use super::check::CheckArgs;
-use super::check::counted;
+use super::check::{CheckArgs, counted, finding_line, summary_line};
 use super::output::{inert, print_json, print_raw, print_untrusted};
 use super::records::{IndexArgs, LsArgs, ShowArgs};
 use super::select::{SelectArgs, SelectJson};
@@ -217,20 +216,15 @@ pub fn check(target: &ClaudeTarget, args: &CheckArgs) -> anyhow::Result<u8> {
         .count();
     let ok = errors == 0;
     let records = snapshot.topics.len();
-    let root = target.folder.root().display().to_string();
     if args.json {
         print_json(&Report {
-            workspace: root,
+            workspace: target.folder.root().display().to_string(),
             ok,
             records,
             findings: &findings,
         })?;
     } else {
         for f in &findings {
-            let severity = match f.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-            };
             let at = match (&f.file, f.line) {
                 (Some(file), Some(line)) => format!(" {file}:{line}:"),
                 (Some(file), None) => format!(" {file}:"),
@@ -240,20 +234,17 @@ pub fn check(target: &ClaudeTarget, args: &CheckArgs) -> anyhow::Result<u8> {
                 Some(cut) if !cut.is_empty() => format!(" (not loaded: {})", cut.join(", ")),
                 _ => String::new(),
             };
-            say!(
-                "{severity}[{}]{} {}{}",
-                f.code,
-                inert(&at),
-                inert(&f.message),
-                inert(&cut)
-            )?;
+            let message = format!("{}{cut}", f.message);
+            say!("{}", finding_line(f.severity, f.code, &at, &message))?;
         }
         say!(
-            "{}: {}, {}, {}",
-            inert(&root),
-            counted(records, "topic file"),
-            counted(errors, "error"),
-            counted(findings.len() - errors, "warning")
+            "{}",
+            summary_line(
+                target.folder.root(),
+                counted(records, "topic file"),
+                errors,
+                findings.len() - errors
+            )
         )?;
     }
     Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })

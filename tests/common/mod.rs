@@ -178,3 +178,17 @@ pub fn assert_unchanged(dir: &Path, before: &[(String, Vec<u8>)], context: &str)
         snapshot_diff(before, &after)
     );
 }
+
+/// Copies a directory tree (files and folders only), for fixtures such as `fixtures/claude`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read fixture") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
