@@ -238,6 +238,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
     };
+    // The demo opens its own copy: which folder the workspace holds does not matter.
+    if let Some(Command::Demo(args)) = &cli.command {
+        return tui::demo(&crate::store::Store::open(&workspace, options)?, args);
+    }
     let store = match target::resolve(&cli.folder, &workspace, options.clone())? {
         target::Target::Store(store) => store,
         target::Target::Claude(folder) => return run_claude(&cli, &folder, &workspace, options),
