@@ -462,3 +462,36 @@ fn the_index_pane_jumps_to_the_next_drift() {
     assert!(h.app.index.scroll > 20, "{}", h.app.index.scroll);
     assert!(h.screen().contains("- - [note-33]"), "{}", h.screen());
 }
+
+/// A save goes through the engine's replace, which keeps the record's place in the manifest
+/// (and MEMORY.md): an in-pane rename and an `$EDITOR` edit of the middle record stay in the
+/// middle.
+#[test]
+fn a_save_keeps_the_record_in_its_place() {
+    let mut h = many(3, 100, 30);
+    let order = |h: &Harness| -> Vec<String> {
+        h.store()
+            .records()
+            .expect("read")
+            .iter()
+            .map(|r| r.name().to_owned())
+            .collect()
+    };
+    h.keys("j");
+    h.keys("e");
+    h.press(KeyCode::Tab); // the name
+    h.press(KeyCode::End);
+    h.keys("-renamed");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    assert_eq!(order(&h), ["note-00", "note-01-renamed", "note-02"]);
+    let index = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
+    let lines: Vec<&str> = index.lines().collect();
+    assert!(lines[1].starts_with("- [note-01-renamed]"), "{index}");
+    // the same through $EDITOR
+    h.editor = "sed -i s/^b$/edited/".into();
+    h.keys("E");
+    assert_eq!(order(&h), ["note-00", "note-01-renamed", "note-02"]);
+    let edited = h.store().records().expect("read").remove(1);
+    assert_eq!(edited.body(), "edited");
+}
