@@ -10,10 +10,27 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::*;
-use memwb::store::{EntryState, Store, StoreError, codec};
+use memwb::store::{EntryState, Store, StoreError, StoreOptions, codec};
+
+/// The settle time of these tests' stores: far beyond any timestamp tick of the file systems
+/// tests run on (so an edit after it always changes the key), far below the default 3 s.
+const SETTLE: Duration = Duration::from_millis(100);
+
+/// A store on `dir` whose cache uses [`SETTLE`]. Every handle of a test uses it, so that they
+/// share one cache, as handles with the default options do.
+fn open(dir: &Path) -> Store {
+    open_with(
+        dir,
+        StoreOptions {
+            record_cache_settle: SETTLE,
+            ..StoreOptions::default()
+        },
+    )
+}
 
 fn settle() {
-    std::thread::sleep(memwb::store::RECORD_CACHE_SETTLE + Duration::from_millis(200));
+    // Ages the record files on purpose: past the settle time, the cache may answer for them.
+    std::thread::sleep(SETTLE + Duration::from_millis(50));
 }
 
 /// A store with three records, aged past the settle time and read twice (so that it is

@@ -28,7 +28,8 @@ use rustix::fs::{FileType, Stat};
 use super::{Record, StoredRecord};
 
 /// How old a record file's last change must be before its parsed record is reused on the
-/// strength of its metadata alone (public as `store::RECORD_CACHE_SETTLE`).
+/// strength of its metadata alone, by default (public as `store::RECORD_CACHE_SETTLE`;
+/// `StoreOptions::record_cache_settle` sets it per store).
 pub const SETTLE: Duration = Duration::from_secs(3);
 
 /// What one `lstat`/`fstat` says about a file, compared as a whole.
@@ -81,7 +82,7 @@ struct Cached {
 
 /// The parsed records of one `.memory`, shared by every [`super::Store`] on it in this process.
 pub(crate) struct RecordCache {
-    entries: Mutex<HashMap<String, Cached, foldhash::fast::RandomState>>,
+    entries: Mutex<HashMap<String, Cached>>,
     settle: Duration,
     hits: AtomicU64,
 }
@@ -104,26 +105,26 @@ impl RecordCache {
         }
     }
 
-    /// The cache of `root` (a realpath), shared with every live handle on it; it is dropped with
-    /// the last of them.
-    pub(crate) fn for_root(root: &Path) -> Arc<Self> {
-        static CACHES: OnceLock<Mutex<HashMap<PathBuf, Weak<RecordCache>>>> = OnceLock::new();
+    /// The cache of `root` (a realpath) for this settle time, shared with every live handle on
+    /// it; it is dropped with the last of them.
+    pub(crate) fn for_root(root: &Path, settle: Duration) -> Arc<Self> {
+        type Caches = HashMap<(PathBuf, Duration), Weak<RecordCache>>;
+        static CACHES: OnceLock<Mutex<Caches>> = OnceLock::new();
         let mut caches = CACHES
             .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|p| p.into_inner());
-        if let Some(cache) = caches.get(root).and_then(Weak::upgrade) {
+        let key = (root.to_owned(), settle);
+        if let Some(cache) = caches.get(&key).and_then(Weak::upgrade) {
             return cache;
         }
         caches.retain(|_, cache| cache.strong_count() > 0);
-        let cache = Arc::new(Self::new(SETTLE));
-        caches.insert(root.to_owned(), Arc::downgrade(&cache));
+        let cache = Arc::new(Self::new(settle));
+        caches.insert(key, Arc::downgrade(&cache));
         cache
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<String, Cached, foldhash::fast::RandomState>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Cached>> {
         self.entries.lock().unwrap_or_else(|p| p.into_inner())
     }
 

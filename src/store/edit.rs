@@ -12,8 +12,7 @@
 //! addresses it with a [`StoredRecord`]. Duplicates already in the set are kept as they are
 //! (the rest of the set stays usable); a change never writes a new one.
 
-/// Sets of names and files, hashed with foldhash: several are built per transaction.
-type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
+use std::collections::HashSet;
 
 use super::error::{Result, StoreError};
 use super::txn::Next;
@@ -226,7 +225,7 @@ fn validate_plan(
         return invalid("records (the replacements) must not be empty".into());
     }
     let candidates: HashSet<&str> = base.iter().chain(additions).map(Record::name).collect();
-    let mut seen = HashSet::default();
+    let mut seen = HashSet::new();
     for name in source_names {
         if !seen.insert(name) {
             return invalid(format!("source name {name:?} is listed twice"));

@@ -56,6 +56,10 @@ pub struct StoreOptions {
     pub ids: Option<IdSource>,
     /// Sees every transaction from inside the lock (memwb's journal).
     pub observer: Option<Arc<dyn CommitObserver>>,
+    /// How old a record file's last change must be before the record cache reuses its parse on
+    /// the strength of its metadata (default [`RECORD_CACHE_SETTLE`]; see `cache.rs`). Longer
+    /// than the file system's timestamp tick, or an edit within one tick could go unseen.
+    pub record_cache_settle: std::time::Duration,
 }
 
 impl Default for StoreOptions {
@@ -67,6 +71,7 @@ impl Default for StoreOptions {
             hooks: IoHooks::default(),
             ids: None,
             observer: None,
+            record_cache_settle: RECORD_CACHE_SETTLE,
         }
     }
 }
@@ -78,6 +83,7 @@ impl fmt::Debug for StoreOptions {
             .field("max_index_bytes", &self.max_index_bytes)
             .field("lock", &self.lock)
             .field("hooks", &self.hooks)
+            .field("record_cache_settle", &self.record_cache_settle)
             .finish_non_exhaustive()
     }
 }
@@ -103,7 +109,7 @@ impl Store {
             return Err(StoreError::WorkspaceNotADirectory { path: workspace });
         }
         let root = workspace.join(MEMORY_DIR);
-        let cache = cache::RecordCache::for_root(&root);
+        let cache = cache::RecordCache::for_root(&root, options.record_cache_settle);
         Ok(Self {
             workspace,
             root,

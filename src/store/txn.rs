@@ -11,9 +11,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-/// Sets of names and files, hashed with foldhash: several are built per transaction, over every
-/// record of the set.
-type HashSet<T> = std::collections::HashSet<T, foldhash::fast::RandomState>;
+use std::collections::HashSet;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{
@@ -160,7 +158,7 @@ impl Store {
                 Next::Write(_) => None,
             })
             .collect();
-        let mut written = HashSet::default();
+        let mut written = HashSet::new();
         for entry in &next {
             let Next::Write(record) = entry else {
                 continue;
