@@ -151,6 +151,22 @@ fn touches_that_are_not_commits_refresh_when_asked() {
     }
 }
 
+/// The readiness line `memwb watch` prints on stderr once the watch is set up (or whatever
+/// it said before it exited, or gave up after [`WAIT`]).
+fn watching_line(child: &mut std::process::Child) -> String {
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lines = BufReader::new(stderr).lines();
+        let first = lines.next().and_then(Result::ok).unwrap_or_default();
+        let _ = tx.send(first);
+        // Keep draining, so that later warnings never block the child on a full pipe.
+        for _ in lines {}
+    });
+    rx.recv_timeout(WAIT)
+        .expect("memwb watch says it is watching")
+}
+
 #[test]
 fn watch_command_prints_one_json_line_per_commit() {
     let dir = tempfile::tempdir().expect("dir");
@@ -159,9 +175,11 @@ fn watch_command_prints_one_json_line_per_commit() {
         .arg(dir.path())
         .args(["watch", "--json"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
+    let ready = watching_line(&mut child);
+    assert!(ready.starts_with("watching "), "{ready}");
     let stdout = child.stdout.take().expect("stdout");
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -172,9 +190,7 @@ fn watch_command_prints_one_json_line_per_commit() {
             }
         }
     });
-    // the watch is set up before the first commit: wait until the folder is watched
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(rx.try_recv().is_err(), "nothing at start");
+    // Nothing at start: the first line must be the commit's (checked below).
     let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
     store
         .extend(vec![record("alpha"), record("beta")])

@@ -1,5 +1,6 @@
-//! `memwb watch [--json]`: a headless view of the workbench's watcher. Prints nothing at
-//! start (unless the set does not read), then one line per commit (flushed at once) naming
+//! `memwb watch [--json]`: a headless view of the workbench's watcher. Prints nothing on
+//! stdout at start (unless the set does not read) and `watching PATH` on stderr once the watch
+//! is set up (scripts and tests wait for that line), then one line per commit (flushed at once) naming
 //! every record it touched, until interrupted. A set that stops reading is one line with why
 //! (`{"at","error"}`; human: `set unreadable: ...`), not every record removed; once it reads
 //! again, the next line names only what changed since it last read.
@@ -75,6 +76,11 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
         writeln!(out, "{}", unreadable(&line, args.json)?)?;
         out.flush()?;
     }
+    // Every commit from here on is reported: the watch is set up and the baseline taken.
+    eprintln!(
+        "watching {}",
+        sanitize::line(&store.root().display().to_string())
+    );
     for event in rx {
         match event {
             WatchEvent::Committed(change) => {
