@@ -20,6 +20,7 @@ mod input;
 mod model_args;
 mod output;
 mod records;
+mod repair_target;
 mod review;
 pub mod select;
 mod sets;

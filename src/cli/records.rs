@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
 use super::output::{print_json, print_raw, print_untrusted};
-use crate::review::{Op, journaled_op};
+use crate::review::{EntryMeta, Op, journaled, journaled_op};
 use crate::store::record::ObjectOnly;
 use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord, codec};
 
@@ -106,7 +106,8 @@ pub struct ConsolidateArgs {
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("fix").required(true).args(["drop", "from", "journal"]))]
 pub struct RepairArgs {
-    /// The manifest entry (file name) that does not read.
+    /// The entry that does not read: its file name, a path to it inside .memory, or the
+    /// record name written in it.
     #[arg(required_unless_present = "journal")]
     file: Option<String>,
     /// Remove the entry from the manifest.
@@ -309,10 +310,29 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
+    let file = &super::repair_target::resolve(store, file)?;
     let seen = store.entry_bytes(file);
-    report(journaled_op(store, Op::Repair, |s| {
+    let meta = EntryMeta {
+        op: Some(Op::Repair),
+        ..EntryMeta::default()
+    };
+    let dropping = replacement.is_none();
+    let (commit, entry) = journaled(store, meta, None, |s| {
         s.repair_entry(file, seen.as_deref(), replacement)
-    })?)
+    })?;
+    let journal = entry
+        .map(|e| format!(" (journal #{})", e.id))
+        .unwrap_or_default();
+    let shown = super::output::inert(file);
+    if dropping {
+        say!("dropped {shown}{journal}")?;
+        if commit.is_empty() && commit.lock_lost.is_none() {
+            return Ok(EXIT_OK);
+        }
+    } else {
+        say!("repaired {shown}{journal}")?;
+    }
+    report(commit)
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {

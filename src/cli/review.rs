@@ -437,7 +437,7 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
         None => entries
             .iter()
             .rev()
-            .find(|e| !(e.before.is_empty() && e.after.is_empty()))
+            .find(|e| !(e.before.is_empty() && e.after.is_empty() && e.dropped.is_none()))
             .context("the journal has no change to undo")?,
     };
     let (commit, _) = crate::review::undo(store, entry)?;

@@ -80,7 +80,22 @@ pub struct Entry {
     /// during it (see `Commit::lock_lost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflict: Option<String>,
+    /// A repair took this listed file out of the set: its exact bytes are kept in
+    /// `.memwb/dropped/<file>`, and undo puts it back at its place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<DroppedFile>,
 }
+
+/// A listed file a repair dropped (or replaced), kept so that undo can restore it exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DroppedFile {
+    pub file: String,
+    /// Its index in the manifest.
+    pub position: usize,
+}
+
+/// Where dropped files are kept, inside `.memwb`.
+pub const DROPPED_DIR: &str = "dropped";
 
 /// What describes a change before it is made.
 #[derive(Debug, Clone, Default)]

@@ -457,6 +457,7 @@ impl Journal {
             reason: meta.reason,
             undoes: meta.undoes,
             conflict: None,
+            dropped: None,
         };
         let intent = Intent {
             entry: entry.clone(),

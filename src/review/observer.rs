@@ -4,10 +4,12 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files};
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::proposal::{self, Deciding};
+use super::state::StateDir;
 use super::who::Who;
 use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError, StoredRecord};
@@ -21,6 +23,8 @@ pub struct JournalObserver {
     appended: Mutex<Option<Entry>>,
     /// Why the last commit's mark could not be written (the intent stays for recovery).
     unjournaled: Mutex<Option<String>>,
+    /// The listed file a repair drops, whose bytes [`CommitObserver::keep_dropped`] kept.
+    dropped: Mutex<Option<DroppedFile>>,
 }
 
 impl JournalObserver {
@@ -32,6 +36,7 @@ impl JournalObserver {
             pending: Mutex::new(None),
             appended: Mutex::new(None),
             unjournaled: Mutex::new(None),
+            dropped: Mutex::new(None),
         })
     }
 
@@ -52,6 +57,30 @@ impl JournalObserver {
 }
 
 impl CommitObserver for JournalObserver {
+    fn keep_dropped(
+        &self,
+        store: &Store,
+        file: &str,
+        position: usize,
+        bytes: &[u8],
+    ) -> Result<bool, StoreError> {
+        let kept = StateDir::create(store).and_then(|state| state.create_subdir(DROPPED_DIR))?;
+        match kept.read(file, bytes.len() + 1)? {
+            Some(there) if there == bytes => {}
+            Some(_) => {
+                return Err(StoreError::Conflict {
+                    detail: format!("{}/{file} already holds other bytes", kept.path().display()),
+                });
+            }
+            None => kept.create_exclusive(file, bytes)?,
+        }
+        *self.dropped.lock().unwrap_or_else(|p| p.into_inner()) = Some(DroppedFile {
+            file: file.to_owned(),
+            position,
+        });
+        Ok(true)
+    }
+
     fn recover(&self, store: &Store) -> Result<(), StoreError> {
         self.journal.recover(store)?;
         match &self.decision {
@@ -113,6 +142,11 @@ impl CommitObserver for JournalObserver {
                 reason: self.meta.reason.clone(),
                 undoes: self.meta.undoes,
                 conflict: None,
+                dropped: self
+                    .dropped
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone(),
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),
@@ -251,7 +285,7 @@ pub fn journaled_op(
 /// listed, unchanged; they are replaced by the records it removed, each in the place of the
 /// one that replaced it.
 pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
-    if entry.before.is_empty() && entry.after.is_empty() {
+    if entry.before.is_empty() && entry.after.is_empty() && entry.dropped.is_none() {
         return Err(ReviewError::NothingToUndo {
             id: entry.id,
             op: entry.op.as_str(),
@@ -279,6 +313,29 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
         ..EntryMeta::default()
     };
     let since = entry.id;
+    if let Some(dropped) = &entry.dropped {
+        // A repair: put the dropped file back, exactly, where it was listed.
+        let kept = StateDir::open(store)?
+            .and_then(|state| state.subdir(DROPPED_DIR).transpose())
+            .transpose()?;
+        let bytes = match kept {
+            Some(dir) => dir.read(&dropped.file, crate::store::record::MAX_RECORD_BYTES)?,
+            None => None,
+        }
+        .ok_or_else(|| ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("the dropped bytes of {} are no longer kept", dropped.file),
+        })?;
+        return journaled(store, meta, None, |s| {
+            s.restore_entry(&dropped.file, &bytes, dropped.position, &base)
+        })
+        .map_err(|e| match e {
+            ReviewError::Store(StoreError::Conflict { detail }) => {
+                ReviewError::UndoBlocked { id: since, detail }
+            }
+            other => other,
+        });
+    }
     journaled(store, meta, None, |s| s.exchange_entries(&base, restore)).map_err(|e| match e {
         ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
             id: since,

@@ -96,6 +96,20 @@ pub trait CommitObserver: Send + Sync {
     /// Under the lock, once the next set is known, before anything is written. An error aborts
     /// the transaction with nothing changed.
     fn prepare(&self, store: &Store, before: &MemorySet, after: &MemorySet) -> Result<()>;
+    /// Under the lock, before `prepare`, in a repair: the listed entry `file` (at `position`
+    /// in the manifest), whose exact bytes are `bytes`, is about to leave the set. Return
+    /// `Ok(true)` once the bytes are kept elsewhere (memwb's journal keeps them, so that undo
+    /// can restore them); otherwise the engine leaves the file in `.memory`, unlisted, rather
+    /// than delete what nobody kept. An error aborts the repair with nothing changed.
+    fn keep_dropped(
+        &self,
+        _store: &Store,
+        _file: &str,
+        _position: usize,
+        _bytes: &[u8],
+    ) -> Result<bool> {
+        Ok(false)
+    }
     /// After the commit point. The commit stands whatever happens here.
     fn committed(&self, store: &Store, commit: &Commit);
     /// The transaction failed before its commit point: nothing changed.

@@ -125,7 +125,7 @@ impl Store {
     }
 
     /// Runs `publish` after the observer's `prepare`, telling it `aborted` if publishing fails.
-    fn observed(
+    pub(crate) fn observed(
         &self,
         before: &MemorySet,
         after: &MemorySet,
@@ -141,7 +141,7 @@ impl Store {
         })
     }
 
-    fn tell_committed(&self, commit: &Commit) {
+    pub(crate) fn tell_committed(&self, commit: &Commit) {
         if let Some(observer) = &self.options.observer {
             observer.committed(self, commit);
         }

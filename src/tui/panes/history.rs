@@ -273,7 +273,7 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
         ));
         lines.extend(diff::record(Some(&before.record), &after.record, theme));
     }
-    if entry.before.is_empty() && entry.after.is_empty() {
+    if entry.before.is_empty() && entry.after.is_empty() && entry.dropped.is_none() {
         lines.push(Line::styled(
             "changed no records (nothing to undo)",
             theme.dim(),
