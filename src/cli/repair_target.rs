@@ -11,10 +11,11 @@ use crate::store::inspect::EntryState;
 pub fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
     let report = store.inspect();
     let listed: Vec<&str> = report.entries.iter().map(|e| e.file.as_str()).collect();
-    if listed.contains(&given) {
+    let path = Path::new(given);
+    // A file name, listed or not: the engine says which.
+    if listed.contains(&given) || (path.components().count() == 1 && given.ends_with(".md")) {
         return Ok(given.to_owned());
     }
-    let path = Path::new(given);
     if path.components().count() > 1 {
         let absolute = if path.is_absolute() {
             path.to_owned()
