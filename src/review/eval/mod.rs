@@ -6,6 +6,7 @@
 //! metrics.rs  one case's score and the means over a run
 //! run.rs      each selector over the same set
 //! cache.rs    model replies by (model, prompt hash), and what a model run cost
+//! effect.rs   what approving a proposal would change: the cases on the set as it would be
 //! state.rs    where a set's evaluation lives (.memory/.memwb/ or a backend's own directory)
 //! ```
 //!
@@ -13,6 +14,7 @@
 
 pub mod cache;
 pub mod cases;
+pub mod effect;
 pub mod error;
 pub mod metrics;
 pub mod run;
@@ -20,6 +22,7 @@ pub mod state;
 
 pub use cache::{MeteredClient, ModelCost, ReplyCache, model_label};
 pub use cases::{Case, add_case, load_cases, remove_case, save_cases, self_cases};
+pub use effect::CaseChanges;
 pub use error::EvalError;
 pub use metrics::{CaseResult, Scores, Verdict};
 pub use run::{Corpus, SelectorRun, run_keyword, run_model};

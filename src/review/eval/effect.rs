@@ -1,0 +1,78 @@
+//! What approving a proposal would do to the cases: they run against the set as it would be,
+//! with the keyword selector, and the verdicts that change are counted.
+
+use super::cases::Case;
+use super::metrics::Verdict;
+use super::run::{Corpus, run_keyword};
+use crate::review::Plan;
+use crate::store::{Record, index};
+
+impl Corpus {
+    /// The set as it would be after `plan`: an extraction's records appended, a
+    /// consolidation's sources replaced by its records. The catalog names each new record's
+    /// file after the record (the real name is chosen at commit), which the keyword selector
+    /// never reads.
+    pub fn after(&self, plan: &Plan) -> Corpus {
+        let sources = plan.source_names();
+        let records: Vec<Record> = self
+            .records
+            .iter()
+            .filter(|r| !sources.iter().any(|s| s == r.name()))
+            .chain(plan.records())
+            .cloned()
+            .collect();
+        let files: Vec<String> = records.iter().map(|r| format!("{}.md", r.name())).collect();
+        let catalog = index::render(files.iter().map(String::as_str).zip(&records));
+        Corpus { records, catalog }
+    }
+}
+
+/// The cases a change would turn from failing to passing, and from passing to failing
+/// (numbered from 1, as `memwb eval ls` lists them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseChanges {
+    pub now_pass: Vec<usize>,
+    pub now_fail: Vec<usize>,
+}
+
+impl CaseChanges {
+    /// Runs `cases` on `before` and `after` with the keyword selector and compares.
+    pub fn between(before: &Corpus, after: &Corpus, cases: &[Case], k: usize) -> Self {
+        let old = run_keyword(before, cases, k);
+        let new = run_keyword(after, cases, k);
+        let mut changes = Self::default();
+        for (i, (old, new)) in old.results.iter().zip(&new.results).enumerate() {
+            match (old.verdict(), new.verdict()) {
+                (Verdict::Pass, Verdict::Pass) => {}
+                (_, Verdict::Pass) => changes.now_pass.push(i + 1),
+                (Verdict::Pass, _) => changes.now_fail.push(i + 1),
+                _ => {}
+            }
+        }
+        changes
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.now_pass.is_empty() && self.now_fail.is_empty()
+    }
+
+    /// "approving this changes 2 cases: +1 pass, -1 fail".
+    pub fn describe(&self) -> String {
+        let count = self.now_pass.len() + self.now_fail.len();
+        if count == 0 {
+            return "approving this changes no case".into();
+        }
+        let plural = if count == 1 { "" } else { "s" };
+        let mut parts = Vec::new();
+        if !self.now_pass.is_empty() {
+            parts.push(format!("+{} pass", self.now_pass.len()));
+        }
+        if !self.now_fail.is_empty() {
+            parts.push(format!("-{} fail", self.now_fail.len()));
+        }
+        format!(
+            "approving this changes {count} case{plural}: {}",
+            parts.join(", ")
+        )
+    }
+}
