@@ -481,3 +481,49 @@ fn an_empty_set_asks_the_model_nothing() {
     assert_eq!(run.results[0].broken, ["db"]);
     assert_eq!((run.cost.unwrap().calls, calls(tmp.path())), (0, 0));
 }
+
+#[test]
+fn a_plan_is_judged_on_the_set_as_it_would_be() {
+    use memwb::review::Plan;
+    use memwb::review::eval::CaseChanges;
+    let ws = workspace();
+    let store = seeded(
+        ws.path(),
+        &[
+            ("db", "Integration tests hit a real database"),
+            ("tabs", "Indent with tabs"),
+        ],
+    );
+    let now = Corpus::of(&store.read().unwrap());
+    let cases = [
+        case("integration tests", &["db"], &[]),
+        case("weather", &["tabs"], &[]),
+        case("indent", &["tabs"], &[]),
+    ];
+    let plan = Plan::Consolidation {
+        source_names: names(&["db", "tabs"]),
+        records: vec![
+            record("db", "Suites hit real services", "b"),
+            record("tabs", "Indent with tabs, whatever the weather", "b"),
+        ],
+    };
+    let after = now.after(&plan);
+    let after_names: Vec<&str> = after.records.iter().map(|r| r.name()).collect();
+    assert_eq!(after_names, ["db", "tabs"]);
+    let changes = CaseChanges::between(&now, &after, &cases, 5);
+    assert_eq!(
+        changes,
+        CaseChanges {
+            now_pass: vec![2],
+            now_fail: vec![1]
+        }
+    );
+    assert_eq!(
+        changes.describe(),
+        "approving this changes 2 cases: +1 pass, -1 fail"
+    );
+    let extraction = Plan::Extraction(vec![record("weather-notes", "About the weather", "b")]);
+    let unchanged = CaseChanges::between(&now, &now.after(&extraction), &cases, 5);
+    assert_eq!(unchanged.describe(), "approving this changes no case");
+    assert_eq!(now.after(&extraction).records.len(), 3);
+}

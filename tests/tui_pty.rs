@@ -555,3 +555,73 @@ fn growing_the_terminal_shows_the_whole_list_again() {
     pty.send(b"q");
     assert!(pty.wait_exit().success());
 }
+
+fn memwb_cli(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("memwb runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
+    let ws = workspace(vec![
+        Record::new(
+            "no-mocked-database",
+            MemoryType::Feedback,
+            "Integration tests hit a real database",
+            "No mocks.",
+        )
+        .expect("valid"),
+        record("prefers-tabs", "Tabs."),
+    ]);
+    let mut pty = Pty::spawn_env(
+        &[],
+        ws.path(),
+        &[("MEMWB_MODEL_URL", ""), ("MEMWB_MODEL_CMD", "")],
+    );
+    pty.wait_for("Manifest (2)");
+    pty.send(b"\x1b[Z"); // Shift-Tab: from the Manifest back to the Query pane
+    pty.send(b"i");
+    pty.send(b"integration tests\r");
+    pty.wait_for("selected (keyword fallback):");
+    pty.send(b"s");
+    pty.wait_for("Save eval case");
+    pty.wait_for("expect> no-mocked-database");
+    pty.send(b"\r");
+    pty.wait_for("save eval case 'integration tests': done");
+    let cases = memwb_cli(ws.path(), &["eval", "ls", "--json"]);
+    let cases: serde_json::Value = serde_json::from_slice(&cases.stdout).expect("json");
+    assert_eq!(
+        cases,
+        serde_json::json!([{"query": "integration tests", "expect": ["no-mocked-database"], "forbid": []}])
+    );
+
+    memwb_cli(
+        ws.path(),
+        &[
+            "set",
+            "no-mocked-database",
+            "--description",
+            "Suites hit real services",
+        ],
+    );
+    let log = memwb_cli(ws.path(), &["log", "--json"]);
+    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
+    let entry = log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone();
+    pty.wait_for(&format!(
+        "eval: 'integration tests' no longer selects no-mocked-database since #{entry}"
+    ));
+    pty.send(b"q");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{status:?}");
+    pty.assert_restored();
+}

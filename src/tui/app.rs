@@ -3,9 +3,10 @@
 //!
 //! The flows live beside it: [`modal`] (help, confirmations, the rejection reason),
 //! [`editing`] (the editor and the one-line inputs), [`job_results`] (finished jobs and external
-//! edits) and [`mouse`].
+//! edits), [`evaluation`] (the eval cases re-run after commits, saving a case) and [`mouse`].
 
 mod editing;
+mod evaluation;
 mod job_results;
 mod modal;
 mod mouse;
@@ -18,6 +19,7 @@ pub use job_results::describe_commit;
 pub use modal::{Confirm, Modal};
 
 use super::editor::{Editor, Target};
+use super::evals::{EvalRequest, Evals, Evaluated};
 use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
@@ -60,6 +62,10 @@ pub enum Event {
     },
     /// Terminal input failed; the loop ends with this error.
     InputClosed(String),
+    /// The event loop started: background work that needs no input may begin.
+    Started,
+    /// The eval cases ran in the background.
+    Evaluated(Box<Evaluated>),
 }
 
 #[derive(Debug, Clone)]
@@ -91,6 +97,8 @@ pub enum Effect {
     },
     /// Put `text` on the terminal's clipboard (OSC 52).
     Yank(String),
+    /// Run the eval cases (`tui::evals::evaluate`), then send [`Event::Evaluated`].
+    Evaluate(Box<EvalRequest>),
     Quit,
 }
 
@@ -161,6 +169,8 @@ pub struct App {
     pub areas: Areas,
     /// The last [`LOG_SIZE`] status messages, oldest first (`M` shows them).
     pub log: std::collections::VecDeque<Status>,
+    /// The eval cases' latest run and what changed since the one before.
+    pub evals: Evals,
 }
 
 /// How many status messages the log keeps.
@@ -198,6 +208,7 @@ impl App {
             quit: false,
             areas: Areas::default(),
             log: Default::default(),
+            evals: Evals::new(),
         };
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);
@@ -215,6 +226,8 @@ impl App {
         self.proposals
             .refresh(&self.review, &self.inspection.valid_set());
         self.history.refresh(&self.review);
+        // The cases or the pending proposals may have changed with it.
+        self.evals.due = true;
         if !announce {
             return;
         }
@@ -265,7 +278,7 @@ impl App {
         match &self.modal {
             Some(Modal::Help(_) | Modal::Log(_)) => return vec![Scope::Help],
             Some(Modal::Confirm(_)) => return vec![Scope::Confirm],
-            Some(Modal::Reason { .. }) => return vec![Scope::Input],
+            Some(Modal::Reason { .. } | Modal::SaveCase { .. }) => return vec![Scope::Input],
             None => {}
         }
         if let Some(editor) = &self.editor {
@@ -341,6 +354,10 @@ impl App {
         self.manifest.refilter(&self.inspection, keep.as_deref());
         self.proposals
             .refresh(&self.review, &self.inspection.valid_set());
+        let evaluated = self.evals.evaluated();
+        if evaluated.is_none_or(|before| !before.iter().eq(self.inspection.valid_records())) {
+            self.evals.due = true;
+        }
         if let Some(editor) = &mut self.editor
             && editor.target == Target::Record
             && let Some(base) = &editor.base
@@ -377,10 +394,24 @@ impl App {
         }
     }
 
+    /// One event in; the effects to carry out. A run of the eval cases is asked for whenever
+    /// one is due and none is running.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        let mut effects = self.handle(event);
+        effects.extend(self.evaluation_due());
+        effects
+    }
+
+    fn handle(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.key(key),
-            Event::Key(_) | Event::Resize(..) | Event::InputClosed(_) => Vec::new(),
+            Event::Key(_) | Event::Resize(..) | Event::InputClosed(_) | Event::Started => {
+                Vec::new()
+            }
+            Event::Evaluated(done) => {
+                self.evaluated(*done);
+                Vec::new()
+            }
             Event::Mouse(mouse) => {
                 self.mouse(mouse);
                 Vec::new()
@@ -457,6 +488,9 @@ impl App {
             Some(Scope::Input) if matches!(self.modal, Some(Modal::Reason { .. })) => {
                 self.reason_key(action, key)
             }
+            Some(Scope::Input) if matches!(self.modal, Some(Modal::SaveCase { .. })) => {
+                self.save_case_key(action, key)
+            }
             Some(Scope::Conflict | Scope::Merge | Scope::Editor) => self.editor_key(action, key),
             Some(Scope::Input) => {
                 self.input_key(action, key);
@@ -525,6 +559,7 @@ impl App {
             Action::Delete => self.delete_selected(),
             Action::Yank | Action::YankPath => return self.yank(action),
             Action::RebuildIndex => return self.run(Job::RebuildIndex),
+            Action::SaveCase => self.open_save_case(),
             Action::Reload => return self.run(Job::Reload),
             _ => {}
         }

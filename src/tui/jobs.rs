@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use super::review::Review;
+use crate::review::eval::{self, Case, EvalError, EvalState};
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError};
@@ -42,6 +43,8 @@ pub enum Job {
         seen: Option<Vec<u8>>,
         replacement: Record,
     },
+    /// Appends an eval case to the set's case file.
+    SaveCase(Case),
     /// Drops a manifest entry that does not read, if its text is still `seen` (what the
     /// confirmation showed; `None`: it was missing or unreadable).
     DropEntry {
@@ -55,6 +58,15 @@ pub struct JobError {
     pub message: String,
     /// The record changed or vanished since it was read ("memory collection changed").
     pub conflict: bool,
+}
+
+impl From<EvalError> for JobError {
+    fn from(e: EvalError) -> Self {
+        Self {
+            conflict: false,
+            message: e.to_string(),
+        }
+    }
 }
 
 impl From<ReviewError> for JobError {
@@ -79,6 +91,13 @@ pub struct JobDone {
 impl Job {
     pub fn run(self, store: &Store) -> JobDone {
         let result = match &self {
+            Job::SaveCase(case) => {
+                let saved = eval::add_case(store, &EvalState::of(store), case.clone());
+                return self.done(
+                    store,
+                    saved.map(|_| Commit::default()).map_err(JobError::from),
+                );
+            }
             Job::Reload => Ok(Commit::default()),
             Job::Save {
                 base: Some(base),
@@ -127,6 +146,10 @@ impl Job {
             }
         }
         .map_err(JobError::from);
+        self.done(store, result)
+    }
+
+    fn done(self, store: &Store, result: Result<Commit, JobError>) -> JobDone {
         JobDone {
             job: self,
             result,
@@ -138,6 +161,7 @@ impl Job {
     pub fn describe(&self) -> String {
         match self {
             Job::Reload => "reload".into(),
+            Job::SaveCase(case) => format!("save eval case '{}'", case.label()),
             Job::Save {
                 base: Some(b),
                 edited,

@@ -10,6 +10,7 @@ pub mod claude;
 pub mod demo;
 pub mod editor;
 pub mod error;
+pub mod evals;
 pub mod external;
 pub mod jobs;
 pub mod keymap;

@@ -86,6 +86,7 @@ async fn event_loop(
     mut rx: UnboundedReceiver<Event>,
 ) -> Result<(), TuiError> {
     let mut input = spawn_input(tx.clone());
+    let _ = tx.send(Event::Started);
     let mut queue: VecDeque<Event> = VecDeque::new();
     loop {
         term.draw(|frame| ui::render(frame, app))
@@ -124,6 +125,14 @@ async fn event_loop(
                         tokio::task::spawn_blocking(move || {
                             let review = super::review::Review::load(&store);
                             let _ = tx.send(Event::Review(std::sync::Arc::new(review)));
+                        });
+                    }
+                    Effect::Evaluate(request) => {
+                        let store = app.store.clone();
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let done = super::evals::evaluate(&store, *request);
+                            let _ = tx.send(Event::Evaluated(Box::new(done)));
                         });
                     }
                     Effect::ReadEntry { file } => {

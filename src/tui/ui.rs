@@ -89,31 +89,67 @@ fn render_overlays(frame: &mut Frame, app: &mut App) {
         Some(Modal::Log(_)) => render_log(frame, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
         Some(Modal::Reason { ids, text }) => render_reason(frame, ids, text, app),
+        Some(Modal::SaveCase { query, text }) => render_save_case(frame, query, text, app),
         None => {}
     }
 }
 
+fn render_save_case(frame: &mut Frame, query: &str, text: &str, app: &App) {
+    let help = format!(
+        "names it must select, by spaces; !name must not ({} saves, {} cancels)",
+        keymap::label(Scope::Input, Action::Submit),
+        keymap::label(Scope::Input, Action::Cancel)
+    );
+    let query = Line::from(vec![
+        Span::styled("query   ", app.theme.label()),
+        Span::raw(sanitize::line(query).into_owned()),
+    ]);
+    input_popup(
+        frame,
+        app,
+        (" Save eval case ".into(), 70),
+        vec![query, Line::raw(help)],
+        ("expect> ", text),
+    );
+}
+
 fn render_reason(frame: &mut Frame, ids: &[String], text: &str, app: &App) {
+    let help = format!(
+        "Why? (optional; {} rejects, {} cancels)",
+        keymap::label(Scope::Input, Action::Submit),
+        keymap::label(Scope::Input, Action::Cancel)
+    );
+    let title = match ids {
+        [id] => format!(" Reject proposal {} ", sanitize::line(id)),
+        _ => format!(" Reject {} proposals ", ids.len()),
+    };
+    input_popup(
+        frame,
+        app,
+        (title, 60),
+        vec![Line::raw(help)],
+        ("reason> ", text),
+    );
+}
+
+/// A popup of `width` columns: the `lines` above, then a one-line input `prompt` holding `text`.
+fn input_popup(
+    frame: &mut Frame,
+    app: &App,
+    (title, width): (String, u16),
+    mut lines: Vec<Line<'static>>,
+    (prompt, text): (&'static str, &str),
+) {
     let theme = &app.theme;
-    let area = centered(frame.area(), 60, 5);
+    lines.push(Line::from(vec![
+        Span::styled(prompt, theme.key()),
+        Span::raw(format!("{}▏", sanitize::line(text))),
+    ]));
+    let area = centered(frame.area(), width, lines.len() as u16 + 3);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(match ids {
-            [id] => format!(" Reject proposal {} ", sanitize::line(id)),
-            _ => format!(" Reject {} proposals ", ids.len()),
-        });
-    let lines = vec![
-        Line::raw(format!(
-            "Why? (optional; {} rejects, {} cancels)",
-            keymap::label(Scope::Input, Action::Submit),
-            keymap::label(Scope::Input, Action::Cancel)
-        )),
-        Line::from(vec![
-            Span::styled("reason> ", theme.key()),
-            Span::raw(format!("{}▏", sanitize::line(text))),
-        ]),
-    ];
+        .title(title);
     popup(frame, area, block, lines);
 }
 

@@ -67,7 +67,8 @@ impl Harness {
             yanked: Vec::new(),
             _dir: dir,
         };
-        h.draw();
+        // As the event loop does when it starts: the first eval run, the baseline.
+        h.send(Event::Started);
         h
     }
 
@@ -111,6 +112,9 @@ impl Harness {
                     Effect::LoadReview => {
                         queue.push_back(Event::Review(Arc::new(Review::load(&self.app.store))))
                     }
+                    Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
+                        memwb::tui::evals::evaluate(&self.app.store, *request),
+                    ))),
                     Effect::ReadEntry { file } => {
                         let bytes = self.app.store.entry_bytes(&file);
                         queue.push_back(Event::EntryRead { file, bytes });

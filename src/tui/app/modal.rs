@@ -71,6 +71,11 @@ pub enum Modal {
         ids: Vec<String>,
         text: String,
     },
+    /// Saving `query` as an eval case: the expected names being edited (`!name` forbids).
+    SaveCase {
+        query: String,
+        text: String,
+    },
 }
 
 impl App {

@@ -38,6 +38,10 @@ pub enum Action {
     NextMatch,
     PrevMatch,
     QueryInput,
+    /// The Query pane: switch between the selection and the eval cases.
+    QueryTab,
+    /// The Query pane: save the query as an eval case.
+    SaveCase,
     // the Proposals and History views
     ShowProposals,
     ShowHistory,

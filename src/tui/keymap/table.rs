@@ -387,6 +387,21 @@ pub static BINDINGS: &[Binding] = &[
         Some("query"),
     ),
     b(
+        S::Query,
+        &[key('s')],
+        A::SaveCase,
+        "save the query as an eval case, expecting its selection (editable first)",
+        // Named in the pane under a result instead: the hints bar is full at 80 columns.
+        None,
+    ),
+    b(
+        S::Query,
+        &[key('t')],
+        A::QueryTab,
+        "switch between the selection and the eval cases",
+        None,
+    ),
+    b(
         S::List,
         &[key('j'), code(KeyCode::Down)],
         A::Down,

@@ -46,6 +46,8 @@ pub struct ProposalsPane {
     pub marked: BTreeSet<String>,
     /// Decided proposals are left out of the list.
     pub hide_decided: bool,
+    /// Per proposal id, what approving it does to the eval cases (set by the app).
+    pub effects: std::collections::HashMap<String, String>,
 }
 
 fn marker(state: &State) -> &'static str {
@@ -326,6 +328,9 @@ impl ProposalsPane {
                 let mut lines = detail_lines(row, self.record, current, readable, theme);
                 if let Some(undone) = undone_by(row, review) {
                     lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
+                }
+                if let Some(effect) = self.effects.get(&row.proposal.id) {
+                    lines.insert(1, labelled("eval", effect, theme.warning(), theme));
                 }
                 lines
             }

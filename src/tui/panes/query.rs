@@ -1,13 +1,17 @@
 //! Query pane: type a query, see which records the agent would select and the exact
-//! `<relevant_memories>` text it would inject.
+//! `<relevant_memories>` text it would inject; its second tab lists the set's eval cases with
+//! their pass/fail marks from the latest background run.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block};
+use crate::review::eval::Verdict;
 use crate::sanitize;
+use crate::tui::evals::CaseRow;
 use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::theme::Theme;
 
 /// What a selection for the typed query gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +33,11 @@ pub struct QueryPane {
     /// The query whose selection is being computed; a result for any other is out of date.
     pub asked: Option<String>,
     pub view: Detail,
+    /// The eval cases tab is shown instead of the selection.
+    pub show_cases: bool,
+    pub cases: Vec<CaseRow>,
+    /// Why the case file could not be read.
+    pub cases_error: Option<String>,
 }
 
 impl Component for QueryPane {
@@ -38,7 +47,14 @@ impl Component for QueryPane {
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
         match action {
-            Action::QueryInput => self.typing = true,
+            Action::QueryInput => {
+                self.show_cases = false;
+                self.typing = true;
+            }
+            Action::QueryTab => {
+                self.show_cases = !self.show_cases;
+                self.view.scroll = 0;
+            }
             movement if movement.is_movement() => {
                 self.view.page(movement);
             }
@@ -57,6 +73,18 @@ impl Component for QueryPane {
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let (theme, focused) = (ctx.theme, ctx.focused);
+        if self.show_cases {
+            let passing = self
+                .cases
+                .iter()
+                .filter(|c| c.result.verdict() == Verdict::Pass)
+                .count();
+            let title = format!(" Query · eval cases ({passing}/{} pass) ", self.cases.len());
+            let lines = case_lines(&self.cases, self.cases_error.as_deref(), theme);
+            self.view
+                .render(frame, area, block(title, focused, theme), lines);
+            return;
+        }
         let block = block(" Query ", focused, theme);
         let cursor = if self.typing { "▏" } else { "" };
         let mut lines = vec![Line::from(vec![
@@ -104,6 +132,14 @@ impl Component for QueryPane {
                         theme.warning(),
                     ));
                 }
+                lines.push(Line::styled(
+                    format!(
+                        "{} saves it as an eval case · {} lists the cases",
+                        keymap::label(Scope::Query, Action::SaveCase),
+                        keymap::label(Scope::Query, Action::QueryTab)
+                    ),
+                    theme.dim(),
+                ));
                 lines.extend(
                     sanitize::lines(&result.rendered)
                         .into_iter()
@@ -116,4 +152,60 @@ impl Component for QueryPane {
         }
         self.view.render(frame, area, block, lines);
     }
+}
+
+fn names(list: &[String]) -> String {
+    if list.is_empty() {
+        "(none)".to_owned()
+    } else {
+        sanitize::line(&list.join(", ")).into_owned()
+    }
+}
+
+/// One line per case: its mark, query and expectation; what it selected when it fails.
+fn case_lines(cases: &[CaseRow], error: Option<&str>, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(error) = error {
+        lines.push(Line::styled(
+            sanitize::line(error).into_owned(),
+            theme.error(),
+        ));
+    }
+    if cases.is_empty() && error.is_none() {
+        lines.push(Line::styled(
+            format!(
+                "no eval cases: run a query, then {} saves it as one",
+                keymap::label(Scope::Query, Action::SaveCase)
+            ),
+            theme.dim(),
+        ));
+    }
+    for (i, row) in cases.iter().enumerate() {
+        let result = &row.result;
+        let (mark, style) = match result.verdict() {
+            Verdict::Pass => ("✓", theme.ok()),
+            Verdict::Fail => ("✗", theme.error()),
+            Verdict::Broken => ("!", theme.warning()),
+        };
+        let mut spans = vec![
+            Span::styled(format!("{mark} {:>2} ", i + 1), style),
+            Span::raw(sanitize::line(&result.query).into_owned()),
+            Span::styled(format!(" → {}", names(&result.expect)), theme.dim()),
+        ];
+        if let Some(since) = &row.regressed {
+            spans.push(Span::styled(format!("  fails {since}"), theme.warning()));
+        }
+        lines.push(Line::from(spans));
+        if result.verdict() != Verdict::Pass {
+            let mut detail = format!("     selected {}", names(&result.selected));
+            if !result.broken.is_empty() {
+                detail.push_str(&format!("; gone from the set: {}", names(&result.broken)));
+            }
+            if !result.forbidden.is_empty() {
+                detail.push_str(&format!("; forbidden: {}", names(&result.forbidden)));
+            }
+            lines.push(Line::styled(detail, theme.dim()));
+        }
+    }
+    lines
 }
