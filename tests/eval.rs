@@ -162,7 +162,7 @@ fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
     let elsewhere = ws.path().join("elsewhere.json");
     std::fs::write(&elsewhere, r#"{"version": 1, "cases": []}"#).unwrap();
     std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
-    assert!(cases_error(&state).contains("not a regular file (it is a symbolic link)"));
+    assert!(cases_error(&state).contains("is a symbolic link"));
     std::fs::remove_file(&path).unwrap();
 
     std::fs::create_dir(&path).unwrap();
@@ -526,4 +526,55 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
     let unchanged = CaseChanges::between(&now, &now.after(&extraction), &cases, 5);
     assert_eq!(unchanged.describe(), "approving this changes no case");
     assert_eq!(now.after(&extraction).records.len(), 3);
+}
+
+#[test]
+fn state_kept_outside_the_memory_folder_works_the_same() {
+    let ws = workspace();
+    let elsewhere = workspace();
+    let store = seeded(ws.path(), &[("a", "alpha")]);
+    let state = EvalState::at(elsewhere.path().join("memwb/sets/one"));
+    eval::add_case(&store, &state, case("alpha", &["a"], &[])).unwrap();
+    assert!(elsewhere.path().join("memwb/sets/one/evals.json").is_file());
+    assert!(
+        !ws.path().join(".memory/.memwb/evals.json").exists(),
+        "nothing in .memory"
+    );
+    assert_eq!(
+        eval::load_cases(&state).unwrap(),
+        [case("alpha", &["a"], &[])]
+    );
+    let path = state.cases_path();
+    std::fs::remove_file(&path).unwrap();
+    std::os::unix::fs::symlink(ws.path().join("x.json"), &path).unwrap();
+    assert!(cases_error(&state).contains("is a symbolic link"));
+}
+
+#[test]
+fn a_linked_state_folder_is_refused() {
+    let ws = workspace();
+    let outside = workspace();
+    let store = seeded(ws.path(), &[("a", "alpha")]);
+    std::fs::write(
+        outside.path().join("evals.json"),
+        r#"{"version": 1, "cases": []}"#,
+    )
+    .unwrap();
+    let memwb = ws.path().join(".memory/.memwb");
+    if memwb.exists() {
+        std::fs::remove_dir_all(&memwb).unwrap();
+    }
+    std::os::unix::fs::symlink(outside.path(), &memwb).unwrap();
+    let state = EvalState::of(&store);
+    assert!(
+        cases_error(&state).contains("symbolic link"),
+        "{}",
+        cases_error(&state)
+    );
+    assert!(eval::add_case(&store, &state, case("alpha", &["a"], &[])).is_err());
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("evals.json")).unwrap(),
+        r#"{"version": 1, "cases": []}"#,
+        "nothing written through the link"
+    );
 }

@@ -430,4 +430,10 @@ fn the_model_runs_beside_the_keyword_fallback_and_its_replies_are_cached() {
     );
     ok(&memwb(dir, &["eval", "--no-cache", "--model-cmd", &model]));
     assert_eq!(calls(), 4, "--no-cache asks again");
+    let check = memwb(dir, &["check", "--json"]);
+    assert_eq!(
+        json_of(&check)["findings"],
+        json!([]),
+        "the case file and the cache are memwb's own state, not findings"
+    );
 }

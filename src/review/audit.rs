@@ -5,6 +5,7 @@
 use rustix::fs::FileType;
 
 use super::error::ReviewError;
+use super::eval::state::CACHE_DIR;
 use super::journal::{DAMAGED_PREFIX, JOURNAL_FILE, Journal, MEMWB_DIR, TORN_PREFIX};
 use super::proposal::{self, PROPOSALS_DIR};
 use super::state::StateDir;
@@ -97,7 +98,10 @@ pub fn findings(store: &Store) -> Vec<Finding> {
             return out;
         }
     };
-    scan_dir(&state, MEMWB_DIR, &[PROPOSALS_DIR], &mut out);
+    scan_dir(&state, MEMWB_DIR, &[PROPOSALS_DIR, CACHE_DIR], &mut out);
+    if let Ok(Some(cache)) = state.subdir(CACHE_DIR) {
+        scan_dir(&cache, &format!("{MEMWB_DIR}/{CACHE_DIR}"), &[], &mut out);
+    }
     let proposals_dir = format!("{MEMWB_DIR}/{PROPOSALS_DIR}");
     match state.subdir(PROPOSALS_DIR) {
         Ok(Some(dir)) => scan_dir(&dir, &proposals_dir, &[], &mut out),

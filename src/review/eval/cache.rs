@@ -5,14 +5,13 @@
 //! so that a lookup only ever returns the reply to that exact request from that model. Only
 //! replies are kept: a timeout or a refused connection is asked again next time.
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::state::{EvalState, read_capped, write_atomic};
+use super::state::EvalState;
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::{ModelClient, ModelError, ModelReply, ModelRequest, TokenUsage};
 
@@ -49,29 +48,30 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
 /// The replies of one model, kept in one state directory.
 #[derive(Debug, Clone)]
 pub struct ReplyCache {
-    dir: PathBuf,
+    state: EvalState,
     model: String,
 }
 
 impl ReplyCache {
     pub fn new(state: &EvalState, model: impl Into<String>) -> Self {
         Self {
-            dir: state.cache_dir(),
+            state: state.clone(),
             model: model.into(),
         }
     }
 
-    fn slot(&self, prompt: &str) -> (PathBuf, String) {
+    /// The entry's file name, and the prompt's hash.
+    fn slot(&self, prompt: &str) -> (String, String) {
         let prompt_hash = sha256_hex(&[prompt.as_bytes()]);
         let file = sha256_hex(&[self.model.as_bytes(), b"\0", prompt_hash.as_bytes()]);
-        (self.dir.join(format!("{file}.json")), prompt_hash)
+        (format!("{file}.json"), prompt_hash)
     }
 
     /// The reply this model gave to exactly `request`, if it was kept. An unreadable or
     /// foreign entry is a miss.
     pub fn get(&self, request: &ModelRequest) -> Option<ModelReply> {
-        let (path, prompt_hash) = self.slot(&request.to_stable_json());
-        let bytes = match read_capped(&path, MAX_ENTRY_BYTES) {
+        let (name, prompt_hash) = self.slot(&request.to_stable_json());
+        let bytes = match self.state.read(true, &name, MAX_ENTRY_BYTES) {
             Ok(bytes) => bytes?,
             Err(error) => {
                 tracing::warn!(%error, "ignoring an unreadable cached model reply");
@@ -84,7 +84,7 @@ impl ReplyCache {
 
     /// Keeps `reply`; failing to is logged, never fatal (the reply was still given).
     pub fn put(&self, request: &ModelRequest, reply: &ModelReply) {
-        let (path, prompt_hash) = self.slot(&request.to_stable_json());
+        let (name, prompt_hash) = self.slot(&request.to_stable_json());
         let entry = Entry {
             model: self.model.clone(),
             prompt_sha256: prompt_hash,
@@ -92,7 +92,11 @@ impl ReplyCache {
         };
         let written = serde_json::to_vec(&entry)
             .map_err(|e| e.to_string())
-            .and_then(|bytes| write_atomic(&path, &bytes).map_err(|e| e.to_string()));
+            .and_then(|bytes| {
+                self.state
+                    .replace(true, &name, &bytes)
+                    .map_err(|e| e.to_string())
+            });
         if let Err(error) = written {
             tracing::warn!(%error, "could not cache a model reply");
         }

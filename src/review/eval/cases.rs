@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::error::EvalError;
-use super::state::{EvalState, read_capped, write_atomic};
+use super::state::{CASES_FILE, EvalState};
 use crate::store::{Record, Store};
 
 pub const CASES_VERSION: u64 = 1;
@@ -132,7 +132,7 @@ fn check_name(name: &str) -> Result<(), &'static str> {
 /// The cases in `state`, in file order; no file means no cases.
 pub fn load_cases(state: &EvalState) -> Result<Vec<Case>, EvalError> {
     let path = state.cases_path();
-    let Some(bytes) = read_capped(&path, MAX_CASES_BYTES)? else {
+    let Some(bytes) = state.read(false, CASES_FILE, MAX_CASES_BYTES)? else {
         return Ok(Vec::new());
     };
     let invalid = |rule: String| EvalError::CasesInvalid {
@@ -180,7 +180,7 @@ pub fn save_cases(state: &EvalState, cases: &[Case]) -> Result<(), EvalError> {
         rule: format!("could not encode the cases: {e}"),
     })?;
     bytes.push(b'\n');
-    write_atomic(&state.cases_path(), &bytes)
+    state.replace(false, CASES_FILE, &bytes)
 }
 
 /// Appends `case` (every name must be in the current set) and returns its number (from 1).

@@ -3,6 +3,7 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::review::ReviewError;
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +27,9 @@ pub enum EvalError {
     InvalidCase { rule: String },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// memwb's state folder refused (a link, not a directory, not a file).
+    #[error(transparent)]
+    Review(#[from] ReviewError),
 }
 
 impl EvalError {

@@ -1,96 +1,175 @@
 //! Where a set's evaluation lives: memwb's state directory for that set. For the `.memory`
-//! format it is `.memory/.memwb/`; a backend whose folder memwb must not write into (Claude
-//! Code's auto memory) passes a directory of its own, in the user's state directory.
-//!
-//! Files here are read as the engine reads untrusted files ([`read_regular`]: regular files
-//! only, never through a final symbolic link, at most a fixed size) and replaced atomically.
+//! format it is `.memory/.memwb/`, read and written through the review gate's
+//! [`StateDir`](crate::review::state::StateDir) like the journal and the proposals (opened
+//! relative to the checked `.memory`, never through a link, regular files only, capped reads,
+//! atomic replace). A backend whose folder memwb must not write into (Claude Code's auto
+//! memory) passes a directory of its own in the user's state directory ([`EvalState::at`]),
+//! read with the engine's [`read_regular`] and replaced atomically.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
-use crate::review::journal::MEMWB_DIR;
+use crate::review::state::{MEMWB_DIR, StateDir};
 use crate::store::fsutil::{IoHooks, Links, atomic_replace, read_regular};
 use crate::store::{Store, StoreError};
 
 pub const CASES_FILE: &str = "evals.json";
 pub const CACHE_DIR: &str = "eval-cache";
 
+#[derive(Debug, Clone)]
+enum Location {
+    /// `.memory/.memwb/` of this store.
+    Memwb(Store),
+    /// A directory of its own, created on the first write.
+    Dir(PathBuf),
+}
+
 /// The directory that holds `evals.json` and the reply cache of one memory set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct EvalState {
-    dir: PathBuf,
+    location: Location,
 }
 
 impl EvalState {
     /// The `.memory` format's state: `.memory/.memwb/`.
     pub fn of(store: &Store) -> Self {
-        Self::at(store.root().join(MEMWB_DIR))
+        Self {
+            location: Location::Memwb(store.clone()),
+        }
     }
 
-    /// State kept in `dir` (created on the first write).
+    /// State kept in `dir` (created with its parents on the first write).
     pub fn at(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        Self {
+            location: Location::Dir(dir.into()),
+        }
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    pub fn dir(&self) -> PathBuf {
+        match &self.location {
+            Location::Memwb(store) => store.root().join(MEMWB_DIR),
+            Location::Dir(dir) => dir.clone(),
+        }
     }
 
     pub fn cases_path(&self) -> PathBuf {
-        self.dir.join(CASES_FILE)
+        self.dir().join(CASES_FILE)
     }
 
     pub fn cache_dir(&self) -> PathBuf {
-        self.dir.join(CACHE_DIR)
+        self.dir().join(CACHE_DIR)
     }
-}
 
-/// Reads `path` if it exists: a regular file of at most `max` bytes, not a symbolic link.
-pub(crate) fn read_capped(path: &Path, max: usize) -> Result<Option<Vec<u8>>, EvalError> {
-    match read_regular(path, max, Links::Refuse) {
-        Err(StoreError::Io { error, .. })
-            if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) =>
-        {
-            Err(EvalError::NotRegular {
-                path: path.to_owned(),
-                kind: "symbolic link",
-            })
-        }
-        other => Ok(other?),
-    }
-}
-
-/// Replaces `path` atomically, creating its directory first. Whatever sits at `path` must be a
-/// regular file or nothing: a directory, FIFO or link there is refused, not replaced.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), EvalError> {
-    if let Some(dir) = path.parent() {
-        ensure_dir(dir)?;
-    }
-    match fs::symlink_metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            return Err(EvalError::NotRegular {
-                path: path.to_owned(),
-                kind: if meta.is_symlink() {
-                    "symbolic link"
-                } else if meta.is_dir() {
-                    "directory"
+    /// `name` (in the cache folder when `cached`), at most `max` bytes; `None` when absent.
+    pub(crate) fn read(
+        &self,
+        cached: bool,
+        name: &str,
+        max: usize,
+    ) -> Result<Option<Vec<u8>>, EvalError> {
+        match &self.location {
+            Location::Memwb(store) => {
+                let Some(dir) = StateDir::open(store)? else {
+                    return Ok(None);
+                };
+                let dir = if cached {
+                    match dir.subdir(CACHE_DIR)? {
+                        Some(sub) => sub,
+                        None => return Ok(None),
+                    }
                 } else {
-                    "special file"
-                },
-            });
+                    dir
+                };
+                Ok(dir.read(name, max)?)
+            }
+            Location::Dir(_) => {
+                let path = self.path_of(cached, name);
+                match read_regular(&path, max, Links::Refuse) {
+                    Err(StoreError::Io { error, .. })
+                        if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) =>
+                    {
+                        Err(EvalError::NotRegular {
+                            path,
+                            kind: "symbolic link",
+                        })
+                    }
+                    other => Ok(other?),
+                }
+            }
         }
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            return Err(EvalError::io("stat", path, e));
-        }
-        _ => {}
     }
-    Ok(atomic_replace(path, bytes, &IoHooks::default())?)
+
+    /// Replaces `name` (in the cache folder when `cached`) atomically with `bytes`.
+    pub(crate) fn replace(&self, cached: bool, name: &str, bytes: &[u8]) -> Result<(), EvalError> {
+        match &self.location {
+            Location::Memwb(store) => {
+                let dir = StateDir::create(store)?;
+                let dir = if cached {
+                    dir.create_subdir(CACHE_DIR)?
+                } else {
+                    dir
+                };
+                if let Some(kind) = dir.file_type(name).and_then(not_a_file) {
+                    return Err(EvalError::NotRegular {
+                        path: dir.file_path(name),
+                        kind,
+                    });
+                }
+                Ok(dir.replace(name, bytes)?)
+            }
+            Location::Dir(_) => {
+                let path = self.path_of(cached, name);
+                if let Some(dir) = path.parent() {
+                    ensure_dir(dir)?;
+                }
+                match fs::symlink_metadata(&path) {
+                    Ok(meta) if !meta.is_file() => {
+                        return Err(EvalError::NotRegular {
+                            path,
+                            kind: if meta.is_symlink() {
+                                "symbolic link"
+                            } else if meta.is_dir() {
+                                "directory"
+                            } else {
+                                "special file"
+                            },
+                        });
+                    }
+                    Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                        return Err(EvalError::io("stat", &path, e));
+                    }
+                    _ => {}
+                }
+                Ok(atomic_replace(&path, bytes, &IoHooks::default())?)
+            }
+        }
+    }
+
+    fn path_of(&self, cached: bool, name: &str) -> PathBuf {
+        if cached {
+            self.cache_dir().join(name)
+        } else {
+            self.dir().join(name)
+        }
+    }
+}
+
+/// What a rename would silently replace that is not a file: refused instead.
+fn not_a_file(kind: rustix::fs::FileType) -> Option<&'static str> {
+    use rustix::fs::FileType;
+    match kind {
+        FileType::RegularFile => None,
+        FileType::Symlink => Some("symbolic link"),
+        FileType::Directory => Some("directory"),
+        FileType::Fifo => Some("FIFO"),
+        _ => Some("special file"),
+    }
 }
 
 /// Creates `dir` and its parents as needed; what is there must be a real directory.
-pub(crate) fn ensure_dir(dir: &Path) -> Result<(), EvalError> {
+fn ensure_dir(dir: &Path) -> Result<(), EvalError> {
     fs::create_dir_all(dir).map_err(|e| EvalError::io("create", dir, e))?;
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
