@@ -162,6 +162,8 @@ fn memwb_refreshes_its_lock_so_node_never_sees_it_stale() {
     let first = std::fs::metadata(&lock_dir)
         .and_then(|m| m.modified())
         .expect("mtime");
+    // Ages the lock on purpose: more than three refresh periods pass, so an mtime that did
+    // not move means the refresh thread did not run.
     thread::sleep(Duration::from_millis(700));
     let later = std::fs::metadata(&lock_dir)
         .and_then(|m| m.modified())

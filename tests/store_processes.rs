@@ -399,6 +399,8 @@ fn sigkill_at_random_moments_never_loses_a_confirmed_record_or_breaks_the_set() 
                     ));
                 }
                 reads += 1;
+                // Paces the reader on purpose (it waits for nothing): reads keep landing
+                // between the writers' steps without starving them of the two cores.
                 thread::sleep(Duration::from_millis(1));
             }
             Ok(reads)
@@ -423,6 +425,7 @@ fn sigkill_at_random_moments_never_loses_a_confirmed_record_or_breaks_the_set() 
                 (name, child)
             })
             .collect();
+        // On purpose: the kill lands at a random moment of the writers' commits.
         thread::sleep(Duration::from_micros(rng.next(150_000)));
         for (name, mut child) in children {
             let _ = child.kill();

@@ -69,6 +69,8 @@ pub fn serve(replies: Vec<Canned>) -> Server {
             let stream = loop {
                 match listener.accept() {
                     Ok((stream, _)) => break stream,
+                    // The listener is non-blocking so that a client that never connects ends
+                    // the server at the deadline instead of hanging the test: poll it.
                     Err(_) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
                     Err(_) => return,
                 }
@@ -114,6 +116,7 @@ fn answer(stream: TcpStream, reply: &Canned) -> Option<Recorded> {
         headers,
         body: String::from_utf8(body).ok()?,
     };
+    // A slow server on purpose: the client's timeout is what is under test.
     thread::sleep(reply.delay);
     let mut stream = stream;
     let head = format!(
