@@ -108,6 +108,18 @@ pub struct Inspection {
 pub enum Severity {
     Error,
     Warning,
+    /// Worth knowing; never fails `check`.
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -115,6 +127,9 @@ pub struct Finding {
     pub code: &'static str,
     pub severity: Severity,
     pub file: Option<String>,
+    /// The line of `file` (1-based) the finding is about, where there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     pub message: String,
 }
 
@@ -177,6 +192,7 @@ impl Inspection {
                 code,
                 severity,
                 file: file.map(str::to_owned),
+                line: None,
                 message,
             })
         };
