@@ -20,12 +20,8 @@ pub struct Group {
     pub draft: Record,
 }
 
-fn words(record: &Record) -> BTreeSet<String> {
-    let text = format!(
-        "{} {}",
-        record.name().replace('-', " "),
-        record.description()
-    );
+fn words(name: &str, description: &str) -> BTreeSet<String> {
+    let text = format!("{} {description}", name.replace('-', " "));
     query_tokens(&text).into_iter().collect()
 }
 
@@ -35,11 +31,22 @@ fn near_duplicates(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
     shared >= MIN_SHARED && shared as f64 >= SIMILARITY * shorter as f64
 }
 
-/// Groups of two or more near-duplicates, in manifest order of their first record.
-pub fn find_groups(set: &MemorySet) -> Vec<Group> {
-    let records: Vec<&Record> = set.records().collect();
-    let words: Vec<BTreeSet<String>> = records.iter().map(|r| words(r)).collect();
-    let mut parent: Vec<usize> = (0..records.len()).collect();
+/// A group of near-duplicates among some `(name, description)` pairs: their positions, in
+/// order, and the words all of them share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Similar {
+    pub members: Vec<usize>,
+    pub shared_words: Vec<String>,
+}
+
+/// The dedupe rule over any memories (both formats): groups of two or more near-duplicates,
+/// in the order of their first member.
+pub fn similar_groups<'a>(items: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Similar> {
+    let words: Vec<BTreeSet<String>> = items
+        .into_iter()
+        .map(|(name, description)| words(name, description))
+        .collect();
+    let mut parent: Vec<usize> = (0..words.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -47,8 +54,8 @@ pub fn find_groups(set: &MemorySet) -> Vec<Group> {
         }
         i
     }
-    for i in 0..records.len() {
-        for j in i + 1..records.len() {
+    for i in 0..words.len() {
+        for j in i + 1..words.len() {
             if near_duplicates(&words[i], &words[j]) {
                 let (a, b) = (root(&mut parent, i), root(&mut parent, j));
                 parent[a.max(b)] = a.min(b);
@@ -56,7 +63,7 @@ pub fn find_groups(set: &MemorySet) -> Vec<Group> {
         }
     }
     let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-    for i in 0..records.len() {
+    for i in 0..words.len() {
         let r = root(&mut parent, i);
         match groups.iter_mut().find(|(group_root, _)| *group_root == r) {
             Some((_, members)) => members.push(i),
@@ -67,15 +74,33 @@ pub fn find_groups(set: &MemorySet) -> Vec<Group> {
         .into_iter()
         .filter(|(_, members)| members.len() > 1)
         .map(|(_, members)| {
-            let sources: Vec<Record> = members.iter().map(|&i| records[i].clone()).collect();
             let shared = members
                 .iter()
                 .map(|&i| words[i].clone())
                 .reduce(|a, b| a.intersection(&b).cloned().collect())
                 .unwrap_or_default();
+            Similar {
+                members,
+                shared_words: shared.into_iter().collect(),
+            }
+        })
+        .collect()
+}
+
+/// Groups of two or more near-duplicates, in manifest order of their first record.
+pub fn find_groups(set: &MemorySet) -> Vec<Group> {
+    let records: Vec<&Record> = set.records().collect();
+    similar_groups(records.iter().map(|r| (r.name(), r.description())))
+        .into_iter()
+        .map(|similar| {
+            let sources: Vec<Record> = similar
+                .members
+                .iter()
+                .map(|&i| records[i].clone())
+                .collect();
             Group {
                 draft: merged_draft(&sources),
-                shared_words: shared.into_iter().collect(),
+                shared_words: similar.shared_words,
                 sources,
             }
         })
