@@ -1,0 +1,100 @@
+//! Accepted findings: a person judged a finding of one code on one record acceptable
+//! (`memwb accept CODE NAME`), so `check` stops counting it and CI fails on new findings only.
+//! Kept in memwb's state folder of the set, `accepted.json`, replaced atomically.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::AuditFinding;
+use super::secrets::redact;
+use crate::review::who::{Who, now_ms};
+use crate::store::StoreError;
+use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, read_optional};
+
+pub const ACCEPTED_FILE: &str = "accepted.json";
+
+/// The content codes a record can carry; only these can be accepted.
+pub const CODES: [&str; 7] = [
+    "secret",
+    "secret-example",
+    "stale-path",
+    "relative-date",
+    "date-past",
+    "duplicate",
+    "conflict",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accepted {
+    pub code: String,
+    pub name: String,
+    pub reason: Option<String>,
+    pub by: Who,
+    /// Unix milliseconds.
+    pub at: i64,
+}
+
+/// The accepted findings of one set, kept in its state folder (`.memory/.memwb`).
+#[derive(Debug, Clone)]
+pub struct Acceptances {
+    path: PathBuf,
+    pub entries: Vec<Accepted>,
+}
+
+impl Acceptances {
+    /// Reads `<state_dir>/accepted.json`; a missing file is no acceptances.
+    pub fn load(state_dir: &Path) -> Result<Self, StoreError> {
+        let path = state_dir.join(ACCEPTED_FILE);
+        let entries = match read_optional(&path)? {
+            None => Vec::new(),
+            Some(bytes) => {
+                serde_json::from_slice(&bytes).map_err(|e| StoreError::ReviewDataInvalid {
+                    what: "accepted findings",
+                    path: path.clone(),
+                    rule: e.to_string(),
+                })?
+            }
+        };
+        Ok(Self { path, entries })
+    }
+
+    pub fn covers(&self, finding: &AuditFinding) -> Option<&Accepted> {
+        self.entries
+            .iter()
+            .find(|a| a.code == finding.finding.code && a.name == finding.name)
+    }
+
+    /// Records an acceptance (replacing an earlier one for the same code and record) and
+    /// writes the file. Call under the set's lock.
+    pub fn accept(
+        &mut self,
+        code: &str,
+        name: &str,
+        reason: Option<String>,
+    ) -> Result<&Accepted, StoreError> {
+        if !CODES.contains(&code) {
+            return Err(StoreError::InvalidPlan {
+                rule: format!(
+                    "{code:?} is not a finding a record can carry; one of: {}",
+                    CODES.join(", ")
+                ),
+            });
+        }
+        self.entries.retain(|a| !(a.code == code && a.name == name));
+        self.entries.push(Accepted {
+            code: code.to_owned(),
+            name: name.to_owned(),
+            reason: reason.map(|r| redact(&r).into_owned()),
+            by: Who::current(),
+            at: now_ms(),
+        });
+        if let Some(dir) = self.path.parent() {
+            create_dir_if_missing(dir)?;
+        }
+        let mut bytes = serde_json::to_vec_pretty(&self.entries).unwrap_or_default();
+        bytes.push(b'\n');
+        atomic_replace(&self.path, &bytes, &IoHooks::default())?;
+        Ok(&self.entries[self.entries.len() - 1])
+    }
+}

@@ -1,0 +1,139 @@
+//! What fixes a finding, and the proposals `check --fix` files for it. Nothing here applies a
+//! change: each fix is a proposal a person approves or rejects.
+
+use super::AuditFinding;
+use super::redaction::redact_record;
+use crate::review::dedupe::find_groups;
+use crate::review::{NewProposal, Origin, Plan};
+use crate::store::{MemorySet, Record};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fix {
+    /// The record with every credential replaced by `[REDACTED]`.
+    Redact,
+    /// The relative phrase replaced by the absolute date it meant.
+    AbsoluteDate(DateEdit),
+    /// The dedupe proposal for the group of these records.
+    Dedupe { names: Vec<String> },
+    /// Nothing to propose: a person opens the record and decides.
+    OpenInEditor,
+}
+
+impl Fix {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Fix::Redact => "redaction proposal",
+            Fix::AbsoluteDate(_) => "edit proposal with the absolute date",
+            Fix::Dedupe { .. } => "dedupe proposal",
+            Fix::OpenInEditor => "open the record in the editor",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateEdit {
+    pub phrase: String,
+    pub absolute: String,
+}
+
+/// The proposals for `findings` against `seen` (the set they were found in), one per
+/// record and kind of fix: a record's relative dates are corrected in one edit, so approving
+/// one never makes another stale. Findings of records not in `seen` are skipped.
+pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposal> {
+    let mut out = Vec::new();
+    let mut dated: Vec<(&str, Vec<&DateEdit>)> = Vec::new();
+    for finding in findings {
+        let Some(fix) = &finding.fix else { continue };
+        let name = finding.name.as_str();
+        match fix {
+            Fix::Redact => {
+                if let Some(record) = seen.get(name).map(|e| &e.record)
+                    && let Some(redacted) = redact_record(record)
+                    && redacted != *record
+                {
+                    out.push(edit(
+                        seen,
+                        record,
+                        redacted,
+                        "check found credentials in this record; approving replaces them with [REDACTED]",
+                    ));
+                }
+            }
+            Fix::AbsoluteDate(date) => match dated.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, edits)) => edits.push(date),
+                None => dated.push((name, vec![date])),
+            },
+            Fix::Dedupe { names } => {
+                if let Some(group) = find_groups(seen).into_iter().find(|g| {
+                    g.sources.iter().map(Record::name).eq(names.iter().map(String::as_str))
+                }) {
+                    out.push(dedupe_proposal(seen, group));
+                }
+            }
+            Fix::OpenInEditor => {}
+        }
+    }
+    for (name, edits) in dated {
+        let Some(record) = seen.get(name).map(|e| &e.record) else {
+            continue;
+        };
+        let mut body = record.body().to_owned();
+        let mut description = record.description().to_owned();
+        for date in &edits {
+            // The first remaining occurrence of each phrase, in the order they were found.
+            if description.contains(&date.phrase) {
+                description = description.replacen(&date.phrase, &date.absolute, 1);
+            } else {
+                body = body.replacen(&date.phrase, &date.absolute, 1);
+            }
+        }
+        if let Ok(edited) = Record::new(name, record.kind(), description, body)
+            && edited != *record
+        {
+            let phrases: Vec<String> = edits
+                .iter()
+                .map(|d| format!("{:?} → {}", d.phrase, d.absolute))
+                .collect();
+            out.push(edit(
+                seen,
+                record,
+                edited,
+                &format!(
+                    "relative dates resolved from the file's last change: {}",
+                    phrases.join(", ")
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn edit(seen: &MemorySet, record: &Record, edited: Record, why: &str) -> NewProposal {
+    NewProposal {
+        plan: Plan::Consolidation {
+            source_names: vec![record.name().to_owned()],
+            records: vec![edited],
+        },
+        origin: Origin::new("audit"),
+        seen: seen.clone(),
+        additions: Vec::new(),
+        evidence: Some(why.to_owned()),
+    }
+}
+
+/// The proposal `propose dedupe` files for one group, also filed by `check --fix`.
+pub fn dedupe_proposal(seen: &MemorySet, group: crate::review::dedupe::Group) -> NewProposal {
+    NewProposal {
+        plan: Plan::Consolidation {
+            source_names: group.sources.iter().map(|r| r.name().to_owned()).collect(),
+            records: vec![group.draft],
+        },
+        origin: Origin::new("dedupe"),
+        seen: seen.clone(),
+        additions: Vec::new(),
+        evidence: Some(format!(
+            "near-duplicates sharing the words: {}; the merged record is a draft to edit",
+            group.shared_words.join(", ")
+        )),
+    }
+}

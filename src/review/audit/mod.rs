@@ -1,0 +1,267 @@
+//! The content audit: what a well-formed memory can still get wrong. Credentials (`secret`),
+//! files that are gone (`stale-path`), times that will be wrong tomorrow (`relative-date`),
+//! deadlines already past (`date-past`), near-duplicates (`duplicate`) and, with a model,
+//! contradictions (`conflict`).
+//!
+//! It works on a format-neutral list of [`Memory`] values, so every memory format audits the
+//! same way: the `.memory` contract through [`memories_of`], other formats through their own
+//! adapter. Synchronous and UI-free; the model, when there is one, is called once per set.
+
+pub mod accept;
+mod conflict;
+mod dates;
+pub mod discover;
+pub mod fix;
+mod paths;
+pub mod redaction;
+pub mod report;
+pub mod secrets;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use serde::Serialize;
+
+use super::dedupe;
+use crate::session::model::ModelClient;
+use crate::store::{Finding, MemoryType, Severity, Store, StoredRecord};
+
+pub use dates::Clock;
+
+/// One memory as every format can describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Memory {
+    pub name: String,
+    /// `None` when the memory has no type, or one outside the four.
+    pub kind: Option<MemoryType>,
+    pub description: String,
+    pub body: String,
+    /// The file that holds it, relative to the set's folder.
+    pub file: String,
+    /// The file line (1-based) holding the description, when it has one.
+    pub description_line: Option<usize>,
+    /// The file line (1-based) on which the body starts.
+    pub body_line: usize,
+    /// The file's last change, from which relative dates are resolved.
+    pub modified: Option<SystemTime>,
+}
+
+impl Memory {
+    /// The `.memory` contract's record as the audit sees it: the codec writes the description
+    /// on line 3 and the body after the frontmatter and one blank line.
+    pub fn of_record(entry: &StoredRecord, modified: Option<SystemTime>) -> Self {
+        let record = &entry.record;
+        let text = record.to_file_text();
+        let header = text.len() - record.body().len() - 1;
+        Self {
+            name: record.name().to_owned(),
+            kind: Some(record.kind()),
+            description: record.description().to_owned(),
+            body: record.body().to_owned(),
+            file: entry.file.clone(),
+            description_line: Some(3),
+            body_line: text[..header].matches('\n').count() + 1,
+            modified,
+        }
+    }
+
+    /// The fields the audit reads, each with the file line it starts on.
+    fn texts(&self) -> [(&str, Option<usize>); 2] {
+        [
+            (self.description.as_str(), self.description_line),
+            (self.body.as_str(), Some(self.body_line)),
+        ]
+    }
+}
+
+/// Every valid record of a `.memory` set, in manifest order, with its file's last change.
+pub fn memories_of(store: &Store, entries: &[StoredRecord]) -> Vec<Memory> {
+    entries
+        .iter()
+        .map(|entry| {
+            let modified = std::fs::symlink_metadata(store.root().join(&entry.file))
+                .and_then(|m| m.modified())
+                .ok();
+            Memory::of_record(entry, modified)
+        })
+        .collect()
+}
+
+/// What the audit is given besides the memories.
+pub struct AuditContext<'a> {
+    /// Where paths the memories mention are looked up; `None` skips `stale-path`.
+    pub project_root: Option<PathBuf>,
+    /// Asked about contradictions; `None` skips `conflict` with a note.
+    pub model: Option<&'a dyn ModelClient>,
+    /// Today, and the zone in which file times become dates.
+    pub clock: Clock,
+}
+
+impl AuditContext<'_> {
+    pub fn new(project_root: Option<PathBuf>) -> Self {
+        Self {
+            project_root,
+            model: None,
+            clock: Clock::system(),
+        }
+    }
+
+    /// The same model and clock, for another set's project.
+    pub fn for_project(&self, project_root: PathBuf) -> AuditContext<'_> {
+        AuditContext {
+            project_root: Some(project_root),
+            model: self.model,
+            clock: self.clock.clone(),
+        }
+    }
+}
+
+/// One content finding, with the record it is about and what would fix it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AuditFinding {
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The memory's name.
+    pub name: String,
+    #[serde(skip)]
+    pub fix: Option<fix::Fix>,
+}
+
+/// The audit's findings, and what it could not check and why.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditReport {
+    pub findings: Vec<AuditFinding>,
+    pub notes: Vec<String>,
+}
+
+/// Audits `memories`: per memory in order, then across them (duplicates, conflicts).
+pub fn audit(memories: &[Memory], context: &AuditContext<'_>) -> AuditReport {
+    let mut report = AuditReport::default();
+    if let Some(error) = secrets::scanner_error() {
+        report
+            .notes
+            .push(format!("the secret scanner could not start: {error}"));
+    }
+    for memory in memories {
+        secret_findings(memory, &mut report.findings);
+        if let Some(root) = &context.project_root {
+            report.findings.extend(paths::stale_paths(memory, root));
+        }
+        report.findings.extend(dates::relative_dates(memory, &context.clock));
+        report.findings.extend(dates::past_deadlines(memory, &context.clock));
+    }
+    report.findings.extend(duplicates(memories));
+    match context.model {
+        Some(model) => match conflict::conflicts(memories, model) {
+            Ok(found) => report.findings.extend(found),
+            Err(e) => report
+                .notes
+                .push(format!("conflict check failed, nothing was reported: {e}")),
+        },
+        None => report.notes.push(
+            "conflict check skipped: no model configured (--model-url URL --model NAME, or --model-cmd CMD)".into(),
+        ),
+    }
+    report
+}
+
+pub(crate) fn finding(
+    memory: &Memory,
+    code: &'static str,
+    severity: Severity,
+    line: Option<usize>,
+    message: String,
+    fix: Option<fix::Fix>,
+) -> AuditFinding {
+    AuditFinding {
+        finding: Finding {
+            code,
+            severity,
+            file: Some(memory.file.clone()),
+            line,
+            message,
+        },
+        name: memory.name.clone(),
+        fix,
+    }
+}
+
+/// The file line of byte `offset` in a field that starts on `first_line`.
+pub(crate) fn line_at(text: &str, offset: usize, first_line: Option<usize>) -> Option<usize> {
+    first_line.map(|first| first + text[..offset].matches('\n').count())
+}
+
+fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
+    let mut last_leak = None;
+    for (text, first_line) in memory.texts() {
+        for hit in secrets::find(text) {
+            let line = line_at(text, hit.range.start, first_line);
+            let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
+            let shown = secrets::preview(&text[hit.range.clone()]);
+            if hit.example {
+                out.push(finding(
+                    memory,
+                    "secret-example",
+                    Severity::Info,
+                    line,
+                    format!("{}{at}: {shown} is a documented example key, not a leak", hit.rule),
+                    None,
+                ));
+            } else {
+                last_leak = Some(out.len());
+                out.push(finding(
+                    memory,
+                    "secret",
+                    Severity::Error,
+                    line,
+                    format!(
+                        "{}{at}: {shown} looks like a credential; it is injected into every prompt that loads this memory",
+                        hit.rule
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    // One redaction fixes every secret of the record; it rides on the record's last one.
+    if let Some(last) = last_leak.and_then(|i| out.get_mut(i)) {
+        last.fix = Some(fix::Fix::Redact);
+    }
+}
+
+fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
+    let mut out = Vec::new();
+    let groups =
+        dedupe::similar_groups(memories.iter().map(|m| (m.name.as_str(), m.description.as_str())));
+    for group in groups {
+        let names: Vec<String> = group
+            .members
+            .iter()
+            .map(|&i| memories[i].name.clone())
+            .collect();
+        for (position, &i) in group.members.iter().enumerate() {
+            let memory = &memories[i];
+            let others: Vec<&str> = names
+                .iter()
+                .filter(|n| **n != memory.name)
+                .map(String::as_str)
+                .collect();
+            out.push(finding(
+                memory,
+                "duplicate",
+                Severity::Warning,
+                memory.description_line,
+                format!(
+                    "near-duplicate of {} (shared words: {})",
+                    others.join(", "),
+                    group.shared_words.join(", ")
+                ),
+                // The group's one dedupe proposal rides on its first member.
+                (position == 0).then(|| fix::Fix::Dedupe {
+                    names: names.clone(),
+                }),
+            ));
+        }
+    }
+    out
+}
