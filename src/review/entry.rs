@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::audit::redaction::redact_input;
 use super::who::Who;
 use crate::store::{RecordInput, StoredRecord};
 
@@ -43,11 +44,13 @@ pub struct JournalRecord {
     pub record: RecordInput,
 }
 
+/// memwb's files keep a record with its credentials redacted (see docs/audit.md): undoing a
+/// change restores the redacted text.
 impl From<&StoredRecord> for JournalRecord {
     fn from(entry: &StoredRecord) -> Self {
         Self {
             file: entry.file.clone(),
-            record: entry.record.to_input(),
+            record: redact_input(&entry.record.to_input()),
         }
     }
 }

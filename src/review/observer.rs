@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use super::audit::redaction::as_current;
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files};
@@ -297,13 +298,23 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
             .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
             .collect()
     };
-    // The files the entry wrote, addressed by file: exact even when a name is held twice.
+    // The files the entry wrote, addressed by file: exact even when a name is held twice. A
+    // stored copy is redacted where the record holds a secret: the file's current record
+    // stands for it when it is that copy (the base check then runs on the real text).
+    let current = store.read().ok();
     let base: Vec<StoredRecord> = to_records(&entry.after)?
         .into_iter()
         .zip(&entry.after)
-        .map(|(record, written)| StoredRecord {
-            file: written.file.clone(),
-            record,
+        .map(|(record, written)| {
+            let record = current
+                .as_ref()
+                .and_then(|set| set.entries.iter().find(|e| e.file == written.file))
+                .filter(|e| is_copy_of(&written.record, &e.record))
+                .map_or(record, |e| e.record.clone());
+            StoredRecord {
+                file: written.file.clone(),
+                record,
+            }
         })
         .collect();
     let restore = to_records(&entry.before)?;

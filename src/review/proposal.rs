@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
+use super::audit::redaction::{as_current, is_copy_of, redact_input};
+use super::audit::secrets::redact;
 use super::error::ReviewError;
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
@@ -152,7 +154,12 @@ impl Plan {
     }
 
     pub fn to_value(&self) -> Value {
-        let records: Vec<RecordInput> = self.records().iter().map(Record::to_input).collect();
+        // What is stored keeps no credential; approving writes the redacted text.
+        let records: Vec<RecordInput> = self
+            .records()
+            .iter()
+            .map(|r| redact_input(&r.to_input()))
+            .collect();
         match self {
             Plan::Extraction(_) => serde_json::json!(records),
             Plan::Consolidation { source_names, .. } => {
@@ -239,7 +246,7 @@ impl Proposal {
         for source in &self.base {
             match current.get(&source.record.name) {
                 None => changes.push(format!("source {:?} was removed", source.record.name)),
-                Some(entry) if entry.record.to_input() != source.record => {
+                Some(entry) if !is_copy_of(&source.record, &entry.record) => {
                     changes.push(format!("source {:?} was changed", source.record.name))
                 }
                 Some(_) => {}
@@ -406,9 +413,13 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         created_at: now_ms(),
         origin: new.origin,
         base,
-        additions: new.additions.iter().map(Record::to_input).collect(),
+        additions: new
+            .additions
+            .iter()
+            .map(|r| redact_input(&r.to_input()))
+            .collect(),
         plan: new.plan.to_value(),
-        evidence: new.evidence,
+        evidence: new.evidence.map(|e| redact(&e).into_owned()),
         status: Status::Pending,
         decided_at: None,
         decided_by: None,
@@ -509,7 +520,10 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         id: id.to_owned(),
         rule,
     })?;
-    let base = proposal.base_records()?;
+    let mut base = proposal.base_records()?;
+    if let Ok(current) = store.read() {
+        base = as_current(&current, base);
+    }
     let additions = proposal.addition_records()?;
     let meta = EntryMeta {
         op: Some(Op::Approve),
