@@ -1,87 +1,128 @@
-//! `memwb check`: the audit, for people and for CI.
+//! `memwb check`: the audit, for people and for CI; `--all` over every set under some roots;
+//! `--fix` files the proposals that fix what it found; `memwb accept` suppresses a finding.
 
-use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::PathBuf;
 
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
-use crate::store::{Finding, Severity, Store};
+use crate::review::content::accept::Acceptances;
+use crate::review::content::discover::find_sets;
+use crate::review::content::fix::proposals;
+use crate::review::content::report::{SetReport, check_sets, check_store, project_root};
+use crate::review::content::{AuditContext, AuditFinding};
+use crate::review::journal::MEMWB_DIR;
+use crate::review::proposal;
+use crate::session::config::ModelSettings;
+use crate::session::model::ModelClient;
+use crate::store::{Severity, Store};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Print {"workspace","ok","records","findings":[...]}.
+    /// Print {"workspace","ok","records","findings":[...],"notes":[...]} (with --all, an
+    /// array of those).
     #[arg(long)]
     pub(super) json: bool,
+    /// File a proposal for every finding that has a fix; nothing is applied.
+    #[arg(long, conflicts_with = "all")]
+    fix: bool,
+    /// Also list the findings someone accepted (`memwb accept`); they never fail the check.
+    #[arg(long)]
+    all_findings: bool,
+    /// Check every memory set under ROOT... (default: the workspace), with a summary table.
+    #[arg(long, value_name = "ROOT", num_args = 0..)]
+    all: Option<Vec<PathBuf>>,
+    /// A model finds contradictions (`conflict`); without one that check is skipped.
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    workspace: String,
-    ok: bool,
-    records: usize,
-    findings: &'a [Finding],
+#[derive(clap::Args, Debug)]
+pub struct AcceptArgs {
+    /// The finding's code (`secret`, `stale-path`, `relative-date`, ...).
+    code: String,
+    /// The record it is about.
+    name: String,
+    /// Why it is acceptable, kept with the acceptance.
+    #[arg(long)]
+    reason: Option<String>,
+}
+
+fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn ModelClient>>> {
+    let settings = ModelSettings::resolve(&args.flags(), &|name| std::env::var(name).ok())?;
+    settings.map(|s| s.client()).transpose().map_err(Into::into)
 }
 
 pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
-    let inspection = store.inspect();
-    let mut findings = inspection.findings();
-    findings.extend(crate::review::audit::findings(store));
-    let ok = !findings.iter().any(|f| f.severity == Severity::Error);
-    let records = inspection.valid_records().count();
+    let client = model_client(&args.model)?;
+    let mut context = AuditContext::new(Some(project_root(store)));
+    context.model = client.as_deref();
+    if let Some(roots) = &args.all {
+        return run_all(store, args, roots, &context);
+    }
+    let report = check_store(store, &context, args.all_findings);
     if args.json {
-        print_json(&Report {
-            workspace: store.workspace().display().to_string(),
-            ok,
-            records,
-            findings: &findings,
-        })?;
+        print_json(&report)?;
     } else {
-        for f in &findings {
-            let file = f
-                .file
-                .as_deref()
-                .map(|f| format!(" {f}:"))
-                .unwrap_or_default();
-            say!("{}", finding_line(f.severity, f.code, &file, &f.message))?;
-        }
-        let errors = findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .count();
+        print_report(&report)?;
+    }
+    if args.fix {
+        file_fixes(store, &report)?;
+    }
+    Ok(if report.ok { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+fn print_report(report: &SetReport) -> anyhow::Result<()> {
+    for checked in &report.findings {
+        let f = &checked.finding;
+        let place = match (&f.file, f.line) {
+            (Some(file), Some(line)) => format!(" {file}:{line}:"),
+            (Some(file), None) => format!(" {file}:"),
+            _ => String::new(),
+        };
+        let accepted = checked
+            .accepted
+            .as_ref()
+            .map(|a| match &a.reason {
+                Some(reason) => format!(" (accepted: {reason})"),
+                None => " (accepted)".into(),
+            })
+            .unwrap_or_default();
+        let fix = checked
+            .fix
+            .as_ref()
+            .map(|fix| format!(" [fix: {}]", fix.describe()))
+            .unwrap_or_default();
         say!(
-            "{}",
-            summary_line(
-                store.root(),
-                counted(records, "valid record"),
-                errors,
-                findings.len() - errors
-            )
+            "{}[{}]{} {}{}{}",
+            f.severity.as_str(),
+            f.code,
+            inert(&place),
+            inert(&f.message),
+            inert(&accepted),
+            fix
         )?;
     }
-    Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
-}
-
-/// One finding for people: `severity[code] file: message` (`at` is ` file:` or ` file:line:`).
-pub(super) fn finding_line(severity: Severity, code: &str, at: &str, message: &str) -> String {
-    let severity = match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
+    for note in &report.notes {
+        say!("note: {}", inert(note))?;
+    }
+    let accepted = match report.accepted() {
+        0 => String::new(),
+        n => format!(", {n} accepted"),
     };
-    format!("{severity}[{code}]{} {}", inert(at), inert(message))
-}
-
-/// The closing line: the folder, what it holds, and the counts.
-pub(super) fn summary_line(
-    root: &std::path::Path,
-    records: String,
-    errors: usize,
-    warnings: usize,
-) -> String {
-    format!(
-        "{}: {records}, {}, {}",
-        inert(&root.display().to_string()),
-        counted(errors, "error"),
-        counted(warnings, "warning")
-    )
+    say!(
+        "{}: {}, {}, {}, {} info{accepted}",
+        inert(&report.folder),
+        counted(report.records, "valid record"),
+        counted(report.count(Severity::Error), "error"),
+        counted(report.count(Severity::Warning), "warning"),
+        report.count(Severity::Info),
+    )?;
+    Ok(())
 }
 
 /// `1 error`, `2 errors`.
@@ -91,4 +132,134 @@ pub(super) fn counted(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// Files one proposal per fix, against the set as it is now read; prints each id.
+fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
+    let seen = store
+        .read()
+        .context("--fix files proposals against the set, which must read first")?;
+    let fixable: Vec<AuditFinding> = report
+        .findings
+        .iter()
+        .filter(|c| c.accepted.is_none())
+        .filter_map(|c| {
+            Some(AuditFinding {
+                finding: c.finding.clone(),
+                name: c.name.clone()?,
+                fix: c.fix.clone(),
+            })
+        })
+        .collect();
+    let refs: Vec<&AuditFinding> = fixable.iter().collect();
+    let new = proposals(&seen, &refs);
+    if new.is_empty() {
+        eprintln!("nothing to propose: no finding has a fix that is not already in place");
+    }
+    for proposal in new {
+        let filed = proposal::file(store, proposal)?;
+        eprintln!("filed proposal {} ({})", filed.id, inert(&filed.origin.source));
+        say!("{}", filed.id)?;
+    }
+    Ok(())
+}
+
+fn run_all(
+    store: &Store,
+    args: &CheckArgs,
+    roots: &[PathBuf],
+    context: &AuditContext<'_>,
+) -> anyhow::Result<u8> {
+    let roots = if roots.is_empty() {
+        vec![store.workspace().to_owned()]
+    } else {
+        roots.to_vec()
+    };
+    for root in &roots {
+        anyhow::ensure!(
+            root.is_dir(),
+            "{} is not a directory to search for memory sets",
+            inert(&root.display().to_string())
+        );
+    }
+    let sets = find_sets(&roots);
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(sets.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} sets {elapsed}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let reports = check_sets(
+        &sets,
+        store.options(),
+        context,
+        args.all_findings,
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    if args.json {
+        print_json(&reports)?;
+    } else {
+        print_table(&reports)?;
+    }
+    Ok(if reports.iter().all(|r| r.ok) {
+        EXIT_OK
+    } else {
+        EXIT_FINDINGS
+    })
+}
+
+fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
+    let rows: Vec<[String; 6]> = reports
+        .iter()
+        .map(|r| {
+            [
+                inert(&r.folder),
+                r.format.as_str().to_owned(),
+                r.records.to_string(),
+                r.count(Severity::Error).to_string(),
+                r.count(Severity::Warning).to_string(),
+                r.worst()
+                    .map(|c| format!("{} {}", c.finding.severity.as_str(), c.finding.code))
+                    .unwrap_or_else(|| "-".into()),
+            ]
+        })
+        .collect();
+    let header = ["set", "format", "records", "errors", "warnings", "worst"].map(String::from);
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for row in std::iter::once(&header).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(cell, w)| format!("{cell:<w$}"))
+            .collect();
+        say!("{}", cells.join("  ").trim_end())?;
+    }
+    let failing = reports.iter().filter(|r| !r.ok).count();
+    say!("{} sets, {failing} with errors", reports.len())?;
+    Ok(())
+}
+
+pub fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
+    let _lock = store.lock_for_write()?;
+    let set = store
+        .read()
+        .context("a finding is accepted for a record of the set, which must read first")?;
+    set.require(&args.name)?;
+    let mut acceptances = Acceptances::load(&store.root().join(MEMWB_DIR))?;
+    acceptances.accept(&args.code, &args.name, args.reason.clone())?;
+    say!(
+        "accepted {} for {}; `check --all-findings` still lists it",
+        inert(&args.code),
+        inert(&args.name)
+    )?;
+    Ok(EXIT_OK)
 }

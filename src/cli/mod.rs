@@ -152,8 +152,10 @@ enum Command {
     Repair(records::RepairArgs),
     /// Print the MEMORY.md the manifest derives, or rewrite it.
     Index(records::IndexArgs),
-    /// Audit the folder: exit 1 when any finding is an error.
+    /// Audit the folder and its content: exit 1 when any unaccepted finding is an error.
     Check(check::CheckArgs),
+    /// Accept a finding for a record: `check` stops counting it (`--all-findings` lists it).
+    Accept(check::AcceptArgs),
     /// The memories an agent would be given for QUERY (model or keyword fallback).
     Select(select::SelectArgs),
     /// Run the set's regression queries: recall@k, precision@k, MRR, forbidden hits.
@@ -265,6 +267,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Index(args) => records::index(&store, args),
         Command::Repair(args) => records::repair(&store, args),
         Command::Check(args) => check::run(&store, args),
+        Command::Accept(args) => check::accept(&store, args),
         Command::Select(args) => select::run(&store, args),
         Command::Eval(args) => eval::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),

@@ -11,6 +11,7 @@ use super::input::read_json;
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::records::report;
+use crate::review::audit::fix::dedupe_proposal;
 use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, NewProposal};
@@ -212,19 +213,7 @@ fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
     let seen = store.read()?;
     Ok(find_groups(&seen)
         .into_iter()
-        .map(|group| NewProposal {
-            plan: Plan::Consolidation {
-                source_names: group.sources.iter().map(|r| r.name().to_owned()).collect(),
-                records: vec![group.draft],
-            },
-            origin: Origin::new("dedupe"),
-            seen: seen.clone(),
-            additions: Vec::new(),
-            evidence: Some(format!(
-                "near-duplicates sharing the words: {}; the merged record is a draft to edit",
-                group.shared_words.join(", ")
-            )),
-        })
+        .map(|group| dedupe_proposal(&seen, group))
         .collect())
 }
 
