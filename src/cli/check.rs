@@ -158,7 +158,11 @@ fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
     }
     for proposal in new {
         let filed = proposal::file(store, proposal)?;
-        eprintln!("filed proposal {} ({})", filed.id, inert(&filed.origin.source));
+        eprintln!(
+            "filed proposal {} ({})",
+            filed.id,
+            inert(&filed.origin.source)
+        );
         say!("{}", filed.id)?;
     }
     Ok(())
@@ -192,13 +196,9 @@ fn run_all(
     } else {
         ProgressBar::hidden()
     };
-    let reports = check_sets(
-        &sets,
-        store.options(),
-        context,
-        args.all_findings,
-        &|| bar.inc(1),
-    );
+    let reports = check_sets(&sets, store.options(), context, args.all_findings, &|| {
+        bar.inc(1)
+    });
     bar.finish_and_clear();
     if args.json {
         print_json(&reports)?;

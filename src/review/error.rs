@@ -46,6 +46,9 @@ pub enum ReviewError {
         "committed, but not journaled: {detail}; the entry waits in {path} as an intent that `memwb check` reports and the next change records"
     )]
     NotJournaled { path: PathBuf, detail: String },
+    /// `memwb accept` of a code no record can carry.
+    #[error("{code:?} is not a finding a record can carry; one of: {known}")]
+    FindingCodeUnknown { code: String, known: String },
     #[error("no journal entry {id}")]
     EntryNotFound { id: u64 },
     #[error("cannot undo entry {id}: it was a {op}, which changed no records")]

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::AuditFinding;
 use super::secrets::redact;
+use crate::review::error::ReviewError;
 use crate::review::who::{Who, now_ms};
-use crate::store::StoreError;
 use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, read_optional};
 
 pub const ACCEPTED_FILE: &str = "accepted.json";
@@ -44,12 +44,12 @@ pub struct Acceptances {
 
 impl Acceptances {
     /// Reads `<state_dir>/accepted.json`; a missing file is no acceptances.
-    pub fn load(state_dir: &Path) -> Result<Self, StoreError> {
+    pub fn load(state_dir: &Path) -> Result<Self, ReviewError> {
         let path = state_dir.join(ACCEPTED_FILE);
         let entries = match read_optional(&path)? {
             None => Vec::new(),
             Some(bytes) => {
-                serde_json::from_slice(&bytes).map_err(|e| StoreError::ReviewDataInvalid {
+                serde_json::from_slice(&bytes).map_err(|e| ReviewError::DataInvalid {
                     what: "accepted findings",
                     path: path.clone(),
                     rule: e.to_string(),
@@ -72,13 +72,11 @@ impl Acceptances {
         code: &str,
         name: &str,
         reason: Option<String>,
-    ) -> Result<&Accepted, StoreError> {
+    ) -> Result<&Accepted, ReviewError> {
         if !CODES.contains(&code) {
-            return Err(StoreError::InvalidPlan {
-                rule: format!(
-                    "{code:?} is not a finding a record can carry; one of: {}",
-                    CODES.join(", ")
-                ),
+            return Err(ReviewError::FindingCodeUnknown {
+                code: code.to_owned(),
+                known: CODES.join(", "),
             });
         }
         self.entries.retain(|a| !(a.code == code && a.name == name));

@@ -84,7 +84,10 @@ impl Resolved {
 
 /// Every relative time in a project or feedback memory.
 pub fn relative_dates(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
-    if !matches!(memory.kind, Some(MemoryType::Project | MemoryType::Feedback)) {
+    if !matches!(
+        memory.kind,
+        Some(MemoryType::Project | MemoryType::Feedback)
+    ) {
         return Vec::new();
     }
     let written = memory.modified.and_then(|t| clock.day_of(t));
@@ -191,7 +194,11 @@ fn resolve(caps: &Captures<'_>, day: Date) -> Option<Resolved> {
         (english_number(&n)?, u, -1)
     } else {
         let n = chinese_number(&text("zh_n")?)?;
-        let sign = if text("zh_dir")?.ends_with('后') { 1 } else { -1 };
+        let sign = if text("zh_dir")?.ends_with('后') {
+            1
+        } else {
+            -1
+        };
         let unit = match text("zh_u")?.as_str() {
             "天" => "day",
             "月" => "month",
@@ -208,7 +215,10 @@ fn resolve(caps: &Captures<'_>, day: Date) -> Option<Resolved> {
             .checked_add(Span::new().months(n))
             .ok()
             .map(Resolved::Day),
-        _ => day.checked_add(Span::new().years(n)).ok().map(Resolved::Day),
+        _ => day
+            .checked_add(Span::new().years(n))
+            .ok()
+            .map(Resolved::Day),
     }
 }
 
@@ -269,12 +279,10 @@ fn english_number(word: &str) -> Option<i64> {
     ];
     match word {
         "a" | "an" => Some(1),
-        _ => word.parse().ok().or_else(|| {
-            WORDS
-                .iter()
-                .position(|w| *w == word)
-                .map(|i| i as i64 + 1)
-        }),
+        _ => word
+            .parse()
+            .ok()
+            .or_else(|| WORDS.iter().position(|w| *w == word).map(|i| i as i64 + 1)),
     }
 }
 
@@ -283,8 +291,16 @@ fn chinese_number(word: &str) -> Option<i64> {
     if let Ok(n) = word.parse() {
         return Some(n);
     }
-    let digit = |c: char| "零一二三四五六七八九".chars().position(|d| d == c).map(|i| i as i64);
-    let chars: Vec<char> = word.chars().map(|c| if c == '两' { '二' } else { c }).collect();
+    let digit = |c: char| {
+        "零一二三四五六七八九"
+            .chars()
+            .position(|d| d == c)
+            .map(|i| i as i64)
+    };
+    let chars: Vec<char> = word
+        .chars()
+        .map(|c| if c == '两' { '二' } else { c })
+        .collect();
     match chars.as_slice() {
         [c] if *c == '十' => Some(10),
         [c] => digit(*c),
@@ -328,7 +344,9 @@ pub fn past_deadlines(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
             };
             for caps in ABSOLUTE.captures_iter(line_text) {
                 let Some(whole) = caps.get(0) else { continue };
-                let Some(date) = absolute(&caps) else { continue };
+                let Some(date) = absolute(&caps) else {
+                    continue;
+                };
                 if date >= clock.today {
                     continue;
                 }
@@ -420,7 +438,13 @@ mod tests {
 
     #[test]
     fn words_that_only_look_relative_are_not_matched() {
-        for text in ["the todays list", "nextweek", "in the days of old", "weekly sync", "a week"] {
+        for text in [
+            "the todays list",
+            "nextweek",
+            "in the days of old",
+            "weekly sync",
+            "a week",
+        ] {
             assert!(RELATIVE.captures(text).is_none(), "{text}");
         }
         assert_eq!(chinese_number("二十五"), Some(25));

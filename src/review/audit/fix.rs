@@ -65,7 +65,10 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
             },
             Fix::Dedupe { names } => {
                 if let Some(group) = find_groups(seen).into_iter().find(|g| {
-                    g.sources.iter().map(Record::name).eq(names.iter().map(String::as_str))
+                    g.sources
+                        .iter()
+                        .map(Record::name)
+                        .eq(names.iter().map(String::as_str))
                 }) {
                     out.push(dedupe_proposal(seen, group));
                 }

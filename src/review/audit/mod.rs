@@ -147,8 +147,12 @@ pub fn audit(memories: &[Memory], context: &AuditContext<'_>) -> AuditReport {
         if let Some(root) = &context.project_root {
             report.findings.extend(paths::stale_paths(memory, root));
         }
-        report.findings.extend(dates::relative_dates(memory, &context.clock));
-        report.findings.extend(dates::past_deadlines(memory, &context.clock));
+        report
+            .findings
+            .extend(dates::relative_dates(memory, &context.clock));
+        report
+            .findings
+            .extend(dates::past_deadlines(memory, &context.clock));
     }
     report.findings.extend(duplicates(memories));
     match context.model {
@@ -204,7 +208,10 @@ fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
                     "secret-example",
                     Severity::Info,
                     line,
-                    format!("{}{at}: {shown} is a documented example key, not a leak", hit.rule),
+                    format!(
+                        "{}{at}: {shown} is a documented example key, not a leak",
+                        hit.rule
+                    ),
                     None,
                 ));
             } else {
@@ -231,8 +238,11 @@ fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
 
 fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
     let mut out = Vec::new();
-    let groups =
-        dedupe::similar_groups(memories.iter().map(|m| (m.name.as_str(), m.description.as_str())));
+    let groups = dedupe::similar_groups(
+        memories
+            .iter()
+            .map(|m| (m.name.as_str(), m.description.as_str())),
+    );
     for group in groups {
         let names: Vec<String> = group
             .members

@@ -34,7 +34,9 @@ pub fn as_current(current: &MemorySet, stored: Vec<Record>) -> Vec<Record> {
     stored
         .into_iter()
         .map(|record| match current.get(record.name()) {
-            Some(entry) if entry.record != record && is_copy_of(&record.to_input(), &entry.record) => {
+            Some(entry)
+                if entry.record != record && is_copy_of(&record.to_input(), &entry.record) =>
+            {
                 entry.record.clone()
             }
             _ => record,

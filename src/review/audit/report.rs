@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
-use super::accept::{Accepted, Acceptances};
+use super::accept::{Acceptances, Accepted};
 use super::discover::{FoundSet, SetFormat};
 use super::fix::Fix;
 use super::{AuditContext, audit, memories_of};
@@ -102,10 +102,7 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
         }
     };
     for found in audited.findings {
-        let accepted = acceptances
-            .as_ref()
-            .and_then(|a| a.covers(&found))
-            .cloned();
+        let accepted = acceptances.as_ref().and_then(|a| a.covers(&found)).cloned();
         if accepted.is_some() && !all_findings {
             continue;
         }
@@ -177,7 +174,11 @@ fn check_found(
 ) -> SetReport {
     match set.format {
         SetFormat::Memory => match Store::open(&set.project, options.clone()) {
-            Ok(store) => check_store(&store, &context.for_project(project_root(&store)), all_findings),
+            Ok(store) => check_store(
+                &store,
+                &context.for_project(project_root(&store)),
+                all_findings,
+            ),
             Err(e) => SetReport {
                 workspace: set.project.display().to_string(),
                 format: set.format,

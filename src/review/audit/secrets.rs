@@ -61,7 +61,10 @@ pub fn find(text: &str) -> Vec<SecretHit> {
             let overlaps_example = hits
                 .iter()
                 .any(|h| h.example && h.range.start < range.end && range.start < h.range.end);
-            if !overlaps_example && text.is_char_boundary(range.start) && text.is_char_boundary(range.end) {
+            if !overlaps_example
+                && text.is_char_boundary(range.start)
+                && text.is_char_boundary(range.end)
+            {
                 hits.push(SecretHit {
                     rule: finding.detector().to_owned(),
                     range,
@@ -122,10 +125,7 @@ mod tests {
         assert!(!hits[0].example);
         assert_eq!(&text[hits[0].range.clone()], "AKIAZ7Q3K2LMN4PQRS5T");
         assert!(hits[1].example);
-        assert_eq!(
-            redact(text),
-            "key [REDACTED] and docs AKIAIOSFODNN7EXAMPLE"
-        );
+        assert_eq!(redact(text), "key [REDACTED] and docs AKIAIOSFODNN7EXAMPLE");
         assert_eq!(redact(&redact(text)), redact(text));
     }
 
