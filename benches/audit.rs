@@ -10,9 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use memwb::review::audit::AuditContext;
-use memwb::review::audit::discover::find_sets;
-use memwb::review::audit::report::check_sets;
+use memwb::review::content::AuditContext;
+use memwb::review::content::discover::find_sets;
+use memwb::review::content::report::check_sets;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 
 const RECORDS: usize = 50;

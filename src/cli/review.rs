@@ -11,7 +11,7 @@ use super::input::read_json;
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::records::report;
-use crate::review::audit::fix::dedupe_proposal;
+use crate::review::content::fix::dedupe_proposal;
 use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, NewProposal};

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::audit::redaction::redact_input;
+use super::content::redaction::redact_input;
 use super::who::Who;
 use crate::store::{RecordInput, StoredRecord};
 

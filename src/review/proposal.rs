@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
-use super::audit::redaction::{as_current, is_copy_of, redact_input};
-use super::audit::secrets::redact;
+use super::content::redaction::{as_current, is_copy_of, redact_input};
+use super::content::secrets::redact;
 use super::error::ReviewError;
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
