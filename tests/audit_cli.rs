@@ -181,12 +181,11 @@ fn each_content_code_is_reported_with_its_line_and_exit_1_on_a_secret() {
             .unwrap()
             .contains("near-duplicate of tabs-again")
     );
-    assert_eq!(
+    assert!(
         report["notes"][0]
             .as_str()
             .unwrap()
-            .starts_with("conflict check skipped"),
-        true
+            .starts_with("conflict check skipped")
     );
 }
 

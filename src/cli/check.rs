@@ -114,13 +114,16 @@ fn print_report(report: &SetReport) -> anyhow::Result<()> {
         0 => String::new(),
         n => format!(", {n} accepted"),
     };
+    let info = match report.count(Severity::Info) {
+        0 => String::new(),
+        n => format!(", {n} info"),
+    };
     say!(
-        "{}: {}, {}, {}, {} info{accepted}",
+        "{}: {}, {}, {}{info}{accepted}",
         inert(&report.folder),
         counted(report.records, "valid record"),
         counted(report.count(Severity::Error), "error"),
         counted(report.count(Severity::Warning), "warning"),
-        report.count(Severity::Info),
     )?;
     Ok(())
 }

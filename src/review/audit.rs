@@ -16,6 +16,7 @@ fn finding(code: &'static str, severity: Severity, file: String, message: String
         code,
         severity,
         file: Some(file),
+        line: None,
         message,
     }
 }

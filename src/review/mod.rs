@@ -1,6 +1,7 @@
 //! The review gate: proposals a person approves or rejects, and the journal of every change
 //! memwb makes, with undo. Kept in `.memory/.memwb/`, which the reference agents never read.
 
+pub mod audit;
 pub mod content;
 pub mod dedupe;
 mod entry;

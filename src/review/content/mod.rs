@@ -162,6 +162,8 @@ pub fn audit(memories: &[Memory], context: &AuditContext<'_>) -> AuditReport {
                 .notes
                 .push(format!("conflict check failed, nothing was reported: {e}")),
         },
+        // One memory cannot contradict another; nothing was skipped.
+        None if memories.len() < 2 => {}
         None => report.notes.push(
             "conflict check skipped: no model configured (--model-url URL --model NAME, or --model-cmd CMD)".into(),
         ),

@@ -11,6 +11,7 @@ use super::accept::{Acceptances, Accepted};
 use super::discover::{FoundSet, SetFormat};
 use super::fix::Fix;
 use super::{AuditContext, audit, memories_of};
+use crate::review::audit::findings as state_findings;
 use crate::review::journal::MEMWB_DIR;
 use crate::store::{Finding, Severity, Store, StoreOptions, StoredRecord};
 
@@ -68,13 +69,14 @@ impl SetReport {
     }
 }
 
-/// Checks one `.memory` set. `all_findings` keeps accepted findings in the report (marked).
+/// Checks one `.memory` set: the folder, memwb's state in it, then the content. `all_findings` keeps accepted findings in the report (marked).
 pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool) -> SetReport {
     let inspection = store.inspect();
     let mut notes = Vec::new();
     let mut findings: Vec<Checked> = inspection
         .findings()
         .into_iter()
+        .chain(state_findings(store))
         .map(|finding| Checked {
             finding,
             name: None,
