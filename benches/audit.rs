@@ -10,8 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use memwb::claude::LoadLimits;
+use memwb::folder::sets::discover;
 use memwb::review::content::AuditContext;
-use memwb::review::content::discover::find_sets;
 use memwb::review::content::report::check_sets;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 
@@ -134,9 +135,16 @@ fn main() {
     for run in 1..=RUNS {
         let start = Instant::now();
         let cpu = cpu_time();
-        let found = find_sets(&[tree.path().to_owned()]);
+        let found = discover(None, &[tree.path().to_owned()], &mut |_| {}).found;
         let walked = start.elapsed();
-        let reports = check_sets(&found, &options, &context, false, &|| {});
+        let reports = check_sets(
+            &found,
+            &options,
+            LoadLimits::default(),
+            &context,
+            false,
+            &|| {},
+        );
         let took = start.elapsed();
         let cpu = cpu_time() - cpu;
         assert_eq!(reports.len(), sets);

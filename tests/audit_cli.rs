@@ -23,6 +23,8 @@ fn memwb(dir: &Path, args: &[&str]) -> Output {
         .arg(dir)
         .args(args)
         .env("TZ", "UTC")
+        // No Claude Code folders of the machine's own: only what a test makes.
+        .env("CLAUDE_CONFIG_DIR", dir.join(".no-claude-config"))
         .env_remove("MEMWB_MODEL_URL")
         .env_remove("MEMWB_MODEL_CMD")
         .output()
@@ -534,6 +536,9 @@ fn check_all_audits_every_set_under_the_roots_and_fails_on_any_error() {
     generated_set(root.path(), "alpha", false);
     generated_set(root.path(), "beta", true);
     generated_set(&root.path().join("deep/er"), "gamma", false);
+    // A Claude Code subagent folder: a topic file with a token, listed in its MEMORY.md.
+    let agent = root.path().join("delta/.claude/agent-memory/reviewer");
+    claude_folder(&agent, &format!("Review with {}.", token()));
     // Never entered: dependency and build folders.
     generated_set(&root.path().join("node_modules"), "dep", true);
     generated_set(&root.path().join("alpha/target"), "built", true);
@@ -551,18 +556,38 @@ fn check_all_audits_every_set_under_the_roots_and_fails_on_any_error() {
         .map(|r| r["folder"].as_str().unwrap().to_owned())
         .collect();
     let root_text = std::fs::canonicalize(root.path()).unwrap();
-    let expected: Vec<String> = ["alpha", "beta", "deep/er/gamma"]
+    let mut expected: Vec<String> = ["alpha", "beta", "deep/er/gamma"]
         .iter()
         .map(|p| root_text.join(p).join(".memory").display().to_string())
         .collect();
-    assert_eq!(folders, expected);
+    expected.push(
+        root_text
+            .join("delta/.claude/agent-memory/reviewer")
+            .display()
+            .to_string(),
+    );
+    expected.sort();
+    let mut sorted = folders.clone();
+    sorted.sort();
+    assert_eq!(sorted, expected);
+    let formats: Vec<&str> = reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["format"].as_str().unwrap())
+        .collect();
+    assert_eq!(formats.iter().filter(|f| **f == "claude").count(), 1);
     let ok: Vec<bool> = reports
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["ok"].as_bool().unwrap())
         .collect();
-    assert_eq!(ok, [true, false, true]);
+    assert_eq!(
+        ok.iter().filter(|ok| !**ok).count(),
+        2,
+        "beta and the agent folder"
+    );
 
     let table = memwb(
         elsewhere.path(),
@@ -579,7 +604,12 @@ fn check_all_audits_every_set_under_the_roots_and_fails_on_any_error() {
         beta.contains("memory") && beta.contains("error secret"),
         "{beta}"
     );
-    assert_eq!(lines.last(), Some(&"3 sets, 1 with errors"));
+    let agent_row = lines.iter().find(|l| l.contains("reviewer")).unwrap();
+    assert!(
+        agent_row.contains("claude") && agent_row.contains("error secret"),
+        "{agent_row}"
+    );
+    assert_eq!(lines.last(), Some(&"4 sets, 2 with errors"));
     // Not a terminal: no progress bar on stderr.
     assert!(
         table.stderr.is_empty(),
@@ -596,4 +626,56 @@ fn check_all_audits_every_set_under_the_roots_and_fails_on_any_error() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+/// A Claude Code memory folder with one topic file holding `body`, listed in its MEMORY.md.
+fn claude_folder(dir: &Path, body: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("review-notes.md"),
+        format!(
+            "---\nname: review-notes\ndescription: How reviews run\ntype: project\n---\n\n{body}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("MEMORY.md"),
+        "- [Review notes](review-notes.md) — how reviews run\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_claude_code_folder_gets_the_content_audit_read_only() {
+    let dir = workspace();
+    let folder = dir.path().join("memory");
+    claude_folder(
+        &folder,
+        &format!("Use {} and run `scripts/gone.sh`.", token()),
+    );
+    let folder_arg = folder.to_str().unwrap();
+    let out = memwb(dir.path(), &["--memory-dir", folder_arg, "check", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json_of(&out);
+    assert_eq!(report["format"], "claude");
+    let secret = findings(&report)
+        .into_iter()
+        .find(|f| f["code"] == "secret")
+        .expect("a secret finding");
+    assert_eq!(secret["file"], "review-notes.md");
+    // Frontmatter on lines 1-5, a blank line, the body on line 7.
+    assert_eq!(secret["line"], 7);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(&token()));
+    // --memory-dir names no project, so no path can be judged stale.
+    assert!(findings(&report).iter().all(|f| f["code"] != "stale-path"));
+    for refused in [
+        vec!["check", "--fix"],
+        vec!["accept", "secret", "review-notes"],
+    ] {
+        let mut args = vec!["--memory-dir", folder_arg];
+        args.extend(refused.iter());
+        let out = memwb(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("read-only"));
+    }
 }

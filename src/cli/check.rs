@@ -10,8 +10,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
+use crate::claude::LoadLimits;
+use crate::claude::locate::{config_dir, process_env};
+use crate::folder::Format;
+use crate::folder::sets::discover;
 use crate::review::content::accept::Acceptances;
-use crate::review::content::discover::find_sets;
 use crate::review::content::fix::proposals;
 use crate::review::content::report::{SetReport, check_sets, check_store, project_root};
 use crate::review::content::{AuditContext, AuditFinding};
@@ -19,7 +22,7 @@ use crate::review::journal::MEMWB_DIR;
 use crate::review::proposal;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
-use crate::store::{Severity, Store};
+use crate::store::{Severity, Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -29,16 +32,16 @@ pub struct CheckArgs {
     pub(super) json: bool,
     /// File a proposal for every finding that has a fix; nothing is applied.
     #[arg(long, conflicts_with = "all")]
-    fix: bool,
+    pub(super) fix: bool,
     /// Also list the findings someone accepted (`memwb accept`); they never fail the check.
     #[arg(long)]
     all_findings: bool,
     /// Check every memory set under ROOT... (default: the workspace), with a summary table.
     #[arg(long, value_name = "ROOT", num_args = 0..)]
-    all: Option<Vec<PathBuf>>,
+    pub(super) all: Option<Vec<PathBuf>>,
     /// A model finds contradictions (`conflict`); without one that check is skipped.
     #[command(flatten)]
-    model: ModelArgs,
+    pub(super) model: ModelArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -52,17 +55,24 @@ pub struct AcceptArgs {
     reason: Option<String>,
 }
 
-fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn ModelClient>>> {
+pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn ModelClient>>> {
     let settings = ModelSettings::resolve(&args.flags(), &|name| std::env::var(name).ok())?;
     settings.map(|s| s.client()).transpose().map_err(Into::into)
 }
 
-pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
+pub fn run(store: &Store, args: &CheckArgs, limits: LoadLimits) -> anyhow::Result<u8> {
     let client = model_client(&args.model)?;
     let mut context = AuditContext::new(Some(project_root(store)));
     context.model = client.as_deref();
     if let Some(roots) = &args.all {
-        return run_all(store, args, roots, &context);
+        return run_all(
+            store.workspace(),
+            store.options(),
+            limits,
+            args,
+            roots,
+            &context,
+        );
     }
     let report = check_store(store, &context, args.all_findings);
     if args.json {
@@ -76,7 +86,7 @@ pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
     Ok(if report.ok { EXIT_OK } else { EXIT_FINDINGS })
 }
 
-fn print_report(report: &SetReport) -> anyhow::Result<()> {
+pub(super) fn print_report(report: &SetReport) -> anyhow::Result<()> {
     for checked in &report.findings {
         let f = &checked.finding;
         let place = match (&f.file, f.line) {
@@ -121,11 +131,18 @@ fn print_report(report: &SetReport) -> anyhow::Result<()> {
     say!(
         "{}: {}, {}, {}{info}{accepted}",
         inert(&report.folder),
-        counted(report.records, "valid record"),
+        counted(report.records, records_noun(report.format)),
         counted(report.count(Severity::Error), "error"),
         counted(report.count(Severity::Warning), "warning"),
     )?;
     Ok(())
+}
+
+fn records_noun(format: Format) -> &'static str {
+    match format {
+        Format::Memory => "valid record",
+        Format::Claude => "topic file",
+    }
 }
 
 /// `1 error`, `2 errors`.
@@ -171,14 +188,18 @@ fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_all(
-    store: &Store,
+/// Every set `memwb sets` finds (Claude Code's config folder, then the roots; the workspace
+/// when no root is given), checked on every core.
+pub(super) fn run_all(
+    workspace: &std::path::Path,
+    options: &StoreOptions,
+    limits: LoadLimits,
     args: &CheckArgs,
     roots: &[PathBuf],
     context: &AuditContext<'_>,
 ) -> anyhow::Result<u8> {
     let roots = if roots.is_empty() {
-        vec![store.workspace().to_owned()]
+        vec![workspace.to_owned()]
     } else {
         roots.to_vec()
     };
@@ -189,7 +210,16 @@ fn run_all(
             inert(&root.display().to_string())
         );
     }
-    let sets = find_sets(&roots);
+    let config = config_dir(&process_env).ok();
+    let discovery = discover(config.as_deref(), &roots, &mut |_| {});
+    for skipped in &discovery.skipped {
+        eprintln!(
+            "note: skipped {}: {}",
+            inert(&skipped.path.display().to_string()),
+            inert(&skipped.why)
+        );
+    }
+    let sets = discovery.found;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(sets.len() as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} sets {elapsed}") {
@@ -199,7 +229,7 @@ fn run_all(
     } else {
         ProgressBar::hidden()
     };
-    let reports = check_sets(&sets, store.options(), context, args.all_findings, &|| {
+    let reports = check_sets(&sets, options, limits, context, args.all_findings, &|| {
         bar.inc(1)
     });
     bar.finish_and_clear();

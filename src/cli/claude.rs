@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::check::{CheckArgs, counted, finding_line, summary_line};
+use super::check::{CheckArgs, print_report};
 use super::output::{inert, print_json, print_raw, print_untrusted};
 use super::records::{IndexArgs, LsArgs, ShowArgs};
 use super::select::{SelectArgs, SelectJson};
@@ -13,10 +13,11 @@ use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{CutBy, Load};
-use crate::claude::{READ_ONLY, Snapshot, Topic, audit};
+use crate::claude::{READ_ONLY, Snapshot, Topic};
+use crate::review::content::AuditContext;
+use crate::review::content::report::check_claude;
 use crate::session::config::ModelSettings;
 use crate::session::selection::{Selection, select_among};
-use crate::store::Severity;
 
 /// Every write command on a Claude Code folder.
 pub fn refuse() -> anyhow::Result<u8> {
@@ -199,53 +200,31 @@ pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    workspace: String,
-    ok: bool,
-    records: usize,
-    findings: &'a [crate::claude::Finding],
-}
-
-pub fn check(target: &ClaudeTarget, args: &CheckArgs) -> anyhow::Result<u8> {
-    let snapshot = target.folder.read();
-    let findings = audit(&snapshot);
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    let ok = errors == 0;
-    let records = snapshot.topics.len();
-    if args.json {
-        print_json(&Report {
-            workspace: target.folder.root().display().to_string(),
-            ok,
-            records,
-            findings: &findings,
-        })?;
-    } else {
-        for f in &findings {
-            let at = match (&f.file, f.line) {
-                (Some(file), Some(line)) => format!(" {file}:{line}:"),
-                (Some(file), None) => format!(" {file}:"),
-                _ => String::new(),
-            };
-            let cut = match &f.cut {
-                Some(cut) if !cut.is_empty() => format!(" (not loaded: {})", cut.join(", ")),
-                _ => String::new(),
-            };
-            let message = format!("{}{cut}", f.message);
-            say!("{}", finding_line(f.severity, f.code, &at, &message))?;
-        }
-        say!(
-            "{}",
-            summary_line(
-                target.folder.root(),
-                counted(records, "topic file"),
-                errors,
-                findings.len() - errors
-            )
-        )?;
+/// The folder's own audit and the content audit of its topic files. `--fix` refuses: nothing
+/// can be proposed on a read-only folder. `project` is where mentioned paths are looked up
+/// (the workspace the folder was found for; none for `--memory-dir`).
+pub fn check(
+    target: &ClaudeTarget,
+    args: &CheckArgs,
+    project: Option<std::path::PathBuf>,
+    workspace: &std::path::Path,
+    options: &crate::store::StoreOptions,
+) -> anyhow::Result<u8> {
+    if args.fix {
+        anyhow::bail!("{READ_ONLY}: check --fix files proposals, which this folder cannot take");
     }
-    Ok(if ok { EXIT_OK } else { EXIT_FINDINGS })
+    let client = super::check::model_client(&args.model)?;
+    let mut context = AuditContext::new(project);
+    context.model = client.as_deref();
+    if let Some(roots) = &args.all {
+        let limits = target.folder.limits();
+        return super::check::run_all(workspace, options, limits, args, roots, &context);
+    }
+    let report = check_claude(&target.folder, &context);
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print_report(&report)?;
+    }
+    Ok(if report.ok { EXIT_OK } else { EXIT_FINDINGS })
 }

@@ -266,7 +266,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
         Command::Repair(args) => records::repair(&store, args),
-        Command::Check(args) => check::run(&store, args),
+        Command::Check(args) => check::run(&store, args, cli.folder.limits()),
         Command::Accept(args) => check::accept(&store, args),
         Command::Select(args) => select::run(&store, args),
         Command::Eval(args) => eval::run(&store, args),
@@ -301,7 +301,14 @@ fn run_claude(
         Command::Ls(args) => claude::ls(target, args),
         Command::Show(args) => claude::show(target, args),
         Command::Index(args) => claude::index(target, args),
-        Command::Check(args) => claude::check(target, args),
+        Command::Check(args) => {
+            let project = cli
+                .folder
+                .memory_dir
+                .is_none()
+                .then(|| workspace.to_owned());
+            claude::check(target, args, project, workspace, &options)
+        }
         Command::Select(args) => claude::select_topics(target, args),
         Command::Watch(args) => watch::run_claude(target, args),
         Command::Tui(args) if args.dir.is_none() => tui::run_claude(target, workspace, options),
@@ -318,7 +325,8 @@ fn run_claude(
         | Command::Approve(_)
         | Command::Reject(_)
         | Command::Log(_)
-        | Command::Undo(_) => claude::refuse(),
+        | Command::Undo(_)
+        | Command::Accept(_) => claude::refuse(),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

@@ -120,6 +120,7 @@ fn count(severities: impl Iterator<Item = Severity>) -> (usize, usize) {
     severities.fold((0, 0), |(e, w), s| match s {
         Severity::Error => (e + 1, w),
         Severity::Warning => (e, w + 1),
+        Severity::Info => (e, w),
     })
 }
 

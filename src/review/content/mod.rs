@@ -4,13 +4,12 @@
 //! contradictions (`conflict`).
 //!
 //! It works on a format-neutral list of [`Memory`] values, so every memory format audits the
-//! same way: the `.memory` contract through [`memories_of`], other formats through their own
-//! adapter. Synchronous and UI-free; the model, when there is one, is called once per set.
+//! same way: the `.memory` contract through [`memories_of`], Claude Code topic files through
+//! [`Memory::of_topic`]. Synchronous and UI-free; the model, when there is one, is called once per set.
 
 pub mod accept;
 mod conflict;
 mod dates;
-pub mod discover;
 pub mod fix;
 mod paths;
 pub mod redaction;
@@ -23,6 +22,7 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use super::dedupe;
+use crate::claude::Topic;
 use crate::session::model::ModelClient;
 use crate::store::{Finding, MemoryType, Severity, Store, StoredRecord};
 
@@ -63,6 +63,28 @@ impl Memory {
             body_line: text[..header].matches('\n').count() + 1,
             modified,
         }
+    }
+
+    /// A Claude Code topic file as the audit sees it: its `name` (else its stem), a type
+    /// outside the four as none, and the description's line found in the frontmatter.
+    pub fn of_topic(topic: &Topic) -> Option<Self> {
+        let parsed = topic.parsed()?;
+        let description_line = parsed
+            .raw
+            .lines()
+            .position(|l| l.trim_start().starts_with("description:"))
+            // The opening `---` is line 1, so the frontmatter's first line is line 2.
+            .map(|i| i + 2);
+        Some(Self {
+            name: topic.name().to_owned(),
+            kind: topic.kind().and_then(|k| k.parse().ok()),
+            description: topic.description().unwrap_or_default().to_owned(),
+            body: parsed.body.clone(),
+            file: topic.file.clone(),
+            description_line,
+            body_line: parsed.body_line,
+            modified: topic.modified,
+        })
     }
 
     /// The fields the audit reads, each with the file line it starts on.

@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::Serialize;
 
 use super::accept::{Acceptances, Accepted};
-use super::discover::{FoundSet, SetFormat};
 use super::fix::Fix;
-use super::{AuditContext, audit, memories_of};
+use super::{AuditContext, Memory, audit, memories_of};
+use crate::claude::{self, ClaudeFolder, LoadLimits};
+use crate::folder::Format;
+use crate::folder::sets::{Found, project_of};
 use crate::review::audit::findings as state_findings;
 use crate::review::journal::MEMWB_DIR;
 use crate::store::{Finding, Severity, Store, StoreOptions, StoredRecord};
@@ -25,6 +27,9 @@ pub struct Checked {
     pub name: Option<String>,
     #[serde(skip)]
     pub fix: Option<Fix>,
+    /// For a Claude Code `index-truncated`: the topic files past the cut, in index order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Vec<String>>,
     /// Set when a person accepted it; it then never fails the check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Accepted>,
@@ -33,7 +38,7 @@ pub struct Checked {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SetReport {
     pub workspace: String,
-    pub format: SetFormat,
+    pub format: Format,
     pub folder: String,
     pub ok: bool,
     pub records: usize,
@@ -81,6 +86,7 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
             finding,
             name: None,
             fix: None,
+            cut: None,
             accepted: None,
         })
         .collect();
@@ -112,12 +118,13 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
             finding: found.finding,
             name: Some(found.name),
             fix: found.fix,
+            cut: None,
             accepted,
         });
     }
     let mut report = SetReport {
         workspace: store.workspace().display().to_string(),
-        format: SetFormat::Memory,
+        format: Format::Memory,
         folder: store.root().display().to_string(),
         ok: true,
         records: entries.len(),
@@ -133,12 +140,61 @@ pub fn project_root(store: &Store) -> PathBuf {
     store.workspace().to_owned()
 }
 
+/// Checks one Claude Code folder (read-only: nothing is accepted or fixed there yet): its own
+/// audit (`claude::audit`), then the content audit of its topic files.
+pub fn check_claude(folder: &ClaudeFolder, context: &AuditContext<'_>) -> SetReport {
+    let snapshot = folder.read();
+    let mut findings: Vec<Checked> = claude::audit(&snapshot)
+        .into_iter()
+        .map(|f| Checked {
+            finding: Finding {
+                code: f.code,
+                severity: f.severity,
+                file: f.file,
+                line: f.line,
+                message: f.message,
+            },
+            name: None,
+            fix: None,
+            cut: f.cut,
+            accepted: None,
+        })
+        .collect();
+    let memories: Vec<Memory> = snapshot
+        .topics
+        .iter()
+        .filter_map(Memory::of_topic)
+        .collect();
+    let audited = audit(&memories, context);
+    findings.extend(audited.findings.into_iter().map(|found| Checked {
+        finding: found.finding,
+        name: Some(found.name),
+        // Claude Code folders are read-only here: no proposal can be filed.
+        fix: None,
+        cut: None,
+        accepted: None,
+    }));
+    let root = folder.root().display().to_string();
+    let mut report = SetReport {
+        workspace: root.clone(),
+        format: Format::Claude,
+        folder: root,
+        ok: true,
+        records: snapshot.topics.len(),
+        findings,
+        notes: audited.notes,
+    };
+    report.ok = report.count(Severity::Error) == 0;
+    report
+}
+
 /// Checks every set in `sets` on all cores, in the given order; `done` is called once per set
-/// as it finishes (a progress bar). A set whose workspace cannot be opened reports that as
-/// its one finding.
+/// as it finishes (a progress bar). A set that cannot be opened reports that as its one
+/// finding.
 pub fn check_sets(
-    sets: &[FoundSet],
+    sets: &[Found],
     options: &StoreOptions,
+    limits: LoadLimits,
     context: &AuditContext<'_>,
     all_findings: bool,
     done: &(dyn Fn() + Sync),
@@ -155,7 +211,7 @@ pub fn check_sets(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(set) = sets.get(i) else { break };
-                    let report = check_found(set, options, context, all_findings);
+                    let report = check_found(set, options, limits, context, all_findings);
                     if let Ok(mut slot) = slots[i].lock() {
                         **slot = Some(report);
                     }
@@ -169,38 +225,62 @@ pub fn check_sets(
 }
 
 fn check_found(
-    set: &FoundSet,
+    set: &Found,
     options: &StoreOptions,
+    limits: LoadLimits,
     context: &AuditContext<'_>,
     all_findings: bool,
 ) -> SetReport {
-    match set.format {
-        SetFormat::Memory => match Store::open(&set.project, options.clone()) {
-            Ok(store) => check_store(
-                &store,
-                &context.for_project(project_root(&store)),
-                all_findings,
-            ),
-            Err(e) => SetReport {
-                workspace: set.project.display().to_string(),
-                format: set.format,
-                folder: set.folder.display().to_string(),
-                ok: false,
-                records: 0,
-                findings: vec![Checked {
-                    finding: Finding {
-                        code: "set-unreadable",
-                        severity: Severity::Error,
-                        file: None,
-                        line: None,
-                        message: e.to_string(),
-                    },
-                    name: None,
-                    fix: None,
-                    accepted: None,
-                }],
-                notes: Vec::new(),
+    let opened = match set.format {
+        Format::Memory => set
+            .path
+            .parent()
+            .ok_or_else(|| "a .memory folder without a parent".to_owned())
+            .and_then(|workspace| {
+                Store::open(workspace, options.clone()).map_err(|e| e.to_string())
+            })
+            .map(|store| {
+                check_store(
+                    &store,
+                    &context.for_project(project_root(&store)),
+                    all_findings,
+                )
+            }),
+        Format::Claude => ClaudeFolder::open(&set.path, limits)
+            .map_err(|e| e.to_string())
+            .map(|folder| {
+                let project = set
+                    .slug
+                    .as_deref()
+                    .and_then(|slug| project_of(slug).path)
+                    .map(PathBuf::from);
+                let context = AuditContext {
+                    project_root: project,
+                    model: context.model,
+                    clock: context.clock.clone(),
+                };
+                check_claude(&folder, &context)
+            }),
+    };
+    opened.unwrap_or_else(|message| SetReport {
+        workspace: set.path.display().to_string(),
+        format: set.format,
+        folder: set.path.display().to_string(),
+        ok: false,
+        records: 0,
+        findings: vec![Checked {
+            finding: Finding {
+                code: "set-unreadable",
+                severity: Severity::Error,
+                file: None,
+                line: None,
+                message,
             },
-        },
-    }
+            name: None,
+            fix: None,
+            cut: None,
+            accepted: None,
+        }],
+        notes: Vec::new(),
+    })
 }
