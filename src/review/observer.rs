@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::content::redaction::as_current;
+use super::content::redaction::is_copy_of;
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files};

@@ -145,6 +145,8 @@ impl ClaudeApp {
             match finding.severity {
                 Severity::Error => return Some(Severity::Error),
                 Severity::Warning => worst = Some(Severity::Warning),
+                // Worth reading, not a health problem.
+                Severity::Info => {}
             }
         }
         worst

@@ -71,7 +71,7 @@ fn mark(app: &ClaudeApp, file: &str) -> (&'static str, Style) {
     match app.health(file) {
         Some(Severity::Error) => ("✗", app.theme.error()),
         Some(Severity::Warning) => ("⚠", app.theme.warning()),
-        None => ("✓", app.theme.ok()),
+        Some(Severity::Info) | None => ("✓", app.theme.ok()),
     }
 }
 
@@ -223,6 +223,7 @@ fn render_record(frame: &mut Frame, area: Rect, app: &mut ClaudeApp) {
         let style = match finding.severity {
             Severity::Error => theme.error(),
             Severity::Warning => theme.warning(),
+            Severity::Info => theme.dim(),
         };
         lines.push(labelled(finding.code, &finding.message, style, &theme));
     }
