@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::AuditFinding;
 use super::secrets::redact;
 use crate::review::error::ReviewError;
-use crate::review::who::{Who, now_ms};
+use crate::review::who::Who;
 use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, read_optional};
+use crate::store::time::now_ms;
 
 pub const ACCEPTED_FILE: &str = "accepted.json";
 
