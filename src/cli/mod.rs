@@ -190,7 +190,20 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let workbench = matches!(
+        cli.command,
+        None | Some(Command::Tui(_)) | Some(Command::Demo(_))
+    );
+    let received = (!workbench).then(exit_on_signals);
+    let result = run(cli);
+    // A signal that came while the command finished: its exit code, as if it had waited.
+    if let Some(signal) = received.map(|r| r.load(std::sync::atomic::Ordering::SeqCst))
+        && signal != 0
+    {
+        crate::store::lock::close_for_exit();
+        std::process::exit(128 + signal as i32);
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         // The reader went away (`memwb log | head`): what was asked for was read; stop quietly.
         Err(error) if is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
@@ -216,6 +229,41 @@ fn is_not_journaled(error: &anyhow::Error) -> bool {
         error.downcast_ref::<crate::review::ReviewError>(),
         Some(crate::review::ReviewError::NotJournaled { .. })
     )
+}
+
+/// SIGINT, SIGTERM and SIGHUP end a command without leaving a `.lock` behind or a step half
+/// done: a transaction in progress finishes (it commits, or fails and rolls back) and releases
+/// its lock, no new one starts, then the process exits 130, 143 or 129 (128 + the signal).
+/// The workbench handles its own keys and restores the terminal, so it is not covered here.
+/// Returns the last signal received (0: none), set inside the handler itself.
+fn exit_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        if let Err(e) = signal_hook::flag::register_usize(signal, received.clone(), signal as usize)
+        {
+            tracing::warn!(error = %e, "signals are not handled: a signal may leave the lock");
+        }
+    }
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        Ok(signals) => signals,
+        Err(e) => {
+            tracing::warn!(error = %e, "signals are not handled: a signal may leave the lock");
+            return received;
+        }
+    };
+    let spawned = std::thread::Builder::new()
+        .name("memwb-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                crate::store::lock::close_for_exit();
+                std::process::exit(128 + signal);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "signals are not handled: a signal may leave the lock");
+    }
+    received
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

@@ -124,6 +124,75 @@ impl Drop for QueueTurn {
     }
 }
 
+// ---- exit gate ------------------------------------------------------------------------
+
+/// How many store locks this process holds, and whether it is about to exit: a signal handler
+/// waits for the transactions in progress to finish (commit or roll back, releasing their
+/// locks) and keeps new ones from starting, then exits (see `memwb`'s signal handling).
+struct ExitGate {
+    held: usize,
+    closing: bool,
+}
+
+fn exit_gate() -> &'static (Mutex<ExitGate>, Condvar) {
+    static GATE: OnceLock<(Mutex<ExitGate>, Condvar)> = OnceLock::new();
+    GATE.get_or_init(|| {
+        (
+            Mutex::new(ExitGate {
+                held: 0,
+                closing: false,
+            }),
+            Condvar::new(),
+        )
+    })
+}
+
+/// Keeps any new store lock from being taken in this process and waits until every lock
+/// held now is released: after it returns, the process may exit without leaving a `.lock`
+/// behind or a transaction half done. Meant for a signal handler's thread, right before exit.
+pub fn close_for_exit() {
+    let (gate, changed) = exit_gate();
+    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
+    state.closing = true;
+    while state.held > 0 {
+        state = changed.wait(state).unwrap_or_else(|p| p.into_inner());
+    }
+}
+
+/// Counts a lock about to be taken; blocks for good once the process is closing (it is about
+/// to exit, and must not start a transaction it could not finish).
+fn enter_gate() {
+    let (gate, changed) = exit_gate();
+    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
+    while state.closing {
+        state = changed.wait(state).unwrap_or_else(|p| p.into_inner());
+    }
+    state.held += 1;
+}
+
+fn leave_gate() {
+    let (gate, changed) = exit_gate();
+    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
+    state.held = state.held.saturating_sub(1);
+    changed.notify_all();
+}
+
+/// A count in the exit gate, given back when dropped (after the lock directory is released).
+struct GateTurn;
+
+impl GateTurn {
+    fn enter() -> Self {
+        enter_gate();
+        GateTurn
+    }
+}
+
+impl Drop for GateTurn {
+    fn drop(&mut self) {
+        leave_gate();
+    }
+}
+
 // ---- the directory lock --------------------------------------------------------------
 
 #[derive(Debug)]
@@ -148,10 +217,13 @@ pub struct StoreLock {
     /// Our entry in the process's [`Refresher`].
     job: u64,
     _turn: QueueTurn,
+    /// Dropped last, after the directory is released.
+    _gate: GateTurn,
 }
 
 impl StoreLock {
     pub fn acquire(root: &Path, timing: LockTiming) -> Result<Self> {
+        let gate = GateTurn::enter();
         let started = Instant::now();
         let deadline = started + timing.timeout;
         let turn = QueueTurn::wait(root, started, deadline)?;
@@ -216,6 +288,7 @@ impl StoreLock {
             state,
             job,
             _turn: turn,
+            _gate: gate,
         })
     }
 
