@@ -556,3 +556,70 @@ fn another_record_starts_at_the_top_even_when_a_filter_selected_it() {
     assert!(h.screen().contains("Record: beta"), "{}", h.screen());
     assert_eq!(h.app.record.view.scroll, 0);
 }
+
+#[test]
+fn the_filter_line_edits_like_a_shell_line() {
+    let mut h = three();
+    h.keys("/betx");
+    h.press(KeyCode::Left);
+    h.press(KeyCode::Backspace);
+    assert_eq!(h.app.manifest.filter.text(), "bex");
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Backspace);
+    h.keys("ta");
+    h.ctrl('a');
+    h.keys("-");
+    h.ctrl('e');
+    assert_eq!(h.app.manifest.filter.text(), "-beta");
+    h.ctrl('a');
+    h.ctrl('k');
+    h.keys("gamma one two");
+    h.ctrl('w');
+    h.ctrl('w');
+    assert_eq!(h.app.manifest.filter.text(), "gamma ");
+    h.press(KeyCode::Home);
+    h.press(KeyCode::Right);
+    h.ctrl('u');
+    assert_eq!(h.app.manifest.filter.text(), "amma ");
+    h.press(KeyCode::End);
+    h.press(KeyCode::Backspace);
+    h.press(KeyCode::Enter);
+    assert_eq!(selected(&h).as_deref(), Some("gamma"));
+    assert_eq!(h.app.manifest.visible.len(), 1);
+    // Up recalls the filter applied before
+    h.keys("/");
+    h.press(KeyCode::Esc);
+    h.keys("/");
+    h.press(KeyCode::Up);
+    assert_eq!(h.app.manifest.filter.text(), "amma");
+    h.press(KeyCode::Down);
+    assert_eq!(h.app.manifest.filter.text(), "");
+}
+
+#[test]
+fn reopening_the_query_selects_it_so_typing_replaces_it() {
+    let mut h = three();
+    h.press(KeyCode::BackTab);
+    h.keys("i");
+    h.keys("second record");
+    h.press(KeyCode::Enter);
+    h.keys("i");
+    assert!(h.app.query.input.is_selected());
+    h.keys("third");
+    assert_eq!(h.app.query.input.text(), "third");
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.query.result.clone().expect("result").query, "third");
+    // a move keeps the old text and edits it in place
+    h.keys("i");
+    h.press(KeyCode::Home);
+    h.keys("the ");
+    assert_eq!(h.app.query.input.text(), "the third");
+    // the history holds both earlier queries
+    h.press(KeyCode::Up);
+    assert_eq!(h.app.query.input.text(), "third");
+    h.press(KeyCode::Up);
+    assert_eq!(h.app.query.input.text(), "second record");
+    h.press(KeyCode::Down);
+    h.press(KeyCode::Down);
+    assert_eq!(h.app.query.input.text(), "the third");
+}

@@ -81,7 +81,7 @@ fn s_saves_the_query_with_its_selection_as_the_expectation_edited_first() {
         panic!("no save dialog: {}", h.screen())
     };
     assert_eq!(
-        (query.as_str(), text.as_str()),
+        (query.as_str(), text.text()),
         ("database tests", "no-mocked-database")
     );
     assert!(

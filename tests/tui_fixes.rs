@@ -180,12 +180,12 @@ fn a_paste_goes_whole_into_the_filter_the_query_and_the_body() {
     let mut h = many(3, 100, 30);
     h.keys("/");
     h.send(Event::Paste("note-0\r\n".into()));
-    assert_eq!(h.app.manifest.filter, "note-0 ");
+    assert_eq!(h.app.manifest.filter.text(), "note-0 ");
     h.press(KeyCode::Esc);
     h.press(KeyCode::BackTab); // the Query pane
     h.keys("i");
     h.send(Event::Paste("where do we deploy".into()));
-    assert_eq!(h.app.query.input, "where do we deploy");
+    assert_eq!(h.app.query.input.text(), "where do we deploy");
     h.press(KeyCode::Esc);
     // outside an input a paste runs no binding: "q" does not quit, "d" does not delete
     h.send(Event::Paste("qd".into()));

@@ -318,7 +318,10 @@ fn reject_asks_for_a_reason() {
         "{}",
         h.screen()
     );
-    h.keys("not a fact");
+    h.keys("not a fakt");
+    // the reason line edits like the others: C-w, then the word again
+    h.ctrl('w');
+    h.keys("fact");
     h.press(KeyCode::Enter);
     let p = load(&h, "cccc00000001");
     assert_eq!(p.status, Status::Rejected);

@@ -23,6 +23,7 @@ use super::evals::{EvalRequest, Evals, Evaluated};
 use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
+use super::line_input::LineInput;
 use super::panes::history::HistoryPane;
 use super::panes::index::IndexPane;
 use super::panes::manifest::{ManifestPane, entry_key};
@@ -171,6 +172,8 @@ pub struct App {
     pub log: std::collections::VecDeque<Status>,
     /// The eval cases' latest run and what changed since the one before.
     pub evals: Evals,
+    /// The reason line of a rejection (its history outlives each rejection).
+    pub reason: LineInput,
 }
 
 /// How many status messages the log keeps.
@@ -209,6 +212,7 @@ impl App {
             areas: Areas::default(),
             log: Default::default(),
             evals: Evals::new(),
+            reason: LineInput::default(),
         };
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);
@@ -538,10 +542,8 @@ impl App {
                 } else if action == Action::Approve {
                     self.modal = Some(Modal::Confirm(Confirm::Approve(ids)));
                 } else {
-                    self.modal = Some(Modal::Reason {
-                        ids,
-                        text: String::new(),
-                    });
+                    self.reason.clear();
+                    self.modal = Some(Modal::Reason { ids });
                 }
             }
             Action::Undo => match self.history.selected_entry() {

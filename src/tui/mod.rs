@@ -15,6 +15,7 @@ pub mod external;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
+pub mod line_input;
 pub mod merge;
 pub mod panes;
 pub mod query;

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use super::app::{App, Modal, StatusKind, View};
 use super::keymap::{self, Action, Scope};
 use super::layout::{centered, layout, view_layout};
+use super::line_input::LineInput;
 use super::panes::{Ctx, Pane};
 use super::text;
 use crate::sanitize;
@@ -56,7 +57,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let inspection = app.inspection.clone();
     let review = app.review.clone();
     let budget = app.index.view.budget;
-    let search = app.manifest.filter.clone();
+    let search = app.manifest.filter.text().to_owned();
     for pane in Pane::ALL {
         let area = areas.pane(pane);
         if area.area() == 0 || (editing && pane == Pane::Record) {
@@ -88,13 +89,13 @@ fn render_overlays(frame: &mut Frame, app: &mut App) {
         Some(Modal::Help(_)) => render_help(frame, app),
         Some(Modal::Log(_)) => render_log(frame, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
-        Some(Modal::Reason { ids, text }) => render_reason(frame, ids, text, app),
+        Some(Modal::Reason { ids }) => render_reason(frame, ids, app),
         Some(Modal::SaveCase { query, text }) => render_save_case(frame, query, text, app),
         None => {}
     }
 }
 
-fn render_save_case(frame: &mut Frame, query: &str, text: &str, app: &App) {
+fn render_save_case(frame: &mut Frame, query: &str, text: &LineInput, app: &App) {
     let help = format!(
         "names it must select, by spaces; !name must not ({} saves, {} cancels)",
         keymap::label(Scope::Input, Action::Submit),
@@ -113,7 +114,7 @@ fn render_save_case(frame: &mut Frame, query: &str, text: &str, app: &App) {
     );
 }
 
-fn render_reason(frame: &mut Frame, ids: &[String], text: &str, app: &App) {
+fn render_reason(frame: &mut Frame, ids: &[String], app: &App) {
     let help = format!(
         "Why? (optional; {} rejects, {} cancels)",
         keymap::label(Scope::Input, Action::Submit),
@@ -128,7 +129,7 @@ fn render_reason(frame: &mut Frame, ids: &[String], text: &str, app: &App) {
         app,
         (title, 60),
         vec![Line::raw(help)],
-        ("reason> ", text),
+        ("reason> ", &app.reason),
     );
 }
 
@@ -138,13 +139,12 @@ fn input_popup(
     app: &App,
     (title, width): (String, u16),
     mut lines: Vec<Line<'static>>,
-    (prompt, text): (&'static str, &str),
+    (prompt, text): (&'static str, &LineInput),
 ) {
     let theme = &app.theme;
-    lines.push(Line::from(vec![
-        Span::styled(prompt, theme.key()),
-        Span::raw(format!("{}▏", sanitize::line(text))),
-    ]));
+    let mut input = vec![Span::styled(prompt, theme.key())];
+    input.extend(text.spans(true));
+    lines.push(Line::from(input));
     let area = centered(frame.area(), width, lines.len() as u16 + 3);
     let block = Block::default()
         .borders(Borders::ALL)

@@ -3,7 +3,7 @@
 
 use crossterm::event::KeyEvent;
 
-use super::modal::{Confirm, Modal, type_into};
+use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
 use crate::review::Status as ProposalStatus;
 use crate::store::Record;
@@ -38,8 +38,8 @@ impl App {
         let text = normalize_paste(text);
         let one_line = || text.replace('\n', " ");
         match &mut self.modal {
-            Some(Modal::Reason { text: reason, .. }) => {
-                reason.push_str(&one_line());
+            Some(Modal::Reason { .. }) => {
+                self.reason.insert(&one_line());
                 return;
             }
             Some(_) => return,
@@ -53,11 +53,11 @@ impl App {
             return;
         }
         if self.manifest.typing {
-            self.manifest.filter.push_str(&one_line());
+            self.manifest.filter.insert(&one_line());
             let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
             self.manifest.refilter(&self.inspection, keep.as_deref());
         } else if self.query.typing {
-            self.query.input.push_str(&one_line());
+            self.query.input.insert(&one_line());
         }
     }
 
@@ -259,14 +259,18 @@ impl App {
             (&mut self.query.input, &mut self.query.typing)
         };
         match action {
-            Some(Action::Submit) => *typing = false,
+            Some(Action::Submit) => {
+                *typing = false;
+                text.commit();
+            }
             Some(Action::Cancel) => {
                 *typing = false;
                 if filtering {
                     text.clear();
                 }
             }
-            _ => type_into(text, key),
+            Some(edit) if text.apply(edit) => {}
+            _ => text.type_key(key),
         }
         if filtering {
             let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
@@ -277,9 +281,10 @@ impl App {
     pub(super) fn run_query(&mut self) -> Vec<Effect> {
         let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
         let catalog = self.inspection.index.derived.clone();
-        self.query.asked = Some(self.query.input.clone());
+        let query = self.query.input.text().to_owned();
+        self.query.asked = Some(query.clone());
         vec![Effect::Query {
-            query: self.query.input.clone(),
+            query,
             records,
             catalog,
         }]

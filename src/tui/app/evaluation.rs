@@ -3,13 +3,13 @@
 
 use crossterm::event::KeyEvent;
 
-use super::modal::type_into;
 use super::{App, Effect, Modal, StatusKind};
 use crate::review::State as ProposalState;
 use crate::review::eval::{Case, Corpus};
 use crate::tui::evals::{EvalRequest, Evaluated};
 use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
+use crate::tui::line_input::LineInput;
 
 impl App {
     /// The run to start now, if one is due and none is running. An unreadable set waits for
@@ -53,7 +53,7 @@ impl App {
             Some(result) if !result.query.trim().is_empty() => {
                 self.modal = Some(Modal::SaveCase {
                     query: result.query.clone(),
-                    text: result.names.join(" "),
+                    text: LineInput::with(result.names.join(" ")),
                 });
             }
             _ => self.set_status(
@@ -71,7 +71,7 @@ impl App {
         match action {
             Some(Action::Submit) => {
                 let (mut expect, mut forbid) = (Vec::new(), Vec::new());
-                for word in text.split_whitespace() {
+                for word in text.text().split_whitespace() {
                     match word.strip_prefix('!') {
                         Some(name) => forbid.push(name.to_owned()),
                         None => expect.push(word.to_owned()),
@@ -87,7 +87,8 @@ impl App {
                 }
             }
             Some(Action::Cancel) => self.modal = None,
-            _ => type_into(text, key),
+            Some(edit) if text.apply(edit) => {}
+            _ => text.type_key(key),
         }
         Vec::new()
     }

@@ -1,11 +1,12 @@
 //! The modal flows: the help overlay, a yes/no confirmation, the reason for a rejection.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use super::{App, Effect, StatusKind};
 use crate::store::Record;
 use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
+use crate::tui::line_input::LineInput;
 use crate::tui::panes::Detail;
 use crate::tui::sanitize;
 
@@ -66,15 +67,15 @@ pub enum Modal {
     /// The message log (`M`): the last status messages, scrolled like the help.
     Log(Detail),
     Confirm(Confirm),
-    /// Rejecting the proposals `ids`: the reason being typed (one reason for all).
+    /// Rejecting the proposals `ids`: the reason being typed (one reason for all) is
+    /// [`App::reason`], which keeps its history across rejections.
     Reason {
         ids: Vec<String>,
-        text: String,
     },
     /// Saving `query` as an eval case: the expected names being edited (`!name` forbids).
     SaveCase {
         query: String,
-        text: String,
+        text: LineInput,
     },
 }
 
@@ -124,13 +125,15 @@ impl App {
 
     /// Typing the reason for a rejection: Enter rejects, Esc cancels.
     pub(super) fn reason_key(&mut self, action: Option<Action>, key: KeyEvent) -> Vec<Effect> {
-        let Some(Modal::Reason { ids, text }) = &mut self.modal else {
+        let Some(Modal::Reason { ids }) = &mut self.modal else {
             return Vec::new();
         };
         match action {
             Some(Action::Submit) => {
                 let ids = std::mem::take(ids);
-                let reason = text.trim().to_owned();
+                self.reason.commit();
+                let reason = self.reason.text().trim().to_owned();
+                self.reason.clear();
                 let reason = (!reason.is_empty()).then_some(reason);
                 self.modal = None;
                 self.proposals.marked.clear();
@@ -143,22 +146,13 @@ impl App {
                     .collect();
                 return self.run_all(jobs);
             }
-            Some(Action::Cancel) => self.modal = None,
-            _ => type_into(text, key),
+            Some(Action::Cancel) => {
+                self.modal = None;
+                self.reason.clear();
+            }
+            Some(edit) if self.reason.apply(edit) => {}
+            _ => self.reason.type_key(key),
         }
         Vec::new()
-    }
-}
-
-/// A key typed into a one-line input: Backspace deletes, a plain character is appended.
-pub(super) fn type_into(text: &mut String, key: KeyEvent) {
-    match key.code {
-        KeyCode::Backspace => {
-            text.pop();
-        }
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-            text.push(c);
-        }
-        _ => {}
     }
 }

@@ -164,7 +164,7 @@ pub static BINDINGS: &[Binding] = &[
         "close the editor (asks when there are unsaved changes)",
         Some("close"),
     ),
-    // a one-line input (filter, query)
+    // a one-line input (filter, query, reason), edited like a shell line
     b(
         S::Input,
         &[code(KeyCode::Enter)],
@@ -178,6 +178,69 @@ pub static BINDINGS: &[Binding] = &[
         A::Cancel,
         "cancel (a filter is cleared)",
         Some("cancel"),
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::Left), ctrl('b')],
+        A::CursorLeft,
+        "cursor left",
+        None,
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::Right), ctrl('f')],
+        A::CursorRight,
+        "cursor right",
+        None,
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::Home), ctrl('a')],
+        A::LineStart,
+        "to the start of the line",
+        None,
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::End), ctrl('e')],
+        A::LineEnd,
+        "to the end of the line",
+        None,
+    ),
+    b(
+        S::Input,
+        &[ctrl('u')],
+        A::KillToStart,
+        "delete to the start of the line",
+        None,
+    ),
+    b(
+        S::Input,
+        &[ctrl('w')],
+        A::KillWord,
+        "delete the word before the cursor",
+        None,
+    ),
+    b(
+        S::Input,
+        &[ctrl('k')],
+        A::KillToEnd,
+        "delete to the end of the line",
+        None,
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::Up), ctrl('p')],
+        A::HistoryPrev,
+        "the previous line typed here (history)",
+        Some("history"),
+    ),
+    b(
+        S::Input,
+        &[code(KeyCode::Down), ctrl('n')],
+        A::HistoryNext,
+        "the next line typed here (history)",
+        None,
     ),
     // everywhere else
     b(

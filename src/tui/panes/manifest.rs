@@ -13,6 +13,7 @@ use crate::sanitize;
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
 use crate::tui::keymap::{Action, Scope};
+use crate::tui::line_input::LineInput;
 use crate::tui::text;
 use crate::tui::theme::Theme;
 
@@ -24,7 +25,7 @@ pub struct ManifestPane {
     pub selected: usize,
     /// First visible row.
     pub offset: usize,
-    pub filter: String,
+    pub filter: LineInput,
     /// The filter line has the keyboard.
     pub typing: bool,
     /// Rows of the list at the last render.
@@ -59,7 +60,7 @@ fn matches(entry: &Entry, needle: &str) -> bool {
 impl ManifestPane {
     /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
     pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
-        let needle = self.filter.to_lowercase();
+        let needle = self.filter.text().to_lowercase();
         self.visible = inspection
             .entries
             .iter()
@@ -166,11 +167,9 @@ impl ManifestPane {
         self.keep_in_view();
 
         if self.typing || !self.filter.is_empty() {
-            let cursor = if self.typing { "▏" } else { "" };
-            let line = Line::from(vec![
-                Span::styled("/", theme.key()),
-                Span::raw(format!("{}{cursor}", sanitize::line(&self.filter))),
-            ]);
+            let mut spans = vec![Span::styled("/", theme.key())];
+            spans.extend(self.filter.spans(self.typing));
+            let line = Line::from(spans);
             frame.render_widget(
                 Paragraph::new(line),
                 Rect {

@@ -11,6 +11,7 @@ use crate::review::eval::Verdict;
 use crate::sanitize;
 use crate::tui::evals::CaseRow;
 use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::line_input::LineInput;
 use crate::tui::theme::Theme;
 
 /// What a selection for the typed query gave.
@@ -27,7 +28,7 @@ pub struct QueryResult {
 
 #[derive(Debug, Default)]
 pub struct QueryPane {
-    pub input: String,
+    pub input: LineInput,
     pub typing: bool,
     pub result: Option<QueryResult>,
     /// The query whose selection is being computed; a result for any other is out of date.
@@ -48,6 +49,8 @@ impl Component for QueryPane {
     fn handle_key(&mut self, action: Action) -> Option<Action> {
         match action {
             Action::QueryInput => {
+                // the old query is selected: typing replaces it, a move edits it
+                self.input.select_all();
                 self.show_cases = false;
                 self.typing = true;
             }
@@ -86,11 +89,9 @@ impl Component for QueryPane {
             return;
         }
         let block = block(" Query ", focused, theme);
-        let cursor = if self.typing { "▏" } else { "" };
-        let mut lines = vec![Line::from(vec![
-            Span::styled("query> ", theme.key()),
-            Span::raw(format!("{}{cursor}", sanitize::line(&self.input))),
-        ])];
+        let mut prompt = vec![Span::styled("query> ", theme.key())];
+        prompt.extend(self.input.spans(self.typing));
+        let mut lines = vec![Line::from(prompt)];
         match &self.result {
             None if self.input.is_empty() && !self.typing => {
                 lines.push(Line::styled(
