@@ -770,7 +770,12 @@ fn record_committed_by_another_writer_while_a_consolidation_waits_is_kept() {
             )
         })
     };
-    thread::sleep(Duration::from_millis(200));
+    // Generous: the waiter retries every 10 ms, so two busy attempts come long before this.
+    let busy = memwb::store::lock::wait_for_busy_attempts(store.root(), 2, Duration::from_secs(30));
+    assert!(
+        busy >= 2,
+        "the consolidation must be retrying the held lock"
+    );
     assert!(
         !waiting.is_finished(),
         "the consolidation must wait for the lock"

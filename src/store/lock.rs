@@ -76,6 +76,49 @@ fn is_stale(mtime_ms: i64, stale: Duration) -> bool {
     mtime_ms < now_ms() - stale.as_millis() as i64
 }
 
+// ---- contention probe ----------------------------------------------------------------
+
+type BusyCounts = (Mutex<HashMap<PathBuf, u64>>, Condvar);
+
+fn busy_counts() -> &'static BusyCounts {
+    static BUSY: OnceLock<BusyCounts> = OnceLock::new();
+    BUSY.get_or_init(Default::default)
+}
+
+/// Counted only on the path that then sleeps [`RETRY_INTERVAL`] anyway, so the uncontended
+/// acquire pays nothing.
+fn count_busy_attempt(root: &Path) {
+    let (counts, changed) = busy_counts();
+    *counts
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .entry(root.to_owned())
+        .or_default() += 1;
+    changed.notify_all();
+}
+
+/// Waits until a writer on `root` (a store's `Store::root()`) has, in this process, tried the
+/// directory lock and found it held at least `at_least` times, or `timeout` passed; returns the
+/// count. A state probe for tests that must know a writer is really waiting rather than guess
+/// with a sleep; not part of the supported API.
+#[doc(hidden)]
+pub fn wait_for_busy_attempts(root: &Path, at_least: u64, timeout: Duration) -> u64 {
+    let (counts, changed) = busy_counts();
+    let deadline = Instant::now() + timeout;
+    let mut counts = counts.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        let seen = counts.get(root).copied().unwrap_or(0);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if seen >= at_least || left.is_zero() {
+            return seen;
+        }
+        counts = changed
+            .wait_timeout(counts, left)
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
+    }
+}
+
 // ---- in-process queue ----------------------------------------------------------------
 
 type Slot = Arc<(Mutex<bool>, Condvar)>;
@@ -251,7 +294,10 @@ impl StoreLock {
                         return Err(StoreError::io("touch", &dir, e));
                     }
                 },
-                Acquire::Busy { mtime_ms } => mtime_ms,
+                Acquire::Busy { mtime_ms } => {
+                    count_busy_attempt(root);
+                    mtime_ms
+                }
             };
             let since = *first_seen.get_or_insert(busy_since.unwrap_or_else(now_ms));
             if Instant::now() >= deadline {
