@@ -623,3 +623,38 @@ fn reopening_the_query_selects_it_so_typing_replaces_it() {
     h.press(KeyCode::Down);
     assert_eq!(h.app.query.input.text(), "the third");
 }
+
+#[test]
+fn enter_in_the_query_pane_jumps_to_the_chosen_memory() {
+    let mut h = three();
+    h.keys("/gamma");
+    h.press(KeyCode::Enter);
+    assert_eq!(selected(&h).as_deref(), Some("gamma"));
+    h.press(KeyCode::BackTab);
+    h.press(KeyCode::Enter);
+    assert!(
+        h.app
+            .status
+            .clone()
+            .expect("status")
+            .text
+            .contains("no selected memory"),
+        "Enter before a query says what to do"
+    );
+    h.keys("i");
+    h.keys("second record");
+    h.press(KeyCode::Enter);
+    assert_eq!(
+        h.app.query.result.clone().expect("result").names,
+        ["beta", "alpha", "gamma"]
+    );
+    h.keys("ll");
+    h.press(KeyCode::Char('h'));
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.focus, Pane::Manifest);
+    assert_eq!(selected(&h).as_deref(), Some("alpha"));
+    assert!(h.app.manifest.filter.is_empty(), "the filter hid alpha");
+    let status = h.app.status.clone().expect("status").text;
+    assert_eq!(status, "jumped to alpha; filter cleared to show it");
+    assert!(h.screen().contains("Record: alpha"), "{}", h.screen());
+}

@@ -444,9 +444,7 @@ impl App {
             // A selection for an earlier query may finish after a later one: keep the latest.
             Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
             Event::Query(result) => {
-                self.query.asked = None;
-                self.query.view.scroll = 0;
-                self.query.result = Some(result);
+                self.query.show(result);
                 Vec::new()
             }
         }
@@ -562,6 +560,7 @@ impl App {
             Action::Yank | Action::YankPath => return self.yank(action),
             Action::RebuildIndex => return self.run(Job::RebuildIndex),
             Action::SaveCase => self.open_save_case(),
+            Action::JumpTo => self.jump_to_chosen(),
             Action::Reload => return self.run(Job::Reload),
             _ => {}
         }

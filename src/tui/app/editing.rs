@@ -278,6 +278,39 @@ impl App {
         }
     }
 
+    /// Enter in the Query pane: the chosen selected memory is selected in the Manifest pane
+    /// (shown in the Record pane); a filter that hides it is cleared, and the status says so.
+    pub(super) fn jump_to_chosen(&mut self) {
+        let Some(name) = self
+            .query
+            .result
+            .as_ref()
+            .and_then(|r| r.names.get(self.query.chosen))
+            .cloned()
+        else {
+            let text = format!(
+                "no selected memory to jump to; {} types a query",
+                keymap::label(Scope::Query, Action::QueryInput)
+            );
+            self.set_status(StatusKind::Error, text);
+            return;
+        };
+        self.manifest.refilter(&self.inspection, Some(&name));
+        let mut text = format!("jumped to {}", crate::sanitize::line(&name));
+        if self.selected_record().map(Record::name) != Some(name.as_str()) {
+            self.manifest.filter.clear();
+            self.manifest.refilter(&self.inspection, Some(&name));
+            text.push_str("; filter cleared to show it");
+        }
+        if self.selected_record().map(Record::name) != Some(name.as_str()) {
+            let text = format!("{} is no longer in the set", crate::sanitize::line(&name));
+            self.set_status(StatusKind::Error, text);
+            return;
+        }
+        self.focus = super::Pane::Manifest;
+        self.set_status(StatusKind::Info, text);
+    }
+
     pub(super) fn run_query(&mut self) -> Vec<Effect> {
         let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
         let catalog = self.inspection.index.derived.clone();

@@ -38,6 +38,7 @@ pub enum Action {
     NextMatch,
     PrevMatch,
     QueryInput,
+    JumpTo,
     /// The Query pane: switch between the selection and the eval cases.
     QueryTab,
     /// The Query pane: save the query as an eval case.

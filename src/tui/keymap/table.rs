@@ -444,10 +444,32 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(
         S::Query,
-        &[key('i'), code(KeyCode::Enter), key('/')],
+        &[key('i'), key('/')],
         A::QueryInput,
         "type a query",
         Some("query"),
+    ),
+    b(
+        S::Query,
+        &[key('h'), code(KeyCode::Left)],
+        A::Left,
+        "choose the previous selected memory",
+        None,
+    ),
+    b(
+        S::Query,
+        &[key('l'), code(KeyCode::Right)],
+        A::Right,
+        "choose the next selected memory",
+        None,
+    ),
+    b(
+        S::Query,
+        &[code(KeyCode::Enter)],
+        A::JumpTo,
+        "jump to the chosen selected memory (Manifest and Record panes)",
+        // Named in the pane beside the names instead: the hints bar is full at 80 columns.
+        None,
     ),
     b(
         S::Query,

@@ -34,11 +34,23 @@ pub struct QueryPane {
     /// The query whose selection is being computed; a result for any other is out of date.
     pub asked: Option<String>,
     pub view: Detail,
+    /// Which of the result's names Enter jumps to.
+    pub chosen: usize,
     /// The eval cases tab is shown instead of the selection.
     pub show_cases: bool,
     pub cases: Vec<CaseRow>,
     /// Why the case file could not be read.
     pub cases_error: Option<String>,
+}
+
+impl QueryPane {
+    /// Shows the selection for the query asked last, from the top, its first name chosen.
+    pub fn show(&mut self, result: QueryResult) {
+        self.asked = None;
+        self.view.scroll = 0;
+        self.result = Some(result);
+        self.chosen = 0;
+    }
 }
 
 impl Component for QueryPane {
@@ -57,6 +69,11 @@ impl Component for QueryPane {
             Action::QueryTab => {
                 self.show_cases = !self.show_cases;
                 self.view.scroll = 0;
+            }
+            Action::Left => self.chosen = self.chosen.saturating_sub(1),
+            Action::Right => {
+                let names = self.result.as_ref().map_or(0, |r| r.names.len());
+                self.chosen = (self.chosen + 1).min(names.saturating_sub(1));
             }
             movement if movement.is_movement() => {
                 self.view.page(movement);
@@ -105,20 +122,37 @@ impl Component for QueryPane {
             }
             None => {}
             Some(result) => {
-                let names = if result.names.is_empty() {
-                    "(none: nothing is injected)".to_owned()
-                } else {
-                    result
-                        .names
-                        .iter()
-                        .map(|n| sanitize::line(n).into_owned())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
-                lines.push(Line::from(vec![
-                    Span::styled(format!("selected ({}): ", result.how), theme.label()),
-                    Span::raw(names),
-                ]));
+                let mut spans = vec![Span::styled(
+                    format!("selected ({}): ", result.how),
+                    theme.label(),
+                )];
+                if result.names.is_empty() {
+                    spans.push(Span::raw("(none: nothing is injected)"));
+                }
+                for (i, name) in result.names.iter().enumerate() {
+                    if i > 0 {
+                        spans.push(Span::raw(", "));
+                    }
+                    let name = sanitize::line(name).into_owned();
+                    // the chosen name is marked only while it can be jumped to
+                    spans.push(if i == self.chosen && focused {
+                        Span::styled(name, theme.selected())
+                    } else {
+                        Span::raw(name)
+                    });
+                }
+                if !result.names.is_empty() && focused {
+                    spans.push(Span::styled(
+                        format!(
+                            "  ({}/{} choose, {} jumps to it)",
+                            keymap::label(Scope::Query, Action::Left),
+                            keymap::label(Scope::Query, Action::Right),
+                            keymap::label(Scope::Query, Action::JumpTo)
+                        ),
+                        theme.dim(),
+                    ));
+                }
+                lines.push(Line::from(spans));
                 let bytes = result.rendered.len();
                 lines.push(Line::styled(
                     format!(
