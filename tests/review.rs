@@ -10,7 +10,7 @@ use common::{names, open, record, workspace};
 use memwb::review::journal::JournalRecord;
 use memwb::review::proposal::{self, NewProposal};
 use memwb::review::{
-    EntryMeta, Journal, Op, Origin, Plan, ReviewError, State, Status, journaled, undo,
+    EntryMeta, Journal, Op, Origin, Plan, ProposalStatus, ReviewError, State, journaled, undo,
 };
 use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreOptions};
 
@@ -86,7 +86,7 @@ fn approve_applies_exactly_the_plan_and_journals_it() {
     assert_eq!(Journal::of(&store).entries().unwrap().last(), Some(&entry));
 
     let decided = proposal::load(&store, &p.id).unwrap();
-    assert_eq!(decided.status, Status::Approved);
+    assert_eq!(decided.status, ProposalStatus::Approved);
     assert_eq!(decided.journal_entry, Some(entry.id));
     assert!(matches!(
         proposal::approve(&store, &p.id),
@@ -124,7 +124,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
     assert_eq!(common::snapshot(dir.path()), before);
     assert_eq!(
         proposal::load(&store, &p.id).unwrap().status,
-        Status::Pending
+        ProposalStatus::Pending
     );
 }
 
@@ -170,7 +170,7 @@ fn reject_closes_once() {
     let closed = proposal::load(&store, &p.id).unwrap();
     assert_eq!(
         (closed.status, closed.reason.as_deref()),
-        (Status::Rejected, Some("not a duplicate"))
+        (ProposalStatus::Rejected, Some("not a duplicate"))
     );
     assert!(matches!(
         proposal::reject(&store, &p.id, None),

@@ -7,7 +7,7 @@ mod tui_harness;
 use crossterm::event::KeyCode;
 use memwb::review::proposal::{self, NewProposal};
 use memwb::review::who::Who;
-use memwb::review::{Journal, Op, Origin, Plan, Proposal, Status};
+use memwb::review::{Journal, Op, Origin, Plan, Proposal, ProposalStatus};
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 use memwb::tui::app::View;
 use tui_harness::Harness;
@@ -271,7 +271,7 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     h.press(KeyCode::Char('y')); // confirms the approval
     assert_eq!(names(&h), ["gamma", "tabs"]);
     let decided = load(&h, &p.id);
-    assert_eq!(decided.status, Status::Approved);
+    assert_eq!(decided.status, ProposalStatus::Approved);
     let entries = journal(&h);
     let last = entries.last().expect("an entry");
     assert_eq!(last.op, Op::Approve);
@@ -324,7 +324,7 @@ fn reject_asks_for_a_reason() {
     h.keys("fact");
     h.press(KeyCode::Enter);
     let p = load(&h, "cccc00000001");
-    assert_eq!(p.status, Status::Rejected);
+    assert_eq!(p.status, ProposalStatus::Rejected);
     assert_eq!(p.reason.as_deref(), Some("not a fact"));
     let last = journal(&h).pop().expect("entry");
     assert_eq!(last.op, Op::Reject);
@@ -415,7 +415,7 @@ fn stale_proposal_is_refused_and_shown() {
     );
     assert_eq!(names(&h), before);
     assert!(screen.contains("source \"alpha\" was changed"), "{screen}");
-    assert_eq!(load(&h, "eeee00000001").status, Status::Pending);
+    assert_eq!(load(&h, "eeee00000001").status, ProposalStatus::Pending);
     assert!(journal(&h).iter().all(|e| e.op != Op::Approve));
 }
 
@@ -738,8 +738,8 @@ fn approving_asks_and_marked_proposals_are_decided_together() {
     assert!(h.screen().contains("Approve 2 proposals"), "{}", h.screen());
     h.press(KeyCode::Char('y'));
     assert_eq!(names(&h), ["alpha", "beta", "gamma", "delta", "epsilon"]);
-    assert_eq!(load(&h, "abab00000001").status, Status::Approved);
-    assert_eq!(load(&h, "abab00000002").status, Status::Approved);
+    assert_eq!(load(&h, "abab00000001").status, ProposalStatus::Approved);
+    assert_eq!(load(&h, "abab00000002").status, ProposalStatus::Approved);
     // decided ones can be hidden
     h.press(KeyCode::Char('D'));
     let screen = h.screen();

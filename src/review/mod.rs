@@ -18,5 +18,5 @@ pub mod who;
 pub use error::ReviewError;
 pub use journal::{Entry, EntryMeta, Journal, Op};
 pub use observer::{journaled, journaled_op, undo};
-pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, State, Status};
+pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, ProposalStatus, State};
 pub use sink::ReviewPlans;

@@ -74,7 +74,7 @@ impl Origin {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub enum ProposalStatus {
     Pending,
     Approved,
     Rejected,
@@ -96,7 +96,7 @@ pub struct Proposal {
     pub plan: Value,
     /// The excerpt of conversation the proposal came from.
     pub evidence: Option<String>,
-    pub status: Status,
+    pub status: ProposalStatus,
     pub decided_at: Option<i64>,
     pub decided_by: Option<Who>,
     pub reason: Option<String>,
@@ -202,7 +202,7 @@ pub struct Deciding {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Decision {
     pub proposal: String,
-    pub status: Status,
+    pub status: ProposalStatus,
     pub reason: Option<String>,
     pub by: Who,
     pub at: i64,
@@ -238,9 +238,9 @@ impl Proposal {
     /// Ready, or stale with what changed, against `current`.
     pub fn state(&self, current: &MemorySet) -> State {
         match self.status {
-            Status::Approved => return State::Approved,
-            Status::Rejected => return State::Rejected,
-            Status::Pending => {}
+            ProposalStatus::Approved => return State::Approved,
+            ProposalStatus::Rejected => return State::Rejected,
+            ProposalStatus::Pending => {}
         }
         let mut changes = Vec::new();
         for source in &self.base {
@@ -420,7 +420,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
             .collect(),
         plan: new.plan.to_value(),
         evidence: new.evidence.map(|e| redact(&e).into_owned()),
-        status: Status::Pending,
+        status: ProposalStatus::Pending,
         decided_at: None,
         decided_by: None,
         reason: None,
@@ -445,16 +445,16 @@ fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
 }
 
 pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
-    Ok(load(store, id)?.status != Status::Pending)
+    Ok(load(store, id)?.status != ProposalStatus::Pending)
 }
 
 /// Fails unless `proposal` is still pending.
 fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
     match proposal.status {
-        Status::Pending => Ok(()),
+        ProposalStatus::Pending => Ok(()),
         status => Err(ReviewError::ProposalDecided {
             id: proposal.id.clone(),
-            status: if status == Status::Approved {
+            status: if status == ProposalStatus::Approved {
                 "approved"
             } else {
                 "rejected"
@@ -491,7 +491,7 @@ pub(crate) fn record_decision(
     entry: u64,
 ) -> Result<(), ReviewError> {
     let mut proposal = load(store, &decision.proposal)?;
-    if proposal.status != Status::Pending {
+    if proposal.status != ProposalStatus::Pending {
         return Ok(());
     }
     proposal.status = decision.status;
@@ -502,7 +502,7 @@ pub(crate) fn record_decision(
     rewrite(store, &proposal)
 }
 
-fn decision(id: &str, status: Status, reason: Option<String>) -> Decision {
+fn decision(id: &str, status: ProposalStatus, reason: Option<String>) -> Decision {
     Decision {
         proposal: id.to_owned(),
         status,
@@ -542,7 +542,7 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         other => other,
     };
     let deciding = Deciding {
-        decision: decision(id, Status::Approved, None),
+        decision: decision(id, ProposalStatus::Approved, None),
         read_as: proposal,
     };
     journaled(store, meta, Some(deciding), |s| match plan {
@@ -566,7 +566,7 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
         reason: reason.clone(),
         undoes: None,
     };
-    journal.record_decision_only(meta, decision(id, Status::Rejected, reason))
+    journal.record_decision_only(meta, decision(id, ProposalStatus::Rejected, reason))
 }
 
 /// Replaces the proposed records (a reviewer's edit), validated like any edit. `opened` is the

@@ -36,12 +36,12 @@ pub enum EntryState {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct ManifestEntry {
     pub file: String,
     pub state: EntryState,
 }
 
-impl Entry {
+impl ManifestEntry {
     pub fn record(&self) -> Option<&Record> {
         match &self.state {
             EntryState::Valid(r) => Some(r),
@@ -90,7 +90,7 @@ pub struct Inspection {
     /// Set when `.memory` is a link or resolves outside the workspace.
     pub root_error: Option<String>,
     pub manifest: ManifestState,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<ManifestEntry>,
     /// `.md` files in `.memory` that the manifest does not list.
     pub unlisted: Vec<String>,
     /// Leftover `.<random>.tmp` files of interrupted atomic replaces.
@@ -182,7 +182,7 @@ impl Inspection {
     }
 
     pub fn valid_records(&self) -> impl Iterator<Item = &Record> {
-        self.entries.iter().filter_map(Entry::record)
+        self.entries.iter().filter_map(ManifestEntry::record)
     }
 
     pub fn findings(&self) -> Vec<Finding> {
@@ -377,7 +377,7 @@ impl Store {
         let looked_at = SystemTime::now();
         report.entries = listed
             .iter()
-            .map(|(file, safe)| Entry {
+            .map(|(file, safe)| ManifestEntry {
                 file: file.clone(),
                 state: if *safe {
                     self.inspect_entry(dir.as_ref(), file, looked_at)

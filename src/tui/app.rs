@@ -33,8 +33,8 @@ use super::panes::record::RecordPane;
 use super::panes::{Component, Pane};
 use super::review::Review;
 use super::theme::Theme;
-use crate::review::Status as ProposalStatus;
-use crate::store::inspect::{Entry, Inspection};
+use crate::review::ProposalStatus;
+use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{Record, Store};
 use crate::watch::WatchEvent;
 
@@ -141,7 +141,7 @@ pub enum StatusKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Status {
+pub struct StatusLine {
     pub kind: StatusKind,
     pub text: String,
 }
@@ -160,7 +160,7 @@ pub struct App {
     pub history: HistoryPane,
     pub editor: Option<Editor>,
     pub modal: Option<Modal>,
-    pub status: Option<Status>,
+    pub status: Option<StatusLine>,
     pub zoom: bool,
     pub theme: Theme,
     /// Jobs started and not finished.
@@ -169,7 +169,7 @@ pub struct App {
     /// Where each pane was drawn last, for the mouse.
     pub areas: Areas,
     /// The last [`LOG_SIZE`] status messages, oldest first (`M` shows them).
-    pub log: std::collections::VecDeque<Status>,
+    pub log: std::collections::VecDeque<StatusLine>,
     /// The eval cases' latest run and what changed since the one before.
     pub evals: Evals,
     /// The reason line of a rejection (its history outlives each rejection).
@@ -260,16 +260,16 @@ impl App {
         }
     }
 
-    pub fn selected_entry(&self) -> Option<&Entry> {
+    pub fn selected_entry(&self) -> Option<&ManifestEntry> {
         self.manifest.selected_entry(&self.inspection)
     }
 
     pub fn selected_record(&self) -> Option<&Record> {
-        self.selected_entry().and_then(Entry::record)
+        self.selected_entry().and_then(ManifestEntry::record)
     }
 
     pub fn set_status(&mut self, kind: StatusKind, text: String) {
-        let status = Status { kind, text };
+        let status = StatusLine { kind, text };
         if self.log.len() == LOG_SIZE {
             self.log.pop_front();
         }

@@ -27,7 +27,7 @@ pub fn model_label(settings: &ModelSettings) -> String {
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct Entry {
+struct CachedReply {
     model: String,
     prompt_sha256: String,
     reply: ModelReply,
@@ -78,14 +78,14 @@ impl ReplyCache {
                 return None;
             }
         };
-        let entry: Entry = serde_json::from_slice(&bytes).ok()?;
+        let entry: CachedReply = serde_json::from_slice(&bytes).ok()?;
         (entry.model == self.model && entry.prompt_sha256 == prompt_hash).then_some(entry.reply)
     }
 
     /// Keeps `reply`; failing to is logged, never fatal (the reply was still given).
     pub fn put(&self, request: &ModelRequest, reply: &ModelReply) {
         let (name, prompt_hash) = self.slot(&request.to_stable_json());
-        let entry = Entry {
+        let entry = CachedReply {
             model: self.model.clone(),
             prompt_sha256: prompt_hash,
             reply: reply.clone(),

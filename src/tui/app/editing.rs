@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::review::Status as ProposalStatus;
+use crate::review::ProposalStatus;
 use crate::store::Record;
 use crate::store::inspect::EntryState;
 use crate::tui::editor::{Editor, Target};

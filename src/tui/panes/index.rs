@@ -16,7 +16,7 @@ use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
 use crate::tui::keymap::{self, Action, Scope};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Status {
+pub enum IndexSync {
     #[default]
     InSync,
     Drifted,
@@ -30,7 +30,7 @@ pub enum Status {
 /// What the pane shows, computed once per inspection.
 #[derive(Debug, Clone)]
 pub struct IndexView {
-    pub status: Status,
+    pub status: IndexSync,
     /// (marker, sanitized line): ' ' same, '-' only on disk, '+' only derived.
     pub lines: Vec<(char, String)>,
     /// The budget use of the derived index (of the valid entries' index when the set is
@@ -76,12 +76,12 @@ impl IndexView {
         }
         let derived = index.derived.as_deref().or(partial.as_deref());
         let status = match (index.status, &partial) {
-            (IndexStatus::InSync, _) => Status::InSync,
-            (IndexStatus::Drifted, _) => Status::Drifted,
-            (IndexStatus::Missing, _) => Status::Missing,
-            (IndexStatus::Unknown, Some(p)) if p == on_disk => Status::PartialInSync,
-            (IndexStatus::Unknown, Some(_)) => Status::PartialDrifted,
-            (IndexStatus::Unknown, None) => Status::Unknown,
+            (IndexStatus::InSync, _) => IndexSync::InSync,
+            (IndexStatus::Drifted, _) => IndexSync::Drifted,
+            (IndexStatus::Missing, _) => IndexSync::Missing,
+            (IndexStatus::Unknown, Some(p)) if p == on_disk => IndexSync::PartialInSync,
+            (IndexStatus::Unknown, Some(_)) => IndexSync::PartialDrifted,
+            (IndexStatus::Unknown, None) => IndexSync::Unknown,
         };
         let raw = match derived {
             Some(derived) if derived != on_disk => drift(on_disk, derived),
@@ -102,7 +102,7 @@ impl IndexView {
 impl Default for IndexView {
     fn default() -> Self {
         Self {
-            status: Status::InSync,
+            status: IndexSync::InSync,
             lines: Vec::new(),
             budget: BudgetUse {
                 index_lines: 0,
@@ -190,15 +190,15 @@ impl Component for IndexPane {
         let (theme, focused) = (ctx.theme, ctx.focused);
         let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
         let (status, style) = match self.view.status {
-            Status::InSync => ("in sync".to_owned(), theme.ok()),
-            Status::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
-            Status::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
-            Status::PartialInSync => (
+            IndexSync::InSync => ("in sync".to_owned(), theme.ok()),
+            IndexSync::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
+            IndexSync::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
+            IndexSync::PartialInSync => (
                 "matches the valid entries (set unreadable)".to_owned(),
                 theme.warning(),
             ),
-            Status::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
-            Status::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
+            IndexSync::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
+            IndexSync::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
         };
         let title = Line::from(vec![
             Span::raw(" MEMORY.md: "),

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 use super::{Component, Ctx, block, scroll, state_marker, state_reason, state_style};
 use crate::sanitize;
 use crate::store::LockState;
-use crate::store::inspect::{BudgetUse, Entry, Inspection, ManifestState};
+use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
@@ -35,11 +35,11 @@ pub struct ManifestPane {
 }
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
-pub fn entry_key(entry: &Entry) -> &str {
+pub fn entry_key(entry: &ManifestEntry) -> &str {
     entry.record().map(|r| r.name()).unwrap_or(&entry.file)
 }
 
-fn matches(entry: &Entry, needle: &str) -> bool {
+fn matches(entry: &ManifestEntry, needle: &str) -> bool {
     if needle.is_empty() {
         return true;
     }
@@ -80,7 +80,7 @@ impl ManifestPane {
         self.keep_in_view();
     }
 
-    pub fn selected_entry<'a>(&self, inspection: &'a Inspection) -> Option<&'a Entry> {
+    pub fn selected_entry<'a>(&self, inspection: &'a Inspection) -> Option<&'a ManifestEntry> {
         self.visible
             .get(self.selected)
             .and_then(|&i| inspection.entries.get(i))

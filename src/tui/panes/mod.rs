@@ -20,7 +20,7 @@ use super::keymap::{Action, Scope};
 use super::review::Review;
 use super::theme::Theme;
 use crate::sanitize;
-use crate::store::inspect::{BudgetUse, Entry, EntryState, Inspection};
+use crate::store::inspect::{BudgetUse, EntryState, Inspection, ManifestEntry};
 
 /// What a component may read while it draws: the folder state, the review state, the theme.
 pub struct Ctx<'a> {
@@ -30,7 +30,7 @@ pub struct Ctx<'a> {
     /// The component has the keyboard (its border is highlighted).
     pub focused: bool,
     /// The Manifest's selected entry (what the Record pane shows).
-    pub selected: Option<&'a Entry>,
+    pub selected: Option<&'a ManifestEntry>,
     /// The derived index's budget use (the Manifest's gauges).
     pub budget: BudgetUse,
     /// The Manifest's filter: what `n`/`N` look for in the Record pane.
@@ -118,7 +118,7 @@ pub fn state_style(state: &EntryState, theme: &Theme) -> Style {
 }
 
 /// Why an entry is not a valid record, in one line (untrusted: sanitize before showing).
-pub fn state_reason(entry: &Entry) -> String {
+pub fn state_reason(entry: &ManifestEntry) -> String {
     match &entry.state {
         EntryState::Valid(r) => r.description().to_owned(),
         EntryState::Invalid { error, .. } => match error.line() {

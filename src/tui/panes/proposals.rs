@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
-use crate::review::{Kind, Plan, Proposal, State, Status};
+use crate::review::{Kind, Plan, Proposal, ProposalStatus, State};
 use crate::sanitize;
 use crate::store::{MemorySet, Record, RecordInput};
 use crate::tui::keymap::{Action, Scope};
@@ -92,7 +92,7 @@ impl ProposalsPane {
                 summary: summary(proposal.kind, &plan),
                 plan,
             };
-            if row.proposal.status == Status::Pending {
+            if row.proposal.status == ProposalStatus::Pending {
                 pending.push(row);
             } else {
                 decided.push(row);
@@ -110,7 +110,7 @@ impl ProposalsPane {
         self.rows = self
             .all
             .iter()
-            .filter(|r| !self.hide_decided || r.proposal.status == Status::Pending)
+            .filter(|r| !self.hide_decided || r.proposal.status == ProposalStatus::Pending)
             .cloned()
             .collect();
         let listed: HashSet<&str> = self.rows.iter().map(|r| r.proposal.id.as_str()).collect();
@@ -138,7 +138,7 @@ impl ProposalsPane {
             return self.marked.iter().cloned().collect();
         }
         self.selected_row()
-            .filter(|r| r.proposal.status == Status::Pending)
+            .filter(|r| r.proposal.status == ProposalStatus::Pending)
             .map(|r| vec![r.proposal.id.clone()])
             .unwrap_or_default()
     }
@@ -158,7 +158,7 @@ impl ProposalsPane {
     pub fn pending(&self) -> usize {
         self.rows
             .iter()
-            .filter(|r| r.proposal.status == Status::Pending)
+            .filter(|r| r.proposal.status == ProposalStatus::Pending)
             .count()
     }
 
@@ -198,7 +198,7 @@ impl Component for ProposalsPane {
         match action {
             Action::Mark => {
                 if let Some(row) = self.selected_row()
-                    && row.proposal.status == Status::Pending
+                    && row.proposal.status == ProposalStatus::Pending
                 {
                     let id = row.proposal.id.clone();
                     if !self.marked.remove(&id) {
@@ -394,9 +394,9 @@ pub fn detail_lines(
         )),
     ]));
     match p.status {
-        Status::Pending => {}
+        ProposalStatus::Pending => {}
         status => {
-            let word = if status == Status::Approved {
+            let word = if status == ProposalStatus::Approved {
                 "approved"
             } else {
                 "rejected"
@@ -427,7 +427,7 @@ pub fn detail_lines(
             ));
         }
     }
-    if p.status == Status::Pending && !readable {
+    if p.status == ProposalStatus::Pending && !readable {
         lines.push(Line::styled(
             "⚠ the set is unreadable: approving is refused until its ✗ entries are repaired",
             theme.error(),
@@ -438,7 +438,7 @@ pub fn detail_lines(
     }
     // How the changed sources differ: the version the proposal read against the current one
     // (the stale lines above already say which changed or vanished).
-    if p.status == Status::Pending {
+    if p.status == ProposalStatus::Pending {
         for base in &p.base {
             let Some(now) = current.get(&base.record.name).map(|e| e.record.to_input()) else {
                 continue;
@@ -502,7 +502,7 @@ pub fn detail_lines(
     let count = plan.records().len();
     for (i, record) in plan.records().iter().enumerate() {
         let new = record.to_input();
-        let taken = p.status == Status::Pending
+        let taken = p.status == ProposalStatus::Pending
             && current.get(&new.name).is_some()
             && !source_set.contains(new.name.as_str());
         let pointer = if i == selected_record { "▶ " } else { "" };

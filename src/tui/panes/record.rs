@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block, labelled, state_marker, state_reason};
 use crate::sanitize;
-use crate::store::inspect::{Entry, EntryState};
+use crate::store::inspect::{EntryState, ManifestEntry};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::theme::Theme;
@@ -95,7 +95,7 @@ fn size_line(text: &str, theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn content(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
+fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     match &entry.state {
         EntryState::Valid(record) => {
