@@ -40,6 +40,10 @@ pub enum StoreError {
         "memory store {path} is busy with another transaction of this process; gave up after {waited_ms} ms"
     )]
     QueueTimeout { path: PathBuf, waited_ms: u128 },
+    #[error(
+        "lock {path} is {what}, not the empty directory the lock protocol makes, so no writer can break it; once no agent is writing, remove it by hand (rm -r {path})"
+    )]
+    LockBlocked { path: PathBuf, what: &'static str },
     #[error("lock {path} was compromised: {reason}; nothing was committed")]
     LockCompromised { path: PathBuf, reason: String },
     #[error(transparent)]

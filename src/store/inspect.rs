@@ -98,7 +98,12 @@ pub struct Inspection {
     /// `manifest.json` or `MEMORY.md` that is not a regular file (or is too large to read),
     /// with why: refused unread.
     pub refused_files: Vec<(String, String)>,
+    /// `manifest.json` or `MEMORY.md` that is a symbolic link: never followed.
+    pub linked_files: Vec<String>,
     pub lock: LockState,
+    /// A `.lock` that the lock protocol cannot have made (a file, a link, a directory that is
+    /// not empty), with what it is: no writer breaks it when it is stale.
+    pub lock_blocked: Option<&'static str>,
     pub index: IndexState,
     pub budget: BudgetUse,
 }
@@ -201,13 +206,27 @@ impl Inspection {
             push("root-escapes", Error, None, message.clone());
             return out;
         }
+        for file in &self.linked_files {
+            push(
+                "symlink",
+                Error,
+                Some(file),
+                "a symbolic link, which is never followed (it could lead outside the workspace); replace it with the file itself".into(),
+            );
+        }
         for (file, message) in &self.refused_files {
-            push("not-a-file", Error, Some(file), message.clone());
+            if !self.linked_files.contains(file) {
+                push("not-a-file", Error, Some(file), message.clone());
+            }
         }
         let manifest_refused = self
             .refused_files
             .iter()
-            .any(|(file, _)| file == manifest::MANIFEST_FILE);
+            .any(|(file, _)| file == manifest::MANIFEST_FILE)
+            || self
+                .linked_files
+                .iter()
+                .any(|file| file == manifest::MANIFEST_FILE);
         if let ManifestState::Invalid(rule) = &self.manifest
             && !manifest_refused
         {
@@ -300,12 +319,25 @@ impl Inspection {
                 "leftover temporary file of an interrupted write".into(),
             );
         }
+        let index_linked = self.linked_files.iter().any(|f| f == index::INDEX_FILE);
         match self.index.status {
+            // A linked MEMORY.md is reported as such, not also as missing.
+            _ if index_linked => {}
             IndexStatus::Missing => push("index-missing", Warning, Some(index::INDEX_FILE), "MEMORY.md is missing; `memwb index --write` rebuilds it".into()),
             IndexStatus::Drifted => push("index-drift", Warning, Some(index::INDEX_FILE), "MEMORY.md differs from the index the manifest derives; `memwb index --write` rebuilds it".into()),
             IndexStatus::InSync | IndexStatus::Unknown => {}
         }
-        if let LockState::Stale { mtime_ms } = self.lock {
+        if let (LockState::Stale { .. }, Some(what)) = (&self.lock, self.lock_blocked) {
+            push(
+                "lock-blocked",
+                Error,
+                Some(lock::LOCK_DIR),
+                format!(
+                    "abandoned lock that is {what}, which no writer can break; once no agent is writing, remove it by hand (rm -r .memory/{})",
+                    lock::LOCK_DIR
+                ),
+            );
+        } else if let LockState::Stale { mtime_ms } = self.lock {
             push(
                 "lock-stale",
                 Warning,
@@ -348,7 +380,9 @@ impl Store {
             unlisted: Vec::new(),
             temp_files: Vec::new(),
             refused_files: Vec::new(),
+            linked_files: Vec::new(),
             lock: LockState::Free,
+            lock_blocked: None,
             index: IndexState {
                 on_disk: None,
                 derived: Some(String::new()),
@@ -388,6 +422,14 @@ impl Store {
             .collect();
         self.scan_folder(&mut report, &listed);
         report.lock = lock::observe(&self.root, options.lock.stale);
+        report.lock_blocked = lock::blocked(&self.root.join(lock::LOCK_DIR));
+        report.linked_files = [manifest::MANIFEST_FILE, index::INDEX_FILE]
+            .into_iter()
+            .filter(|file| {
+                fs::symlink_metadata(self.root.join(file)).is_ok_and(|m| m.file_type().is_symlink())
+            })
+            .map(str::to_owned)
+            .collect();
         report.index.on_disk = match read_regular(
             &self.index_path(),
             index::MAX_INDEX_FILE_BYTES,

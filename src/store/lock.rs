@@ -403,11 +403,32 @@ fn try_acquire(dir: &Path, stale: Duration) -> Result<Acquire> {
     tracing::info!(path = %dir.display(), mtime = %format_ms(mtime_ms), "breaking a stale lock");
     match fs::remove_dir(dir) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            return Err(StoreError::io("remove stale lock", dir, e));
+            return Err(match blocked(dir) {
+                Some(what) => StoreError::LockBlocked {
+                    path: dir.to_owned(),
+                    what,
+                },
+                None => StoreError::io("remove stale lock", dir, e),
+            });
         }
         _ => {}
     }
     mkdir_once(dir, true)
+}
+
+/// What a `.lock` is when it is not something the lock protocol could have made (an empty
+/// directory): no writer may break it, so it needs a person.
+pub fn blocked(dir: &Path) -> Option<&'static str> {
+    let meta = fs::symlink_metadata(dir).ok()?;
+    if meta.file_type().is_symlink() {
+        Some("a symbolic link")
+    } else if !meta.is_dir() {
+        Some("a file")
+    } else if fs::read_dir(dir).ok()?.next().is_some() {
+        Some("a directory that is not empty")
+    } else {
+        None
+    }
 }
 
 fn mkdir_once(dir: &Path, broke_stale: bool) -> Result<Acquire> {
