@@ -393,9 +393,19 @@ fn store_options(cli: &Cli) -> anyhow::Result<StoreOptions> {
             timeout: budgets.lock_timeout,
             ..LockTiming::default()
         },
+        on_lock_wait: std::io::IsTerminal::is_terminal(&std::io::stderr())
+            .then(|| std::sync::Arc::new(say_waiting) as crate::store::lock::WaitNotice),
         ..StoreOptions::default()
     };
     Ok(options)
+}
+
+/// On a terminal only: a writer blocked by another process says who holds the lock.
+fn say_waiting(wait: crate::store::LockWait) {
+    let since = crate::store::time::format_ms(wait.held_since_ms);
+    let clock = since.get(11..19).unwrap_or(&since);
+    let ago = (crate::store::time::now_ms() - wait.held_since_ms).max(0) / 1000;
+    eprintln!("waiting for the lock on .memory (held since {clock}, {ago} s ago)...");
 }
 
 #[cfg(test)]

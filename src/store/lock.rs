@@ -44,6 +44,20 @@ impl Default for LockTiming {
     }
 }
 
+/// How long a writer waits for a lock held by another process before it says so.
+pub const WAIT_NOTICE_AFTER: Duration = Duration::from_secs(1);
+
+/// A writer has been waiting [`WAIT_NOTICE_AFTER`] for a lock another process holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockWait {
+    /// When the holder last refreshed the lock (or when we first found it held), Unix ms.
+    pub held_since_ms: i64,
+    pub waited: Duration,
+}
+
+/// Told once per acquisition, from the waiting thread (see [`super::StoreOptions::on_lock_wait`]).
+pub type WaitNotice = std::sync::Arc<dyn Fn(LockWait) + Send + Sync>;
+
 /// What an observer sees of the lock, without taking it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LockState {
@@ -266,8 +280,19 @@ pub struct StoreLock {
 
 impl StoreLock {
     pub fn acquire(root: &Path, timing: LockTiming) -> Result<Self> {
+        Self::acquire_noting(root, timing, None)
+    }
+
+    /// [`StoreLock::acquire`], telling `notice` once when the lock has been held by another
+    /// process for [`WAIT_NOTICE_AFTER`] of our wait.
+    pub fn acquire_noting(
+        root: &Path,
+        timing: LockTiming,
+        notice: Option<&WaitNotice>,
+    ) -> Result<Self> {
         let gate = GateTurn::enter();
         let started = Instant::now();
+        let mut noticed = false;
         let deadline = started + timing.timeout;
         let turn = QueueTurn::wait(root, started, deadline)?;
         let dir = root.join(LOCK_DIR);
@@ -300,6 +325,16 @@ impl StoreLock {
                 }
             };
             let since = *first_seen.get_or_insert(busy_since.unwrap_or_else(now_ms));
+            if let Some(notice) = notice
+                && !noticed
+                && started.elapsed() >= WAIT_NOTICE_AFTER
+            {
+                noticed = true;
+                notice(LockWait {
+                    held_since_ms: since,
+                    waited: started.elapsed(),
+                });
+            }
             if Instant::now() >= deadline {
                 return Err(StoreError::LockTimeout {
                     path: dir,

@@ -36,7 +36,7 @@ pub use commit::{Commit, CommitObserver};
 pub use error::{Result, StoreError};
 pub use fsutil::{FaultHook, IoHooks, IoOp};
 pub use inspect::{EntryState, Finding, Inspection, Severity};
-pub use lock::{LockState, LockTiming};
+pub use lock::{LockState, LockTiming, LockWait};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use set::{MemorySet, StoredRecord};
 
@@ -60,6 +60,9 @@ pub struct StoreOptions {
     /// the strength of its metadata (default [`RECORD_CACHE_SETTLE`]; see `cache.rs`). Longer
     /// than the file system's timestamp tick, or an edit within one tick could go unseen.
     pub record_cache_settle: std::time::Duration,
+    /// Told once when a writer has waited a second for a lock another process holds (the
+    /// command line says so on a terminal).
+    pub on_lock_wait: Option<lock::WaitNotice>,
 }
 
 impl Default for StoreOptions {
@@ -72,6 +75,7 @@ impl Default for StoreOptions {
             ids: None,
             observer: None,
             record_cache_settle: RECORD_CACHE_SETTLE,
+            on_lock_wait: None,
         }
     }
 }

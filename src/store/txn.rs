@@ -55,7 +55,11 @@ impl Store {
     /// still exclude every writer, such as deciding a proposal).
     pub fn lock_for_write(&self) -> Result<StoreLock> {
         self.ensure_root()?;
-        StoreLock::acquire(&self.root, self.options.lock)
+        StoreLock::acquire_noting(
+            &self.root,
+            self.options.lock,
+            self.options.on_lock_wait.as_ref(),
+        )
     }
 
     /// Creates `.memory` if it does not exist, and checks it like [`Store::check_root`].
