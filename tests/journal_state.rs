@@ -280,6 +280,8 @@ fn memwb_state_that_is_not_a_directory_or_has_leftovers_is_reported() {
     let dir = seeded(&["alpha", "beta"]);
     let p = file_proposal(&open(dir.path()));
     std::fs::write(memwb_dir(dir.path()).join(".0123abcd.tmp"), "half").unwrap();
+    // memwb's own folders (here the evaluation's reply cache) are not findings.
+    std::fs::create_dir(memwb_dir(dir.path()).join("eval-cache")).unwrap();
     let proposal_path = memwb_dir(dir.path()).join(format!("proposals/{}.json", p.id));
     std::fs::write(&proposal_path, "{ not json").unwrap();
     let found = findings(dir.path());
@@ -292,12 +294,21 @@ fn memwb_state_that_is_not_a_directory_or_has_leftovers_is_reported() {
         found.contains(&("proposal-corrupt".into(), file.clone())),
         "{found:?}"
     );
+    assert_eq!(found.len(), 2, "{found:?}");
     let listed = memwb(dir.path(), &["proposals"]);
     assert!(
         stdout(&listed).contains(&format!("{}.json  corrupt", p.id)),
         "{}",
         stdout(&listed)
     );
+
+    std::fs::remove_dir_all(memwb_dir(dir.path()).join("proposals")).unwrap();
+    std::fs::write(memwb_dir(dir.path()).join("proposals"), "a file").unwrap();
+    assert!(has_finding(
+        dir.path(),
+        "state-not-a-directory",
+        ".memwb/proposals"
+    ));
 
     std::fs::remove_dir_all(memwb_dir(dir.path())).unwrap();
     std::fs::write(memwb_dir(dir.path()), "a file").unwrap();

@@ -68,7 +68,9 @@ fn scan_dir(dir: &StateDir, prefix: &str, subdirs: &[&str], out: &mut Vec<Findin
         let file = format!("{prefix}/{name}");
         match dir.file_type(&name) {
             Some(FileType::Symlink) => out.push(link(file)),
-            Some(FileType::Directory) if subdirs.contains(&name.as_str()) => {}
+            // memwb's own folders (proposals, the evaluation's reply cache, ...).
+            Some(FileType::Directory) => {}
+            Some(_) if subdirs.contains(&name.as_str()) => out.push(not_a_directory(file)),
             Some(FileType::RegularFile) if is_temp(&name) => out.push(finding(
                 "temp-file",
                 Severity::Warning,
@@ -76,8 +78,6 @@ fn scan_dir(dir: &StateDir, prefix: &str, subdirs: &[&str], out: &mut Vec<Findin
                 "leftover temporary file of an interrupted write".into(),
             )),
             Some(FileType::RegularFile) => {}
-            Some(_) if subdirs.contains(&name.as_str()) => out.push(not_a_directory(file)),
-            Some(FileType::Directory) => out.push(not_a_file(file, "directory")),
             Some(FileType::Fifo) => out.push(not_a_file(file, "FIFO")),
             Some(FileType::Socket) => out.push(not_a_file(file, "socket")),
             Some(_) => out.push(not_a_file(file, "device or special file")),
