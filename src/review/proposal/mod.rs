@@ -21,6 +21,12 @@ use super::who::Who;
 use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
+mod files;
+
+pub(crate) use files::is_decided;
+pub use files::{Corrupt, Listing, list, list_all, load};
+use files::{encode, file_name, rewrite};
+
 pub const PROPOSALS_DIR: &str = "proposals";
 /// The most of one proposal file that is read (its base holds at most the whole set).
 pub const MAX_PROPOSAL_BYTES: usize = 16 * 1024 * 1024;
@@ -286,92 +292,6 @@ impl Proposal {
     }
 }
 
-/// `.memwb/proposals`, if it exists (never through a link).
-fn open_dir(store: &Store) -> Result<Option<StateDir>, ReviewError> {
-    match StateDir::open(store)? {
-        Some(state) => state.subdir(PROPOSALS_DIR),
-        None => Ok(None),
-    }
-}
-
-fn file_name(id: &str) -> Result<String, ReviewError> {
-    if id.is_empty()
-        || !id
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-    {
-        return Err(ReviewError::ProposalNotFound { id: id.to_owned() });
-    }
-    Ok(format!("{id}.json"))
-}
-
-pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
-    let name = file_name(id)?;
-    let not_found = || ReviewError::ProposalNotFound { id: id.to_owned() };
-    let dir = open_dir(store)?.ok_or_else(not_found)?;
-    let bytes = dir.read(&name, MAX_PROPOSAL_BYTES)?.ok_or_else(not_found)?;
-    let path = dir.file_path(&name);
-    let invalid = |rule: String| ReviewError::DataInvalid {
-        what: "proposal",
-        path: path.clone(),
-        rule,
-    };
-    let proposal: Proposal = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
-    // The id is shown everywhere: only the one the file name vouches for (lowercase hex) counts.
-    if proposal.id != id {
-        return Err(invalid("its id does not match its file name".into()));
-    }
-    Ok(proposal)
-}
-
-/// A proposal file that cannot be read, with why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Corrupt {
-    pub file: String,
-    pub error: String,
-}
-
-/// Every proposal, oldest first, and every proposal file that does not read.
-#[derive(Debug, Clone, Default)]
-pub struct Listing {
-    pub proposals: Vec<Proposal>,
-    pub corrupt: Vec<Corrupt>,
-}
-
-/// Every `.json` file in the proposals folder, read. Leftover temp files are not proposals.
-pub fn list_all(store: &Store) -> Result<Listing, ReviewError> {
-    let mut listing = Listing::default();
-    let Some(dir) = open_dir(store)? else {
-        return Ok(listing);
-    };
-    for name in dir.names()? {
-        let Some(id) = name.strip_suffix(".json") else {
-            continue;
-        };
-        match load(store, id) {
-            Ok(p) => listing.proposals.push(p),
-            Err(e) => listing.corrupt.push(Corrupt {
-                file: name.clone(),
-                error: e.to_string(),
-            }),
-        }
-    }
-    listing
-        .proposals
-        .sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-    Ok(listing)
-}
-
-/// Every proposal that reads, oldest first; the others are skipped with a log line (see
-/// [`list_all`] for them).
-pub fn list(store: &Store) -> Result<Vec<Proposal>, ReviewError> {
-    let listing = list_all(store)?;
-    for corrupt in &listing.corrupt {
-        tracing::warn!(file = %corrupt.file, error = %corrupt.error, "skipping an unreadable proposal");
-    }
-    Ok(listing.proposals)
-}
-
 /// What a proposer hands in.
 #[derive(Debug, Clone)]
 pub struct NewProposal {
@@ -429,23 +349,6 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
     let dir = StateDir::create(store)?.create_subdir(PROPOSALS_DIR)?;
     dir.create_exclusive(&file_name(&proposal.id)?, &encode(&proposal))?;
     Ok(proposal)
-}
-
-fn encode(proposal: &Proposal) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(proposal).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
-}
-
-fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
-    let dir = open_dir(store)?.ok_or_else(|| ReviewError::ProposalNotFound {
-        id: proposal.id.clone(),
-    })?;
-    dir.replace(&file_name(&proposal.id)?, &encode(proposal))
-}
-
-pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
-    Ok(load(store, id)?.status != ProposalStatus::Pending)
 }
 
 /// Fails unless `proposal` is still pending.
