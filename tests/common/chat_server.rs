@@ -1,10 +1,11 @@
 //! A chat-completions server on 127.0.0.1 for tests: canned replies, recorded requests.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -55,26 +56,28 @@ pub struct Server {
     pub base_url: String,
     requests: Arc<Mutex<Vec<Recorded>>>,
     thread: JoinHandle<()>,
+    addr: SocketAddr,
+    finished: Arc<AtomicBool>,
 }
 
 pub fn serve(replies: Vec<Canned>) -> Server {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let base_url = format!("http://{}/v1", listener.local_addr().expect("addr"));
-    listener.set_nonblocking(true).expect("nonblocking");
+    let addr = listener.local_addr().expect("addr");
+    let base_url = format!("http://{addr}/v1");
     let requests = Arc::new(Mutex::new(Vec::new()));
     let log = requests.clone();
+    let finished = Arc::new(AtomicBool::new(false));
+    let done = finished.clone();
     let thread = thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(10);
         for reply in replies {
-            let stream = loop {
-                match listener.accept() {
-                    Ok((stream, _)) => break stream,
-                    // The listener is non-blocking so that a client that never connects ends
-                    // the server at the deadline instead of hanging the test: poll it.
-                    Err(_) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                    Err(_) => return,
-                }
+            // A blocking accept: `finish` wakes it with a connection of its own when the test
+            // is over, so a client that never came ends the server instead of hanging it.
+            let Ok((stream, _)) = listener.accept() else {
+                return;
             };
+            if done.load(Ordering::SeqCst) {
+                return;
+            }
             if let Some(recorded) = answer(stream, &reply) {
                 log.lock().unwrap().push(recorded);
             }
@@ -84,6 +87,8 @@ pub fn serve(replies: Vec<Canned>) -> Server {
         base_url,
         requests,
         thread,
+        addr,
+        finished,
     }
 }
 
@@ -133,6 +138,9 @@ fn answer(stream: TcpStream, reply: &Canned) -> Option<Recorded> {
 
 impl Server {
     pub fn finish(self) -> Vec<Recorded> {
+        self.finished.store(true, Ordering::SeqCst);
+        // Refused once the server has answered every canned reply and closed: nothing to wake.
+        let _ = TcpStream::connect(self.addr);
         self.thread.join().expect("server thread");
         Arc::try_unwrap(self.requests)
             .expect("sole owner")
