@@ -2,47 +2,15 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use common::cli::{memwb, ok, stderr, stdout};
 use common::{snapshot, workspace};
 use serde_json::Value;
 
-fn memwb(dir: &Path, args: &[&str]) -> Output {
-    memwb_with_stdin(dir, args, "")
-}
-
 fn memwb_with_stdin(dir: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn memwb");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("memwb runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
-}
-
-fn ok(out: Output) -> String {
-    assert_eq!(out.status.code(), Some(0), "stderr: {}", stderr(&out));
-    stdout(&out)
+    common::cli::memwb_with(dir, args, stdin, &[])
 }
 
 fn refused(out: Output) -> String {
