@@ -290,7 +290,7 @@ fn entry(line: &str) -> Option<LineKind> {
 }
 
 /// The `]` that closes the title, allowing nested `[...]` inside it.
-fn find_closing_bracket(text: &str) -> Option<usize> {
+pub(crate) fn find_closing_bracket(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     for (i, c) in text.char_indices() {
         match c {

@@ -1,10 +1,11 @@
 //! The second backend: Claude Code's auto memory (`<config>/projects/<slug>/memory/`), found,
-//! read and audited as it is. Read-only for now: nothing here writes.
+//! read and audited as it is; [`edit`] plans changes to it as text, for the write engine.
 //!
 //! Synchronous and UI-free, like [`crate::store`]; every error names its path and rule.
 //! See docs/claude-code.md for what is read, how it is found and what each finding means.
 
 pub mod audit;
+pub mod edit;
 pub mod error;
 pub mod folder;
 pub mod frontmatter;

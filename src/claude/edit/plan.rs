@@ -1,0 +1,281 @@
+//! `add`, `set`, `rm` and rename as the files they change: each topic file and MEMORY.md with
+//! the exact text read (the base the write engine compares against) and the text to write.
+
+use jiff::Timestamp;
+
+use super::fields::{self, TopicText};
+use super::index_lines::{
+    append_entry, entry_line, rehook_entries, remove_entries, rename_entries,
+};
+use super::naming::file_name;
+use super::{EditError, stamp, stamp_modified};
+use crate::claude::frontmatter;
+use crate::claude::index::INDEX_FILE;
+
+/// One file of a change: `base` is the exact text read (`None`: it must not exist), `after`
+/// the text to write (`None`: delete it). `file` is relative to the folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    pub file: String,
+    pub base: Option<String>,
+    pub after: Option<String>,
+}
+
+/// A topic file as read: its folder-relative path and exact text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TopicFile<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+/// A new memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewMemory {
+    pub name: String,
+    pub kind: String,
+    pub description: String,
+    pub body: String,
+}
+
+/// What `set` changes; `None` leaves a part as it is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub name: Option<String>,
+    pub kind: Option<String>,
+    pub description: Option<String>,
+    pub body: Option<String>,
+    /// Any other top-level or `metadata:` field, set (`Some`) or removed (`None`).
+    pub fields: Vec<(String, Option<String>)>,
+}
+
+fn index_write(index: Option<&str>, after: String) -> Option<FileWrite> {
+    (index != Some(after.as_str())).then(|| FileWrite {
+        file: INDEX_FILE.into(),
+        base: index.map(str::to_owned),
+        after: Some(after),
+    })
+}
+
+fn ensure_newline(text: &str) -> String {
+    if text.is_empty() || text.ends_with('\n') {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+/// A new topic file (`<type>_<slug>.md`, unique among `existing`) with `name`, `description`,
+/// `type` and `modified`, and its entry in MEMORY.md (`index`: its text, `None` when missing).
+/// Returns the new file's name and the writes.
+pub fn plan_add(
+    memory: &NewMemory,
+    index: Option<&str>,
+    existing: &[&str],
+    now: Timestamp,
+) -> Result<(String, Vec<FileWrite>), EditError> {
+    let file = file_name(&memory.name, Some(&memory.kind), existing);
+    let mut text = "---\n---\n".to_owned();
+    for (key, value) in [
+        ("name", memory.name.as_str()),
+        ("description", memory.description.as_str()),
+        ("type", memory.kind.as_str()),
+        ("modified", stamp(now).as_str()),
+    ] {
+        text = fields::set_field(&text, key, value)?;
+    }
+    text.push('\n');
+    text.push_str(&ensure_newline(&memory.body));
+    let line = entry_line(&memory.name, &file, &memory.description);
+    let mut writes = vec![FileWrite {
+        file: file.clone(),
+        base: None,
+        after: Some(text),
+    }];
+    writes.extend(index_write(
+        index,
+        append_entry(index.unwrap_or(""), &line, Some(&memory.kind)),
+    ));
+    Ok((file, writes))
+}
+
+/// The frontmatter field edits, the body and the `modified` stamp of one file (stamped only
+/// when something changed and the file had frontmatter); the text back unchanged when
+/// nothing differs.
+pub fn edit_topic(text: &str, changes: &Changes, now: Timestamp) -> Result<String, EditError> {
+    let mut out = text.to_owned();
+    let current = frontmatter::parse(text);
+    for (key, value) in [
+        ("name", &changes.name),
+        ("description", &changes.description),
+        ("type", &changes.kind),
+    ] {
+        if let Some(value) = value {
+            set_if_changed(&mut out, &current, key, value)?;
+        }
+    }
+    for (key, value) in &changes.fields {
+        match value {
+            Some(value) => set_if_changed(&mut out, &current, key, value)?,
+            None => out = fields::remove_field(&out, key),
+        }
+    }
+    if let Some(body) = &changes.body {
+        out = replace_body(&out, body);
+    }
+    // Only a file that had frontmatter is stamped: one an edit gave frontmatter keeps just
+    // the fields asked for.
+    if out == text || TopicText::split(text).is_none() {
+        return Ok(out);
+    }
+    Ok(stamp_modified(&out, now)?.unwrap_or(out))
+}
+
+fn set_if_changed(
+    out: &mut String,
+    current: &frontmatter::Parsed,
+    key: &str,
+    value: &str,
+) -> Result<(), EditError> {
+    let now_is = if key == "type" {
+        current.kind()
+    } else {
+        current.field(key)
+    };
+    if now_is != Some(value) {
+        *out = fields::set_field(out, key, value)?;
+    }
+    Ok(())
+}
+
+/// The text with its body replaced, keeping the blank lines that opened the old one.
+fn replace_body(text: &str, body: &str) -> String {
+    let (head, old) = match TopicText::split(text) {
+        Some(topic) => (&text[..text.len() - topic.body().len()], topic.body()),
+        None => ("", text),
+    };
+    let lead = &old[..old.len() - old.trim_start_matches(['\n', '\r']).len()];
+    let body = body.trim_start_matches(['\n', '\r']);
+    if old.trim() == body.trim() && old.ends_with('\n') == body.ends_with('\n') {
+        return text.to_owned();
+    }
+    format!("{head}{lead}{}", ensure_newline(body))
+}
+
+/// `set` on one topic file: its edit and, when the name or the description changed, the entry
+/// lines that showed them.
+pub fn plan_set(
+    topic: TopicFile<'_>,
+    index: Option<&str>,
+    changes: &Changes,
+    now: Timestamp,
+) -> Result<Vec<FileWrite>, EditError> {
+    let after = edit_topic(topic.text, changes, now)?;
+    if after == topic.text {
+        return Ok(Vec::new());
+    }
+    let before = frontmatter::parse(topic.text);
+    let mut writes = vec![FileWrite {
+        file: topic.file.into(),
+        base: Some(topic.text.into()),
+        after: Some(after),
+    }];
+    if let Some(text) = index {
+        let mut new_index = text.to_owned();
+        let old_name = before.field("name").unwrap_or(stem(topic.file)).to_owned();
+        if let Some(name) = &changes.name {
+            new_index = rename_entries(&new_index, topic.file, topic.file, &old_name, name);
+        }
+        if let Some(description) = &changes.description {
+            let old = before.field("description").unwrap_or("");
+            new_index = rehook_entries(&new_index, topic.file, old, description);
+        }
+        writes.extend(index_write(index, new_index));
+    }
+    Ok(writes)
+}
+
+/// `rm`: every file deleted and every entry linking to one removed.
+pub fn plan_rm(topics: &[TopicFile<'_>], index: Option<&str>) -> Vec<FileWrite> {
+    let mut writes: Vec<FileWrite> = topics
+        .iter()
+        .map(|t| FileWrite {
+            file: t.file.into(),
+            base: Some(t.text.into()),
+            after: None,
+        })
+        .collect();
+    if let Some(text) = index {
+        let after = topics
+            .iter()
+            .fold(text.to_owned(), |acc, t| remove_entries(&acc, t.file));
+        writes.extend(index_write(index, after));
+    }
+    writes
+}
+
+/// A rename: the `name` field changed (and stamped), the file moved to the name Claude Code
+/// would pick for the new name (in the same folder; unless that is its current name), and
+/// the index links and titles rewritten. Returns the new file and the writes.
+pub fn plan_rename(
+    topic: TopicFile<'_>,
+    index: Option<&str>,
+    new_name: &str,
+    existing: &[&str],
+    now: Timestamp,
+) -> Result<(String, Vec<FileWrite>), EditError> {
+    let before = frontmatter::parse(topic.text);
+    let changes = Changes {
+        name: Some(new_name.to_owned()),
+        ..Changes::default()
+    };
+    let after = edit_topic(topic.text, &changes, now)?;
+    let dir = topic.file.rfind('/').map_or("", |i| &topic.file[..=i]);
+    let others: Vec<String> = existing
+        .iter()
+        .filter(|f| **f != topic.file)
+        .filter_map(|f| f.strip_prefix(dir))
+        .filter(|f| !f.contains('/'))
+        .map(str::to_owned)
+        .collect();
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    let picked = file_name(new_name, before.kind(), &others);
+    let same_file = picked.eq_ignore_ascii_case(&topic.file[dir.len()..])
+        || picked.to_lowercase() == topic.file[dir.len()..].to_lowercase();
+    let new_file = if same_file {
+        topic.file.to_owned()
+    } else {
+        format!("{dir}{picked}")
+    };
+    let mut writes = Vec::new();
+    if new_file == topic.file {
+        if after != topic.text {
+            writes.push(FileWrite {
+                file: topic.file.into(),
+                base: Some(topic.text.into()),
+                after: Some(after),
+            });
+        }
+    } else {
+        writes.push(FileWrite {
+            file: topic.file.into(),
+            base: Some(topic.text.into()),
+            after: None,
+        });
+        writes.push(FileWrite {
+            file: new_file.clone(),
+            base: None,
+            after: Some(after),
+        });
+    }
+    if let Some(text) = index {
+        let old_name = before.field("name").unwrap_or(stem(topic.file));
+        let renamed = rename_entries(text, topic.file, &new_file, old_name, new_name);
+        writes.extend(index_write(index, renamed));
+    }
+    Ok((new_file, writes))
+}
+
+fn stem(file: &str) -> &str {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name.strip_suffix(".md").unwrap_or(name)
+}
