@@ -523,3 +523,63 @@ fn index_fix_appends_to_an_existing_archive_and_counts_its_entries_as_listed() {
     let after = &fix.archive.as_ref().unwrap().after;
     assert!(after.starts_with(&format!("{archive}\n- [")), "{after}");
 }
+
+#[test]
+fn a_batch_gets_distinct_files_and_one_index_write() {
+    let index = read("MEMORY.md");
+    let batch = [new_memory("Role", "user"), new_memory("role", "user")];
+    let existing = topic_files();
+    let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let (files, writes) = edit::plan_add_all(&batch, Some(&index), &existing, now()).unwrap();
+    assert_eq!(files, ["user_role_2.md", "user_role_3.md"]);
+    assert_eq!(writes.len(), 3);
+    let after = index_after(&writes);
+    let first = after.find("](user_role_2.md)").expect("first entry");
+    let second = after.find("](user_role_3.md)").expect("second entry");
+    assert!(
+        first < second && second < after.find("## Feedback").unwrap(),
+        "{after}"
+    );
+}
+
+#[test]
+fn a_set_that_renames_and_redescribes_moves_the_file_once() {
+    let index = read("MEMORY.md");
+    let text = read("project_release.md");
+    let existing = topic_files();
+    let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let changes = Changes {
+        name: Some("Release 4.2".into()),
+        description: Some("release freeze and the checklist owner".into()),
+        ..Changes::default()
+    };
+    let topic = TopicFile {
+        file: "project_release.md",
+        text: &text,
+    };
+    let (file, writes) =
+        edit::plan_edit(topic, Some(&index), &changes, Some(&existing), now()).unwrap();
+    assert_eq!(file, "project_release_4_2.md");
+    assert_eq!(
+        index_after(&writes),
+        index.replace(
+            "- [project_release](project_release.md) \u{2014} release freeze and the checklist owner",
+            "- [Release 4.2](project_release_4_2.md) \u{2014} release freeze and the checklist owner"
+        )
+    );
+    // plan_set keeps the file where it is and renames only the title.
+    let writes = edit::plan_set(topic, Some(&index), &changes, now()).unwrap();
+    assert_eq!(writes[0].file, "project_release.md");
+    assert!(index_after(&writes).contains("- [Release 4.2](project_release.md) \u{2014}"));
+    // The same name again changes nothing at all.
+    let same = Changes {
+        name: Some("project_release".into()),
+        ..Changes::default()
+    };
+    assert!(
+        edit::plan_edit(topic, Some(&index), &same, Some(&existing), now())
+            .unwrap()
+            .1
+            .is_empty()
+    );
+}

@@ -18,7 +18,8 @@ pub use fix::{FIT_LINES, IndexFix, TextChange, TopicSummary, plan_index_fix};
 pub use index_lines::{append_entry, entry_line, rehook_entries, remove_entries, rename_entries};
 pub use naming::{file_name, slug};
 pub use plan::{
-    Changes, FileWrite, NewMemory, TopicFile, edit_topic, plan_add, plan_rename, plan_rm, plan_set,
+    Changes, FileWrite, NewMemory, TopicFile, edit_topic, plan_add, plan_add_all, plan_edit,
+    plan_rename, plan_rm, plan_set,
 };
 
 /// The archive `index --fix` moves entries into, linked from MEMORY.md.

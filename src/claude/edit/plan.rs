@@ -73,7 +73,40 @@ pub fn plan_add(
     existing: &[&str],
     now: Timestamp,
 ) -> Result<(String, Vec<FileWrite>), EditError> {
-    let file = file_name(&memory.name, Some(&memory.kind), existing);
+    let (mut files, writes) = plan_add_all(std::slice::from_ref(memory), index, existing, now)?;
+    Ok((files.remove(0), writes))
+}
+
+/// [`plan_add`] for a batch: one new file each (unique among `existing` and each other) and
+/// one MEMORY.md write holding every entry, in order.
+pub fn plan_add_all(
+    memories: &[NewMemory],
+    index: Option<&str>,
+    existing: &[&str],
+    now: Timestamp,
+) -> Result<(Vec<String>, Vec<FileWrite>), EditError> {
+    let mut taken: Vec<String> = existing.iter().map(|f| (*f).to_owned()).collect();
+    let mut files = Vec::with_capacity(memories.len());
+    let mut writes = Vec::with_capacity(memories.len() + 1);
+    let mut new_index = index.unwrap_or("").to_owned();
+    for memory in memories {
+        let taken_refs: Vec<&str> = taken.iter().map(String::as_str).collect();
+        let file = file_name(&memory.name, Some(&memory.kind), &taken_refs);
+        writes.push(FileWrite {
+            file: file.clone(),
+            base: None,
+            after: Some(new_topic(memory, now)?),
+        });
+        let line = entry_line(&memory.name, &file, &memory.description);
+        new_index = append_entry(&new_index, &line, Some(&memory.kind));
+        taken.push(file.clone());
+        files.push(file);
+    }
+    writes.extend(index_write(index, new_index));
+    Ok((files, writes))
+}
+
+fn new_topic(memory: &NewMemory, now: Timestamp) -> Result<String, EditError> {
     let mut text = "---\n---\n".to_owned();
     for (key, value) in [
         ("name", memory.name.as_str()),
@@ -85,17 +118,7 @@ pub fn plan_add(
     }
     text.push('\n');
     text.push_str(&ensure_newline(&memory.body));
-    let line = entry_line(&memory.name, &file, &memory.description);
-    let mut writes = vec![FileWrite {
-        file: file.clone(),
-        base: None,
-        after: Some(text),
-    }];
-    writes.extend(index_write(
-        index,
-        append_entry(index.unwrap_or(""), &line, Some(&memory.kind)),
-    ));
-    Ok((file, writes))
+    Ok(text)
 }
 
 /// The frontmatter field edits, the body and the `modified` stamp of one file (stamped only
@@ -161,56 +184,15 @@ fn replace_body(text: &str, body: &str) -> String {
     format!("{head}{lead}{}", ensure_newline(body))
 }
 
-/// `set` on one topic file: its edit and, when the name or the description changed, the entry
-/// lines that showed them.
+/// `set` on one topic file, kept where it is: its edit and, when the name or the description
+/// changed, the entry lines that showed them.
 pub fn plan_set(
     topic: TopicFile<'_>,
     index: Option<&str>,
     changes: &Changes,
     now: Timestamp,
 ) -> Result<Vec<FileWrite>, EditError> {
-    let after = edit_topic(topic.text, changes, now)?;
-    if after == topic.text {
-        return Ok(Vec::new());
-    }
-    let before = frontmatter::parse(topic.text);
-    let mut writes = vec![FileWrite {
-        file: topic.file.into(),
-        base: Some(topic.text.into()),
-        after: Some(after),
-    }];
-    if let Some(text) = index {
-        let mut new_index = text.to_owned();
-        let old_name = before.field("name").unwrap_or(stem(topic.file)).to_owned();
-        if let Some(name) = &changes.name {
-            new_index = rename_entries(&new_index, topic.file, topic.file, &old_name, name);
-        }
-        if let Some(description) = &changes.description {
-            let old = before.field("description").unwrap_or("");
-            new_index = rehook_entries(&new_index, topic.file, old, description);
-        }
-        writes.extend(index_write(index, new_index));
-    }
-    Ok(writes)
-}
-
-/// `rm`: every file deleted and every entry linking to one removed.
-pub fn plan_rm(topics: &[TopicFile<'_>], index: Option<&str>) -> Vec<FileWrite> {
-    let mut writes: Vec<FileWrite> = topics
-        .iter()
-        .map(|t| FileWrite {
-            file: t.file.into(),
-            base: Some(t.text.into()),
-            after: None,
-        })
-        .collect();
-    if let Some(text) = index {
-        let after = topics
-            .iter()
-            .fold(text.to_owned(), |acc, t| remove_entries(&acc, t.file));
-        writes.extend(index_write(index, after));
-    }
-    writes
+    plan_edit(topic, index, changes, None, now).map(|(_, writes)| writes)
 }
 
 /// A rename: the `name` field changed (and stamped), the file moved to the name Claude Code
@@ -223,28 +205,33 @@ pub fn plan_rename(
     existing: &[&str],
     now: Timestamp,
 ) -> Result<(String, Vec<FileWrite>), EditError> {
-    let before = frontmatter::parse(topic.text);
     let changes = Changes {
         name: Some(new_name.to_owned()),
         ..Changes::default()
     };
-    let after = edit_topic(topic.text, &changes, now)?;
-    let dir = topic.file.rfind('/').map_or("", |i| &topic.file[..=i]);
-    let others: Vec<String> = existing
-        .iter()
-        .filter(|f| **f != topic.file)
-        .filter_map(|f| f.strip_prefix(dir))
-        .filter(|f| !f.contains('/'))
-        .map(str::to_owned)
-        .collect();
-    let others: Vec<&str> = others.iter().map(String::as_str).collect();
-    let picked = file_name(new_name, before.kind(), &others);
-    let same_file = picked.eq_ignore_ascii_case(&topic.file[dir.len()..])
-        || picked.to_lowercase() == topic.file[dir.len()..].to_lowercase();
-    let new_file = if same_file {
-        topic.file.to_owned()
-    } else {
-        format!("{dir}{picked}")
+    plan_edit(topic, index, &changes, Some(existing), now)
+}
+
+/// `set` with every change at once. When the name changes and `existing` is given (the
+/// folder's files), the file moves as in [`plan_rename`]; with `None` it stays. Returns the
+/// file the memory is in afterwards and the writes (none when nothing changes).
+pub fn plan_edit(
+    topic: TopicFile<'_>,
+    index: Option<&str>,
+    changes: &Changes,
+    existing: Option<&[&str]>,
+    now: Timestamp,
+) -> Result<(String, Vec<FileWrite>), EditError> {
+    let before = frontmatter::parse(topic.text);
+    let old_name = before.field("name").unwrap_or(stem(topic.file)).to_owned();
+    let after = edit_topic(topic.text, changes, now)?;
+    let renamed = changes.name.as_ref().filter(|name| **name != old_name);
+    let new_file = match (renamed, existing) {
+        (Some(name), Some(existing)) => {
+            let kind = changes.kind.as_deref().or(before.kind());
+            moved_file(topic.file, name, kind, existing)
+        }
+        _ => topic.file.to_owned(),
     };
     let mut writes = Vec::new();
     if new_file == topic.file {
@@ -267,12 +254,59 @@ pub fn plan_rename(
             after: Some(after),
         });
     }
+    if writes.is_empty() {
+        return Ok((new_file, writes));
+    }
     if let Some(text) = index {
-        let old_name = before.field("name").unwrap_or(stem(topic.file));
-        let renamed = rename_entries(text, topic.file, &new_file, old_name, new_name);
-        writes.extend(index_write(index, renamed));
+        let mut new_index = text.to_owned();
+        if renamed.is_some() || new_file != topic.file {
+            let name = renamed.map_or(old_name.as_str(), String::as_str);
+            new_index = rename_entries(&new_index, topic.file, &new_file, &old_name, name);
+        }
+        if let Some(description) = &changes.description {
+            let old = before.field("description").unwrap_or("");
+            new_index = rehook_entries(&new_index, &new_file, old, description);
+        }
+        writes.extend(index_write(index, new_index));
     }
     Ok((new_file, writes))
+}
+
+/// Where a renamed memory's file goes: the name picked for `name` in the file's own folder,
+/// or the file itself when that is what it is already called (case ignored).
+fn moved_file(file: &str, name: &str, kind: Option<&str>, existing: &[&str]) -> String {
+    let dir = file.rfind('/').map_or("", |i| &file[..=i]);
+    let others: Vec<&str> = existing
+        .iter()
+        .filter(|f| **f != file)
+        .filter_map(|f| f.strip_prefix(dir))
+        .filter(|f| !f.contains('/'))
+        .collect();
+    let picked = file_name(name, kind, &others);
+    if picked.to_lowercase() == file[dir.len()..].to_lowercase() {
+        file.to_owned()
+    } else {
+        format!("{dir}{picked}")
+    }
+}
+
+/// `rm`: every file deleted and every entry linking to one removed.
+pub fn plan_rm(topics: &[TopicFile<'_>], index: Option<&str>) -> Vec<FileWrite> {
+    let mut writes: Vec<FileWrite> = topics
+        .iter()
+        .map(|t| FileWrite {
+            file: t.file.into(),
+            base: Some(t.text.into()),
+            after: None,
+        })
+        .collect();
+    if let Some(text) = index {
+        let after = topics
+            .iter()
+            .fold(text.to_owned(), |acc, t| remove_entries(&acc, t.file));
+        writes.extend(index_write(index, after));
+    }
+    writes
 }
 
 fn stem(file: &str) -> &str {
