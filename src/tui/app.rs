@@ -294,13 +294,13 @@ impl App {
                 vec![Scope::Editor]
             };
         }
+        if self.typing() {
+            return vec![Scope::Input];
+        }
         if let Some(scope) = self.view.scope() {
             return vec![scope, Scope::List, Scope::Global];
         }
         let focused = self.pane(self.focus);
-        if focused.typing() {
-            return vec![Scope::Input];
-        }
         let mut scopes = vec![focused.scope()];
         scopes.retain(|s| *s != Scope::List);
         // the hints bar lists these in order: what the pane does before what works everywhere
@@ -494,16 +494,7 @@ impl App {
                 self.save_case_key(action, key)
             }
             Some(Scope::Conflict | Scope::Merge | Scope::Editor) => self.editor_key(action, key),
-            Some(Scope::Input) => {
-                self.input_key(action, key);
-                if action == Some(Action::Submit)
-                    && !self.manifest.typing
-                    && self.focus == Pane::Query
-                {
-                    return self.run_query();
-                }
-                Vec::new()
-            }
+            Some(Scope::Input) if self.input_key(action, key) => self.run_query(),
             _ => match action {
                 Some(action) => self.act(action),
                 None => Vec::new(),

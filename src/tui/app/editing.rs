@@ -49,7 +49,10 @@ impl App {
             editor.paste(&text);
             return;
         }
-        if self.view != super::View::Panes {
+        if let Some(view) = self.view_mut() {
+            if view.typing() {
+                view.filter_paste(&one_line());
+            }
             return;
         }
         if self.manifest.typing {
@@ -251,7 +254,23 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn input_key(&mut self, action: Option<Action>, key: KeyEvent) {
+    /// Whether a one-line input outside the modals has the keyboard: a view's list filter, or
+    /// the focused pane's filter or query.
+    pub(super) fn typing(&self) -> bool {
+        match self.view {
+            super::View::Panes => self.pane(self.focus).typing(),
+            super::View::Proposals => self.proposals.filter.typing,
+            super::View::History => self.history.filter.typing,
+        }
+    }
+
+    /// A key for the one-line input that has the keyboard; true when it submitted the query
+    /// (the app runs it).
+    pub(super) fn input_key(&mut self, action: Option<Action>, key: KeyEvent) -> bool {
+        if let Some(view) = self.view_mut() {
+            view.filter_key(action, key);
+            return false;
+        }
         let filtering = self.manifest.typing;
         let (text, typing) = if filtering {
             (&mut self.manifest.filter, &mut self.manifest.typing)
@@ -276,6 +295,7 @@ impl App {
             let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
             self.manifest.refilter(&self.inspection, keep.as_deref());
         }
+        !filtering && action == Some(Action::Submit) && self.focus == super::Pane::Query
     }
 
     /// Enter in the Query pane: the chosen selected memory is selected in the Manifest pane

@@ -367,6 +367,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(
         S::Proposals,
+        &[key('/')],
+        A::Filter,
+        "filter the proposals (id, kind, state, records, origin)",
+        Some("filter"),
+    ),
+    b(
+        S::Proposals,
         &[key('D')],
         A::ToggleDecided,
         "hide or show the decided proposals",
@@ -399,6 +406,13 @@ pub static BINDINGS: &[Binding] = &[
         A::Undo,
         "undo the selected entry (asks first; an undo can be undone too)",
         Some("undo"),
+    ),
+    b(
+        S::History,
+        &[key('/')],
+        A::Filter,
+        "filter the journal (entry number, op, who, records, proposal, reason)",
+        Some("filter"),
     ),
     b(
         S::History,

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::Entry;
 use crate::review::journal::JournalRecord;
@@ -17,8 +18,12 @@ use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
 pub struct HistoryPane {
-    /// The journal, newest first.
+    /// The journal entries listed (those that pass the filter), newest first.
     pub entries: Vec<Entry>,
+    /// The whole journal, newest first.
+    all: Vec<Entry>,
+    /// `/`: only the entries whose number, op, who or summary match are listed.
+    pub filter: ListFilter,
     pub selected: usize,
     offset: usize,
     height: usize,
@@ -59,10 +64,33 @@ pub fn summary(entry: &Entry) -> String {
     parts.join("  ")
 }
 
+/// What the `/` filter looks at in a journal entry.
+fn filter_text(entry: &Entry) -> String {
+    format!(
+        "#{} {} {} {}",
+        entry.id,
+        entry.op.as_str(),
+        entry.who,
+        summary(entry)
+    )
+}
+
 impl HistoryPane {
     pub fn refresh(&mut self, review: &Review) {
+        self.all = review.journal.iter().rev().cloned().collect();
+        self.relist();
+    }
+
+    /// Lists the entries that pass the filter, keeping the selection on the same entry when it
+    /// is still listed.
+    fn relist(&mut self) {
         let keep = self.selected_entry().map(|e| e.id);
-        self.entries = review.journal.iter().rev().cloned().collect();
+        self.entries = self
+            .all
+            .iter()
+            .filter(|e| self.filter.matches(&filter_text(e)))
+            .cloned()
+            .collect();
         match keep.and_then(|id| self.entries.iter().position(|e| e.id == id)) {
             Some(pos) => self.selected = pos,
             None => self.detail.scroll = 0,
@@ -96,6 +124,10 @@ impl Component for HistoryPane {
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
+        if action == Action::Filter {
+            self.filter.typing = true;
+            return None;
+        }
         if action.is_movement() {
             self.move_selection(action);
             return None;
@@ -128,6 +160,20 @@ impl Component for HistoryPane {
         self.entries.len()
     }
 
+    fn typing(&self) -> bool {
+        self.filter.typing
+    }
+
+    fn filter_key(&mut self, action: Option<Action>, key: crossterm::event::KeyEvent) {
+        self.filter.key(action, key);
+        self.relist();
+    }
+
+    fn filter_paste(&mut self, text: &str) {
+        self.filter.input.insert(text);
+        self.relist();
+    }
+
     /// Opens on the newest entry, as it is now.
     fn shown(&mut self) {
         if self.selected != 0 {
@@ -152,18 +198,23 @@ impl HistoryPane {
         review: &Review,
         theme: &Theme,
     ) {
-        let outer = block(
-            format!(" History ({} entries) ", self.entries.len()),
-            true,
-            theme,
-        );
+        let title = if self.filter.input.is_empty() {
+            format!(" History ({} entries) ", self.entries.len())
+        } else {
+            format!(" History ({}/{} entries) ", self.entries.len(), self.all.len())
+        };
+        let outer = block(self.filter.title(title, theme), true, theme);
         let entries = &self.entries;
         self.height = super::render_list(
             frame,
             list,
             outer,
             review.error.as_deref(),
-            "the journal is empty: every change memwb makes is recorded here",
+            if self.all.is_empty() {
+                "the journal is empty: every change memwb makes is recorded here"
+            } else {
+                "(no entry matches the filter)"
+            },
             (entries.len(), self.selected, &mut self.offset),
             &mut self.drawn,
             theme,

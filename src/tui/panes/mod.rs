@@ -5,6 +5,7 @@
 pub mod diff;
 pub mod history;
 pub mod index;
+pub mod list_filter;
 pub mod manifest;
 pub mod proposals;
 pub mod query;
@@ -71,6 +72,12 @@ pub trait Component {
     fn typing(&self) -> bool {
         false
     }
+
+    /// A key for a view's list filter while it has the keyboard ([`Component::typing`]).
+    fn filter_key(&mut self, _action: Option<Action>, _key: crossterm::event::KeyEvent) {}
+
+    /// Text pasted while the view's list filter has the keyboard.
+    fn filter_paste(&mut self, _text: &str) {}
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

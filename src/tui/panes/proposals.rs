@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Plan, Proposal, ProposalStatus, State};
@@ -48,6 +49,21 @@ pub struct ProposalsPane {
     pub hide_decided: bool,
     /// Per proposal id, what approving it does to the eval cases (set by the app).
     pub effects: std::collections::HashMap<String, String>,
+    /// `/`: only the proposals whose id, kind, state, summary or origin match are listed.
+    pub filter: ListFilter,
+}
+
+/// What the `/` filter looks at in a proposal's row.
+fn filter_text(row: &Row) -> String {
+    let p = &row.proposal;
+    format!(
+        "{} {} {} {} {}",
+        p.id,
+        p.kind.as_str(),
+        row.state.as_str(),
+        row.summary,
+        p.origin.describe()
+    )
 }
 
 fn marker(state: &State) -> &'static str {
@@ -111,6 +127,7 @@ impl ProposalsPane {
             .all
             .iter()
             .filter(|r| !self.hide_decided || r.proposal.status == ProposalStatus::Pending)
+            .filter(|r| self.filter.matches(&filter_text(r)))
             .cloned()
             .collect();
         let listed: HashSet<&str> = self.rows.iter().map(|r| r.proposal.id.as_str()).collect();
@@ -207,6 +224,7 @@ impl Component for ProposalsPane {
                 }
                 self.move_selection(Action::Down);
             }
+            Action::Filter => self.filter.typing = true,
             Action::ToggleDecided => {
                 self.hide_decided = !self.hide_decided;
                 let keep = self.selected_row().map(|r| r.proposal.id.clone());
@@ -244,6 +262,22 @@ impl Component for ProposalsPane {
         self.rows.len()
     }
 
+    fn typing(&self) -> bool {
+        self.filter.typing
+    }
+
+    fn filter_key(&mut self, action: Option<Action>, key: crossterm::event::KeyEvent) {
+        self.filter.key(action, key);
+        let keep = self.selected_row().map(|r| r.proposal.id.clone());
+        self.relist(keep);
+    }
+
+    fn filter_paste(&mut self, text: &str) {
+        self.filter.input.insert(text);
+        let keep = self.selected_row().map(|r| r.proposal.id.clone());
+        self.relist(keep);
+    }
+
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
         let detail = (!ctx.editing).then_some(detail);
@@ -279,7 +313,10 @@ impl ProposalsPane {
         if !self.marked.is_empty() {
             title = format!("{}· {} marked ", title, self.marked.len());
         }
-        let outer = block(title, true, theme);
+        if !self.filter.input.is_empty() {
+            title = format!("{}· {}/{} shown ", title, self.rows.len(), self.all.len());
+        }
+        let outer = block(self.filter.title(title, theme), true, theme);
         let rows = &self.rows;
         let marked = &self.marked;
         self.height = super::render_list(
@@ -287,7 +324,13 @@ impl ProposalsPane {
             list,
             outer,
             review.error.as_deref(),
-            "no proposals yet: memwb propose … files them, and they appear here",
+            if self.all.is_empty() {
+                "no proposals yet: memwb propose … files them, and they appear here"
+            } else if !self.filter.input.is_empty() {
+                "(no proposal matches the filter)"
+            } else {
+                "(no pending proposal; the decided ones are hidden)"
+            },
             (rows.len(), self.selected, &mut self.offset),
             &mut self.drawn,
             theme,

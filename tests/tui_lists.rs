@@ -1,0 +1,192 @@
+//! Issue 10's last items in the workbench: the `/` filter of the Proposals and History lists,
+//! rebasing a stale proposal (`b`), and the files in `.memory` that are not in the set
+//! (unlisted and temp files: view, adopt, delete). The engine runs for real on temporary
+//! workspaces.
+
+mod tui_harness;
+
+use crossterm::event::KeyCode;
+use memwb::review::proposal::{self, NewProposal};
+use memwb::review::{Journal, Origin, Plan, Proposal};
+use memwb::store::{MemoryType, Record, Store, StoreOptions};
+use tui_harness::Harness;
+
+fn record(name: &str, description: &str, body: &str) -> Record {
+    Record::new(name, MemoryType::Project, description, body).expect("valid")
+}
+
+fn other(h: &Harness) -> Store {
+    Store::open(&h.workspace, StoreOptions::default()).expect("open")
+}
+
+fn names(h: &Harness) -> Vec<String> {
+    other(h)
+        .records()
+        .expect("readable")
+        .iter()
+        .map(|r| r.name().to_owned())
+        .collect()
+}
+
+/// alpha, beta, gamma.
+fn three() -> Harness {
+    let mut h = Harness::empty(100, 30);
+    h.store()
+        .extend(vec![
+            record("alpha", "tabs for indentation", "Indent with tabs."),
+            record("beta", "tabs in yaml too", "Use tabs in YAML."),
+            record("gamma", "deploys from main", "Deploy from main only."),
+        ])
+        .expect("seed");
+    h.watcher_tick();
+    h
+}
+
+fn file(h: &Harness, plan: Plan, source: &str) -> Proposal {
+    let store = other(h);
+    proposal::file(
+        &store,
+        NewProposal {
+            plan,
+            origin: Origin::new(source),
+            seen: store.read().expect("read"),
+            additions: Vec::new(),
+            evidence: None,
+        },
+    )
+    .expect("file")
+}
+
+fn add(h: &Harness, name: &str) -> Proposal {
+    file(
+        h,
+        Plan::Extraction(vec![record(name, "a new fact", "Body.")]),
+        "import",
+    )
+}
+
+fn listed_proposals(h: &Harness) -> Vec<String> {
+    h.app
+        .proposals
+        .rows
+        .iter()
+        .map(|r| r.summary.clone())
+        .collect()
+}
+
+/// The rows of the view's list (the first box on the screen), without the status line.
+fn list_box(h: &Harness) -> String {
+    let screen = h.screen();
+    let lines: Vec<&str> = screen.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| l.starts_with('└'))
+        .unwrap_or(lines.len());
+    lines[..end].join("\n")
+}
+
+#[test]
+fn the_proposals_list_filters_live_and_clamps_its_selection() {
+    let mut h = three();
+    for name in ["delta", "epsilon", "zeta", "eta"] {
+        add(&h, name);
+    }
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    assert_eq!(h.app.proposals.rows.len(), 4);
+    // the selection at the end of the list, then a filter that leaves one row
+    h.press(KeyCode::Char('G'));
+    h.press(KeyCode::Char('/'));
+    h.keys("epsi");
+    assert_eq!(listed_proposals(&h), ["add epsilon"]);
+    assert_eq!(h.app.proposals.selected, 0);
+    let screen = list_box(&h);
+    assert!(screen.contains("1/4 shown"), "{screen}");
+    assert!(screen.contains("/epsi"), "{screen}");
+    assert!(screen.contains("add epsilon"), "{screen}");
+    assert!(!screen.contains("add delta"), "{screen}");
+    // typed letters went to the filter, not to the bindings (`a` would have asked to approve)
+    h.keys("lon");
+    assert!(h.app.modal.is_none());
+    // Enter keeps the filter and gives the keys back to the list
+    h.press(KeyCode::Enter);
+    assert_eq!(listed_proposals(&h), ["add epsilon"]);
+    h.press(KeyCode::Char('a'));
+    assert!(h.app.modal.is_some(), "a asks to approve the one listed");
+    h.press(KeyCode::Char('n'));
+    // nothing matches: said so
+    h.press(KeyCode::Char('/'));
+    h.keys("zzz");
+    assert!(h.app.proposals.rows.is_empty());
+    assert!(
+        h.screen().contains("no proposal matches the filter"),
+        "{}",
+        h.screen()
+    );
+    // Esc clears it: every proposal is back, and the view is still Proposals
+    h.press(KeyCode::Esc);
+    assert_eq!(h.app.proposals.rows.len(), 4);
+    assert!(h.app.proposals.filter.input.is_empty());
+    assert_eq!(h.app.view, memwb::tui::app::View::Proposals);
+}
+
+#[test]
+fn a_paste_goes_into_the_proposals_filter() {
+    let mut h = three();
+    add(&h, "delta");
+    add(&h, "epsilon");
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    h.press(KeyCode::Char('/'));
+    h.send(memwb::tui::app::Event::Paste("delta".into()));
+    assert_eq!(listed_proposals(&h), ["add delta"]);
+}
+
+#[test]
+fn the_history_list_filters_live_and_clamps_its_selection() {
+    let mut h = three();
+    for name in ["delta", "epsilon", "zeta"] {
+        other(&h)
+            .extend(vec![record(name, "a fact", "Body.")])
+            .expect("add");
+    }
+    // journaled changes, as the workbench and the CLI make them
+    let store = h.store();
+    memwb::review::journaled_op(&store, memwb::review::Op::Rm, |s| {
+        s.remove(&[record("gamma", "deploys from main", "Deploy from main only.")])
+    })
+    .expect("rm");
+    memwb::review::journaled_op(&store, memwb::review::Op::Add, |s| {
+        s.extend(vec![record("theta", "one more", "Body.")])
+    })
+    .expect("add");
+    h.watcher_tick();
+    h.review_tick();
+    let total = Journal::of(&other(&h)).entries().expect("journal").len();
+    assert!(total >= 2);
+    h.press(KeyCode::Char('H'));
+    assert_eq!(h.app.history.entries.len(), total);
+    h.press(KeyCode::Char('G'));
+    h.press(KeyCode::Char('/'));
+    h.keys("gamma");
+    assert_eq!(h.app.history.entries.len(), 1);
+    assert_eq!(h.app.history.selected, 0);
+    let screen = list_box(&h);
+    assert!(screen.contains(&format!("1/{total} entries")), "{screen}");
+    assert!(screen.contains("-gamma"), "{screen}");
+    assert!(!screen.contains("+theta"), "{screen}");
+    // `u` is typed into the filter, not an undo
+    h.keys("u");
+    assert!(h.app.modal.is_none());
+    assert!(h.app.history.entries.is_empty());
+    assert!(h.screen().contains("no entry matches the filter"));
+    h.press(KeyCode::Backspace);
+    h.press(KeyCode::Enter);
+    // the filtered entry is the one `u` undoes
+    h.press(KeyCode::Char('u'));
+    h.press(KeyCode::Char('y'));
+    assert!(names(&h).contains(&"gamma".to_owned()), "{:?}", names(&h));
+    h.press(KeyCode::Char('/'));
+    h.press(KeyCode::Esc);
+    assert_eq!(h.app.history.entries.len(), total + 1);
+}
