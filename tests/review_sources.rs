@@ -275,6 +275,63 @@ fn dedupe_files_one_proposal_per_group_with_a_merged_draft() {
 }
 
 #[test]
+fn dedupe_does_not_file_a_pending_or_rejected_group_again() {
+    let ws = workspace();
+    seed(
+        ws.path(),
+        &[
+            ("tabs-indentation", "User prefers tabs for indentation"),
+            (
+                "indentation-tabs",
+                "Indentation with tabs preferred by user",
+            ),
+            ("db-zh", "生产数据库约束"),
+            ("db-zh-2", "生产数据库的约束"),
+        ],
+    );
+    let first = memwb(ws.path(), &["propose", "dedupe"]);
+    assert!(first.status.success());
+    let ids: Vec<String> = String::from_utf8(first.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(ids.len(), 2);
+    // again: both groups are pending, nothing is filed
+    let again = memwb(ws.path(), &["propose", "dedupe"]);
+    assert!(again.status.success());
+    assert!(again.stdout.is_empty());
+    let stderr = String::from_utf8(again.stderr).unwrap();
+    assert!(
+        stderr.contains("skipped tabs-indentation, indentation-tabs: already pending as proposal"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no new near-duplicates found"), "{stderr}");
+    assert_eq!(proposals(ws.path()).len(), 2);
+    // rejected: still not filed again; approved groups are gone from the set anyway
+    let tabs = proposals(ws.path())
+        .into_iter()
+        .find(|p| p["source_names"][0] == "tabs-indentation")
+        .expect("the tabs group");
+    let id = tabs["id"].as_str().unwrap();
+    assert!(memwb(ws.path(), &["reject", id]).status.success());
+    let third = memwb(ws.path(), &["propose", "dedupe"]);
+    let stderr = String::from_utf8(third.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "skipped tabs-indentation, indentation-tabs: rejected before as proposal {id}"
+        )),
+        "{stderr}"
+    );
+    assert!(third.stdout.is_empty());
+    assert_eq!(
+        proposals(ws.path()).len(),
+        1,
+        "only the pending one is listed"
+    );
+}
+
+#[test]
 fn review_mode_files_the_lifecycle_plan_instead_of_committing_it() {
     let ws = workspace();
     let tmp = workspace();

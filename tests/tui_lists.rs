@@ -153,7 +153,11 @@ fn the_history_list_filters_live_and_clamps_its_selection() {
     // journaled changes, as the workbench and the CLI make them
     let store = h.store();
     memwb::review::journaled_op(&store, memwb::review::Op::Rm, |s| {
-        s.remove(&[record("gamma", "deploys from main", "Deploy from main only.")])
+        s.remove(&[record(
+            "gamma",
+            "deploys from main",
+            "Deploy from main only.",
+        )])
     })
     .expect("rm");
     memwb::review::journaled_op(&store, memwb::review::Op::Add, |s| {
@@ -189,4 +193,82 @@ fn the_history_list_filters_live_and_clamps_its_selection() {
     h.press(KeyCode::Char('/'));
     h.press(KeyCode::Esc);
     assert_eq!(h.app.history.entries.len(), total + 1);
+}
+
+#[test]
+fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
+    let mut h = Harness::empty(100, 30);
+    h.store()
+        .extend(vec![
+            record(
+                "tabs-indentation",
+                "User prefers tabs for indentation",
+                "Use tabs.",
+            ),
+            record(
+                "indentation-tabs",
+                "Indentation with tabs preferred by user",
+                "Tabs.",
+            ),
+        ])
+        .expect("seed");
+    let store = other(&h);
+    let seen = store.read().expect("read");
+    let group = memwb::review::dedupe::find_groups(&seen)
+        .into_iter()
+        .next()
+        .expect("group");
+    let filed = proposal::file(
+        &store,
+        memwb::review::content::fix::dedupe_proposal(&seen, group),
+    )
+    .expect("file");
+    // a source changes after the proposal was made
+    let before = seen.get("indentation-tabs").expect("there").record.clone();
+    store
+        .replace(
+            &before,
+            record(
+                "indentation-tabs",
+                before.description(),
+                "Tabs, never spaces.",
+            ),
+        )
+        .expect("replace");
+    h.watcher_tick();
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    let screen = h.screen();
+    assert!(screen.contains("stale"), "{screen}");
+    assert!(screen.contains("b rebases it"), "{screen}");
+    h.press(KeyCode::Char('b'));
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!("proposal {} rebased", filed.id)),
+        "{screen}"
+    );
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(
+        status.contains("source \"indentation-tabs\" was changed"),
+        "{status}"
+    );
+    assert!(status.contains("recomputed"), "{status}");
+    let rebased = proposal::load(&other(&h), &filed.id).expect("load");
+    let plan = rebased.plan().expect("plan");
+    assert!(plan.records()[0].body().contains("Tabs, never spaces."));
+    let row = h.app.proposals.selected_row().expect("row");
+    assert_eq!(row.proposal.id, filed.id);
+    assert_eq!(row.state.as_str(), "ready");
+    // a ready proposal has nothing to rebase: said so, nothing written
+    let bytes = std::fs::read(h.root().join(format!(".memwb/proposals/{}.json", filed.id)))
+        .expect("proposal file");
+    h.press(KeyCode::Char('b'));
+    assert!(h.screen().contains("is not stale"), "{}", h.screen());
+    let after = std::fs::read(h.root().join(format!(".memwb/proposals/{}.json", filed.id)))
+        .expect("proposal file");
+    assert_eq!(bytes, after);
+    // and it approves
+    h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y'));
+    assert_eq!(names(&h), ["tabs-indentation"]);
 }

@@ -16,7 +16,7 @@ use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, NewProposal};
 use crate::review::sink::evidence;
-use crate::review::{Journal, Kind, Origin, Plan, Proposal, ReviewError, State};
+use crate::review::{Journal, Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
@@ -129,8 +129,8 @@ pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
         ProposeSource::Extract(extract) => vec![extraction_proposal(store, extract)?],
         ProposeSource::Dedupe => dedupe_proposals(store)?,
     };
-    if proposals.is_empty() {
-        eprintln!("no near-duplicates found; nothing proposed");
+    if proposals.is_empty() && matches!(args.source, ProposeSource::Dedupe) {
+        eprintln!("no new near-duplicates found; nothing proposed");
     }
     for new in proposals {
         say!("{}", proposal::file(store, new)?.id)?;
@@ -209,12 +209,31 @@ fn extraction_proposal(store: &Store, args: &ExtractArgs) -> anyhow::Result<NewP
     })
 }
 
+/// One proposal per group of near-duplicates, except a group that is already pending or was
+/// rejected (said on stderr, with the proposal that holds it).
 fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
     let seen = store.read()?;
-    Ok(find_groups(&seen)
-        .into_iter()
-        .map(|group| dedupe_proposal(&seen, group))
-        .collect())
+    let filed = proposal::list(store)?;
+    let mut out = Vec::new();
+    for group in find_groups(&seen) {
+        let new = dedupe_proposal(&seen, group);
+        match proposal::already_filed(&new.plan, &filed) {
+            Some(known) => {
+                let how = if known.status == ProposalStatus::Pending {
+                    "already pending as"
+                } else {
+                    "rejected before as"
+                };
+                eprintln!(
+                    "skipped {}: {how} proposal {}",
+                    inert(&new.plan.source_names().join(", ")),
+                    known.id
+                );
+            }
+            None => out.push(new),
+        }
+    }
+    Ok(out)
 }
 
 fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {

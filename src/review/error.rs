@@ -29,6 +29,9 @@ pub enum ReviewError {
     /// A plan that does not parse: a tampered proposal file, or an edit that left no records.
     #[error("proposal {id} has an invalid plan: {rule}; nothing was applied")]
     PlanInvalid { id: String, rule: String },
+    /// A stale proposal that cannot be re-planned against the current set.
+    #[error("proposal {id} cannot be rebased: {rule}; it is unchanged")]
+    RebaseRefused { id: String, rule: String },
     /// A proposal that cannot be filed as it is.
     #[error("invalid proposal: {rule}; nothing was filed")]
     ProposalInvalid { rule: String },

@@ -10,6 +10,7 @@ mod evaluation;
 mod job_results;
 mod modal;
 mod mouse;
+mod rebase;
 
 use std::sync::Arc;
 
@@ -535,6 +536,7 @@ impl App {
                     self.modal = Some(Modal::Reason { ids });
                 }
             }
+            Action::Rebase => return self.rebase_selected(),
             Action::Undo => match self.history.selected_entry() {
                 Some(entry) => {
                     self.modal = Some(Modal::Confirm(Confirm::Undo(Box::new(entry.clone()))))

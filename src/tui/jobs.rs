@@ -37,6 +37,10 @@ pub enum Job {
         records: Vec<Record>,
     },
     Undo(Box<Entry>),
+    /// Re-plans a stale pending proposal against the current records.
+    Rebase {
+        id: String,
+    },
     /// Fixes a manifest entry that does not read with a record parsed from its edited text.
     Repair {
         file: String,
@@ -86,6 +90,8 @@ pub struct JobDone {
     pub inspection: Arc<Inspection>,
     /// The proposals and the journal after the job.
     pub review: Arc<Review>,
+    /// What the job did beyond its commit, for the status line (a rebase's changes).
+    pub note: Option<String>,
 }
 
 impl Job {
@@ -99,6 +105,14 @@ impl Job {
                 );
             }
             Job::Reload => Ok(Commit::default()),
+            Job::Rebase { id } => {
+                let rebased = proposal::rebase(store, id);
+                let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
+                let result = rebased.map(|_| Commit::default()).map_err(JobError::from);
+                let mut done = self.done(store, result);
+                done.note = note;
+                return done;
+            }
             Job::Save {
                 base: Some(base),
                 edited,
@@ -155,6 +169,7 @@ impl Job {
             result,
             inspection: Arc::new(store.inspect()),
             review: Arc::new(Review::load(store)),
+            note: None,
         }
     }
 
@@ -179,6 +194,7 @@ impl Job {
             Job::Reject { id, .. } => format!("reject {id}"),
             Job::EditProposal { id, .. } => format!("edit proposal {id}"),
             Job::Undo(entry) => format!("undo #{}", entry.id),
+            Job::Rebase { id } => format!("rebase {id}"),
             Job::Repair { file, .. } => format!("repair {file}"),
             Job::DropEntry { file, .. } => format!("drop {file} from the manifest"),
         }

@@ -22,10 +22,12 @@ use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 mod files;
+mod rebase;
 
 pub(crate) use files::is_decided;
 pub use files::{Corrupt, Listing, list, list_all, load};
 use files::{encode, file_name, rewrite};
+pub use rebase::{Rebased, already_filed, rebase};
 
 pub const PROPOSALS_DIR: &str = "proposals";
 /// The most of one proposal file that is read (its base holds at most the whole set).

@@ -110,6 +110,7 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
+            (Job::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
             (_, Ok(commit)) => {
                 self.set_inspection(done.inspection.clone());
                 let text = if commit.is_empty() {
@@ -119,7 +120,10 @@ impl App {
                 };
                 self.set_status(StatusKind::Info, text);
             }
-            (Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_), Err(error)) => {
+            (
+                Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_) | Job::Rebase { .. },
+                Err(error),
+            ) => {
                 self.set_inspection(done.inspection.clone());
                 self.set_status(
                     StatusKind::Error,

@@ -52,6 +52,8 @@ pub enum Action {
     Undo,
     Mark,
     ToggleDecided,
+    /// Re-plan the selected stale proposal against the current records.
+    Rebase,
     // text input lines (filter, query)
     Submit,
     Cancel,

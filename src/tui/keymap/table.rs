@@ -353,6 +353,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(
         S::Proposals,
+        &[key('b')],
+        A::Rebase,
+        "rebase the selected stale proposal: re-plan it against the current records (a dedupe draft is recomputed)",
+        Some("rebase"),
+    ),
+    b(
+        S::Proposals,
         &[key('e')],
         A::Edit,
         "edit the proposed record marked ▶ before approving (validated like any edit)",

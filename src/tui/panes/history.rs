@@ -201,7 +201,11 @@ impl HistoryPane {
         let title = if self.filter.input.is_empty() {
             format!(" History ({} entries) ", self.entries.len())
         } else {
-            format!(" History ({}/{} entries) ", self.entries.len(), self.all.len())
+            format!(
+                " History ({}/{} entries) ",
+                self.entries.len(),
+                self.all.len()
+            )
         };
         let outer = block(self.filter.title(title, theme), true, theme);
         let entries = &self.entries;

@@ -469,6 +469,15 @@ pub fn detail_lines(
                 theme,
             ));
         }
+        lines.push(labelled(
+            "",
+            &format!(
+                "{} rebases it: re-planned against the current records, shown again",
+                crate::tui::keymap::label(Scope::Proposals, Action::Rebase)
+            ),
+            theme.dim(),
+            theme,
+        ));
     }
     if p.status == ProposalStatus::Pending && !readable {
         lines.push(Line::styled(
