@@ -356,7 +356,7 @@ pub static BINDINGS: &[Binding] = &[
         &[key('b')],
         A::Rebase,
         "rebase the selected stale proposal: re-plan it against the current records (a dedupe draft is recomputed)",
-        Some("rebase"),
+        None,
     ),
     b(
         S::Proposals,
