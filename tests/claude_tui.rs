@@ -1,61 +1,52 @@
-//! The workbench on a Claude Code folder without a terminal: its state driven by keys, its
-//! screen drawn on ratatui's TestBackend, on a copy of tests/fixtures/claude.
+//! The one workbench on a Claude Code folder without a terminal: its state driven by keys
+//! through the shared harness, its screen drawn on ratatui's TestBackend, on a copy of
+//! tests/fixtures/claude.
 
 mod common;
+mod tui_harness;
 
 use std::path::Path;
 
 use common::copy_dir;
-use std::sync::Arc;
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use memwb::claude::{ClaudeFolder, LoadLimits, READ_ONLY};
+use crossterm::event::KeyCode;
+use memwb::claude::{LoadLimits, READ_ONLY};
 use memwb::folder::{Format, IndexUse, Summary};
-use memwb::tui::claude::{ClaudeApp, Effect, View, ui};
+use memwb::tui::app::{Effect, Event, StatusKind, View};
 use memwb::tui::panes::Pane;
-use memwb::tui::theme::Theme;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use tui_harness::Harness;
 
-fn app(limits: LoadLimits) -> (tempfile::TempDir, ClaudeApp) {
-    let dir = tempfile::tempdir().expect("temp dir");
+fn fixture(dir: &Path) -> std::path::PathBuf {
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
-        &dir.path().join("memory"),
+        &dir.join("memory"),
     );
     // A PID no process can have: no consolidation is running.
-    std::fs::write(dir.path().join("memory/.consolidate-lock"), "4194305").expect("lock");
-    let folder = ClaudeFolder::open(&dir.path().join("memory"), limits).expect("open");
-    let snapshot = Arc::new(folder.read());
-    (dir, ClaudeApp::new(folder, snapshot, Theme::plain()))
+    std::fs::write(dir.join("memory/.consolidate-lock"), "4194305").expect("lock");
+    dir.join("memory")
 }
 
-fn press(app: &mut ClaudeApp, code: KeyCode) -> Vec<Effect> {
-    app.key(KeyEvent::new(code, KeyModifiers::NONE))
+fn open(limits: LoadLimits) -> (tempfile::TempDir, Harness) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = fixture(dir.path());
+    let h = Harness::claude(&folder, limits, 150, 45);
+    (dir, h)
 }
 
-fn draw(app: &mut ClaudeApp) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(150, 45)).expect("terminal");
-    terminal.draw(|frame| ui::render(frame, app)).expect("draw");
-    let buffer = terminal.backend().buffer().clone();
-    let mut out = String::new();
-    for y in 0..buffer.area.height {
-        for x in 0..buffer.area.width {
-            out.push_str(buffer[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+fn order(h: &Harness) -> Vec<String> {
+    h.app.claude.as_ref().expect("a reading").order.clone()
 }
 
 #[test]
 fn topic_files_come_in_index_order_with_their_health_and_every_field() {
-    let (_dir, mut app) = app(LoadLimits::default());
-    assert_eq!(app.order[0], "user_role.md");
-    assert_eq!(app.order.last().map(String::as_str), Some("scratch.md"));
-    let screen = draw(&mut app);
+    let (_dir, mut h) = open(LoadLimits::default());
+    let order = order(&h);
+    assert_eq!(order[0], "user_role.md");
+    assert_eq!(order.last().map(String::as_str), Some("scratch.md"));
+    h.draw();
+    let screen = h.screen();
     assert!(screen.contains("Claude Code auto memory"), "{screen}");
+    assert!(screen.contains("Topic files (9)"), "{screen}");
     assert!(screen.contains("originSessionId"), "{screen}");
     assert!(
         screen.contains("7d0c2b9e-41a6-4f53-8e2d-6b1f0c9a3e57"),
@@ -72,20 +63,21 @@ fn topic_files_come_in_index_order_with_their_health_and_every_field() {
 
     // The Record pane follows the selection, and shows the finding about the file.
     for _ in 0..3 {
-        press(&mut app, KeyCode::Down);
+        h.press(KeyCode::Down);
     }
-    let screen = draw(&mut app);
+    let screen = h.screen();
     assert!(screen.contains("Record: feedback_commit_style"), "{screen}");
     assert!(screen.contains("frontmatter-invalid"), "{screen}");
 }
 
 #[test]
 fn the_index_pane_draws_the_cut() {
-    let (_dir, mut app) = app(LoadLimits {
+    let (_dir, mut h) = open(LoadLimits {
         lines: 10,
         ..LoadLimits::default()
     });
-    let screen = draw(&mut app);
+    h.draw();
+    let screen = h.screen();
     assert!(
         screen.contains("── not loaded past here: 4 entries ──"),
         "{screen}"
@@ -98,13 +90,31 @@ fn the_index_pane_draws_the_cut() {
 
 #[test]
 fn write_keys_say_read_only_and_change_nothing() {
-    let (dir, mut app) = app(LoadLimits::default());
+    let (dir, mut h) = open(LoadLimits::default());
     let before = std::fs::read(dir.path().join("memory/MEMORY.md")).expect("read");
-    for key in ['e', 'E', 'n', 'd', 'R', 'p', 'H', 'u', 'a', 'x'] {
-        app.status = None;
-        assert!(press(&mut app, KeyCode::Char(key)).is_empty());
-        assert_eq!(app.status, Some((true, READ_ONLY.to_owned())), "{key}");
+    for key in ['e', 'E', 'n', 'd', 'R'] {
+        h.app.status = None;
+        h.keys(&key.to_string());
+        assert_eq!(
+            h.app.status.as_ref().map(|s| (s.kind, s.text.as_str())),
+            Some((StatusKind::Error, READ_ONLY)),
+            "{key}"
+        );
     }
+    // The review views are the shared ones: their write keys say the same.
+    h.keys("p");
+    assert_eq!(h.app.view, View::Proposals);
+    h.app.status = None;
+    h.keys("a");
+    assert!(
+        h.app.status.is_some(),
+        "a in the Proposals view says why not"
+    );
+    h.keys("H");
+    assert_eq!(h.app.view, View::History);
+    h.app.status = None;
+    h.keys("u");
+    assert!(h.app.status.is_some(), "u in the History view says why not");
     assert_eq!(
         std::fs::read(dir.path().join("memory/MEMORY.md")).expect("read"),
         before
@@ -112,27 +122,46 @@ fn write_keys_say_read_only_and_change_nothing() {
 }
 
 #[test]
-fn the_query_pane_selects_among_topic_files() {
-    let (_dir, mut app) = app(LoadLimits::default());
-    press(&mut app, KeyCode::Char('i'));
-    assert_eq!(app.focus, Pane::Query);
-    for c in "postgres tests".chars() {
-        press(&mut app, KeyCode::Char(c));
+fn the_query_pane_selects_among_topic_files_and_jumps_to_one() {
+    let (_dir, mut h) = open(LoadLimits::default());
+    for _ in 0..3 {
+        h.press(KeyCode::Tab);
     }
-    press(&mut app, KeyCode::Enter);
-    let (_, names, rendered) = app.query.result.clone().expect("a result");
-    assert_eq!(names, ["feedback_integration_tests"]);
-    assert!(rendered.contains("## feedback_integration_tests (feedback)"));
-    assert!(draw(&mut app).contains("feedback_integration_tests"));
+    assert_eq!(h.app.focus, Pane::Query);
+    h.keys("i");
+    h.keys("postgres tests");
+    h.press(KeyCode::Enter);
+    let result = h.app.query.result.clone().expect("a result");
+    assert_eq!(result.names, ["feedback_integration_tests"]);
+    assert!(
+        result
+            .rendered
+            .contains("## feedback_integration_tests (feedback)")
+    );
+    assert!(h.screen().contains("feedback_integration_tests"));
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.focus, Pane::Manifest);
+    assert_eq!(
+        h.app.selected_topic_file().as_deref(),
+        Some("feedback_integration_tests.md")
+    );
 }
 
 #[test]
-fn the_sets_view_lists_and_opens() {
-    let (dir, mut app) = app(LoadLimits::default());
-    assert_eq!(press(&mut app, KeyCode::Char('S')), vec![Effect::LoadSets]);
-    assert_eq!(app.view, View::Sets);
-    assert!(draw(&mut app).contains("looking for memory folders"));
-    let row = |format, path: &Path| Summary {
+fn the_filter_works_on_topic_files() {
+    let (_dir, mut h) = open(LoadLimits::default());
+    h.keys("/postgres");
+    h.press(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("Topic files (1/9)"), "{screen}");
+    assert_eq!(
+        h.app.selected_topic_file().as_deref(),
+        Some("feedback_integration_tests.md")
+    );
+}
+
+fn row(format: Format, path: &Path) -> Summary {
+    Summary {
         format,
         path: path.display().to_string(),
         project: None,
@@ -147,15 +176,84 @@ fn the_sets_view_lists_and_opens() {
             unit: "utf16",
         },
         last_change: None,
-    };
-    let other = row(Format::Memory, &dir.path().join("ws/.memory"));
-    let here = row(Format::Claude, app.folder.root());
-    app.sets_loaded(vec![other.clone(), here]);
-    assert_eq!(app.sets_selected, 1, "the open folder is selected");
-    let screen = draw(&mut app);
-    assert!(screen.contains("ws/.memory"), "{screen}");
-    press(&mut app, KeyCode::Up);
-    assert_eq!(press(&mut app, KeyCode::Enter), vec![Effect::Open(other)]);
-    press(&mut app, KeyCode::Esc);
-    assert_eq!(app.view, View::Panes);
+    }
+}
+
+#[test]
+fn the_sets_view_lists_and_opens_either_format() {
+    let (dir, mut h) = open(LoadLimits::default());
+    assert!(matches!(
+        h.app
+            .update(Event::Key(crossterm::event::KeyEvent::from(KeyCode::Char(
+                'S'
+            ))))
+            .as_slice(),
+        [Effect::LoadSets]
+    ));
+    assert_eq!(h.app.view, View::Sets);
+    h.draw();
+    assert!(h.screen().contains("looking for memory folders"));
+
+    // a .memory workspace beside it, with one record
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).expect("mkdir");
+    let store = memwb::store::Store::open(&ws, Default::default()).expect("store");
+    store
+        .extend(vec![
+            memwb::store::Record::new(
+                "tabs",
+                memwb::store::MemoryType::User,
+                "prefers tabs",
+                "tabs",
+            )
+            .expect("record"),
+        ])
+        .expect("seed");
+    let other = row(Format::Memory, store.root());
+    let here = row(Format::Claude, h.app.backend.root());
+    h.send(Event::Sets(vec![other.clone(), here]));
+    assert_eq!(h.app.sets.selected, 1, "the open folder is selected");
+    assert!(h.screen().contains("ws/.memory"), "{}", h.screen());
+    h.press(KeyCode::Up);
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.backend.format(), Format::Memory);
+    assert!(h.app.claude.is_none());
+    assert_eq!(h.app.view, View::Panes);
+    let screen = h.screen();
+    assert!(screen.contains("Manifest (1)"), "{screen}");
+    assert!(screen.contains("tabs"), "{screen}");
+
+    // S works on the .memory set too, and brings the Claude Code folder back
+    h.keys("S");
+    assert_eq!(h.app.view, View::Sets);
+    let claude = row(
+        Format::Claude,
+        &dir.path().join("memory").canonicalize().expect("real"),
+    );
+    h.send(Event::Sets(vec![other, claude]));
+    h.press(KeyCode::Down);
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.backend.format(), Format::Claude);
+    assert!(h.screen().contains("Topic files (9)"), "{}", h.screen());
+    h.keys("S");
+    h.press(KeyCode::Esc);
+    assert_eq!(h.app.view, View::Panes);
+}
+
+#[test]
+fn a_topic_file_written_by_another_process_appears() {
+    let (dir, mut h) = open(LoadLimits::default());
+    std::fs::write(
+        dir.path().join("memory/project_new.md"),
+        "---\nname: project_new\ndescription: written meanwhile\ntype: project\n---\nbody\n",
+    )
+    .expect("write");
+    h.claude_tick();
+    let screen = h.screen();
+    assert!(screen.contains("Topic files (10)"), "{screen}");
+    assert!(screen.contains("project_new"), "{screen}");
+    assert!(
+        screen.contains("changed on disk: +project_new"),
+        "the status line says what changed: {screen}"
+    );
 }

@@ -126,8 +126,8 @@ fn shell_word(text: &str) -> String {
     }
 }
 
-/// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`.
-/// Choosing a `.memory` folder there opens the `.memory` workbench on it.
+/// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`
+/// and can open a folder of either format in place.
 pub fn run_claude(
     target: &super::target::ClaudeTarget,
     workspace: &Path,
@@ -135,14 +135,15 @@ pub fn run_claude(
 ) -> anyhow::Result<u8> {
     require_terminal()?;
     let roots = vec![workspace.to_owned()];
-    match crate::tui::claude::run(target.folder.clone(), roots, options.clone())? {
-        crate::tui::claude::Exit::Quit => {}
-        crate::tui::claude::Exit::OpenStore(dir) => {
-            let store = Store::open(&dir, options)
-                .with_context(|| format!("cannot open workspace {}", dir.display()))?;
-            crate::tui::run(store)?;
-        }
-    }
+    let open = crate::folder::OpenOptions {
+        store: options,
+        claude: target.folder.limits(),
+    };
+    crate::tui::run::run_on(
+        crate::folder::backend::Backend::Claude(target.folder.clone()),
+        roots,
+        open,
+    )?;
     Ok(0)
 }
 

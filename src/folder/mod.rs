@@ -3,8 +3,10 @@
 //! Two backends sit behind it: the `.memory` contract ([`crate::store`], read and written
 //! through its transactions) and Claude Code's auto memory ([`crate::claude`], read-only for
 //! now). This module says which one a folder is, finds every folder on a machine
-//! ([`sets`]), and sums each up the same way.
+//! ([`sets`]), sums each up the same way, and holds one open folder of either format
+//! ([`backend`]).
 
+pub mod backend;
 pub mod sets;
 
 use std::path::{Path, PathBuf};

@@ -3,14 +3,20 @@
 //!
 //! The flows live beside it: [`modal`] (help, confirmations, the rejection reason),
 //! [`editing`] (the editor and the one-line inputs), [`job_results`] (finished jobs and external
-//! edits), [`evaluation`] (the eval cases re-run after commits, saving a case) and [`mouse`].
+//! edits), [`evaluation`] (the eval cases re-run after commits, saving a case), [`mouse`],
+//! [`sets`] (the Sets view, opening another folder) and [`claude`] (what differs on a Claude
+//! Code folder).
 
+mod claude;
 mod editing;
 mod evaluation;
 mod job_results;
+mod lifecycle;
 mod modal;
 mod mouse;
 mod rebase;
+mod sets;
+mod view;
 
 use std::sync::Arc;
 
@@ -18,6 +24,8 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
 pub use job_results::describe_commit;
 pub use modal::{Confirm, Modal};
+pub use sets::Reading;
+pub use view::View;
 
 use super::editor::{Editor, Target};
 use super::evals::{EvalRequest, Evals, Evaluated};
@@ -31,9 +39,13 @@ use super::panes::manifest::{ManifestPane, entry_key};
 use super::panes::proposals::ProposalsPane;
 use super::panes::query::{QueryPane, QueryResult};
 use super::panes::record::RecordPane;
+use super::panes::sets::SetsPane;
 use super::panes::{Component, Pane};
 use super::review::Review;
 use super::theme::Theme;
+use crate::claude_watch::ClaudeEvent;
+use crate::folder::Summary;
+use crate::folder::backend::{Backend, ClaudeView};
 use crate::review::ProposalStatus;
 use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{Record, Store};
@@ -68,6 +80,10 @@ pub enum Event {
     Started,
     /// The eval cases ran in the background.
     Evaluated(Box<Evaluated>),
+    /// The watcher of a Claude Code folder saw it change.
+    ClaudeWatch(ClaudeEvent),
+    /// Every memory folder found, for the Sets view.
+    Sets(Vec<Summary>),
 }
 
 #[derive(Debug, Clone)]
@@ -101,37 +117,17 @@ pub enum Effect {
     Yank(String),
     /// Run the eval cases (`tui::evals::evaluate`), then send [`Event::Evaluated`].
     Evaluate(Box<EvalRequest>),
+    /// Select among a Claude Code folder's topic files, then send [`Event::Query`].
+    QueryTopics {
+        query: String,
+        topics: Vec<crate::claude::Topic>,
+        catalog: String,
+    },
+    /// Find every memory folder, then send [`Event::Sets`].
+    LoadSets,
+    /// Open this folder in place of the one open (then [`App::open_folder`]).
+    OpenSet(Box<Summary>),
     Quit,
-}
-
-/// What the body of the screen shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    /// The four panes.
-    Panes,
-    Proposals,
-    History,
-}
-
-impl View {
-    /// The keymap scope of the view's own bindings (`None`: the four panes, whose scope is the
-    /// focused pane's).
-    pub fn scope(self) -> Option<Scope> {
-        match self {
-            View::Panes => None,
-            View::Proposals => Some(Scope::Proposals),
-            View::History => Some(Scope::History),
-        }
-    }
-
-    /// The view a global key switches to (pressed again, it switches back).
-    pub fn shown_by(action: Action) -> Option<View> {
-        match action {
-            Action::ShowProposals => Some(View::Proposals),
-            Action::ShowHistory => Some(View::History),
-            _ => None,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +144,13 @@ pub struct StatusLine {
 }
 
 pub struct App {
-    pub store: Store,
+    /// The open folder, of either format.
+    pub backend: Backend,
+    /// The `.memory` set as read (empty on a Claude Code folder).
     pub inspection: Arc<Inspection>,
+    /// The reading of a Claude Code folder, when that is what is open.
+    pub claude: Option<Arc<ClaudeView>>,
+    pub sets: SetsPane,
     pub focus: Pane,
     pub manifest: ManifestPane,
     pub record: RecordPane,
@@ -191,9 +192,15 @@ pub fn unreadable() -> String {
 
 impl App {
     pub fn new(store: Store, inspection: Arc<Inspection>, theme: Theme) -> Self {
+        Self::with_backend(Backend::Memory(store), inspection, theme)
+    }
+
+    fn with_backend(backend: Backend, inspection: Arc<Inspection>, theme: Theme) -> Self {
         let mut app = Self {
-            store,
+            backend,
             inspection,
+            claude: None,
+            sets: SetsPane::default(),
             focus: Pane::Manifest,
             manifest: ManifestPane::default(),
             record: RecordPane::default(),
@@ -259,6 +266,11 @@ impl App {
                 format!("new proposal: {}{hint}", new.join(", ")),
             );
         }
+    }
+
+    /// The `.memory` store, when that is what is open.
+    pub fn store(&self) -> Option<&Store> {
+        self.backend.store()
     }
 
     pub fn selected_entry(&self) -> Option<&ManifestEntry> {
@@ -334,6 +346,7 @@ impl App {
             View::Panes => None,
             View::Proposals => Some(&mut self.proposals),
             View::History => Some(&mut self.history),
+            View::Sets => Some(&mut self.sets),
         }
     }
 
@@ -425,6 +438,15 @@ impl App {
                 self.paste(&text);
                 Vec::new()
             }
+            event if self.stale(&event) => Vec::new(),
+            Event::ClaudeWatch(event) => {
+                self.claude_watch(event);
+                Vec::new()
+            }
+            Event::Sets(sets) => {
+                self.sets.loaded(sets);
+                Vec::new()
+            }
             Event::Watch(WatchEvent::Review) => vec![Effect::LoadReview],
             Event::Watch(watch) => {
                 self.watch(watch);
@@ -460,28 +482,6 @@ impl App {
         jobs.into_iter().map(Effect::Run).collect()
     }
 
-    fn watch(&mut self, event: WatchEvent) {
-        match event {
-            WatchEvent::Committed(change) => {
-                // Our own commits were already applied from the job's result.
-                let ours = self.inspection.diff(&change.inspection).is_empty();
-                let was_readable = self.inspection.is_readable();
-                self.set_inspection(change.inspection.clone());
-                if !ours {
-                    let text = format!("commit: {}", describe_commit(&change.commit));
-                    if was_readable && !self.inspection.is_readable() {
-                        self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
-                    } else {
-                        self.set_status(StatusKind::Change, text);
-                    }
-                }
-            }
-            WatchEvent::Refreshed(change) => self.set_inspection(change.inspection),
-            WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
-            WatchEvent::Review => {}
-        }
-    }
-
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let scopes = self.scopes();
         let action = keymap::lookup(&scopes, &key);
@@ -508,11 +508,16 @@ impl App {
         let Some(action) = self.active_mut().handle_key(action) else {
             return Vec::new();
         };
+        if let Some(effects) = self.claude_act(action) {
+            return effects;
+        }
         match action {
             Action::Quit => return self.quit(),
             Action::Help => self.modal = Some(Modal::Help(Default::default())),
             Action::MessageLog => self.modal = Some(Modal::Log(Default::default())),
             Action::Back => self.view = View::Panes,
+            Action::ShowSets => return self.toggle_sets(),
+            Action::OpenSet => return self.open_selected_set(),
             show if View::shown_by(show).is_some() => {
                 let target = View::shown_by(show).unwrap_or(View::Panes);
                 if self.view == target {
@@ -558,36 +563,5 @@ impl App {
             _ => {}
         }
         Vec::new()
-    }
-
-    /// `y`: the selected record's name (an entry that does not read: its file); `Y`: the path
-    /// of its file. On the clipboard through the terminal (OSC 52), said in the status line.
-    fn yank(&mut self, action: Action) -> Vec<Effect> {
-        let Some(entry) = self.selected_entry() else {
-            self.set_status(StatusKind::Error, "nothing selected to copy".into());
-            return Vec::new();
-        };
-        let text = if action == Action::YankPath {
-            self.inspection.root.join(&entry.file).display().to_string()
-        } else {
-            entry_key(entry).to_owned()
-        };
-        self.set_status(StatusKind::Info, format!("copied {text}"));
-        vec![Effect::Yank(text)]
-    }
-
-    /// The one way to quit: asks first when the editor holds unsaved changes.
-    pub fn quit(&mut self) -> Vec<Effect> {
-        if self.editor.as_ref().is_some_and(Editor::is_dirty) {
-            self.modal = Some(Modal::Confirm(Confirm::Quit));
-            return Vec::new();
-        }
-        self.quit_now()
-    }
-
-    /// Quits without asking (the user said yes to losing the edit).
-    fn quit_now(&mut self) -> Vec<Effect> {
-        self.quit = true;
-        vec![Effect::Quit]
     }
 }

@@ -20,8 +20,6 @@ pub enum TuiError {
     Input(String),
     #[error("the editor task failed: {0}")]
     EditorTask(tokio::task::JoinError),
-    #[error("{path} has no parent folder to open as a workspace")]
-    NoWorkspace { path: PathBuf },
     #[error("cannot {op} {path} for the demo: {error}")]
     Demo {
         op: &'static str,

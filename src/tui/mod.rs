@@ -1,4 +1,5 @@
-//! The workbench: a terminal UI on one workspace's `.memory`.
+//! The workbench: a terminal UI on one memory folder of either format (a workspace's
+//! `.memory`, or Claude Code's auto memory), through [`crate::folder::backend`].
 //!
 //! One event enum ([`app::Event`]) is fed by terminal input, the watcher ([`crate::watch`])
 //! and finished background jobs, and drained before each render ([`run`]). Each pane is a small
@@ -6,7 +7,6 @@
 //! and the help overlay. All untrusted text goes through [`sanitize`].
 
 pub mod app;
-pub mod claude;
 pub mod demo;
 pub mod editor;
 pub mod error;

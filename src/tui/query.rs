@@ -4,15 +4,14 @@
 
 use super::panes::query::QueryResult;
 use crate::session::config::{ModelFlags, ModelSettings};
-use crate::session::selection::{self, DEFAULT_MAX_SELECTED, SELECTION_FAILED};
-use crate::store::Record;
+use crate::session::selection::{self, Candidate, DEFAULT_MAX_SELECTED, SELECTION_FAILED};
 
-/// Which records the agent would select for `query` and the text it would inject. `catalog`
-/// is the set's MEMORY.md text, `None` when the set is unreadable (an agent then selects
-/// nothing). `env` looks up environment variables.
-pub fn select_with(
+/// Which records (or Claude Code topic files) the agent would select for `query` and the text
+/// it would inject. `catalog` is the set's MEMORY.md text, `None` when the set is unreadable
+/// (an agent then selects nothing). `env` looks up environment variables.
+pub fn select_with<R: Candidate>(
     query: &str,
-    records: &[Record],
+    records: &[R],
     catalog: Option<&str>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> QueryResult {
@@ -47,7 +46,7 @@ pub fn select_with(
     if query.trim().is_empty() {
         return result;
     }
-    let selection = selection::select(
+    let selection = selection::select_among(
         records,
         catalog,
         query,
@@ -69,6 +68,6 @@ pub fn select_with(
 }
 
 /// [`select_with`] on the process environment.
-pub fn select(query: &str, records: &[Record], catalog: Option<&str>) -> QueryResult {
+pub fn select<R: Candidate>(query: &str, records: &[R], catalog: Option<&str>) -> QueryResult {
     select_with(query, records, catalog, &|name| std::env::var(name).ok())
 }

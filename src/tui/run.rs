@@ -8,11 +8,62 @@ use futures_core::Stream;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::TuiError;
-use super::app::{App, Effect, Event};
+use super::app::{App, Effect, Event, Reading};
 use super::theme::Theme;
 use super::{external, query, terminal, ui};
+use crate::claude::LoadLimits;
+use crate::claude_watch::ClaudeWatcher;
+use crate::folder::OpenOptions;
+use crate::folder::backend::Backend;
 use crate::store::Store;
 use crate::watch::{WatchOptions, Watcher};
+
+/// The watch on the folder open; replaced when another one is opened.
+enum Watching {
+    Memory(#[allow(dead_code)] Watcher),
+    Claude(#[allow(dead_code)] ClaudeWatcher),
+}
+
+/// Starts watching `backend`, sending its news to `tx`; its first reading is the baseline.
+fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Reading), TuiError> {
+    let tx = tx.clone();
+    Ok(match backend {
+        Backend::Memory(store) => {
+            let (watcher, baseline) =
+                Watcher::start(store.clone(), WatchOptions::default(), move |event| {
+                    let _ = tx.send(Event::Watch(event));
+                })?;
+            let review = std::sync::Arc::new(super::review::Review::load(store));
+            (
+                Watching::Memory(watcher),
+                Reading::Memory {
+                    inspection: baseline,
+                    review,
+                },
+            )
+        }
+        Backend::Claude(folder) => {
+            let (watcher, baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
+                let _ = tx.send(Event::ClaudeWatch(event));
+            })?;
+            (Watching::Claude(watcher), Reading::Claude(baseline))
+        }
+    })
+}
+
+/// Every memory folder under Claude Code's config folder and `roots`, summed up.
+pub fn find_sets(
+    roots: &[std::path::PathBuf],
+    options: &OpenOptions,
+) -> Vec<crate::folder::Summary> {
+    let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
+    let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {});
+    found
+        .found
+        .iter()
+        .filter_map(|f| crate::folder::sets::summarize(f, &options.store, options.claude))
+        .collect()
+}
 
 fn map(event: TermEvent) -> Option<Event> {
     match event {
@@ -24,30 +75,46 @@ fn map(event: TermEvent) -> Option<Event> {
     }
 }
 
-/// Opens the workbench on `store` until the user quits.
+/// Opens the workbench on `store` until the user quits. The Sets view also looks in its
+/// workspace.
 pub fn run(store: Store) -> Result<(), TuiError> {
+    let roots = vec![store.workspace().to_owned()];
+    let options = OpenOptions {
+        store: store.options().clone(),
+        claude: LoadLimits::default(),
+    };
+    run_on(Backend::Memory(store), roots, options)
+}
+
+/// Opens the workbench on a folder of either format until the user quits. `roots` are where
+/// the Sets view looks besides Claude Code's config folder; `options` open what it chooses.
+pub fn run_on(
+    backend: Backend,
+    roots: Vec<std::path::PathBuf>,
+    options: OpenOptions,
+) -> Result<(), TuiError> {
     super::init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(TuiError::Runtime)?;
-    runtime.block_on(run_async(store))
+    runtime.block_on(run_async(backend, Sets { roots, options }))
 }
 
-async fn run_async(store: Store) -> Result<(), TuiError> {
+/// Where the Sets view looks, and how what it chooses is opened.
+struct Sets {
+    roots: Vec<std::path::PathBuf>,
+    options: OpenOptions,
+}
+
+async fn run_async(backend: Backend, sets: Sets) -> Result<(), TuiError> {
     let (tx, rx) = unbounded_channel::<Event>();
-    let watch_tx = tx.clone();
-    let (watcher, baseline) =
-        Watcher::start(store.clone(), WatchOptions::default(), move |event| {
-            let _ = watch_tx.send(Event::Watch(event));
-        })?;
-    let review = std::sync::Arc::new(super::review::Review::load(&store));
-    let mut app = App::new(store, baseline, Theme::from_env());
-    app.set_review(review, false);
+    let (mut watcher, baseline) = watch(&backend, &tx)?;
+    let mut app = App::opened(backend, baseline, Theme::from_env());
     let mut term = terminal::enter().map_err(TuiError::Terminal)?;
     let _guard = terminal::Guard;
-    let result = event_loop(&mut term, &mut app, tx, rx).await;
+    let result = event_loop(&mut term, &mut app, tx, rx, &sets, &mut watcher).await;
     drop(watcher);
     tracing::info!("workbench closed");
     result
@@ -84,6 +151,8 @@ async fn event_loop(
     app: &mut App,
     tx: UnboundedSender<Event>,
     mut rx: UnboundedReceiver<Event>,
+    sets: &Sets,
+    watcher: &mut Watching,
 ) -> Result<(), TuiError> {
     let mut input = spawn_input(tx.clone());
     let _ = tx.send(Event::Started);
@@ -113,14 +182,18 @@ async fn event_loop(
                         }
                     }
                     Effect::Run(job) => {
-                        let store = app.store.clone();
+                        let Some(store) = app.store().cloned() else {
+                            continue;
+                        };
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
                             let _ = tx.send(Event::Job(Box::new(job.run(&store))));
                         });
                     }
                     Effect::LoadReview => {
-                        let store = app.store.clone();
+                        let Some(store) = app.store().cloned() else {
+                            continue;
+                        };
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
                             let review = super::review::Review::load(&store);
@@ -128,7 +201,9 @@ async fn event_loop(
                         });
                     }
                     Effect::Evaluate(request) => {
-                        let store = app.store.clone();
+                        let Some(store) = app.store().cloned() else {
+                            continue;
+                        };
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
                             let done = super::evals::evaluate(&store, *request);
@@ -136,7 +211,9 @@ async fn event_loop(
                         });
                     }
                     Effect::ReadEntry { file } => {
-                        let store = app.store.clone();
+                        let Some(store) = app.store().cloned() else {
+                            continue;
+                        };
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
                             let bytes = store.entry_bytes(&file);
@@ -156,6 +233,41 @@ async fn event_loop(
                                 catalog.as_deref(),
                             )));
                         });
+                    }
+                    Effect::QueryTopics {
+                        query,
+                        topics,
+                        catalog,
+                    } => {
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Event::Query(query::select(
+                                &query,
+                                &topics,
+                                Some(&catalog),
+                            )));
+                        });
+                    }
+                    Effect::LoadSets => {
+                        let tx = tx.clone();
+                        let (roots, options) = (sets.roots.clone(), sets.options.clone());
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Event::Sets(find_sets(&roots, &options)));
+                        });
+                    }
+                    Effect::OpenSet(set) => {
+                        let opened = Backend::open(&set, &sets.options).and_then(|backend| {
+                            let (watching, reading) =
+                                watch(&backend, &tx).map_err(|e| e.to_string())?;
+                            Ok((backend, watching, reading))
+                        });
+                        match opened {
+                            Ok((backend, watching, reading)) => {
+                                *watcher = watching;
+                                app.open_folder(backend, reading);
+                            }
+                            Err(why) => app.cannot_open(&set, &why),
+                        }
                     }
                     Effect::ExternalEdit { base } => {
                         // The editor owns the terminal meanwhile: stop reading input first.

@@ -13,7 +13,7 @@ use super::panes::{Ctx, Pane};
 use super::text;
 use crate::sanitize;
 
-fn render_view(frame: &mut Frame, app: &mut App) {
+fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let theme = app.theme;
     let inspection = app.inspection.clone();
     let review = app.review.clone();
@@ -22,7 +22,7 @@ fn render_view(frame: &mut Frame, app: &mut App) {
     let Some(view) = app.view_mut() else {
         return;
     };
-    let areas = view_layout(frame.area(), view.rows());
+    let areas = view_layout(area, view.rows());
     let ctx = Ctx {
         inspection: &inspection,
         review: &review,
@@ -32,6 +32,8 @@ fn render_view(frame: &mut Frame, app: &mut App) {
         budget,
         search: "",
         editing,
+        claude: None,
+        claude_selected: None,
     };
     view.render(frame, areas.list.union(areas.detail), &ctx);
     app.areas = areas;
@@ -40,24 +42,53 @@ fn render_view(frame: &mut Frame, app: &mut App) {
     }
 }
 
+/// On a Claude Code folder, the first row names the format and the folder; the rest is the
+/// body, the status line and the hints, as on a `.memory` set.
+fn title_row(frame: &mut Frame, app: &App) -> Rect {
+    let area = frame.area();
+    if app.claude.is_none() || area.height < 8 {
+        return area;
+    }
+    let heading = format!(
+        "memwb · {} · {}",
+        app.backend.format().describe(),
+        app.backend.root().display()
+    );
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            sanitize::line(&heading).into_owned(),
+            app.theme.label(),
+        )),
+        Rect { height: 1, ..area },
+    );
+    Rect {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
+    }
+}
+
 pub fn render(frame: &mut Frame, app: &mut App) {
+    let area = title_row(frame, app);
     let repairing = app
         .editor
         .as_ref()
         .is_some_and(super::editor::Editor::is_raw);
     if app.view != View::Panes && !repairing {
-        render_view(frame, app);
+        render_view(frame, app, area);
         render_overlays(frame, app);
         return;
     }
     let editing = app.editor.is_some();
-    let areas = layout(frame.area(), app.focus, app.zoom, editing);
+    let areas = layout(area, app.focus, app.zoom, editing);
     app.areas = areas;
     let theme = app.theme;
     let inspection = app.inspection.clone();
     let review = app.review.clone();
     let budget = app.index.view.budget;
     let search = app.manifest.filter.text().to_owned();
+    let claude = app.claude.clone();
+    let claude_selected = app.selected_topic_file();
     for pane in Pane::ALL {
         let area = areas.pane(pane);
         if area.area() == 0 || (editing && pane == Pane::Record) {
@@ -72,6 +103,8 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             budget,
             search: &search,
             editing,
+            claude: claude.as_deref(),
+            claude_selected: claude_selected.as_deref(),
         };
         app.pane_mut(pane).render(frame, area, &ctx);
     }

@@ -72,8 +72,61 @@ impl Harness {
         h
     }
 
+    /// The workbench on a Claude Code folder (`folder` stays where it is).
+    pub fn claude(
+        folder: &Path,
+        limits: memwb::claude::LoadLimits,
+        width: u16,
+        height: u16,
+    ) -> Self {
+        let folder = memwb::claude::ClaudeFolder::open(folder, limits).expect("open");
+        let workspace = folder.root().to_owned();
+        let snapshot = Arc::new(folder.read());
+        let app = App::claude(folder, snapshot, Theme::plain());
+        let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+        let mut h = Self {
+            app,
+            terminal,
+            workspace,
+            editor: "false".into(),
+            yanked: Vec::new(),
+            _dir: None,
+        };
+        h.send(Event::Started);
+        h
+    }
+
+    /// What the Claude Code folder's watcher would report now.
+    pub fn claude_tick(&mut self) {
+        let folder = self
+            .app
+            .backend
+            .claude()
+            .expect("a Claude Code folder")
+            .clone();
+        let snapshot = Arc::new(folder.read());
+        let before = self
+            .app
+            .claude
+            .as_ref()
+            .expect("a reading")
+            .snapshot
+            .clone();
+        let commit = memwb::claude_watch::diff(&before, &snapshot);
+        self.send(Event::ClaudeWatch(
+            memwb::claude_watch::ClaudeEvent::Changed(memwb::claude_watch::ClaudeChange {
+                at_ms: now_ms(),
+                commit,
+                snapshot,
+            }),
+        ));
+    }
+
     pub fn store(&self) -> Store {
-        self.app.store.clone()
+        self.app
+            .store()
+            .cloned()
+            .expect("the harness opens .memory sets")
     }
 
     pub fn root(&self) -> PathBuf {
@@ -97,7 +150,7 @@ impl Harness {
                     Effect::Quit => {}
                     Effect::Yank(text) => self.yanked.push(text),
                     Effect::Run(job) => {
-                        queue.push_back(Event::Job(Box::new(job.run(&self.app.store))))
+                        queue.push_back(Event::Job(Box::new(job.run(&self.store()))))
                     }
                     Effect::Query {
                         query: q,
@@ -110,14 +163,36 @@ impl Harness {
                         &|_| None,
                     ))),
                     Effect::LoadReview => {
-                        queue.push_back(Event::Review(Arc::new(Review::load(&self.app.store))))
+                        queue.push_back(Event::Review(Arc::new(Review::load(&self.store()))))
                     }
                     Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
-                        memwb::tui::evals::evaluate(&self.app.store, *request),
+                        memwb::tui::evals::evaluate(&self.store(), *request),
                     ))),
                     Effect::ReadEntry { file } => {
-                        let bytes = self.app.store.entry_bytes(&file);
+                        let bytes = self.store().entry_bytes(&file);
                         queue.push_back(Event::EntryRead { file, bytes });
+                    }
+                    Effect::QueryTopics {
+                        query: q,
+                        topics,
+                        catalog,
+                    } => queue.push_back(Event::Query(query::select_with(
+                        &q,
+                        &topics,
+                        Some(&catalog),
+                        &|_| None,
+                    ))),
+                    // Finding sets looks at the whole machine: tests send `Event::Sets` themselves.
+                    Effect::LoadSets => {}
+                    Effect::OpenSet(set) => {
+                        let options = memwb::folder::OpenOptions::default();
+                        match memwb::folder::backend::Backend::open(&set, &options) {
+                            Ok(backend) => {
+                                let reading = memwb::tui::app::Reading::of(&backend);
+                                self.app.open_folder(backend, reading);
+                            }
+                            Err(why) => self.app.cannot_open(&set, &why),
+                        }
                     }
                     Effect::ExternalEdit { base } => {
                         let outcome: ExternalOutcome =
@@ -183,7 +258,7 @@ impl Harness {
 
     /// What the watcher would report now (as if the manifest had just been replaced).
     pub fn watcher_tick(&mut self) {
-        let inspection = Arc::new(self.app.store.inspect());
+        let inspection = Arc::new(self.store().inspect());
         let commit = self.app.inspection.diff(&inspection);
         self.send(Event::Watch(WatchEvent::Committed(Change {
             at_ms: now_ms(),

@@ -11,7 +11,6 @@ use crate::store::inspect::EntryState;
 use crate::tui::editor::{Editor, Target};
 use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
-use crate::tui::panes::manifest::entry_key;
 
 /// Pasted text as terminals send it (`\r` or `\r\n` line ends) with `\n` line ends.
 fn normalize_paste(text: &str) -> String {
@@ -57,8 +56,7 @@ impl App {
         }
         if self.manifest.typing {
             self.manifest.filter.insert(&one_line());
-            let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
-            self.manifest.refilter(&self.inspection, keep.as_deref());
+            self.refilter_selected();
         } else if self.query.typing {
             self.query.input.insert(&one_line());
         }
@@ -261,6 +259,7 @@ impl App {
             super::View::Panes => self.pane(self.focus).typing(),
             super::View::Proposals => self.proposals.filter.typing,
             super::View::History => self.history.filter.typing,
+            super::View::Sets => false,
         }
     }
 
@@ -292,8 +291,7 @@ impl App {
             _ => text.type_key(key),
         }
         if filtering {
-            let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
-            self.manifest.refilter(&self.inspection, keep.as_deref());
+            self.refilter_selected();
         }
         !filtering && action == Some(Action::Submit) && self.focus == super::Pane::Query
     }
@@ -332,6 +330,9 @@ impl App {
     }
 
     pub(super) fn run_query(&mut self) -> Vec<Effect> {
+        if let Some(effects) = self.claude_query() {
+            return effects;
+        }
         let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
         let catalog = self.inspection.index.derived.clone();
         let query = self.query.input.text().to_owned();

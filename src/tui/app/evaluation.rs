@@ -13,9 +13,14 @@ use crate::tui::line_input::LineInput;
 
 impl App {
     /// The run to start now, if one is due and none is running. An unreadable set waits for
-    /// its repair: an agent would select nothing from it.
+    /// its repair: an agent would select nothing from it. Cases are kept for `.memory`
+    /// sets only so far.
     pub(super) fn evaluation_due(&mut self) -> Option<Effect> {
-        if !self.evals.due || self.evals.running || !self.inspection.is_readable() {
+        if !self.evals.due
+            || self.evals.running
+            || !self.inspection.is_readable()
+            || self.claude.is_some()
+        {
             return None;
         }
         self.evals.due = false;

@@ -46,6 +46,9 @@ pub enum Action {
     // the Proposals and History views
     ShowProposals,
     ShowHistory,
+    /// The Sets view: every memory folder found, to open one.
+    ShowSets,
+    OpenSet,
     Back,
     Approve,
     Reject,
@@ -112,6 +115,7 @@ pub enum Scope {
     Query,
     Proposals,
     History,
+    Sets,
     Input,
     Editor,
     Conflict,
@@ -132,6 +136,7 @@ impl Scope {
             Scope::Query => "Query pane",
             Scope::Proposals => "Proposals view",
             Scope::History => "History view",
+            Scope::Sets => "Sets view",
             Scope::Input => "Typing a filter, a query or a reason",
             Scope::Editor => "Editor",
             Scope::Conflict => "Editor: after a conflicting change",
@@ -202,6 +207,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         Scope::Query,
         Scope::Proposals,
         Scope::History,
+        Scope::Sets,
         Scope::Input,
         Scope::Editor,
         Scope::Conflict,

@@ -272,7 +272,28 @@ pub static BINDINGS: &[Binding] = &[
         "the History view: the journal, with undo (again: back)",
         Some("history"),
     ),
+    b(
+        S::Global,
+        &[key('S')],
+        A::ShowSets,
+        "the Sets view: every memory folder found (again: back)",
+        Some("sets"),
+    ),
     b(S::Global, &[ctrl('r')], A::Reload, "reload from disk", None),
+    b(
+        S::Sets,
+        &[code(KeyCode::Enter)],
+        A::OpenSet,
+        "open the selected folder here (either format)",
+        Some("open"),
+    ),
+    b(
+        S::Sets,
+        &[code(KeyCode::Esc)],
+        A::Back,
+        "back to the four panes",
+        Some("back"),
+    ),
     b(
         S::Workbench,
         &[code(KeyCode::Tab)],

@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Component, Ctx, block, max_scroll, scroll};
+use super::{Component, Ctx, block, claude, max_scroll, scroll};
 use crate::sanitize;
 use crate::store::index;
 use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
@@ -36,6 +36,8 @@ pub struct IndexView {
     /// The budget use of the derived index (of the valid entries' index when the set is
     /// unreadable).
     pub budget: BudgetUse,
+    /// A Claude Code folder's title (and whether it is an error), in place of the drift status.
+    pub title: Option<(String, bool)>,
 }
 
 /// The drift between the file on disk and the derived index: (marker, line).
@@ -95,6 +97,7 @@ impl IndexView {
             status,
             lines,
             budget,
+            title: None,
         }
     }
 }
@@ -110,6 +113,7 @@ impl Default for IndexView {
                 max_index_lines: 0,
                 max_index_bytes: 0,
             },
+            title: None,
         }
     }
 }
@@ -188,17 +192,12 @@ impl Component for IndexPane {
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let (theme, focused) = (ctx.theme, ctx.focused);
-        let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
-        let (status, style) = match self.view.status {
-            IndexSync::InSync => ("in sync".to_owned(), theme.ok()),
-            IndexSync::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
-            IndexSync::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
-            IndexSync::PartialInSync => (
-                "matches the valid entries (set unreadable)".to_owned(),
-                theme.warning(),
+        let (status, style) = match (&self.view.title, self.view.status) {
+            (Some((title, error)), _) => (
+                title.clone(),
+                if *error { theme.error() } else { theme.ok() },
             ),
-            IndexSync::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
-            IndexSync::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
+            (None, status) => sync_status(status, theme),
         };
         let title = Line::from(vec![
             Span::raw(" MEMORY.md: "),
@@ -219,16 +218,39 @@ impl Component for IndexPane {
                 .skip(self.scroll)
                 .take(self.height)
                 .map(|(marker, text)| {
-                    let style = match marker {
+                    let style = match *marker {
                         '-' => theme.removed(),
                         '+' => theme.added(),
+                        claude::DANGLING | claude::CUT => theme.error(),
+                        claude::CONTENT => theme.warning(),
+                        claude::DIMMED => theme.dim(),
                         _ => Style::default(),
                     };
                     let shown: String = text.chars().skip(self.column).collect();
+                    let marker = match *marker {
+                        claude::DIMMED | claude::CUT => ' ',
+                        other => other,
+                    };
                     Line::styled(format!("{marker} {shown}"), style)
                 })
                 .collect()
         };
         frame.render_widget(Paragraph::new(lines).block(block), area);
+    }
+}
+
+/// The title's word for the drift between the file and the derived index.
+fn sync_status(status: IndexSync, theme: &crate::tui::theme::Theme) -> (String, Style) {
+    let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
+    match status {
+        IndexSync::InSync => ("in sync".to_owned(), theme.ok()),
+        IndexSync::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
+        IndexSync::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
+        IndexSync::PartialInSync => (
+            "matches the valid entries (set unreadable)".to_owned(),
+            theme.warning(),
+        ),
+        IndexSync::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
+        IndexSync::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
     }
 }

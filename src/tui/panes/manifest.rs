@@ -31,7 +31,7 @@ pub struct ManifestPane {
     /// Rows of the list at the last render.
     pub height: usize,
     /// Where the list was drawn last, for clicks.
-    list: Rect,
+    pub(crate) list: Rect,
 }
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
@@ -260,6 +260,9 @@ impl Component for ManifestPane {
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        if let Some(view) = ctx.claude {
+            return super::claude::render_manifest(self, frame, area, ctx, view);
+        }
         self.draw(
             frame,
             area,

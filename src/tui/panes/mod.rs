@@ -2,6 +2,7 @@
 //! of the actions that concern only itself (scrolling, moving the selection, opening its input
 //! line). The app asks the focused component first and handles what it hands back.
 
+pub mod claude;
 pub mod diff;
 pub mod history;
 pub mod index;
@@ -10,6 +11,7 @@ pub mod manifest;
 pub mod proposals;
 pub mod query;
 pub mod record;
+pub mod sets;
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -38,6 +40,11 @@ pub struct Ctx<'a> {
     pub search: &'a str,
     /// The editor covers the detail half of a view: draw only the list.
     pub editing: bool,
+    /// The reading of a Claude Code folder, when that is what is open (the panes then draw
+    /// topic files; see [`claude`]).
+    pub claude: Option<&'a crate::folder::backend::ClaudeView>,
+    /// The Manifest's selected topic file on a Claude Code folder.
+    pub claude_selected: Option<&'a str>,
 }
 
 /// A pane or a view. Adding one is a new type implementing this, its [`Scope`] and bindings

@@ -22,14 +22,27 @@ pub struct RecordPane {
     shown: Option<String>,
 }
 
+impl RecordPane {
+    /// Shows the item `key`: another one than last time starts at the top.
+    pub fn follow(&mut self, key: &str) {
+        if self.shown.as_deref() != Some(key) {
+            self.view.scroll = 0;
+            self.shown = Some(key.to_owned());
+        }
+    }
+}
+
 impl Component for RecordPane {
     fn scope(&self) -> Scope {
         Scope::Record
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
-        let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
         ctx.search.clone_into(&mut self.search);
+        if let Some(view) = ctx.claude {
+            return super::claude::render_record(self, frame, area, ctx, view, ctx.claude_selected);
+        }
+        let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
         let title = match entry {
             Some(e) => format!(
                 " Record: {} ",

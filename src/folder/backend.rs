@@ -1,0 +1,153 @@
+//! One open memory folder of either format, and what a reader (the workbench) needs from a
+//! Claude Code reading: topic files in index order with their health and findings, the
+//! candidates a query chooses among and the catalog it is given.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Format, OpenOptions, Summary};
+use crate::claude::{ClaudeFolder, Finding, LoadLimits, Snapshot, Topic, audit};
+use crate::store::{Severity, Store};
+
+/// An open folder: the `.memory` contract through its store, or a Claude Code folder.
+#[derive(Clone)]
+pub enum Backend {
+    Memory(Store),
+    Claude(ClaudeFolder),
+}
+
+impl Backend {
+    pub fn format(&self) -> Format {
+        match self {
+            Self::Memory(_) => Format::Memory,
+            Self::Claude(_) => Format::Claude,
+        }
+    }
+
+    /// The memory folder itself (`<workspace>/.memory`, or the Claude Code folder).
+    pub fn root(&self) -> &Path {
+        match self {
+            Self::Memory(store) => store.root(),
+            Self::Claude(folder) => folder.root(),
+        }
+    }
+
+    pub fn store(&self) -> Option<&Store> {
+        match self {
+            Self::Memory(store) => Some(store),
+            Self::Claude(_) => None,
+        }
+    }
+
+    pub fn claude(&self) -> Option<&ClaudeFolder> {
+        match self {
+            Self::Memory(_) => None,
+            Self::Claude(folder) => Some(folder),
+        }
+    }
+
+    /// Opens the folder a row of `memwb sets` names. A `.memory` folder opens its workspace
+    /// (its parent).
+    pub fn open(set: &Summary, options: &OpenOptions) -> Result<Self, String> {
+        let path = PathBuf::from(&set.path);
+        match set.format {
+            Format::Memory => {
+                let workspace = path
+                    .parent()
+                    .ok_or_else(|| format!("{} has no workspace above it", path.display()))?;
+                Store::open(workspace, options.store.clone())
+                    .map(Self::Memory)
+                    .map_err(|e| e.to_string())
+            }
+            Format::Claude => ClaudeFolder::open(&path, options.claude)
+                .map(Self::Claude)
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// A reading of a Claude Code folder as the workbench shows it.
+#[derive(Debug, Clone)]
+pub struct ClaudeView {
+    pub snapshot: Arc<Snapshot>,
+    pub findings: Vec<Finding>,
+    /// Topic files, index order first, then the unlisted ones: what the list shows.
+    pub order: Vec<String>,
+    /// The load limits the index is measured against.
+    pub limits: LoadLimits,
+}
+
+impl ClaudeView {
+    pub fn new(snapshot: Arc<Snapshot>, limits: LoadLimits) -> Self {
+        let findings = audit(&snapshot);
+        let order = snapshot.ordered().iter().map(|t| t.file.clone()).collect();
+        Self {
+            snapshot,
+            findings,
+            order,
+            limits,
+        }
+    }
+
+    pub fn topic(&self, file: &str) -> Option<&Topic> {
+        self.snapshot.topic(file)
+    }
+
+    /// The findings about one file.
+    pub fn findings_for<'a>(&'a self, file: &'a str) -> impl Iterator<Item = &'a Finding> {
+        self.findings
+            .iter()
+            .filter(move |f| f.file.as_deref() == Some(file))
+    }
+
+    /// The worst finding's severity for a file (info findings are not a health problem).
+    pub fn health(&self, file: &str) -> Option<Severity> {
+        let mut worst = None;
+        for finding in self.findings_for(file) {
+            match finding.severity {
+                Severity::Error => return Some(Severity::Error),
+                Severity::Warning => worst = Some(Severity::Warning),
+                Severity::Info => {}
+            }
+        }
+        worst
+    }
+
+    /// What a filter looks through: name, type, description, file and body.
+    pub fn haystack(&self, file: &str) -> String {
+        match self.topic(file) {
+            Some(t) => format!(
+                "{} {} {} {} {}",
+                t.name(),
+                t.kind().unwrap_or(""),
+                t.description().unwrap_or(""),
+                t.file,
+                t.body()
+            ),
+            None => file.to_owned(),
+        }
+    }
+
+    /// The topic files a query chooses among (those that read), in index order.
+    pub fn candidates(&self) -> Vec<Topic> {
+        self.snapshot
+            .ordered()
+            .into_iter()
+            .filter(|t| t.parsed().is_some())
+            .cloned()
+            .collect()
+    }
+
+    /// The index as Claude Code loads it: the catalog an agent's selection is given.
+    pub fn catalog(&self) -> String {
+        self.snapshot
+            .parsed_index()
+            .map(|i| i.loaded_text())
+            .unwrap_or_default()
+    }
+
+    /// The file of the topic named `name` (or whose file is `name`).
+    pub fn file_named(&self, name: &str) -> Option<String> {
+        self.snapshot.find(name).map(|t| t.file.clone())
+    }
+}

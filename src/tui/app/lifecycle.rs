@@ -1,0 +1,63 @@
+//! The folder watcher's news, copying to the clipboard, and quitting.
+
+use super::modal::{Confirm, Modal};
+use super::{App, Effect, StatusKind, describe_commit, unreadable};
+use crate::tui::editor::Editor;
+use crate::tui::keymap::Action;
+use crate::tui::panes::manifest::entry_key;
+use crate::watch::WatchEvent;
+
+impl App {
+    pub(super) fn watch(&mut self, event: WatchEvent) {
+        match event {
+            WatchEvent::Committed(change) => {
+                // Our own commits were already applied from the job's result.
+                let ours = self.inspection.diff(&change.inspection).is_empty();
+                let was_readable = self.inspection.is_readable();
+                self.set_inspection(change.inspection.clone());
+                if !ours {
+                    let text = format!("commit: {}", describe_commit(&change.commit));
+                    if was_readable && !self.inspection.is_readable() {
+                        self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
+                    } else {
+                        self.set_status(StatusKind::Change, text);
+                    }
+                }
+            }
+            WatchEvent::Refreshed(change) => self.set_inspection(change.inspection),
+            WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
+            WatchEvent::Review => {}
+        }
+    }
+
+    /// `y`: the selected record's name (an entry that does not read: its file); `Y`: the path
+    /// of its file. On the clipboard through the terminal (OSC 52), said in the status line.
+    pub(super) fn yank(&mut self, action: Action) -> Vec<Effect> {
+        let Some(entry) = self.selected_entry() else {
+            self.set_status(StatusKind::Error, "nothing selected to copy".into());
+            return Vec::new();
+        };
+        let text = if action == Action::YankPath {
+            self.inspection.root.join(&entry.file).display().to_string()
+        } else {
+            entry_key(entry).to_owned()
+        };
+        self.set_status(StatusKind::Info, format!("copied {text}"));
+        vec![Effect::Yank(text)]
+    }
+
+    /// The one way to quit: asks first when the editor holds unsaved changes.
+    pub fn quit(&mut self) -> Vec<Effect> {
+        if self.editor.as_ref().is_some_and(Editor::is_dirty) {
+            self.modal = Some(Modal::Confirm(Confirm::Quit));
+            return Vec::new();
+        }
+        self.quit_now()
+    }
+
+    /// Quits without asking (the user said yes to losing the edit).
+    pub(super) fn quit_now(&mut self) -> Vec<Effect> {
+        self.quit = true;
+        vec![Effect::Quit]
+    }
+}

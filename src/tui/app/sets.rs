@@ -1,0 +1,157 @@
+//! The Sets view and opening another folder in place: either format, from either format.
+
+use std::sync::Arc;
+
+use super::{App, Effect, Event, StatusKind, View, unreadable};
+use crate::claude::Snapshot;
+use crate::claude_watch::ClaudeEvent;
+use crate::folder::Summary;
+use crate::folder::backend::Backend;
+use crate::store::inspect::Inspection;
+use crate::tui::evals::Evals;
+use crate::tui::review::Review;
+use crate::tui::theme::Theme;
+use crate::watch::WatchEvent;
+
+/// A folder as first read, to show it ([`App::open_folder`]).
+pub enum Reading {
+    Memory {
+        inspection: Arc<Inspection>,
+        review: Arc<Review>,
+    },
+    Claude(Arc<Snapshot>),
+}
+
+impl Reading {
+    /// Reads `backend` (I/O: run it off the UI thread).
+    pub fn of(backend: &Backend) -> Self {
+        match backend {
+            Backend::Memory(store) => Self::Memory {
+                inspection: Arc::new(store.inspect()),
+                review: Arc::new(Review::load(store)),
+            },
+            Backend::Claude(folder) => Self::Claude(Arc::new(folder.read())),
+        }
+    }
+}
+
+impl App {
+    /// `S`: the Sets view (again: back), looking for the folders each time it opens.
+    pub(super) fn toggle_sets(&mut self) -> Vec<Effect> {
+        if self.view == View::Sets {
+            self.view = View::Panes;
+            return Vec::new();
+        }
+        self.view = View::Sets;
+        self.sets.current = self.backend.root().display().to_string();
+        if self.sets.sets.is_none() {
+            self.set_status(StatusKind::Info, "looking for memory folders…".into());
+        }
+        vec![Effect::LoadSets]
+    }
+
+    /// Enter in the Sets view: the selected folder in place of this one.
+    pub(super) fn open_selected_set(&mut self) -> Vec<Effect> {
+        match self.sets.selected_set() {
+            Some(set) if set.path == self.sets.current => {
+                self.view = View::Panes;
+                Vec::new()
+            }
+            Some(set) => vec![Effect::OpenSet(Box::new(set.clone()))],
+            None => Vec::new(),
+        }
+    }
+
+    /// The workbench on `backend`, showing `reading`.
+    pub fn opened(backend: Backend, reading: Reading, theme: Theme) -> Self {
+        let inspection = Arc::new(super::claude::empty_inspection(backend.root()));
+        let mut app = Self::with_backend(backend.clone(), inspection, theme);
+        app.show(backend, reading);
+        if app.claude.is_none()
+            && !app.inspection.is_readable()
+            && !app.inspection.entries.is_empty()
+        {
+            app.set_status(StatusKind::Error, unreadable());
+        }
+        app
+    }
+
+    /// Shows `backend`, read as `reading`, in place of the folder open: the panes start over.
+    pub fn open_folder(&mut self, backend: Backend, reading: Reading) {
+        if self.editor.as_ref().is_some_and(|e| e.is_dirty()) {
+            self.set_status(
+                StatusKind::Error,
+                "the editor holds unsaved changes: save or close it first".into(),
+            );
+            return;
+        }
+        self.show(backend, reading);
+        let text = format!(
+            "opened {} ({})",
+            self.backend.root().display(),
+            self.backend.format().describe()
+        );
+        if self.claude.is_none()
+            && !self.inspection.is_readable()
+            && !self.inspection.entries.is_empty()
+        {
+            self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
+        } else {
+            self.set_status(StatusKind::Info, text);
+        }
+    }
+
+    fn show(&mut self, backend: Backend, reading: Reading) {
+        self.backend = backend;
+        self.manifest = Default::default();
+        self.record = Default::default();
+        self.index = Default::default();
+        self.query = Default::default();
+        self.proposals = Default::default();
+        self.history = Default::default();
+        self.editor = None;
+        self.modal = None;
+        self.view = View::Panes;
+        self.zoom = false;
+        self.focus = super::Pane::Manifest;
+        self.evals = Evals::new();
+        self.review = Arc::new(Review::default());
+        match reading {
+            Reading::Memory { inspection, review } => {
+                self.claude = None;
+                self.inspection = inspection;
+                self.manifest.refilter(&self.inspection, None);
+                self.index.update(&self.inspection);
+                self.set_review(review, false);
+            }
+            Reading::Claude(snapshot) => {
+                self.inspection = Arc::new(super::claude::empty_inspection(self.backend.root()));
+                self.set_claude_reading(snapshot);
+            }
+        }
+    }
+
+    /// The folder chosen in the Sets view could not be opened.
+    pub fn cannot_open(&mut self, set: &Summary, why: &str) {
+        self.set_status(
+            StatusKind::Error,
+            format!("cannot open {}: {why}", set.path),
+        );
+    }
+
+    /// News from a watcher of another folder than the one open (it was replaced meanwhile).
+    pub(super) fn stale(&self, event: &Event) -> bool {
+        match event {
+            Event::Watch(WatchEvent::Committed(change) | WatchEvent::Refreshed(change)) => {
+                self.claude.is_some() || change.inspection.root != self.inspection.root
+            }
+            Event::Watch(_) => self.claude.is_some(),
+            Event::ClaudeWatch(ClaudeEvent::Changed(change)) => self
+                .backend
+                .claude()
+                .is_none_or(|f| change.snapshot.root != f.root()),
+            Event::ClaudeWatch(ClaudeEvent::Error(_)) => self.claude.is_none(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! What the Manifest, Record and MEMORY.md panes draw on a Claude Code folder. The panes are
+//! the same components (selection, filter, scrolling, clicks); only what a row or a line says
+//! differs: topic files with their health, every frontmatter field, and the index as Claude
+//! Code loads it with the line where loading stops.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::index::{IndexPane, IndexView};
+use super::manifest::{ManifestPane, gauge};
+use super::record::RecordPane;
+use super::{Ctx, block, labelled};
+use crate::claude::folder::IndexFile;
+use crate::claude::frontmatter::{Frontmatter, display_value};
+use crate::claude::index::{LineKind, Load};
+use crate::folder::backend::ClaudeView;
+use crate::sanitize;
+use crate::store::Severity;
+use crate::tui::text;
+use crate::tui::theme::Theme;
+
+/// Index-pane markers for a Claude Code MEMORY.md (besides `' '` and `'+'`).
+pub const DANGLING: char = '✗';
+pub const CONTENT: char = '⚠';
+/// A line Claude Code does not load (stripped, or past the cut).
+pub const DIMMED: char = '·';
+/// The rule drawn where loading stops.
+pub const CUT: char = '─';
+
+fn mark(view: &ClaudeView, file: &str, theme: &Theme) -> (&'static str, Style) {
+    match view.health(file) {
+        Some(Severity::Error) => ("✗", theme.error()),
+        Some(Severity::Warning) => ("⚠", theme.warning()),
+        Some(Severity::Info) | None => ("✓", theme.ok()),
+    }
+}
+
+/// Recomputes the visible topic files, keeping the selection on the file `keep`.
+pub fn refilter(pane: &mut ManifestPane, view: &ClaudeView, keep: Option<&str>) {
+    let needle = pane.filter.text().to_lowercase();
+    pane.visible = view
+        .order
+        .iter()
+        .enumerate()
+        .filter(|(_, file)| {
+            needle.is_empty() || view.haystack(file).to_lowercase().contains(&needle)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(key) = keep
+        && let Some(pos) = pane.visible.iter().position(|&i| view.order[i] == key)
+    {
+        pane.selected = pos;
+    }
+    pane.selected = pane.selected.min(pane.visible.len().saturating_sub(1));
+    super::keep_in_view(
+        &mut pane.offset,
+        pane.selected,
+        pane.height,
+        pane.visible.len(),
+    );
+}
+
+/// The selected topic file, if any.
+pub fn selected_file<'a>(pane: &ManifestPane, view: &'a ClaudeView) -> Option<&'a str> {
+    let i = *pane.visible.get(pane.selected)?;
+    view.order.get(i).map(String::as_str)
+}
+
+pub fn render_manifest(
+    pane: &mut ManifestPane,
+    frame: &mut Frame,
+    area: Rect,
+    ctx: &Ctx<'_>,
+    view: &ClaudeView,
+) {
+    let theme = ctx.theme;
+    let total = view.order.len();
+    let title = if pane.filter.is_empty() {
+        format!(" Topic files ({total}) ")
+    } else {
+        format!(" Topic files ({}/{total}) ", pane.visible.len())
+    };
+    let outer = block(title, ctx.focused, theme);
+    let inner = outer.inner(area);
+    frame.render_widget(outer, area);
+    let footer = footer(view, theme);
+    let [list, footer_area] = Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length((footer.len() as u16).min(inner.height.saturating_sub(1))),
+    ])
+    .areas(inner);
+    let header = u16::from(pane.typing || !pane.filter.is_empty());
+    let list = Rect {
+        y: list.y + header,
+        height: list.height.saturating_sub(header),
+        ..list
+    };
+    if header > 0 {
+        let mut spans = vec![Span::styled("/", theme.key())];
+        spans.extend(pane.filter.spans(pane.typing));
+        frame.render_widget(
+            Paragraph::new(Line::from(spans)),
+            Rect {
+                height: 1,
+                y: list.y - 1,
+                ..list
+            },
+        );
+    }
+    pane.list = list;
+    pane.height = list.height as usize;
+    super::keep_in_view(
+        &mut pane.offset,
+        pane.selected,
+        pane.height,
+        pane.visible.len(),
+    );
+    let width = list.width as usize;
+    let window: Vec<usize> = pane
+        .visible
+        .iter()
+        .skip(pane.offset)
+        .take(pane.height)
+        .copied()
+        .collect();
+    let name_width = window
+        .iter()
+        .filter_map(|&i| view.topic(&view.order[i]))
+        .map(|t| text::width(&sanitize::line(t.name())))
+        .max()
+        .unwrap_or(0)
+        .clamp(4, (width * 2 / 5).max(4));
+    let mut lines = Vec::new();
+    if window.is_empty() {
+        let text = if pane.filter.is_empty() {
+            "(no topic files)"
+        } else {
+            "(nothing matches the filter)"
+        };
+        lines.push(Line::styled(text, theme.dim()));
+    }
+    for (row, &i) in window.iter().enumerate() {
+        let file = &view.order[i];
+        let Some(topic) = view.topic(file) else {
+            continue;
+        };
+        let (sign, style) = mark(view, file, theme);
+        let listed = if view.snapshot.is_listed(file) {
+            ""
+        } else {
+            " (unlisted)"
+        };
+        let name = text::fit(&sanitize::line(topic.name()), name_width);
+        let room = width.saturating_sub(2 + name_width + 1 + 10);
+        let about = format!("{}{listed}", topic.description().unwrap_or(&topic.file));
+        let mut line = Line::from(vec![
+            Span::styled(format!("{sign} "), style),
+            Span::raw(format!("{name} ")),
+            Span::styled(
+                format!("{} ", text::fit(topic.kind().unwrap_or("-"), 9)),
+                theme.label(),
+            ),
+            Span::raw(text::truncate(&sanitize::line(&about), room)),
+        ]);
+        if pane.offset + row == pane.selected {
+            line = line.patch_style(theme.selected());
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(Paragraph::new(footer), footer_area);
+}
+
+/// The consolidation lock and the index gauges under the list.
+fn footer(view: &ClaudeView, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(lock) = &view.snapshot.consolidation {
+        let (text, style) = if lock.live {
+            (
+                format!("consolidation running (process {})", lock.pid),
+                theme.warning(),
+            )
+        } else {
+            ("no consolidation running".to_owned(), theme.dim())
+        };
+        lines.push(Line::styled(sanitize::line(&text).into_owned(), style));
+    }
+    let limits = view.limits;
+    let (used_lines, used_size) = view
+        .snapshot
+        .parsed_index()
+        .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
+    lines.push(Line::from(gauge(
+        "index lines",
+        used_lines,
+        limits.lines,
+        theme,
+    )));
+    lines.push(Line::from(gauge(
+        &format!("index {}", limits.unit.label()),
+        used_size,
+        limits.size,
+        theme,
+    )));
+    lines
+}
+
+pub fn render_record(
+    pane: &mut RecordPane,
+    frame: &mut Frame,
+    area: Rect,
+    ctx: &Ctx<'_>,
+    view: &ClaudeView,
+    file: Option<&str>,
+) {
+    let theme = ctx.theme;
+    let Some(topic) = file.and_then(|f| view.topic(f)) else {
+        let outer = block(" Record ", ctx.focused, theme);
+        pane.view.render(
+            frame,
+            area,
+            outer,
+            vec![Line::styled("(no topic file selected)", theme.dim())],
+        );
+        return;
+    };
+    pane.follow(&topic.file);
+    let title = format!(" Record: {} ", sanitize::line(topic.name()));
+    let width = match topic.frontmatter() {
+        Some(Frontmatter::Fields(fields)) => label_width(fields, 0).max(11),
+        _ => 11,
+    };
+    let mut lines = Vec::new();
+    push_field(
+        &mut lines,
+        "file",
+        0,
+        &serde_json::Value::String(topic.file.clone()),
+        width,
+        theme,
+    );
+    match topic.frontmatter() {
+        None => lines.push(labelled("unreadable", "", theme.error(), theme)),
+        Some(Frontmatter::Missing) => {
+            lines.push(labelled("frontmatter", "none", theme.warning(), theme))
+        }
+        Some(Frontmatter::Invalid { line, message }) => lines.push(labelled(
+            "frontmatter",
+            &format!("invalid YAML at line {line}: {message}"),
+            theme.error(),
+            theme,
+        )),
+        Some(Frontmatter::Fields(fields)) => {
+            for (key, value) in fields {
+                push_field(&mut lines, key, 0, value, width, theme);
+            }
+        }
+    }
+    for finding in view.findings_for(&topic.file) {
+        let style = match finding.severity {
+            Severity::Error => theme.error(),
+            Severity::Warning => theme.warning(),
+            Severity::Info => theme.dim(),
+        };
+        lines.push(labelled(finding.code, &finding.message, style, theme));
+    }
+    lines.push(Line::styled("─".repeat(12), theme.dim()));
+    lines.extend(sanitize::lines(topic.body()).into_iter().map(Line::from));
+    let outer = block(title, ctx.focused, theme);
+    pane.view.render(frame, area, outer, lines);
+}
+
+/// The widest label of `fields` and the blocks nested in them (indented by two per level).
+fn label_width(fields: &[(String, serde_json::Value)], depth: usize) -> usize {
+    fields
+        .iter()
+        .map(|(key, value)| {
+            let nested = match value {
+                serde_json::Value::Object(map) => {
+                    let inner: Vec<(String, serde_json::Value)> =
+                        map.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                    label_width(&inner, depth + 1)
+                }
+                _ => 0,
+            };
+            (depth * 2 + key.chars().count()).max(nested)
+        })
+        .max()
+        .unwrap_or(0)
+        .min(24)
+}
+
+/// One frontmatter field, every one shown; a nested block (`metadata:`) indented below its key.
+fn push_field(
+    lines: &mut Vec<Line<'static>>,
+    key: &str,
+    depth: usize,
+    value: &serde_json::Value,
+    width: usize,
+    theme: &Theme,
+) {
+    let label = format!("{:indent$}{}", "", sanitize::line(key), indent = depth * 2);
+    let label = format!("{label:<width$} ");
+    match value {
+        serde_json::Value::Object(map) => {
+            lines.push(Line::styled(label, theme.label()));
+            for (inner, value) in map {
+                push_field(lines, inner, depth + 1, value, width, theme);
+            }
+        }
+        other => {
+            let mut values = sanitize::lines(&display_value(other)).into_iter();
+            lines.push(Line::from(vec![
+                Span::styled(label, theme.label()),
+                Span::raw(values.next().unwrap_or_default()),
+            ]));
+            for more in values {
+                lines.push(Line::raw(format!("{:w$} {more}", "", w = width)));
+            }
+        }
+    }
+}
+
+/// The MEMORY.md pane's lines and title for a Claude Code folder: the index as Claude Code has
+/// it, the cut rule where loading stops, `✗` dangling entries, `⚠` content lines, dimmed lines
+/// that do not load, then `+ unlisted: FILE` for each topic file no entry links to.
+pub fn index_view(view: &ClaudeView) -> IndexView {
+    let snapshot = &view.snapshot;
+    let mut out = IndexView::default();
+    let (title, lines) = match &snapshot.index {
+        IndexFile::Missing => (
+            ("missing: Claude Code loads no index".to_owned(), true),
+            Vec::new(),
+        ),
+        IndexFile::Unreadable(why) => (
+            ("unreadable".to_owned(), true),
+            vec![(DANGLING, sanitize::line(why).into_owned())],
+        ),
+        IndexFile::Read(index) => {
+            let mut lines = Vec::new();
+            let cut_at = index.cut_at();
+            for (i, line) in index.lines.iter().enumerate() {
+                if Some(i) == cut_at {
+                    lines.push((
+                        CUT,
+                        format!(
+                            "── not loaded past here: {} entries ──",
+                            index.dropped_entries().count()
+                        ),
+                    ));
+                }
+                let marker = match (&line.kind, line.load) {
+                    (_, Load::Stripped) => DIMMED,
+                    (LineKind::Entry { file, .. }, _)
+                        if file.as_deref().and_then(|f| snapshot.topic(f)).is_none() =>
+                    {
+                        DANGLING
+                    }
+                    (LineKind::Text, _) => CONTENT,
+                    (_, Load::Dropped) => DIMMED,
+                    _ => ' ',
+                };
+                lines.push((marker, sanitize::line(&line.text).into_owned()));
+            }
+            let loaded = index
+                .lines
+                .iter()
+                .filter(|l| l.load == Load::Loaded)
+                .count();
+            let title = if index.cut_by.is_some() {
+                (format!("CUT, {loaded} lines loaded"), true)
+            } else {
+                (format!("all {loaded} lines load"), false)
+            };
+            (title, lines)
+        }
+    };
+    out.lines = lines;
+    for file in &view.order {
+        if !snapshot.is_listed(file) {
+            out.lines
+                .push(('+', format!("unlisted: {}", sanitize::line(file))));
+        }
+    }
+    out.title = Some(title);
+    out
+}
+
+/// Updates the MEMORY.md pane from a new reading.
+pub fn update_index(pane: &mut IndexPane, view: &ClaudeView) {
+    pane.view = index_view(view);
+    pane.scroll = pane
+        .scroll
+        .min(super::max_scroll(pane.view.lines.len(), pane.height));
+}
