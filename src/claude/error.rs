@@ -32,6 +32,31 @@ pub enum ClaudeError {
     NoHome,
     #[error("no memory named {name:?} in {folder}")]
     NotFoundName { name: String, folder: PathBuf },
+    /// Neither `$MEMWB_STATE_DIR` nor a home directory to put memwb's state under.
+    #[error(
+        "no state directory for memwb's files about Claude Code folders: set MEMWB_STATE_DIR or HOME"
+    )]
+    NoStateDir,
+    /// `.consolidate-lock` names a running process: auto dream is rewriting the folder.
+    #[error(
+        "Claude Code is consolidating this folder; try again when it finishes ({path} names running process {pid}); nothing was written"
+    )]
+    Consolidating { path: PathBuf, pid: String },
+    /// A file is not what the change was based on: someone (Claude Code, most likely) wrote
+    /// it since it was read. `current` is its text now (`None`: it does not exist), so that
+    /// the caller can show the difference.
+    #[error("{path} changed since it was read; nothing was written")]
+    Conflict {
+        path: PathBuf,
+        file: String,
+        current: Option<String>,
+    },
+    /// A write the engine's rules refuse (a name outside the folder, not `*.md`, a link ...).
+    #[error("cannot write {path}: {rule}; nothing was written")]
+    WriteRefused { path: PathBuf, rule: String },
+    /// The change's observer (the journal) refused or failed, in its own words.
+    #[error(transparent)]
+    Observer(Box<dyn std::error::Error + Send + Sync + 'static>),
 }
 
 pub type Result<T, E = ClaudeError> = std::result::Result<T, E>;

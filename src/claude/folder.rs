@@ -9,6 +9,7 @@ use super::error::{ClaudeError, Result};
 use super::frontmatter::{self, Frontmatter, Parsed};
 use super::fsread::{MAX_FILE_BYTES, describe, read_regular};
 use super::index::{self, INDEX_FILE, LoadLimits, ParsedIndex};
+use crate::store::fsutil::IoHooks;
 
 /// The lock auto dream holds while it consolidates: its text is the PID, its mtime the time of
 /// the last consolidation.
@@ -22,6 +23,11 @@ const MAX_DEPTH: usize = 16;
 pub struct ClaudeFolder {
     root: PathBuf,
     limits: LoadLimits,
+    /// Fault hooks every write step passes (tests fail or crash any one of them).
+    hooks: IoHooks,
+    /// Where memwb keeps its state for Claude Code folders, when not the default
+    /// ([`super::state::state_root`]).
+    state_root: Option<PathBuf>,
 }
 
 /// One topic file: `file` (relative to the folder, `/`-separated) is its identity.
@@ -119,11 +125,37 @@ impl ClaudeFolder {
         if !root.is_dir() {
             return Err(ClaudeError::NotADirectory { path: root });
         }
-        Ok(Self { root, limits })
+        Ok(Self {
+            root,
+            limits,
+            hooks: IoHooks::default(),
+            state_root: None,
+        })
+    }
+
+    /// The same folder, with every write step passing `hooks`.
+    pub fn with_hooks(mut self, hooks: IoHooks) -> Self {
+        self.hooks = hooks;
+        self
+    }
+
+    /// The same folder, with memwb's state kept under `root` instead of `$MEMWB_STATE_DIR` or
+    /// the user's state directory.
+    pub fn with_state_root(mut self, root: PathBuf) -> Self {
+        self.state_root = Some(root);
+        self
     }
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    pub fn hooks(&self) -> &IoHooks {
+        &self.hooks
+    }
+
+    pub fn state_root(&self) -> Option<&Path> {
+        self.state_root.as_deref()
     }
 
     pub fn limits(&self) -> LoadLimits {
@@ -287,7 +319,7 @@ fn modified(path: &Path) -> Option<SystemTime> {
     fs::symlink_metadata(path).ok()?.modified().ok()
 }
 
-fn read_consolidation(path: &Path) -> Option<Consolidation> {
+pub(crate) fn read_consolidation(path: &Path) -> Option<Consolidation> {
     let last = modified(path);
     let bytes = read_regular(path, 4096).ok()??;
     let pid = String::from_utf8_lossy(&bytes).trim().to_owned();

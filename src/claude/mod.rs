@@ -1,5 +1,7 @@
 //! The second backend: Claude Code's auto memory (`<config>/projects/<slug>/memory/`), found,
-//! read and audited as it is; [`edit`] plans changes to it as text, for the write engine.
+//! read and audited as it is, and written only through [`write::apply`] (a multi-file
+//! compare-and-swap under memwb's state lock, [`state`]); [`edit`] plans changes to it as
+//! text, for the write engine.
 //!
 //! Synchronous and UI-free, like [`crate::store`]; every error names its path and rule.
 //! See docs/claude-code.md for what is read, how it is found and what each finding means.
@@ -12,12 +14,16 @@ pub mod frontmatter;
 pub mod fsread;
 pub mod index;
 pub mod locate;
+pub mod state;
+pub mod write;
 
 pub use audit::{Finding, audit};
 pub use error::{ClaudeError, Result};
 pub use folder::{ClaudeFolder, Snapshot, Topic, TopicContent};
 pub use index::{LoadLimits, SizeUnit};
 pub use locate::{Env, Location, locate};
+pub use state::{ClaudeState, StateLock};
+pub use write::{ChangeObserver, FileImage, FileWrite, apply};
 
 /// What every write command says on a Claude Code folder until curation lands.
 pub const READ_ONLY: &str = "read-only here (curation of Claude Code folders comes next)";

@@ -89,6 +89,40 @@ impl StateDir {
         Self::open(store)?.ok_or_else(|| io("open", &path, io::ErrorKind::NotFound))
     }
 
+    /// The state directory at the absolute `path` (a Claude Code folder's, outside that
+    /// folder), created with its parents if needed. The path's last component is opened
+    /// without following a link; the parents are the user's own state directory.
+    pub fn at(path: &Path) -> Result<Self> {
+        let (Some(parent), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str()))
+        else {
+            return Err(ReviewError::StateNotADirectory {
+                path: path.to_owned(),
+            });
+        };
+        if !path.is_absolute() {
+            return Err(ReviewError::DataInvalid {
+                what: "state directory",
+                path: path.to_owned(),
+                rule: "it must be an absolute path".into(),
+            });
+        }
+        std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+        let parent_fd = rustix::fs::openat(
+            rustix::fs::CWD,
+            parent,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(|e| io("open", parent, e))?;
+        if let Some(dir) = open_dir_at(&parent_fd, name, path.to_owned())? {
+            return Ok(dir);
+        }
+        make_dir_at(&parent_fd, name, path)?;
+        rustix::fs::fsync(&parent_fd).map_err(|e| io("fsync", parent, e))?;
+        open_dir_at(&parent_fd, name, path.to_owned())?
+            .ok_or_else(|| io("open", path, io::ErrorKind::NotFound))
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -12,14 +12,8 @@ use super::{EditError, stamp, stamp_modified};
 use crate::claude::frontmatter;
 use crate::claude::index::INDEX_FILE;
 
-/// One file of a change: `base` is the exact text read (`None`: it must not exist), `after`
-/// the text to write (`None`: delete it). `file` is relative to the folder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileWrite {
-    pub file: String,
-    pub base: Option<String>,
-    pub after: Option<String>,
-}
+/// One file of a change, as the write engine takes it.
+pub use crate::claude::write::FileWrite;
 
 /// A topic file as read: its folder-relative path and exact text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,271 @@
+//! The file operations a change to a Claude Code folder is made of, each relative to a
+//! directory descriptor opened one component at a time without following links: read a file
+//! as it is, replace it atomically (temp file in its own directory, fsync, rename, directory
+//! fsync), remove it. Every step passes the folder's fault hooks.
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
+
+use super::super::error::{ClaudeError, Result};
+use super::super::fsread::MAX_FILE_BYTES;
+use crate::store::fsutil::{IoHooks, IoOp, open_regular_at, read_capped};
+
+/// memwb's temp files in a Claude Code folder: a dot-name (Claude Code skips hidden files)
+/// that does not end in `.md`, with a prefix no other tool uses, so recovery removes only its
+/// own.
+pub const TEMP_PREFIX: &str = ".memwb-";
+pub const TEMP_SUFFIX: &str = ".tmp";
+
+fn temp_name() -> String {
+    format!(
+        "{TEMP_PREFIX}{}{TEMP_SUFFIX}",
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+pub(crate) fn is_temp_name(name: &str) -> bool {
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+}
+
+fn io(op: &'static str, path: &Path, e: impl Into<std::io::Error>) -> ClaudeError {
+    ClaudeError::io(op, path, e.into())
+}
+
+fn refused(path: PathBuf, rule: impl Into<String>) -> ClaudeError {
+    ClaudeError::WriteRefused {
+        path,
+        rule: rule.into(),
+    }
+}
+
+/// A directory of the folder, opened without following links.
+pub(crate) struct Dir {
+    fd: OwnedFd,
+    path: PathBuf,
+}
+
+/// The folder's root directory.
+pub(crate) struct Root {
+    dir: Dir,
+    hooks: IoHooks,
+}
+
+const DIR_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::DIRECTORY)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
+impl Root {
+    pub(crate) fn open(root: &Path, hooks: &IoHooks) -> Result<Self> {
+        let fd = rustix::fs::openat(rustix::fs::CWD, root, DIR_FLAGS, Mode::empty())
+            .map_err(|e| io("open", root, e))?;
+        Ok(Self {
+            dir: Dir {
+                fd,
+                path: root.to_owned(),
+            },
+            hooks: hooks.clone(),
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.dir.path
+    }
+
+    pub(crate) fn shown(&self, file: &str) -> PathBuf {
+        self.dir.path.join(file)
+    }
+
+    /// The directory holding `file` (a checked relative name) and the file's last component.
+    /// A directory on the way that is a link, or missing, is refused.
+    pub(crate) fn dir_of<'f>(&self, file: &'f str) -> Result<(Dir, &'f str)> {
+        let (dirs, name) = match file.rsplit_once('/') {
+            Some((dirs, name)) => (Some(dirs), name),
+            None => (None, file),
+        };
+        let mut dir = Dir {
+            fd: self
+                .dir
+                .fd
+                .try_clone()
+                .map_err(|e| io("open", self.path(), e))?,
+            path: self.dir.path.clone(),
+        };
+        for part in dirs.into_iter().flat_map(|d| d.split('/')) {
+            let path = dir.path.join(part);
+            let fd = match rustix::fs::openat(&dir.fd, part, DIR_FLAGS, Mode::empty()) {
+                Ok(fd) => fd,
+                Err(Errno::NOENT) => {
+                    return Err(refused(
+                        self.shown(file),
+                        format!("its folder {} does not exist", path.display()),
+                    ));
+                }
+                Err(Errno::LOOP | Errno::NOTDIR) => {
+                    return Err(refused(
+                        self.shown(file),
+                        format!(
+                            "{} is not a real folder (a link or a file); memwb never writes through one",
+                            path.display()
+                        ),
+                    ));
+                }
+                Err(e) => return Err(io("open", &path, e)),
+            };
+            dir = Dir { fd, path };
+        }
+        Ok((dir, name))
+    }
+
+    /// The text of `file` as it is now (`None`: it does not exist). A link, a FIFO, a device,
+    /// a directory or a file that is not UTF-8 is refused, without blocking.
+    pub(crate) fn read(&self, file: &str) -> Result<Option<String>> {
+        let (dir, name) = self.dir_of(file)?;
+        dir.read(name)
+    }
+
+    /// Replaces (or creates) `file` with `text`: readers see the old or the new bytes.
+    pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
+        let (dir, name) = self.dir_of(file)?;
+        dir.replace(name, text.as_bytes(), &self.hooks)
+    }
+
+    /// Removes `file` (already gone is fine), durably.
+    pub(crate) fn remove(&self, file: &str) -> Result<()> {
+        let (dir, name) = self.dir_of(file)?;
+        dir.remove(name, &self.hooks)
+    }
+
+    /// Puts `file` in the state `text` says (`None`: absent).
+    pub(crate) fn set(&self, file: &str, text: Option<&str>) -> Result<()> {
+        match text {
+            Some(text) => self.write(file, text),
+            None => self.remove(file),
+        }
+    }
+
+    /// Removes memwb's temp files left in the directory of `file` by a crash.
+    pub(crate) fn remove_temps_beside(&self, file: &str) -> Result<()> {
+        match self.dir_of(file) {
+            Ok((dir, _)) => dir.remove_temps(),
+            // A folder that is gone or not real holds no temp file of ours.
+            Err(ClaudeError::WriteRefused { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Dir {
+    fn kind(&self, name: &str) -> Option<FileType> {
+        rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)
+            .ok()
+            .map(|s| FileType::from_raw_mode(s.st_mode))
+    }
+
+    fn read(&self, name: &str) -> Result<Option<String>> {
+        let path = self.path.join(name);
+        if self.kind(name) == Some(FileType::Symlink) {
+            return Err(refused(
+                path,
+                "it is a symbolic link; memwb never reads or writes through one",
+            ));
+        }
+        let Some(file) = open_regular_at(
+            &self.fd,
+            Path::new(name),
+            crate::store::fsutil::Links::Refuse,
+            &path,
+        )?
+        else {
+            return Ok(None);
+        };
+        let bytes = read_capped(file, MAX_FILE_BYTES, &path)?;
+        String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|e| {
+                refused(
+                    path,
+                    format!(
+                        "it is not valid UTF-8 (first bad byte at offset {}); memwb does not rewrite it",
+                        e.utf8_error().valid_up_to()
+                    ),
+                )
+            })
+    }
+
+    fn replace(&self, name: &str, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+        let target = self.path.join(name);
+        let temp = temp_name();
+        let temp_path = self.path.join(&temp);
+        // A replaced file keeps its permissions.
+        let mode = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)
+            .ok()
+            .filter(|s| FileType::from_raw_mode(s.st_mode) == FileType::RegularFile)
+            .map(|s| Mode::from_raw_mode(s.st_mode & 0o7777));
+        let written = (|| {
+            hooks.step(IoOp::WriteTemp, "write", &temp_path)?;
+            let flags =
+                OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(&self.fd, temp.as_str(), flags, Mode::from_raw_mode(0o644))
+                .map_err(|e| io("create", &temp_path, e))?;
+            if let Some(mode) = mode {
+                rustix::fs::fchmod(&fd, mode).map_err(|e| io("chmod", &temp_path, e))?;
+            }
+            let mut file = std::fs::File::from(fd);
+            file.write_all(bytes)
+                .map_err(|e| io("write", &temp_path, e))?;
+            hooks.step(IoOp::SyncTemp, "fsync", &temp_path)?;
+            file.sync_all().map_err(|e| io("fsync", &temp_path, e))?;
+            hooks.step(IoOp::Rename, "rename", &target)?;
+            rustix::fs::renameat(&self.fd, temp.as_str(), &self.fd, name)
+                .map_err(|e| io("rename", &target, e))
+        })();
+        if written.is_err() {
+            let _ = rustix::fs::unlinkat(&self.fd, temp.as_str(), AtFlags::empty());
+        }
+        written?;
+        self.sync(hooks)
+    }
+
+    fn remove(&self, name: &str, hooks: &IoHooks) -> Result<()> {
+        let path = self.path.join(name);
+        hooks.step(IoOp::RemoveReplaced, "remove", &path)?;
+        match rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()) {
+            Ok(()) | Err(Errno::NOENT) => {}
+            Err(e) => return Err(io("remove", &path, e)),
+        }
+        self.sync(hooks)
+    }
+
+    fn sync(&self, hooks: &IoHooks) -> Result<()> {
+        hooks.step(IoOp::SyncDir, "fsync", &self.path)?;
+        rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))
+    }
+
+    fn remove_temps(&self) -> Result<()> {
+        let names = rustix::fs::Dir::read_from(&self.fd).map_err(|e| io("list", &self.path, e))?;
+        let mut removed = false;
+        for entry in names.filter_map(std::result::Result::ok) {
+            let name = OsStr::from_bytes(entry.file_name().to_bytes());
+            let Some(name) = name.to_str().filter(|n| is_temp_name(n)) else {
+                continue;
+            };
+            match rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()) {
+                Ok(()) => removed = true,
+                Err(Errno::NOENT) => {}
+                Err(e) => return Err(io("remove", &self.path.join(name), e)),
+            }
+            tracing::info!(file = %self.path.join(name).display(), "removed a temp file an interrupted write left");
+        }
+        if removed {
+            rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,213 @@
+//! Writing a Claude Code folder: one safe primitive, a multi-file compare-and-swap.
+//!
+//! Claude Code takes no lock and writes its files with plain writes, so the only safety there
+//! is, is never to write over a change memwb did not see: every file of a change names the
+//! exact text it was based on, and [`apply`] re-reads each one under memwb's state lock and
+//! refuses the whole change when any differs. Each file is then replaced atomically (a temp
+//! file in its own directory, fsync, rename, directory fsync), and an observer (the journal)
+//! keeps every before and after image, so a crash in the middle is resolved at the next
+//! `apply` (see [`recover`] and docs/claude-code.md).
+
+mod files;
+mod recover;
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::error::{ClaudeError, Result};
+use super::folder::{CONSOLIDATE_LOCK, ClaudeFolder, read_consolidation};
+use super::index::INDEX_FILE;
+use super::state::ClaudeState;
+use files::Root;
+pub use files::{TEMP_PREFIX, TEMP_SUFFIX};
+pub use recover::recover;
+
+pub use super::edit::ARCHIVE_FILE;
+
+/// One file of a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileWrite {
+    /// Relative to the folder, `/`-separated, no `..`, ending in `.md`.
+    pub file: String,
+    /// The exact text the change was based on; `None`: the file must not exist.
+    pub base: Option<String>,
+    /// What to write; `None`: delete the file.
+    pub after: Option<String>,
+}
+
+/// One file a change touched, as it was and as it became (`None`: absent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileImage {
+    pub file: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// What watches a change as [`apply`] makes it, inside the state lock: the journal.
+///
+/// `pending` and `resolved` are crash recovery: the change an earlier `apply` announced in
+/// `prepare` and never reported `committed` or `aborted` for.
+pub trait ChangeObserver {
+    /// The images of an announced, unresolved change, as the observer keeps them.
+    fn pending(&self, folder: &ClaudeFolder) -> Result<Option<Vec<FileImage>>>;
+    /// Whether `kept` (an image as the observer keeps it, say with credentials redacted)
+    /// stands for the text `current` on disk.
+    fn stands_for(&self, kept: &str, current: &str) -> bool {
+        kept == current
+    }
+    /// The pending change was found complete (`took_effect`) or was rolled back.
+    fn resolved(&self, folder: &ClaudeFolder, took_effect: bool) -> Result<()>;
+    /// The change is about to be written: its images must be kept durably before this returns.
+    fn prepare(&self, folder: &ClaudeFolder, images: &[FileImage]) -> Result<()>;
+    /// Every file is written.
+    fn committed(&self, folder: &ClaudeFolder, images: &[FileImage]);
+    /// Nothing of the change is left on disk.
+    fn aborted(&self, folder: &ClaudeFolder);
+}
+
+/// Whether memwb may write `file` in a Claude Code folder: a topic file (`*.md`, in the
+/// folder or a subfolder that is not hidden), `MEMORY.md` or `MEMORY-archive.md`.
+pub fn check_name(folder: &ClaudeFolder, file: &str) -> Result<()> {
+    let rule = if file.is_empty() {
+        Some("the file name is empty")
+    } else if file.starts_with('/') {
+        Some("the name must be relative to the folder")
+    } else if file.contains('\0') {
+        Some("the name holds a NUL byte")
+    } else if !file.ends_with(".md") {
+        Some("only Markdown files (*.md) are memories here")
+    } else if file
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..")
+    {
+        Some("the name has an empty, `.` or `..` component")
+    } else if file.split('/').any(|part| part.starts_with('.')) {
+        Some("hidden files and folders are not memories (Claude Code skips them)")
+    } else {
+        None
+    };
+    match rule {
+        Some(rule) => Err(ClaudeError::WriteRefused {
+            path: folder.root().join(file),
+            rule: rule.into(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses while `.consolidate-lock` names a running process (auto dream is rewriting the
+/// folder; its writes and ours would interleave).
+pub fn refuse_while_consolidating(folder: &ClaudeFolder) -> Result<()> {
+    let path = folder.root().join(CONSOLIDATE_LOCK);
+    match read_consolidation(&path) {
+        Some(lock) if lock.live => Err(ClaudeError::Consolidating {
+            path,
+            pid: lock.pid,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The order files are written in: topic files first, then the archive, then MEMORY.md, then
+/// deletions, so that at every moment between steps an index entry links to a file that
+/// exists (the new one is there before its entry; a removed one's entry goes before it).
+fn write_order(image: &FileImage) -> u8 {
+    match (image.after.is_some(), image.file.as_str()) {
+        (false, _) => 3,
+        (true, INDEX_FILE) => 2,
+        (true, ARCHIVE_FILE) => 1,
+        (true, _) => 0,
+    }
+}
+
+/// Applies `writes` as one change: all of them, or none when any file is not its `base`.
+///
+/// Under the folder's state lock: an earlier change a crash interrupted is resolved first
+/// ([`recover`]); the change is refused while Claude Code consolidates the folder; every file
+/// is re-read and compared with its base ([`ClaudeError::Conflict`] carries the current text);
+/// `observer.prepare` keeps the images; then each file is replaced or removed atomically. A
+/// failure part-way puts back what was written (the before images are in memory), then tells
+/// the observer `aborted`; when even that fails, the observer's intent stays for the next
+/// `apply` to resolve. Returns the images of the files that changed (a write whose `after` is
+/// its `base` changes nothing and is left out). An empty `writes` only recovers.
+pub fn apply(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    observer: Option<&dyn ChangeObserver>,
+) -> Result<Vec<FileImage>> {
+    let mut seen = HashSet::new();
+    for write in &writes {
+        check_name(folder, &write.file)?;
+        if !seen.insert(write.file.as_str()) {
+            return Err(ClaudeError::WriteRefused {
+                path: folder.root().join(&write.file),
+                rule: "the change names this file twice".into(),
+            });
+        }
+    }
+    let state = ClaudeState::for_folder(folder)?;
+    let _lock = state.lock()?;
+    let root = Root::open(folder.root(), folder.hooks())?;
+    let touched: Vec<&str> = writes.iter().map(|w| w.file.as_str()).collect();
+    recover::recover_locked(folder, &root, observer, &touched)?;
+    if writes.is_empty() {
+        return Ok(Vec::new());
+    }
+    refuse_while_consolidating(folder)?;
+    let mut images = Vec::with_capacity(writes.len());
+    for write in writes {
+        let current = root.read(&write.file)?;
+        if current != write.base {
+            return Err(ClaudeError::Conflict {
+                path: root.shown(&write.file),
+                file: write.file,
+                current,
+            });
+        }
+        if write.after != current {
+            images.push(FileImage {
+                file: write.file,
+                before: current,
+                after: write.after,
+            });
+        }
+    }
+    if images.is_empty() {
+        return Ok(images);
+    }
+    images.sort_by_key(write_order);
+    if let Some(observer) = observer {
+        observer.prepare(folder, &images)?;
+    }
+    let mut written = 0;
+    let outcome = images.iter().try_for_each(|image| {
+        written += 1;
+        root.set(&image.file, image.after.as_deref())
+    });
+    match outcome {
+        Ok(()) => {
+            if let Some(observer) = observer {
+                observer.committed(folder, &images);
+            }
+            Ok(images)
+        }
+        Err(error) => {
+            // The step that failed may have left its file either way: it is looked at too.
+            let put_back =
+                recover::roll_back(&root, &images[..written], &|kept, current| kept == current);
+            match put_back {
+                Ok(()) => {
+                    if let Some(observer) = observer {
+                        observer.aborted(folder);
+                    }
+                }
+                Err(e) => tracing::error!(
+                    error = %e,
+                    "could not put a failed change back; the next change to the folder resolves it"
+                ),
+            }
+            Err(error)
+        }
+    }
+}
