@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::content::redaction::redact_input;
 use super::who::Who;
+use crate::claude::FileImage;
 use crate::store::{RecordInput, StoredRecord};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +88,10 @@ pub struct Entry {
     /// `.memwb/dropped/<file>`, and undo puts it back at its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<DroppedFile>,
+    /// On a Claude Code folder: every file the change touched, before and after (credentials
+    /// redacted, see docs/audit.md); `before`/`after` above stay empty there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileImage>,
 }
 
 /// A listed file a repair dropped (or replaced), kept so that undo can restore it exactly.

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::claude::ClaudeError;
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
@@ -12,6 +13,10 @@ pub enum ReviewError {
     /// and is unwrapped here into the review error it was.
     #[error(transparent)]
     Store(StoreError),
+    /// The Claude Code backend refused or failed (a conflict, a consolidation running, a
+    /// refused name); unwrapped like [`ReviewError::Store`].
+    #[error(transparent)]
+    Claude(ClaudeError),
     #[error("{what} {path} is invalid: {rule}")]
     DataInvalid {
         what: &'static str,
@@ -74,6 +79,29 @@ impl From<StoreError> for ReviewError {
     }
 }
 
+impl From<ClaudeError> for ReviewError {
+    fn from(error: ClaudeError) -> Self {
+        match error {
+            ClaudeError::Observer(inner) => match inner.downcast::<ReviewError>() {
+                Ok(review) => *review,
+                Err(other) => Self::Claude(ClaudeError::Observer(other)),
+            },
+            ClaudeError::Read(store) => Self::from(store),
+            other => Self::Claude(other),
+        }
+    }
+}
+
+/// What the journal hands the Claude Code write engine from inside a change.
+impl From<ReviewError> for ClaudeError {
+    fn from(error: ReviewError) -> Self {
+        match error {
+            ReviewError::Claude(claude) => claude,
+            review => ClaudeError::Observer(Box::new(review)),
+        }
+    }
+}
+
 /// What the journal hands the engine from inside a transaction (see `CommitObserver`).
 impl From<ReviewError> for StoreError {
     fn from(error: ReviewError) -> Self {
@@ -89,7 +117,9 @@ impl ReviewError {
     pub fn is_conflict(&self) -> bool {
         matches!(
             self,
-            Self::Store(StoreError::Conflict { .. }) | Self::ProposalEdited { .. }
+            Self::Store(StoreError::Conflict { .. })
+                | Self::Claude(ClaudeError::Conflict { .. })
+                | Self::ProposalEdited { .. }
         )
     }
 

@@ -25,6 +25,9 @@ pub(crate) enum Expect {
     Decided {
         proposal: String,
     },
+    /// A change to a Claude Code folder: the entry's `files` are the images, and the write
+    /// engine decides from them (`claude::write::recover`).
+    Files,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +76,8 @@ impl Intent {
                 read_optional(&store.index_path())?.as_deref() == Some(text.as_bytes())
             }
             Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
+            // Never in a `.memory` journal; the Claude Code engine decides these.
+            Expect::Files => false,
         })
     }
 }

@@ -27,7 +27,8 @@ use super::proposal::{self, Decision};
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
 use super::who::Who;
-use crate::store::fsutil::IoOp;
+use crate::claude::ClaudeState;
+use crate::store::fsutil::{IoHooks, IoOp};
 use crate::store::time::now_ms;
 use crate::store::{Store, StoreError};
 
@@ -115,9 +116,17 @@ struct Tail {
     last_line: Option<Vec<u8>>,
 }
 
+/// Where a journal lives: in a `.memory` set's `.memwb`, or in a Claude Code folder's state
+/// directory (outside that folder).
+#[derive(Debug, Clone)]
+enum Home {
+    Store(Store),
+    Claude(ClaudeState),
+}
+
 #[derive(Debug, Clone)]
 pub struct Journal {
-    store: Store,
+    home: Home,
 }
 
 fn invalid(path: PathBuf, rule: String) -> ReviewError {
@@ -131,12 +140,44 @@ fn invalid(path: PathBuf, rule: String) -> ReviewError {
 impl Journal {
     pub fn of(store: &Store) -> Self {
         Self {
-            store: store.clone(),
+            home: Home::Store(store.clone()),
+        }
+    }
+
+    /// The journal of a Claude Code folder, in its state directory.
+    pub fn of_claude(state: &ClaudeState) -> Self {
+        Self {
+            home: Home::Claude(state.clone()),
         }
     }
 
     pub fn path(&self) -> PathBuf {
-        self.store.root().join(MEMWB_DIR).join(JOURNAL_FILE)
+        match &self.home {
+            Home::Store(store) => store.root().join(MEMWB_DIR).join(JOURNAL_FILE),
+            Home::Claude(state) => state.path().join(JOURNAL_FILE),
+        }
+    }
+
+    /// The directory the journal is in, if it exists.
+    fn open_state(&self) -> Result<Option<StateDir>, ReviewError> {
+        match &self.home {
+            Home::Store(store) => StateDir::open(store),
+            Home::Claude(state) => StateDir::at(state.path()).map(Some),
+        }
+    }
+
+    fn create_state(&self) -> Result<StateDir, ReviewError> {
+        match &self.home {
+            Home::Store(store) => StateDir::create(store),
+            Home::Claude(state) => StateDir::at(state.path()),
+        }
+    }
+
+    fn hooks(&self) -> &IoHooks {
+        match &self.home {
+            Home::Store(store) => &store.options().hooks,
+            Home::Claude(state) => state.hooks(),
+        }
     }
 
     /// Every committed entry, oldest first. Lines that do not parse are skipped with a warning
@@ -152,7 +193,7 @@ impl Journal {
     /// The whole journal (at most [`MAX_JOURNAL_BYTES`]), with what is damaged in it.
     pub fn scan(&self) -> Result<Scan, ReviewError> {
         let mut scan = Scan::default();
-        let Some(state) = StateDir::open(&self.store)? else {
+        let Some(state) = self.open_state()? else {
             return Ok(scan);
         };
         if let Some(intent) = self.legacy_intent(&state)? {
@@ -213,7 +254,7 @@ impl Journal {
 
     /// Whether an intent waits for its mark (see [`Journal::recover`]).
     pub fn has_pending(&self) -> bool {
-        let Ok(Some(state)) = StateDir::open(&self.store) else {
+        let Ok(Some(state)) = self.open_state() else {
             return false;
         };
         state.exists(LEGACY_PENDING_FILE)
@@ -246,7 +287,7 @@ impl Journal {
     }
 
     pub(crate) fn next_id(&self) -> Result<u64, ReviewError> {
-        let Some(state) = StateDir::open(&self.store)? else {
+        let Some(state) = self.open_state()? else {
             return Ok(1);
         };
         Ok(match self.last_line(&state)? {
@@ -318,12 +359,12 @@ impl Journal {
     /// Appends one line; `durable` fsyncs it. A torn last line is first moved aside to
     /// `journal.torn.<ms>`, so that nothing of it is lost and the new line starts clean.
     fn append(&self, marker: &Marker, durable: bool, op: IoOp) -> Result<(), ReviewError> {
-        let state = StateDir::create(&self.store)?;
+        let state = self.create_state()?;
         let path = self.path();
         let mut line =
             serde_json::to_vec(marker).map_err(|e| invalid(path.clone(), e.to_string()))?;
         line.push(b'\n');
-        self.store.options().hooks.step(op, "append to", &path)?;
+        self.hooks().step(op, "append to", &path)?;
         let tail = self.tail(&state)?;
         let (mut file, created) = state.open_append(JOURNAL_FILE)?;
         if tail.complete < tail.len {
@@ -375,7 +416,19 @@ impl Journal {
         )
     }
 
-    fn mark(&self, id: u64, committed: bool) -> Result<(), ReviewError> {
+    /// The intent the journal ends with, not marked yet: a change in progress or one a crash
+    /// interrupted (call under the lock).
+    pub(crate) fn pending_intent(&self) -> Result<Option<Intent>, ReviewError> {
+        let Some(state) = self.open_state()? else {
+            return Ok(None);
+        };
+        Ok(match self.last_line(&state)? {
+            Some(Line::Marker(Marker::Intent(intent))) => Some(*intent),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn mark(&self, id: u64, committed: bool) -> Result<(), ReviewError> {
         let marker = if committed {
             Marker::Committed(id)
         } else {
@@ -388,7 +441,11 @@ impl Journal {
     /// committed (in that order, so that recovery can still apply the decision).
     pub(crate) fn finish(&self, intent: &Intent) -> Result<(), ReviewError> {
         if let Some(decision) = &intent.decision {
-            proposal::record_decision(&self.store, decision, intent.entry.id)?;
+            match &self.home {
+                Home::Store(store) => proposal::record_decision(store, decision, intent.entry.id)?,
+                // Proposals on Claude Code folders are decided by their own code (review::claude).
+                Home::Claude(_) => {}
+            }
         }
         self.mark(intent.entry.id, true)
     }
@@ -458,6 +515,7 @@ impl Journal {
             undoes: meta.undoes,
             conflict: None,
             dropped: None,
+            files: Vec::new(),
         };
         let intent = Intent {
             entry: entry.clone(),
@@ -475,8 +533,13 @@ impl Journal {
     /// and rewrites the journal without them (atomically), under the store lock. Returns the
     /// damaged lines moved, whether a torn line was among them, and where they went.
     pub fn repair(&self) -> Result<Option<Repaired>, ReviewError> {
-        let _lock = self.store.lock_for_write()?;
-        let Some(state) = StateDir::open(&self.store)? else {
+        let _store_lock;
+        let _claude_lock;
+        match &self.home {
+            Home::Store(store) => _store_lock = store.lock_for_write()?,
+            Home::Claude(state) => _claude_lock = state.lock()?,
+        }
+        let Some(state) = self.open_state()? else {
             return Ok(None);
         };
         let Some(bytes) = state.read(JOURNAL_FILE, MAX_JOURNAL_BYTES)? else {

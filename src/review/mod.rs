@@ -2,6 +2,7 @@
 //! memwb makes, with undo. Kept in `.memory/.memwb/`, which the reference agents never read.
 
 pub mod audit;
+pub mod claude;
 pub mod content;
 pub mod dedupe;
 mod entry;

@@ -148,6 +148,7 @@ impl CommitObserver for JournalObserver {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .clone(),
+                files: Vec::new(),
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),

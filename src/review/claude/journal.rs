@@ -1,0 +1,245 @@
+//! The journal as the Claude Code write engine's [`ChangeObserver`], and the operations built
+//! on it (`journaled`, `undo`).
+//!
+//! The intent is the entry with every file's before and after image, appended and fsynced
+//! before the first file is written; `committed` or `aborted` marks it. An intent left
+//! unmarked by a crash is resolved by the engine at the next change, from those images
+//! (`claude::write::recover`). Images keep credentials redacted, as every memwb file does
+//! (docs/audit.md): a redacted image stands for the file whose redaction it is.
+
+use std::sync::Mutex;
+
+use super::super::content::secrets::redact;
+use super::super::error::ReviewError;
+use super::super::intent::{Expect, Intent};
+use super::super::journal::{Entry, EntryMeta, Journal, Op};
+use super::super::who::Who;
+use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
+use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
+use crate::store::time::now_ms;
+
+/// The journal of `folder` (in its state directory).
+pub fn journal_of(folder: &ClaudeFolder) -> Result<Journal, ReviewError> {
+    Ok(Journal::of_claude(&ClaudeState::for_folder(folder)?))
+}
+
+/// The image as memwb's files keep it: credentials redacted.
+fn kept(image: &FileImage) -> FileImage {
+    let redacted = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+    FileImage {
+        file: image.file.clone(),
+        before: redacted(&image.before),
+        after: redacted(&image.after),
+    }
+}
+
+/// The op a change is, when the caller does not say.
+fn op_of(images: &[FileImage]) -> Op {
+    if images.iter().all(|i| i.before.is_none()) {
+        Op::Add
+    } else if images
+        .iter()
+        .filter(|i| i.file != crate::claude::index::INDEX_FILE)
+        .all(|i| i.after.is_none())
+    {
+        Op::Rm
+    } else {
+        Op::Set
+    }
+}
+
+/// The observer that journals one change to a Claude Code folder.
+pub struct ClaudeJournalObserver {
+    journal: Journal,
+    meta: EntryMeta,
+    pending: Mutex<Option<Intent>>,
+    recovering: Mutex<Option<Intent>>,
+    appended: Mutex<Option<Entry>>,
+    unjournaled: Mutex<Option<String>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl ClaudeJournalObserver {
+    pub fn new(journal: Journal, meta: EntryMeta) -> Self {
+        Self {
+            journal,
+            meta,
+            pending: Mutex::new(None),
+            recovering: Mutex::new(None),
+            appended: Mutex::new(None),
+            unjournaled: Mutex::new(None),
+        }
+    }
+
+    /// The entry written for the change, once it committed.
+    pub fn entry(&self) -> Option<Entry> {
+        lock(&self.appended).clone()
+    }
+}
+
+impl ChangeObserver for ClaudeJournalObserver {
+    fn pending(&self, _folder: &ClaudeFolder) -> Result<Option<Vec<FileImage>>, ClaudeError> {
+        let Some(intent) = self.journal.pending_intent()? else {
+            return Ok(None);
+        };
+        if intent.expect != Expect::Files {
+            return Err(ReviewError::DataInvalid {
+                what: "journal",
+                path: self.journal.path(),
+                rule: format!(
+                    "its unmarked intent #{} is not a change to a Claude Code folder",
+                    intent.entry.id
+                ),
+            }
+            .into());
+        }
+        let images = intent.entry.files.clone();
+        *lock(&self.recovering) = Some(intent);
+        Ok(Some(images))
+    }
+
+    fn stands_for(&self, kept: &str, current: &str) -> bool {
+        kept == current || kept == redact(current)
+    }
+
+    fn resolved(&self, _folder: &ClaudeFolder, took_effect: bool) -> Result<(), ClaudeError> {
+        let Some(intent) = lock(&self.recovering).take() else {
+            return Ok(());
+        };
+        if took_effect {
+            self.journal.finish(&intent)?;
+        } else {
+            self.journal.mark(intent.entry.id, false)?;
+        }
+        Ok(())
+    }
+
+    fn prepare(&self, _folder: &ClaudeFolder, images: &[FileImage]) -> Result<(), ClaudeError> {
+        let intent = Intent {
+            entry: Entry {
+                id: self.journal.next_id()?,
+                at: now_ms(),
+                op: self.meta.op.unwrap_or_else(|| op_of(images)),
+                who: Who::current(),
+                before: Vec::new(),
+                after: Vec::new(),
+                proposal: self.meta.proposal.clone(),
+                reason: self.meta.reason.clone(),
+                undoes: self.meta.undoes,
+                conflict: None,
+                dropped: None,
+                files: images.iter().map(kept).collect(),
+            },
+            expect: Expect::Files,
+            decision: None,
+        };
+        self.journal.write_intent(&intent)?;
+        *lock(&self.pending) = Some(intent);
+        Ok(())
+    }
+
+    fn committed(&self, _folder: &ClaudeFolder, _images: &[FileImage]) {
+        let Some(intent) = lock(&self.pending).take() else {
+            return;
+        };
+        match self.journal.finish(&intent) {
+            Ok(()) => *lock(&self.appended) = Some(intent.entry),
+            // The intent stays; the next change to the folder resolves it from the images.
+            Err(e) => {
+                tracing::error!(error = %e, "committed, but the journal entry is still pending");
+                *lock(&self.unjournaled) = Some(format!(
+                    "entry #{} ({}): {e}",
+                    intent.entry.id,
+                    intent.entry.op.as_str()
+                ));
+            }
+        }
+    }
+
+    fn aborted(&self, _folder: &ClaudeFolder) {
+        if let Some(intent) = lock(&self.pending).take() {
+            self.journal.abort(&intent);
+        }
+    }
+}
+
+/// Applies `writes` to `folder` as one journaled change ([`write::apply`]): the images of the
+/// files that changed and the entry (`None` when nothing changed). A change that was written
+/// but whose journal mark failed is [`ReviewError::NotJournaled`]; the next change records it.
+pub fn journaled(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    meta: EntryMeta,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+    let journal = journal_of(folder)?;
+    let observer = ClaudeJournalObserver::new(journal.clone(), meta);
+    let images = write::apply(folder, writes, Some(&observer))?;
+    if let Some(detail) = lock(&observer.unjournaled).take() {
+        return Err(ReviewError::NotJournaled {
+            path: journal.path(),
+            detail,
+        });
+    }
+    Ok((images, observer.entry()))
+}
+
+/// Reverts `entry` as a new, base-checked change: every file it touched must still hold what
+/// the entry wrote, and gets back its exact previous text (MEMORY.md included), or is removed
+/// when the entry created it. A credential the journal kept redacted comes back redacted.
+pub fn undo(
+    folder: &ClaudeFolder,
+    entry: &Entry,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+    if entry.files.is_empty() {
+        return Err(ReviewError::NothingToUndo {
+            id: entry.id,
+            op: entry.op.as_str(),
+        });
+    }
+    let since = entry.id;
+    let mut writes = Vec::with_capacity(entry.files.len());
+    for image in &entry.files {
+        // A redacted image stands for the file whose redaction it is: the base check then runs
+        // on the real text, under the lock.
+        let current = write_current(folder, &image.file)?;
+        let base = match (&image.after, current) {
+            (Some(kept), Some(current)) if *kept != current && *kept == redact(&current) => {
+                Some(current)
+            }
+            _ => image.after.clone(),
+        };
+        writes.push(FileWrite {
+            file: image.file.clone(),
+            base,
+            after: image.before.clone(),
+        });
+    }
+    let meta = EntryMeta {
+        op: Some(Op::Undo),
+        undoes: Some(since),
+        ..EntryMeta::default()
+    };
+    journaled(folder, writes, meta).map_err(|e| match e {
+        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("{file} changed since #{since}"),
+        },
+        other => other,
+    })
+}
+
+/// The text of `file` now, read the way the engine reads it (no link, no FIFO); `None` when
+/// it is absent or cannot be read (the engine then says why, under the lock).
+fn write_current(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, ReviewError> {
+    write::check_name(folder, file)?;
+    let path = folder.root().join(file);
+    Ok(
+        crate::claude::fsread::read_regular(&path, crate::claude::fsread::MAX_FILE_BYTES)
+            .ok()
+            .flatten()
+            .and_then(|bytes| String::from_utf8(bytes).ok()),
+    )
+}

@@ -1,0 +1,7 @@
+//! The review gate on Claude Code folders: every change journaled in the folder's state
+//! directory (outside the folder), and undo. The same journal, entries and ids as on `.memory`
+//! sets; an entry's `files` hold the before and after image of each file it touched.
+
+mod journal;
+
+pub use journal::{ClaudeJournalObserver, journal_of, journaled, undo};

@@ -1,0 +1,572 @@
+//! Writing Claude Code folders: the multi-file compare-and-swap (`claude::write::apply`), its
+//! journal and undo (`review::claude`). Conflicts with a plain write, a fault and a crash at
+//! every step of a three-file change, `.consolidate-lock`, links and FIFOs, exact-byte undo,
+//! and two processes on the state lock. After every test the Claude folder holds nothing but
+//! memories (topic files, MEMORY.md).
+
+mod common;
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::FailAt;
+use memwb::claude::write::TEMP_PREFIX;
+use memwb::claude::{ClaudeError, ClaudeFolder, ClaudeState, FileWrite, LoadLimits, apply};
+use memwb::review::claude::{journal_of, journaled, undo};
+use memwb::review::{EntryMeta, Op, ReviewError};
+use memwb::store::IoHooks;
+
+const INDEX: &str =
+    "# Memory index\n\n- [alpha](alpha.md) — the first\n- [beta](beta.md) — the second\n";
+const ALPHA: &str = "---\nname: alpha\ndescription: the first\ntype: project\n---\nAlpha body.\n";
+const BETA: &str = "---\nname: beta\r\ndescription: the second\n---\nBeta body, no newline";
+const MERGED: &str = "---\nname: merged\ndescription: alpha and beta\ntype: project\n---\nBoth.\n";
+const INDEX_AFTER: &str = "# Memory index\n\n- [merged](merged.md) — alpha and beta\n";
+
+/// A Claude Code folder with two topic files and MEMORY.md, and a state root beside it.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let memory = dir.path().join("memory");
+        fs::create_dir(&memory).expect("mkdir");
+        fs::write(memory.join("MEMORY.md"), INDEX).expect("write");
+        fs::write(memory.join("alpha.md"), ALPHA).expect("write");
+        fs::write(memory.join("beta.md"), BETA).expect("write");
+        Self { dir }
+    }
+
+    fn memory(&self) -> PathBuf {
+        self.dir.path().join("memory")
+    }
+
+    fn state_root(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    fn folder(&self) -> ClaudeFolder {
+        ClaudeFolder::open(&self.memory(), LoadLimits::default())
+            .expect("open")
+            .with_state_root(self.state_root())
+    }
+
+    fn folder_with(&self, hooks: IoHooks) -> ClaudeFolder {
+        self.folder().with_hooks(hooks)
+    }
+
+    fn read(&self, file: &str) -> Option<String> {
+        fs::read_to_string(self.memory().join(file)).ok()
+    }
+
+    /// Every file in the folder, relative, with its bytes.
+    fn files(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        collect(&self.memory(), "", &mut out);
+        out.sort();
+        out
+    }
+
+    /// Nothing inside the folder but topic files and MEMORY.md (and `extra`).
+    fn assert_only_memories(&self, extra: &[&str]) {
+        for (file, _) in self.files() {
+            let name = file.rsplit('/').next().unwrap_or(&file);
+            assert!(
+                (file.ends_with(".md") && !name.starts_with('.')) || extra.contains(&file.as_str()),
+                "{file} is in the Claude Code folder"
+            );
+            assert!(!name.starts_with(TEMP_PREFIX), "temp file {file} left");
+        }
+    }
+}
+
+fn collect(dir: &Path, prefix: &str, out: &mut Vec<(String, Vec<u8>)>) {
+    for entry in fs::read_dir(dir).expect("list") {
+        let entry = entry.expect("entry");
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        let kind = entry.file_type().expect("type");
+        if kind.is_dir() {
+            collect(&entry.path(), &format!("{name}/"), out);
+        } else if kind.is_file() {
+            out.push((name, fs::read(entry.path()).expect("read")));
+        } else {
+            out.push((name, Vec::new()));
+        }
+    }
+}
+
+fn write(file: &str, base: Option<&str>, after: Option<&str>) -> FileWrite {
+    FileWrite {
+        file: file.into(),
+        base: base.map(str::to_owned),
+        after: after.map(str::to_owned),
+    }
+}
+
+/// The consolidation of alpha and beta: the merged file, both sources removed, the index.
+fn consolidation() -> Vec<FileWrite> {
+    vec![
+        write("alpha.md", Some(ALPHA), None),
+        write("MEMORY.md", Some(INDEX), Some(INDEX_AFTER)),
+        write("merged.md", None, Some(MERGED)),
+        write("beta.md", Some(BETA), None),
+    ]
+}
+
+fn before_files() -> Vec<(String, Vec<u8>)> {
+    let mut files = vec![
+        ("MEMORY.md".to_owned(), INDEX.as_bytes().to_vec()),
+        ("alpha.md".to_owned(), ALPHA.as_bytes().to_vec()),
+        ("beta.md".to_owned(), BETA.as_bytes().to_vec()),
+    ];
+    files.sort();
+    files
+}
+
+fn after_files() -> Vec<(String, Vec<u8>)> {
+    vec![
+        ("MEMORY.md".to_owned(), INDEX_AFTER.as_bytes().to_vec()),
+        ("merged.md".to_owned(), MERGED.as_bytes().to_vec()),
+    ]
+}
+
+fn meta(op: Op) -> EntryMeta {
+    EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    }
+}
+
+/// The journal has no pending intent and no damage; its committed entries.
+fn consistent_journal(fixture: &Fixture) -> Vec<memwb::review::Entry> {
+    let scan = journal_of(&fixture.folder())
+        .expect("journal")
+        .scan()
+        .expect("scan");
+    assert!(
+        scan.pending.is_none(),
+        "an intent is still pending: {:?}",
+        scan.pending
+    );
+    assert!(scan.damaged.is_empty(), "damaged: {:?}", scan.damaged);
+    assert_eq!(scan.torn, 0, "a torn line");
+    scan.entries
+}
+
+#[test]
+fn a_plain_write_between_read_and_apply_is_a_conflict_and_nothing_is_clobbered() {
+    let fixture = Fixture::new();
+    let read = fixture.read("alpha.md").expect("alpha");
+    // Claude Code rewrites the file after memwb read it.
+    let theirs = ALPHA.replace("Alpha body.", "Alpha body, edited by Claude.");
+    fs::write(fixture.memory().join("alpha.md"), &theirs).expect("write");
+    let before = fixture.files();
+    let error = journaled(
+        &fixture.folder(),
+        vec![
+            write("alpha.md", Some(&read), Some("mine\n")),
+            write("MEMORY.md", Some(INDEX), Some("# changed\n")),
+        ],
+        meta(Op::Set),
+    )
+    .expect_err("a conflict");
+    match &error {
+        ReviewError::Claude(ClaudeError::Conflict { file, current, .. }) => {
+            assert_eq!(file, "alpha.md");
+            assert_eq!(current.as_deref(), Some(theirs.as_str()));
+        }
+        other => panic!("not a conflict: {other:?}"),
+    }
+    assert!(error.is_conflict());
+    assert!(
+        error.to_string().contains("changed since it was read"),
+        "{error}"
+    );
+    assert_eq!(fixture.files(), before, "nothing was written");
+    assert!(consistent_journal(&fixture).is_empty());
+    // A file that must not exist, but does, is a conflict too.
+    let error = apply(
+        &fixture.folder(),
+        vec![write("beta.md", None, Some("new\n"))],
+        None,
+    )
+    .expect_err("exists");
+    assert!(matches!(error, ClaudeError::Conflict { current: Some(ref c), .. } if c == BETA));
+    assert_eq!(fixture.files(), before);
+    fixture.assert_only_memories(&[]);
+}
+
+#[test]
+fn a_journaled_change_writes_every_file_and_undo_restores_the_exact_bytes() {
+    let fixture = Fixture::new();
+    let folder = fixture.folder();
+    let (images, entry) =
+        journaled(&folder, consolidation(), meta(Op::Consolidate)).expect("consolidation");
+    assert_eq!(fixture.files(), after_files());
+    let entry = entry.expect("journaled");
+    assert_eq!(entry.op, Op::Consolidate);
+    assert_eq!(entry.files, images);
+    // Written in the safe order: the new file, the index, then the removals.
+    let order: Vec<&str> = images.iter().map(|i| i.file.as_str()).collect();
+    assert_eq!(order, ["merged.md", "MEMORY.md", "alpha.md", "beta.md"]);
+    assert_eq!(consistent_journal(&fixture), vec![entry.clone()]);
+
+    let (_, undone) = undo(&folder, &entry).expect("undo");
+    assert_eq!(fixture.files(), before_files(), "the exact bytes are back");
+    let undone = undone.expect("journaled");
+    assert_eq!((undone.op, undone.undoes), (Op::Undo, Some(entry.id)));
+    assert_eq!(consistent_journal(&fixture).len(), 2);
+
+    // Undoing again is blocked: the files no longer hold what the entry wrote.
+    let blocked = undo(&folder, &entry).expect_err("blocked");
+    assert!(
+        matches!(blocked, ReviewError::UndoBlocked { .. }),
+        "{blocked:?}"
+    );
+    assert_eq!(fixture.files(), before_files());
+    fixture.assert_only_memories(&[]);
+    // memwb's files are outside the folder.
+    let state = ClaudeState::for_folder(&folder).expect("state");
+    assert!(state.path().starts_with(fixture.state_root()));
+    assert!(state.path().join("journal.jsonl").is_file());
+}
+
+#[test]
+fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
+    let (mut steps, mut kept, mut undone) = (0, 0, 0);
+    for n in 0.. {
+        assert!(n < 100, "the change never completed");
+        let fixture = Fixture::new();
+        let hook = FailAt::new(n);
+        let result = journaled(
+            &fixture.folder_with(IoHooks::new(hook.clone())),
+            consolidation(),
+            meta(Op::Consolidate),
+        );
+        let Some((op, path)) = hook.failed() else {
+            result.expect("a clean run");
+            assert_eq!(fixture.files(), after_files());
+            assert_eq!(consistent_journal(&fixture).len(), 1);
+            assert!(steps >= 12, "only {steps} steps were exercised");
+            assert!(kept >= 1 && undone >= 10, "kept {kept}, undone {undone}");
+            return;
+        };
+        steps += 1;
+        let error = result.expect_err("the injected failure");
+        // Whatever the step, the next change (here: none) leaves the change whole or undone.
+        journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
+        let entries = consistent_journal(&fixture);
+        let files = fixture.files();
+        if files == after_files() {
+            kept += 1;
+            assert_eq!(entries.len(), 1, "step {n} ({op:?} {path:?}): entry kept");
+            assert!(
+                matches!(error, ReviewError::NotJournaled { .. }),
+                "step {n} ({op:?}): written, so only the mark can have failed: {error}"
+            );
+        } else {
+            undone += 1;
+            assert_eq!(files, before_files(), "step {n} ({op:?} {path:?}): {error}");
+            assert!(entries.is_empty(), "step {n}: no entry for a change undone");
+        }
+        fixture.assert_only_memories(&[]);
+    }
+}
+
+/// Run as a child process by the crash test: applies the consolidation, crashing where
+/// `MEMWB_CRASH_AT` says. Does nothing in a normal test run.
+#[test]
+fn child_applies_the_consolidation() {
+    let Some(memory) = std::env::var_os("MEMWB_TEST_CHILD_FOLDER") else {
+        return;
+    };
+    let state = std::env::var_os("MEMWB_TEST_CHILD_STATE").expect("state root");
+    let folder = ClaudeFolder::open(Path::new(&memory), LoadLimits::default())
+        .expect("open")
+        .with_state_root(PathBuf::from(state));
+    journaled(&folder, consolidation(), meta(Op::Consolidate)).expect("consolidation");
+}
+
+fn child(test: &str) -> Command {
+    let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
+    cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env_remove("MEMWB_CRASH_AT")
+        .env_remove("MEMWB_STOP_AT");
+    cmd
+}
+
+#[test]
+fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
+    if !cfg!(debug_assertions) {
+        common::skip("MEMWB_CRASH_AT exists in debug builds only");
+        return;
+    }
+    let (mut crashes, mut kept, mut rolled_back) = (0, 0, 0);
+    for n in 0.. {
+        assert!(n < 100, "the change never completed");
+        let fixture = Fixture::new();
+        // The state directory exists before the child runs, so every step counted is the
+        // change's own.
+        ClaudeState::for_folder(&fixture.folder()).expect("state");
+        let out = child("child_applies_the_consolidation")
+            .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
+            .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+            .env("MEMWB_CRASH_AT", n.to_string())
+            .output()
+            .expect("run the child");
+        if out.status.success() {
+            assert_eq!(fixture.files(), after_files());
+            assert_eq!(consistent_journal(&fixture).len(), 1);
+            assert!(crashes >= 12, "only {crashes} crash points");
+            // A crash after the last file but before the mark keeps the change; any earlier
+            // crash (at least one per file) rolls it back.
+            assert!(
+                kept >= 1 && rolled_back >= 4,
+                "kept {kept}, rolled back {rolled_back}"
+            );
+            return;
+        }
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "step {n}: not the crash point: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        crashes += 1;
+        journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
+        let entries = consistent_journal(&fixture);
+        let files = fixture.files();
+        if files == after_files() {
+            kept += 1;
+            assert_eq!(
+                entries.len(),
+                1,
+                "crash {n}: the whole change is kept, journaled"
+            );
+        } else {
+            rolled_back += 1;
+            assert_eq!(files, before_files(), "crash {n}: rolled back");
+            assert!(
+                entries.is_empty(),
+                "crash {n}: no entry for a change rolled back"
+            );
+        }
+        fixture.assert_only_memories(&[]);
+    }
+}
+
+#[test]
+fn a_third_partys_write_after_a_crash_survives_the_recovery() {
+    if !cfg!(debug_assertions) {
+        common::skip("MEMWB_CRASH_AT exists in debug builds only");
+        return;
+    }
+    let fixture = Fixture::new();
+    ClaudeState::for_folder(&fixture.folder()).expect("state");
+    // Crash after the merged file and the index are written (steps: intent, then 4 per
+    // replace), before the removals.
+    let out = child("child_applies_the_consolidation")
+        .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
+        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+        .env("MEMWB_CRASH_AT", "9")
+        .output()
+        .expect("run the child");
+    assert!(!out.status.success(), "the child crashed");
+    assert_eq!(fixture.read("MEMORY.md").as_deref(), Some(INDEX_AFTER));
+    // Claude Code rewrites MEMORY.md before memwb runs again.
+    let theirs = "# Claude's own index\n";
+    fs::write(fixture.memory().join("MEMORY.md"), theirs).expect("write");
+    journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
+    assert_eq!(
+        fixture.read("MEMORY.md").as_deref(),
+        Some(theirs),
+        "not clobbered"
+    );
+    assert_eq!(fixture.read("merged.md"), None, "our part rolled back");
+    assert_eq!(fixture.read("alpha.md").as_deref(), Some(ALPHA));
+    assert_eq!(fixture.read("beta.md").as_deref(), Some(BETA));
+    assert!(consistent_journal(&fixture).is_empty());
+    fixture.assert_only_memories(&[]);
+}
+
+#[test]
+fn a_live_consolidation_refuses_every_write_and_a_stale_one_does_not() {
+    let fixture = Fixture::new();
+    let lock = fixture.memory().join(".consolidate-lock");
+    fs::write(&lock, std::process::id().to_string()).expect("lock");
+    let before = fixture.files();
+    let error =
+        journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect_err("refused");
+    assert!(
+        error
+            .to_string()
+            .starts_with("Claude Code is consolidating this folder; try again when it finishes"),
+        "{error}"
+    );
+    assert!(matches!(
+        error,
+        ReviewError::Claude(ClaudeError::Consolidating { .. })
+    ));
+    assert_eq!(fixture.files(), before, "nothing written");
+    assert!(consistent_journal(&fixture).is_empty());
+    // A PID no process can have (above Linux's pid_max).
+    fs::write(&lock, "999999999\n").expect("lock");
+    journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect("allowed");
+    assert_eq!(fixture.read("merged.md").as_deref(), Some(MERGED));
+    fixture.assert_only_memories(&[".consolidate-lock"]);
+}
+
+#[test]
+fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
+    let fixture = Fixture::new();
+    let outside = fixture.dir.path().join("outside.md");
+    fs::write(&outside, "outside\n").expect("write");
+    std::os::unix::fs::symlink(&outside, fixture.memory().join("link.md")).expect("link");
+    std::os::unix::fs::symlink(fixture.dir.path(), fixture.memory().join("sub")).expect("link");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        fixture.memory().join("pipe.md"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+    let before = fixture.files();
+    let cases = [
+        (
+            write("link.md", Some("outside\n"), Some("x\n")),
+            "symbolic link",
+        ),
+        (
+            write("sub/outside.md", Some("outside\n"), Some("x\n")),
+            "not a real folder",
+        ),
+        (write("pipe.md", Some(""), Some("x\n")), "FIFO"),
+        (
+            write("../outside.md", Some("outside\n"), Some("x\n")),
+            "`..`",
+        ),
+        (write("/tmp/x.md", None, Some("x\n")), "relative"),
+        (write("notes.txt", None, Some("x\n")), "*.md"),
+        (write(".hidden.md", None, Some("x\n")), "hidden"),
+        (write("missing/x.md", None, Some("x\n")), "does not exist"),
+    ];
+    for (bad, rule) in cases {
+        let file = bad.file.clone();
+        // Each bad file alongside a good one: the good one is not written either.
+        let error = apply(
+            &fixture.folder(),
+            vec![write("alpha.md", Some(ALPHA), Some("changed\n")), bad],
+            None,
+        )
+        .expect_err(&file);
+        assert!(error.to_string().contains(rule), "{file}: {error}");
+        assert!(
+            error.to_string().contains("nothing was written") || rule == "FIFO",
+            "{file}: {error}"
+        );
+        assert_eq!(fixture.files(), before, "{file}: nothing written");
+    }
+    assert_eq!(fs::read_to_string(&outside).expect("outside"), "outside\n");
+    let twice = apply(
+        &fixture.folder(),
+        vec![
+            write("alpha.md", Some(ALPHA), None),
+            write("alpha.md", Some(ALPHA), None),
+        ],
+        None,
+    )
+    .expect_err("twice");
+    assert!(
+        twice.to_string().contains("names this file twice"),
+        "{twice}"
+    );
+    assert_eq!(fixture.files(), before);
+}
+
+#[test]
+fn a_secret_stays_out_of_the_journal_and_undo_restores_the_rest_exactly() {
+    let fixture = Fixture::new();
+    let folder = fixture.folder();
+    let key = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+    let secret = format!("---\nname: token\n---\nThe deploy token is {key} for now.\n");
+    let (_, added) = journaled(
+        &folder,
+        vec![write("token.md", None, Some(&secret))],
+        meta(Op::Add),
+    )
+    .expect("add");
+    let added = added.expect("entry");
+    assert_eq!(fixture.read("token.md").as_deref(), Some(secret.as_str()));
+    let edited = secret.replace("for now", "until Friday");
+    let (_, set) = journaled(
+        &folder,
+        vec![write("token.md", Some(&secret), Some(&edited))],
+        meta(Op::Set),
+    )
+    .expect("set");
+    let state = ClaudeState::for_folder(&folder).expect("state");
+    let journal = fs::read_to_string(state.path().join("journal.jsonl")).expect("journal");
+    assert!(!journal.contains(&key), "the journal holds the secret");
+    assert!(journal.contains("[REDACTED]"));
+    // Undo of the edit: the redacted image stands for the file; the text before comes back
+    // with the credential redacted, every other byte as it was.
+    undo(&folder, &set.expect("entry")).expect("undo");
+    let back = fixture.read("token.md").expect("token");
+    assert_eq!(back, secret.replace(&key, "[REDACTED]"));
+    // Undo of the add removes the file: its redacted text is what the entry wrote, as kept.
+    undo(&folder, &added).expect("undo the add");
+    assert_eq!(fixture.read("token.md"), None);
+    fixture.assert_only_memories(&[]);
+}
+
+/// Run as a child process: holds the folder's state lock until its stdin closes.
+#[test]
+fn child_holds_the_state_lock() {
+    let Some(memory) = std::env::var_os("MEMWB_TEST_CHILD_FOLDER") else {
+        return;
+    };
+    let state = std::env::var_os("MEMWB_TEST_CHILD_STATE").expect("state root");
+    let folder = ClaudeFolder::open(Path::new(&memory), LoadLimits::default())
+        .expect("open")
+        .with_state_root(PathBuf::from(state));
+    let state = ClaudeState::for_folder(&folder).expect("state");
+    let _held = state.lock().expect("lock");
+    println!("LOCKED");
+    std::io::stdout().flush().expect("flush");
+    let mut rest = String::new();
+    let _ = std::io::stdin().read_line(&mut rest);
+}
+
+#[test]
+fn two_memwb_processes_serialize_on_the_state_lock() {
+    let fixture = Fixture::new();
+    let mut holder = child("child_holds_the_state_lock")
+        .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
+        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stdout = holder.stdout.take().expect("stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    assert!(
+        lines.any(|l| l.is_ok_and(|l| l.contains("LOCKED"))),
+        "the child never took the lock"
+    );
+    let state = ClaudeState::for_folder(&fixture.folder()).expect("state");
+    assert!(
+        state.try_lock().expect("try").is_none(),
+        "the child holds it"
+    );
+    drop(holder.stdin.take());
+    assert!(holder.wait().expect("wait").success());
+    assert!(state.try_lock().expect("try").is_some(), "released at exit");
+    journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect("then writes");
+    fixture.assert_only_memories(&[]);
+}
