@@ -63,6 +63,9 @@ pub enum StoreError {
     NotFound { name: String },
     #[error("{file} is not listed in the manifest")]
     NotListed { file: String },
+    /// An unlisted or temp file in `.memory` that cannot be adopted or deleted as asked.
+    #[error("{file}: {rule}; nothing was changed")]
+    StrayRefused { file: String, rule: String },
     #[error("nothing to repair: {file} is a valid record; edit it instead (memwb set)")]
     NotBroken { file: String },
     #[error("nothing to remove")]

@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod record;
 mod repair;
 mod set;
+mod strays;
 pub mod time;
 mod txn;
 pub mod yaml_scalar;
@@ -39,6 +40,7 @@ pub use inspect::{EntryState, Finding, Inspection, Severity};
 pub use lock::{LockState, LockTiming, LockWait};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use set::{MemorySet, StoredRecord};
+pub use strays::StrayKind;
 
 pub const MEMORY_DIR: &str = ".memory";
 

@@ -25,6 +25,9 @@ use super::{Commit, MemorySet, Record, Store, StoredRecord, index, manifest};
 pub(crate) enum Next {
     Keep(StoredRecord),
     Write(Record),
+    /// A record file already in `.memory` but not in the set, listed as it is (never
+    /// rewritten, and never deleted by a rollback).
+    Adopt(StoredRecord),
 }
 
 impl Store {
@@ -111,12 +114,19 @@ impl Store {
         current: &MemorySet,
         next: Vec<Next>,
     ) -> Result<Commit> {
+        let adopted: HashSet<String> = next
+            .iter()
+            .filter_map(|entry| match entry {
+                Next::Adopt(e) => Some(e.file.clone()),
+                _ => None,
+            })
+            .collect();
         let after = self.next_set(current, next)?;
         let index_text = after.index_text();
         self.check_index_budget(&index_text)?;
         let mut lock_lost = None;
         self.observed(current, &after, || {
-            lock_lost = self.publish(lock, current, &after, &index_text)?;
+            lock_lost = self.publish(lock, current, &after, &index_text, &adopted)?;
             Ok(())
         })?;
         let mut commit = Commit::between(current, after);
@@ -159,18 +169,19 @@ impl Store {
             .iter()
             .filter_map(|entry| match entry {
                 Next::Keep(e) => Some(e.record.name()),
-                Next::Write(_) => None,
+                Next::Write(_) | Next::Adopt(_) => None,
             })
             .collect();
         let mut written = HashSet::new();
         for entry in &next {
-            let Next::Write(record) = entry else {
-                continue;
+            let name = match entry {
+                Next::Write(record) => record.name(),
+                Next::Adopt(e) => e.record.name(),
+                Next::Keep(_) => continue,
             };
-            let name = record.name();
             if kept.contains(name) {
                 return Err(StoreError::DuplicateName {
-                    name: record.name().to_owned(),
+                    name: name.to_owned(),
                 });
             }
             if !written.insert(name) {
@@ -194,6 +205,7 @@ impl Store {
                 Next::Keep(e) => Err(StoreError::InvalidPlan {
                     rule: format!("{} is not in the current set", e.file),
                 }),
+                Next::Adopt(e) => Ok(e),
                 Next::Write(record) => Ok(StoredRecord {
                     file: self.new_file_name(record.name()),
                     record,
@@ -212,6 +224,7 @@ impl Store {
         current: &MemorySet,
         after: &MemorySet,
         index_text: &str,
+        adopted: &HashSet<String>,
     ) -> Result<Option<String>> {
         let hooks = &self.options.hooks;
         let current_files: HashSet<&str> =
@@ -224,7 +237,7 @@ impl Store {
         for entry in after
             .entries
             .iter()
-            .filter(|e| !current_files.contains(e.file.as_str()))
+            .filter(|e| !current_files.contains(e.file.as_str()) && !adopted.contains(&e.file))
         {
             let path = self.root.join(&entry.file);
             create_exclusive(&path, entry.record.to_file_text().as_bytes(), hooks)?;

@@ -1,0 +1,353 @@
+//! The files in `.memory` that are not in the set: unlisted `.md` files (a hand copy, a record
+//! a crash left unlisted, a repair's leftover) and `.<id>.tmp` files a writer left behind. One
+//! can be read, adopted into the set (an unlisted record file, listed as it is through the
+//! transaction), or deleted; all under the lock, and only if it is still what the caller saw.
+
+use std::fs;
+
+use super::error::{Result, StoreError};
+use super::fsutil::{remove_replaced, sync_dir};
+use super::set::read_contained;
+use super::txn::Next;
+use super::{Commit, Store, StoredRecord, codec, index, manifest};
+
+/// Which kind of file outside the set `file` is, by name (as `inspect` sorts them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrayKind {
+    /// A `.md` file the manifest does not list.
+    Unlisted,
+    /// A `.<name>.tmp` file a writer left behind.
+    Temp,
+}
+
+impl StrayKind {
+    pub fn of(file: &str) -> Option<Self> {
+        if file.contains('/') || file == "." || file == ".." {
+            None
+        } else if file.starts_with('.') && file.ends_with(".tmp") {
+            Some(StrayKind::Temp)
+        } else if file.ends_with(".md") && file != index::INDEX_FILE {
+            Some(StrayKind::Unlisted)
+        } else {
+            None
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrayKind::Unlisted => "unlisted",
+            StrayKind::Temp => "temp",
+        }
+    }
+}
+
+impl Store {
+    /// The bytes of a file outside the set, read as a record file is (never through a link out
+    /// of `.memory`, never blocking, capped at the record budget).
+    pub fn stray_bytes(&self, file: &str) -> Result<Vec<u8>> {
+        let refuse = |rule: &str| StoreError::StrayRefused {
+            file: file.to_owned(),
+            rule: rule.into(),
+        };
+        StrayKind::of(file).ok_or_else(|| refuse("not an unlisted or temp file"))?;
+        read_contained(&self.root, &self.root.join(file))
+    }
+
+    /// Lists the unlisted record file `file` in the set as it is (its bytes stay byte for
+    /// byte), through the transaction: it must still hold `seen`, read as a valid record whose
+    /// name the set does not hold, and the set's rules (the index budget) must hold after.
+    pub fn adopt(&self, file: &str, seen: &[u8]) -> Result<Commit> {
+        let refuse = |rule: String| StoreError::StrayRefused {
+            file: file.to_owned(),
+            rule,
+        };
+        if StrayKind::of(file) != Some(StrayKind::Unlisted) {
+            return Err(refuse("only an unlisted .md file can be adopted".into()));
+        }
+        if !manifest::is_safe_file_name(file) {
+            return Err(refuse(
+                "its name is not one the manifest can list (lower-case letters, digits and dashes); add its record with memwb add instead".into(),
+            ));
+        }
+        let lock = self.lock_for_write()?;
+        self.recover_observer()?;
+        let current = self.read()?;
+        if current.entries.iter().any(|e| e.file == file) {
+            return Err(refuse("it is already listed in the manifest".into()));
+        }
+        let bytes = self.stray_bytes(file)?;
+        if bytes != seen {
+            return Err(StoreError::Conflict {
+                detail: format!("{file} changed since it was shown; look again before adopting it"),
+            });
+        }
+        let record = codec::parse(&bytes)
+            .map_err(|e| refuse(format!("it does not read as a record: {e}")))?;
+        if current.get(record.name()).is_some() {
+            return Err(refuse(format!(
+                "the set already holds a record named {:?}",
+                record.name()
+            )));
+        }
+        let mut next: Vec<Next> = current.entries.iter().cloned().map(Next::Keep).collect();
+        next.push(Next::Adopt(StoredRecord {
+            file: file.to_owned(),
+            record,
+        }));
+        self.commit_next(&lock, &current, next)
+    }
+
+    /// Deletes the unlisted or temp file `file` if it still holds `seen`. Under the lock, so a
+    /// temp file is never one a writer is still filling.
+    pub fn remove_stray(&self, file: &str, seen: &[u8]) -> Result<()> {
+        let refuse = |rule: &str| StoreError::StrayRefused {
+            file: file.to_owned(),
+            rule: rule.into(),
+        };
+        StrayKind::of(file).ok_or_else(|| refuse("not an unlisted or temp file"))?;
+        let _lock = self.lock_for_write()?;
+        self.recover_observer()?;
+        let listed = match self.read_manifest_bytes()? {
+            Some(bytes) => {
+                manifest::parse_lenient(&bytes).map_err(|e| StoreError::ManifestInvalid {
+                    path: self.manifest_path(),
+                    rule: e.to_string(),
+                })?
+            }
+            None => Vec::new(),
+        };
+        if listed.iter().any(|f| f == file) {
+            return Err(refuse(
+                "it is listed in the manifest: delete the record instead",
+            ));
+        }
+        let path = self.root.join(file);
+        if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+            return Err(refuse("not a regular file; remove it by hand"));
+        }
+        if self.stray_bytes(file)? != seen {
+            return Err(StoreError::Conflict {
+                detail: format!("{file} changed since it was shown; look again before deleting it"),
+            });
+        }
+        remove_replaced(&path, &self.options.hooks)?;
+        sync_dir(&self.root, &self.options.hooks)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{MemoryType, Record, StoreOptions};
+
+    fn record(name: &str) -> Record {
+        Record::new(name, MemoryType::User, format!("about {name}"), "Body.").expect("valid")
+    }
+
+    fn store(options: StoreOptions) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), options).expect("open");
+        store.extend(vec![record("alpha")]).expect("seed");
+        (dir, store)
+    }
+
+    /// Writes `bytes` as `file` in `.memory`, outside the set.
+    fn stray(store: &Store, file: &str, bytes: &[u8]) -> Vec<u8> {
+        fs::write(store.root().join(file), bytes).expect("write");
+        bytes.to_vec()
+    }
+
+    fn state(store: &Store) -> (Vec<u8>, Vec<u8>) {
+        (
+            fs::read(store.manifest_path()).expect("manifest"),
+            fs::read(store.index_path()).expect("index"),
+        )
+    }
+
+    #[test]
+    fn an_unlisted_record_file_is_adopted_as_it_is() {
+        let (_dir, store) = store(StoreOptions::default());
+        let text = codec::serialize(&record("old-draft"));
+        let bytes = stray(&store, "old-draft-0badf00d.md", text.as_bytes());
+        assert_eq!(
+            store.stray_bytes("old-draft-0badf00d.md").expect("read"),
+            bytes
+        );
+        let commit = store.adopt("old-draft-0badf00d.md", &bytes).expect("adopt");
+        assert_eq!(commit.added, ["old-draft"]);
+        let set = store.read().expect("read");
+        let adopted = set.get("old-draft").expect("in the set");
+        assert_eq!(adopted.file, "old-draft-0badf00d.md");
+        assert_eq!(
+            fs::read(store.root().join(&adopted.file)).expect("file"),
+            bytes
+        );
+        let index = String::from_utf8(state(&store).1).expect("utf-8");
+        assert!(
+            index.contains("[old-draft](old-draft-0badf00d.md)"),
+            "{index}"
+        );
+        assert!(store.inspect().unlisted.is_empty());
+    }
+
+    #[test]
+    fn adopting_is_refused_and_changes_nothing_unless_it_holds() {
+        let (_dir, store) = store(StoreOptions {
+            max_index_lines: 1,
+            ..StoreOptions::default()
+        });
+        let good = codec::serialize(&record("beta"));
+        let taken = codec::serialize(&record("alpha"));
+        let cases: Vec<(&str, &[u8], Option<&[u8]>, &str)> = vec![
+            (
+                ".beta.tmp",
+                good.as_bytes(),
+                None,
+                "only an unlisted .md file",
+            ),
+            (
+                "Beta Draft.md",
+                good.as_bytes(),
+                None,
+                "not one the manifest can list",
+            ),
+            (
+                "beta-1.md",
+                b"no frontmatter",
+                None,
+                "does not read as a record",
+            ),
+            (
+                "alpha-2.md",
+                taken.as_bytes(),
+                None,
+                "already holds a record named \"alpha\"",
+            ),
+            (
+                "beta-3.md",
+                good.as_bytes(),
+                Some(b"what was shown"),
+                "changed since it was shown",
+            ),
+            // one index line is the budget, and alpha has it
+            (
+                "beta-4.md",
+                good.as_bytes(),
+                None,
+                "more than the limit of 1",
+            ),
+        ];
+        for (file, bytes, seen, expected) in cases {
+            stray(&store, file, bytes);
+            let before = state(&store);
+            let err = store
+                .adopt(file, seen.unwrap_or(bytes))
+                .expect_err(file)
+                .to_string();
+            assert!(err.contains(expected), "{file}: {err}");
+            assert_eq!(state(&store), before, "{file}");
+            assert_eq!(fs::read(store.root().join(file)).expect("kept"), bytes);
+        }
+        let listed = store.read().expect("read").files();
+        assert_eq!(listed.len(), 1);
+        let err = store
+            .adopt(&listed[0], b"")
+            .expect_err("listed")
+            .to_string();
+        assert!(err.contains("only an unlisted"), "{err}");
+    }
+
+    /// Fails every rename into `manifest.json`: the commit point.
+    #[derive(Debug)]
+    struct FailManifestRename;
+
+    impl crate::store::FaultHook for FailManifestRename {
+        fn before(&self, op: crate::store::IoOp, path: &std::path::Path) -> std::io::Result<()> {
+            if op == crate::store::IoOp::Rename && path.ends_with("manifest.json") {
+                return Err(std::io::Error::other("injected"));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_adoption_rolls_back_and_keeps_the_file() {
+        let (dir, seeded) = store(StoreOptions::default());
+        let text = codec::serialize(&record("old-draft"));
+        let bytes = stray(&seeded, "old-draft-1.md", text.as_bytes());
+        let before = state(&seeded);
+        let failing = Store::open(
+            dir.path(),
+            StoreOptions {
+                hooks: crate::store::IoHooks::new(std::sync::Arc::new(FailManifestRename)),
+                ..StoreOptions::default()
+            },
+        )
+        .expect("open");
+        failing
+            .adopt("old-draft-1.md", &bytes)
+            .expect_err("injected");
+        assert_eq!(state(&seeded), before);
+        assert_eq!(
+            fs::read(seeded.root().join("old-draft-1.md")).expect("kept"),
+            bytes
+        );
+        assert_eq!(seeded.inspect().unlisted, ["old-draft-1.md"]);
+    }
+
+    #[test]
+    fn a_stray_is_deleted_only_while_it_holds_what_was_shown() {
+        let (_dir, store) = store(StoreOptions::default());
+        let temp = stray(&store, ".alpha-5eed.tmp", b"half a record");
+        let unlisted = stray(&store, "draft.md", b"notes");
+        let err = store
+            .remove_stray(".alpha-5eed.tmp", b"other")
+            .expect_err("changed");
+        assert!(
+            err.to_string().contains("changed since it was shown"),
+            "{err}"
+        );
+        assert!(store.root().join(".alpha-5eed.tmp").exists());
+        store.remove_stray(".alpha-5eed.tmp", &temp).expect("temp");
+        store.remove_stray("draft.md", &unlisted).expect("unlisted");
+        let inspection = store.inspect();
+        assert!(inspection.temp_files.is_empty() && inspection.unlisted.is_empty());
+        // a listed record, the index and the manifest are not strays
+        let listed = store.read().expect("read").files().remove(0);
+        let err = store
+            .remove_stray(&listed, b"")
+            .expect_err("listed")
+            .to_string();
+        assert!(err.contains("delete the record instead"), "{err}");
+        for file in ["MEMORY.md", "manifest.json", "../x.md"] {
+            let err = store.remove_stray(file, b"").expect_err(file).to_string();
+            assert!(
+                err.contains("not an unlisted or temp file"),
+                "{file}: {err}"
+            );
+        }
+        assert_eq!(store.read().expect("read").len(), 1);
+    }
+
+    #[test]
+    fn a_stray_that_is_not_a_regular_file_is_left_alone() {
+        let (_dir, store) = store(StoreOptions::default());
+        let fifo = store.root().join("pipe.md");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .expect("mkfifo");
+        // reading neither blocks nor succeeds; deleting is refused
+        assert!(store.stray_bytes("pipe.md").is_err());
+        let err = store
+            .remove_stray("pipe.md", b"")
+            .expect_err("fifo")
+            .to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        assert!(fs::symlink_metadata(&fifo).is_ok());
+    }
+}
