@@ -254,7 +254,7 @@ mod tests {
             .adopt(&listed[0], b"")
             .expect_err("listed")
             .to_string();
-        assert!(err.contains("only an unlisted"), "{err}");
+        assert!(err.contains("already listed in the manifest"), "{err}");
     }
 
     /// Fails every rename into `manifest.json`: the commit point.
