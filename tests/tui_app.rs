@@ -455,7 +455,15 @@ fn hostile_text_in_names_of_files_and_errors_is_inert() {
     )])
     .expect("add");
     h.watcher_tick();
+    // the last row is the unlisted file (shown in the Record pane, inert), the one above it evil
     h.press(KeyCode::Char('G'));
+    let screen = h.screen();
+    assert!(
+        !screen.contains('\u{1b}') && !screen.contains('\u{7}'),
+        "{screen}"
+    );
+    assert!(screen.contains("unlisted: evil-␛[2J.md"), "{screen}");
+    h.press(KeyCode::Char('k'));
     let screen = h.screen();
     assert!(!screen.contains('\u{1b}') && !screen.contains('\u{7}') && !screen.contains('\u{9b}'));
     assert!(screen.contains("evil-␛[2J.md"), "{screen}");

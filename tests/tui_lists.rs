@@ -272,3 +272,153 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
     h.press(KeyCode::Char('y'));
     assert_eq!(names(&h), ["tabs-indentation"]);
 }
+
+/// An unlisted record file and a leftover temp file beside the set.
+fn with_strays() -> (Harness, Vec<u8>, Vec<u8>) {
+    let mut h = three();
+    let draft = record(
+        "old-draft",
+        "a draft from before",
+        "Draft \u{1b}]0;pwned\u{7} body.",
+    );
+    let unlisted = memwb::store::codec::serialize(&draft).into_bytes();
+    std::fs::write(h.root().join("old-draft-0badf00d.md"), &unlisted).expect("unlisted");
+    let temp = b"half-written \x1b[2J record".to_vec();
+    std::fs::write(h.root().join(".alpha-0badf00d.tmp"), &temp).expect("temp");
+    h.watcher_tick();
+    (h, unlisted, temp)
+}
+
+/// Moves the Manifest's selection down to the stray `file`.
+fn select_stray(h: &mut Harness, file: &str) {
+    h.press(KeyCode::Char('g'));
+    for _ in 0..20 {
+        if h.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
+            return;
+        }
+        h.press(KeyCode::Char('j'));
+    }
+    panic!("{file} is not selectable");
+}
+
+#[test]
+fn an_unlisted_file_is_shown_inert_and_adopted_through_a_transaction() {
+    let (mut h, unlisted, _) = with_strays();
+    select_stray(&mut h, "old-draft-0badf00d.md");
+    let screen = h.screen();
+    assert!(
+        screen.contains("unlisted: old-draft-0badf00d.md"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("old-draft (project): a draft from before"),
+        "{screen}"
+    );
+    assert!(screen.contains("a adopts it"), "{screen}");
+    // the body's escape sequence reaches the screen inert (the Record pane scrolls to it)
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Char('G'));
+    let screen = h.screen();
+    assert!(screen.contains("Draft"), "{screen}");
+    assert!(screen.contains("body."), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    assert!(!screen.contains("]0;pwned\u{7}"), "{screen}");
+    h.press(KeyCode::BackTab);
+    // `a` asks; `n` changes nothing
+    h.press(KeyCode::Char('a'));
+    assert!(
+        h.screen()
+            .contains("Adopt old-draft-0badf00d.md into the set")
+    );
+    h.press(KeyCode::Char('n'));
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y'));
+    assert_eq!(names(&h), ["alpha", "beta", "gamma", "old-draft"]);
+    let set = other(&h).read().expect("read");
+    assert_eq!(
+        set.get("old-draft").expect("adopted").file,
+        "old-draft-0badf00d.md"
+    );
+    assert_eq!(
+        std::fs::read(h.root().join("old-draft-0badf00d.md")).expect("file"),
+        unlisted,
+        "adopted as it is"
+    );
+    let last = Journal::of(&other(&h))
+        .entries()
+        .expect("journal")
+        .pop()
+        .expect("entry");
+    assert_eq!(last.op, memwb::review::Op::Add);
+    assert_eq!(last.after[0].record.name, "old-draft");
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(
+        status.contains("adopt old-draft-0badf00d.md: committed"),
+        "{status}"
+    );
+    assert!(h.app.inspection.unlisted.is_empty());
+}
+
+#[test]
+fn a_stray_changed_after_it_was_shown_is_neither_adopted_nor_deleted() {
+    let (mut h, _, temp) = with_strays();
+    select_stray(&mut h, "old-draft-0badf00d.md");
+    let changed = memwb::store::codec::serialize(&record("old-draft", "changed", "Other."));
+    std::fs::write(h.root().join("old-draft-0badf00d.md"), &changed).expect("change");
+    h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y'));
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(status.contains("changed since it was shown"), "{status}");
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    // it is read again, and now shows what is there
+    assert!(
+        h.screen().contains("old-draft (project): changed"),
+        "{}",
+        h.screen()
+    );
+    // a temp file cannot be adopted
+    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    h.press(KeyCode::Char('a'));
+    assert!(h.app.modal.is_none());
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(
+        status.contains("is a temp file, not a record to adopt"),
+        "{status}"
+    );
+    std::fs::write(h.root().join(".alpha-0badf00d.tmp"), b"more").expect("change");
+    h.press(KeyCode::Char('d'));
+    h.press(KeyCode::Char('y'));
+    assert!(h.root().join(".alpha-0badf00d.tmp").exists());
+    assert_ne!(temp, b"more");
+}
+
+#[test]
+fn d_deletes_a_temp_or_unlisted_file_after_asking() {
+    let (mut h, _, _) = with_strays();
+    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    let screen = h.screen();
+    assert!(screen.contains("temp: .alpha-0badf00d.tmp"), "{screen}");
+    assert!(screen.contains("half-written"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+    h.press(KeyCode::Char('d'));
+    assert!(
+        h.screen().contains("Delete .alpha-0badf00d.tmp?"),
+        "{}",
+        h.screen()
+    );
+    h.press(KeyCode::Char('n'));
+    assert!(h.root().join(".alpha-0badf00d.tmp").exists());
+    h.press(KeyCode::Char('d'));
+    h.press(KeyCode::Char('y'));
+    assert!(!h.root().join(".alpha-0badf00d.tmp").exists());
+    assert!(h.app.inspection.temp_files.is_empty());
+    // the selection stays on the strays that are left
+    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.press(KeyCode::Char('d'));
+    h.press(KeyCode::Char('y'));
+    assert!(!h.root().join("old-draft-0badf00d.md").exists());
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    assert!(h.app.manifest.selected_stray().is_none());
+    assert!(h.screen().contains("Record: gamma"), "{}", h.screen());
+}

@@ -198,7 +198,9 @@ mod tests {
         });
         let good = codec::serialize(&record("beta"));
         let taken = codec::serialize(&record("alpha"));
-        let cases: Vec<(&str, &[u8], Option<&[u8]>, &str)> = vec![
+        // (file, its bytes, what the caller saw if not those, the refusal)
+        type Case<'a> = (&'a str, &'a [u8], Option<&'a [u8]>, &'a str);
+        let cases: Vec<Case> = vec![
             (
                 ".beta.tmp",
                 good.as_bytes(),

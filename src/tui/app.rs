@@ -16,6 +16,7 @@ mod modal;
 mod mouse;
 mod rebase;
 mod sets;
+mod strays;
 mod view;
 
 use std::sync::Arc;
@@ -417,6 +418,7 @@ impl App {
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         let mut effects = self.handle(event);
         effects.extend(self.evaluation_due());
+        effects.extend(self.stray_due());
         effects
     }
 
@@ -456,12 +458,7 @@ impl App {
                 self.set_review(review, true);
                 Vec::new()
             }
-            Event::EntryRead { file, bytes } => {
-                if self.editor.is_none() {
-                    self.editor = Some(Editor::repair(&file, bytes));
-                }
-                Vec::new()
-            }
+            Event::EntryRead { file, bytes } => self.entry_read(file, bytes),
             Event::Job(done) => self.job_done(*done),
             Event::External { base, outcome } => self.external_done(base, outcome),
             // A selection for an earlier query may finish after a later one: keep the latest.
@@ -542,6 +539,7 @@ impl App {
                 }
             }
             Action::Rebase => return self.rebase_selected(),
+            Action::Adopt => self.ask_about_stray(true),
             Action::Undo => match self.history.selected_entry() {
                 Some(entry) => {
                     self.modal = Some(Modal::Confirm(Confirm::Undo(Box::new(entry.clone()))))

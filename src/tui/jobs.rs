@@ -37,6 +37,16 @@ pub enum Job {
         records: Vec<Record>,
     },
     Undo(Box<Entry>),
+    /// Lists an unlisted record file in the set as it is, if it still holds `seen`.
+    Adopt {
+        file: String,
+        seen: Vec<u8>,
+    },
+    /// Deletes a file in `.memory` outside the set (unlisted or temp), if it still holds `seen`.
+    RemoveStray {
+        file: String,
+        seen: Vec<u8>,
+    },
     /// Re-plans a stale pending proposal against the current records.
     Rebase {
         id: String,
@@ -105,6 +115,11 @@ impl Job {
                 );
             }
             Job::Reload => Ok(Commit::default()),
+            Job::Adopt { file, seen } => journaled_op(store, Op::Add, |s| s.adopt(file, seen)),
+            Job::RemoveStray { file, seen } => store
+                .remove_stray(file, seen)
+                .map(|()| Commit::default())
+                .map_err(ReviewError::from),
             Job::Rebase { id } => {
                 let rebased = proposal::rebase(store, id);
                 let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
@@ -195,6 +210,8 @@ impl Job {
             Job::EditProposal { id, .. } => format!("edit proposal {id}"),
             Job::Undo(entry) => format!("undo #{}", entry.id),
             Job::Rebase { id } => format!("rebase {id}"),
+            Job::Adopt { file, .. } => format!("adopt {file}"),
+            Job::RemoveStray { file, .. } => format!("delete {file}"),
             Job::Repair { file, .. } => format!("repair {file}"),
             Job::DropEntry { file, .. } => format!("drop {file} from the manifest"),
         }

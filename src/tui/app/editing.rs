@@ -85,6 +85,9 @@ impl App {
 
     /// `d`: asks before deleting the selected record, or dropping an entry that does not read.
     pub(super) fn delete_selected(&mut self) {
+        if self.manifest.selected_stray().is_some() {
+            return self.ask_about_stray(false);
+        }
         match self.selected_record().cloned() {
             Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
             None => match self.repairable() {

@@ -110,6 +110,15 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
+            (Job::Adopt { .. } | Job::RemoveStray { .. }, Err(error)) => {
+                self.set_inspection(done.inspection.clone());
+                // what is shown may be what changed: read it again
+                self.record.stray = None;
+                self.set_status(
+                    StatusKind::Error,
+                    format!("{what} refused: {}", error.message),
+                );
+            }
             (Job::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
             (_, Ok(commit)) => {
                 self.set_inspection(done.inspection.clone());

@@ -27,6 +27,13 @@ pub enum Confirm {
     Quit,
     /// Close the editor and drop its unsaved changes.
     DiscardEdit,
+    /// Adopt the unlisted file `file` into the set (`adopt`), or delete the file outside the
+    /// set; `seen` is its bytes as shown, the base of either.
+    Stray {
+        file: String,
+        seen: Vec<u8>,
+        adopt: bool,
+    },
 }
 
 impl Confirm {
@@ -56,6 +63,16 @@ impl Confirm {
             ),
             Confirm::Quit => "Quit and lose the unsaved changes in the editor?".into(),
             Confirm::DiscardEdit => "Close the editor and lose its unsaved changes?".into(),
+            Confirm::Stray {
+                file, adopt: true, ..
+            } => format!(
+                "Adopt {} into the set as it is? This commits a transaction.",
+                sanitize::line(file)
+            ),
+            Confirm::Stray { file, .. } => format!(
+                "Delete {}? It is not in the set: no undo brings it back.",
+                sanitize::line(file)
+            ),
         }
     }
 }
@@ -111,6 +128,13 @@ impl App {
                         return self.run_all(jobs);
                     }
                     Confirm::Quit => return self.quit_now(),
+                    Confirm::Stray { file, seen, adopt } => {
+                        return self.run(if adopt {
+                            Job::Adopt { file, seen }
+                        } else {
+                            Job::RemoveStray { file, seen }
+                        });
+                    }
                     Confirm::DiscardEdit => {
                         self.close_editor();
                         self.set_status(StatusKind::Info, "edit discarded".into());

@@ -57,6 +57,8 @@ pub enum Action {
     ToggleDecided,
     /// Re-plan the selected stale proposal against the current records.
     Rebase,
+    /// The Manifest: list the selected unlisted record file in the set.
+    Adopt,
     // text input lines (filter, query)
     Submit,
     Cancel,

@@ -457,6 +457,13 @@ pub static BINDINGS: &[Binding] = &[
         Some("filter"),
     ),
     b(
+        S::Manifest,
+        &[key('a')],
+        A::Adopt,
+        "adopt the selected unlisted file into the set as it is (asks first; a transaction)",
+        None,
+    ),
+    b(
         S::Record,
         &[key('n')],
         A::NextMatch,

@@ -10,8 +10,8 @@ use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, scroll, state_marker, state_reason, state_style};
 use crate::sanitize;
-use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
+use crate::store::{LockState, StrayKind};
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
@@ -32,6 +32,11 @@ pub struct ManifestPane {
     pub height: usize,
     /// Where the list was drawn last, for clicks.
     pub(crate) list: Rect,
+    /// The files in `.memory` that are not in the set (unlisted, then temp files), listed and
+    /// selectable below the entries: position `visible.len() + i` is `strays[i]`.
+    pub strays: Vec<(String, StrayKind)>,
+    /// Where the rows of the strays were drawn last, and the first one shown, for clicks.
+    stray_rows: (Rect, usize),
 }
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
@@ -60,6 +65,18 @@ fn matches(entry: &ManifestEntry, needle: &str) -> bool {
 impl ManifestPane {
     /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
     pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
+        let stray = self.selected_stray().map(|(file, _)| file.clone());
+        self.strays = inspection
+            .unlisted
+            .iter()
+            .map(|f| (f.clone(), StrayKind::Unlisted))
+            .chain(
+                inspection
+                    .temp_files
+                    .iter()
+                    .map(|f| (f.clone(), StrayKind::Temp)),
+            )
+            .collect();
         let needle = self.filter.text().to_lowercase();
         self.visible = inspection
             .entries
@@ -76,8 +93,25 @@ impl ManifestPane {
         {
             self.selected = pos;
         }
-        self.selected = self.selected.min(self.visible.len().saturating_sub(1));
+        if let Some(file) = stray
+            && let Some(pos) = self.strays.iter().position(|(f, _)| *f == file)
+        {
+            self.selected = self.visible.len() + pos;
+        }
+        self.selected = self.selected.min(self.rows_len().saturating_sub(1));
         self.keep_in_view();
+    }
+
+    /// The selectable rows: the entries that pass the filter, then the strays.
+    fn rows_len(&self) -> usize {
+        self.visible.len() + self.strays.len()
+    }
+
+    /// The selected file that is not in the set, if the selection is on one.
+    pub fn selected_stray(&self) -> Option<&(String, StrayKind)> {
+        self.selected
+            .checked_sub(self.visible.len())
+            .and_then(|i| self.strays.get(i))
     }
 
     pub fn selected_entry<'a>(&self, inspection: &'a Inspection) -> Option<&'a ManifestEntry> {
@@ -87,11 +121,12 @@ impl ManifestPane {
     }
 
     fn move_selection(&mut self, action: Action) -> bool {
+        let len = self.rows_len();
         let moved = scroll(
             &mut self.selected,
             action,
             self.height.saturating_sub(1),
-            self.visible.len(),
+            len,
         );
         self.keep_in_view();
         moved
@@ -112,9 +147,10 @@ impl ManifestPane {
     }
 
     fn keep_in_view(&mut self) {
+        // on a stray, the list shows its end
         super::keep_in_view(
             &mut self.offset,
-            self.selected,
+            self.selected.min(self.visible.len().saturating_sub(1)),
             self.height,
             self.visible.len(),
         );
@@ -183,10 +219,11 @@ impl ManifestPane {
             Paragraph::new(self.rows(inspection, theme, list.width as usize)),
             list,
         );
-        frame.render_widget(
-            Paragraph::new(footer_lines(inspection, budget, theme, footer)),
-            footer,
-        );
+        let selected = self.selected.checked_sub(self.visible.len());
+        let (lines, first) =
+            footer_lines(&self.strays, selected, inspection, budget, theme, footer);
+        self.stray_rows = (footer, first);
+        frame.render_widget(Paragraph::new(lines), footer);
     }
 
     fn rows(&self, inspection: &Inspection, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -289,6 +326,17 @@ impl Component for ManifestPane {
     }
 
     fn click(&mut self, at: Position) -> bool {
+        let (footer, first) = self.stray_rows;
+        if footer.contains(at) && !self.strays.is_empty() {
+            // the strays' rows start below the "not in the set:" line
+            let row = (at.y - footer.y) as usize;
+            let pos = first + row.saturating_sub(1);
+            if row >= 1 && pos < self.strays.len() && pos < first + footer.height as usize {
+                self.selected = self.visible.len() + pos;
+                return true;
+            }
+            return false;
+        }
         if !self.list.contains(at) {
             return false;
         }
@@ -333,38 +381,43 @@ pub(crate) fn gauge(label: &str, used: usize, max: usize, theme: &Theme) -> Vec<
     ]
 }
 
+/// The strays (the selected one highlighted, scrolled into view), the lock and the gauges;
+/// and the position of the first stray shown.
 fn footer_lines(
+    strays: &[(String, StrayKind)],
+    selected: Option<usize>,
     inspection: &Inspection,
     budget: BudgetUse,
     theme: &Theme,
     area: Rect,
-) -> Vec<Line<'static>> {
+) -> (Vec<Line<'static>>, usize) {
     let mut lines = Vec::new();
-    let extras: Vec<(&str, &String)> = inspection
-        .unlisted
-        .iter()
-        .map(|f| ("unlisted", f))
-        .chain(inspection.temp_files.iter().map(|f| ("temp", f)))
-        .collect();
-    if !extras.is_empty() {
+    let mut first = 0;
+    if !strays.is_empty() {
         lines.push(Line::styled("not in the set:", theme.label()));
         let room = (area.height as usize).saturating_sub(4).max(1);
-        let shown = if extras.len() > room {
-            room.saturating_sub(1)
+        let shown = if strays.len() > room {
+            // a selected one is always shown
+            room.saturating_sub(1).max(usize::from(selected.is_some()))
         } else {
-            extras.len()
+            strays.len()
         };
-        for (what, file) in &extras[..shown] {
-            lines.push(Line::from(vec![
-                Span::styled(format!("⚠ {what:<8} "), theme.warning()),
-                Span::raw(sanitize::line(file).into_owned()),
-            ]));
+        if let Some(at) = selected {
+            first = (at + 1).saturating_sub(shown);
         }
-        if shown < extras.len() {
-            lines.push(Line::styled(
-                format!("  … and {} more", extras.len() - shown),
-                theme.dim(),
-            ));
+        for (i, (file, kind)) in strays.iter().enumerate().skip(first).take(shown) {
+            let mut line = Line::from(vec![
+                Span::styled(format!("⚠ {:<8} ", kind.as_str()), theme.warning()),
+                Span::raw(sanitize::line(file).into_owned()),
+            ]);
+            if selected == Some(i) {
+                line = line.patch_style(theme.selected());
+            }
+            lines.push(line);
+        }
+        let hidden = strays.len() - shown;
+        if hidden > 0 {
+            lines.push(Line::styled(format!("  … and {hidden} more"), theme.dim()));
         }
     }
     let lock = match inspection.lock {
@@ -395,5 +448,5 @@ fn footer_lines(
         b.max_index_bytes,
         theme,
     )));
-    lines
+    (lines, first)
 }

@@ -12,6 +12,7 @@ pub mod proposals;
 pub mod query;
 pub mod record;
 pub mod sets;
+pub mod strays;
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};

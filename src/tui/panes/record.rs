@@ -20,6 +20,10 @@ pub struct RecordPane {
     search: String,
     /// The entry last shown: another one starts at the top, whatever changed the selection.
     shown: Option<String>,
+    /// The file outside the set the Manifest's selection is on (set by the app).
+    pub stray: Option<super::strays::StrayView>,
+    /// The strays whose bytes were asked for and have not arrived yet.
+    pub stray_reads: Vec<String>,
 }
 
 impl RecordPane {
@@ -43,22 +47,27 @@ impl Component for RecordPane {
             return super::claude::render_record(self, frame, area, ctx, view, ctx.claude_selected);
         }
         let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
-        let title = match entry {
-            Some(e) => format!(
+        let stray = self.stray.as_ref().filter(|_| entry.is_none());
+        let title = match (entry, stray) {
+            (Some(e), _) => format!(
                 " Record: {} ",
                 sanitize::line(super::manifest::entry_key(e))
             ),
-            None => " Record ".into(),
+            (None, Some(stray)) => super::strays::title(stray),
+            (None, None) => " Record ".into(),
         };
         let block = block(title, focused, theme);
-        let key = entry.map(|e| super::manifest::entry_key(e).to_owned());
+        let key = entry
+            .map(|e| super::manifest::entry_key(e).to_owned())
+            .or_else(|| stray.map(|s| s.file.clone()));
         if key != self.shown {
             self.view.scroll = 0;
             self.shown = key;
         }
-        let lines = match entry {
-            Some(entry) => content(entry, theme),
-            None => vec![Line::styled("(no record selected)", theme.dim())],
+        let lines = match (entry, stray) {
+            (Some(entry), _) => content(entry, theme),
+            (None, Some(stray)) => super::strays::lines(stray, theme),
+            (None, None) => vec![Line::styled("(no record selected)", theme.dim())],
         };
         self.view.render(frame, area, block, lines);
     }

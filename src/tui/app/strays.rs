@@ -1,0 +1,80 @@
+//! The files in `.memory` that are not in the set, selected in the Manifest pane: the Record
+//! pane shows the selected one (read off the UI thread), `a` adopts an unlisted record file
+//! into the set and `d` deletes one; both ask first, and both are refused if the file changed
+//! since it was shown.
+
+use super::modal::{Confirm, Modal};
+use super::{App, Effect, StatusKind};
+use crate::store::StrayKind;
+use crate::tui::editor::Editor;
+use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::panes::strays::StrayView;
+
+impl App {
+    /// Keeps the Record pane on the selected stray: asks for its bytes when the selection
+    /// moved onto another one, forgets it when the selection left the strays.
+    pub(super) fn stray_due(&mut self) -> Vec<Effect> {
+        let selected = self.manifest.selected_stray().cloned();
+        match (selected, &self.record.stray) {
+            (None, Some(_)) => self.record.stray = None,
+            (Some((file, _)), Some(shown)) if shown.file == file => {}
+            (Some((file, kind)), _) => {
+                self.record.stray = Some(StrayView {
+                    file: file.clone(),
+                    kind,
+                    bytes: None,
+                });
+                self.record.stray_reads.push(file.clone());
+                return vec![Effect::ReadEntry { file }];
+            }
+            (None, None) => {}
+        }
+        Vec::new()
+    }
+
+    /// A file's bytes arrived: a stray's for the Record pane, else an entry's for the repair
+    /// editor.
+    pub(super) fn entry_read(&mut self, file: String, bytes: Option<Vec<u8>>) -> Vec<Effect> {
+        if let Some(at) = self.record.stray_reads.iter().position(|f| *f == file) {
+            self.record.stray_reads.remove(at);
+            if let Some(shown) = &mut self.record.stray
+                && shown.file == file
+            {
+                shown.bytes = Some(bytes);
+            }
+        } else if self.editor.is_none() {
+            self.editor = Some(Editor::repair(&file, bytes));
+        }
+        Vec::new()
+    }
+
+    /// `a` (`adopt`) or `d` on a stray: asks first, with the bytes shown as the base.
+    pub(super) fn ask_about_stray(&mut self, adopt: bool) {
+        let Some((file, kind)) = self.manifest.selected_stray().cloned() else {
+            let text =
+                "select an unlisted file (below the set, under \"not in the set\") to adopt it";
+            return self.set_status(StatusKind::Error, text.into());
+        };
+        if adopt && kind == StrayKind::Temp {
+            let text = format!(
+                "{file} is a temp file, not a record to adopt; {} deletes it",
+                keymap::label(Scope::Workbench, Action::Delete)
+            );
+            return self.set_status(StatusKind::Error, text);
+        }
+        let shown = self.record.stray.as_ref().filter(|s| s.file == file);
+        match shown.and_then(|s| s.bytes.clone()) {
+            Some(Some(seen)) => {
+                self.modal = Some(Modal::Confirm(Confirm::Stray { file, seen, adopt }));
+            }
+            Some(None) => self.set_status(
+                StatusKind::Error,
+                format!("{file} cannot be read; it is left alone (remove it by hand)"),
+            ),
+            None => self.set_status(
+                StatusKind::Error,
+                format!("{file} is still being read; try again when it is shown"),
+            ),
+        }
+    }
+}
