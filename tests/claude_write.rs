@@ -366,32 +366,69 @@ fn a_third_partys_write_after_a_crash_survives_the_recovery() {
         common::skip("MEMWB_CRASH_AT exists in debug builds only");
         return;
     }
-    let fixture = Fixture::new();
-    ClaudeState::for_folder(&fixture.folder()).expect("state");
-    // Crash after the merged file and the index are written (steps: intent, then 4 per
-    // replace), before the removals.
-    let out = child("child_applies_the_consolidation")
-        .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
-        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
-        .env("MEMWB_CRASH_AT", "9")
-        .output()
-        .expect("run the child");
-    assert!(!out.status.success(), "the child crashed");
-    assert_eq!(fixture.read("MEMORY.md").as_deref(), Some(INDEX_AFTER));
-    // Claude Code rewrites MEMORY.md before memwb runs again.
-    let theirs = "# Claude's own index\n";
-    fs::write(fixture.memory().join("MEMORY.md"), theirs).expect("write");
-    journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
-    assert_eq!(
-        fixture.read("MEMORY.md").as_deref(),
-        Some(theirs),
-        "not clobbered"
-    );
-    assert_eq!(fixture.read("merged.md"), None, "our part rolled back");
-    assert_eq!(fixture.read("alpha.md").as_deref(), Some(ALPHA));
-    assert_eq!(fixture.read("beta.md").as_deref(), Some(BETA));
-    assert!(consistent_journal(&fixture).is_empty());
-    fixture.assert_only_memories(&[]);
+    for fifo in [false, true] {
+        let fixture = Fixture::new();
+        ClaudeState::for_folder(&fixture.folder()).expect("state");
+        // Crash after the merged file and the index are written (steps: intent, then 4 per
+        // replace), before the removals.
+        let out = child("child_applies_the_consolidation")
+            .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
+            .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+            .env("MEMWB_CRASH_AT", "9")
+            .output()
+            .expect("run the child");
+        assert!(!out.status.success(), "the child crashed");
+        assert_eq!(fixture.read("MEMORY.md").as_deref(), Some(INDEX_AFTER));
+        // Claude Code rewrites MEMORY.md before memwb runs again (or something puts a FIFO
+        // there, which recovery must neither read nor trip over).
+        let index = fixture.memory().join("MEMORY.md");
+        let theirs = "# Claude's own index\n";
+        if fifo {
+            fs::remove_file(&index).expect("remove");
+            rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &index,
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::from_raw_mode(0o600),
+                0,
+            )
+            .expect("mkfifo");
+        } else {
+            fs::write(&index, theirs).expect("write");
+            // While Claude Code consolidates, not even recovery writes; the intent waits.
+            let lock = fixture.memory().join(".consolidate-lock");
+            fs::write(&lock, std::process::id().to_string()).expect("lock");
+            let refused = journaled(&fixture.folder(), Vec::new(), EntryMeta::default())
+                .expect_err("consolidating");
+            assert!(refused.to_string().contains("consolidating"), "{refused}");
+            let scan = journal_of(&fixture.folder())
+                .expect("journal")
+                .scan()
+                .expect("scan");
+            assert!(scan.pending.is_some(), "the intent still waits");
+            assert_eq!(fixture.read("merged.md").as_deref(), Some(MERGED));
+            fs::remove_file(&lock).expect("unlock");
+        }
+        journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
+        if fifo {
+            use std::os::unix::fs::FileTypeExt;
+            let kind = fs::symlink_metadata(&index)
+                .expect("still there")
+                .file_type();
+            assert!(kind.is_fifo(), "the FIFO is left as it is");
+        } else {
+            assert_eq!(
+                fixture.read("MEMORY.md").as_deref(),
+                Some(theirs),
+                "not clobbered"
+            );
+        }
+        assert_eq!(fixture.read("merged.md"), None, "our part rolled back");
+        assert_eq!(fixture.read("alpha.md").as_deref(), Some(ALPHA));
+        assert_eq!(fixture.read("beta.md").as_deref(), Some(BETA));
+        assert!(consistent_journal(&fixture).is_empty());
+        fixture.assert_only_memories(&[]);
+    }
 }
 
 #[test]

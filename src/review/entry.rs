@@ -113,3 +113,26 @@ pub struct EntryMeta {
     pub reason: Option<String>,
     pub undoes: Option<u64>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_without_files_reads_and_writes_as_before() {
+        let old = r#"{"id":3,"at":1,"op":"add","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null}"#;
+        let entry: Entry = serde_json::from_str(old).expect("an entry of the old layout");
+        assert!(entry.files.is_empty());
+        let written = serde_json::to_string(&entry).expect("json");
+        assert!(!written.contains("\"files\""), "{written}");
+        let mut claude = entry;
+        claude.files.push(FileImage {
+            file: "a.md".into(),
+            before: None,
+            after: Some("x".into()),
+        });
+        let back: Entry =
+            serde_json::from_str(&serde_json::to_string(&claude).expect("json")).expect("back");
+        assert_eq!(back, claude);
+    }
+}

@@ -123,8 +123,8 @@ fn write_order(image: &FileImage) -> u8 {
 
 /// Applies `writes` as one change: all of them, or none when any file is not its `base`.
 ///
-/// Under the folder's state lock: an earlier change a crash interrupted is resolved first
-/// ([`recover`]); the change is refused while Claude Code consolidates the folder; every file
+/// Under the folder's state lock: the change is refused while Claude Code consolidates the
+/// folder; an earlier change a crash interrupted is resolved first ([`recover`]); every file
 /// is re-read and compared with its base ([`ClaudeError::Conflict`] carries the current text);
 /// `observer.prepare` keeps the images; then each file is replaced or removed atomically. A
 /// failure part-way puts back what was written (the before images are in memory), then tells
@@ -148,13 +148,14 @@ pub fn apply(
     }
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
+    // Before recovery too: putting back an interrupted change is a write like any other.
+    refuse_while_consolidating(folder)?;
     let root = Root::open(folder.root(), folder.hooks())?;
     let touched: Vec<&str> = writes.iter().map(|w| w.file.as_str()).collect();
     recover::recover_locked(folder, &root, observer, &touched)?;
     if writes.is_empty() {
         return Ok(Vec::new());
     }
-    refuse_while_consolidating(folder)?;
     let mut images = Vec::with_capacity(writes.len());
     for write in writes {
         let current = root.read(&write.file)?;

@@ -8,7 +8,7 @@
 //! as they wrote it. So the folder ends either as the whole change made it, or as if the change
 //! had never started, plus whatever others wrote; nothing another writer wrote is overwritten.
 
-use super::super::error::Result;
+use super::super::error::{ClaudeError, Result};
 use super::super::folder::ClaudeFolder;
 use super::super::state::ClaudeState;
 use super::files::Root;
@@ -27,6 +27,27 @@ fn holds(
     }
 }
 
+/// What a file of an interrupted change holds now: its text (`Ok(None)`: absent), or `None`
+/// when it became something memwb does not read (a link, a FIFO, not UTF-8): someone else's,
+/// which recovery leaves alone rather than failing every later change on it.
+fn current(root: &Root, file: &str) -> Result<Option<Option<String>>> {
+    match root.read(file) {
+        Ok(text) => Ok(Some(text)),
+        Err(ClaudeError::WriteRefused { .. } | ClaudeError::Read(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether the file holds the kept image; a file memwb does not read holds none.
+fn holds_now(
+    kept: Option<&str>,
+    now: &Option<Option<String>>,
+    stands_for: &dyn Fn(&str, &str) -> bool,
+) -> bool {
+    now.as_ref()
+        .is_some_and(|text| holds(kept, text.as_deref(), stands_for))
+}
+
 /// Puts back the before image of every file that holds its after image; leaves the rest.
 pub(super) fn roll_back(
     root: &Root,
@@ -34,9 +55,9 @@ pub(super) fn roll_back(
     stands_for: &dyn Fn(&str, &str) -> bool,
 ) -> Result<()> {
     for image in images.iter().rev() {
-        let current = root.read(&image.file)?;
-        let at_after = holds(image.after.as_deref(), current.as_deref(), stands_for);
-        let at_before = holds(image.before.as_deref(), current.as_deref(), stands_for);
+        let now = current(root, &image.file)?;
+        let at_after = holds_now(image.after.as_deref(), &now, stands_for);
+        let at_before = holds_now(image.before.as_deref(), &now, stands_for);
         if at_after && !at_before {
             root.set(&image.file, image.before.as_deref())?;
         } else if !at_after && !at_before {
@@ -68,8 +89,8 @@ pub(super) fn recover_locked(
         let stands_for = |kept: &str, current: &str| observer.stands_for(kept, current);
         let mut complete = true;
         for image in images {
-            let current = root.read(&image.file)?;
-            complete &= holds(image.after.as_deref(), current.as_deref(), &stands_for);
+            let now = current(root, &image.file)?;
+            complete &= holds_now(image.after.as_deref(), &now, &stands_for);
         }
         if complete {
             observer.resolved(folder, true)?;
@@ -104,6 +125,7 @@ pub(super) fn recover_locked(
 pub fn recover(folder: &ClaudeFolder, observer: &dyn ChangeObserver) -> Result<()> {
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
+    super::refuse_while_consolidating(folder)?;
     let root = Root::open(folder.root(), folder.hooks())?;
     recover_locked(folder, &root, Some(observer), &[])
 }
