@@ -281,21 +281,31 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
 /// `MEMWB_CRASH_AT` says. Does nothing in a normal test run.
 #[test]
 fn child_applies_the_consolidation() {
-    let Some(memory) = std::env::var_os("MEMWB_TEST_CHILD_FOLDER") else {
+    let Some(folder) = child_folder() else {
         return;
     };
-    let state = std::env::var_os("MEMWB_TEST_CHILD_STATE").expect("state root");
-    let folder = ClaudeFolder::open(Path::new(&memory), LoadLimits::default())
-        .expect("open")
-        .with_state_root(PathBuf::from(state));
     journaled(&folder, consolidation(), meta(Op::Consolidate)).expect("consolidation");
 }
 
-fn child(test: &str) -> Command {
+/// The folder a parent test hands its child process; `None` in a normal test run.
+fn child_folder() -> Option<ClaudeFolder> {
+    let memory = std::env::var_os("MEMWB_TEST_CHILD_FOLDER")?;
+    let state = std::env::var_os("MEMWB_TEST_CHILD_STATE").expect("state root");
+    Some(
+        ClaudeFolder::open(Path::new(&memory), LoadLimits::default())
+            .expect("open")
+            .with_state_root(PathBuf::from(state)),
+    )
+}
+
+/// This test binary running only the test `test`, as a child process on `fixture`'s folder.
+fn child(test: &str, fixture: &Fixture) -> Command {
     let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
     cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
         .env_remove("MEMWB_CRASH_AT")
-        .env_remove("MEMWB_STOP_AT");
+        .env_remove("MEMWB_STOP_AT")
+        .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
+        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root());
     cmd
 }
 
@@ -312,9 +322,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
         // The state directory exists before the child runs, so every step counted is the
         // change's own.
         ClaudeState::for_folder(&fixture.folder()).expect("state");
-        let out = child("child_applies_the_consolidation")
-            .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
-            .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+        let out = child("child_applies_the_consolidation", &fixture)
             .env("MEMWB_CRASH_AT", n.to_string())
             .output()
             .expect("run the child");
@@ -371,9 +379,7 @@ fn a_third_partys_write_after_a_crash_survives_the_recovery() {
         ClaudeState::for_folder(&fixture.folder()).expect("state");
         // Crash after the merged file and the index are written (steps: intent, then 4 per
         // replace), before the removals.
-        let out = child("child_applies_the_consolidation")
-            .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
-            .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+        let out = child("child_applies_the_consolidation", &fixture)
             .env("MEMWB_CRASH_AT", "9")
             .output()
             .expect("run the child");
@@ -565,13 +571,9 @@ fn a_secret_stays_out_of_the_journal_and_undo_restores_the_rest_exactly() {
 /// Run as a child process: holds the folder's state lock until its stdin closes.
 #[test]
 fn child_holds_the_state_lock() {
-    let Some(memory) = std::env::var_os("MEMWB_TEST_CHILD_FOLDER") else {
+    let Some(folder) = child_folder() else {
         return;
     };
-    let state = std::env::var_os("MEMWB_TEST_CHILD_STATE").expect("state root");
-    let folder = ClaudeFolder::open(Path::new(&memory), LoadLimits::default())
-        .expect("open")
-        .with_state_root(PathBuf::from(state));
     let state = ClaudeState::for_folder(&folder).expect("state");
     let _held = state.lock().expect("lock");
     println!("LOCKED");
@@ -583,9 +585,7 @@ fn child_holds_the_state_lock() {
 #[test]
 fn two_memwb_processes_serialize_on_the_state_lock() {
     let fixture = Fixture::new();
-    let mut holder = child("child_holds_the_state_lock")
-        .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
-        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root())
+    let mut holder = child("child_holds_the_state_lock", &fixture)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
