@@ -12,6 +12,7 @@ pub mod error;
 pub mod folder;
 pub mod frontmatter;
 pub mod fsread;
+pub mod hook;
 pub mod index;
 pub mod locate;
 pub mod state;
