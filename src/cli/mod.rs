@@ -16,6 +16,8 @@ mod check;
 mod claude;
 pub mod eval;
 mod hints;
+mod hook;
+mod hooks;
 mod input;
 mod model_args;
 mod output;
@@ -186,10 +188,23 @@ enum Command {
     Man(shell::ManArgs),
     /// List every memory folder found (Claude Code's, and under each ROOT).
     Sets(sets::SetsArgs),
+    /// Run as an agent's hook: `memwb hook claude` reads a Claude Code hook input on stdin.
+    Hook(hook::HookArgs),
+    /// Install, remove or show memwb's hooks in Claude Code's settings.
+    Hooks(hooks::HooksArgs),
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Exit 2 from a hook blocks the agent's call: a hook invocation this binary cannot
+        // parse (a setting or flag from another version) fails open instead.
+        Err(error) if hook::is_hook_invocation(std::env::args()) && error.use_stderr() => {
+            hook::log_unparsed(&error.to_string());
+            return ExitCode::from(EXIT_OK);
+        }
+        Err(error) => error.exit(),
+    };
     let workbench = matches!(
         cli.command,
         None | Some(Command::Tui(_)) | Some(Command::Demo(_))
@@ -279,6 +294,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Some(Command::Completions(args)) => return shell::completions(args),
         Some(Command::Man(args)) => return shell::man(args),
+        // A hook answers fast and never fails, whatever the workspace holds.
+        Some(Command::Hook(args)) => return hook::run(args),
+        Some(Command::Hooks(args)) => return hooks::run(args),
         _ => {}
     }
     let options = store_options(&cli)?;
@@ -332,6 +350,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Sets(args) => sets::run(args, store.options(), cli.folder.limits()),
+        Command::Hook(args) => hook::run(args),
+        Command::Hooks(args) => hooks::run(args),
     }
 }
 
@@ -378,6 +398,8 @@ fn run_claude(
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
+        Command::Hook(args) => hook::run(args),
+        Command::Hooks(args) => hooks::run(args),
         Command::Eval(_) => anyhow::bail!(
             "memwb eval works on .memory folders only for now (Claude Code folders are read-only here)"
         ),

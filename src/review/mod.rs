@@ -8,6 +8,7 @@ pub mod dedupe;
 mod entry;
 pub mod error;
 pub mod eval;
+pub mod hook;
 mod intent;
 pub mod journal;
 pub mod observer;

@@ -9,6 +9,7 @@ pub mod edit;
 pub mod input;
 pub mod lex;
 pub mod output;
+pub mod settings;
 
 use std::path::{Path, PathBuf};
 

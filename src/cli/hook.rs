@@ -1,0 +1,126 @@
+//! `memwb hook claude`: the command Claude Code runs as a hook (`memwb hooks install` puts it
+//! in the settings). One JSON object on stdin, at most one JSON line on stdout, exit 0 always:
+//! every problem goes to `hook.log` in the state directory instead (docs/claude-code.md says
+//! why a hook must fail open).
+
+use std::io::{IsTerminal, Read, Write};
+
+use super::EXIT_OK;
+use super::output::inert;
+use crate::claude::hook::Mode;
+use crate::claude::hook::input::MAX_INPUT_BYTES;
+use crate::claude::locate::process_env;
+use crate::review::hook::{Answer, answer, log_dir};
+
+#[derive(clap::Args, Debug)]
+pub struct HookArgs {
+    #[command(subcommand)]
+    pub agent: HookAgent,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum HookAgent {
+    /// Answer one Claude Code hook input (PreToolUse, PostToolUse, SessionStart) read on stdin.
+    Claude(ClaudeHookArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ClaudeHookArgs {
+    /// The mode when neither MEMWB_CLAUDE_MODE nor memwb's config file sets one: review, record or off.
+    #[arg(long, value_name = "MODE", value_parser = ["review", "record", "off"])]
+    pub mode: Option<String>,
+}
+
+/// The file problems are appended to, in the folder's state directory (else the state root).
+pub const LOG_FILE: &str = "hook.log";
+
+pub fn run(args: &HookArgs) -> anyhow::Result<u8> {
+    let HookAgent::Claude(args) = &args.agent;
+    let installed = args.mode.as_deref().and_then(Mode::parse);
+    let stdin = std::io::stdin();
+    let result = if stdin.is_terminal() {
+        // A person typed `memwb hook claude`: there is no hook input to wait for.
+        let mut answer = Answer::default();
+        answer
+            .problems
+            .push("stdin is a terminal, not a hook's input: nothing to answer".into());
+        answer
+    } else {
+        let mut bytes = Vec::new();
+        match stdin
+            .lock()
+            .take(MAX_INPUT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+        {
+            Ok(_) if bytes.len() > MAX_INPUT_BYTES => {
+                let mut answer = Answer::default();
+                answer
+                    .problems
+                    .push(format!("the input is larger than {MAX_INPUT_BYTES} bytes"));
+                answer
+            }
+            Ok(_) => std::panic::catch_unwind(|| answer(&bytes, &process_env, installed))
+                .unwrap_or_else(|_| {
+                    let mut answer = Answer::default();
+                    answer
+                        .problems
+                        .push("the hook panicked; no decision".into());
+                    answer
+                }),
+            Err(e) => {
+                let mut answer = Answer::default();
+                answer.problems.push(format!("reading stdin: {e}"));
+                answer
+            }
+        }
+    };
+    if let Some(line) = &result.stdout {
+        let mut out = std::io::stdout().lock();
+        // A closed pipe means Claude Code stopped waiting: nothing more to do.
+        let _ = writeln!(out, "{line}").and_then(|()| out.flush());
+    }
+    log(&result);
+    Ok(EXIT_OK)
+}
+
+/// Appends the problems to `hook.log`; a log that cannot be written is not a reason to fail.
+fn log(answer: &Answer) {
+    if answer.problems.is_empty() {
+        return;
+    }
+    let Some(dir) = log_dir(answer.folder.as_ref()) else {
+        return;
+    };
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let at = crate::store::time::format_ms(crate::store::time::now_ms());
+    let mut text = String::new();
+    for problem in &answer.problems {
+        text.push_str(&format!("{at} {}\n", inert(problem).replace('\n', " ")));
+    }
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(LOG_FILE))
+    {
+        let _ = file.write_all(text.as_bytes());
+    }
+}
+
+/// Whether the command line is `memwb [global options] hook claude ...`.
+pub fn is_hook_invocation(args: impl Iterator<Item = String>) -> bool {
+    let args: Vec<String> = args.skip(1).collect();
+    args.windows(2)
+        .any(|pair| pair[0] == "hook" && pair[1] == "claude")
+}
+
+/// Logs a command line that did not parse, for a hook invocation (there is no folder yet).
+pub fn log_unparsed(message: &str) {
+    let mut answer = Answer::default();
+    let first = message.lines().next().unwrap_or(message);
+    answer
+        .problems
+        .push(format!("the hook's command line did not parse: {first}"));
+    log(&answer);
+}

@@ -1,0 +1,146 @@
+//! Where the hook meets the rest of memwb: the folder's state directory, proposals, the
+//! journal. Everything the hook writes goes through here.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::claude::ClaudeFolder;
+use crate::claude::hook::HookInput;
+use crate::store::fsutil::{IoHooks, Links, atomic_replace, create_dir_if_missing, read_regular};
+
+/// One file's text before and after a tool call (`None`: the file does not exist).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HookImage {
+    pub file: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// The stashes of calls whose PostToolUse never came (the tool failed) are dropped after this.
+const STASH_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+const STASH_DIR: &str = "hook-stash";
+
+/// memwb's state root (`$MEMWB_STATE_DIR`, else the user's state directory).
+fn state_root() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("MEMWB_STATE_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    let base = directories::BaseDirs::new()?;
+    Some(
+        base.state_dir()
+            .unwrap_or_else(|| base.data_local_dir())
+            .join("memwb"),
+    )
+}
+
+/// The folder's state directory (created).
+fn state_dir(folder: &ClaudeFolder) -> Result<PathBuf, String> {
+    let _ = folder;
+    Err("the Claude Code state directory is not available in this build".into())
+}
+
+/// Where `hook.log` goes: the folder's state directory, else the state root.
+pub fn log_dir(folder: Option<&ClaudeFolder>) -> Option<PathBuf> {
+    folder.and_then(|f| state_dir(f).ok()).or_else(state_root)
+}
+
+/// Files a pending proposal holding the file's full before and after; returns its id.
+pub fn file_proposal(
+    folder: &ClaudeFolder,
+    image: HookImage,
+    input: &HookInput,
+) -> Result<String, String> {
+    let _ = (folder, image, input);
+    Err("proposals on Claude Code folders are not available in this build".into())
+}
+
+/// Journals a change that was made (record mode).
+pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Result<(), String> {
+    let _ = (folder, image, input);
+    Err("the Claude Code journal is not available in this build".into())
+}
+
+/// How many proposals wait for review on the folder.
+pub fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
+    let _ = folder;
+    Err("proposals on Claude Code folders are not available in this build".into())
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stash {
+    file: String,
+    before: Option<String>,
+}
+
+/// A stash's file name: the tool call's id, when it is a plain one.
+fn stash_name(input: &HookInput) -> Result<String, String> {
+    let id = input
+        .tool_use_id
+        .as_deref()
+        .ok_or("the input has no tool_use_id")?;
+    if id.is_empty()
+        || id.len() > 200
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(format!("tool_use_id {id:?} is not a plain id"));
+    }
+    Ok(format!("{id}.json"))
+}
+
+/// Keeps the file's before image until PostToolUse, keyed by the tool call's id.
+pub fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage) -> Result<(), String> {
+    let dir = PathBuf::from(state_dir(folder)?).join(STASH_DIR);
+    create_dir_if_missing(&dir).map_err(|e| e.to_string())?;
+    drop_old_stashes(&dir);
+    let stash = Stash {
+        file: image.file.clone(),
+        before: image.before.clone(),
+    };
+    let bytes = serde_json::to_vec(&stash).map_err(|e| e.to_string())?;
+    atomic_replace(&dir.join(stash_name(input)?), &bytes, &IoHooks::default())
+        .map_err(|e| e.to_string())
+}
+
+/// The before image PreToolUse kept for this call, removed; `None` when there is none.
+pub fn take_stash(
+    folder: &ClaudeFolder,
+    input: &HookInput,
+    file: &str,
+) -> Result<Option<Option<String>>, String> {
+    let path = PathBuf::from(state_dir(folder)?)
+        .join(STASH_DIR)
+        .join(stash_name(input)?);
+    let Some(bytes) = read_regular(
+        &path,
+        2 * crate::claude::fsread::MAX_FILE_BYTES,
+        Links::Refuse,
+    )
+    .map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    let _ = std::fs::remove_file(&path);
+    let stash: Stash =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((stash.file == file).then_some(stash.before))
+}
+
+fn drop_old_stashes(dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STASH_MAX_AGE);
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
