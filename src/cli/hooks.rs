@@ -60,7 +60,10 @@ fn settings_path(place: &WhereArgs) -> anyhow::Result<PathBuf> {
     })
 }
 
-fn read_settings(path: &Path) -> anyhow::Result<Option<(Vec<u8>, Map<String, Value>)>> {
+/// A settings file's bytes and its parsed object.
+type Settings = (Vec<u8>, Map<String, Value>);
+
+fn read_settings(path: &Path) -> anyhow::Result<Option<Settings>> {
     let Some(bytes) = read_regular(path, MAX_SETTINGS_BYTES, Links::Follow)? else {
         return Ok(None);
     };

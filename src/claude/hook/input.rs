@@ -46,9 +46,15 @@ pub enum Event {
 }
 
 impl HookInput {
-    pub fn parse(bytes: &[u8]) -> Result<Self, serde_json::Error> {
+    /// The input, which must be a JSON object with a string `hook_event_name` (serde would
+    /// also take an array for the struct: refused here).
+    pub fn parse(bytes: &[u8]) -> Result<Self, String> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        serde_json::from_slice(bytes)
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+        if !value.is_object() {
+            return Err("not a JSON object".into());
+        }
+        serde_json::from_value(value).map_err(|e| e.to_string())
     }
 
     pub fn event(&self) -> Event {

@@ -92,7 +92,7 @@ fn stash_name(input: &HookInput) -> Result<String, String> {
 
 /// Keeps the file's before image until PostToolUse, keyed by the tool call's id.
 pub fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage) -> Result<(), String> {
-    let dir = PathBuf::from(state_dir(folder)?).join(STASH_DIR);
+    let dir = state_dir(folder)?.join(STASH_DIR);
     create_dir_if_missing(&dir).map_err(|e| e.to_string())?;
     drop_old_stashes(&dir);
     let stash = Stash {
@@ -110,9 +110,7 @@ pub fn take_stash(
     input: &HookInput,
     file: &str,
 ) -> Result<Option<Option<String>>, String> {
-    let path = PathBuf::from(state_dir(folder)?)
-        .join(STASH_DIR)
-        .join(stash_name(input)?);
+    let path = state_dir(folder)?.join(STASH_DIR).join(stash_name(input)?);
     let Some(bytes) = read_regular(
         &path,
         2 * crate::claude::fsread::MAX_FILE_BYTES,

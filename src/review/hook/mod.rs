@@ -54,7 +54,8 @@ pub fn answer(stdin: &[u8], env: Env, installed: Option<Mode>) -> Answer {
     let input = match HookInput::parse(stdin) {
         Ok(input) => input,
         Err(e) => {
-            return Answer::default().problem(format!("the input is not a hook's JSON object: {e}"));
+            return Answer::default()
+                .problem(format!("the input is not a hook's JSON object: {e}"));
         }
     };
     match input.event() {

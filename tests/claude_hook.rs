@@ -1,0 +1,318 @@
+//! `memwb hook claude` driven with recorded Claude Code hook inputs, on a copy of
+//! tests/fixtures/claude in a temporary home (HOME, CLAUDE_CONFIG_DIR, MEMWB_STATE_DIR and
+//! MEMWB_CONFIG all point into it): the exact stdout for each case, what was filed, and that
+//! the memory folder is untouched until a person approves.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::copy_dir;
+use serde_json::{Value, json};
+
+/// A PID above Linux's largest `pid_max`, so no process has it.
+const DEAD_PID: &str = "4194305";
+
+struct Session {
+    dir: tempfile::TempDir,
+}
+
+impl Session {
+    /// A home whose Claude Code config holds the fixture's memory as the auto memory of
+    /// `<home>/shop`.
+    fn new() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let session = Self { dir };
+        fs::create_dir_all(session.project()).expect("project");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
+            &session.memory(),
+        );
+        fs::write(session.memory().join(".consolidate-lock"), DEAD_PID).expect("lock");
+        session
+    }
+
+    fn home(&self) -> PathBuf {
+        fs::canonicalize(self.dir.path()).expect("canonical")
+    }
+
+    fn project(&self) -> PathBuf {
+        self.home().join("shop")
+    }
+
+    fn memory(&self) -> PathBuf {
+        let slug: String = self
+            .project()
+            .to_str()
+            .expect("utf-8")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        self.home()
+            .join("claude/projects")
+            .join(slug)
+            .join("memory")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.home().join("state")
+    }
+
+    fn config(&self) -> PathBuf {
+        self.home().join("memwb.toml")
+    }
+
+    /// `memwb ARGS` with stdin, in the project, nothing inherited but PATH.
+    fn memwb(&self, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home())
+            .env("CLAUDE_CONFIG_DIR", self.home().join("claude"))
+            .env("MEMWB_STATE_DIR", self.state())
+            .env("MEMWB_CONFIG", self.config())
+            .envs(env.iter().copied())
+            .current_dir(self.project())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn memwb");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin)
+            .expect("stdin");
+        child.wait_with_output().expect("memwb runs")
+    }
+
+    /// The hook's stdout for `input`: it always exits 0 and prints nothing on stderr.
+    fn hook(&self, input: &Value, env: &[(&str, &str)]) -> String {
+        self.hook_bytes(&serde_json::to_vec(input).expect("json"), env)
+    }
+
+    fn hook_bytes(&self, input: &[u8], env: &[(&str, &str)]) -> String {
+        let out = self.memwb(&["hook", "claude"], input, env);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+        assert_eq!(stderr, "", "a hook prints nothing on stderr");
+        String::from_utf8(out.stdout).expect("utf-8")
+    }
+
+    /// A recorded input: the common fields of Claude Code 2.1's hook input around `fields`.
+    fn input(&self, event: &str, tool: &str, tool_input: Value, id: &str) -> Value {
+        json!({
+            "session_id": "0b6f2c1e-5d0a-4c9b-9f3e-2a7d8c1b4e60",
+            "transcript_path": self.home().join("claude/projects/x/0b6f2c1e.jsonl"),
+            "cwd": self.project(),
+            "permission_mode": "default",
+            "hook_event_name": event,
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": id,
+        })
+    }
+
+    /// Every file under the memory folder with its bytes.
+    fn tree(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        let mut files = BTreeMap::new();
+        for entry in walkdir(&self.memory()) {
+            files.insert(
+                entry
+                    .strip_prefix(self.memory())
+                    .expect("inside")
+                    .to_owned(),
+                fs::read(&entry).expect("read"),
+            );
+        }
+        files
+    }
+
+    /// Every line of every hook.log under the state directory.
+    fn log(&self) -> String {
+        let mut text = String::new();
+        for file in walkdir(&self.state()) {
+            if file.file_name().is_some_and(|n| n == "hook.log") {
+                text.push_str(&fs::read_to_string(&file).expect("log"));
+            }
+        }
+        text
+    }
+}
+
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn deny(reason: &str) -> String {
+    format!(
+        "{}\n",
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": reason}})
+    )
+}
+
+#[test]
+fn calls_that_are_not_memory_writes_get_no_answer_and_no_log() {
+    let session = Session::new();
+    let before = session.tree();
+    let memory = session.memory();
+    let cases = [
+        session.input("PreToolUse", "Read", json!({"file_path": memory.join("MEMORY.md")}), "toolu_01"),
+        session.input(
+            "PreToolUse",
+            "Write",
+            json!({"file_path": session.project().join("README.md"), "content": "# shop\n"}),
+            "toolu_02",
+        ),
+        session.input(
+            "PreToolUse",
+            "Bash",
+            json!({"command": format!("cat {}/MEMORY.md | grep -n deploy", memory.display()), "description": "Read the index"}),
+            "toolu_03",
+        ),
+        session.input(
+            "PostToolUse",
+            "Write",
+            json!({"file_path": "/tmp/elsewhere.md", "content": "x"}),
+            "toolu_04",
+        ),
+        json!({"session_id": "s", "cwd": session.project(), "hook_event_name": "Stop"}),
+    ];
+    for input in &cases {
+        assert_eq!(session.hook(input, &[]), "", "{input}");
+    }
+    assert_eq!(session.tree(), before);
+    assert_eq!(session.log(), "", "nothing to log");
+}
+
+#[test]
+fn a_bash_heredoc_into_the_folder_is_denied_with_what_to_do_instead() {
+    let session = Session::new();
+    let before = session.tree();
+    let command = format!(
+        "cat > ~/claude/projects/{}/memory/feedback_flaky.md <<'EOF'\n---\nname: flaky\n---\nretry once\nEOF",
+        session
+            .memory()
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str())
+            .expect("slug")
+    );
+    let input = session.input(
+        "PreToolUse",
+        "Bash",
+        json!({"command": command, "description": "Save a memory"}),
+        "toolu_05",
+    );
+    let expected = deny(&format!(
+        "memwb reviews every change to the memory folder {}, so this Bash command was not run. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task.",
+        session.memory().display()
+    ));
+    assert_eq!(session.hook(&input, &[]), expected);
+    assert_eq!(session.tree(), before);
+    // In record mode the command runs (the watcher records it) and off means off.
+    assert_eq!(session.hook(&input, &[("MEMWB_CLAUDE_MODE", "record")]), "");
+    assert_eq!(session.hook(&input, &[("MEMWB_CLAUDE_MODE", "off")]), "");
+    fs::write(session.config(), "[claude]\nmode = \"off\"\n").expect("config");
+    assert_eq!(session.hook(&input, &[]), "");
+    let folder = format!(
+        "[claude]\nmode = \"off\"\n[[claude.folder]]\npath = \"{}\"\nmode = \"review\"\n",
+        session.memory().display()
+    );
+    fs::write(session.config(), folder).expect("config");
+    assert_eq!(
+        session.hook(&input, &[]),
+        expected,
+        "the folder's own mode wins"
+    );
+}
+
+#[test]
+fn malformed_input_and_a_missing_folder_fail_open_and_are_logged() {
+    let session = Session::new();
+    assert_eq!(
+        session.hook_bytes(b"{\"hook_event_name\": \"PreToolUse\", ", &[]),
+        ""
+    );
+    assert_eq!(session.hook_bytes(b"[]", &[]), "");
+    let log = session.log();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(
+        lines[0].ends_with(
+            "the input is not a hook's JSON object: EOF while parsing a value at line 1 column 34"
+        ),
+        "{log}"
+    );
+    assert!(
+        lines[1].ends_with("the input is not a hook's JSON object: not a JSON object"),
+        "{log}"
+    );
+
+    // A Write tool input without its fields.
+    let broken = session.input("PreToolUse", "Write", json!({"file_path": 3}), "toolu_06");
+    assert_eq!(session.hook(&broken, &[]), "");
+    assert!(
+        session
+            .log()
+            .ends_with("Write without file_path and content\n")
+    );
+
+    // The auto memory folder does not exist: the write is not reviewed, and the log says why.
+    let missing = session.memory();
+    fs::remove_dir_all(&missing).expect("remove");
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": missing.join("user_role.md"), "content": "x"}),
+        "toolu_07",
+    );
+    assert_eq!(session.hook(&write, &[]), "");
+    assert!(
+        session.log().lines().last().is_some_and(
+            |l| l.contains("the memory folder cannot be opened, so this call is not reviewed")
+        ),
+        "{}",
+        session.log()
+    );
+    assert!(!missing.exists(), "nothing created");
+}
+
+#[test]
+fn a_command_line_this_memwb_cannot_parse_fails_open() {
+    let session = Session::new();
+    let out = session.memwb(&["hook", "claude", "--mode", "sometimes"], b"{}", &[]);
+    assert_eq!(out.status.code(), Some(0), "exit 2 would block the call");
+    assert!(out.stdout.is_empty());
+    assert!(
+        session
+            .log()
+            .contains("the hook's command line did not parse"),
+        "{}",
+        session.log()
+    );
+    // Any other command keeps its usage error.
+    let out = session.memwb(&["hooks", "install", "--mode", "sometimes"], b"", &[]);
+    assert_eq!(out.status.code(), Some(2));
+}
