@@ -135,6 +135,13 @@ impl Session {
         files
     }
 
+    /// The memory folder, with memwb's state where the hook keeps it.
+    fn folder(&self) -> memwb::claude::ClaudeFolder {
+        memwb::claude::ClaudeFolder::open(&self.memory(), Default::default())
+            .expect("open")
+            .with_state_root(self.state())
+    }
+
     /// Every line of every hook.log under the state directory.
     fn log(&self) -> String {
         let mut text = String::new();
@@ -315,4 +322,70 @@ fn a_command_line_this_memwb_cannot_parse_fails_open() {
     // Any other command keeps its usage error.
     let out = session.memwb(&["hooks", "install", "--mode", "sometimes"], b"", &[]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn record_mode_lets_the_edit_through_journals_it_and_undo_restores_the_bytes() {
+    let session = Session::new();
+    let file = session.memory().join("user_role.md");
+    let original = fs::read_to_string(&file).expect("read");
+    let old = original.lines().last().expect("a line").to_owned();
+    let edit = json!({"file_path": file, "old_string": old, "new_string": "Prefers async reviews.", "replace_all": false});
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    let pre = session.input("PreToolUse", "Edit", edit.clone(), "toolu_rec1");
+    assert_eq!(session.hook(&pre, &record), "");
+    assert_eq!(
+        fs::read_to_string(&file).expect("read"),
+        original,
+        "PreToolUse writes nothing"
+    );
+    // Claude Code's Edit tool runs.
+    let edited = original.replacen(&old, "Prefers async reviews.", 1);
+    fs::write(&file, &edited).expect("edit");
+    let mut post = session.input("PostToolUse", "Edit", edit, "toolu_rec1");
+    post["tool_response"] = json!({"filePath": file, "oldString": old});
+    assert_eq!(session.hook(&post, &record), "");
+    assert_eq!(session.log(), "", "{}", session.log());
+
+    let folder = session.folder();
+    let entries = memwb::review::claude::journal_of(&folder)
+        .expect("journal")
+        .entries()
+        .expect("entries");
+    let entry = entries.last().expect("an entry");
+    assert_eq!(
+        entry.files,
+        vec![memwb::claude::FileImage {
+            file: "user_role.md".into(),
+            before: Some(original.clone()),
+            after: Some(edited.clone()),
+        }]
+    );
+    assert_eq!(
+        entry.reason.as_deref(),
+        Some("recorded from Claude Code: Edit by the main agent in session 0b6f2c1e")
+    );
+    // A PostToolUse without its PreToolUse (no stash, no originalFile) journals nothing.
+    let before = entries.len();
+    let orphan = session.input(
+        "PostToolUse",
+        "Edit",
+        json!({"file_path": file, "old_string": "a", "new_string": "b"}),
+        "toolu_rec2",
+    );
+    assert_eq!(session.hook(&orphan, &record), "");
+    assert!(
+        session.log().contains("no before image of user_role.md"),
+        "{}",
+        session.log()
+    );
+    let entry = entry.clone();
+    let journal = memwb::review::claude::journal_of(&folder).expect("journal");
+    assert_eq!(journal.entries().expect("entries").len(), before);
+    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    assert_eq!(
+        fs::read_to_string(&file).expect("read"),
+        original,
+        "undo restores the exact bytes"
+    );
 }

@@ -24,7 +24,7 @@ pub fn journal_of(folder: &ClaudeFolder) -> Result<Journal, ReviewError> {
 }
 
 /// The image as memwb's files keep it: credentials redacted.
-fn kept(image: &FileImage) -> FileImage {
+pub(super) fn kept(image: &FileImage) -> FileImage {
     let redacted = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
     FileImage {
         file: image.file.clone(),
@@ -34,7 +34,7 @@ fn kept(image: &FileImage) -> FileImage {
 }
 
 /// The op a change is, when the caller does not say.
-fn op_of(images: &[FileImage]) -> Op {
+pub(super) fn op_of(images: &[FileImage]) -> Op {
     if images.iter().all(|i| i.before.is_none()) {
         Op::Add
     } else if images

@@ -3,5 +3,7 @@
 //! sets; an entry's `files` hold the before and after image of each file it touched.
 
 mod journal;
+mod record;
 
 pub use journal::{ClaudeJournalObserver, journal_of, journaled, undo};
+pub use record::record;

@@ -5,44 +5,32 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::claude::ClaudeFolder;
 use crate::claude::hook::HookInput;
+use crate::claude::state::state_root;
+use crate::claude::write::FileImage;
+use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::review::EntryMeta;
 use crate::store::fsutil::{IoHooks, Links, atomic_replace, create_dir_if_missing, read_regular};
 
 /// One file's text before and after a tool call (`None`: the file does not exist).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HookImage {
-    pub file: String,
-    pub before: Option<String>,
-    pub after: Option<String>,
-}
+pub type HookImage = FileImage;
 
 /// The stashes of calls whose PostToolUse never came (the tool failed) are dropped after this.
 const STASH_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 const STASH_DIR: &str = "hook-stash";
 
-/// memwb's state root (`$MEMWB_STATE_DIR`, else the user's state directory).
-fn state_root() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("MEMWB_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir));
-    }
-    let base = directories::BaseDirs::new()?;
-    Some(
-        base.state_dir()
-            .unwrap_or_else(|| base.data_local_dir())
-            .join("memwb"),
-    )
-}
-
 /// The folder's state directory (created).
 fn state_dir(folder: &ClaudeFolder) -> Result<PathBuf, String> {
-    let _ = folder;
-    Err("the Claude Code state directory is not available in this build".into())
+    ClaudeState::for_folder(folder)
+        .map(|state| state.path().to_owned())
+        .map_err(|e| e.to_string())
 }
 
 /// Where `hook.log` goes: the folder's state directory, else the state root.
 pub fn log_dir(folder: Option<&ClaudeFolder>) -> Option<PathBuf> {
-    folder.and_then(|f| state_dir(f).ok()).or_else(state_root)
+    folder
+        .and_then(|f| state_dir(f).ok())
+        .or_else(|| state_root().ok())
 }
 
 /// Files a pending proposal holding the file's full before and after; returns its id.
@@ -57,8 +45,29 @@ pub fn file_proposal(
 
 /// Journals a change that was made (record mode).
 pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Result<(), String> {
-    let _ = (folder, image, input);
-    Err("the Claude Code journal is not available in this build".into())
+    let meta = EntryMeta {
+        reason: Some(format!("recorded from Claude Code: {}", describe(input))),
+        ..EntryMeta::default()
+    };
+    crate::review::claude::record(folder, vec![image], meta)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// "Write by the main agent in session 0b6f2c1e", "Edit by the extraction agent a1b2c3d4".
+fn describe(input: &HookInput) -> String {
+    let short = |id: &str| id.chars().take(8).collect::<String>();
+    let tool = input.tool_name.as_deref().unwrap_or("a tool call");
+    let agent = match (&input.agent_type, &input.agent_id) {
+        (Some(kind), Some(id)) => format!("the {kind} agent {}", short(id)),
+        (Some(kind), None) => format!("the {kind} agent"),
+        (None, Some(id)) => format!("agent {}", short(id)),
+        (None, None) => "the main agent".to_owned(),
+    };
+    match &input.session_id {
+        Some(session) => format!("{tool} by {agent} in session {}", short(session)),
+        None => format!("{tool} by {agent}"),
+    }
 }
 
 /// How many proposals wait for review on the folder.

@@ -1,0 +1,48 @@
+//! Journaling a change someone else already made to a Claude Code folder (Claude Code itself,
+//! with the hook in `record` mode, or anyone, seen by `memwb watch --record`): an entry with
+//! the images, committed at once; nothing is written to the folder. `log` shows it and `undo`
+//! reverts it like any other change.
+
+use super::super::error::ReviewError;
+use super::super::intent::{Expect, Intent};
+use super::super::journal::{Entry, EntryMeta, Journal};
+use super::super::who::Who;
+use super::journal::{ClaudeJournalObserver, journal_of, kept, op_of};
+use crate::claude::write::{self, FileImage};
+use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::store::time::now_ms;
+
+/// Appends the committed entry for `images` (files as they were and are now). An earlier
+/// change a crash interrupted is resolved first, as every change does.
+pub fn record(
+    folder: &ClaudeFolder,
+    images: Vec<FileImage>,
+    meta: EntryMeta,
+) -> Result<Entry, ReviewError> {
+    let observer = ClaudeJournalObserver::new(journal_of(folder)?, EntryMeta::default());
+    write::apply(folder, Vec::new(), Some(&observer))?;
+    let state = ClaudeState::for_folder(folder)?;
+    let _lock = state.lock()?;
+    let journal = Journal::of_claude(&state);
+    let intent = Intent {
+        entry: Entry {
+            id: journal.next_id()?,
+            at: now_ms(),
+            op: meta.op.unwrap_or_else(|| op_of(&images)),
+            who: Who::current(),
+            before: Vec::new(),
+            after: Vec::new(),
+            proposal: meta.proposal,
+            reason: meta.reason,
+            undoes: meta.undoes,
+            conflict: None,
+            dropped: None,
+            files: images.iter().map(kept).collect(),
+        },
+        expect: Expect::Files,
+        decision: None,
+    };
+    journal.write_intent(&intent)?;
+    journal.finish(&intent)?;
+    Ok(intent.entry)
+}
