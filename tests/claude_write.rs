@@ -607,3 +607,52 @@ fn two_memwb_processes_serialize_on_the_state_lock() {
     journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect("then writes");
     fixture.assert_only_memories(&[]);
 }
+
+#[test]
+fn concurrent_writers_each_land_once_through_conflicts_and_retries() {
+    let fixture = Fixture::new();
+    const WRITERS: usize = 4;
+    std::thread::scope(|scope| {
+        for n in 0..WRITERS {
+            let fixture = &fixture;
+            scope.spawn(move || {
+                let folder = fixture.folder();
+                let mut attempts = 0;
+                loop {
+                    attempts += 1;
+                    assert!(attempts < 1000, "writer {n} never got through");
+                    let base = fixture.read("alpha.md").expect("alpha");
+                    let after = format!("{base}line from writer {n}\n");
+                    match journaled(
+                        &folder,
+                        vec![write("alpha.md", Some(&base), Some(&after))],
+                        meta(Op::Set),
+                    ) {
+                        Ok(_) => break,
+                        Err(e) if e.is_conflict() => continue,
+                        Err(e) => panic!("writer {n}: {e}"),
+                    }
+                }
+            });
+        }
+    });
+    let text = fixture.read("alpha.md").expect("alpha");
+    for n in 0..WRITERS {
+        let line = format!("line from writer {n}\n");
+        assert_eq!(
+            text.matches(&line).count(),
+            1,
+            "writer {n} landed once: {text}"
+        );
+    }
+    assert!(text.starts_with(ALPHA), "the original text is kept");
+    let entries = consistent_journal(&fixture);
+    let mut ids: Vec<u64> = entries.iter().map(|e| e.id).collect();
+    ids.dedup();
+    assert_eq!(
+        ids,
+        (1..=WRITERS as u64).collect::<Vec<_>>(),
+        "one entry each, in order"
+    );
+    fixture.assert_only_memories(&[]);
+}
