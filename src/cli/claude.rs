@@ -5,9 +5,9 @@
 use serde::Serialize;
 
 use super::check::{CheckArgs, print_report};
-use super::output::{inert, print_json, print_raw, print_untrusted};
+use super::output::{print_json, print_raw, print_untrusted};
 use super::records::{IndexArgs, LsArgs, ShowArgs};
-use super::select::{SelectArgs, SelectJson};
+use super::select::{SelectArgs, print_selection};
 use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
@@ -16,8 +16,8 @@ use crate::claude::index::{CutBy, Load};
 use crate::claude::{READ_ONLY, Snapshot, Topic};
 use crate::review::content::AuditContext;
 use crate::review::content::report::check_claude;
-use crate::session::config::ModelSettings;
-use crate::session::selection::{Selection, select_among};
+use crate::session::Selector;
+use crate::session::selection::claude_corpus;
 
 /// Every write command on a Claude Code folder.
 pub fn refuse() -> anyhow::Result<u8> {
@@ -110,46 +110,19 @@ pub fn show(target: &ClaudeTarget, args: &ShowArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
+/// `memwb select` over the topic files, through the same [`Selector`] as on `.memory`: the
+/// catalog is the index as Claude Code loads it.
 pub fn select_topics(target: &ClaudeTarget, args: &SelectArgs) -> anyhow::Result<u8> {
-    let env = |name: &str| std::env::var(name).ok();
-    let settings = ModelSettings::resolve(&args.model.flags(), &env)?;
-    let client = settings.as_ref().map(ModelSettings::client).transpose()?;
-    let snapshot = target.folder.read();
-    let topics: Vec<Topic> = snapshot
-        .ordered()
-        .into_iter()
-        .filter(|t| t.parsed().is_some())
-        .cloned()
-        .collect();
-    let catalog = snapshot
-        .parsed_index()
-        .map(|i| i.loaded_text())
-        .unwrap_or_default();
-    let selection: Selection<Topic> = if args.query.trim().is_empty() {
-        Selection {
-            selected: Vec::new(),
-            rendered: String::new(),
-            fallback: client.is_none(),
-            error: None,
-            error_detail: None,
-        }
-    } else {
-        select_among(&topics, &catalog, &args.query, client.as_deref(), args.max)
-    };
-    if let Some(error) = &selection.error {
-        let detail = selection.error_detail.as_deref().unwrap_or("");
-        eprintln!("warning: {}: {}", error, inert(detail));
-    }
-    if args.json {
-        print_json(&SelectJson {
-            selected: selection.names(),
-            rendered: &selection.rendered,
-            fallback: selection.fallback,
-            error: selection.error.as_deref(),
-        })?;
-    } else if !selection.rendered.is_empty() {
-        print_untrusted(&format!("{}\n", selection.rendered))?;
-    }
+    let selector = Selector::configured(&args.model.flags(), &|name| std::env::var(name).ok())?;
+    let selection = selector.select_from(&args.query, args.max, || {
+        anyhow::Ok(claude_corpus(&target.folder.read()))
+    })?;
+    print_selection(
+        &selection,
+        args.json,
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )?;
     Ok(EXIT_OK)
 }
 

@@ -10,7 +10,7 @@ use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::review::eval::{
     self, Case, CaseResult, Corpus, EvalState, ReplyCache, SelectorRun, Verdict, model_label,
 };
-use crate::session::config::ModelSettings;
+use crate::session::Selector;
 use crate::store::Store;
 
 /// More names than a MEMORY.md of 200 lines can list is no longer a selection.
@@ -285,8 +285,7 @@ pub fn execute(
     if !(1..=MAX_K).contains(&args.k) {
         anyhow::bail!("--k must be between 1 and {MAX_K} (got {})", args.k);
     }
-    let settings = ModelSettings::resolve(&args.model.flags(), env)?;
-    let client = settings.as_ref().map(ModelSettings::client).transpose()?;
+    let selector = Selector::configured(&args.model.flags(), env)?;
     let set = store.read()?;
     let corpus = Corpus::of(&set);
     let cases = if args.self_cases {
@@ -295,11 +294,11 @@ pub fn execute(
         eval::load_cases(state)?
     };
     let keyword = eval::run_keyword(&corpus, &cases, args.k);
-    let model = match (&settings, &client) {
+    let model = match (selector.settings(), selector.client()) {
         (Some(settings), Some(client)) => {
             let label = model_label(settings);
             let cache = (!args.no_cache).then(|| ReplyCache::new(state, label.clone()));
-            let run = eval::run_model(&corpus, &cases, args.k, client.as_ref(), cache);
+            let run = eval::run_model(&corpus, &cases, args.k, client, cache);
             Some((label, run))
         }
         _ => None,

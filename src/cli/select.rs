@@ -4,7 +4,8 @@
 //! Model settings come from the flags or, for each flag left out, from the environment:
 //! `MEMWB_MODEL_URL`, `MEMWB_MODEL`, `MEMWB_MODEL_CMD`, `MEMWB_MODEL_TIMEOUT`; the API key from
 //! `MEMWB_API_KEY`, or from the variable `--api-key-env` names. A model failure is not an
-//! error: the fallback selects, the exit code stays 0, and a warning goes to stderr.
+//! error: the fallback selects, the exit code stays 0, and a warning goes to stderr. Settings
+//! that contradict each other or name an unusable model are refused ([`Selector`]).
 
 use serde::Serialize;
 
@@ -12,8 +13,8 @@ use super::model_args::ModelArgs;
 use std::io::Write;
 
 use super::output::{inert, write_json};
-use crate::session::config::ModelSettings;
-use crate::session::selection::{DEFAULT_MAX_SELECTED, Selection, select};
+use crate::session::Selector;
+use crate::session::selection::{Candidate, DEFAULT_MAX_SELECTED, Selection};
 use crate::store::Store;
 
 #[derive(clap::Args, Debug)]
@@ -40,8 +41,8 @@ pub struct SelectJson<'a> {
     pub error: Option<&'a str>,
 }
 
-impl<'a> From<&'a Selection> for SelectJson<'a> {
-    fn from(selection: &'a Selection) -> Self {
+impl<'a, R: Candidate> From<&'a Selection<R>> for SelectJson<'a> {
+    fn from(selection: &'a Selection<R>) -> Self {
         Self {
             selected: selection.names(),
             rendered: &selection.rendered,
@@ -70,45 +71,42 @@ pub fn run_to(
     err: &mut dyn Write,
 ) -> anyhow::Result<u8> {
     let selection = execute(store, args, env)?;
+    print_selection(&selection, args.json, out, err)?;
+    Ok(0)
+}
+
+/// What `memwb select` prints for a selection of either format: the `<relevant_memories>`
+/// block (inert) or the `--json` object on `out`, a model failure's warning on `err`.
+pub fn print_selection<R: Candidate>(
+    selection: &Selection<R>,
+    json: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     if let Some(error) = &selection.error {
         let detail = selection.error_detail.as_deref().unwrap_or("");
         writeln!(err, "warning: {}: {}", error, inert(detail))?;
     }
-    if args.json {
-        write_json(out, &SelectJson::from(&selection))?;
+    if json {
+        write_json(out, &SelectJson::from(selection))?;
     } else if !selection.rendered.is_empty() {
         writeln!(out, "{}", inert(&selection.rendered))?;
         out.flush()?;
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The selection `run` prints; `env` looks up environment variables. Fails only when the
-/// model settings are contradictory or the set cannot be read.
+/// model settings are contradictory or unusable, or the set cannot be read (see
+/// [`Selector`]).
 pub fn execute(
     store: &Store,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Selection> {
-    let settings = ModelSettings::resolve(&args.model.flags(), env)?;
-    let client = settings.as_ref().map(ModelSettings::client).transpose()?;
-    if args.query.trim().is_empty() {
-        // Nothing to select for: the model is not asked.
-        return Ok(Selection {
-            selected: Vec::new(),
-            rendered: String::new(),
-            fallback: client.is_none(),
-            error: None,
-            error_detail: None,
-        });
-    }
-    let set = store.read()?;
-    let records: Vec<_> = set.records().cloned().collect();
-    Ok(select(
-        &records,
-        &set.index_text(),
-        &args.query,
-        client.as_deref(),
-        args.max,
-    ))
+    let selector = Selector::configured(&args.model.flags(), env)?;
+    selector.select_from(&args.query, args.max, || {
+        let set = store.read()?;
+        anyhow::Ok((set.records().cloned().collect(), set.index_text()))
+    })
 }

@@ -10,7 +10,8 @@
 //! Memory trouble never fails the agent's turn: it sets [`MemorySession::last_error`] to the
 //! reference's wording and leaves the set unchanged. See `docs/session.md`.
 //!
-//! [`selection`] holds the free functions the workbench uses without a session.
+//! [`selection`] holds the free functions of one selection; [`selector`] is the glue every
+//! caller without a session (`memwb select`, `memwb eval`, the workbench) runs it through.
 
 pub mod command;
 pub mod config;
@@ -21,6 +22,7 @@ pub mod model;
 pub mod prompts;
 pub mod replies;
 pub mod selection;
+pub mod selector;
 
 use std::error::Error as StdError;
 use std::fmt;
@@ -38,6 +40,7 @@ pub use model::{
     stable_json,
 };
 pub use selection::{SELECTION_FAILED, Selection, keyword_fallback, render_selected, select};
+pub use selector::Selector;
 
 use crate::store::{Commit, Record, Store};
 

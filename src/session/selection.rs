@@ -57,6 +57,23 @@ impl Candidate for crate::claude::Topic {
     }
 }
 
+/// What a selection over a Claude Code folder chooses among: the topic files whose frontmatter
+/// reads, in index order, and the catalog a model is shown, the index as Claude Code loads it
+/// (empty when there is no readable MEMORY.md).
+pub fn claude_corpus(snapshot: &crate::claude::Snapshot) -> (Vec<crate::claude::Topic>, String) {
+    let topics = snapshot
+        .ordered()
+        .into_iter()
+        .filter(|t| t.parsed().is_some())
+        .cloned()
+        .collect();
+    let catalog = snapshot
+        .parsed_index()
+        .map(|i| i.loaded_text())
+        .unwrap_or_default();
+    (topics, catalog)
+}
+
 /// The outcome of one selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection<R = Record> {

@@ -1,70 +1,54 @@
-//! Running a selection for the Query pane, exactly as an agent's turn would: the model when
-//! one is configured (the same `MEMWB_MODEL_*` environment as `memwb select`), else the
-//! reference's keyword fallback.
+//! Running a selection for the Query pane through the session's one [`Selector`], exactly as
+//! `memwb select` does: the model when the `MEMWB_MODEL_*` environment configures one, else
+//! the reference's keyword fallback; settings that are contradictory or unusable are refused
+//! (nothing is selected and the pane says why), as `memwb select` refuses them.
 
 use super::panes::query::QueryResult;
-use crate::session::config::{ModelFlags, ModelSettings};
-use crate::session::selection::{self, Candidate, DEFAULT_MAX_SELECTED, SELECTION_FAILED};
+use crate::session::Selector;
+use crate::session::selection::{Candidate, DEFAULT_MAX_SELECTED, SELECTION_FAILED};
 
-/// Which records (or Claude Code topic files) the agent would select for `query` and the text
-/// it would inject. `catalog` is the set's MEMORY.md text, `None` when the set is unreadable
-/// (an agent then selects nothing). `env` looks up environment variables.
+/// Which records the agent would select for `query` and the text it would inject. `catalog`
+/// is the set's MEMORY.md text, `None` when the set is unreadable (an agent then selects
+/// nothing). `env` looks up environment variables.
 pub fn select_with<R: Candidate>(
     query: &str,
     records: &[R],
     catalog: Option<&str>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> QueryResult {
-    let mut result = QueryResult {
+    let nothing = |error: String| QueryResult {
         query: query.to_owned(),
         names: Vec::new(),
         rendered: String::new(),
-        how: "keyword fallback".into(),
-        error: None,
+        how: "nothing".into(),
+        error: Some(error),
     };
     let Some(catalog) = catalog else {
-        result.how = "nothing".into();
-        result.error = Some(format!(
+        return nothing(format!(
             "{SELECTION_FAILED}: the set is unreadable, so an agent selects nothing"
         ));
-        return result;
     };
-    let client = match ModelSettings::resolve(&ModelFlags::default(), env) {
-        Ok(Some(settings)) => match settings.client() {
-            Ok(client) => Some(client),
-            Err(e) => {
-                result.error = Some(format!("model not usable ({e}); keyword fallback used"));
-                None
-            }
-        },
-        Ok(None) => None,
+    let selector = match Selector::from_env(env) {
+        Ok(selector) => selector,
         Err(e) => {
-            result.error = Some(format!("model settings: {e}; keyword fallback used"));
-            None
+            return nothing(format!(
+                "{e}; nothing selected (memwb select refuses them too)"
+            ));
         }
     };
-    if query.trim().is_empty() {
-        return result;
+    let selection = selector.select(records, catalog, query, DEFAULT_MAX_SELECTED);
+    QueryResult {
+        query: query.to_owned(),
+        names: selection.names(),
+        rendered: selection.rendered,
+        how: if selection.fallback {
+            "keyword fallback"
+        } else {
+            "model"
+        }
+        .into(),
+        error: selection.error,
     }
-    let selection = selection::select_among(
-        records,
-        catalog,
-        query,
-        client.as_deref(),
-        DEFAULT_MAX_SELECTED,
-    );
-    result.names = selection.names();
-    result.rendered = selection.rendered;
-    result.how = if selection.fallback {
-        "keyword fallback"
-    } else {
-        "model"
-    }
-    .into();
-    if let Some(error) = selection.error {
-        result.error = Some(error);
-    }
-    result
 }
 
 /// [`select_with`] on the process environment.
