@@ -319,6 +319,16 @@ pub(crate) fn open_regular_at_io<Fd: std::os::fd::AsFd>(
     name: &Path,
     links: Links,
 ) -> std::result::Result<File, OpenError> {
+    open_regular_with_stat(dir, name, links).map(|(file, _)| file)
+}
+
+/// [`open_regular_at_io`], with the `fstat` it checked the descriptor with: its size lets a
+/// read take one `read` call ([`read_capped_sized`]), its identity keys the record cache.
+pub(crate) fn open_regular_with_stat<Fd: std::os::fd::AsFd>(
+    dir: Fd,
+    name: &Path,
+    links: Links,
+) -> std::result::Result<(File, rustix::fs::Stat), OpenError> {
     use rustix::fs::{FileType, Mode, OFlags};
     let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
     if links == Links::Refuse {
@@ -328,7 +338,7 @@ pub(crate) fn open_regular_at_io<Fd: std::os::fd::AsFd>(
         rustix::fs::openat(dir, name, flags, Mode::empty()).map_err(|e| OpenError::Io(e.into()))?;
     let stat = rustix::fs::fstat(&fd).map_err(|e| OpenError::Io(e.into()))?;
     match FileType::from_raw_mode(stat.st_mode) {
-        FileType::RegularFile => Ok(File::from(fd)),
+        FileType::RegularFile => Ok((File::from(fd), stat)),
         other => Err(OpenError::NotAFile(file_kind(other))),
     }
 }
@@ -350,9 +360,27 @@ fn file_kind(kind: rustix::fs::FileType) -> &'static str {
 /// Reads `reader` to its end, refusing more than `max` bytes ([`StoreError::TooLarge`]):
 /// never reads more than `max + 1`.
 pub fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec<u8>> {
+    read_capped_sized(reader, 0, max, path)
+}
+
+/// [`read_capped`] of a file whose `fstat` gave `expected` bytes: the buffer is sized for
+/// them (and one more, to see the end) up front, so a file is read in one `read` call plus
+/// the one that returns 0, not in the doubling reads `read_to_end` probes an empty buffer
+/// with (four or more calls per record file, most of a cold load's cost). The cap still
+/// holds whatever the size said: a file that grew is read up to `max + 1` bytes and refused.
+pub(crate) fn read_capped_sized(
+    reader: impl io::Read,
+    expected: u64,
+    max: usize,
+    path: &Path,
+) -> Result<Vec<u8>> {
     use io::Read;
     let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    let mut bytes = Vec::new();
+    // Never more up front than any file memwb reads whole should need: a sparse file claiming
+    // terabytes grows the buffer as it is read, as before, instead of aborting the process.
+    const MAX_PRESIZE: u64 = 16 * 1024 * 1024;
+    let capacity = usize::try_from(expected.min(limit).min(MAX_PRESIZE)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
     reader
         .take(limit)
         .read_to_end(&mut bytes)
@@ -369,8 +397,14 @@ pub fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec
 /// A regular file's bytes, at most `max` of them; `Ok(None)` when it does not exist. A FIFO,
 /// device or directory is [`StoreError::NotAFile`], a longer file [`StoreError::TooLarge`].
 pub fn read_regular(path: &Path, max: usize, links: Links) -> Result<Option<Vec<u8>>> {
-    match open_regular(path, links)? {
-        Some(file) => read_capped(file, max, path).map(Some),
-        None => Ok(None),
+    match open_regular_with_stat(rustix::fs::CWD, path, links) {
+        Ok((file, stat)) => read_capped_sized(file, stat_len(&stat), max, path).map(Some),
+        Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into_store(path)),
     }
+}
+
+/// The size an `fstat` reported (0 for a negative size, which no regular file has).
+pub(crate) fn stat_len(stat: &rustix::fs::Stat) -> u64 {
+    u64::try_from(stat.st_size).unwrap_or(0)
 }

@@ -5,15 +5,12 @@ use std::os::fd::OwnedFd;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use rustix::fs::AtFlags;
-
 use serde::Serialize;
 
-use super::cache::FileKey;
 use super::error::StoreError;
 use super::fsutil::{Links, read_regular};
 use super::lock::{self, LockState};
-use super::set::read_contained;
+use super::record_file::EntryFailure;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -501,44 +498,27 @@ impl Store {
         }
     }
 
-    /// One listed entry with a safe name. A valid record is answered from the record cache
-    /// (see `cache.rs`) when one `lstat` shows the very file it was parsed from; every other
-    /// outcome comes from reading the file as before.
+    /// One listed entry with a safe name, read the one way record files are read
+    /// ([`Store::load_entry`]: the record cache when one `lstat` shows the very file it was
+    /// parsed from, else the file), every failure kept as what it says about the entry.
     fn inspect_entry(
         &self,
         dir: Option<&OwnedFd>,
         file: &str,
         looked_at: SystemTime,
     ) -> EntryState {
-        // Taken before the read, so that a change during the read can only cause a miss later.
-        let key = dir
-            .and_then(|dir| rustix::fs::statat(dir, file, AtFlags::SYMLINK_NOFOLLOW).ok())
-            .map(|stat| FileKey::of(&stat));
-        if let Some(key) = key
-            && let Some((cached, record)) = self.cache.entry(file)
-            && cached == key
-        {
-            self.cache.hit();
-            return EntryState::Valid(record);
-        }
-        let path = self.root.join(file);
-        match read_contained(&self.root, &path) {
-            Ok(bytes) => match codec::parse(&bytes) {
-                Ok(record) => {
-                    if let Some(key) = key {
-                        self.cache.insert(file, key, looked_at, &record);
-                    }
-                    EntryState::Valid(record)
-                }
-                Err(error) => EntryState::Invalid {
-                    error,
-                    raw: String::from_utf8_lossy(&bytes).into_owned(),
-                },
+        match self.load_entry(dir, file, looked_at) {
+            Ok(record) => EntryState::Valid(record),
+            Err(EntryFailure::Invalid { error, bytes }) => EntryState::Invalid {
+                error,
+                raw: String::from_utf8_lossy(&bytes).into_owned(),
             },
-            Err(StoreError::RecordMissing { .. }) => EntryState::Missing,
-            Err(StoreError::RecordEscapes { .. }) => EntryState::Escapes,
-            Err(StoreError::NotAFile { kind, .. }) => EntryState::NotAFile { kind },
-            Err(e) => EntryState::Unreadable(e.to_string()),
+            Err(EntryFailure::Unread(error)) => match error {
+                StoreError::RecordMissing { .. } => EntryState::Missing,
+                StoreError::RecordEscapes { .. } => EntryState::Escapes,
+                StoreError::NotAFile { kind, .. } => EntryState::NotAFile { kind },
+                e => EntryState::Unreadable(e.to_string()),
+            },
         }
     }
 

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod lock;
 pub mod manifest;
 pub mod record;
+mod record_file;
 mod repair;
 mod set;
 mod strays;

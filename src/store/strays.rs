@@ -7,7 +7,6 @@ use std::fs;
 
 use super::error::{Result, StoreError};
 use super::fsutil::{remove_replaced, sync_dir};
-use super::set::read_contained;
 use super::txn::Next;
 use super::{Commit, Store, StoredRecord, codec, index, manifest};
 
@@ -50,7 +49,9 @@ impl Store {
             rule: rule.into(),
         };
         StrayKind::of(file).ok_or_else(|| refuse("not an unlisted or temp file"))?;
-        read_contained(&self.root, &self.root.join(file))
+        let dir = self.open_root()?;
+        let (bytes, _) = self.read_entry_file(dir.as_ref(), file)?;
+        Ok(bytes)
     }
 
     /// Lists the unlisted record file `file` in the set as it is (its bytes stay byte for
