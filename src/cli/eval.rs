@@ -11,7 +11,8 @@ use crate::review::eval::{
     self, Case, CaseResult, Corpus, EvalState, ReplyCache, SelectorRun, Verdict, model_label,
 };
 use crate::session::Selector;
-use crate::store::Store;
+use crate::session::selection::Candidate;
+use crate::store::{Record, Store};
 
 /// More names than a MEMORY.md of 200 lines can list is no longer a selection.
 const MAX_K: usize = 200;
@@ -74,8 +75,55 @@ struct AddArgs {
     note: Option<String>,
 }
 
+/// What `memwb eval` needs of a memory folder, whichever its format: where its evaluation
+/// lives, the set the cases run against, and the case edits under the folder's own lock.
+pub trait EvalFolder {
+    type Memory: Candidate;
+    fn state(&self) -> &EvalState;
+    fn corpus(&self) -> anyhow::Result<Corpus<Self::Memory>>;
+    /// Appends `case` (its names checked against the set) under the folder's lock.
+    fn add(&self, case: Case) -> anyhow::Result<usize>;
+    /// Removes case `number` (from 1) under the folder's lock.
+    fn remove(&self, number: usize) -> anyhow::Result<Case>;
+}
+
+/// A `.memory` set: the cases in `.memory/.memwb/`, edited under the store's lock.
+pub struct MemoryEval<'a> {
+    store: &'a Store,
+    state: EvalState,
+}
+
+impl<'a> MemoryEval<'a> {
+    pub fn new(store: &'a Store) -> Self {
+        Self {
+            store,
+            state: EvalState::of(store),
+        }
+    }
+}
+
+impl EvalFolder for MemoryEval<'_> {
+    type Memory = Record;
+    fn state(&self) -> &EvalState {
+        &self.state
+    }
+    fn corpus(&self) -> anyhow::Result<Corpus> {
+        Ok(Corpus::of(&self.store.read()?))
+    }
+    fn add(&self, case: Case) -> anyhow::Result<usize> {
+        Ok(eval::add_case(self.store, &self.state, case)?)
+    }
+    fn remove(&self, number: usize) -> anyhow::Result<Case> {
+        Ok(eval::remove_case(self.store, &self.state, number)?)
+    }
+}
+
 pub fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
-    let state = EvalState::of(store);
+    run_on(&MemoryEval::new(store), args)
+}
+
+/// `memwb eval` and its subcommands on `folder`.
+pub fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Result<u8> {
     match &args.command {
         Some(EvalCommand::Add(add)) => {
             let case = Case::new(
@@ -84,17 +132,17 @@ pub fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
                 add.forbid.clone(),
                 add.note.clone(),
             )?;
-            let number = eval::add_case(store, &state, case)?;
+            let number = folder.add(case)?;
             say!("{number}")?;
             Ok(EXIT_OK)
         }
         Some(EvalCommand::Rm { number }) => {
-            let removed = eval::remove_case(store, &state, *number)?;
+            let removed = folder.remove(*number)?;
             say!("removed case {number}: {}", inert(&removed.label()))?;
             Ok(EXIT_OK)
         }
-        Some(EvalCommand::Ls { json }) => list(&state, *json),
-        None => evaluate(store, &state, args, &|name| std::env::var(name).ok()),
+        Some(EvalCommand::Ls { json }) => list(folder.state(), *json),
+        None => evaluate(folder, args, &|name| std::env::var(name).ok()),
     }
 }
 
@@ -270,10 +318,24 @@ impl<'a> From<&'a CaseResult> for ResultJson<'a> {
     }
 }
 
-/// Runs the cases `args` names; `env` looks up environment variables (model settings).
+/// Runs the cases `args` names on a `.memory` set whose evaluation is kept in `state`; `env`
+/// looks up environment variables (model settings).
 pub fn execute(
     store: &Store,
     state: &EvalState,
+    args: &EvalArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<Report> {
+    let folder = MemoryEval {
+        store,
+        state: state.clone(),
+    };
+    execute_on(&folder, args, env)
+}
+
+/// [`execute`] on a folder of either format.
+pub fn execute_on<F: EvalFolder>(
+    folder: &F,
     args: &EvalArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Report> {
@@ -286,18 +348,17 @@ pub fn execute(
         anyhow::bail!("--k must be between 1 and {MAX_K} (got {})", args.k);
     }
     let selector = Selector::configured(&args.model.flags(), env)?;
-    let set = store.read()?;
-    let corpus = Corpus::of(&set);
+    let corpus = folder.corpus()?;
     let cases = if args.self_cases {
         eval::self_cases(&corpus.records)
     } else {
-        eval::load_cases(state)?
+        eval::load_cases(folder.state())?
     };
     let keyword = eval::run_keyword(&corpus, &cases, args.k);
     let model = match (selector.settings(), selector.client()) {
         (Some(settings), Some(client)) => {
             let label = model_label(settings);
-            let cache = (!args.no_cache).then(|| ReplyCache::new(state, label.clone()));
+            let cache = (!args.no_cache).then(|| ReplyCache::new(folder.state(), label.clone()));
             let run = eval::run_model(&corpus, &cases, args.k, client, cache);
             Some((label, run))
         }
@@ -311,13 +372,12 @@ pub fn execute(
     })
 }
 
-fn evaluate(
-    store: &Store,
-    state: &EvalState,
+fn evaluate<F: EvalFolder>(
+    folder: &F,
     args: &EvalArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<u8> {
-    let report = execute(store, state, args, env)?;
+    let report = execute_on(folder, args, env)?;
     if args.json {
         print_json(&report.to_json())?;
     } else {

@@ -313,7 +313,7 @@ mod tests {
         fs::remove_file(file(2)).expect("rm");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &file(2),
+            file(2),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use super::error::EvalError;
 use super::state::{CASES_FILE, EvalState};
-use crate::store::{Record, Store};
+use crate::session::selection::Candidate;
+use crate::store::Store;
 
 pub const CASES_VERSION: u64 = 1;
 /// A case file beyond this is refused rather than read.
@@ -183,14 +184,27 @@ pub fn save_cases(state: &EvalState, cases: &[Case]) -> Result<(), EvalError> {
     state.replace(false, CASES_FILE, &bytes)
 }
 
-/// Appends `case` (every name must be in the current set) and returns its number (from 1).
+/// Appends `case` (every name must be in the current set) and returns its number (from 1),
+/// under the store's lock.
 pub fn add_case(store: &Store, state: &EvalState, case: Case) -> Result<usize, EvalError> {
     case.validate()
         .map_err(|rule| EvalError::InvalidCase { rule })?;
     let _lock = store.lock_for_write()?;
     let set = store.read()?;
+    add_case_locked(state, case, &|name| set.get(name).is_some())
+}
+
+/// [`add_case`] for a caller that holds the lock guarding `state` (a Claude Code folder's state
+/// lock) and knows the names now in its set (`known`).
+pub fn add_case_locked(
+    state: &EvalState,
+    case: Case,
+    known: &dyn Fn(&str) -> bool,
+) -> Result<usize, EvalError> {
+    case.validate()
+        .map_err(|rule| EvalError::InvalidCase { rule })?;
     for name in case.expect.iter().chain(&case.forbid) {
-        if set.get(name).is_none() {
+        if !known(name) {
             return Err(EvalError::InvalidCase {
                 rule: format!("no memory named {name:?} in the set"),
             });
@@ -207,9 +221,14 @@ pub fn add_case(store: &Store, state: &EvalState, case: Case) -> Result<usize, E
     Ok(cases.len())
 }
 
-/// Removes case `number` (from 1, as listed) and returns it.
+/// Removes case `number` (from 1, as listed) and returns it, under the store's lock.
 pub fn remove_case(store: &Store, state: &EvalState, number: usize) -> Result<Case, EvalError> {
     let _lock = store.lock_for_write()?;
+    remove_case_locked(state, number)
+}
+
+/// [`remove_case`] for a caller that holds the lock guarding `state`.
+pub fn remove_case_locked(state: &EvalState, number: usize) -> Result<Case, EvalError> {
     let mut cases = load_cases(state)?;
     if number == 0 || number > cases.len() {
         return Err(EvalError::NoSuchCase {
@@ -222,10 +241,12 @@ pub fn remove_case(store: &Store, state: &EvalState, number: usize) -> Result<Ca
     Ok(removed)
 }
 
-/// Self-retrieval cases: each record's description, as the query, must select that record.
-pub fn self_cases(records: &[Record]) -> Vec<Case> {
+/// Self-retrieval cases: each memory's description, as the query, must select it. A memory
+/// without a description (a Claude Code topic file can lack one) has no such case.
+pub fn self_cases<R: Candidate>(records: &[R]) -> Vec<Case> {
     records
         .iter()
+        .filter(|record| !record.description().trim().is_empty())
         .map(|record| Case {
             query: record.description().to_owned(),
             expect: vec![record.name().to_owned()],

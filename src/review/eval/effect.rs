@@ -5,6 +5,7 @@ use super::cases::Case;
 use super::metrics::Verdict;
 use super::run::{Corpus, run_keyword};
 use crate::review::Plan;
+use crate::session::selection::Candidate;
 use crate::store::{Record, index};
 
 impl Corpus {
@@ -37,7 +38,12 @@ pub struct CaseChanges {
 
 impl CaseChanges {
     /// Runs `cases` on `before` and `after` with the keyword selector and compares.
-    pub fn between(before: &Corpus, after: &Corpus, cases: &[Case], k: usize) -> Self {
+    pub fn between<R: Candidate>(
+        before: &Corpus<R>,
+        after: &Corpus<R>,
+        cases: &[Case],
+        k: usize,
+    ) -> Self {
         let old = run_keyword(before, cases, k);
         let new = run_keyword(after, cases, k);
         let mut changes = Self::default();

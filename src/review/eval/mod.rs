@@ -21,7 +21,10 @@ pub mod run;
 pub mod state;
 
 pub use cache::{MeteredClient, ModelCost, ReplyCache, model_label};
-pub use cases::{Case, add_case, load_cases, remove_case, save_cases, self_cases};
+pub use cases::{
+    Case, add_case, add_case_locked, load_cases, remove_case, remove_case_locked, save_cases,
+    self_cases,
+};
 pub use effect::CaseChanges;
 pub use error::EvalError;
 pub use metrics::{CaseResult, Scores, Verdict};

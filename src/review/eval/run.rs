@@ -5,26 +5,40 @@ use serde::Serialize;
 use super::cache::{MeteredClient, ModelCost, ReplyCache};
 use super::cases::Case;
 use super::metrics::{CaseResult, Scores};
-use crate::session::ModelClient;
-use crate::session::selection::{ask_selector, select};
+use crate::claude::{Snapshot, Topic};
+use crate::session::selection::{Candidate, ask_selector, claude_corpus};
+use crate::session::{ModelClient, Selector};
 use crate::store::{MemorySet, Record};
 
-/// The set the cases run against: its records (manifest order) and its MEMORY.md text.
+/// The set the cases run against: its memories in the set's order (a `.memory` set's records,
+/// or a Claude Code folder's topic files) and the catalog a model selector is shown.
 #[derive(Debug, Clone)]
-pub struct Corpus {
-    pub records: Vec<Record>,
+pub struct Corpus<R = Record> {
+    pub records: Vec<R>,
     pub catalog: String,
 }
 
 impl Corpus {
+    /// A `.memory` set: its records in manifest order and its MEMORY.md text.
     pub fn of(set: &MemorySet) -> Self {
         Self {
             records: set.records().cloned().collect(),
             catalog: set.index_text(),
         }
     }
+}
 
-    fn contains(&self, name: &str) -> bool {
+impl Corpus<Topic> {
+    /// A Claude Code folder: its topic files in index order and the index as Claude Code loads
+    /// it, as `memwb select` chooses among them.
+    pub fn of_claude(snapshot: &Snapshot) -> Self {
+        let (records, catalog) = claude_corpus(snapshot);
+        Self { records, catalog }
+    }
+}
+
+impl<R: Candidate> Corpus<R> {
+    pub fn contains(&self, name: &str) -> bool {
         self.records.iter().any(|r| r.name() == name)
     }
 }
@@ -56,11 +70,12 @@ impl SelectorRun {
 }
 
 /// Runs `cases` with the reference's keyword fallback, keeping `k` names per case.
-pub fn run_keyword(corpus: &Corpus, cases: &[Case], k: usize) -> SelectorRun {
+pub fn run_keyword<R: Candidate>(corpus: &Corpus<R>, cases: &[Case], k: usize) -> SelectorRun {
+    let keyword = Selector::keyword();
     let results = cases
         .iter()
         .map(|case| {
-            let selection = select(&corpus.records, &corpus.catalog, &case.query, None, k);
+            let selection = keyword.select(&corpus.records, &corpus.catalog, &case.query, k);
             score(corpus, case, selection.names(), k, None)
         })
         .collect();
@@ -70,8 +85,8 @@ pub fn run_keyword(corpus: &Corpus, cases: &[Case], k: usize) -> SelectorRun {
 /// Runs `cases` with the model selector (asked for at most `k` names). A reply that breaks
 /// the selector's rules, or a model that fails, fails that case alone: it selected nothing.
 /// With a cache, replies already kept are reused and new ones kept.
-pub fn run_model(
-    corpus: &Corpus,
+pub fn run_model<R: Candidate>(
+    corpus: &Corpus<R>,
     cases: &[Case],
     k: usize,
     client: &dyn ModelClient,
@@ -97,8 +112,8 @@ pub fn run_model(
     SelectorRun::of(results, Some(metered.cost()))
 }
 
-fn score(
-    corpus: &Corpus,
+fn score<R: Candidate>(
+    corpus: &Corpus<R>,
     case: &Case,
     selected: Vec<String>,
     k: usize,
