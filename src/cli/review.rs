@@ -349,6 +349,7 @@ pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
         let what = match p.kind {
             Kind::Extraction => format!("add {}", names.join(", ")),
             Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
+            Kind::Edit => format!("edit {}", names.join(", ")),
         };
         say!(
             "{}  {:8}  {:13}  {}  ({})",

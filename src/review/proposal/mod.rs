@@ -23,11 +23,13 @@ use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 mod files;
 mod rebase;
+mod origin;
 
 pub(crate) use files::is_decided;
 pub use files::{Corrupt, Listing, list, list_all, load};
 use files::{encode, file_name, rewrite};
 pub use rebase::{Rebased, already_filed, rebase};
+pub use origin::{AgentCall, Origin};
 
 pub const PROPOSALS_DIR: &str = "proposals";
 /// The most of one proposal file that is read (its base holds at most the whole set).
@@ -40,6 +42,8 @@ pub enum Kind {
     Extraction,
     /// `source_names` replaced by `records`.
     Consolidation,
+    /// Changed files, each with its full text before and after (Claude Code folders).
+    Edit,
 }
 
 impl Kind {
@@ -47,35 +51,7 @@ impl Kind {
         match self {
             Kind::Extraction => "extraction",
             Kind::Consolidation => "consolidation",
-        }
-    }
-}
-
-/// Where a proposal came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Origin {
-    /// `model`, `import`, `dedupe` or `agent`.
-    pub source: String,
-    pub model: Option<String>,
-    pub endpoint: Option<String>,
-    pub by: Who,
-}
-
-impl Origin {
-    pub fn new(source: &str) -> Self {
-        Self {
-            source: source.into(),
-            model: None,
-            endpoint: None,
-            by: Who::current(),
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        match (&self.model, &self.endpoint) {
-            (Some(model), Some(endpoint)) => format!("{} {model} at {endpoint}", self.source),
-            (Some(model), None) => format!("{} {model}", self.source),
-            _ => format!("{} by {}", self.source, self.by),
+            Kind::Edit => "edit",
         }
     }
 }
@@ -132,6 +108,9 @@ impl Plan {
                     source_names: reply.source_names,
                     records: reply.records,
                 })
+            }
+            Kind::Edit => {
+                return Err("an edit proposal changes files; it has no record plan".into());
             }
         };
         let plan = plan.map_err(|e| e.to_string())?;

@@ -87,6 +87,7 @@ fn summary(kind: Kind, plan: &Result<Plan, String>) -> String {
                     plan.source_names().join(", "),
                     names.join(", ")
                 ),
+                Kind::Edit => format!("edit {}", names.join(", ")),
             }
         }
         Err(e) => format!("invalid plan: {e}"),
@@ -532,7 +533,7 @@ pub fn detail_lines(
                 theme,
             ));
         }
-        Kind::Consolidation => {
+        Kind::Consolidation | Kind::Edit => {
             lines.push(labelled(
                 "replaces",
                 &sources.join(", "),
