@@ -1,5 +1,7 @@
-//! Proposal files on disk: one `<id>.json` each in `.memwb/proposals`, read through the
-//! state folder's checked descriptors (never through a link, never blocking, capped).
+//! Proposal files on disk: one `<id>.json` each in the `proposals` folder of a state directory
+//! (`.memory/.memwb` for a `.memory` set, the folder's own state directory for a Claude Code
+//! folder), read through its checked descriptors (never through a link, never blocking, capped).
+//! The `*_in` functions work on any state directory; the others on a store's.
 
 use crate::review::error::ReviewError;
 use crate::review::state::StateDir;
@@ -10,6 +12,14 @@ use super::{MAX_PROPOSAL_BYTES, PROPOSALS_DIR, Proposal, ProposalStatus};
 /// `.memwb/proposals`, if it exists (never through a link).
 fn open_dir(store: &Store) -> Result<Option<StateDir>, ReviewError> {
     match StateDir::open(store)? {
+        Some(state) => state.subdir(PROPOSALS_DIR),
+        None => Ok(None),
+    }
+}
+
+/// `<state>/proposals`, if it exists.
+fn proposals_of(state: Option<&StateDir>) -> Result<Option<StateDir>, ReviewError> {
+    match state {
         Some(state) => state.subdir(PROPOSALS_DIR),
         None => Ok(None),
     }
@@ -27,9 +37,22 @@ pub(super) fn file_name(id: &str) -> Result<String, ReviewError> {
 }
 
 pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
+    load_from(open_dir(store)?, id)
+}
+
+/// The proposal `id` in the state directory `state`.
+pub fn load_in(state: &StateDir, id: &str) -> Result<Proposal, ReviewError> {
+    load_from(proposals_of(Some(state))?, id)
+}
+
+fn load_from(dir: Option<StateDir>, id: &str) -> Result<Proposal, ReviewError> {
+    let dir = dir.ok_or_else(|| ReviewError::ProposalNotFound { id: id.to_owned() })?;
+    load_file(&dir, id)
+}
+
+fn load_file(dir: &StateDir, id: &str) -> Result<Proposal, ReviewError> {
     let name = file_name(id)?;
     let not_found = || ReviewError::ProposalNotFound { id: id.to_owned() };
-    let dir = open_dir(store)?.ok_or_else(not_found)?;
     let bytes = dir.read(&name, MAX_PROPOSAL_BYTES)?.ok_or_else(not_found)?;
     let path = dir.file_path(&name);
     let invalid = |rule: String| ReviewError::DataInvalid {
@@ -61,15 +84,24 @@ pub struct Listing {
 
 /// Every `.json` file in the proposals folder, read. Leftover temp files are not proposals.
 pub fn list_all(store: &Store) -> Result<Listing, ReviewError> {
+    list_from(open_dir(store)?)
+}
+
+/// [`list_all`] in the state directory `state` (none: nothing filed yet).
+pub fn list_all_in(state: Option<&StateDir>) -> Result<Listing, ReviewError> {
+    list_from(proposals_of(state)?)
+}
+
+fn list_from(dir: Option<StateDir>) -> Result<Listing, ReviewError> {
     let mut listing = Listing::default();
-    let Some(dir) = open_dir(store)? else {
+    let Some(dir) = dir else {
         return Ok(listing);
     };
     for name in dir.names()? {
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
-        match load(store, id) {
+        match load_file(&dir, id) {
             Ok(p) => listing.proposals.push(p),
             Err(e) => listing.corrupt.push(Corrupt {
                 file: name.clone(),
@@ -100,12 +132,32 @@ pub(super) fn encode(proposal: &Proposal) -> Vec<u8> {
 }
 
 pub(super) fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
-    let dir = open_dir(store)?.ok_or_else(|| ReviewError::ProposalNotFound {
+    rewrite_at(open_dir(store)?, proposal)
+}
+
+pub(super) fn rewrite_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
+    rewrite_at(proposals_of(Some(state))?, proposal)
+}
+
+fn rewrite_at(dir: Option<StateDir>, proposal: &Proposal) -> Result<(), ReviewError> {
+    let dir = dir.ok_or_else(|| ReviewError::ProposalNotFound {
         id: proposal.id.clone(),
     })?;
     dir.replace(&file_name(&proposal.id)?, &encode(proposal))
 }
 
+/// Writes a new proposal into `state`'s proposals folder (created if needed), atomically and
+/// exclusively: an id that exists is never overwritten.
+pub(super) fn create_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
+    let dir = state.create_subdir(PROPOSALS_DIR)?;
+    dir.create_exclusive(&file_name(&proposal.id)?, &encode(proposal))
+}
+
 pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
     Ok(load(store, id)?.status != ProposalStatus::Pending)
+}
+
+/// [`is_decided`] in the state directory `state`.
+pub(crate) fn is_decided_in(state: &StateDir, id: &str) -> Result<bool, ReviewError> {
+    Ok(load_in(state, id)?.status != ProposalStatus::Pending)
 }

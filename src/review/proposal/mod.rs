@@ -25,9 +25,9 @@ mod files;
 mod rebase;
 mod origin;
 
-pub(crate) use files::is_decided;
-pub use files::{Corrupt, Listing, list, list_all, load};
-use files::{encode, file_name, rewrite};
+pub(crate) use files::{is_decided, is_decided_in};
+pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
+use files::{create_in, rewrite, rewrite_in};
 pub use rebase::{Rebased, already_filed, rebase};
 pub use origin::{AgentCall, Origin};
 
@@ -327,8 +327,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         reason: None,
         journal_entry: None,
     };
-    let dir = StateDir::create(store)?.create_subdir(PROPOSALS_DIR)?;
-    dir.create_exclusive(&file_name(&proposal.id)?, &encode(&proposal))?;
+    create_in(&StateDir::create(store)?, &proposal)?;
     Ok(proposal)
 }
 
@@ -374,16 +373,37 @@ pub(crate) fn record_decision(
     decision: &Decision,
     entry: u64,
 ) -> Result<(), ReviewError> {
-    let mut proposal = load(store, &decision.proposal)?;
+    let proposal = load(store, &decision.proposal)?;
+    match decided(proposal, decision, entry) {
+        Some(proposal) => rewrite(store, &proposal),
+        None => Ok(()),
+    }
+}
+
+/// [`record_decision`] in the state directory `state`.
+pub(crate) fn record_decision_in(
+    state: &StateDir,
+    decision: &Decision,
+    entry: u64,
+) -> Result<(), ReviewError> {
+    let proposal = load_in(state, &decision.proposal)?;
+    match decided(proposal, decision, entry) {
+        Some(proposal) => rewrite_in(state, &proposal),
+        None => Ok(()),
+    }
+}
+
+/// The proposal with `decision` recorded, unless it was decided already.
+fn decided(mut proposal: Proposal, decision: &Decision, entry: u64) -> Option<Proposal> {
     if proposal.status != ProposalStatus::Pending {
-        return Ok(());
+        return None;
     }
     proposal.status = decision.status;
     proposal.decided_at = Some(decision.at);
     proposal.decided_by = Some(decision.by.clone());
     proposal.reason = decision.reason.clone();
     proposal.journal_entry = Some(entry);
-    rewrite(store, &proposal)
+    Some(proposal)
 }
 
 fn decision(id: &str, status: ProposalStatus, reason: Option<String>) -> Decision {
