@@ -18,11 +18,13 @@ use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
 use super::state::StateDir;
 use super::who::Who;
+use crate::claude::write::FileImage;
 use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 mod files;
 mod rebase;
+pub mod images;
 mod origin;
 
 pub(crate) use files::{is_decided, is_decided_in};
@@ -85,6 +87,12 @@ pub struct Proposal {
     pub decided_by: Option<Who>,
     pub reason: Option<String>,
     pub journal_entry: Option<u64>,
+    /// The full text of every file the proposal changes, before and after (Claude Code
+    /// folders, where `base`, `additions` and `plan` are empty). MEMORY.md's lines are not
+    /// here unless the proposer edited it itself: approving derives them from the index as it
+    /// is then.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileImage>,
 }
 
 /// A validated plan.
@@ -326,6 +334,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         decided_by: None,
         reason: None,
         journal_entry: None,
+        files: Vec::new(),
     };
     create_in(&StateDir::create(store)?, &proposal)?;
     Ok(proposal)

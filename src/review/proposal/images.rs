@@ -1,0 +1,258 @@
+//! Proposals that change whole files (Claude Code folders): each file's full text before and
+//! after. What they say they do, whether they still apply, and what is refused at filing. No
+//! I/O here: the current text of a file comes from the caller.
+
+use std::collections::HashSet;
+
+use crate::claude::frontmatter;
+use crate::claude::index::INDEX_FILE;
+use crate::claude::write::FileImage;
+use crate::review::content::secrets::redact;
+
+use super::State;
+
+/// What a file image does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Create,
+    Edit,
+    Delete,
+}
+
+pub fn change(image: &FileImage) -> Change {
+    match (&image.before, &image.after) {
+        (None, _) => Change::Create,
+        (Some(_), None) => Change::Delete,
+        (Some(_), Some(_)) => Change::Edit,
+    }
+}
+
+/// A topic file's memory name: its `name` field, else its file name without `.md`.
+pub fn topic_name(file: &str, text: &str) -> String {
+    let parsed = frontmatter::parse(text);
+    match parsed.field("name") {
+        Some(name) if !name.trim().is_empty() => name.to_owned(),
+        _ => {
+            let base = file.rsplit('/').next().unwrap_or(file);
+            base.strip_suffix(".md").unwrap_or(base).to_owned()
+        }
+    }
+}
+
+/// The names of what the proposal replaces or removes (before images), in order.
+pub fn source_names(files: &[FileImage]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| f.before.as_deref().map(|text| topic_name(&f.file, text)))
+        .collect()
+}
+
+/// The names of what it writes (after images), in order.
+pub fn written_names(files: &[FileImage]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| f.after.as_deref().map(|text| topic_name(&f.file, text)))
+        .collect()
+}
+
+/// One line for people: "add a", "edit b", "replace a, b with c", "remove d".
+pub fn summary(files: &[FileImage]) -> String {
+    let of = |wanted: Change, after: bool| -> Vec<String> {
+        files
+            .iter()
+            .filter(|f| change(f) == wanted)
+            .filter_map(|f| {
+                let text = if after { &f.after } else { &f.before };
+                text.as_deref().map(|t| topic_name(&f.file, t))
+            })
+            .collect()
+    };
+    let (created, edited, deleted) = (
+        of(Change::Create, true),
+        of(Change::Edit, true),
+        of(Change::Delete, false),
+    );
+    if !deleted.is_empty() && !created.is_empty() {
+        let mut sources = of(Change::Edit, false);
+        sources.extend(deleted);
+        let mut results = edited;
+        results.extend(created);
+        return format!("replace {} with {}", sources.join(", "), results.join(", "));
+    }
+    let mut parts = Vec::new();
+    for (verb, names) in [("add", created), ("edit", edited), ("remove", deleted)] {
+        if !names.is_empty() {
+            parts.push(format!("{verb} {}", names.join(", ")));
+        }
+    }
+    parts.join("; ")
+}
+
+/// Why a file path cannot be in a proposal: it must name a Markdown file inside the folder
+/// (relative, `/`-separated, no `..`, no hidden component).
+pub fn path_rule(file: &str) -> Option<&'static str> {
+    if file.is_empty() || file.starts_with('/') || file.contains('\\') || file.contains('\0') {
+        return Some("it must be a path relative to the folder");
+    }
+    if file
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == ".." || part.starts_with('.'))
+    {
+        return Some("it must stay inside the folder, with no empty, `..` or hidden component");
+    }
+    if !file.ends_with(".md") {
+        return Some("only Markdown files (*.md) are memories");
+    }
+    None
+}
+
+/// Why `files` cannot be filed as a proposal, if they cannot.
+pub fn filing_rule(files: &[FileImage]) -> Option<String> {
+    if files.is_empty() {
+        return Some("a proposal needs at least one file".into());
+    }
+    let mut seen = HashSet::new();
+    for image in files {
+        if let Some(rule) = path_rule(&image.file) {
+            return Some(format!("file {:?}: {rule}", image.file));
+        }
+        if !seen.insert(image.file.as_str()) {
+            return Some(format!("file {:?} appears twice", image.file));
+        }
+        match (&image.before, &image.after) {
+            (None, None) => {
+                return Some(format!("file {:?} has neither a before nor an after", image.file));
+            }
+            (Some(before), Some(after)) if before == after => {
+                return Some(format!("file {:?} is not changed", image.file));
+            }
+            (_, None) if image.file == INDEX_FILE => {
+                return Some(format!("{INDEX_FILE} cannot be removed"));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The images as memwb's files keep them: every credential replaced by `[REDACTED]` (see
+/// docs/audit.md; approving writes the redacted text, and a redacted before image stands for
+/// the real text it was made from).
+pub fn redacted(files: Vec<FileImage>) -> Vec<FileImage> {
+    let clean = |text: Option<String>| text.map(|t| redact(&t).into_owned());
+    files
+        .into_iter()
+        .map(|f| FileImage {
+            file: f.file,
+            before: clean(f.before),
+            after: clean(f.after),
+        })
+        .collect()
+}
+
+/// Whether `stored` (a before image as kept) is the text `current`, or `current` redacted.
+pub fn is_copy_of(stored: &Option<String>, current: &Option<String>) -> bool {
+    match (stored, current) {
+        (None, None) => true,
+        (Some(stored), Some(current)) => stored == current || *stored == redact(current),
+        _ => false,
+    }
+}
+
+/// Ready, or stale with what changed: every file must still be as its before image says.
+/// `current` reads a file's text now (`None`: absent); an error is a change too.
+pub fn state(
+    files: &[FileImage],
+    current: impl Fn(&str) -> Result<Option<String>, String>,
+) -> State {
+    let mut changes = Vec::new();
+    for image in files {
+        match current(&image.file) {
+            Err(why) => changes.push(format!("{} cannot be read: {why}", image.file)),
+            Ok(now) if is_copy_of(&image.before, &now) => {}
+            Ok(None) => changes.push(format!("{} was removed", image.file)),
+            Ok(Some(_)) if image.before.is_none() => {
+                changes.push(format!("{} exists now", image.file))
+            }
+            Ok(Some(_)) => changes.push(format!("{} was changed", image.file)),
+        }
+    }
+    if changes.is_empty() {
+        State::Ready
+    } else {
+        State::Stale(changes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(file: &str, before: Option<&str>, after: Option<&str>) -> FileImage {
+        FileImage {
+            file: file.into(),
+            before: before.map(Into::into),
+            after: after.map(Into::into),
+        }
+    }
+
+    const A: &str = "---\nname: tabs rule\ntype: feedback\n---\nUse tabs.\n";
+
+    #[test]
+    fn a_summary_names_the_memories() {
+        assert_eq!(summary(&[image("a.md", None, Some(A))]), "add tabs rule");
+        assert_eq!(
+            summary(&[image("a.md", Some(A), Some("x")), image("b.md", Some("y"), None)]),
+            "edit a; remove b"
+        );
+        assert_eq!(
+            summary(&[
+                image("b.md", Some("y"), None),
+                image("c.md", Some("z"), None),
+                image("m.md", None, Some(A)),
+            ]),
+            "replace b, c with tabs rule"
+        );
+    }
+
+    #[test]
+    fn bad_files_are_refused_at_filing() {
+        assert!(filing_rule(&[]).is_some());
+        for bad in ["../x.md", "/etc/x.md", "a/./b.md", ".hidden/x.md", "x.txt", "a//b.md"] {
+            let rule = filing_rule(&[image(bad, None, Some("x"))]);
+            assert!(rule.is_some(), "{bad}");
+        }
+        assert!(filing_rule(&[image("a.md", Some("x"), Some("x"))]).is_some());
+        assert!(filing_rule(&[image("a.md", None, None)]).is_some());
+        assert!(filing_rule(&[image("MEMORY.md", Some("x"), None)]).is_some());
+        let twice = [image("a.md", None, Some("x")), image("a.md", None, Some("y"))];
+        assert_eq!(filing_rule(&twice).unwrap(), "file \"a.md\" appears twice");
+        assert_eq!(filing_rule(&[image("notes/a b.md", None, Some("x"))]), None);
+    }
+
+    #[test]
+    fn a_proposal_is_stale_when_a_file_moved_on() {
+        let files = [image("a.md", Some("old"), Some("new")), image("b.md", None, Some("b"))];
+        let ready = state(&files, |f| Ok((f == "a.md").then(|| "old".to_owned())));
+        assert_eq!(ready, State::Ready);
+        let stale = state(&files, |f| {
+            Ok(Some(if f == "a.md" { "edited" } else { "b" }.to_owned()))
+        });
+        assert_eq!(
+            stale,
+            State::Stale(vec!["a.md was changed".into(), "b.md exists now".into()])
+        );
+        let gone = state(&files[..1], |_| Ok(None));
+        assert_eq!(gone, State::Stale(vec!["a.md was removed".into()]));
+    }
+
+    #[test]
+    fn a_redacted_before_image_stands_for_the_real_text() {
+        let secret = "key AKIAZ7Q3K2LMN4PQRS5T\n";
+        let kept = redacted(vec![image("a.md", Some(secret), Some("clean"))]);
+        let before = kept[0].before.clone();
+        assert_ne!(before.as_deref(), Some(secret), "the credential is not kept");
+        assert!(is_copy_of(&before, &Some(secret.to_owned())));
+        assert!(!is_copy_of(&before, &Some("other".to_owned())));
+    }
+}
