@@ -7,6 +7,7 @@
 //! ([`backend`]).
 
 pub mod backend;
+pub mod copy;
 pub mod sets;
 
 use std::path::{Path, PathBuf};

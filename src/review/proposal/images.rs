@@ -121,7 +121,10 @@ pub fn filing_rule(files: &[FileImage]) -> Option<String> {
         }
         match (&image.before, &image.after) {
             (None, None) => {
-                return Some(format!("file {:?} has neither a before nor an after", image.file));
+                return Some(format!(
+                    "file {:?} has neither a before nor an after",
+                    image.file
+                ));
             }
             (Some(before), Some(after)) if before == after => {
                 return Some(format!("file {:?} is not changed", image.file));
@@ -202,7 +205,10 @@ mod tests {
     fn a_summary_names_the_memories() {
         assert_eq!(summary(&[image("a.md", None, Some(A))]), "add tabs rule");
         assert_eq!(
-            summary(&[image("a.md", Some(A), Some("x")), image("b.md", Some("y"), None)]),
+            summary(&[
+                image("a.md", Some(A), Some("x")),
+                image("b.md", Some("y"), None)
+            ]),
             "edit a; remove b"
         );
         assert_eq!(
@@ -218,21 +224,34 @@ mod tests {
     #[test]
     fn bad_files_are_refused_at_filing() {
         assert!(filing_rule(&[]).is_some());
-        for bad in ["../x.md", "/etc/x.md", "a/./b.md", ".hidden/x.md", "x.txt", "a//b.md"] {
+        for bad in [
+            "../x.md",
+            "/etc/x.md",
+            "a/./b.md",
+            ".hidden/x.md",
+            "x.txt",
+            "a//b.md",
+        ] {
             let rule = filing_rule(&[image(bad, None, Some("x"))]);
             assert!(rule.is_some(), "{bad}");
         }
         assert!(filing_rule(&[image("a.md", Some("x"), Some("x"))]).is_some());
         assert!(filing_rule(&[image("a.md", None, None)]).is_some());
         assert!(filing_rule(&[image("MEMORY.md", Some("x"), None)]).is_some());
-        let twice = [image("a.md", None, Some("x")), image("a.md", None, Some("y"))];
+        let twice = [
+            image("a.md", None, Some("x")),
+            image("a.md", None, Some("y")),
+        ];
         assert_eq!(filing_rule(&twice).unwrap(), "file \"a.md\" appears twice");
         assert_eq!(filing_rule(&[image("notes/a b.md", None, Some("x"))]), None);
     }
 
     #[test]
     fn a_proposal_is_stale_when_a_file_moved_on() {
-        let files = [image("a.md", Some("old"), Some("new")), image("b.md", None, Some("b"))];
+        let files = [
+            image("a.md", Some("old"), Some("new")),
+            image("b.md", None, Some("b")),
+        ];
         let ready = state(&files, |f| Ok((f == "a.md").then(|| "old".to_owned())));
         assert_eq!(ready, State::Ready);
         let stale = state(&files, |f| {
@@ -251,7 +270,11 @@ mod tests {
         let secret = "key AKIAZ7Q3K2LMN4PQRS5T\n";
         let kept = redacted(vec![image("a.md", Some(secret), Some("clean"))]);
         let before = kept[0].before.clone();
-        assert_ne!(before.as_deref(), Some(secret), "the credential is not kept");
+        assert_ne!(
+            before.as_deref(),
+            Some(secret),
+            "the credential is not kept"
+        );
         assert!(is_copy_of(&before, &Some(secret.to_owned())));
         assert!(!is_copy_of(&before, &Some("other".to_owned())));
     }
