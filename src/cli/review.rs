@@ -11,10 +11,11 @@ use super::input::read_json;
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::records::report;
+use crate::claude::write::FileImage;
 use crate::review::content::fix::dedupe_proposal;
 use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, JournalRecord};
-use crate::review::proposal::{self, NewProposal};
+use crate::review::proposal::{self, Listing, NewProposal, images};
 use crate::review::sink::evidence;
 use crate::review::{Journal, Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
@@ -273,10 +274,25 @@ struct ProposalJson<'a> {
     evidence: &'a Option<String>,
     reason: &'a Option<String>,
     journal_entry: Option<u64>,
+    /// Claude Code folders: every file's text before and after.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    files: &'a [FileImage],
 }
 
 fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
     let plan = p.plan().ok();
+    let (source_names, records) = if p.files.is_empty() {
+        (
+            plan.as_ref()
+                .map(|p| p.source_names().to_vec())
+                .unwrap_or_default(),
+            plan.as_ref()
+                .map(|p| p.records().iter().map(|r| r.to_input()).collect())
+                .unwrap_or_default(),
+        )
+    } else {
+        (images::source_names(&p.files), images::written(&p.files))
+    };
     ProposalJson {
         id: &p.id,
         kind: p.kind,
@@ -287,30 +303,33 @@ fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
         },
         origin: &p.origin,
         created_at: p.created_at,
-        source_names: plan
-            .as_ref()
-            .map(|p| p.source_names().to_vec())
-            .unwrap_or_default(),
-        records: plan
-            .as_ref()
-            .map(|p| p.records().iter().map(|r| r.to_input()).collect())
-            .unwrap_or_default(),
+        source_names,
+        records,
         base: &p.base,
         additions: &p.additions,
         evidence: &p.evidence,
         reason: &p.reason,
         journal_entry: p.journal_entry,
+        files: &p.files,
     }
 }
 
 pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
-    let listing = proposal::list_all(store)?;
+    print_proposals(proposal::list_all(store)?, |p| p.state(&current), args)
+}
+
+/// `memwb proposals` on any folder: `state_of` says whether each still applies there.
+pub(super) fn print_proposals(
+    listing: Listing,
+    state_of: impl Fn(&Proposal) -> State,
+    args: &ProposalsArgs,
+) -> anyhow::Result<u8> {
     let listed: Vec<(Proposal, State)> = listing
         .proposals
         .into_iter()
         .map(|p| {
-            let state = p.state(&current);
+            let state = state_of(&p);
             (p, state)
         })
         .filter(|(_, state)| args.all || matches!(state, State::Ready | State::Stale(_)))
@@ -336,27 +355,12 @@ pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
         )?;
     }
     for (p, state) in &listed {
-        let plan = p.plan().ok();
-        let names: Vec<&str> = plan
-            .iter()
-            .flat_map(|p| p.records())
-            .map(|r| r.name())
-            .collect();
-        let sources = plan
-            .as_ref()
-            .map(|p| p.source_names().join(", "))
-            .unwrap_or_default();
-        let what = match p.kind {
-            Kind::Extraction => format!("add {}", names.join(", ")),
-            Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
-            Kind::Edit => format!("edit {}", names.join(", ")),
-        };
         say!(
             "{}  {:8}  {:13}  {}  ({})",
             p.id,
             state.as_str(),
             p.kind.as_str(),
-            inert(&what),
+            inert(&p.summary()),
             inert(&p.origin.describe())
         )?;
         if let State::Stale(changes) = state {

@@ -1,7 +1,10 @@
 //! The review gate on Claude Code folders: every change journaled in the folder's state
 //! directory (outside the folder), and undo. The same journal, entries and ids as on `.memory`
 //! sets; an entry's `files` hold the before and after image of each file it touched.
+//! Proposals are kept there too and approved through the write engine, with their MEMORY.md
+//! lines derived at that moment.
 
+pub mod index_lines;
 mod journal;
 mod record;
 

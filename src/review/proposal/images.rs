@@ -8,6 +8,7 @@ use crate::claude::frontmatter;
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::FileImage;
 use crate::review::content::secrets::redact;
+use crate::store::RecordInput;
 
 use super::State;
 
@@ -52,6 +53,24 @@ pub fn written_names(files: &[FileImage]) -> Vec<String> {
     files
         .iter()
         .filter_map(|f| f.after.as_deref().map(|text| topic_name(&f.file, text)))
+        .collect()
+}
+
+/// The after images as the fields of records (`type` and `description` empty where the file
+/// has none), for listings that show records.
+pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
+    files
+        .iter()
+        .filter_map(|f| {
+            let text = f.after.as_deref()?;
+            let parsed = frontmatter::parse(text);
+            Some(RecordInput {
+                name: topic_name(&f.file, text),
+                kind: parsed.kind().unwrap_or_default().to_owned(),
+                description: parsed.field("description").unwrap_or_default().to_owned(),
+                body: parsed.body,
+            })
+        })
         .collect()
 }
 

@@ -271,6 +271,28 @@ impl Proposal {
         }
     }
 
+    /// What it does, in one line: "add a, b", "replace a, b with c", "edit a; remove b".
+    pub fn summary(&self) -> String {
+        if !self.files.is_empty() {
+            return images::summary(&self.files);
+        }
+        let plan = self.plan().ok();
+        let names: Vec<&str> = plan
+            .iter()
+            .flat_map(|p| p.records())
+            .map(Record::name)
+            .collect();
+        let sources = plan
+            .as_ref()
+            .map(|p| p.source_names().join(", "))
+            .unwrap_or_default();
+        match self.kind {
+            Kind::Extraction => format!("add {}", names.join(", ")),
+            Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
+            Kind::Edit => format!("edit {}", names.join(", ")),
+        }
+    }
+
     pub fn reference(&self) -> ProposalRef {
         ProposalRef {
             id: self.id.clone(),
