@@ -10,6 +10,9 @@
 
 use std::collections::HashSet;
 
+use jiff::Timestamp;
+
+use crate::claude::edit::{NewMemory, file_name, plan_add};
 use crate::claude::frontmatter::{Frontmatter, KNOWN_TYPES};
 use crate::claude::write::FileImage;
 use crate::claude::{Snapshot, Topic, TopicContent};
@@ -53,8 +56,9 @@ pub struct IntoClaude {
 }
 
 /// `text` as a `.memory` name: ASCII letters and digits lowercased, every other run of
-/// characters one `-`, none at either end. Empty when nothing is left.
-pub fn slug(text: &str) -> String {
+/// characters one `-`, none at either end. Empty when nothing is left. (Claude Code's own file
+/// names keep every script: that is [`crate::claude::edit::slug`].)
+pub fn memory_name(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {
@@ -108,7 +112,7 @@ fn topic_as_record(topic: &Topic, from: &str) -> Result<Record, String> {
             "its frontmatter is not valid YAML (line {line}: {message})"
         ));
     }
-    let name = [slug(topic.name()), slug(topic.stem())]
+    let name = [memory_name(topic.name()), memory_name(topic.stem())]
         .into_iter()
         .find(|s| !s.is_empty())
         .ok_or_else(|| {
@@ -138,93 +142,74 @@ fn topic_as_record(topic: &Topic, from: &str) -> Result<Record, String> {
     Record::new(name, kind, description, body).map_err(|e| e.to_string())
 }
 
-/// The sources as new files for the Claude Code folder `target`; `modified` is the stamp for
-/// converted records (ISO-8601 UTC with milliseconds).
-pub fn into_claude(sources: &[Source], target: &Snapshot, modified: &str) -> IntoClaude {
+/// The sources as new files for the Claude Code folder `target`; converted records are stamped
+/// `modified` at `now`.
+pub fn into_claude(sources: &[Source], target: &Snapshot, now: Timestamp) -> IntoClaude {
     let mut out = IntoClaude::default();
     let mut names: HashSet<String> = target.topics.iter().map(|t| t.name().to_owned()).collect();
-    let mut files: HashSet<String> = target.topics.iter().map(|t| t.file.clone()).collect();
+    let mut files: Vec<String> = target.topics.iter().map(|t| t.file.clone()).collect();
     files.extend(target.others.iter().map(|o| o.file.clone()));
     for source in sources {
         let name = source.name().to_owned();
+        let refuse = |reason: String| Refusal {
+            name: name.clone(),
+            reason,
+        };
         if names.contains(&name) {
-            out.refused.push(Refusal {
-                reason: format!("a memory named {name:?} is already in the target"),
-                name,
-            });
+            out.refused.push(refuse(format!(
+                "a memory named {name:?} is already in the target"
+            )));
             continue;
         }
-        let (file, text) = match source {
-            Source::Record(record) => (
-                new_file_name(record.kind().as_str(), record.name(), &files),
-                topic_text(record, modified),
-            ),
+        let existing: Vec<&str> = files.iter().map(String::as_str).collect();
+        let converted = match source {
+            Source::Record(record) => new_topic(record, &existing, now),
             Source::Topic { topic, text } => {
-                let file = if files.contains(&topic.file) {
-                    new_file_name(topic.kind().unwrap_or("memory"), &name, &files)
+                let taken = existing.iter().any(|f| f.eq_ignore_ascii_case(&topic.file));
+                let file = if taken {
+                    file_name(&name, topic.kind(), &existing)
                 } else {
                     topic.file.clone()
                 };
-                (file, (*text).to_owned())
+                Ok((file, (*text).to_owned()))
             }
         };
-        names.insert(name);
-        files.insert(file.clone());
-        out.files.push(FileImage {
-            file,
-            before: None,
-            after: Some(text),
-        });
+        match converted {
+            Err(reason) => out.refused.push(refuse(reason)),
+            Ok((file, text)) => {
+                names.insert(name);
+                files.push(file.clone());
+                out.files.push(FileImage {
+                    file,
+                    before: None,
+                    after: Some(text),
+                });
+            }
+        }
     }
     out
 }
 
-/// A new topic file for `record`, with the frontmatter Claude Code writes.
-pub fn topic_text(record: &Record, modified: &str) -> String {
-    format!(
-        "---\nname: {}\ndescription: {}\ntype: {}\nmodified: {modified}\n---\n\n{}\n",
-        yaml_scalar(record.name()),
-        yaml_scalar(record.description()),
-        record.kind().as_str(),
-        record.body().trim_end_matches('\n'),
-    )
-}
-
-/// `text` as a one-line YAML value: plain when YAML reads it back as that string, else
-/// double-quoted (JSON's escapes are YAML's).
-fn yaml_scalar(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text.trim() == text
-        && !text.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@`".contains(c))
-        && !text.contains(": ")
-        && !text.contains(" #")
-        && !text.ends_with(':')
-        && !text.chars().any(char::is_control)
-        && matches!(
-            yaml_rust2::YamlLoader::load_from_str(&format!("k: {text}")).as_deref(),
-            Ok([doc]) if doc["k"].as_str() == Some(text)
-        );
-    if plain {
-        text.to_owned()
-    } else {
-        serde_json::Value::String(text.to_owned()).to_string()
-    }
-}
-
-/// `<type>_<slug>.md`, with `-2`, `-3` ... before `.md` until no file in `taken` has it.
-fn new_file_name(kind: &str, name: &str, taken: &HashSet<String>) -> String {
-    let stem = match slug(name).replace('-', "_") {
-        s if s.is_empty() => format!("{kind}_memory"),
-        s if s.starts_with(&format!("{kind}_")) => s,
-        s => format!("{kind}_{s}"),
+/// The file Claude Code would write for `record`: `<type>_<slug>.md` with `name`,
+/// `description`, `type` and `modified`.
+pub fn new_topic(
+    record: &Record,
+    existing: &[&str],
+    now: Timestamp,
+) -> Result<(String, String), String> {
+    let memory = NewMemory {
+        name: record.name().to_owned(),
+        kind: record.kind().as_str().to_owned(),
+        description: record.description().to_owned(),
+        body: record.body().to_owned(),
     };
-    let mut file = format!("{stem}.md");
-    let mut n = 2;
-    while taken.contains(&file) {
-        file = format!("{stem}_{n}.md");
-        n += 1;
-    }
-    file
+    let (file, writes) = plan_add(&memory, None, existing, now).map_err(|e| e.to_string())?;
+    writes
+        .into_iter()
+        .find(|w| w.file == file)
+        .and_then(|w| w.after)
+        .map(|text| (file, text))
+        .ok_or_else(|| "no file was planned for it".to_owned())
 }
 
 #[cfg(test)]
@@ -254,9 +239,9 @@ mod tests {
 
     #[test]
     fn slugs_keep_ascii_letters_and_digits() {
-        assert_eq!(slug("User Role — v2"), "user-role-v2");
-        assert_eq!(slug("--a__b--"), "a-b");
-        assert_eq!(slug("用户偏好"), "");
+        assert_eq!(memory_name("User Role — v2"), "user-role-v2");
+        assert_eq!(memory_name("--a__b--"), "a-b");
+        assert_eq!(memory_name("用户偏好"), "");
     }
 
     #[test]
@@ -338,10 +323,11 @@ mod tests {
         let plain =
             Record::new("db-rule", MemoryType::Project, "Real database", "No mocks.").unwrap();
         let target = snapshot(vec![topic("feedback_tabs.md", "other\n")]);
+        let now: Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
         let out = into_claude(
             &[Source::Record(&record), Source::Record(&plain)],
             &target,
-            "2026-12-01T10:00:00.000Z",
+            now,
         );
         assert_eq!(out.refused, []);
         assert_eq!(out.files[0].file, "feedback_tabs_2.md");
@@ -380,7 +366,7 @@ mod tests {
                 text: "---\nname: kept\n---\n",
             },
         ];
-        let out = into_claude(&sources, &target, "now");
+        let out = into_claude(&sources, &target, Timestamp::UNIX_EPOCH);
         assert_eq!(out.files.len(), 1);
         assert_eq!(out.files[0].file, "notes/x.md");
         assert_eq!(out.files[0].after.as_deref(), Some(text));

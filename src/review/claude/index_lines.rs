@@ -3,7 +3,11 @@
 //! agent's index and never regenerates it. A new topic file gets an entry, a renamed one its
 //! link rewritten in place, a removed one its line taken out.
 
-use crate::claude::index::INDEX_FILE;
+use crate::claude::edit::{
+    append_entry, entry_line, rehook_entries, remove_entries, rename_entries,
+};
+use crate::claude::frontmatter;
+use crate::claude::index::{self, INDEX_FILE, LoadLimits};
 use crate::claude::write::FileImage;
 use crate::review::proposal::images::{Change, change, topic_name};
 
@@ -40,135 +44,69 @@ pub fn derived_index(index: Option<&str>, files: &[FileImage]) -> Option<String>
             .any(|(d, c)| d.file == f.file || c.file == f.file)
     };
     for (deleted, created) in &pairs {
-        text = match rewrite_link(&text, &deleted.file, &created.file) {
-            Some(rewritten) => rewritten,
-            None => append_entry(&text, created),
+        text = if links_to(&text, &deleted.file) {
+            let name =
+                |f: &FileImage, t: &Option<String>| topic_name(&f.file, t.as_deref().unwrap_or(""));
+            rename_entries(
+                &text,
+                &deleted.file,
+                &created.file,
+                &name(deleted, &deleted.before),
+                &name(created, &created.after),
+            )
+        } else {
+            append(&text, created)
         };
     }
     for image in files.iter().filter(|f| !renamed(f)) {
         text = match change(image) {
-            Change::Delete => remove_entry(&text, &image.file),
-            Change::Create if !links_to(&text, &image.file) => append_entry(&text, image),
-            Change::Create | Change::Edit => text,
+            Change::Delete => remove_entries(&text, &image.file),
+            Change::Create if !links_to(&text, &image.file) => append(&text, image),
+            Change::Create => text,
+            Change::Edit => follow_edit(&text, image),
         };
     }
     (text != original).then_some(text)
 }
 
-// The line edits themselves. Until cc-text's `claude::edit` lands these are kept here, small
-// and on the parsed index; they give way to its functions.
-
-use crate::claude::frontmatter;
-use crate::claude::index::{self, LineKind, LoadLimits};
-
-fn lines(text: &str) -> Vec<&str> {
-    text.split_inclusive('\n').collect()
+fn links_to(index: &str, file: &str) -> bool {
+    index::parse(index, LoadLimits::default())
+        .entries()
+        .any(|l| l.entry_file() == Some(file))
 }
 
-fn entry_lines(text: &str) -> Vec<(usize, Option<String>)> {
-    index::parse(text, LoadLimits::default())
-        .lines
-        .into_iter()
-        .map(|l| (l.number - 1, l.entry_file().map(str::to_owned)))
-        .collect()
+/// A new file's entry under the heading of its type.
+fn append(index: &str, image: &FileImage) -> String {
+    let text = image.after.as_deref().unwrap_or("");
+    let parsed = frontmatter::parse(text);
+    let line = entry_line(
+        &topic_name(&image.file, text),
+        &image.file,
+        parsed.field("description").unwrap_or(""),
+    );
+    append_entry(index, &line, parsed.kind())
 }
 
-fn links_to(text: &str, file: &str) -> bool {
-    entry_lines(text)
-        .iter()
-        .any(|(_, f)| f.as_deref() == Some(file))
-}
-
-fn remove_entry(text: &str, file: &str) -> String {
-    let drop: Vec<usize> = entry_lines(text)
-        .into_iter()
-        .filter(|(_, f)| f.as_deref() == Some(file))
-        .map(|(n, _)| n)
-        .collect();
-    lines(text)
-        .into_iter()
-        .enumerate()
-        .filter(|(n, _)| !drop.contains(n))
-        .map(|(_, l)| l)
-        .collect()
-}
-
-fn rewrite_link(text: &str, old: &str, new: &str) -> Option<String> {
-    let at: Vec<usize> = entry_lines(text)
-        .into_iter()
-        .filter(|(_, f)| f.as_deref() == Some(old))
-        .map(|(n, _)| n)
-        .collect();
-    if at.is_empty() {
-        return None;
-    }
-    Some(
-        lines(text)
-            .into_iter()
-            .enumerate()
-            .map(|(n, l)| {
-                if at.contains(&n) {
-                    l.replacen(&format!("]({old})"), &format!("]({})", link_target(new)), 1)
-                } else {
-                    l.to_owned()
-                }
-            })
-            .collect(),
-    )
-}
-
-fn link_target(file: &str) -> String {
-    if file.contains([' ', '(', ')']) {
-        format!("<{file}>")
-    } else {
-        file.to_owned()
-    }
-}
-
-fn append_entry(text: &str, image: &FileImage) -> String {
-    let after = image.after.as_deref().unwrap_or("");
-    let parsed = frontmatter::parse(after);
-    let name = topic_name(&image.file, after);
-    let line = match parsed.field("description") {
-        Some(d) if !d.trim().is_empty() => {
-            format!("- [{name}]({}) — {d}\n", link_target(&image.file))
-        }
-        _ => format!("- [{name}]({})\n", link_target(&image.file)),
+/// An edited file's entry: its title follows a new name, its hook a new description.
+fn follow_edit(index: &str, image: &FileImage) -> String {
+    let (before, after) = (
+        image.before.as_deref().unwrap_or(""),
+        image.after.as_deref().unwrap_or(""),
+    );
+    let (old_name, new_name) = (
+        topic_name(&image.file, before),
+        topic_name(&image.file, after),
+    );
+    let mut out = rename_entries(index, &image.file, &image.file, &old_name, &new_name);
+    let describe = |text: &str| {
+        frontmatter::parse(text)
+            .field("description")
+            .map(str::to_owned)
     };
-    let mut all: Vec<String> = lines(text).into_iter().map(str::to_owned).collect();
-    let parsed_index = index::parse(text, LoadLimits::default());
-    let heading = parsed.kind().and_then(|kind| {
-        parsed_index.lines.iter().position(|l| {
-            l.kind == LineKind::Heading
-                && l.text
-                    .trim_start_matches('#')
-                    .trim()
-                    .eq_ignore_ascii_case(kind)
-        })
-    });
-    let at = match heading {
-        Some(h) => {
-            let end = parsed_index.lines[h + 1..]
-                .iter()
-                .position(|l| l.kind == LineKind::Heading)
-                .map_or(parsed_index.lines.len(), |p| h + 1 + p);
-            let last_entry = parsed_index.lines[h..end]
-                .iter()
-                .rposition(|l| l.is_entry())
-                .map_or(h, |p| h + p);
-            last_entry + 1
-        }
-        None => all.len(),
-    };
-    let at = at.min(all.len());
-    if at == all.len()
-        && let Some(last) = all.last_mut()
-        && !last.ends_with('\n')
-    {
-        last.push('\n');
+    if let (Some(old), Some(new)) = (describe(before), describe(after)) {
+        out = rehook_entries(&out, &image.file, &old, &new);
     }
-    all.insert(at, line);
-    all.concat()
+    out
 }
 
 #[cfg(test)]
@@ -194,7 +132,7 @@ mod tests {
             "# Memory\n\n## User\n- [role](user_role.md) — leads\n- [pr size](user_pr.md) — small PRs\n\n## Feedback\n- [tabs](feedback_tabs.md) — tabs\n\nfree text"
         );
         let untyped = derived_index(None, &[image("a b.md", None, Some("text"))]).unwrap();
-        assert_eq!(untyped, "- [a b](<a b.md>)\n");
+        assert_eq!(untyped, "- [a b](a%20b.md)\n");
     }
 
     #[test]
