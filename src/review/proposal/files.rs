@@ -148,7 +148,7 @@ fn rewrite_at(dir: Option<StateDir>, proposal: &Proposal) -> Result<(), ReviewEr
 
 /// Writes a new proposal into `state`'s proposals folder (created if needed), atomically and
 /// exclusively: an id that exists is never overwritten.
-pub(super) fn create_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
+pub(crate) fn create_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
     let dir = state.create_subdir(PROPOSALS_DIR)?;
     dir.create_exclusive(&file_name(&proposal.id)?, &encode(proposal))
 }

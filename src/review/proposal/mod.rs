@@ -30,6 +30,8 @@ mod origin;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 use files::{create_in, rewrite, rewrite_in};
 pub use rebase::{Rebased, already_filed, rebase};
+pub(crate) use files::create_in;
+use files::{rewrite, rewrite_in};
 pub(crate) use files::{is_decided, is_decided_in};
 pub use origin::{AgentCall, Origin};
 
@@ -339,7 +341,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         .map(JournalRecord::from)
         .collect();
     let proposal = Proposal {
-        id: uuid::Uuid::new_v4().simple().to_string()[..12].to_owned(),
+        id: new_id(),
         kind: new.plan.kind(),
         created_at: now_ms(),
         origin: new.origin,
@@ -362,8 +364,13 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
     Ok(proposal)
 }
 
+/// A fresh proposal id: 12 lowercase hex digits.
+pub(crate) fn new_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
+}
+
 /// Fails unless `proposal` is still pending.
-fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
+pub(crate) fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
     match proposal.status {
         ProposalStatus::Pending => Ok(()),
         status => Err(ReviewError::ProposalDecided {
@@ -437,7 +444,7 @@ fn decided(mut proposal: Proposal, decision: &Decision, entry: u64) -> Option<Pr
     Some(proposal)
 }
 
-fn decision(id: &str, status: ProposalStatus, reason: Option<String>) -> Decision {
+pub(crate) fn decision(id: &str, status: ProposalStatus, reason: Option<String>) -> Decision {
     Decision {
         proposal: id.to_owned(),
         status,

@@ -1,0 +1,223 @@
+//! Proposals on a Claude Code folder: the same proposal files as a `.memory` set's (one
+//! `<id>.json` each), kept in the folder's state directory, outside the folder. Each holds the
+//! full text of every file it changes, before and after; approving writes the after images
+//! through the write engine with the before images as bases (a file changed since is a
+//! conflict and nothing is written) and MEMORY.md's lines derived from the index as it is then.
+
+use serde_json::Value;
+
+use super::index_lines::derived_index;
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::index::INDEX_FILE;
+use crate::claude::write::{FileImage, FileWrite};
+use crate::claude::{ClaudeError, ClaudeFolder};
+use crate::review::content::secrets::redact;
+use crate::review::error::ReviewError;
+use crate::review::journal::{Entry, EntryMeta, Op};
+use crate::review::proposal::{
+    self, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
+};
+use crate::review::state::StateDir;
+use crate::store::time::now_ms;
+
+/// What a proposer hands in for a Claude Code folder.
+#[derive(Debug, Clone)]
+pub struct NewFiles {
+    /// `extraction` for new files only, `consolidation` for a merge, `edit` otherwise.
+    pub kind: Kind,
+    /// Every file the change touches, with its text as the proposer read it (`before`; `None`:
+    /// it did not exist) and as it should be (`after`; `None`: removed). MEMORY.md only when the
+    /// proposer edits the index itself; otherwise approving keeps its lines true.
+    pub files: Vec<FileImage>,
+    pub origin: Origin,
+    /// What the change came from, shown to the reviewer.
+    pub evidence: Option<String>,
+}
+
+/// Files a proposal for `folder`, changing nothing in it: the files must be Markdown files
+/// inside it, each really changed. Credentials in the images and the evidence are kept
+/// redacted (docs/audit.md).
+pub fn file_proposal(folder: &ClaudeFolder, new: NewFiles) -> Result<Proposal, ReviewError> {
+    if let Some(rule) = images::filing_rule(&new.files) {
+        return Err(ReviewError::ProposalInvalid { rule });
+    }
+    let proposal = Proposal {
+        id: proposal::new_id(),
+        kind: new.kind,
+        created_at: now_ms(),
+        origin: new.origin,
+        base: Vec::new(),
+        additions: Vec::new(),
+        plan: Value::Null,
+        evidence: new.evidence.map(|e| redact(&e).into_owned()),
+        status: ProposalStatus::Pending,
+        decided_at: None,
+        decided_by: None,
+        reason: None,
+        journal_entry: None,
+        files: images::redacted(new.files),
+    };
+    create_in(&state_dir(folder)?, &proposal)?;
+    Ok(proposal)
+}
+
+/// Every proposal filed for `folder` (and every proposal file that does not read), oldest first.
+pub fn list(folder: &ClaudeFolder) -> Result<Listing, ReviewError> {
+    proposal::list_all_in(Some(&state_dir(folder)?))
+}
+
+pub fn load(folder: &ClaudeFolder, id: &str) -> Result<Proposal, ReviewError> {
+    proposal::load_in(&state_dir(folder)?, id)
+}
+
+/// The text of `file` in the folder now (`None`: absent).
+fn current_text(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, String> {
+    if let Some(rule) = images::path_rule(file) {
+        return Err(rule.to_owned());
+    }
+    match read_regular(&folder.root().join(file), MAX_FILE_BYTES) {
+        Ok(None) => Ok(None),
+        Ok(Some(bytes)) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| "it is not valid UTF-8".to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Whether a proposal still applies to `folder`: ready, or stale with what changed (a file is
+/// no longer as its before image says).
+pub fn state(folder: &ClaudeFolder, proposal: &Proposal) -> State {
+    match proposal.status {
+        ProposalStatus::Approved => return State::Approved,
+        ProposalStatus::Rejected => return State::Rejected,
+        ProposalStatus::Pending => {}
+    }
+    if let Some(rule) = images::filing_rule(&proposal.files) {
+        return State::Stale(vec![format!("it cannot be applied: {rule}")]);
+    }
+    images::state(&proposal.files, |file| current_text(folder, file))
+}
+
+/// The writes that apply `proposal` now: each file's base is its current text (which must be
+/// what its before image recorded), and MEMORY.md's lines follow from the index as it is.
+fn writes_for(folder: &ClaudeFolder, proposal: &Proposal) -> Result<Vec<FileWrite>, ReviewError> {
+    let stale = |detail: String| ReviewError::ProposalStale {
+        id: proposal.id.clone(),
+        detail,
+    };
+    if let State::Stale(changes) = state(folder, proposal) {
+        return Err(stale(changes.join("; ")));
+    }
+    let mut writes = Vec::with_capacity(proposal.files.len() + 1);
+    for image in &proposal.files {
+        writes.push(FileWrite {
+            file: image.file.clone(),
+            base: current_text(folder, &image.file).map_err(&stale)?,
+            after: image.after.clone(),
+        });
+    }
+    let index = current_text(folder, INDEX_FILE)
+        .map_err(|why| stale(format!("{INDEX_FILE} cannot be read: {why}")))?;
+    if let Some(after) = derived_index(index.as_deref(), &proposal.files) {
+        writes.push(FileWrite {
+            file: INDEX_FILE.into(),
+            base: index,
+            after: Some(after),
+        });
+    }
+    Ok(writes)
+}
+
+/// What an approval did: the files as written (MEMORY.md included) and its journal entry.
+#[derive(Debug, Clone)]
+pub struct Approved {
+    pub files: Vec<FileImage>,
+    pub entry: Option<Entry>,
+}
+
+/// Applies a pending proposal in one journaled change. A stale proposal, or a file changed
+/// between the check and the write, is refused and nothing is written.
+pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError> {
+    let state = state_dir(folder)?;
+    let _lock = lock(folder)?;
+    let read_as = proposal::load_in(&state, id)?;
+    proposal::pending(&read_as)?;
+    let writes = writes_for(folder, &read_as)?;
+    let meta = EntryMeta {
+        op: Some(Op::Approve),
+        proposal: Some(read_as.reference()),
+        ..EntryMeta::default()
+    };
+    let decision = proposal::decision(id, ProposalStatus::Approved, None);
+    let (files, entry) = engine::journaled(folder, &state, writes, meta, decision).map_err(
+        |e| match e {
+            ReviewError::Claude(ClaudeError::Conflict { path, .. }) => ReviewError::ProposalStale {
+                id: id.to_owned(),
+                detail: format!("{} changed while it was being applied", path.display()),
+            },
+            other => other,
+        },
+    )?;
+    Ok(Approved { files, entry })
+}
+
+/// Closes a pending proposal without applying it; the folder is not touched.
+pub fn reject(
+    folder: &ClaudeFolder,
+    id: &str,
+    reason: Option<String>,
+) -> Result<Option<Entry>, ReviewError> {
+    let state = state_dir(folder)?;
+    let _lock = lock(folder)?;
+    let proposal = proposal::load_in(&state, id)?;
+    proposal::pending(&proposal)?;
+    let meta = EntryMeta {
+        op: Some(Op::Reject),
+        proposal: Some(proposal.reference()),
+        reason: reason.clone(),
+        undoes: None,
+    };
+    let decision = proposal::decision(id, ProposalStatus::Rejected, reason);
+    engine::decision_only(&state, meta, decision)
+}
+
+fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
+    engine::state_dir(folder)
+}
+
+fn lock(folder: &ClaudeFolder) -> Result<crate::claude::state::StateLock, ReviewError> {
+    let state = crate::claude::state::ClaudeState::for_folder(folder)?;
+    Ok(state.lock()?)
+}
+
+/// STUB adapter onto cc-core's state directory and journal (replaced at rebase).
+mod engine {
+    use super::*;
+    use crate::review::proposal::{Decision, record_decision_in};
+
+    pub fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
+        let state = crate::claude::state::ClaudeState::for_folder(folder)?;
+        StateDir::at(state.path())
+    }
+
+    pub fn journaled(
+        folder: &ClaudeFolder,
+        state: &StateDir,
+        writes: Vec<FileWrite>,
+        _meta: EntryMeta,
+        decision: Decision,
+    ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+        let files = crate::claude::write::apply(folder, writes)?;
+        record_decision_in(state, &decision, 0)?;
+        Ok((files, None))
+    }
+
+    pub fn decision_only(
+        state: &StateDir,
+        _meta: EntryMeta,
+        decision: Decision,
+    ) -> Result<Option<Entry>, ReviewError> {
+        record_decision_in(state, &decision, 0)?;
+        Ok(None)
+    }
+}
