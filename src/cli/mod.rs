@@ -14,6 +14,8 @@ macro_rules! say {
 
 mod check;
 mod claude;
+mod claude_review;
+mod copy;
 pub mod eval;
 mod hints;
 mod hook;
@@ -170,6 +172,9 @@ enum Command {
     Approve(review::ApproveArgs),
     /// Close a proposal without applying it.
     Reject(review::RejectArgs),
+    /// Propose bringing memories from another folder (either format) into this one; prints
+    /// the proposal's id.
+    Copy(copy::CopyArgs),
     /// Show the journal of changes made through memwb, oldest first.
     Log(review::LogArgs),
     /// Revert a journal entry (the last change by default) as a new transaction.
@@ -340,6 +345,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Proposals(args) => review::proposals(&store, args),
         Command::Approve(args) => review::approve(&store, args),
         Command::Reject(args) => review::reject(&store, args),
+        Command::Copy(args) => copy::run(
+            &target::Target::Store(store.clone()),
+            args,
+            store.options(),
+            cli.folder.limits(),
+        ),
         Command::Log(args) => review::log(&store, args),
         Command::Undo(args) => review::undo(&store, args),
         #[cfg(feature = "tui")]
@@ -383,15 +394,21 @@ fn run_claude(
         // Both open another workspace's .memory, as they do without a Claude Code folder.
         Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
         Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
+        Command::Propose(args) => claude_review::propose(target, args),
+        Command::Proposals(args) => claude_review::proposals(target, args),
+        Command::Approve(args) => claude_review::approve(target, args),
+        Command::Reject(args) => claude_review::reject(target, args),
+        Command::Copy(args) => copy::run(
+            &target::Target::Claude(target.clone()),
+            args,
+            &options,
+            cli.folder.limits(),
+        ),
         Command::Add(_)
         | Command::Set(_)
         | Command::Rm(_)
         | Command::Consolidate(_)
         | Command::Repair(_)
-        | Command::Propose(_)
-        | Command::Proposals(_)
-        | Command::Approve(_)
-        | Command::Reject(_)
         | Command::Log(_)
         | Command::Undo(_)
         | Command::Accept(_) => claude::refuse(),

@@ -27,11 +27,11 @@ use crate::store::{Record, RecordInput, Store};
 #[derive(clap::Args, Debug)]
 pub struct ProposeArgs {
     #[command(subcommand)]
-    source: ProposeSource,
+    pub(super) source: ProposeSource,
 }
 
 #[derive(clap::Subcommand, Debug)]
-enum ProposeSource {
+pub(super) enum ProposeSource {
     /// Ask the configured model to consolidate the named records (default: the whole set).
     Consolidate(ConsolidateProposalArgs),
     /// Ask the configured model to extract memories from a chat history (JSON messages).
@@ -43,38 +43,38 @@ enum ProposeSource {
 }
 
 #[derive(clap::Args, Debug)]
-struct ConsolidateProposalArgs {
+pub(super) struct ConsolidateProposalArgs {
     /// The candidates (default: every record in the set).
     #[arg(value_name = "NAME")]
-    names: Vec<String>,
+    pub(super) names: Vec<String>,
     #[command(flatten)]
-    model: ModelArgs,
+    pub(super) model: ModelArgs,
 }
 
 #[derive(clap::Args, Debug)]
-struct ExtractArgs {
+pub(super) struct ExtractArgs {
     /// A JSON array of messages ({"role":"user","content":"..."}, ...), or - for stdin.
     #[arg(long, value_name = "FILE")]
-    history: PathBuf,
+    pub(super) history: PathBuf,
     #[command(flatten)]
-    model: ModelArgs,
+    pub(super) model: ModelArgs,
 }
 
 #[derive(clap::Args, Debug)]
-struct ImportArgs {
+pub(super) struct ImportArgs {
     /// Which reply format; by default an array is an extraction, an object a consolidation.
     #[arg(long, value_enum, value_name = "KIND")]
     kind: Option<KindArg>,
     /// The excerpt of conversation the proposal came from, shown to the reviewer (any text,
     /// leading dashes included).
     #[arg(long, allow_hyphen_values = true)]
-    evidence: Option<String>,
+    pub(super) evidence: Option<String>,
     /// The reply (a path, or - for standard input).
     path: PathBuf,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum KindArg {
+pub(super) enum KindArg {
     /// An array of new records.
     Extraction,
     /// {"source_names":[...],"records":[...]}.
@@ -84,7 +84,8 @@ enum KindArg {
 #[derive(clap::Args, Debug)]
 pub struct ProposalsArgs {
     /// Print a JSON array of {"id","kind","state","changes","origin","created_at",
-    /// "source_names","records","base","additions","evidence","reason","journal_entry"}.
+    /// "source_names","records","base","additions","evidence","reason","journal_entry"}, and
+    /// "files" ({"file","before","after"}) on a Claude Code folder.
     #[arg(long)]
     json: bool,
     /// Include approved and rejected proposals.
@@ -95,16 +96,16 @@ pub struct ProposalsArgs {
 #[derive(clap::Args, Debug)]
 pub struct ApproveArgs {
     /// The proposal's id (see `memwb proposals`).
-    id: String,
+    pub(super) id: String,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct RejectArgs {
     /// The proposal's id (see `memwb proposals`).
-    id: String,
+    pub(super) id: String,
     /// Why, kept in the journal (any text, leading dashes included).
     #[arg(long, allow_hyphen_values = true)]
-    reason: Option<String>,
+    pub(super) reason: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -140,7 +141,7 @@ pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
 }
 
 /// The configured model, and how a proposal names it.
-fn model(args: &ModelArgs) -> anyhow::Result<(Box<dyn ModelClient>, Origin)> {
+pub(super) fn model(args: &ModelArgs) -> anyhow::Result<(Box<dyn ModelClient>, Origin)> {
     let settings = ModelSettings::resolve(&args.flags(), &|name| std::env::var(name).ok())?.context(
         "this needs a model: --model-url URL --model NAME, or --model-cmd CMD (or MEMWB_MODEL_URL / MEMWB_MODEL_CMD)",
     )?;
@@ -237,7 +238,8 @@ fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
     Ok(out)
 }
 
-fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {
+/// The reply `propose import` reads, validated against `candidates` as a model's would be.
+pub(super) fn imported_plan(args: &ImportArgs, candidates: &[Record]) -> anyhow::Result<Plan> {
     let value: Value = read_json(&args.path, "side-query reply")?;
     let kind = match (args.kind, &value) {
         (Some(KindArg::Extraction), _) | (None, Value::Array(_)) => Kind::Extraction,
@@ -246,10 +248,14 @@ fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewPropos
             anyhow::bail!("a reply must be an array (extraction) or an object (consolidation)")
         }
     };
+    Plan::parse(kind, &value, candidates)
+        .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
+}
+
+fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {
     let seen = store.read()?;
     let candidates: Vec<Record> = seen.records().cloned().collect();
-    let plan = Plan::parse(kind, &value, &candidates)
-        .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))?;
+    let plan = imported_plan(args, &candidates)?;
     Ok(NewProposal {
         plan,
         origin: Origin::new("import"),

@@ -135,10 +135,20 @@ fn open_located(location: Location, limits: LoadLimits) -> anyhow::Result<Target
 }
 
 fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Target> {
+    open_folder(dir, args.format, options, args.limits())
+}
+
+/// The memory folder at `dir` itself, in `format` or the one detected.
+pub fn open_folder(
+    dir: &Path,
+    format: Option<Format>,
+    options: StoreOptions,
+    limits: LoadLimits,
+) -> anyhow::Result<Target> {
     if !dir.is_dir() {
         anyhow::bail!("memory folder {} is not a directory", dir.display());
     }
-    let format = match args.format {
+    let format = match format {
         Some(format) => format,
         None => match detect(dir) {
             Detected::Format(format) => format,
@@ -165,7 +175,7 @@ fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Res
             Ok(Target::Store(Store::open(workspace, options)?))
         }
         Format::Claude => Ok(Target::Claude(ClaudeTarget {
-            folder: ClaudeFolder::open(dir, args.limits())?,
+            folder: ClaudeFolder::open(dir, limits)?,
         })),
     }
 }

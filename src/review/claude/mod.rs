@@ -11,5 +11,6 @@ mod record;
 pub use journal::{ClaudeJournalObserver, journal_of, journaled, undo};
 pub use record::record;
 pub mod proposals;
+pub mod propose;
 
 pub use proposals::{Approved, NewFiles, approve, file_proposal, list, load, reject, state};

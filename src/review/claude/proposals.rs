@@ -149,15 +149,14 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
         ..EntryMeta::default()
     };
     let decision = proposal::decision(id, ProposalStatus::Approved, None);
-    let (files, entry) = engine::journaled(folder, &state, writes, meta, decision).map_err(
-        |e| match e {
+    let (files, entry) =
+        engine::journaled(folder, &state, writes, meta, decision).map_err(|e| match e {
             ReviewError::Claude(ClaudeError::Conflict { path, .. }) => ReviewError::ProposalStale {
                 id: id.to_owned(),
                 detail: format!("{} changed while it was being applied", path.display()),
             },
             other => other,
-        },
-    )?;
+        })?;
     Ok(Approved { files, entry })
 }
 

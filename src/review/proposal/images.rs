@@ -10,7 +10,7 @@ use crate::claude::write::FileImage;
 use crate::review::content::secrets::redact;
 use crate::store::RecordInput;
 
-use super::State;
+use super::{Kind, State};
 
 /// What a file image does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,18 @@ pub fn change(image: &FileImage) -> Change {
         (None, _) => Change::Create,
         (Some(_), None) => Change::Delete,
         (Some(_), Some(_)) => Change::Edit,
+    }
+}
+
+/// The kind of proposal `files` make: new files only are an extraction, one that removes a
+/// file a consolidation, anything else an edit.
+pub fn kind_of(files: &[FileImage]) -> Kind {
+    if files.iter().all(|f| change(f) == Change::Create) {
+        Kind::Extraction
+    } else if files.iter().any(|f| change(f) == Change::Delete) {
+        Kind::Consolidation
+    } else {
+        Kind::Edit
     }
 }
 

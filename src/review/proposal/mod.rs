@@ -31,8 +31,9 @@ pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 use files::{create_in, rewrite, rewrite_in};
 pub use rebase::{Rebased, already_filed, rebase};
 pub(crate) use files::create_in;
-use files::{rewrite, rewrite_in};
+pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 pub(crate) use files::{is_decided, is_decided_in};
+use files::{rewrite, rewrite_in};
 pub use origin::{AgentCall, Origin};
 
 pub const PROPOSALS_DIR: &str = "proposals";
