@@ -103,7 +103,7 @@ pub fn summary(files: &[FileImage]) -> String {
         of(Change::Edit, true),
         of(Change::Delete, false),
     );
-    if !deleted.is_empty() && !created.is_empty() {
+    if !deleted.is_empty() && !(created.is_empty() && edited.is_empty()) {
         let mut sources = of(Change::Edit, false);
         sources.extend(deleted);
         let mut results = edited;
@@ -240,7 +240,14 @@ mod tests {
                 image("a.md", Some(A), Some("x")),
                 image("b.md", Some("y"), None)
             ]),
-            "edit a; remove b"
+            "replace tabs rule, b with a"
+        );
+        assert_eq!(
+            summary(&[
+                image("a.md", Some(A), Some("x")),
+                image("c.md", Some(A), Some("y"))
+            ]),
+            "edit a, c"
         );
         assert_eq!(
             summary(&[

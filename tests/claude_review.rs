@@ -1,0 +1,524 @@
+//! The review gate on Claude Code folders from the command line: proposals filed into the
+//! folder's state directory (MEMWB_STATE_DIR, a temporary directory in every test), listed,
+//! approved into topic files and MEMORY.md lines, rejected, refused when stale; dedupe and
+//! consolidate across topic files; `copy --from` in both directions. After every test the
+//! folder holds nothing but topic files and MEMORY.md.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+const INDEX: &str = "# Memory Index
+
+## User
+- [user_role](user_role.md) — Dana leads the storefront team
+
+## Feedback
+- [tabs_indent](feedback_tabs.md) — User prefers tabs for indentation
+- [indent_tabs](feedback_indent.md) — Indentation with tabs preferred by user
+
+Free text the agent wrote stays.
+";
+
+const USER_ROLE: &str = "---
+name: user_role
+description: \"Dana leads the storefront team\"
+metadata: 
+  node_type: memory
+  type: user
+  originSessionId: 7d0c2b9e-41a6-4f53-8e2d-6b1f0c9a3e57
+  modified: 2026-09-14T08:21:07.512Z
+---
+
+Dana leads the storefront team and decides on the data model.
+";
+
+const TABS: &str = "---
+name: tabs_indent
+description: User prefers tabs for indentation
+type: feedback
+---
+
+Use tabs.
+";
+
+const INDENT: &str = "---
+name: indent_tabs
+description: Indentation with tabs preferred by user
+type: feedback
+---
+
+Tabs, not spaces.
+
+Use tabs.
+";
+
+/// A Claude Code folder and a state directory, both temporary.
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        let env = Self {
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
+        fs::create_dir_all(env.memory()).expect("mkdir");
+        fs::create_dir_all(env.state()).expect("mkdir");
+        for (file, text) in [
+            ("MEMORY.md", INDEX),
+            ("user_role.md", USER_ROLE),
+            ("feedback_tabs.md", TABS),
+            ("feedback_indent.md", INDENT),
+        ] {
+            fs::write(env.memory().join(file), text).expect("write");
+        }
+        env
+    }
+
+    fn memory(&self) -> PathBuf {
+        self.dir.path().join("memory")
+    }
+
+    fn state(&self) -> PathBuf {
+        self.dir.path().join("state")
+    }
+
+    /// `memwb --memory-dir <memory> ARGS` with HOME and MEMWB_STATE_DIR in the temp dir.
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_on(&self.memory(), args)
+    }
+
+    fn run_on(&self, folder: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.dir.path())
+            .env("MEMWB_STATE_DIR", self.state())
+            .current_dir(self.dir.path())
+            .arg("--memory-dir")
+            .arg(folder)
+            .args(args)
+            .output()
+            .expect("run memwb")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "memwb {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    }
+
+    /// The id a `propose` or `copy` printed on its last line.
+    fn proposed(&self, args: &[&str]) -> String {
+        let out = self.ok(args);
+        let id = out.lines().last().expect("an id").to_owned();
+        assert!(
+            id.len() == 12 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{out}"
+        );
+        id
+    }
+
+    fn read(&self, file: &str) -> String {
+        fs::read_to_string(self.memory().join(file)).expect("read")
+    }
+
+    fn proposals(&self, extra: &[&str]) -> Vec<Value> {
+        let mut args = vec!["proposals", "--json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&self.ok(&args)).expect("json")
+    }
+
+    fn reply(&self, value: &Value) -> String {
+        let path = self.dir.path().join("reply.json");
+        fs::write(&path, value.to_string()).expect("write reply");
+        path.display().to_string()
+    }
+}
+
+impl Drop for Env {
+    /// Whatever a test did, only topic files and MEMORY.md are in the folder: memwb's own
+    /// files live in the state directory.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        for file in tree(&self.memory()).keys() {
+            assert!(
+                file.ends_with(".md"),
+                "{file} appeared in the Claude Code folder"
+            );
+        }
+    }
+}
+
+/// Every file under `dir`, relative, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).min_depth(1) {
+        let entry = entry.expect("walk");
+        if entry.file_type().is_file() {
+            let name = entry
+                .path()
+                .strip_prefix(dir)
+                .expect("inside")
+                .display()
+                .to_string();
+            out.insert(name, fs::read(entry.path()).expect("read"));
+        }
+    }
+    out
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn record(name: &str, kind: &str, description: &str, body: &str) -> Value {
+    json!({"name": name, "type": kind, "description": description, "body": body})
+}
+
+#[test]
+fn an_approved_extraction_writes_a_topic_file_and_its_index_entry() {
+    let env = Env::new();
+    let reply = env.reply(&json!([record(
+        "pr-size",
+        "user",
+        "Prefers PRs under 300 lines",
+        "Keep pull requests small."
+    )]));
+    let before = tree(&env.memory());
+    let id = env.proposed(&["propose", "import", &reply]);
+    assert_eq!(tree(&env.memory()), before, "filing changes nothing");
+    let listed = env.proposals(&[]);
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["id"], id.as_str());
+    assert_eq!(listed[0]["kind"], "extraction");
+    assert_eq!(listed[0]["state"], "ready");
+    assert_eq!(listed[0]["files"][0]["file"], "user_pr_size.md");
+    assert_eq!(listed[0]["files"][0]["before"], Value::Null);
+    assert_eq!(listed[0]["records"][0]["name"], "pr-size");
+
+    assert_eq!(env.ok(&["approve", &id]), "added pr-size\n");
+    let written = env.read("user_pr_size.md");
+    assert!(
+        written.starts_with(
+            "---\nname: pr-size\ndescription: Prefers PRs under 300 lines\ntype: user\nmodified: "
+        ),
+        "{written}"
+    );
+    assert!(
+        written.ends_with("\n---\n\nKeep pull requests small.\n"),
+        "{written}"
+    );
+    assert_eq!(
+        env.read("MEMORY.md"),
+        INDEX.replace(
+            "team\n\n## Feedback",
+            "team\n- [pr-size](user_pr_size.md) — Prefers PRs under 300 lines\n\n## Feedback"
+        )
+    );
+    let all = env.proposals(&["--all"]);
+    assert_eq!(all[0]["state"], "approved");
+    let again = env.run(&["approve", &id]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(
+        stderr(&again).contains(&format!("proposal {id} was already approved")),
+        "{}",
+        stderr(&again)
+    );
+}
+
+#[test]
+fn a_rejected_proposal_leaves_the_folder_byte_identical() {
+    let env = Env::new();
+    let reply = env.reply(&json!([record("x", "project", "d", "b")]));
+    let id = env.proposed(&["propose", "import", &reply]);
+    let before = tree(&env.memory());
+    assert_eq!(
+        env.ok(&["reject", &id, "--reason", "-not now"]),
+        format!("rejected {id}\n")
+    );
+    assert_eq!(tree(&env.memory()), before);
+    assert!(env.proposals(&[]).is_empty());
+    let all = env.proposals(&["--all"]);
+    assert_eq!(all[0]["state"], "rejected");
+    assert_eq!(all[0]["reason"], "-not now");
+}
+
+#[test]
+fn a_stale_proposal_is_refused_and_nothing_is_written() {
+    let env = Env::new();
+    let id = env.proposed(&["propose", "dedupe"]);
+    // Claude Code edits a source with a plain write after the proposal was made.
+    let edited = TABS.replace("Use tabs.", "Use tabs, width 4.");
+    fs::write(env.memory().join("feedback_tabs.md"), &edited).expect("write");
+    let listed = env.proposals(&[]);
+    assert_eq!(listed[0]["state"], "stale");
+    assert_eq!(
+        listed[0]["changes"],
+        json!(["feedback_tabs.md was changed"])
+    );
+    let before = tree(&env.memory());
+    let out = env.run(&["approve", &id]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: proposal {id} is stale: feedback_tabs.md was changed; nothing was applied"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(tree(&env.memory()), before);
+}
+
+#[test]
+fn dedupe_merges_near_duplicates_into_the_first_and_removes_the_rest_with_their_lines() {
+    let env = Env::new();
+    let id = env.proposed(&["propose", "dedupe"]);
+    let listed = env.proposals(&[]);
+    assert_eq!(listed[0]["kind"], "consolidation");
+    assert_eq!(listed[0]["origin"]["source"], "dedupe");
+    assert_eq!(
+        listed[0]["source_names"],
+        json!(["tabs_indent", "indent_tabs"])
+    );
+    let human = env.ok(&["proposals"]);
+    assert!(
+        human.contains("replace tabs_indent, indent_tabs with tabs_indent"),
+        "{human}"
+    );
+
+    assert_eq!(
+        env.ok(&["approve", &id]),
+        "changed tabs_indent; removed indent_tabs\n"
+    );
+    assert!(!env.memory().join("feedback_indent.md").exists());
+    let merged = env.read("feedback_tabs.md");
+    assert!(
+        merged.starts_with(
+            "---\nname: tabs_indent\ndescription: Indentation with tabs preferred by user\ntype: feedback\nmodified: "
+        ),
+        "{merged}"
+    );
+    assert!(
+        merged.ends_with("---\n\nUse tabs.\n\nTabs, not spaces.\n"),
+        "{merged}"
+    );
+    let index = env.read("MEMORY.md");
+    assert!(!index.contains("feedback_indent.md"), "{index}");
+    assert!(
+        index.contains(
+            "- [tabs_indent](feedback_tabs.md) — Indentation with tabs preferred by user\n"
+        ),
+        "{index}"
+    );
+    assert!(
+        index.ends_with("Free text the agent wrote stays.\n"),
+        "{index}"
+    );
+    assert_eq!(
+        env.read("user_role.md"),
+        USER_ROLE,
+        "other files are untouched"
+    );
+}
+
+/// A `--model-cmd` that records its request and answers with `content`.
+fn scripted_model(dir: &Path, content: &Value) -> (String, PathBuf) {
+    let reply = json!({"message": {"content": content.to_string()}, "finish_reason": "stop"});
+    let reply_path = dir.join("model-reply.json");
+    fs::write(&reply_path, reply.to_string()).expect("write");
+    let request = dir.join("model-request.json");
+    let script = dir.join("model.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat > '{}'\ncat '{}'\n",
+            request.display(),
+            reply_path.display()
+        ),
+    )
+    .expect("write");
+    (format!("sh '{}'", script.display()), request)
+}
+
+#[test]
+fn a_model_consolidation_rewrites_a_kept_source_and_removes_the_others() {
+    let env = Env::new();
+    let (model, request) = scripted_model(
+        env.dir.path(),
+        &json!({
+            "source_names": ["tabs-indent", "indent-tabs"],
+            "records": [record("tabs-indent", "feedback", "Tabs for indentation, always", "Use tabs, never spaces.")]
+        }),
+    );
+    let id = env.proposed(&["propose", "consolidate", "--model-cmd", &model]);
+    let sent = fs::read_to_string(request).expect("request");
+    assert!(
+        sent.contains("indent-tabs") && sent.contains("user-role"),
+        "{sent}"
+    );
+    env.ok(&["approve", &id]);
+    assert!(!env.memory().join("feedback_indent.md").exists());
+    let kept = env.read("feedback_tabs.md");
+    assert!(
+        kept.starts_with("---\nname: tabs_indent\ndescription: Tabs for indentation, always\n"),
+        "{kept}"
+    );
+    assert!(kept.ends_with("---\n\nUse tabs, never spaces.\n"), "{kept}");
+    let index = env.read("MEMORY.md");
+    assert!(!index.contains("feedback_indent.md"), "{index}");
+    assert!(
+        index.contains("- [tabs_indent](feedback_tabs.md) — Tabs for indentation, always\n"),
+        "{index}"
+    );
+}
+
+#[test]
+fn copy_from_claude_code_into_memory_converts_and_refuses_with_reasons() {
+    let env = Env::new();
+    fs::write(env.memory().join("scratch.md"), "loose notes\n").expect("write");
+    let workspace = env.dir.path().join("ws");
+    fs::create_dir_all(workspace.join(".memory")).expect("mkdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", env.dir.path())
+        .env("MEMWB_STATE_DIR", env.state())
+        .args(["-C"])
+        .arg(&workspace)
+        .args(["--format", "memory", "copy", "--from"])
+        .arg(env.memory())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "refused scratch: it has no type (user, feedback, project or reference)\n"
+    );
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let id = stdout.lines().last().expect("id").to_owned();
+    let proposal: Value = serde_json::from_str(
+        &fs::read_to_string(workspace.join(format!(".memory/.memwb/proposals/{id}.json")))
+            .expect("proposal"),
+    )
+    .expect("json");
+    let records = proposal["plan"].as_array().expect("records");
+    let names: Vec<&str> = records
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["user-role", "tabs-indent", "indent-tabs"]);
+    assert_eq!(records[0]["type"], "user");
+    assert_eq!(records[0]["description"], "Dana leads the storefront team");
+    let body = records[0]["body"].as_str().unwrap();
+    let source = env.memory().canonicalize().unwrap();
+    assert_eq!(
+        body,
+        format!(
+            "(copied from {}/user_role.md)\n\nDana leads the storefront team and decides on the data model.",
+            source.display()
+        )
+    );
+    assert_eq!(proposal["origin"]["source"], "copy");
+}
+
+#[test]
+fn copy_from_memory_into_claude_code_adds_files_with_modified_and_refuses_taken_names() {
+    let env = Env::new();
+    let workspace = env.dir.path().join("ws");
+    fs::create_dir_all(&workspace).expect("mkdir");
+    let add = |name: &str, description: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", env.dir.path())
+            .arg("-C")
+            .arg(&workspace)
+            .args([
+                "add",
+                "--name",
+                name,
+                "--type",
+                "project",
+                "--description",
+                description,
+                "--body",
+                "Body.",
+            ])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    add("release-freeze", "Release freeze: Fridays");
+    add("other", "Not copied");
+    fs::write(
+        env.memory().join("project_taken.md"),
+        "---\nname: release-freeze\ntype: project\n---\nx\n",
+    )
+    .expect("write");
+    let from = workspace.join(".memory");
+    let from = from.to_str().unwrap();
+    let out = env.run(&["copy", "--from", from, "release-freeze"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "refused release-freeze: a memory named \"release-freeze\" is already in the target\nerror: every memory was refused (see above); nothing was proposed\n"
+    );
+    fs::remove_file(env.memory().join("project_taken.md")).expect("rm");
+    let unknown = env.run(&["copy", "--from", from, "nobody"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("no memory named \"nobody\""),
+        "{}",
+        stderr(&unknown)
+    );
+
+    let id = env.proposed(&["copy", "--from", from, "release-freeze"]);
+    env.ok(&["approve", &id]);
+    let text = env.read("project_release_freeze.md");
+    assert!(
+        text.starts_with("---\nname: release-freeze\ndescription: \"Release freeze: Fridays\"\ntype: project\nmodified: 20"),
+        "{text}"
+    );
+    assert!(text.ends_with("---\n\nBody.\n"), "{text}");
+    assert!(
+        env.read("MEMORY.md")
+            .contains("- [release-freeze](project_release_freeze.md) — Release freeze: Fridays\n")
+    );
+    assert!(!env.memory().join("project_other.md").exists());
+}
+
+#[test]
+fn a_bad_proposal_file_and_an_unknown_id_are_refused() {
+    let env = Env::new();
+    let out = env.run(&["approve", "deadbeef0000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: no proposal deadbeef0000"),
+        "{}",
+        stderr(&out)
+    );
+    let reply =
+        env.reply(&json!({"source_names": ["nobody"], "records": [record("a", "user", "d", "b")]}));
+    let bad = env.run(&["propose", "import", &reply]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("is not among the candidates"),
+        "{}",
+        stderr(&bad)
+    );
+    assert!(env.proposals(&["--all"]).is_empty());
+}
