@@ -522,3 +522,139 @@ fn a_bad_proposal_file_and_an_unknown_id_are_refused() {
     );
     assert!(env.proposals(&["--all"]).is_empty());
 }
+
+/// The folder after the dedupe proposal's approval, from a run nothing interrupted.
+fn deduped_folder() -> BTreeMap<String, Vec<u8>> {
+    let env = Env::new();
+    let id = env.proposed(&["propose", "dedupe"]);
+    env.ok(&["approve", &id]);
+    let mut files = tree(&env.memory());
+    // `modified` is stamped at approval: compare the merged file without it.
+    files.insert("feedback_tabs.md".into(), without_modified(&files["feedback_tabs.md"]));
+    files
+}
+
+fn without_modified(bytes: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .filter(|l| !l.starts_with("modified: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .into_bytes()
+}
+
+/// The entries of the folder's journal, failing on any damaged or unmarked line.
+fn journal_entries(env: &Env) -> Vec<memwb::review::Entry> {
+    let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
+        .expect("open")
+        .with_state_root(env.state());
+    let scan = memwb::review::claude::journal_of(&folder)
+        .expect("journal")
+        .scan()
+        .expect("scan");
+    assert!(scan.damaged.is_empty(), "{:?}", scan.damaged);
+    assert!(scan.pending.is_none(), "an unmarked intent: {:?}", scan.pending);
+    scan.entries
+}
+
+#[test]
+fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
+    if !cfg!(debug_assertions) {
+        common::skip("MEMWB_CRASH_AT exists in debug builds only");
+        return;
+    }
+    let expected = deduped_folder();
+    let (mut crashes, mut kept, mut rolled_back) = (0, 0, 0);
+    for n in 0.. {
+        assert!(n < 100, "the approval never completed");
+        let env = Env::new();
+        let id = env.proposed(&["propose", "dedupe"]);
+        let before = tree(&env.memory());
+        let mut approve = Command::new(env!("CARGO_BIN_EXE_memwb"));
+        approve
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", env.dir.path())
+            .env("MEMWB_STATE_DIR", env.state())
+            .env("MEMWB_CRASH_AT", n.to_string())
+            .arg("--memory-dir")
+            .arg(env.memory())
+            .args(["approve", &id]);
+        let out = approve.output().expect("run");
+        if out.status.success() {
+            assert!(crashes >= 8, "only {crashes} crash points");
+            assert!(kept >= 1 && rolled_back >= 3, "kept {kept}, rolled back {rolled_back}");
+            return;
+        }
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "step {n}: not the crash point: {}",
+            stderr(&out)
+        );
+        crashes += 1;
+        // Whatever the crash left, the next approval finishes the job exactly once.
+        let again = env.run(&["approve", &id]);
+        let said = stderr(&again);
+        if again.status.success() {
+            rolled_back += 1;
+        } else {
+            assert!(said.contains("was already approved"), "step {n}: {said}");
+            kept += 1;
+        }
+        let mut files = tree(&env.memory());
+        if let Some(merged) = files.get("feedback_tabs.md") {
+            let merged = without_modified(merged);
+            files.insert("feedback_tabs.md".into(), merged);
+        }
+        assert_eq!(files, expected, "step {n}: the folder is the approved one");
+        assert_ne!(tree(&env.memory()), before);
+        let entries = journal_entries(&env);
+        let approvals: Vec<_> = entries
+            .iter()
+            .filter(|e| e.proposal.as_ref().is_some_and(|p| p.id == id))
+            .collect();
+        assert_eq!(approvals.len(), 1, "step {n}: one journaled approval: {entries:?}");
+        assert_eq!(approvals[0].files.len(), 3, "merged file, removed file, MEMORY.md");
+        assert_eq!(env.proposals(&["--all"])[0]["state"], "approved");
+        assert_eq!(
+            env.proposals(&["--all"])[0]["journal_entry"],
+            approvals[0].id,
+            "step {n}"
+        );
+    }
+}
+
+#[test]
+fn a_failure_at_any_step_of_an_approved_consolidation_writes_nothing_and_can_be_retried() {
+    use memwb::claude::{ClaudeFolder, LoadLimits};
+    use memwb::store::IoHooks;
+    for n in 0.. {
+        assert!(n < 100, "the approval never completed");
+        let env = Env::new();
+        let id = env.proposed(&["propose", "dedupe"]);
+        let before = tree(&env.memory());
+        let hook = common::FailAt::new(n);
+        let folder = ClaudeFolder::open(&env.memory(), LoadLimits::default())
+            .expect("open")
+            .with_state_root(env.state());
+        let failing = folder.clone().with_hooks(IoHooks::new(hook.clone()));
+        match memwb::review::claude::approve(&failing, &id) {
+            Ok(_) => {
+                assert!(n >= 8, "only {n} steps");
+                return;
+            }
+            Err(error) => {
+                let (op, _) = hook.failed().expect("failed at the injected step");
+                assert!(error.to_string().contains("injected failure"), "step {n} ({op:?}): {error}");
+            }
+        }
+        assert_eq!(tree(&env.memory()), before, "step {n}: nothing of it is in the folder");
+        assert!(journal_entries(&env).is_empty(), "step {n}: nothing journaled");
+        assert_eq!(env.proposals(&[])[0]["state"], "ready", "step {n}: still pending");
+        memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
+        assert_eq!(journal_entries(&env).len(), 1);
+        assert!(!env.memory().join("feedback_indent.md").exists());
+    }
+}
