@@ -530,7 +530,10 @@ fn deduped_folder() -> BTreeMap<String, Vec<u8>> {
     env.ok(&["approve", &id]);
     let mut files = tree(&env.memory());
     // `modified` is stamped at approval: compare the merged file without it.
-    files.insert("feedback_tabs.md".into(), without_modified(&files["feedback_tabs.md"]));
+    files.insert(
+        "feedback_tabs.md".into(),
+        without_modified(&files["feedback_tabs.md"]),
+    );
     files
 }
 
@@ -553,7 +556,11 @@ fn journal_entries(env: &Env) -> Vec<memwb::review::Entry> {
         .scan()
         .expect("scan");
     assert!(scan.damaged.is_empty(), "{:?}", scan.damaged);
-    assert!(scan.pending.is_none(), "an unmarked intent: {:?}", scan.pending);
+    assert!(
+        scan.pending.is_none(),
+        "an unmarked intent: {:?}",
+        scan.pending
+    );
     scan.entries
 }
 
@@ -583,7 +590,10 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
         let out = approve.output().expect("run");
         if out.status.success() {
             assert!(crashes >= 8, "only {crashes} crash points");
-            assert!(kept >= 1 && rolled_back >= 3, "kept {kept}, rolled back {rolled_back}");
+            assert!(
+                kept >= 1 && rolled_back >= 3,
+                "kept {kept}, rolled back {rolled_back}"
+            );
             return;
         }
         use std::os::unix::process::ExitStatusExt;
@@ -615,8 +625,16 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
             .iter()
             .filter(|e| e.proposal.as_ref().is_some_and(|p| p.id == id))
             .collect();
-        assert_eq!(approvals.len(), 1, "step {n}: one journaled approval: {entries:?}");
-        assert_eq!(approvals[0].files.len(), 3, "merged file, removed file, MEMORY.md");
+        assert_eq!(
+            approvals.len(),
+            1,
+            "step {n}: one journaled approval: {entries:?}"
+        );
+        assert_eq!(
+            approvals[0].files.len(),
+            3,
+            "merged file, removed file, MEMORY.md"
+        );
         assert_eq!(env.proposals(&["--all"])[0]["state"], "approved");
         assert_eq!(
             env.proposals(&["--all"])[0]["journal_entry"],
@@ -647,12 +665,26 @@ fn a_failure_at_any_step_of_an_approved_consolidation_writes_nothing_and_can_be_
             }
             Err(error) => {
                 let (op, _) = hook.failed().expect("failed at the injected step");
-                assert!(error.to_string().contains("injected failure"), "step {n} ({op:?}): {error}");
+                assert!(
+                    error.to_string().contains("injected failure"),
+                    "step {n} ({op:?}): {error}"
+                );
             }
         }
-        assert_eq!(tree(&env.memory()), before, "step {n}: nothing of it is in the folder");
-        assert!(journal_entries(&env).is_empty(), "step {n}: nothing journaled");
-        assert_eq!(env.proposals(&[])[0]["state"], "ready", "step {n}: still pending");
+        assert_eq!(
+            tree(&env.memory()),
+            before,
+            "step {n}: nothing of it is in the folder"
+        );
+        assert!(
+            journal_entries(&env).is_empty(),
+            "step {n}: nothing journaled"
+        );
+        assert_eq!(
+            env.proposals(&[])[0]["state"],
+            "ready",
+            "step {n}: still pending"
+        );
         memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
         assert_eq!(journal_entries(&env).len(), 1);
         assert!(!env.memory().join("feedback_indent.md").exists());

@@ -23,18 +23,16 @@ use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 mod files;
-mod rebase;
 pub mod images;
 mod origin;
+mod rebase;
 
-pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
-use files::{create_in, rewrite, rewrite_in};
-pub use rebase::{Rebased, already_filed, rebase};
 pub(crate) use files::create_in;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 pub(crate) use files::{is_decided, is_decided_in};
 use files::{rewrite, rewrite_in};
 pub use origin::{AgentCall, Origin};
+pub use rebase::{Rebased, already_filed, rebase};
 
 pub const PROPOSALS_DIR: &str = "proposals";
 /// The most of one proposal file that is read (its base holds at most the whole set).
