@@ -690,3 +690,23 @@ fn a_failure_at_any_step_of_an_approved_consolidation_writes_nothing_and_can_be_
         assert!(!env.memory().join("feedback_indent.md").exists());
     }
 }
+
+#[test]
+fn dedupe_does_not_file_a_group_again_while_it_is_pending_or_after_a_rejection() {
+    let env = Env::new();
+    let id = env.proposed(&["propose", "dedupe"]);
+    let again = env.run(&["propose", "dedupe"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(
+        stderr(&again),
+        format!(
+            "skipped tabs_indent, indent_tabs: already pending as proposal {id}\nno near-duplicates found; nothing proposed\n"
+        )
+    );
+    env.ok(&["reject", &id]);
+    let after = env.run(&["propose", "dedupe"]);
+    assert!(stderr(&after).starts_with(&format!(
+        "skipped tabs_indent, indent_tabs: rejected before as proposal {id}\n"
+    )));
+    assert_eq!(env.proposals(&["--all"]).len(), 1);
+}

@@ -9,14 +9,14 @@ use super::input::read_json;
 use super::output::inert;
 use super::review::{
     ApproveArgs, ProposalsArgs, ProposeArgs, ProposeSource, RejectArgs, imported_plan, model,
-    print_proposals,
+    print_proposals, say_skipped,
 };
 use super::target::ClaudeTarget;
 use crate::claude::write::FileImage;
 use crate::folder::copy::Refusal;
 use crate::review::claude::propose::{self, Candidates};
 use crate::review::claude::{self as review_claude, NewFiles};
-use crate::review::proposal::images::{Change, change, topic_name};
+use crate::review::proposal::images::{self, Change, change, topic_name};
 use crate::review::proposal::{Origin, Plan};
 use crate::review::sink::evidence;
 use crate::session::history::{Message, validate_tool_pairing};
@@ -27,7 +27,17 @@ pub fn propose(target: &ClaudeTarget, args: &ProposeArgs) -> anyhow::Result<u8> 
     let read = propose::read(folder);
     let now = Timestamp::now();
     let proposals = match &args.source {
-        ProposeSource::Dedupe => propose::dedupe(&read, now)?,
+        ProposeSource::Dedupe => {
+            let filed = review_claude::list(folder)?.proposals;
+            let mut fresh = Vec::new();
+            for new in propose::dedupe(&read, now)? {
+                match images::already_filed(&new.files, &filed) {
+                    Some(known) => say_skipped(&images::source_names(&new.files), known),
+                    None => fresh.push(new),
+                }
+            }
+            fresh
+        }
         ProposeSource::Consolidate(consolidate) => {
             let (client, origin) = model(&consolidate.model)?;
             let candidates = propose::candidates(&read, &consolidate.names)?;

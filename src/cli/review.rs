@@ -220,22 +220,25 @@ fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
     for group in find_groups(&seen) {
         let new = dedupe_proposal(&seen, group);
         match proposal::already_filed(&new.plan, &filed) {
-            Some(known) => {
-                let how = if known.status == ProposalStatus::Pending {
-                    "already pending as"
-                } else {
-                    "rejected before as"
-                };
-                eprintln!(
-                    "skipped {}: {how} proposal {}",
-                    inert(&new.plan.source_names().join(", ")),
-                    known.id
-                );
-            }
+            Some(known) => say_skipped(new.plan.source_names(), known),
             None => out.push(new),
         }
     }
     Ok(out)
+}
+
+/// A dedupe group not filed again, and the proposal that holds it, on stderr.
+pub(super) fn say_skipped(names: &[String], known: &Proposal) {
+    let how = if known.status == ProposalStatus::Pending {
+        "already pending as"
+    } else {
+        "rejected before as"
+    };
+    eprintln!(
+        "skipped {}: {how} proposal {}",
+        inert(&names.join(", ")),
+        known.id
+    );
 }
 
 /// The reply `propose import` reads, validated against `candidates` as a model's would be.

@@ -86,6 +86,29 @@ pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
         .collect()
 }
 
+/// Whether a consolidation of `files` is already filed among `proposals`: a pending one
+/// replaces exactly the same files, or a rejected one would have (as
+/// [`super::already_filed`] says for `.memory` plans).
+pub fn already_filed<'a>(
+    files: &[FileImage],
+    proposals: &'a [super::Proposal],
+) -> Option<&'a super::Proposal> {
+    let sources = |files: &[FileImage]| -> std::collections::BTreeSet<String> {
+        files
+            .iter()
+            .filter(|f| f.before.is_some())
+            .map(|f| f.file.clone())
+            .collect()
+    };
+    let wanted = sources(files);
+    proposals.iter().find(|p| {
+        p.kind == Kind::Consolidation
+            && p.status != super::ProposalStatus::Approved
+            && !p.files.is_empty()
+            && sources(&p.files) == wanted
+    })
+}
+
 /// One line for people: "add a", "edit b", "replace a, b with c", "remove d".
 pub fn summary(files: &[FileImage]) -> String {
     let of = |wanted: Change, after: bool| -> Vec<String> {
