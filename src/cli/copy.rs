@@ -35,7 +35,7 @@ pub struct CopyArgs {
 /// The memories of the source folder, as read.
 enum Read {
     Set(MemorySet),
-    Claude(propose::Read),
+    Claude(Box<propose::Read>),
 }
 
 impl Read {
@@ -67,7 +67,7 @@ pub fn run(
     }
     let read = match &source {
         Target::Store(store) => Read::Set(store.read()?),
-        Target::Claude(claude) => Read::Claude(propose::read(&claude.folder)),
+        Target::Claude(claude) => Read::Claude(Box::new(propose::read(&claude.folder))),
     };
     let all = read.sources();
     let sources: Vec<Source> = if args.names.is_empty() {

@@ -126,7 +126,8 @@ pub fn summary(files: &[FileImage]) -> String {
         of(Change::Edit, true),
         of(Change::Delete, false),
     );
-    if !deleted.is_empty() && !(created.is_empty() && edited.is_empty()) {
+    let writes_something = !created.is_empty() || !edited.is_empty();
+    if !deleted.is_empty() && writes_something {
         let mut sources = of(Change::Edit, false);
         sources.extend(deleted);
         let mut results = edited;
