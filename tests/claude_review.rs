@@ -645,9 +645,12 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
 }
 
 #[test]
-fn a_failure_at_any_step_of_an_approved_consolidation_writes_nothing_and_can_be_retried() {
+fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_retried() {
     use memwb::claude::{ClaudeFolder, LoadLimits};
+    use memwb::review::ReviewError;
     use memwb::store::IoHooks;
+    let expected = deduped_folder();
+    let (mut before_commit, mut after_commit) = (0, 0);
     for n in 0.. {
         assert!(n < 100, "the approval never completed");
         let env = Env::new();
@@ -658,36 +661,56 @@ fn a_failure_at_any_step_of_an_approved_consolidation_writes_nothing_and_can_be_
             .expect("open")
             .with_state_root(env.state());
         let failing = folder.clone().with_hooks(IoHooks::new(hook.clone()));
-        match memwb::review::claude::approve(&failing, &id) {
+        let error = match memwb::review::claude::approve(&failing, &id) {
             Ok(_) => {
-                assert!(n >= 8, "only {n} steps");
+                assert!(
+                    before_commit >= 8,
+                    "only {before_commit} steps failed before the commit"
+                );
+                assert!(after_commit >= 1, "the mark after the commit never failed");
                 return;
             }
-            Err(error) => {
-                let (op, _) = hook.failed().expect("failed at the injected step");
-                assert!(
-                    error.to_string().contains("injected failure"),
-                    "step {n} ({op:?}): {error}"
-                );
-            }
+            Err(error) => error,
+        };
+        let (op, _) = hook.failed().expect("failed at the injected step");
+        if let ReviewError::NotJournaled { .. } = error {
+            // The files are written; only the journal's mark failed: the entry and the
+            // decision wait as an intent that the next change records.
+            after_commit += 1;
+            memwb::review::claude::recover(&folder).expect("recovery");
+            assert_eq!(journal_entries(&env).len(), 1, "step {n} ({op:?})");
+            assert_eq!(
+                env.proposals(&["--all"])[0]["state"],
+                "approved",
+                "step {n}"
+            );
+        } else {
+            before_commit += 1;
+            assert!(
+                error.to_string().contains("injected failure"),
+                "step {n} ({op:?}): {error}"
+            );
+            assert_eq!(
+                tree(&env.memory()),
+                before,
+                "step {n} ({op:?}): nothing written"
+            );
+            assert!(
+                journal_entries(&env).is_empty(),
+                "step {n}: nothing journaled"
+            );
+            assert_eq!(
+                env.proposals(&[])[0]["state"],
+                "ready",
+                "step {n}: still pending"
+            );
+            memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
+            assert_eq!(journal_entries(&env).len(), 1);
         }
-        assert_eq!(
-            tree(&env.memory()),
-            before,
-            "step {n}: nothing of it is in the folder"
-        );
-        assert!(
-            journal_entries(&env).is_empty(),
-            "step {n}: nothing journaled"
-        );
-        assert_eq!(
-            env.proposals(&[])[0]["state"],
-            "ready",
-            "step {n}: still pending"
-        );
-        memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
-        assert_eq!(journal_entries(&env).len(), 1);
-        assert!(!env.memory().join("feedback_indent.md").exists());
+        let mut files = tree(&env.memory());
+        let merged = without_modified(&files["feedback_tabs.md"]);
+        files.insert("feedback_tabs.md".into(), merged);
+        assert_eq!(files, expected, "step {n} ({op:?})");
     }
 }
 
@@ -709,4 +732,30 @@ fn dedupe_does_not_file_a_group_again_while_it_is_pending_or_after_a_rejection()
         "skipped tabs_indent, indent_tabs: rejected before as proposal {id}\n"
     )));
     assert_eq!(env.proposals(&["--all"]).len(), 1);
+}
+
+#[test]
+fn an_approval_is_undone_to_the_exact_bytes_of_every_file_and_the_index() {
+    let env = Env::new();
+    let before = tree(&env.memory());
+    let id = env.proposed(&["propose", "dedupe"]);
+    env.ok(&["approve", &id]);
+    assert_ne!(tree(&env.memory()), before);
+    let entries = journal_entries(&env);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].op, memwb::review::Op::Approve);
+    assert_eq!(
+        entries[0].proposal.as_ref().map(|p| p.id.as_str()),
+        Some(id.as_str())
+    );
+    let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
+        .expect("open")
+        .with_state_root(env.state());
+    memwb::review::claude::undo(&folder, &entries[0]).expect("undo");
+    assert_eq!(
+        tree(&env.memory()),
+        before,
+        "every byte back, MEMORY.md included"
+    );
+    assert_eq!(journal_entries(&env).len(), 2);
 }

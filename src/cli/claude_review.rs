@@ -150,6 +150,8 @@ fn from_plan(
 
 pub fn proposals(target: &ClaudeTarget, args: &ProposalsArgs) -> anyhow::Result<u8> {
     let folder = &target.folder;
+    // An approval a crash interrupted is finished (or rolled back) first, as `log` does.
+    review_claude::recover(folder)?;
     print_proposals(
         review_claude::list(folder)?,
         |p| review_claude::state(folder, p),

@@ -166,7 +166,9 @@ impl Journal {
         }
     }
 
-    fn create_state(&self) -> Result<StateDir, ReviewError> {
+    /// The directory the journal is in, created if needed (a Claude Code folder's proposals
+    /// live there too).
+    pub(crate) fn create_state(&self) -> Result<StateDir, ReviewError> {
         match &self.home {
             Home::Store(store) => StateDir::create(store),
             Home::Claude(state) => StateDir::at(state.path()),
@@ -443,8 +445,9 @@ impl Journal {
         if let Some(decision) = &intent.decision {
             match &self.home {
                 Home::Store(store) => proposal::record_decision(store, decision, intent.entry.id)?,
-                // Proposals on Claude Code folders are decided by their own code (review::claude).
-                Home::Claude(_) => {}
+                Home::Claude(_) => {
+                    proposal::record_decision_in(&self.create_state()?, decision, intent.entry.id)?
+                }
             }
         }
         self.mark(intent.entry.id, true)

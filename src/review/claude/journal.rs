@@ -13,6 +13,7 @@ use super::super::content::secrets::redact;
 use super::super::error::ReviewError;
 use super::super::intent::{Expect, Intent};
 use super::super::journal::{Entry, EntryMeta, Journal, Op};
+use super::super::proposal::{Deciding, check_as_read_in, is_decided_in};
 use super::super::who::Who;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
@@ -52,6 +53,8 @@ pub(super) fn op_of(images: &[FileImage]) -> Op {
 pub struct ClaudeJournalObserver {
     journal: Journal,
     meta: EntryMeta,
+    /// The proposal this change approves: checked under the lock, recorded with the entry.
+    deciding: Option<Deciding>,
     pending: Mutex<Option<Intent>>,
     recovering: Mutex<Option<Intent>>,
     appended: Mutex<Option<Entry>>,
@@ -67,10 +70,30 @@ impl ClaudeJournalObserver {
         Self {
             journal,
             meta,
+            deciding: None,
             pending: Mutex::new(None),
             recovering: Mutex::new(None),
             appended: Mutex::new(None),
             unjournaled: Mutex::new(None),
+        }
+    }
+
+    /// The change decides a proposal: under the lock it must still be pending and as it was
+    /// read, and its decision is recorded when the change commits (or when recovery finds that
+    /// it did).
+    pub fn deciding(mut self, deciding: Deciding) -> Self {
+        self.deciding = Some(deciding);
+        self
+    }
+
+    /// A decision journaled without a change to the folder (a rejection) that a crash left
+    /// unmarked: it took effect when the proposal is decided.
+    fn resolve_decision(&self, intent: &Intent, proposal: &str) -> Result<(), ReviewError> {
+        let state = self.journal.create_state()?;
+        if is_decided_in(&state, proposal)? {
+            self.journal.finish(intent)
+        } else {
+            self.journal.mark(intent.entry.id, false)
         }
     }
 
@@ -85,6 +108,10 @@ impl ChangeObserver for ClaudeJournalObserver {
         let Some(intent) = self.journal.pending_intent()? else {
             return Ok(None);
         };
+        if let Expect::Decided { proposal } = &intent.expect {
+            self.resolve_decision(&intent, proposal)?;
+            return Ok(None);
+        }
         if intent.expect != Expect::Files {
             return Err(ReviewError::DataInvalid {
                 what: "journal",
@@ -118,6 +145,9 @@ impl ChangeObserver for ClaudeJournalObserver {
     }
 
     fn prepare(&self, _folder: &ClaudeFolder, images: &[FileImage]) -> Result<(), ClaudeError> {
+        if let Some(deciding) = &self.deciding {
+            check_as_read_in(&self.journal.create_state()?, &deciding.read_as)?;
+        }
         let intent = Intent {
             entry: Entry {
                 id: self.journal.next_id()?,
@@ -134,7 +164,7 @@ impl ChangeObserver for ClaudeJournalObserver {
                 files: images.iter().map(kept).collect(),
             },
             expect: Expect::Files,
-            decision: None,
+            decision: self.deciding.as_ref().map(|d| d.decision.clone()),
         };
         self.journal.write_intent(&intent)?;
         *lock(&self.pending) = Some(intent);
@@ -176,6 +206,27 @@ pub fn journaled(
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let journal = journal_of(folder)?;
     let observer = ClaudeJournalObserver::new(journal.clone(), meta);
+    observed(folder, writes, journal, observer)
+}
+
+/// [`journaled`] for a change that decides a proposal (see [`ClaudeJournalObserver::deciding`]).
+pub fn journaled_deciding(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    meta: EntryMeta,
+    deciding: Deciding,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+    let journal = journal_of(folder)?;
+    let observer = ClaudeJournalObserver::new(journal.clone(), meta).deciding(deciding);
+    observed(folder, writes, journal, observer)
+}
+
+fn observed(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    journal: Journal,
+    observer: ClaudeJournalObserver,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let images = write::apply(folder, writes, Some(&observer))?;
     if let Some(detail) = lock(&observer.unjournaled).take() {
         return Err(ReviewError::NotJournaled {

@@ -10,7 +10,10 @@ mod record;
 
 pub use journal::{ClaudeJournalObserver, journal_of, journaled, undo};
 pub use record::record;
+pub use journal::{ClaudeJournalObserver, journal_of, journaled, journaled_deciding, undo};
 pub mod proposals;
 pub mod propose;
 
-pub use proposals::{Approved, NewFiles, approve, file_proposal, list, load, reject, state};
+pub use proposals::{
+    Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
+};

@@ -7,15 +7,16 @@
 use serde_json::Value;
 
 use super::index_lines::derived_index;
+use super::journal::{journal_of, journaled, journaled_deciding};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::{FileImage, FileWrite};
-use crate::claude::{ClaudeError, ClaudeFolder};
+use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::review::content::secrets::redact;
 use crate::review::error::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Op};
 use crate::review::proposal::{
-    self, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
+    self, Deciding, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
 };
 use crate::review::state::StateDir;
 use crate::store::time::now_ms;
@@ -138,9 +139,8 @@ pub struct Approved {
 /// Applies a pending proposal in one journaled change. A stale proposal, or a file changed
 /// between the check and the write, is refused and nothing is written.
 pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError> {
-    let state = state_dir(folder)?;
-    let _lock = lock(folder)?;
-    let read_as = proposal::load_in(&state, id)?;
+    recover(folder)?;
+    let read_as = proposal::load_in(&state_dir(folder)?, id)?;
     proposal::pending(&read_as)?;
     let writes = writes_for(folder, &read_as)?;
     let meta = EntryMeta {
@@ -148,12 +148,17 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
         proposal: Some(read_as.reference()),
         ..EntryMeta::default()
     };
-    let decision = proposal::decision(id, ProposalStatus::Approved, None);
+    let deciding = Deciding {
+        decision: proposal::decision(id, ProposalStatus::Approved, None),
+        read_as,
+    };
+    // Under the lock the engine checks every base and the journal that the proposal is still
+    // pending and unchanged; the decision is recorded with the entry.
     let (files, entry) =
-        engine::journaled(folder, &state, writes, meta, decision).map_err(|e| match e {
-            ReviewError::Claude(ClaudeError::Conflict { path, .. }) => ReviewError::ProposalStale {
+        journaled_deciding(folder, writes, meta, deciding).map_err(|e| match e {
+            ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::ProposalStale {
                 id: id.to_owned(),
-                detail: format!("{} changed while it was being applied", path.display()),
+                detail: format!("{file} changed while it was being applied"),
             },
             other => other,
         })?;
@@ -165,10 +170,11 @@ pub fn reject(
     folder: &ClaudeFolder,
     id: &str,
     reason: Option<String>,
-) -> Result<Option<Entry>, ReviewError> {
-    let state = state_dir(folder)?;
-    let _lock = lock(folder)?;
-    let proposal = proposal::load_in(&state, id)?;
+) -> Result<Entry, ReviewError> {
+    recover(folder)?;
+    let _lock = ClaudeState::for_folder(folder)?.lock()?;
+    let journal = journal_of(folder)?;
+    let proposal = proposal::load_in(&journal.create_state()?, id)?;
     proposal::pending(&proposal)?;
     let meta = EntryMeta {
         op: Some(Op::Reject),
@@ -177,46 +183,16 @@ pub fn reject(
         undoes: None,
     };
     let decision = proposal::decision(id, ProposalStatus::Rejected, reason);
-    engine::decision_only(&state, meta, decision)
+    journal.record_decision_only(meta, decision)
 }
 
+/// The folder's state directory, where its journal and proposals are.
 fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
-    engine::state_dir(folder)
+    journal_of(folder)?.create_state()
 }
 
-fn lock(folder: &ClaudeFolder) -> Result<crate::claude::state::StateLock, ReviewError> {
-    let state = crate::claude::state::ClaudeState::for_folder(folder)?;
-    Ok(state.lock()?)
-}
-
-/// STUB adapter onto cc-core's state directory and journal (replaced at rebase).
-mod engine {
-    use super::*;
-    use crate::review::proposal::{Decision, record_decision_in};
-
-    pub fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
-        let state = crate::claude::state::ClaudeState::for_folder(folder)?;
-        StateDir::at(state.path())
-    }
-
-    pub fn journaled(
-        folder: &ClaudeFolder,
-        state: &StateDir,
-        writes: Vec<FileWrite>,
-        _meta: EntryMeta,
-        decision: Decision,
-    ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-        let files = crate::claude::write::apply(folder, writes)?;
-        record_decision_in(state, &decision, 0)?;
-        Ok((files, None))
-    }
-
-    pub fn decision_only(
-        state: &StateDir,
-        _meta: EntryMeta,
-        decision: Decision,
-    ) -> Result<Option<Entry>, ReviewError> {
-        record_decision_in(state, &decision, 0)?;
-        Ok(None)
-    }
+/// Resolves a change or a decision a crash interrupted, so that what follows reads the
+/// folder and the proposals as they really are.
+pub fn recover(folder: &ClaudeFolder) -> Result<(), ReviewError> {
+    journaled(folder, Vec::new(), EntryMeta::default()).map(|_| ())
 }

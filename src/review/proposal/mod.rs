@@ -393,7 +393,15 @@ fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
 
 /// Under the lock: the proposal must still be pending and exactly as the decider read it.
 pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), ReviewError> {
-    let now = load(store, &read_as.id)?;
+    still_as_read(load(store, &read_as.id)?, read_as)
+}
+
+/// [`check_as_read`] in the state directory `state`.
+pub(crate) fn check_as_read_in(state: &StateDir, read_as: &Proposal) -> Result<(), ReviewError> {
+    still_as_read(load_in(state, &read_as.id)?, read_as)
+}
+
+fn still_as_read(now: Proposal, read_as: &Proposal) -> Result<(), ReviewError> {
     pending(&now)?;
     if now != *read_as {
         return Err(ReviewError::ProposalStale {
