@@ -435,7 +435,6 @@ fn every_write_command_refuses_and_changes_nothing() {
         &["index", "--write"],
         &["repair", "scratch.md", "--drop"],
         &["undo"],
-        &["propose", "dedupe"],
     ] {
         let out = on_fixture(home.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
