@@ -6,14 +6,12 @@
 
 pub mod index_lines;
 mod journal;
-mod record;
-
-pub use journal::{ClaudeJournalObserver, journal_of, journaled, undo};
-pub use record::record;
-pub use journal::{ClaudeJournalObserver, journal_of, journaled, journaled_deciding, undo};
 pub mod proposals;
 pub mod propose;
+mod record;
 
+pub use journal::{ClaudeJournalObserver, journal_of, journaled, journaled_deciding, undo};
 pub use proposals::{
     Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
 };
+pub use record::record;
