@@ -14,12 +14,11 @@ use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
 use crate::folder::Format;
 use crate::folder::sets::discover;
+use crate::review::content::AuditContext;
 use crate::review::content::accept::Acceptances;
-use crate::review::content::fix::proposals;
-use crate::review::content::report::{SetReport, check_sets, check_store, project_root};
-use crate::review::content::{AuditContext, AuditFinding};
+use crate::review::content::fix;
+use crate::review::content::report::{Checked, SetReport, check_sets, check_store, project_root};
 use crate::review::journal::MEMWB_DIR;
-use crate::review::proposal;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
 use crate::store::{Severity, Store, StoreOptions};
@@ -156,28 +155,13 @@ pub(super) fn counted(n: usize, noun: &str) -> String {
 
 /// Files one proposal per fix, against the set as it is now read; prints each id.
 fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
-    let seen = store
-        .read()
+    let checked: Vec<&Checked> = report.findings.iter().collect();
+    let filed = fix::file_fixes(store, &checked)
         .context("--fix files proposals against the set, which must read first")?;
-    let fixable: Vec<AuditFinding> = report
-        .findings
-        .iter()
-        .filter(|c| c.accepted.is_none())
-        .filter_map(|c| {
-            Some(AuditFinding {
-                finding: c.finding.clone(),
-                name: c.name.clone()?,
-                fix: c.fix.clone(),
-            })
-        })
-        .collect();
-    let refs: Vec<&AuditFinding> = fixable.iter().collect();
-    let new = proposals(&seen, &refs);
-    if new.is_empty() {
+    if filed.is_empty() {
         eprintln!("nothing to propose: no finding has a fix that is not already in place");
     }
-    for proposal in new {
-        let filed = proposal::file(store, proposal)?;
+    for filed in filed {
         eprintln!(
             "filed proposal {} ({})",
             filed.id,

@@ -3,9 +3,10 @@
 
 use super::AuditFinding;
 use super::redaction::redact_record;
+use super::report::Checked;
 use crate::review::dedupe::find_groups;
-use crate::review::{NewProposal, Origin, Plan};
-use crate::store::{MemorySet, Record};
+use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
+use crate::store::{MemorySet, Record, Store};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fix {
@@ -109,6 +110,29 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
         }
     }
     out
+}
+
+/// Files the proposals for the unaccepted content findings among `checked`, against the set
+/// as it reads now, and returns them as filed (`check --fix` and the workbench's `f`). Applies
+/// nothing; an empty answer means no finding has a fix that is not already in place.
+pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, ReviewError> {
+    let seen = store.read()?;
+    let fixable: Vec<AuditFinding> = checked
+        .iter()
+        .filter(|c| c.accepted.is_none())
+        .filter_map(|c| {
+            Some(AuditFinding {
+                finding: c.finding.clone(),
+                name: c.name.clone()?,
+                fix: c.fix.clone(),
+            })
+        })
+        .collect();
+    let refs: Vec<&AuditFinding> = fixable.iter().collect();
+    proposals(&seen, &refs)
+        .into_iter()
+        .map(|new| proposal::file(store, new))
+        .collect()
 }
 
 fn edit(seen: &MemorySet, record: &Record, edited: Record, why: &str) -> NewProposal {

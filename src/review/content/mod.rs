@@ -51,8 +51,6 @@ impl Memory {
     /// on line 3 and the body after the frontmatter and one blank line.
     pub fn of_record(entry: &StoredRecord, modified: Option<SystemTime>) -> Self {
         let record = &entry.record;
-        let text = record.to_file_text();
-        let header = text.len() - record.body().len() - 1;
         Self {
             name: record.name().to_owned(),
             kind: Some(record.kind()),
@@ -60,7 +58,7 @@ impl Memory {
             body: record.body().to_owned(),
             file: entry.file.clone(),
             description_line: Some(3),
-            body_line: text[..header].matches('\n').count() + 1,
+            body_line: body_line(record),
             modified,
         }
     }
@@ -94,6 +92,14 @@ impl Memory {
             (self.body.as_str(), Some(self.body_line)),
         ]
     }
+}
+
+/// The line of a `.memory` record file (1-based) on which its body starts: the codec writes
+/// the frontmatter, then one blank line.
+pub fn body_line(record: &crate::store::Record) -> usize {
+    let text = record.to_file_text();
+    let header = text.len() - record.body().len() - 1;
+    text[..header].matches('\n').count() + 1
 }
 
 /// Every valid record of a `.memory` set, in manifest order, with its file's last change.
