@@ -30,11 +30,15 @@ fn many(count: usize, width: u16, height: u16) -> Harness {
     h
 }
 
-/// The Manifest's rows as drawn: the lines of the screen that show an entry.
+/// The Manifest's rows as drawn: the lines of the screen that show an entry, from its name
+/// (after the state and the finding mark: these near-duplicates have `duplicate` findings).
 fn manifest_rows(h: &Harness) -> Vec<String> {
     h.screen()
         .lines()
-        .filter_map(|l| l.split_once("│✓ ").map(|(_, rest)| rest.to_owned()))
+        .filter_map(|l| {
+            l.split_once("│✓ ")
+                .map(|(_, rest)| rest.trim_start_matches([' ', '✗', '⚠', '·']).to_owned())
+        })
         .collect()
 }
 

@@ -10,6 +10,7 @@
 mod claude;
 mod editing;
 mod evaluation;
+mod findings;
 mod job_results;
 mod lifecycle;
 mod modal;
@@ -34,6 +35,7 @@ use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
 use super::line_input::LineInput;
+use super::panes::findings::FindingsPane;
 use super::panes::history::HistoryPane;
 use super::panes::index::IndexPane;
 use super::panes::manifest::{ManifestPane, entry_key};
@@ -48,6 +50,7 @@ use crate::claude_watch::ClaudeEvent;
 use crate::folder::Summary;
 use crate::folder::backend::{Backend, ClaudeView};
 use crate::review::ProposalStatus;
+use crate::review::content::report::SetReport;
 use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{Record, Store};
 use crate::watch::WatchEvent;
@@ -85,6 +88,8 @@ pub enum Event {
     ClaudeWatch(ClaudeEvent),
     /// Every memory folder found, for the Sets view.
     Sets(Vec<Summary>),
+    /// The set was checked in the background (`Effect::Audit`).
+    Audited(Arc<SetReport>),
 }
 
 #[derive(Debug, Clone)]
@@ -128,6 +133,8 @@ pub enum Effect {
     LoadSets,
     /// Open this folder in place of the one open (then [`App::open_folder`]).
     OpenSet(Box<Summary>),
+    /// Check the set (`tui::panes::findings::audit`), then send [`Event::Audited`].
+    Audit,
     Quit,
 }
 
@@ -161,6 +168,7 @@ pub struct App {
     pub review: Arc<Review>,
     pub proposals: ProposalsPane,
     pub history: HistoryPane,
+    pub findings: FindingsPane,
     pub editor: Option<Editor>,
     pub modal: Option<Modal>,
     pub status: Option<StatusLine>,
@@ -211,6 +219,7 @@ impl App {
             review: Arc::new(Review::default()),
             proposals: ProposalsPane::default(),
             history: HistoryPane::default(),
+            findings: FindingsPane::new(),
             editor: None,
             modal: None,
             status: None,
@@ -348,6 +357,7 @@ impl App {
             View::Proposals => Some(&mut self.proposals),
             View::History => Some(&mut self.history),
             View::Sets => Some(&mut self.sets),
+            View::Findings => Some(&mut self.findings),
         }
     }
 
@@ -368,6 +378,7 @@ impl App {
         let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
         let was_readable = self.inspection.is_readable();
         self.inspection = inspection;
+        self.findings.due = true;
         self.note_readability(was_readable);
         self.index.update(&self.inspection);
         self.manifest.refilter(&self.inspection, keep.as_deref());
@@ -419,6 +430,7 @@ impl App {
         let mut effects = self.handle(event);
         effects.extend(self.evaluation_due());
         effects.extend(self.stray_due());
+        effects.extend(self.audit_due());
         effects
     }
 
@@ -430,6 +442,10 @@ impl App {
             }
             Event::Evaluated(done) => {
                 self.evaluated(*done);
+                Vec::new()
+            }
+            Event::Audited(report) => {
+                self.audited(report);
                 Vec::new()
             }
             Event::Mouse(mouse) => {
@@ -527,6 +543,8 @@ impl App {
                 }
             }
             Action::Edit if self.view == View::Proposals => self.edit_proposal(),
+            Action::JumpTo if self.view == View::Findings => self.jump_to_finding(),
+            Action::FileFix => return self.file_fix(),
             Action::Approve | Action::Reject => {
                 let ids = self.proposals.chosen();
                 if ids.is_empty() {

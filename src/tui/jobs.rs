@@ -7,6 +7,8 @@
 use std::sync::Arc;
 
 use super::review::Review;
+use crate::review::content::fix::file_fixes;
+use crate::review::content::report::Checked;
 use crate::review::eval::{self, Case, EvalError, EvalState};
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal};
 use crate::store::inspect::Inspection;
@@ -65,6 +67,8 @@ pub enum Job {
         file: String,
         seen: Option<String>,
     },
+    /// Files the fix of one finding as a proposal (`check --fix` for one finding).
+    FileFix(Box<Checked>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +132,19 @@ impl Job {
                 done.note = note;
                 return done;
             }
+            Job::FileFix(checked) => match file_fixes(store, &[checked.as_ref()]) {
+                Ok(filed) if filed.is_empty() => {
+                    return self.done(
+                        store,
+                        Err(JobError {
+                            message: "nothing to propose: the fix is already in place".into(),
+                            conflict: false,
+                        }),
+                    );
+                }
+                Ok(_) => Ok(Commit::default()),
+                Err(e) => Err(e),
+            },
             Job::Save {
                 base: Some(base),
                 edited,
@@ -214,6 +231,11 @@ impl Job {
             Job::RemoveStray { file, .. } => format!("delete {file}"),
             Job::Repair { file, .. } => format!("repair {file}"),
             Job::DropEntry { file, .. } => format!("drop {file} from the manifest"),
+            Job::FileFix(checked) => format!(
+                "file the {} for {}",
+                checked.fix.as_ref().map_or("fix", |f| f.describe()),
+                checked.name.as_deref().unwrap_or(checked.finding.code)
+            ),
         }
     }
 }

@@ -210,6 +210,14 @@ async fn event_loop(
                             let _ = tx.send(Event::Evaluated(Box::new(done)));
                         });
                     }
+                    Effect::Audit => {
+                        let backend = app.backend.clone();
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let report = super::panes::findings::audit(&backend);
+                            let _ = tx.send(Event::Audited(std::sync::Arc::new(report)));
+                        });
+                    }
                     Effect::ReadEntry { file } => {
                         let Some(store) = app.store().cloned() else {
                             continue;

@@ -168,6 +168,9 @@ impl Harness {
                     Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
                         memwb::tui::evals::evaluate(&self.store(), *request),
                     ))),
+                    Effect::Audit => queue.push_back(Event::Audited(Arc::new(
+                        memwb::tui::panes::findings::audit(&self.app.backend),
+                    ))),
                     Effect::ReadEntry { file } => {
                         let bytes = self.store().entry_bytes(&file);
                         queue.push_back(Event::EntryRead { file, bytes });

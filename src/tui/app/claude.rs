@@ -63,6 +63,7 @@ impl App {
         panes::refilter(&mut self.manifest, &view, keep.as_deref());
         panes::update_index(&mut self.index, &view);
         self.claude = Some(Arc::new(view));
+        self.findings.due = true;
     }
 
     /// The selected topic file (relative to the folder), on a Claude Code folder.
@@ -136,7 +137,9 @@ impl App {
                 StatusKind::Error,
                 "eval cases are kept for .memory sets only so far".into(),
             ),
-            Action::JumpTo => self.claude_jump_to_chosen(&view),
+            Action::JumpTo if self.view != super::View::Findings => {
+                self.claude_jump_to_chosen(&view)
+            }
             _ => return None,
         }
         Some(Vec::new())

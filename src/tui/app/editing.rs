@@ -263,6 +263,7 @@ impl App {
             super::View::Proposals => self.proposals.filter.typing,
             super::View::History => self.history.filter.typing,
             super::View::Sets => false,
+            super::View::Findings => false,
         }
     }
 

@@ -40,8 +40,11 @@ impl App {
     pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
         let what = done.job.describe();
-        self.set_review(done.review.clone(), false);
+        // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.
+        let filed = matches!(done.job, Job::FileFix(_)) && done.result.is_ok();
+        self.set_review(done.review.clone(), filed);
         match (&done.job, &done.result) {
+            (Job::FileFix(_), Ok(_)) => self.set_inspection(done.inspection.clone()),
             (Job::EditProposal { id, .. }, Ok(_)) => {
                 self.editor = None;
                 self.set_status(

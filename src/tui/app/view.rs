@@ -11,6 +11,8 @@ pub enum View {
     History,
     /// Every memory folder found, to open one.
     Sets,
+    /// What `check` finds in the set.
+    Findings,
 }
 
 impl View {
@@ -22,6 +24,7 @@ impl View {
             View::Proposals => Some(Scope::Proposals),
             View::History => Some(Scope::History),
             View::Sets => Some(Scope::Sets),
+            View::Findings => Some(Scope::Findings),
         }
     }
 
@@ -30,6 +33,7 @@ impl View {
         match action {
             Action::ShowProposals => Some(View::Proposals),
             Action::ShowHistory => Some(View::History),
+            Action::ShowFindings => Some(View::Findings),
             _ => None,
         }
     }

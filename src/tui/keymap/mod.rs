@@ -59,6 +59,9 @@ pub enum Action {
     Rebase,
     /// The Manifest: list the selected unlisted record file in the set.
     Adopt,
+    // the Findings view
+    ShowFindings,
+    FileFix,
     // text input lines (filter, query)
     Submit,
     Cancel,
@@ -118,6 +121,7 @@ pub enum Scope {
     Proposals,
     History,
     Sets,
+    Findings,
     Input,
     Editor,
     Conflict,
@@ -139,6 +143,7 @@ impl Scope {
             Scope::Proposals => "Proposals view",
             Scope::History => "History view",
             Scope::Sets => "Sets view",
+            Scope::Findings => "Findings view",
             Scope::Input => "Typing a filter, a query or a reason",
             Scope::Editor => "Editor",
             Scope::Conflict => "Editor: after a conflicting change",
@@ -210,6 +215,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         Scope::Proposals,
         Scope::History,
         Scope::Sets,
+        Scope::Findings,
         Scope::Input,
         Scope::Editor,
         Scope::Conflict,

@@ -295,6 +295,14 @@ pub static BINDINGS: &[Binding] = &[
         Some("back"),
     ),
     b(
+        S::Global,
+        &[key('F')],
+        A::ShowFindings,
+        "the Findings view: what check finds (again: back)",
+        // Named in the title of the Manifest pane when there are findings: the bar is full.
+        None,
+    ),
+    b(
         S::Workbench,
         &[code(KeyCode::Tab)],
         A::FocusNext,
@@ -444,6 +452,27 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(
         S::History,
+        &[code(KeyCode::Esc)],
+        A::Back,
+        "back to the four panes",
+        Some("back"),
+    ),
+    b(
+        S::Findings,
+        &[code(KeyCode::Enter)],
+        A::JumpTo,
+        "jump to the finding's record and line (Manifest and Record panes)",
+        Some("jump"),
+    ),
+    b(
+        S::Findings,
+        &[key('f')],
+        A::FileFix,
+        "file the finding's fix as a proposal (redaction, absolute date, dedupe; applies nothing); a stale path: edit the record",
+        Some("fix"),
+    ),
+    b(
+        S::Findings,
         &[code(KeyCode::Esc)],
         A::Back,
         "back to the four panes",

@@ -17,6 +17,7 @@ use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
 use crate::folder::backend::ClaudeView;
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::Severity;
 use crate::tui::text;
@@ -30,8 +31,18 @@ pub const DIMMED: char = '·';
 /// The rule drawn where loading stops.
 pub const CUT: char = '─';
 
-fn mark(view: &ClaudeView, file: &str, theme: &Theme) -> (&'static str, Style) {
-    match view.health(file) {
+/// The file's worst finding: its health, or the content audit's (the Findings view's marks).
+fn mark(
+    view: &ClaudeView,
+    marks: &std::collections::HashMap<String, Severity>,
+    file: &str,
+    theme: &Theme,
+) -> (&'static str, Style) {
+    let worst = [view.health(file), marks.get(file).copied()]
+        .into_iter()
+        .flatten()
+        .min_by_key(|s| crate::tui::panes::findings::rank(*s));
+    match worst {
         Some(Severity::Error) => ("✗", theme.error()),
         Some(Severity::Warning) => ("⚠", theme.warning()),
         Some(Severity::Info) | None => ("✓", theme.ok()),
@@ -148,7 +159,7 @@ pub fn render_manifest(
         let Some(topic) = view.topic(file) else {
             continue;
         };
-        let (sign, style) = mark(view, file, theme);
+        let (sign, style) = mark(view, &pane.marks, file, theme);
         let listed = if view.snapshot.is_listed(file) {
             ""
         } else {
@@ -256,7 +267,14 @@ pub fn render_record(
         )),
         Some(Frontmatter::Fields(fields)) => {
             for (key, value) in fields {
-                push_field(&mut lines, key, 0, value, width, theme);
+                // Credentials are drawn redacted, as the audit reports them.
+                let value = match value {
+                    serde_json::Value::String(text) => {
+                        serde_json::Value::String(redact(text).into_owned())
+                    }
+                    other => other.clone(),
+                };
+                push_field(&mut lines, key, 0, &value, width, theme);
             }
         }
     }
@@ -269,7 +287,11 @@ pub fn render_record(
         lines.push(labelled(finding.code, &finding.message, style, theme));
     }
     lines.push(Line::styled("─".repeat(12), theme.dim()));
-    lines.extend(sanitize::lines(topic.body()).into_iter().map(Line::from));
+    lines.extend(
+        sanitize::lines(&redact(topic.body()))
+            .into_iter()
+            .map(Line::from),
+    );
     let outer = block(title, ctx.focused, theme);
     pane.view.render(frame, area, outer, lines);
 }

@@ -2,17 +2,20 @@
 //! but not in the set, the lock, and the index budget. Only the visible rows are built, so
 //! rendering does not depend on the size of the set.
 
+use std::collections::HashMap;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Component, Ctx, block, scroll, state_marker, state_reason, state_style};
+use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
-use crate::store::{LockState, StrayKind};
-use crate::tui::keymap::{Action, Scope};
+use crate::store::{LockState, Severity, StrayKind};
+use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
 use crate::tui::theme::Theme;
@@ -37,6 +40,8 @@ pub struct ManifestPane {
     pub strays: Vec<(String, StrayKind)>,
     /// Where the rows of the strays were drawn last, and the first one shown, for clicks.
     stray_rows: (Rect, usize),
+    /// The most severe finding of each entry with findings, by file (the Findings view's).
+    pub marks: HashMap<String, Severity>,
 }
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
@@ -189,11 +194,12 @@ impl ManifestPane {
         focused: bool,
     ) {
         let total = inspection.entries.len();
-        let title = if self.filter.is_empty() {
-            format!(" Manifest ({total}) ")
+        let shown = if self.filter.is_empty() {
+            total.to_string()
         } else {
-            format!(" Manifest ({}/{total}) ", self.visible.len())
+            format!("{}/{total}", self.visible.len())
         };
+        let title = format!(" Manifest ({shown}){} ", self.marks_summary());
         let block = block(title, focused, theme);
         let inner = block.inner(area);
         frame.render_widget(block, area);
@@ -224,6 +230,25 @@ impl ManifestPane {
             footer_lines(&self.strays, selected, inspection, budget, theme, footer);
         self.stray_rows = (footer, first);
         frame.render_widget(Paragraph::new(lines), footer);
+    }
+
+    /// `  ✗2 ⚠3 F`: how many entries have findings of each severity, and the key that lists them.
+    fn marks_summary(&self) -> String {
+        let counts: Vec<String> = [Severity::Error, Severity::Warning]
+            .into_iter()
+            .filter_map(|severity| {
+                let n = self.marks.values().filter(|s| **s == severity).count();
+                (n > 0).then(|| format!("{}{n}", findings::mark(severity)))
+            })
+            .collect();
+        if counts.is_empty() {
+            return String::new();
+        }
+        format!(
+            "  {} {}",
+            counts.join(" "),
+            keymap::label(Scope::Global, Action::ShowFindings)
+        )
     }
 
     fn rows(&self, inspection: &Inspection, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -258,6 +283,8 @@ impl ManifestPane {
             .max()
             .unwrap_or(0)
             .clamp(4, (width * 2 / 5).max(4));
+        // The column of finding marks, when any entry has one.
+        let mark_width = if self.marks.is_empty() { 0 } else { 2 };
         for (row, &i) in window.enumerate() {
             let entry = &inspection.entries[i];
             let (marker, _) = state_marker(&entry.state);
@@ -267,10 +294,19 @@ impl ManifestPane {
                 None => (super::state_marker(&entry.state).1, theme.error()),
             };
             // the rest of the row, cut at a word when it does not fit
-            let room = width.saturating_sub(2 + name_width + 1 + 10);
-            let reason = text::truncate(&sanitize::line(&state_reason(entry)), room);
+            let room = width.saturating_sub(2 + mark_width + name_width + 1 + 10);
+            // A description is shown with its credentials redacted, as the audit reports them.
+            let reason = text::truncate(&sanitize::line(&redact(&state_reason(entry))), room);
             let mut line = Line::from(vec![
                 Span::styled(format!("{marker} "), state_style(&entry.state, theme)),
+                match self.marks.get(&entry.file) {
+                    _ if mark_width == 0 => Span::raw(""),
+                    Some(&severity) => Span::styled(
+                        format!("{} ", findings::mark(severity)),
+                        findings::severity_style(severity, theme),
+                    ),
+                    None => Span::raw("  "),
+                },
                 Span::raw(format!("{name} ")),
                 Span::styled(format!("{} ", text::fit(kind, 9)), kind_style),
                 Span::styled(

@@ -4,6 +4,7 @@
 
 pub mod claude;
 pub mod diff;
+pub mod findings;
 pub mod history;
 pub mod index;
 pub mod list_filter;

@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block, labelled, state_marker, state_reason};
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::inspect::{EntryState, ManifestEntry};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
@@ -24,6 +25,11 @@ pub struct RecordPane {
     pub stray: Option<super::strays::StrayView>,
     /// The strays whose bytes were asked for and have not arrived yet.
     pub stray_reads: Vec<String>,
+    /// A line of the record's file to scroll to and mark at the next render (a jump from
+    /// the Findings view).
+    pub goto: Option<usize>,
+    /// The row marked by the last jump, while the same entry is shown.
+    marked: Option<usize>,
 }
 
 impl RecordPane {
@@ -62,13 +68,24 @@ impl Component for RecordPane {
             .or_else(|| stray.map(|s| s.file.clone()));
         if key != self.shown {
             self.view.scroll = 0;
+            self.marked = None;
             self.shown = key;
         }
-        let lines = match (entry, stray) {
+        let mut lines = match (entry, stray) {
             (Some(entry), _) => content(entry, theme),
             (None, Some(stray)) => super::strays::lines(stray, theme),
             (None, None) => vec![Line::styled("(no record selected)", theme.dim())],
         };
+        if let (Some(line), Some(entry)) = (self.goto.take(), entry) {
+            let row = row_of_line(entry, line).min(lines.len().saturating_sub(1));
+            let width = block.inner(area).width as usize;
+            // Rows as drawn: the lines before it may wrap.
+            self.view.scroll = crate::tui::text::wrap(lines[..row].to_vec(), width).len();
+            self.marked = Some(row);
+        }
+        if let Some(line) = self.marked.and_then(|row| lines.get_mut(row)) {
+            *line = std::mem::take(line).patch_style(theme.selected());
+        }
         self.view.render(frame, area, block, lines);
     }
 
@@ -89,6 +106,31 @@ impl Component for RecordPane {
         self.view.wheel(down);
     }
 }
+
+/// The row of [`content`] that shows line `line` (1-based) of the entry's file.
+fn row_of_line(entry: &ManifestEntry, line: usize) -> usize {
+    match &entry.state {
+        EntryState::Valid(record) => {
+            let body = crate::review::content::body_line(record);
+            if line >= body {
+                VALID_HEADER_ROWS + line - body
+            } else if line == DESCRIPTION_LINE {
+                2
+            } else {
+                0
+            }
+        }
+        EntryState::Invalid { .. } => INVALID_HEADER_ROWS + line.saturating_sub(1),
+        _ => 0,
+    }
+}
+
+/// The rows above a valid record's body: name, type, description, file, size, the rule.
+const VALID_HEADER_ROWS: usize = 6;
+/// The rows above an invalid file's text: the state, file, error, size, the rule.
+const INVALID_HEADER_ROWS: usize = 5;
+/// The codec writes a record's description on line 3 of its file.
+const DESCRIPTION_LINE: usize = 3;
 
 fn field(label: &str, value: &str, theme: &Theme) -> Line<'static> {
     labelled(label, value, Style::default(), theme)
@@ -126,11 +168,16 @@ fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
                 Span::styled(format!("{:<12}", "type"), theme.label()),
                 Span::styled(record.kind().as_str().to_owned(), theme.kind(record.kind())),
             ]));
-            lines.push(field("description", record.description(), theme));
+            // Credentials are drawn redacted, as the audit reports them.
+            lines.push(field("description", &redact(record.description()), theme));
             lines.push(field("file", &entry.file, theme));
             lines.push(size_line(&record.to_file_text(), theme));
             lines.push(Line::styled("─".repeat(12), theme.dim()));
-            lines.extend(sanitize::lines(record.body()).into_iter().map(Line::from));
+            lines.extend(
+                sanitize::lines(&redact(record.body()))
+                    .into_iter()
+                    .map(Line::from),
+            );
         }
         EntryState::Invalid { error, raw } => {
             let (marker, word) = state_marker(&entry.state);

@@ -1,0 +1,182 @@
+//! The Findings view's flows: the set's check, re-run in the background whenever the set may
+//! have changed; the Manifest's marks from it; Enter (jump to the record and line) and `f`
+//! (file the fix as a proposal, or open the record in the editor for a stale path).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{App, Effect, StatusKind, View};
+use crate::claude::READ_ONLY;
+use crate::folder::backend::ClaudeView;
+use crate::review::content::fix::Fix;
+use crate::review::content::report::{Checked, SetReport};
+use crate::sanitize;
+use crate::store::Severity;
+use crate::store::inspect::ManifestEntry;
+use crate::tui::editor::Editor;
+use crate::tui::jobs::Job;
+use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::panes::Pane;
+use crate::tui::panes::claude as claude_panes;
+use crate::tui::panes::findings::rank;
+use crate::tui::panes::manifest::entry_key;
+
+/// The most severe unaccepted finding of each manifest entry, by its file.
+pub fn marks(report: &SetReport) -> HashMap<String, Severity> {
+    let mut marks: HashMap<String, Severity> = HashMap::new();
+    for checked in report.findings.iter().filter(|c| c.accepted.is_none()) {
+        let Some(file) = &checked.finding.file else {
+            continue;
+        };
+        let severity = checked.finding.severity;
+        marks
+            .entry(file.clone())
+            .and_modify(|worst| {
+                if rank(severity) < rank(*worst) {
+                    *worst = severity;
+                }
+            })
+            .or_insert(severity);
+    }
+    marks
+}
+
+impl App {
+    /// The check to start now, if one is due and none is running.
+    pub(super) fn audit_due(&mut self) -> Option<Effect> {
+        if !self.findings.due || self.findings.running {
+            return None;
+        }
+        self.findings.due = false;
+        self.findings.running = true;
+        Some(Effect::Audit)
+    }
+
+    pub(super) fn audited(&mut self, report: Arc<SetReport>) {
+        self.findings.running = false;
+        let mut marks = marks(&report);
+        marks.retain(|file, _| match &self.claude {
+            Some(view) => view.topic(file).is_some(),
+            None => self.inspection.entries.iter().any(|e| e.file == *file),
+        });
+        self.manifest.marks = marks;
+        self.findings.refresh(report);
+    }
+
+    /// The manifest entry a finding is about: its record, else the entry of its file.
+    fn entry_of(&self, checked: &Checked) -> Option<&ManifestEntry> {
+        let entries = &self.inspection.entries;
+        checked
+            .name
+            .as_deref()
+            .and_then(|name| {
+                entries
+                    .iter()
+                    .find(|e| e.record().is_some_and(|r| r.name() == name))
+            })
+            .or_else(|| {
+                let file = checked.finding.file.as_deref()?;
+                entries.iter().find(|e| e.file == file)
+            })
+    }
+
+    /// Enter: the finding's record in the Manifest and Record panes, scrolled to its line.
+    pub(super) fn jump_to_finding(&mut self) {
+        let Some(checked) = self.findings.selected_finding().cloned() else {
+            self.set_status(StatusKind::Error, "no finding selected".into());
+            return;
+        };
+        if let Some(view) = self.claude.clone() {
+            return self.claude_jump_to_finding(&checked, &view);
+        }
+        let Some(key) = self.entry_of(&checked).map(|e| entry_key(e).to_owned()) else {
+            let about = checked.finding.file.as_deref().unwrap_or("the set");
+            let text = format!(
+                "{} is about {}, not a record of the manifest: nothing to jump to",
+                checked.finding.code,
+                sanitize::line(about)
+            );
+            self.set_status(StatusKind::Error, text);
+            return;
+        };
+        let mut text = format!("jumped to {}", sanitize::line(&key));
+        self.manifest.refilter(&self.inspection, Some(&key));
+        if self.selected_entry().map(entry_key) != Some(key.as_str()) {
+            self.manifest.filter.clear();
+            self.manifest.refilter(&self.inspection, Some(&key));
+            text.push_str("; filter cleared to show it");
+        }
+        if let Some(line) = checked.finding.line {
+            text.push_str(&format!(", line {line}"));
+        }
+        self.record.goto = checked.finding.line.or(Some(1));
+        self.view = View::Panes;
+        self.focus = Pane::Record;
+        self.set_status(StatusKind::Info, text);
+    }
+
+    /// `f`: the selected finding's fix. A proposal is filed (never applied); a stale path
+    /// opens the record in the editor; a finding without a fix says so.
+    pub(super) fn file_fix(&mut self) -> Vec<Effect> {
+        if self.view != View::Findings {
+            return Vec::new();
+        }
+        let Some(checked) = self.findings.selected_finding().cloned() else {
+            self.set_status(StatusKind::Error, "no finding selected".into());
+            return Vec::new();
+        };
+        match &checked.fix {
+            None if self.claude.is_some() => self.set_status(StatusKind::Error, READ_ONLY.into()),
+            None => {
+                let text = format!(
+                    "{} has no fix to file: a person decides ({} shows the record)",
+                    checked.finding.code,
+                    keymap::label(Scope::Findings, Action::JumpTo)
+                );
+                self.set_status(StatusKind::Error, text);
+            }
+            Some(Fix::OpenInEditor) => {
+                self.jump_to_finding();
+                match self.selected_record().cloned() {
+                    Some(record) => self.editor = Some(Editor::open(&record)),
+                    None => self.set_status(
+                        StatusKind::Error,
+                        "the record no longer reads: nothing to edit".into(),
+                    ),
+                }
+            }
+            Some(_) => return self.run(Job::FileFix(Box::new(checked))),
+        }
+        Vec::new()
+    }
+
+    /// Enter on a Claude Code folder: the finding's topic file in the Manifest and Record panes.
+    fn claude_jump_to_finding(&mut self, checked: &Checked, view: &ClaudeView) {
+        let Some(file) = checked
+            .finding
+            .file
+            .clone()
+            .filter(|f| view.topic(f).is_some())
+        else {
+            let text = format!(
+                "{} is about the folder, not a topic file: nothing to jump to",
+                checked.finding.code
+            );
+            self.set_status(StatusKind::Error, text);
+            return;
+        };
+        let mut text = format!("jumped to {}", sanitize::line(&file));
+        claude_panes::refilter(&mut self.manifest, view, Some(&file));
+        if self.selected_topic_file().as_deref() != Some(file.as_str()) {
+            self.manifest.filter.clear();
+            claude_panes::refilter(&mut self.manifest, view, Some(&file));
+            text.push_str("; filter cleared to show it");
+        }
+        if let Some(line) = checked.finding.line {
+            text.push_str(&format!(" (line {line})"));
+        }
+        self.view = View::Panes;
+        self.focus = Pane::Record;
+        self.set_status(StatusKind::Info, text);
+    }
+}

@@ -1,0 +1,387 @@
+//! Findings view (`F`): what `check` finds in the open set, the folder's own findings and the
+//! content audit alike, grouped by severity and then code; the selected finding in detail.
+//! Enter jumps to its record and line, `f` files its fix. Built on [`SetReport`], which both
+//! memory formats produce, so it does not depend on the format of the set.
+//!
+//! Messages are the audit's own: a credential appears only as its first characters and `…`.
+//! The view never draws a record's text.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, scroll};
+use crate::folder::backend::Backend;
+use crate::folder::sets::project_of;
+use crate::review::content::AuditContext;
+use crate::review::content::report::{Checked, SetReport, check_claude, check_store, project_root};
+use crate::sanitize;
+use crate::store::Severity;
+use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::theme::Theme;
+
+/// The whole check of the workbench's folder, as `memwb check` runs it without a model, for
+/// either format. Runs off the UI thread (the event loop's blocking pool).
+pub fn audit(backend: &Backend) -> SetReport {
+    match backend {
+        Backend::Memory(store) => {
+            check_store(store, &AuditContext::new(Some(project_root(store))), false)
+        }
+        Backend::Claude(folder) => {
+            // `~/.claude/projects/<slug>/memory`: the project is the directory the slug names.
+            let project = folder
+                .root()
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|slug| slug.to_str())
+                .and_then(|slug| project_of(slug).path)
+                .map(PathBuf::from);
+            check_claude(folder, &AuditContext::new(project))
+        }
+    }
+}
+
+/// Most severe first.
+pub fn rank(severity: Severity) -> u8 {
+    match severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
+}
+
+/// The one-character mark of a severity, in the Findings view and the Manifest pane.
+pub fn mark(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "✗",
+        Severity::Warning => "⚠",
+        Severity::Info => "·",
+    }
+}
+
+pub fn severity_style(severity: Severity, theme: &Theme) -> Style {
+    match severity {
+        Severity::Error => theme.error(),
+        Severity::Warning => theme.warning(),
+        Severity::Info => theme.dim(),
+    }
+}
+
+/// A row of the list: a group's heading, or one finding (an index into the report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Row {
+    Group {
+        severity: Severity,
+        code: &'static str,
+        count: usize,
+    },
+    Finding(usize),
+}
+
+#[derive(Debug, Default)]
+pub struct FindingsPane {
+    /// The latest check of the set; `None` until the first one has finished.
+    pub report: Option<Arc<SetReport>>,
+    rows: Vec<Row>,
+    /// Position in `rows`; always a finding when there is one.
+    selected: usize,
+    offset: usize,
+    height: usize,
+    drawn: ListRows,
+    pub detail: Detail,
+    /// A check is wanted (the set changed since the last one started).
+    pub due: bool,
+    /// A check is running.
+    pub running: bool,
+}
+
+/// What identifies a finding across checks, to keep the selection on it.
+fn identity(c: &Checked) -> (&'static str, Option<&str>, Option<&str>, Option<usize>) {
+    (
+        c.finding.code,
+        c.name.as_deref(),
+        c.finding.file.as_deref(),
+        c.finding.line,
+    )
+}
+
+impl FindingsPane {
+    pub fn new() -> Self {
+        Self {
+            due: true,
+            ..Self::default()
+        }
+    }
+
+    /// Shows `report`, keeping the selection on the same finding when it is still there.
+    pub fn refresh(&mut self, report: Arc<SetReport>) {
+        let keep = self.selected_finding().map(|c| {
+            let (code, name, file, line) = identity(c);
+            (code, name.map(str::to_owned), file.map(str::to_owned), line)
+        });
+        let mut order: Vec<usize> = (0..report.findings.len()).collect();
+        order.sort_by_key(|&i| {
+            let f = &report.findings[i].finding;
+            (rank(f.severity), f.code, f.file.clone(), f.line)
+        });
+        self.rows.clear();
+        for (n, &i) in order.iter().enumerate() {
+            let f = &report.findings[i].finding;
+            let first = n == 0 || {
+                let before = &report.findings[order[n - 1]].finding;
+                (before.severity, before.code) != (f.severity, f.code)
+            };
+            if first {
+                let count = order[n..]
+                    .iter()
+                    .take_while(|&&j| {
+                        let g = &report.findings[j].finding;
+                        (g.severity, g.code) == (f.severity, f.code)
+                    })
+                    .count();
+                self.rows.push(Row::Group {
+                    severity: f.severity,
+                    code: f.code,
+                    count,
+                });
+            }
+            self.rows.push(Row::Finding(i));
+        }
+        let found = keep.and_then(|(code, name, file, line)| {
+            self.rows.iter().position(|row| {
+                matches!(row, Row::Finding(i)
+                    if identity(&report.findings[*i]) == (code, name.as_deref(), file.as_deref(), line))
+            })
+        });
+        match found {
+            Some(pos) => self.selected = pos,
+            None => {
+                self.selected = self.selected.min(self.rows.len().saturating_sub(1));
+                self.detail.scroll = 0;
+            }
+        }
+        self.report = Some(report);
+        self.skip_group(true);
+    }
+
+    pub fn selected_finding(&self) -> Option<&Checked> {
+        match (self.rows.get(self.selected), &self.report) {
+            (Some(Row::Finding(i)), Some(report)) => report.findings.get(*i),
+            _ => None,
+        }
+    }
+
+    /// Moves the selection off a group heading: down to its first finding, or (going up)
+    /// to the last finding of the group before.
+    fn skip_group(&mut self, down: bool) {
+        if !matches!(self.rows.get(self.selected), Some(Row::Group { .. })) {
+            return;
+        }
+        if down || self.selected == 0 {
+            self.selected = (self.selected + 1).min(self.rows.len().saturating_sub(1));
+        } else {
+            self.selected -= 1;
+        }
+    }
+
+    fn move_selection(&mut self, action: Action) {
+        let before = self.selected;
+        scroll(&mut self.selected, action, self.height, self.rows.len());
+        self.skip_group(self.selected >= before);
+        if before != self.selected {
+            self.detail.scroll = 0;
+        }
+    }
+
+    fn title(&self) -> String {
+        match &self.report {
+            None => " Findings (checking the set…) ".into(),
+            Some(report) => {
+                let counts = [Severity::Error, Severity::Warning, Severity::Info]
+                    .map(|s| format!("{} {}", mark(s), report.count(s)))
+                    .join("  ");
+                let running = if self.running {
+                    ", checking again…"
+                } else {
+                    ""
+                };
+                format!(" Findings: {counts}{running} ")
+            }
+        }
+    }
+
+    fn row_line(&self, i: usize, theme: &Theme) -> Line<'static> {
+        let Some(report) = &self.report else {
+            return Line::raw("");
+        };
+        match self.rows[i] {
+            Row::Group {
+                severity,
+                code,
+                count,
+            } => Line::styled(
+                format!("{} {} {code} ({count})", mark(severity), severity.as_str()),
+                severity_style(severity, theme).patch(theme.label()),
+            ),
+            Row::Finding(i) => {
+                let checked = &report.findings[i];
+                let f = &checked.finding;
+                let place = place(checked);
+                Line::from(vec![
+                    Span::styled(
+                        format!("    {} ", mark(f.severity)),
+                        severity_style(f.severity, theme),
+                    ),
+                    Span::styled(format!("{place}  "), theme.key()),
+                    Span::raw(sanitize::line(&f.message).into_owned()),
+                ])
+            }
+        }
+    }
+}
+
+/// `name:line`, else `file:line`, else the file or nothing.
+fn place(checked: &Checked) -> String {
+    let f = &checked.finding;
+    let what = checked.name.as_deref().or(f.file.as_deref()).unwrap_or("");
+    let place = match f.line {
+        Some(line) => format!("{what}:{line}"),
+        None => what.to_owned(),
+    };
+    sanitize::line(&place).into_owned()
+}
+
+fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Line<'static>> {
+    let f = &checked.finding;
+    let style = severity_style(f.severity, theme);
+    let mut lines = vec![labelled(
+        "finding",
+        &format!("{} {}", f.severity.as_str(), f.code),
+        style,
+        theme,
+    )];
+    if let Some(name) = &checked.name {
+        lines.push(labelled("record", name, Style::default(), theme));
+    }
+    if let Some(file) = &f.file {
+        let at = match f.line {
+            Some(line) => format!("{file}, line {line}"),
+            None => file.clone(),
+        };
+        lines.push(labelled("file", &at, Style::default(), theme));
+    }
+    lines.extend(labelled_lines(
+        "message",
+        &f.message,
+        Style::default(),
+        theme,
+    ));
+    if let Some(cut) = &checked.cut {
+        lines.push(labelled(
+            "past the cut",
+            &cut.join(", "),
+            theme.dim(),
+            theme,
+        ));
+    }
+    let fix = match &checked.fix {
+        Some(fix) => format!(
+            "{}: {} files it (a proposal; nothing is applied until approved)",
+            fix.describe(),
+            keymap::label(Scope::Findings, Action::FileFix)
+        ),
+        None => "none: a person decides".into(),
+    };
+    lines.push(labelled("fix", &fix, Style::default(), theme));
+    lines.push(labelled(
+        "jump",
+        &format!(
+            "{} shows the record in the Record pane",
+            keymap::label(Scope::Findings, Action::JumpTo)
+        ),
+        theme.dim(),
+        theme,
+    ));
+    for note in &report.notes {
+        lines.push(labelled("note", note, theme.dim(), theme));
+    }
+    lines
+}
+
+impl Component for FindingsPane {
+    fn scope(&self) -> Scope {
+        Scope::Findings
+    }
+
+    fn handle_key(&mut self, action: Action) -> Option<Action> {
+        match action {
+            Action::PageDown | Action::PageUp => {
+                self.detail.page(action);
+            }
+            movement if movement.is_movement() => self.move_selection(movement),
+            other => return Some(other),
+        }
+        None
+    }
+
+    fn scroll(&mut self, down: bool) {
+        self.move_selection(if down { Action::Down } else { Action::Up });
+    }
+
+    fn click(&mut self, at: Position) -> bool {
+        match self.drawn.hit(at, self.offset, self.rows.len()) {
+            Some(i) if matches!(self.rows[i], Row::Finding(_)) => {
+                if i != self.selected {
+                    self.detail.scroll = 0;
+                }
+                self.selected = i;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let theme = ctx.theme;
+        let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
+        let outer = block(self.title(), true, theme);
+        let empty = if self.report.is_some() {
+            "nothing found: the folder is well-formed and the audit is clean"
+        } else {
+            "checking the set (the folder, memwb's state and the content audit)…"
+        };
+        let len = self.rows.len();
+        let mut offset = self.offset;
+        let mut drawn = self.drawn;
+        self.height = super::render_list(
+            frame,
+            list,
+            outer,
+            None,
+            empty,
+            (len, self.selected, &mut offset),
+            &mut drawn,
+            theme,
+            |i| self.row_line(i, theme),
+        );
+        self.offset = offset;
+        self.drawn = drawn;
+        if ctx.editing {
+            return;
+        }
+        let outer = block(" Finding ", false, theme);
+        let lines = match (self.selected_finding(), &self.report) {
+            (Some(checked), Some(report)) => detail_lines(checked, report, theme),
+            _ => vec![Line::styled("(no finding selected)", theme.dim())],
+        };
+        self.detail.render(frame, detail, outer, lines);
+    }
+}
