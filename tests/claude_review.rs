@@ -759,3 +759,45 @@ fn an_approval_is_undone_to_the_exact_bytes_of_every_file_and_the_index() {
     );
     assert_eq!(journal_entries(&env).len(), 2);
 }
+
+#[test]
+fn an_approval_waits_for_a_live_consolidation_and_a_proposal_keeps_no_credential() {
+    let env = Env::new();
+    let key = ["AKIA", "Z7Q3K2LMN4PQRS5T"].concat();
+    let reply = env.reply(&json!([record(
+        "ci-key",
+        "reference",
+        "The CI key",
+        &format!("The key is {key}.")
+    )]));
+    let id = env.proposed(&["propose", "import", &reply]);
+    let kept = fs::read_dir(env.state().join("claude"))
+        .expect("state")
+        .map(|e| e.expect("entry").path())
+        .next()
+        .expect("the folder's state directory");
+    let filed = fs::read_to_string(kept.join(format!("proposals/{id}.json"))).expect("proposal");
+    assert!(!filed.contains(&key), "{filed}");
+    assert!(filed.contains("[REDACTED]"));
+
+    // Claude Code's own consolidation is running (this test process stands for it).
+    let lock = env.memory().join(".consolidate-lock");
+    fs::write(&lock, std::process::id().to_string()).expect("lock");
+    let before = tree(&env.memory());
+    let out = env.run(&["approve", &id]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out)
+            .contains("Claude Code is consolidating this folder; try again when it finishes"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(tree(&env.memory()), before, "nothing written");
+    assert_eq!(env.proposals(&[])[0]["state"], "ready");
+    fs::remove_file(&lock).expect("unlock");
+
+    env.ok(&["approve", &id]);
+    let written = env.read("reference_ci_key.md");
+    assert!(written.contains("The key is [REDACTED]."), "{written}");
+    assert!(!written.contains(&key));
+}

@@ -193,6 +193,11 @@ fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
 
 /// Resolves a change or a decision a crash interrupted, so that what follows reads the
 /// folder and the proposals as they really are.
+/// Nothing is locked or written when no intent waits (a live consolidation then blocks only
+/// what writes the folder).
 pub fn recover(folder: &ClaudeFolder) -> Result<(), ReviewError> {
+    if !journal_of(folder)?.has_pending() {
+        return Ok(());
+    }
     journaled(folder, Vec::new(), EntryMeta::default()).map(|_| ())
 }
