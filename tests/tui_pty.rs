@@ -625,3 +625,58 @@ fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
     assert!(status.success(), "{status:?}");
     pty.assert_restored();
 }
+
+/// Waits (no timeout, as `tests/signals.rs` does) until the process `pid` is stopped.
+fn wait_stopped(pid: rustix::process::Pid) {
+    loop {
+        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::UNTRACED) {
+            Ok(Some((_, status))) if status.stopped() => return,
+            Ok(Some((_, status))) => panic!("not stopped but {status:?}"),
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => panic!("waitpid: {e}"),
+        }
+    }
+}
+
+#[test]
+fn sigterm_or_sighup_during_a_save_finishes_it_releases_the_lock_and_restores_the_terminal() {
+    if !cfg!(debug_assertions) {
+        eprintln!("skipped: MEMWB_STOP_AT exists in debug builds only");
+        return;
+    }
+    use rustix::process::{Pid, Signal, kill_process};
+    for (signal, code) in [(Signal::TERM, 143), (Signal::HUP, 129)] {
+        for step in [0, 3, 7, 10] {
+            let ws = workspace(vec![record("alpha", "alpha body")]);
+            let at = step.to_string();
+            let mut pty = Pty::spawn_env(&[], ws.path(), &[("MEMWB_STOP_AT", &at)]);
+            pty.wait_for("Record: alpha");
+            pty.send(b"e");
+            pty.wait_for("Edit alpha");
+            pty.send(b"new ");
+            pty.wait_for("new alpha body");
+            // the save stops the whole process at commit step `step`
+            pty.send(b"\x13");
+            let pid = pty.child.process_id().expect("pid");
+            let pid = Pid::from_raw(pid as i32).expect("pid");
+            wait_stopped(pid);
+            kill_process(pid, signal).expect("signal");
+            kill_process(pid, Signal::CONT).expect("SIGCONT");
+            let status = pty.wait_exit();
+            assert_eq!(status.exit_code(), code, "{signal:?} at step {step}");
+            pty.assert_restored();
+            let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
+            assert!(
+                matches!(store.inspect().lock, memwb::store::LockState::Free),
+                "{signal:?} {step}: lock left"
+            );
+            // the save either committed whole or not at all
+            let body = body_of(ws.path(), "alpha");
+            assert!(
+                body == "alpha body" || body == "new alpha body",
+                "{signal:?} {step}: {body:?}"
+            );
+            assert!(store.inspect().temp_files.is_empty(), "{signal:?} {step}");
+        }
+    }
+}

@@ -214,12 +214,11 @@ pub fn main() -> ExitCode {
         cli.command,
         None | Some(Command::Tui(_)) | Some(Command::Demo(_))
     );
-    let received = (!workbench).then(exit_on_signals);
+    let received = exit_on_signals(workbench);
     let result = run(cli);
     // A signal that came while the command finished: its exit code, as if it had waited.
-    if let Some(signal) = received.map(|r| r.load(std::sync::atomic::Ordering::SeqCst))
-        && signal != 0
-    {
+    let signal = received.load(std::sync::atomic::Ordering::SeqCst);
+    if signal != 0 {
         crate::store::lock::close_for_exit();
         std::process::exit(128 + signal as i32);
     }
@@ -254,9 +253,10 @@ fn is_not_journaled(error: &anyhow::Error) -> bool {
 /// SIGINT, SIGTERM and SIGHUP end a command without leaving a `.lock` behind or a step half
 /// done: a transaction in progress finishes (it commits, or fails and rolls back) and releases
 /// its lock, no new one starts, then the process exits 130, 143 or 129 (128 + the signal).
-/// The workbench handles its own keys and restores the terminal, so it is not covered here.
+/// In the `workbench` the terminal is restored too, after the transaction and before the exit
+/// (its keys never raise SIGINT: the terminal is raw, `C-c` is a key).
 /// Returns the last signal received (0: none), set inside the handler itself.
-fn exit_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+fn exit_on_signals(workbench: bool) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let received = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     for signal in [SIGINT, SIGTERM, SIGHUP] {
@@ -277,6 +277,12 @@ fn exit_on_signals() -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 crate::store::lock::close_for_exit();
+                #[cfg(feature = "tui")]
+                if workbench {
+                    crate::tui::terminal::restore_for_exit();
+                }
+                #[cfg(not(feature = "tui"))]
+                let _ = workbench;
                 std::process::exit(128 + signal);
             }
         });

@@ -1,7 +1,7 @@
 //! Entering and leaving the terminal's full-screen mode. Restored on exit, on error (the guard's
 //! drop) and on panic (the hook).
 
-use std::io::{self, Stdout};
+use std::io::{self, Stdout, Write};
 use std::sync::Once;
 
 use crossterm::event::{
@@ -44,6 +44,17 @@ pub fn restore() {
         cursor::Show
     );
     let _ = disable_raw_mode();
+}
+
+/// Leaves full-screen mode for good from another thread than the UI's (the signal handler's,
+/// right before the process exits): stdout stays locked from here on, so that no part of a
+/// frame the UI thread is drawing lands on the restored screen.
+pub fn restore_for_exit() {
+    let mut out = io::stdout().lock();
+    restore();
+    let _ = out.flush();
+    // held until the process exits
+    std::mem::forget(out);
 }
 
 fn install_panic_hook() {
