@@ -51,17 +51,35 @@ fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Re
     })
 }
 
-/// Every memory folder under Claude Code's config folder and `roots`, summed up.
+/// Every memory folder under Claude Code's config folder and `roots`, summed up, with the
+/// error and warning counts of `check` (the folder's own findings and the content audit, as
+/// `check --all` counts them; the sets are checked on every core). Runs off the UI thread.
 pub fn find_sets(
     roots: &[std::path::PathBuf],
     options: &OpenOptions,
 ) -> Vec<crate::folder::Summary> {
+    use crate::review::content::{AuditContext, report::check_sets};
+    use crate::store::Severity;
     let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
-    let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {});
+    let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {}).found;
+    let context = AuditContext::new(None);
+    let reports = check_sets(
+        &found,
+        &options.store,
+        options.claude,
+        &context,
+        false,
+        &|| {},
+    );
     found
-        .found
         .iter()
-        .filter_map(|f| crate::folder::sets::summarize(f, &options.store, options.claude))
+        .zip(reports)
+        .filter_map(|(f, report)| {
+            let mut summary = crate::folder::sets::summarize(f, &options.store, options.claude)?;
+            summary.errors = report.count(Severity::Error);
+            summary.warnings = report.count(Severity::Warning);
+            Some(summary)
+        })
         .collect()
 }
 
