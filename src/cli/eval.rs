@@ -6,9 +6,12 @@ use serde::Serialize;
 
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
+use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
+use crate::claude::Topic;
 use crate::review::eval::{
-    self, Case, CaseResult, Corpus, EvalState, ReplyCache, SelectorRun, Verdict, model_label,
+    self, Case, CaseResult, ClaudeEval, Corpus, EvalState, ReplyCache, SelectorRun, Verdict,
+    model_label,
 };
 use crate::session::Selector;
 use crate::session::selection::Candidate;
@@ -118,8 +121,29 @@ impl EvalFolder for MemoryEval<'_> {
     }
 }
 
+/// A Claude Code folder: the cases in its state directory, edited under its state lock.
+impl EvalFolder for ClaudeEval {
+    type Memory = Topic;
+    fn state(&self) -> &EvalState {
+        ClaudeEval::state(self)
+    }
+    fn corpus(&self) -> anyhow::Result<Corpus<Topic>> {
+        Ok(ClaudeEval::corpus(self))
+    }
+    fn add(&self, case: Case) -> anyhow::Result<usize> {
+        Ok(self.add_case(case)?)
+    }
+    fn remove(&self, number: usize) -> anyhow::Result<Case> {
+        Ok(self.remove_case(number)?)
+    }
+}
+
 pub fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
     run_on(&MemoryEval::new(store), args)
+}
+
+pub fn run_claude(target: &ClaudeTarget, args: &EvalArgs) -> anyhow::Result<u8> {
+    run_on(&ClaudeEval::open(&target.folder)?, args)
 }
 
 /// `memwb eval` and its subcommands on `folder`.

@@ -423,9 +423,7 @@ fn run_claude(
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(args) => hooks::run(args),
-        Command::Eval(_) => anyhow::bail!(
-            "memwb eval works on .memory folders only for now (Claude Code folders are read-only here)"
-        ),
+        Command::Eval(args) => eval::run_claude(target, args),
     }
 }
 

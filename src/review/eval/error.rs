@@ -3,6 +3,7 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::claude::ClaudeError;
 use crate::review::ReviewError;
 use crate::store::StoreError;
 
@@ -27,6 +28,9 @@ pub enum EvalError {
     InvalidCase { rule: String },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A Claude Code folder's state directory or its lock.
+    #[error(transparent)]
+    Claude(#[from] ClaudeError),
     /// memwb's state folder refused (a link, not a directory, not a file).
     #[error(transparent)]
     Review(#[from] ReviewError),

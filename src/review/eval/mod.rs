@@ -8,12 +8,14 @@
 //! cache.rs    model replies by (model, prompt hash), and what a model run cost
 //! effect.rs   what approving a proposal would change: the cases on the set as it would be
 //! state.rs    where a set's evaluation lives (.memory/.memwb/ or a backend's own directory)
+//! claude.rs   a Claude Code folder's evaluation, in its state directory, under its lock
 //! ```
 //!
 //! See `docs/eval.md`.
 
 pub mod cache;
 pub mod cases;
+pub mod claude;
 pub mod effect;
 pub mod error;
 pub mod metrics;
@@ -25,6 +27,7 @@ pub use cases::{
     Case, add_case, add_case_locked, load_cases, remove_case, remove_case_locked, save_cases,
     self_cases,
 };
+pub use claude::ClaudeEval;
 pub use effect::CaseChanges;
 pub use error::EvalError;
 pub use metrics::{CaseResult, Scores, Verdict};
