@@ -389,3 +389,78 @@ fn record_mode_lets_the_edit_through_journals_it_and_undo_restores_the_bytes() {
         "undo restores the exact bytes"
     );
 }
+
+#[test]
+fn watch_record_journals_an_outside_write_once_with_its_previous_text() {
+    use std::io::{BufRead, BufReader};
+    use std::time::Duration;
+
+    let session = Session::new();
+    let memory = session.memory();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .env_clear()
+        .env("HOME", session.home())
+        .env("MEMWB_STATE_DIR", session.state())
+        .args([
+            "--memory-dir",
+            memory.to_str().expect("utf-8"),
+            "watch",
+            "--record",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+    let mut ready = String::new();
+    stderr.read_line(&mut ready).expect("read stderr");
+    assert_eq!(
+        ready,
+        format!("watching {} (recording)\n", memory.display())
+    );
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let file = memory.join("user_role.md");
+    let original = fs::read_to_string(&file).expect("read");
+    fs::write(&file, "---\nname: user_role\n---\nchanged by an editor\n").expect("write");
+    let line: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(20)).expect("a line"))
+            .expect("json");
+    assert_eq!(line["files"], json!(["user_role.md"]));
+    assert_eq!(line["folder"], json!(memory));
+    let folder = session.folder();
+    let entries = memwb::review::claude::journal_of(&folder)
+        .expect("journal")
+        .entries()
+        .expect("entries");
+    let entry = entries.last().expect("an entry").clone();
+    assert_eq!(line["entry"], json!(entry.id));
+    assert_eq!(entry.files[0].before.as_deref(), Some(original.as_str()));
+    assert_eq!(
+        entry.reason.as_deref(),
+        Some("recorded by memwb watch: changed outside memwb")
+    );
+    // memwb's own undo is journaled by memwb: the watcher does not journal it a second time.
+    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    assert_eq!(fs::read_to_string(&file).expect("read"), original);
+    fs::write(memory.join("project_new.md"), "---\nname: new\n---\nx\n").expect("write");
+    let line: Value =
+        serde_json::from_str(&rx.recv_timeout(Duration::from_secs(20)).expect("a line"))
+            .expect("json");
+    assert_eq!(
+        line["files"],
+        json!(["project_new.md"]),
+        "the undo was not recorded again"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -33,6 +33,7 @@ mod target;
 #[cfg(feature = "tui")]
 mod tui;
 mod watch;
+mod watch_record;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -313,6 +314,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     let options = store_options(&cli)?;
     if let Some(Command::Sets(args)) = &cli.command {
         return sets::run(args, &options, cli.folder.limits());
+    }
+    if let Some(Command::Watch(args)) = &cli.command
+        && args.all
+    {
+        return watch_record::run(watch_record::all_folders(cli.folder.limits())?, args.json);
     }
     let workspace = match &cli.workspace {
         Some(dir) => dir.clone(),

@@ -18,6 +18,13 @@ pub struct WatchArgs {
     /// or {"at":<unix ms>,"error":"..."} when the set stops reading.
     #[arg(long)]
     pub json: bool,
+    /// Journal every change to a Claude Code folder, by anyone, with its previous content (from
+    /// the watcher's own reading), so it can be undone; with --all, every Claude Code folder found.
+    #[arg(long)]
+    pub record: bool,
+    /// With --record: every Claude Code memory folder `memwb sets` finds.
+    #[arg(long, requires = "record")]
+    pub all: bool,
 }
 
 fn human(change: &Change) -> String {
@@ -59,6 +66,11 @@ fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
 }
 
 pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
+    if args.record {
+        anyhow::bail!(
+            "--record is for Claude Code folders (--claude, --memory-dir DIR or --all); memwb journals every change it makes to a .memory set itself"
+        );
+    }
     let (tx, rx) = std::sync::mpsc::channel();
     // Record files edited in place are not manifest events: a quiet-period refresh notices
     // them, so that a record that stops reading is reported.
@@ -108,6 +120,9 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
 /// Says on stderr when the watch is set up (scripts can wait for that line).
 pub fn run_claude(target: &super::target::ClaudeTarget, args: &WatchArgs) -> anyhow::Result<u8> {
     use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
+    if args.record {
+        return super::watch_record::run(vec![target.folder.clone()], args.json);
+    }
     let (tx, rx) = std::sync::mpsc::channel();
     let folder = target.folder.clone();
     let (_watcher, _baseline) = ClaudeWatcher::start(folder, move |event| {

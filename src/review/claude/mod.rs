@@ -6,6 +6,7 @@
 
 pub mod index_lines;
 mod journal;
+pub mod observed;
 pub mod proposals;
 pub mod propose;
 mod record;

@@ -1,0 +1,128 @@
+//! Changes to a Claude Code folder seen from outside (`memwb watch --record`): the exact text
+//! of every memory file at one moment, the images between two such moments, and which of
+//! them the journal already holds (memwb's own writes, the hook's record mode), so that each
+//! change is journaled once.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::super::content::secrets::redact;
+use super::super::journal::Entry;
+use crate::claude::ClaudeFolder;
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::hook::is_memory_file;
+use crate::claude::write::FileImage;
+
+/// How deep memory files are looked for (as the folder reader does).
+const MAX_DEPTH: usize = 16;
+
+/// Every memory file's exact text, by its path relative to the folder. Files that do not read
+/// (not UTF-8, too large, a FIFO) are left out: they cannot be journaled as text.
+pub fn texts(folder: &ClaudeFolder) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    collect(folder.root(), "", 0, &mut out);
+    out
+}
+
+fn collect(dir: &Path, prefix: &str, depth: usize, out: &mut BTreeMap<String, String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+            continue;
+        };
+        let file = format!("{prefix}{name}");
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() && !name.starts_with('.') && depth < MAX_DEPTH {
+            collect(&entry.path(), &format!("{file}/"), depth + 1, out);
+        } else if kind.is_file()
+            && is_memory_file(&file)
+            && let Ok(Some(bytes)) = read_regular(&entry.path(), MAX_FILE_BYTES)
+            && let Ok(text) = String::from_utf8(bytes)
+        {
+            out.insert(file, text);
+        }
+    }
+}
+
+/// The files that differ between two readings, as images (sorted by file).
+pub fn images(
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) -> Vec<FileImage> {
+    let mut files: Vec<&String> = before.keys().chain(after.keys()).collect();
+    files.sort();
+    files.dedup();
+    files
+        .into_iter()
+        .filter(|file| before.get(*file) != after.get(*file))
+        .map(|file| FileImage {
+            file: file.clone(),
+            before: before.get(file).cloned(),
+            after: after.get(file).cloned(),
+        })
+        .collect()
+}
+
+/// `images` without those a recent journal entry already made (compared as the journal keeps
+/// them: credentials redacted).
+pub fn not_journaled(images: Vec<FileImage>, recent: &[Entry]) -> Vec<FileImage> {
+    let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+    images
+        .into_iter()
+        .filter(|image| {
+            let (before, after) = (kept(&image.before), kept(&image.after));
+            !recent.iter().any(|entry| {
+                entry
+                    .files
+                    .iter()
+                    .any(|f| f.file == image.file && f.before == before && f.after == after)
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn images_name_every_file_added_removed_or_changed() {
+        let before = map(&[("a.md", "1"), ("b.md", "2"), ("c.md", "3")]);
+        let after = map(&[("a.md", "1"), ("b.md", "2!"), ("d.md", "4")]);
+        let found = images(&before, &after);
+        let files: Vec<(&str, Option<&str>, Option<&str>)> = found
+            .iter()
+            .map(|i| (i.file.as_str(), i.before.as_deref(), i.after.as_deref()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("b.md", Some("2"), Some("2!")),
+                ("c.md", Some("3"), None),
+                ("d.md", None, Some("4"))
+            ]
+        );
+        let journaled = Entry {
+            files: vec![found[0].clone()],
+            ..serde_json::from_value(serde_json::json!({
+                "id": 1, "at": 0, "op": "set", "who": {"user": "u", "host": "h"},
+                "before": [], "after": [], "proposal": null, "reason": null, "undoes": null
+            }))
+            .expect("entry")
+        };
+        let left = not_journaled(found, &[journaled]);
+        assert_eq!(left.len(), 2);
+        assert_eq!(left[0].file, "c.md");
+    }
+}
