@@ -49,7 +49,19 @@ pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Res
         reason: Some(format!("recorded from Claude Code: {}", describe(input))),
         ..EntryMeta::default()
     };
-    crate::review::claude::record(folder, vec![image], meta)
+    // `memwb watch --record` may have journaled it first.
+    let recent: Vec<_> = crate::review::claude::journal_of(folder)
+        .and_then(|j| j.entries())
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .rev()
+        .take(16)
+        .collect();
+    let images = crate::review::claude::observed::not_journaled(vec![image], &recent);
+    if images.is_empty() {
+        return Ok(());
+    }
+    crate::review::claude::record(folder, images, meta)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
