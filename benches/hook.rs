@@ -97,6 +97,9 @@ impl Bench {
     }
 }
 
+/// One kind of call: the `i`th call's latency.
+type Case<'a> = Box<dyn Fn(usize) -> Duration + 'a>;
+
 fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
     samples.sort();
     let at = |q: f64| samples[((samples.len() as f64 - 1.0) * q).round() as usize];
@@ -115,7 +118,7 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(100);
     let note = bench.memory.join("project_note_100.md");
-    let mut cases: Vec<(&str, Box<dyn Fn(usize) -> Duration>)> = Vec::new();
+    let mut cases: Vec<(&str, Case)> = Vec::new();
     let b = &bench;
     let read = b.input(
         "PreToolUse",
