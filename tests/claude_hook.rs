@@ -464,3 +464,154 @@ fn watch_record_journals_an_outside_write_once_with_its_previous_text() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// The proposal id in a queued-change denial.
+fn queued_id(stdout: &str) -> String {
+    let value: Value = serde_json::from_str(stdout).expect("json");
+    let reason = value["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .expect("reason");
+    let id = reason
+        .split(" as proposal ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .expect("an id");
+    id.to_owned()
+}
+
+#[test]
+fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply_it() {
+    let session = Session::new();
+    let before = session.tree();
+    let memory = session.memory();
+    let folder = session.folder();
+    let content = "---\nname: flaky tests\ndescription: retry the payments suite once\ntype: feedback\n---\nRetry once.\n";
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": memory.join("feedback_flaky_tests.md"), "content": content}),
+        "toolu_w1",
+    );
+    let out = session.hook(&write, &[]);
+    let id = queued_id(&out);
+    assert_eq!(
+        out,
+        deny(&format!(
+            "memwb queued this memory change to feedback_flaky_tests.md as proposal {id} for the user to review; it is not written yet. Its MEMORY.md line is added when the user approves it: do not add one now. Do not retry it or write the file another way; continue with the task."
+        ))
+    );
+    // An Edit and a MultiEdit of an existing file, the second from a background agent.
+    let role = memory.join("user_role.md");
+    let original = fs::read_to_string(&role).expect("read");
+    let last = original.lines().last().expect("line").to_owned();
+    let edit = session.input(
+        "PreToolUse",
+        "Edit",
+        json!({"file_path": role, "old_string": last, "new_string": "Prefers async reviews."}),
+        "toolu_w2",
+    );
+    let edit_id = queued_id(&session.hook(&edit, &[]));
+    let mut multi = session.input(
+        "PreToolUse",
+        "MultiEdit",
+        json!({"file_path": role, "edits": [{"old_string": last, "new_string": "A"}, {"old_string": "A", "new_string": "B", "replace_all": true}]}),
+        "toolu_w3",
+    );
+    multi["agent_id"] = json!("a1b2c3d4e5");
+    multi["agent_type"] = json!("extraction");
+    let multi_id = queued_id(&session.hook(&multi, &[]));
+    // An Edit that does not apply is denied, and nothing is filed.
+    let stale = session.input(
+        "PreToolUse",
+        "Edit",
+        json!({"file_path": role, "old_string": "not in the file", "new_string": "x"}),
+        "toolu_w4",
+    );
+    assert_eq!(
+        session.hook(&stale, &[]),
+        deny(
+            "memwb could not apply this edit to user_role.md as the file is now (edit 1: old_string is not in the file), so nothing was queued or written. Read the file again before editing it."
+        )
+    );
+    assert_eq!(session.tree(), before, "the folder is untouched");
+    assert_eq!(session.log(), "", "{}", session.log());
+
+    let listing = memwb::review::claude::list(&folder).expect("list");
+    assert_eq!(listing.proposals.len(), 3);
+    let by_id = |id: &str| {
+        listing
+            .proposals
+            .iter()
+            .find(|p| p.id == id)
+            .expect("filed")
+            .clone()
+    };
+    let new = by_id(&id);
+    assert_eq!(new.kind, memwb::review::Kind::Extraction);
+    assert_eq!(
+        new.files,
+        vec![memwb::claude::FileImage {
+            file: "feedback_flaky_tests.md".into(),
+            before: None,
+            after: Some(content.into())
+        }]
+    );
+    let call = new.origin.call.clone().expect("the call");
+    assert_eq!(new.origin.source, "claude-code");
+    assert_eq!(call.tool_name.as_deref(), Some("Write"));
+    assert_eq!(
+        call.session_id.as_deref(),
+        Some("0b6f2c1e-5d0a-4c9b-9f3e-2a7d8c1b4e60")
+    );
+    assert!(call.transcript_path.is_some());
+    let edited = by_id(&edit_id);
+    assert_eq!(edited.kind, memwb::review::Kind::Edit);
+    assert_eq!(
+        edited.files[0].after.as_deref(),
+        Some(
+            original
+                .replacen(&last, "Prefers async reviews.", 1)
+                .as_str()
+        )
+    );
+    let multi = by_id(&multi_id);
+    assert_eq!(
+        multi.files[0].after.as_deref(),
+        Some(original.replacen(&last, "B", 1).as_str())
+    );
+    let agent = multi.origin.call.expect("call");
+    assert_eq!(
+        (agent.agent_id.as_deref(), agent.agent_type.as_deref()),
+        (Some("a1b2c3d4e5"), Some("extraction"))
+    );
+
+    // The next session is told.
+    let start = json!({"session_id": "s2", "cwd": session.project(), "hook_event_name": "SessionStart", "source": "startup"});
+    assert_eq!(
+        session.hook(&start, &[]),
+        format!(
+            "{}\n",
+            json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "3 memory changes are waiting for the user's review in memwb; they are not in memory yet."}})
+        )
+    );
+
+    // Approving writes the file exactly as the agent asked, with its index line.
+    let index = fs::read_to_string(memory.join("MEMORY.md")).expect("index");
+    let approved = memwb::review::claude::approve(&folder, &id).expect("approve");
+    assert_eq!(
+        fs::read_to_string(memory.join("feedback_flaky_tests.md")).expect("written"),
+        content
+    );
+    let after_index = fs::read_to_string(memory.join("MEMORY.md")).expect("index");
+    assert!(
+        after_index.contains("(feedback_flaky_tests.md)"),
+        "{after_index}"
+    );
+    let entry = approved.entry.expect("journaled");
+    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    assert!(!memory.join("feedback_flaky_tests.md").exists());
+    assert_eq!(
+        fs::read_to_string(memory.join("MEMORY.md")).expect("index"),
+        index
+    );
+}

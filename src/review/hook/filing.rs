@@ -9,7 +9,9 @@ use crate::claude::hook::HookInput;
 use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
-use crate::review::EntryMeta;
+use crate::review::claude::NewFiles;
+use crate::review::proposal::AgentCall;
+use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
 use crate::store::fsutil::{IoHooks, Links, atomic_replace, create_dir_if_missing, read_regular};
 
 /// One file's text before and after a tool call (`None`: the file does not exist).
@@ -39,14 +41,31 @@ pub fn file_proposal(
     image: HookImage,
     input: &HookInput,
 ) -> Result<String, String> {
-    let _ = (folder, image, input);
-    Err("proposals on Claude Code folders are not available in this build".into())
+    let kind = if image.before.is_none() {
+        Kind::Extraction
+    } else {
+        Kind::Edit
+    };
+    let call = agent_call(input);
+    let evidence = Some(format!("{} (memwb hook claude)", call.describe()));
+    let new = NewFiles {
+        kind,
+        files: vec![image],
+        origin: Origin::agent_call("claude-code", call),
+        evidence,
+    };
+    crate::review::claude::file_proposal(folder, new)
+        .map(|proposal| proposal.id)
+        .map_err(|e| e.to_string())
 }
 
 /// Journals a change that was made (record mode).
 pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Result<(), String> {
     let meta = EntryMeta {
-        reason: Some(format!("recorded from Claude Code: {}", describe(input))),
+        reason: Some(format!(
+            "recorded from Claude Code: {}",
+            agent_call(input).describe()
+        )),
         ..EntryMeta::default()
     };
     // `memwb watch --record` may have journaled it first.
@@ -66,26 +85,26 @@ pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Res
         .map_err(|e| e.to_string())
 }
 
-/// "Write by the main agent in session 0b6f2c1e", "Edit by the extraction agent a1b2c3d4".
-fn describe(input: &HookInput) -> String {
-    let short = |id: &str| id.chars().take(8).collect::<String>();
-    let tool = input.tool_name.as_deref().unwrap_or("a tool call");
-    let agent = match (&input.agent_type, &input.agent_id) {
-        (Some(kind), Some(id)) => format!("the {kind} agent {}", short(id)),
-        (Some(kind), None) => format!("the {kind} agent"),
-        (None, Some(id)) => format!("agent {}", short(id)),
-        (None, None) => "the main agent".to_owned(),
-    };
-    match &input.session_id {
-        Some(session) => format!("{tool} by {agent} in session {}", short(session)),
-        None => format!("{tool} by {agent}"),
+/// Who asked for the change, under Claude Code's own field names.
+fn agent_call(input: &HookInput) -> AgentCall {
+    AgentCall {
+        session_id: input.session_id.clone(),
+        agent_id: input.agent_id.clone(),
+        agent_type: input.agent_type.clone(),
+        tool_name: input.tool_name.clone(),
+        tool_use_id: input.tool_use_id.clone(),
+        transcript_path: input.transcript_path.clone(),
     }
 }
 
 /// How many proposals wait for review on the folder.
 pub fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
-    let _ = folder;
-    Err("proposals on Claude Code folders are not available in this build".into())
+    let listing = crate::review::claude::list(folder).map_err(|e| e.to_string())?;
+    Ok(listing
+        .proposals
+        .iter()
+        .filter(|p| p.status == ProposalStatus::Pending)
+        .count())
 }
 
 #[derive(Serialize, Deserialize)]
