@@ -4,22 +4,18 @@
 //! through the write engine with the before images as bases (a file changed since is a
 //! conflict and nothing is written) and MEMORY.md's lines derived from the index as it is then.
 
-use serde_json::Value;
-
 use super::index_lines::derived_index;
 use super::journal::{journal_of, journaled, journaled_deciding};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::{FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
-use crate::review::content::secrets::redact;
 use crate::review::error::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Op};
 use crate::review::proposal::{
     self, Deciding, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
 };
 use crate::review::state::StateDir;
-use crate::store::time::now_ms;
 
 /// What a proposer hands in for a Claude Code folder.
 #[derive(Debug, Clone)]
@@ -42,22 +38,8 @@ pub fn file_proposal(folder: &ClaudeFolder, new: NewFiles) -> Result<Proposal, R
     if let Some(rule) = images::filing_rule(&new.files) {
         return Err(ReviewError::ProposalInvalid { rule });
     }
-    let proposal = Proposal {
-        id: proposal::new_id(),
-        kind: new.kind,
-        created_at: now_ms(),
-        origin: new.origin,
-        base: Vec::new(),
-        additions: Vec::new(),
-        plan: Value::Null,
-        evidence: new.evidence.map(|e| redact(&e).into_owned()),
-        status: ProposalStatus::Pending,
-        decided_at: None,
-        decided_by: None,
-        reason: None,
-        journal_entry: None,
-        files: images::redacted(new.files),
-    };
+    let mut proposal = Proposal::pending(new.kind, new.origin, new.evidence);
+    proposal.files = images::redacted(new.files);
     create_in(&state_dir(folder)?, &proposal)?;
     Ok(proposal)
 }

@@ -339,32 +339,43 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         .filter(|e| sources.contains(e.record.name()))
         .map(JournalRecord::from)
         .collect();
-    let proposal = Proposal {
-        id: new_id(),
-        kind: new.plan.kind(),
-        created_at: now_ms(),
-        origin: new.origin,
-        base,
-        additions: new
-            .additions
-            .iter()
-            .map(|r| redact_input(&r.to_input()))
-            .collect(),
-        plan: new.plan.to_value(),
-        evidence: new.evidence.map(|e| redact(&e).into_owned()),
-        status: ProposalStatus::Pending,
-        decided_at: None,
-        decided_by: None,
-        reason: None,
-        journal_entry: None,
-        files: Vec::new(),
-    };
+    let mut proposal = Proposal::pending(new.plan.kind(), new.origin, new.evidence);
+    proposal.base = base;
+    proposal.additions = new
+        .additions
+        .iter()
+        .map(|r| redact_input(&r.to_input()))
+        .collect();
+    proposal.plan = new.plan.to_value();
     create_in(&StateDir::create(store)?, &proposal)?;
     Ok(proposal)
 }
 
+impl Proposal {
+    /// A new pending proposal with a fresh id, nothing in it yet; the evidence is kept with
+    /// its credentials redacted.
+    pub(crate) fn pending(kind: Kind, origin: Origin, evidence: Option<String>) -> Self {
+        Self {
+            id: new_id(),
+            kind,
+            created_at: now_ms(),
+            origin,
+            base: Vec::new(),
+            additions: Vec::new(),
+            plan: Value::Null,
+            evidence: evidence.map(|e| redact(&e).into_owned()),
+            status: ProposalStatus::Pending,
+            decided_at: None,
+            decided_by: None,
+            reason: None,
+            journal_entry: None,
+            files: Vec::new(),
+        }
+    }
+}
+
 /// A fresh proposal id: 12 lowercase hex digits.
-pub(crate) fn new_id() -> String {
+fn new_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
 }
 
