@@ -9,7 +9,7 @@ use std::path::Path;
 
 use common::copy_dir;
 use crossterm::event::KeyCode;
-use memwb::claude::{LoadLimits, READ_ONLY};
+use memwb::claude::LoadLimits;
 use memwb::folder::{Format, IndexUse, Summary};
 use memwb::tui::app::{Effect, Event, StatusKind, View};
 use memwb::tui::panes::Pane;
@@ -29,7 +29,7 @@ fn fixture(dir: &Path) -> std::path::PathBuf {
 fn open(limits: LoadLimits) -> (tempfile::TempDir, Harness) {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = fixture(dir.path());
-    let h = Harness::claude(&folder, limits, 150, 45);
+    let h = Harness::claude(&folder, &dir.path().join("state"), limits, 150, 45);
     (dir, h)
 }
 
@@ -89,36 +89,215 @@ fn the_index_pane_draws_the_cut() {
 }
 
 #[test]
-fn write_keys_say_read_only_and_change_nothing() {
+fn proposals_cannot_be_decided_here_yet_and_nothing_changes() {
     let (dir, mut h) = open(LoadLimits::default());
     let before = std::fs::read(dir.path().join("memory/MEMORY.md")).expect("read");
-    for key in ['e', 'E', 'n', 'd', 'R'] {
-        h.app.status = None;
-        h.keys(&key.to_string());
-        assert_eq!(
-            h.app.status.as_ref().map(|s| (s.kind, s.text.as_str())),
-            Some((StatusKind::Error, READ_ONLY)),
-            "{key}"
-        );
-    }
-    // The review views are the shared ones: their write keys say the same.
     h.keys("p");
     assert_eq!(h.app.view, View::Proposals);
-    h.app.status = None;
-    h.keys("a");
-    assert!(
-        h.app.status.is_some(),
-        "a in the Proposals view says why not"
-    );
-    h.keys("H");
-    assert_eq!(h.app.view, View::History);
-    h.app.status = None;
-    h.keys("u");
-    assert!(h.app.status.is_some(), "u in the History view says why not");
+    for key in ["a", "x"] {
+        h.app.status = None;
+        h.keys(key);
+        let status = h.app.status.clone().expect("a status");
+        assert_eq!(status.kind, StatusKind::Error, "{key}");
+    }
     assert_eq!(
         std::fs::read(dir.path().join("memory/MEMORY.md")).expect("read"),
         before
     );
+}
+
+fn read(dir: &Path, file: &str) -> Option<String> {
+    std::fs::read_to_string(dir.join("memory").join(file)).ok()
+}
+
+fn select(h: &mut Harness, file: &str) {
+    let at = order(h).iter().position(|f| f == file).expect("listed");
+    h.press(KeyCode::Home);
+    for _ in 0..at {
+        h.press(KeyCode::Down);
+    }
+    assert_eq!(h.app.selected_topic_file().as_deref(), Some(file));
+}
+
+fn editor_field(h: &mut Harness, field: usize, value: &str) {
+    h.app
+        .editor
+        .as_mut()
+        .expect("editor")
+        .set_value(field, value);
+}
+
+#[test]
+fn an_edit_keeps_every_other_byte_and_is_journaled_and_undone() {
+    let (dir, mut h) = open(LoadLimits::default());
+    let before = read(dir.path(), "user_role.md").expect("file");
+    select(&mut h, "user_role.md");
+    h.keys("e");
+    assert!(h.app.editor.as_ref().is_some_and(|e| e.is_topic()));
+    editor_field(
+        &mut h,
+        memwb::tui::editor::DESCRIPTION,
+        "a backend engineer, now on payments",
+    );
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    let after = read(dir.path(), "user_role.md").expect("file");
+    assert!(
+        after.contains("a backend engineer, now on payments"),
+        "{after}"
+    );
+    // every other line of the frontmatter and the body survive (modified is stamped)
+    for line in before
+        .lines()
+        .filter(|l| !l.starts_with("description:") && !l.contains("modified"))
+    {
+        assert!(after.contains(line), "{line:?} lost:\n{after}");
+    }
+    assert!(
+        h.screen().contains("save user_role.md: written"),
+        "{}",
+        h.screen()
+    );
+
+    // History shows it; undo restores the exact bytes
+    h.keys("H");
+    assert_eq!(h.app.view, View::History);
+    assert_eq!(h.app.review.journal.len(), 1);
+    h.keys("u");
+    h.keys("y");
+    assert_eq!(
+        read(dir.path(), "user_role.md").as_deref(),
+        Some(before.as_str())
+    );
+    assert_eq!(h.app.review.journal.len(), 2);
+}
+
+#[test]
+fn a_new_topic_file_gets_a_name_and_an_index_line_and_delete_removes_both() {
+    let (dir, mut h) = open(LoadLimits::default());
+    h.keys("n");
+    editor_field(&mut h, memwb::tui::editor::NAME, "deploy freeze");
+    editor_field(&mut h, memwb::tui::editor::TYPE, "project");
+    editor_field(
+        &mut h,
+        memwb::tui::editor::DESCRIPTION,
+        "no deploys on Fridays",
+    );
+    editor_field(&mut h, memwb::tui::editor::BODY, "Fridays are frozen.");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    let text = read(dir.path(), "project_deploy_freeze.md").expect("created");
+    assert!(text.contains("name: deploy freeze"), "{text}");
+    let index = read(dir.path(), "MEMORY.md").expect("index");
+    assert!(index.contains("(project_deploy_freeze.md)"), "{index}");
+    assert_eq!(
+        h.app.selected_topic_file().as_deref(),
+        Some("project_deploy_freeze.md")
+    );
+
+    h.keys("d");
+    assert!(
+        h.screen().contains("Delete project_deploy_freeze.md"),
+        "{}",
+        h.screen()
+    );
+    h.keys("y");
+    assert_eq!(read(dir.path(), "project_deploy_freeze.md"), None);
+    let index = read(dir.path(), "MEMORY.md").expect("index");
+    assert!(!index.contains("project_deploy_freeze.md"), "{index}");
+}
+
+#[test]
+fn a_rename_moves_the_file_and_rewrites_its_link() {
+    let (dir, mut h) = open(LoadLimits::default());
+    select(&mut h, "user_role.md");
+    h.keys("e");
+    editor_field(&mut h, memwb::tui::editor::NAME, "user background");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    assert_eq!(read(dir.path(), "user_role.md"), None);
+    let moved = h.app.selected_topic_file().expect("selected");
+    assert_ne!(moved, "user_role.md");
+    assert!(
+        read(dir.path(), &moved)
+            .expect("moved")
+            .contains("name: user background")
+    );
+    let index = read(dir.path(), "MEMORY.md").expect("index");
+    assert!(index.contains(&format!("({moved})")), "{index}");
+    assert!(!index.contains("(user_role.md)"), "{index}");
+}
+
+#[test]
+fn a_plain_write_meanwhile_is_a_conflict_with_diff_reload_and_keep_editing() {
+    let (dir, mut h) = open(LoadLimits::default());
+    select(&mut h, "user_role.md");
+    h.keys("e");
+    editor_field(&mut h, memwb::tui::editor::DESCRIPTION, "mine");
+    // Claude Code rewrites the file between the read and the save
+    let theirs = read(dir.path(), "user_role.md")
+        .expect("file")
+        .replace("storefront team and", "checkout team and");
+    std::fs::write(dir.path().join("memory/user_role.md"), &theirs).expect("write");
+    h.ctrl('s');
+    let editor = h.app.editor.as_ref().expect("the edit is kept");
+    assert!(editor.conflict.is_some(), "{}", h.screen());
+    assert_eq!(
+        read(dir.path(), "user_role.md").as_deref(),
+        Some(theirs.as_str()),
+        "nothing clobbered"
+    );
+    h.keys("d");
+    let diff = h
+        .app
+        .editor
+        .as_ref()
+        .and_then(|e| e.conflict.as_ref())
+        .and_then(|c| c.diff.clone());
+    assert!(diff.is_some_and(|d| d.iter().any(|(m, l)| *m == '+' && l.contains("mine"))));
+    h.keys("r");
+    let editor = h.app.editor.as_ref().expect("editor");
+    assert!(editor.conflict.is_none());
+    assert!(
+        editor
+            .value(memwb::tui::editor::BODY)
+            .contains("checkout team"),
+        "their body is merged in"
+    );
+    assert_eq!(editor.value(memwb::tui::editor::DESCRIPTION), "mine");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    let now = read(dir.path(), "user_role.md").expect("file");
+    assert!(
+        now.contains("mine") && now.contains("checkout team"),
+        "{now}"
+    );
+}
+
+#[test]
+fn r_shows_the_index_fix_as_a_diff_before_writing_it() {
+    let (dir, mut h) = open(LoadLimits::default());
+    let before = read(dir.path(), "MEMORY.md").expect("index");
+    h.keys("R");
+    let screen = h.screen();
+    assert!(screen.contains("Fix MEMORY.md"), "{screen}");
+    assert!(
+        screen.contains("- - [project_payments]"),
+        "the dangling entry goes: {screen}"
+    );
+    assert!(
+        screen.contains("scratch.md"),
+        "the unlisted file comes in: {screen}"
+    );
+    assert_eq!(
+        read(dir.path(), "MEMORY.md").as_deref(),
+        Some(before.as_str()),
+        "nothing written yet"
+    );
+    h.keys("y");
+    let after = read(dir.path(), "MEMORY.md").expect("index");
+    assert!(!after.contains("project_payments"), "{after}");
+    assert!(after.contains("(scratch.md)"), "{after}");
 }
 
 #[test]

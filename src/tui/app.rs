@@ -8,6 +8,7 @@
 //! Code folder).
 
 mod claude;
+mod claude_edit;
 mod editing;
 mod evaluation;
 mod findings;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
+pub use claude_edit::fix_lines;
 pub use job_results::describe_commit;
 pub use modal::{Confirm, Modal};
 pub use sets::Reading;
@@ -90,6 +92,8 @@ pub enum Event {
     Sets(Vec<Summary>),
     /// The set was checked in the background (`Effect::Audit`).
     Audited(Arc<SetReport>),
+    /// A change to a Claude Code folder finished.
+    ClaudeJob(Box<super::claude_jobs::ClaudeJobDone>),
 }
 
 #[derive(Debug, Clone)]
@@ -131,6 +135,8 @@ pub enum Effect {
     },
     /// Find every memory folder, then send [`Event::Sets`].
     LoadSets,
+    /// Run a change on the Claude Code folder, then send [`Event::ClaudeJob`].
+    RunClaude(super::claude_jobs::ClaudeJob),
     /// Open this folder in place of the one open (then [`App::open_folder`]).
     OpenSet(Box<Summary>),
     /// Check the set (`tui::panes::findings::audit`), then send [`Event::Audited`].
@@ -461,6 +467,7 @@ impl App {
                 self.claude_watch(event);
                 Vec::new()
             }
+            Event::ClaudeJob(done) => self.claude_job_done(*done),
             Event::Sets(sets) => {
                 self.sets.loaded(sets);
                 Vec::new()

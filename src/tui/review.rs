@@ -35,3 +35,22 @@ impl Review {
         }
     }
 }
+
+impl Review {
+    /// The journal of a Claude Code folder (in memwb's state directory for it). Proposals on
+    /// these folders are not listed here yet.
+    pub fn load_claude(folder: &crate::claude::ClaudeFolder) -> Self {
+        let journal = crate::review::claude::journal_of(folder).and_then(|j| j.entries());
+        match journal {
+            Ok(journal) => Self {
+                proposals: Vec::new(),
+                journal,
+                error: None,
+            },
+            Err(e) => Self {
+                error: Some(format!("cannot read the journal: {e}")),
+                ..Self::default()
+            },
+        }
+    }
+}

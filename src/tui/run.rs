@@ -46,7 +46,14 @@ fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Re
             let (watcher, baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
                 let _ = tx.send(Event::ClaudeWatch(event));
             })?;
-            (Watching::Claude(watcher), Reading::Claude(baseline))
+            let review = std::sync::Arc::new(super::review::Review::load_claude(folder));
+            (
+                Watching::Claude(watcher),
+                Reading::Claude {
+                    snapshot: baseline,
+                    review,
+                },
+            )
         }
     })
 }
@@ -272,6 +279,15 @@ async fn event_loop(
                                 &topics,
                                 Some(&catalog),
                             )));
+                        });
+                    }
+                    Effect::RunClaude(job) => {
+                        let Some(folder) = app.backend.claude().cloned() else {
+                            continue;
+                        };
+                        let tx = tx.clone();
+                        tokio::task::spawn_blocking(move || {
+                            let _ = tx.send(Event::ClaudeJob(Box::new(job.run(&folder))));
                         });
                     }
                     Effect::LoadSets => {

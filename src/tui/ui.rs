@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::app::{App, Modal, StatusKind, View};
+use super::app::{App, Confirm, Modal, StatusKind, View};
 use super::keymap::{self, Action, Scope};
 use super::layout::{centered, layout, view_layout};
 use super::line_input::LineInput;
@@ -121,6 +121,7 @@ fn render_overlays(frame: &mut Frame, app: &mut App) {
     match &app.modal {
         Some(Modal::Help(_)) => render_help(frame, app),
         Some(Modal::Log(_)) => render_log(frame, app),
+        Some(Modal::Confirm(Confirm::IndexFix(fix))) => render_fix(frame, fix, app),
         Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
         Some(Modal::Reason { ids }) => render_reason(frame, ids, app),
         Some(Modal::SaveCase { query, text }) => render_save_case(frame, query, text, app),
@@ -302,6 +303,38 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
             Span::raw(" no"),
         ]),
     ];
+    popup(frame, area, block, lines);
+}
+
+/// `R` on a Claude Code folder: the planned fix of MEMORY.md as a diff, then yes or no.
+fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &App) {
+    let theme = &app.theme;
+    let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(" Fix MEMORY.md ");
+    let mut lines = vec![
+        Line::raw(Confirm::IndexFix(Box::new(fix.clone())).question()),
+        Line::from(vec![
+            Span::styled(keymap::label(Scope::Confirm, Action::Yes), theme.key()),
+            Span::raw(" yes   "),
+            Span::styled(keymap::label(Scope::Confirm, Action::No), theme.key()),
+            Span::raw(" no"),
+        ]),
+    ];
+    for (marker, text) in super::app::fix_lines(fix) {
+        let style = match marker {
+            '-' => theme.removed(),
+            '+' => theme.added(),
+            '!' => theme.warning(),
+            _ => ratatui::style::Style::default(),
+        };
+        lines.push(Line::styled(
+            format!("{marker} {}", sanitize::line(&text)),
+            style,
+        ));
+    }
     popup(frame, area, block, lines);
 }
 

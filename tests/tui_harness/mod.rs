@@ -72,17 +72,22 @@ impl Harness {
         h
     }
 
-    /// The workbench on a Claude Code folder (`folder` stays where it is).
+    /// The workbench on a Claude Code folder (`folder` stays where it is); memwb's state for
+    /// it (journal, lock) goes under `state`.
     pub fn claude(
         folder: &Path,
+        state: &Path,
         limits: memwb::claude::LoadLimits,
         width: u16,
         height: u16,
     ) -> Self {
-        let folder = memwb::claude::ClaudeFolder::open(folder, limits).expect("open");
+        let folder = memwb::claude::ClaudeFolder::open(folder, limits)
+            .expect("open")
+            .with_state_root(state.to_owned());
         let workspace = folder.root().to_owned();
         let snapshot = Arc::new(folder.read());
-        let app = App::claude(folder, snapshot, Theme::plain());
+        let mut app = App::claude(folder.clone(), snapshot, Theme::plain());
+        app.set_review(Arc::new(Review::load_claude(&folder)), false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
             app,
@@ -187,6 +192,15 @@ impl Harness {
                     ))),
                     // Finding sets looks at the whole machine: tests send `Event::Sets` themselves.
                     Effect::LoadSets => {}
+                    Effect::RunClaude(job) => {
+                        let folder = self
+                            .app
+                            .backend
+                            .claude()
+                            .expect("a Claude Code folder")
+                            .clone();
+                        queue.push_back(Event::ClaudeJob(Box::new(job.run(&folder))));
+                    }
                     Effect::OpenSet(set) => {
                         let options = memwb::folder::OpenOptions::default();
                         match memwb::folder::backend::Backend::open(&set, &options) {

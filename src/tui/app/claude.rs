@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{App, Effect, StatusKind, describe_commit};
-use crate::claude::{ClaudeFolder, READ_ONLY, Snapshot};
+use crate::claude::{ClaudeFolder, Snapshot};
 use crate::claude_watch::ClaudeEvent;
 use crate::folder::backend::{Backend, ClaudeView};
 use crate::store::LockState;
@@ -109,16 +109,10 @@ impl App {
     /// The actions that differ on a Claude Code folder (`None`: not one, or not on one).
     pub(super) fn claude_act(&mut self, action: Action) -> Option<Vec<Effect>> {
         let view = self.claude.clone()?;
+        if let Some(effects) = self.claude_write(action) {
+            return Some(effects);
+        }
         match action {
-            Action::Edit
-            | Action::EditExternal
-            | Action::New
-            | Action::Delete
-            | Action::RebuildIndex
-            | Action::Approve
-            | Action::Reject
-            | Action::Undo
-            | Action::Rebase => self.set_status(StatusKind::Error, READ_ONLY.into()),
             Action::Yank | Action::YankPath => {
                 let Some(file) = self.selected_topic_file() else {
                     self.set_status(StatusKind::Error, "nothing selected to copy".into());

@@ -169,6 +169,9 @@ impl App {
                     ));
                     return Vec::new();
                 }
+                if editor.is_topic() {
+                    return self.claude_save();
+                }
                 if let Target::Repair { file, seen } = editor.target.clone() {
                     match editor.parse_raw() {
                         Ok(replacement) => {
@@ -234,6 +237,8 @@ impl App {
                     self.close_editor();
                 }
             }
+            Some(Action::ShowDiff) if editor.is_topic() => self.topic_diff(),
+            Some(Action::Reapply) if editor.is_topic() => self.topic_reapply(),
             Some(Action::ShowDiff) => {
                 if let Some(conflict) = &editor.conflict {
                     let diff = editor.diff_against(conflict.current.as_ref());

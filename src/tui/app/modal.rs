@@ -34,6 +34,13 @@ pub enum Confirm {
         seen: Vec<u8>,
         adopt: bool,
     },
+    /// Delete a Claude Code topic file whose text was `base`, and its index lines.
+    DeleteTopic {
+        file: String,
+        base: String,
+    },
+    /// Write the `index --fix` shown (a diff of MEMORY.md and its archive).
+    IndexFix(Box<crate::claude::edit::IndexFix>),
 }
 
 impl Confirm {
@@ -73,6 +80,11 @@ impl Confirm {
                 "Delete {}? It is not in the set: no undo brings it back.",
                 sanitize::line(file)
             ),
+            Confirm::DeleteTopic { file, .. } => format!(
+                "Delete {} and its MEMORY.md lines? This is journaled (undo in History).",
+                sanitize::line(file)
+            ),
+            Confirm::IndexFix(_) => "Write this fix of MEMORY.md? This is journaled.".into(),
         }
     }
 }
@@ -118,7 +130,11 @@ impl App {
         match action {
             Some(Action::Yes) => {
                 self.modal = None;
+                if let Some(effects) = self.claude_confirmed(&question) {
+                    return effects;
+                }
                 match question {
+                    Confirm::DeleteTopic { .. } | Confirm::IndexFix(_) => {}
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
                     Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
                     Confirm::Undo(entry) => return self.run(Job::Undo(entry)),

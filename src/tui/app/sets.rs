@@ -19,7 +19,10 @@ pub enum Reading {
         inspection: Arc<Inspection>,
         review: Arc<Review>,
     },
-    Claude(Arc<Snapshot>),
+    Claude {
+        snapshot: Arc<Snapshot>,
+        review: Arc<Review>,
+    },
 }
 
 impl Reading {
@@ -30,7 +33,10 @@ impl Reading {
                 inspection: Arc::new(store.inspect()),
                 review: Arc::new(Review::load(store)),
             },
-            Backend::Claude(folder) => Self::Claude(Arc::new(folder.read())),
+            Backend::Claude(folder) => Self::Claude {
+                snapshot: Arc::new(folder.read()),
+                review: Arc::new(Review::load_claude(folder)),
+            },
         }
     }
 }
@@ -124,9 +130,10 @@ impl App {
                 self.index.update(&self.inspection);
                 self.set_review(review, false);
             }
-            Reading::Claude(snapshot) => {
+            Reading::Claude { snapshot, review } => {
                 self.inspection = Arc::new(super::claude::empty_inspection(self.backend.root()));
                 self.set_claude_reading(snapshot);
+                self.set_review(review, false);
             }
         }
     }

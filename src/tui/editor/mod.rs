@@ -11,6 +11,7 @@ use crate::store::yaml_scalar::emit_scalar;
 use crate::store::{MemoryType, Record, RecordError, RecordInput};
 
 pub mod check;
+mod topic;
 mod view;
 
 pub const NAME: usize = 0;
@@ -44,6 +45,12 @@ pub enum Target {
     /// A manifest entry that does not read, edited as raw text: `repair_entry`. `seen` is the
     /// file's bytes as read (`None`: missing or unreadable).
     Repair { file: String, seen: Option<Vec<u8>> },
+    /// A Claude Code topic file: `file` (`None`: a new one) whose exact text was `text`, the
+    /// base of the change (see [`topic`]).
+    Topic {
+        file: Option<String>,
+        text: Option<String>,
+    },
 }
 
 pub struct Editor {
@@ -66,6 +73,8 @@ pub struct Editor {
     pub refusal: Option<String>,
     /// Fields both sides changed, after a re-apply: resolved one by one, first first.
     pub merge: Vec<super::merge::FieldConflict>,
+    /// A topic file's text on disk when a save conflicted (`None`: it is gone).
+    pub current_text: Option<Option<String>>,
 }
 
 fn textarea(text: &str, single_line: bool) -> TextArea<'static> {
@@ -194,6 +203,7 @@ impl Editor {
             saving: false,
             refusal: None,
             merge: Vec::new(),
+            current_text: None,
         }
     }
 
@@ -363,6 +373,15 @@ impl Editor {
                 " Edit proposed {} (proposal {id}) ",
                 sanitize::line(base.name())
             ),
+            (
+                Target::Topic {
+                    file: Some(file), ..
+                },
+                _,
+            ) => {
+                format!(" Edit {} ", sanitize::line(file))
+            }
+            (Target::Topic { file: None, .. }, _) => " New topic file ".into(),
             (_, Some(base)) => format!(" Edit {} ", sanitize::line(base.name())),
             (_, None) => " New record ".into(),
         }

@@ -123,6 +123,20 @@ impl Editor {
             }
             return out;
         }
+        if self.is_topic() {
+            out.push(match self.check_topic() {
+                Ok(()) => Line::styled(
+                    format!(
+                        "✓ valid · {} saves (other fields and bytes kept)",
+                        keymap::label(Scope::Editor, Action::Save)
+                    ),
+                    theme.ok(),
+                ),
+                Err(e) => Line::styled(format!("✗ {}", sanitize::line(&e)), theme.error()),
+            });
+            out.extend(self.conflict_lines(theme));
+            return out;
+        }
         let (bytes, lines) = self.measure();
         let budget = format!("{bytes}/{MAX_RECORD_BYTES} bytes · {lines}/{MAX_RECORD_LINES} lines");
         let over = bytes > MAX_RECORD_BYTES || lines > MAX_RECORD_LINES;
@@ -161,6 +175,13 @@ impl Editor {
                 theme.warning(),
             ));
         }
+        out.extend(self.conflict_lines(theme));
+        out
+    }
+
+    /// The conflict, the last error, a notice or "saving…".
+    fn conflict_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let mut out = Vec::new();
         if let Some(conflict) = &self.conflict {
             out.push(Line::styled(
                 format!("⚠ {}", sanitize::line(&conflict.message)),

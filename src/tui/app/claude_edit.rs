@@ -1,0 +1,231 @@
+//! Writing a Claude Code folder from the workbench: editing, creating, renaming and deleting
+//! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
+//! finished change does to the panes. Every change is a [`ClaudeJob`] off the UI thread.
+
+use super::modal::{Confirm, Modal};
+use super::{App, Effect, StatusKind, View};
+use crate::claude::edit::IndexFix;
+use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
+use crate::tui::editor::{Conflict, Editor, Target};
+use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::panes::claude as panes;
+
+/// The end of a status line about a failed save: it lasts while the editor is open.
+const EDIT_KEPT: &str = "; your edit is still in the editor";
+
+impl App {
+    pub(super) fn run_claude(&mut self, job: ClaudeJob) -> Vec<Effect> {
+        self.busy += 1;
+        vec![Effect::RunClaude(job)]
+    }
+
+    /// The write keys on a Claude Code folder (`None`: not one of them).
+    pub(super) fn claude_write(&mut self, action: Action) -> Option<Vec<Effect>> {
+        let in_proposals = self.view == View::Proposals;
+        Some(match action {
+            Action::Edit if !in_proposals => self.read_topic(ReadFor::Edit),
+            Action::Delete => self.read_topic(ReadFor::Delete),
+            Action::New => {
+                self.editor = Some(Editor::new_topic());
+                Vec::new()
+            }
+            Action::RebuildIndex => self.run_claude(ClaudeJob::PlanIndexFix),
+            Action::Reload => self.run_claude(ClaudeJob::Reload),
+            Action::EditExternal => {
+                let text = format!(
+                    "$EDITOR does not edit topic files yet; {} edits this one here",
+                    keymap::label(Scope::Workbench, Action::Edit)
+                );
+                self.set_status(StatusKind::Error, text);
+                Vec::new()
+            }
+            Action::Edit | Action::Approve | Action::Reject | Action::Rebase => {
+                self.set_status(
+                    StatusKind::Error,
+                    "proposals on Claude Code folders are not decided in the workbench yet".into(),
+                );
+                Vec::new()
+            }
+            _ => return None,
+        })
+    }
+
+    /// `e` / `d`: the selected topic file's exact text first (the base of the change).
+    fn read_topic(&mut self, purpose: ReadFor) -> Vec<Effect> {
+        match self.selected_topic_file() {
+            Some(file) => self.run_claude(ClaudeJob::Read { file, purpose }),
+            None => {
+                self.set_status(StatusKind::Error, "no topic file selected".into());
+                Vec::new()
+            }
+        }
+    }
+
+    /// `C-s` in the editor on a topic file.
+    pub(super) fn claude_save(&mut self) -> Vec<Effect> {
+        let Some(editor) = &mut self.editor else {
+            return Vec::new();
+        };
+        let Target::Topic { file, text } = editor.target.clone() else {
+            return Vec::new();
+        };
+        if let Err(e) = editor.check_topic() {
+            editor.error = Some(e);
+            return Vec::new();
+        }
+        if !editor.is_dirty() && file.is_some() {
+            let what = file.unwrap_or_default();
+            self.close_editor();
+            self.set_status(
+                StatusKind::Info,
+                format!("{what}: nothing changed, nothing saved"),
+            );
+            return Vec::new();
+        }
+        editor.saving = true;
+        editor.error = None;
+        let fields = editor.values();
+        self.run_claude(ClaudeJob::Save {
+            file,
+            base: text,
+            fields,
+        })
+    }
+
+    /// Selects `file` in the list (clearing a filter that hides it).
+    fn select_topic(&mut self, file: &str) {
+        let Some(view) = self.claude.clone() else {
+            return;
+        };
+        panes::refilter(&mut self.manifest, &view, Some(file));
+        if self.selected_topic_file().as_deref() != Some(file) {
+            self.manifest.filter.clear();
+            panes::refilter(&mut self.manifest, &view, Some(file));
+        }
+    }
+
+    pub(super) fn claude_job_done(&mut self, done: ClaudeJobDone) -> Vec<Effect> {
+        self.busy = self.busy.saturating_sub(1);
+        self.set_review(done.review.clone(), false);
+        self.set_claude_reading(done.snapshot.clone());
+        let what = done.job.describe();
+        match (done.job, done.result) {
+            (
+                _,
+                Ok(Outcome::Read {
+                    file,
+                    text,
+                    purpose,
+                }),
+            ) => match purpose {
+                ReadFor::Edit | ReadFor::External => {
+                    if self.editor.is_none() {
+                        self.editor = Some(Editor::topic(&file, &text));
+                    }
+                }
+                ReadFor::Delete => {
+                    self.modal = Some(Modal::Confirm(Confirm::DeleteTopic { file, base: text }))
+                }
+            },
+            (_, Ok(Outcome::Planned(fix))) if fix.is_empty() => {
+                self.set_status(StatusKind::Info, "MEMORY.md needs no fix".into());
+            }
+            (_, Ok(Outcome::Planned(fix))) => {
+                self.modal = Some(Modal::Confirm(Confirm::IndexFix(fix)));
+            }
+            (job, Ok(Outcome::Written { summary, select })) => {
+                if matches!(job, ClaudeJob::Save { .. }) {
+                    self.editor = None;
+                }
+                if let Some(file) = select {
+                    self.select_topic(&file);
+                }
+                self.set_status(StatusKind::Info, format!("{what}: written ({summary})"));
+            }
+            (_, Ok(Outcome::Done(text))) => self.set_status(StatusKind::Info, text),
+            (ClaudeJob::Save { .. }, Err(failure)) => {
+                if let Some(editor) = &mut self.editor {
+                    editor.saving = false;
+                    if failure.error.conflict {
+                        editor.conflict = Some(Conflict {
+                            current: None,
+                            message: format!("not saved: {}", failure.error.message),
+                            diff: None,
+                        });
+                        editor.current_text = Some(failure.current);
+                    } else {
+                        editor.error = Some(failure.error.message);
+                    }
+                }
+                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
+            }
+            (ClaudeJob::Undo(_), Err(failure)) => self.set_status(
+                StatusKind::Error,
+                format!("{what} refused: {}", failure.error.message),
+            ),
+            (_, Err(failure)) => self.set_status(
+                StatusKind::Error,
+                format!("{what} failed: {}", failure.error.message),
+            ),
+        }
+        Vec::new()
+    }
+
+    /// `d` in the editor's conflict flow on a topic file: the file now against this edit.
+    pub(super) fn topic_diff(&mut self) {
+        if let Some(editor) = &mut self.editor {
+            let current = editor.current_text.clone().flatten();
+            let diff = editor.topic_diff(current.as_deref());
+            if let Some(conflict) = &mut editor.conflict {
+                conflict.diff = Some(diff);
+            }
+        }
+    }
+
+    /// `r` in the conflict flow on a topic file: re-apply the edit on the file as it is now.
+    pub(super) fn topic_reapply(&mut self) {
+        if let Some(editor) = &mut self.editor {
+            let current = editor.current_text.clone().flatten();
+            editor.reapply_topic(current);
+        }
+    }
+
+    /// Yes to a confirmation that writes a Claude Code folder (`None`: not one of those).
+    pub(super) fn claude_confirmed(&mut self, question: &Confirm) -> Option<Vec<Effect>> {
+        let job = match question {
+            Confirm::DeleteTopic { file, base } => ClaudeJob::Remove {
+                file: file.clone(),
+                base: base.clone(),
+            },
+            Confirm::IndexFix(fix) => ClaudeJob::IndexFix(fix.clone()),
+            Confirm::Undo(entry) if self.claude.is_some() => ClaudeJob::Undo(entry.clone()),
+            _ => return None,
+        };
+        Some(self.run_claude(job))
+    }
+}
+
+/// The lines of a planned `index --fix`: each file's diff, what it removes, adds and archives.
+pub fn fix_lines(fix: &IndexFix) -> Vec<(char, String)> {
+    let mut out = Vec::new();
+    for change in [Some(&fix.index), fix.archive.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        if !change.changed() {
+            continue;
+        }
+        out.push((' ', format!("── {}", change.file)));
+        out.extend(crate::tui::panes::index::drift(
+            change.before.as_deref().unwrap_or(""),
+            &change.after,
+        ));
+    }
+    if fix.still_over {
+        out.push((
+            '!',
+            "still past the load limit: what is left is not index entries".into(),
+        ));
+    }
+    out
+}

@@ -1,0 +1,321 @@
+//! Changes to a Claude Code folder from the workbench, run off the UI thread like [`super::jobs`]:
+//! each is planned by `claude::edit` against the files as read, then applied by the write engine
+//! as one journaled change (`review::claude::journaled`), which refuses it when a file changed
+//! since it was read (the editor's conflict flow) or while Claude Code consolidates.
+
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::jobs::JobError;
+use super::review::Review;
+use crate::claude::edit::{
+    self, ARCHIVE_FILE, Changes, IndexFix, NewMemory, TopicFile, TopicSummary,
+};
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::index::INDEX_FILE;
+use crate::claude::write::FileWrite;
+use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
+use crate::review::{Entry, EntryMeta, Op, ReviewError};
+
+/// The four fields the editor edits, in its order (name, type, description, body).
+pub type Fields = [String; 4];
+
+/// What the text read is wanted for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadFor {
+    Edit,
+    External,
+    Delete,
+}
+
+#[derive(Debug, Clone)]
+pub enum ClaudeJob {
+    Reload,
+    /// Read a topic file's exact text (the base of an edit or a delete).
+    Read {
+        file: String,
+        purpose: ReadFor,
+    },
+    /// Save the editor's fields: into `file` (whose text was `base`), or a new file.
+    Save {
+        file: Option<String>,
+        base: Option<String>,
+        fields: Fields,
+    },
+    /// Replace `file`'s whole text (an edit in `$EDITOR`), based on `base`.
+    Replace {
+        file: String,
+        base: String,
+        text: String,
+    },
+    /// Delete `file` (whose text was `base`) and its index lines.
+    Remove {
+        file: String,
+        base: String,
+    },
+    /// Plan `index --fix`; nothing is written.
+    PlanIndexFix,
+    /// Write the planned fix (its texts are the bases).
+    IndexFix(Box<IndexFix>),
+    Undo(Box<Entry>),
+}
+
+/// What a job gave, beside the folder and the journal as they are after it.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// Nothing to show but the status line.
+    Done(String),
+    /// A topic file's text, for [`ReadFor`].
+    Read {
+        file: String,
+        text: String,
+        purpose: ReadFor,
+    },
+    /// A written change; `select` is the topic file to select afterwards.
+    Written {
+        summary: String,
+        select: Option<String>,
+    },
+    /// The fix `R` would write, to show before it does.
+    Planned(Box<IndexFix>),
+}
+
+#[derive(Debug, Clone)]
+pub struct ClaudeJobDone {
+    pub job: ClaudeJob,
+    pub result: Result<Outcome, ClaudeJobError>,
+    pub snapshot: Arc<Snapshot>,
+    pub review: Arc<Review>,
+}
+
+/// A failed job; a conflict carries the file's text now (`None`: it is gone).
+#[derive(Debug, Clone)]
+pub struct ClaudeJobError {
+    pub error: JobError,
+    pub current: Option<String>,
+}
+
+impl From<ReviewError> for ClaudeJobError {
+    fn from(e: ReviewError) -> Self {
+        let current = match &e {
+            ReviewError::Claude(ClaudeError::Conflict { current, .. }) => current.clone(),
+            _ => None,
+        };
+        Self {
+            error: e.into(),
+            current,
+        }
+    }
+}
+
+impl From<ClaudeError> for ClaudeJobError {
+    fn from(e: ClaudeError) -> Self {
+        ReviewError::from(e).into()
+    }
+}
+
+fn failed(message: String) -> ClaudeJobError {
+    ClaudeJobError {
+        error: JobError {
+            message,
+            conflict: false,
+        },
+        current: None,
+    }
+}
+
+/// The exact text of `file` in the folder (`None`: absent).
+fn read_text(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, ClaudeJobError> {
+    let path = folder.root().join(file);
+    match read_regular(&path, MAX_FILE_BYTES) {
+        Ok(None) => Ok(None),
+        Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| {
+            failed(format!(
+                "{file} is not valid UTF-8: edit it as text elsewhere"
+            ))
+        }),
+        Err(e) => Err(failed(e.to_string())),
+    }
+}
+
+/// The planner's writes as the engine takes them.
+fn engine(writes: Vec<edit::FileWrite>) -> Vec<FileWrite> {
+    writes
+        .into_iter()
+        .map(|w| FileWrite {
+            file: w.file,
+            base: w.base,
+            after: w.after,
+        })
+        .collect()
+}
+
+fn summary(images: &[crate::claude::write::FileImage]) -> String {
+    if images.is_empty() {
+        return "nothing changed".into();
+    }
+    let parts: Vec<String> = images
+        .iter()
+        .map(|i| match (&i.before, &i.after) {
+            (None, _) => format!("+{}", i.file),
+            (_, None) => format!("-{}", i.file),
+            _ => format!("~{}", i.file),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn write(
+    folder: &ClaudeFolder,
+    op: Op,
+    writes: Vec<edit::FileWrite>,
+    select: Option<String>,
+) -> Result<Outcome, ClaudeJobError> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    let (images, _) = crate::review::claude::journaled(folder, engine(writes), meta)?;
+    Ok(Outcome::Written {
+        summary: summary(&images),
+        select,
+    })
+}
+
+fn edit_error(e: edit::EditError) -> ClaudeJobError {
+    failed(e.to_string())
+}
+
+/// The changes the editor's fields make to the topic as it was read.
+fn changes(fields: &Fields) -> Changes {
+    let [name, kind, description, body] = fields.clone();
+    Changes {
+        name: Some(name),
+        kind: Some(kind),
+        description: Some(description),
+        body: Some(body),
+        fields: Vec::new(),
+    }
+}
+
+impl ClaudeJob {
+    pub fn run(self, folder: &ClaudeFolder) -> ClaudeJobDone {
+        let result = self.outcome(folder);
+        let snapshot = Arc::new(folder.read());
+        ClaudeJobDone {
+            job: self,
+            result,
+            snapshot,
+            review: Arc::new(Review::load_claude(folder)),
+        }
+    }
+
+    fn outcome(&self, folder: &ClaudeFolder) -> Result<Outcome, ClaudeJobError> {
+        let now = Timestamp::now();
+        match self {
+            ClaudeJob::Reload => Ok(Outcome::Done("reloaded".into())),
+            ClaudeJob::Read { file, purpose } => match read_text(folder, file)? {
+                Some(text) => Ok(Outcome::Read {
+                    file: file.clone(),
+                    text,
+                    purpose: *purpose,
+                }),
+                None => Err(failed(format!("{file} is gone"))),
+            },
+            ClaudeJob::Save { file, base, fields } => {
+                let index = read_text(folder, INDEX_FILE)?;
+                let snapshot = folder.read();
+                let existing: Vec<&str> = snapshot.topics.iter().map(|t| t.file.as_str()).collect();
+                match (file, base) {
+                    (Some(file), Some(base)) => {
+                        let topic = TopicFile { file, text: base };
+                        let (moved, writes) = edit::plan_edit(
+                            topic,
+                            index.as_deref(),
+                            &changes(fields),
+                            Some(&existing),
+                            now,
+                        )
+                        .map_err(edit_error)?;
+                        write(folder, Op::Set, writes, Some(moved))
+                    }
+                    _ => {
+                        let [name, kind, description, body] = fields.clone();
+                        let memory = NewMemory {
+                            name,
+                            kind,
+                            description,
+                            body,
+                        };
+                        let (file, writes) =
+                            edit::plan_add(&memory, index.as_deref(), &existing, now)
+                                .map_err(edit_error)?;
+                        write(folder, Op::Add, writes, Some(file))
+                    }
+                }
+            }
+            ClaudeJob::Replace { file, base, text } => {
+                let writes = vec![edit::FileWrite {
+                    file: file.clone(),
+                    base: Some(base.clone()),
+                    after: Some(text.clone()),
+                }];
+                write(folder, Op::Set, writes, Some(file.clone()))
+            }
+            ClaudeJob::Remove { file, base } => {
+                let index = read_text(folder, INDEX_FILE)?;
+                let writes = edit::plan_rm(&[TopicFile { file, text: base }], index.as_deref());
+                write(folder, Op::Rm, writes, None)
+            }
+            ClaudeJob::PlanIndexFix => {
+                let index = read_text(folder, INDEX_FILE)?;
+                let archive = read_text(folder, ARCHIVE_FILE)?;
+                let snapshot = folder.read();
+                let fix = edit::plan_index_fix(
+                    index.as_deref(),
+                    archive.as_deref(),
+                    &TopicSummary::all(&snapshot),
+                    folder.limits(),
+                );
+                Ok(Outcome::Planned(Box::new(fix)))
+            }
+            ClaudeJob::IndexFix(fix) => {
+                let writes = [Some(&fix.index), fix.archive.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .filter(|change| change.changed())
+                    .map(|change| edit::FileWrite {
+                        file: change.file.clone(),
+                        base: change.before.clone(),
+                        after: Some(change.after.clone()),
+                    })
+                    .collect();
+                write(folder, Op::RebuildIndex, writes, None)
+            }
+            ClaudeJob::Undo(entry) => {
+                let (images, _) = crate::review::claude::undo(folder, entry)?;
+                Ok(Outcome::Written {
+                    summary: summary(&images),
+                    select: None,
+                })
+            }
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            ClaudeJob::Reload => "reload".into(),
+            ClaudeJob::Read { file, .. } => format!("read {file}"),
+            ClaudeJob::Save {
+                file: Some(file), ..
+            } => format!("save {file}"),
+            ClaudeJob::Save { fields, .. } => format!("add {}", fields[0]),
+            ClaudeJob::Replace { file, .. } => format!("save {file}"),
+            ClaudeJob::Remove { file, .. } => format!("delete {file}"),
+            ClaudeJob::PlanIndexFix => "plan the MEMORY.md fix".into(),
+            ClaudeJob::IndexFix(_) => "fix MEMORY.md".into(),
+            ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The editor on a Claude Code topic file: the same four fields, saved by `claude::edit`
+//! (every other frontmatter field and byte kept), with the same conflict flow as a record:
+//! the difference against the file on disk, a three-way re-apply, or keep editing.
+
+use jiff::Timestamp;
+
+use super::{Editor, Target};
+use crate::claude::edit::{Changes, edit_topic};
+use crate::claude::frontmatter;
+
+/// A topic file's four editable fields, as the editor shows them.
+pub fn fields_of(text: &str) -> [String; 4] {
+    let parsed = frontmatter::parse(text);
+    let field = |key| parsed.field(key).unwrap_or("").to_owned();
+    [
+        field("name"),
+        parsed.kind().unwrap_or("").to_owned(),
+        field("description"),
+        parsed.body.trim_start_matches(['\n', '\r']).to_owned(),
+    ]
+}
+
+impl Editor {
+    /// The topic file `file` whose exact text is `text`.
+    pub fn topic(file: &str, text: &str) -> Self {
+        let mut editor = Self::with_values(fields_of(text));
+        editor.target = Target::Topic {
+            file: Some(file.to_owned()),
+            text: Some(text.to_owned()),
+        };
+        editor
+    }
+
+    /// A new topic file (its name is picked from the memory's name when it is saved).
+    pub fn new_topic() -> Self {
+        let mut editor = Self::new_record();
+        editor.target = Target::Topic {
+            file: None,
+            text: None,
+        };
+        editor
+    }
+
+    /// What a topic file's fields must be to save: a name, and one-line name, type and
+    /// description (Claude Code names need not be slugs).
+    pub fn check_topic(&self) -> Result<(), String> {
+        let [name, kind, description, _] = self.values();
+        if name.trim().is_empty() {
+            return Err("name: a memory needs a name".into());
+        }
+        for (label, value) in [
+            ("name", &name),
+            ("type", &kind),
+            ("description", &description),
+        ] {
+            if value.contains(['\n', '\r']) {
+                return Err(format!("{label}: must be one line"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The text this edit would write over the base (the base itself for a new file).
+    fn topic_after(&self) -> String {
+        let [name, kind, description, body] = self.values();
+        let changes = Changes {
+            name: Some(name),
+            kind: Some(kind),
+            description: Some(description),
+            body: Some(body),
+            fields: Vec::new(),
+        };
+        match &self.target {
+            Target::Topic {
+                text: Some(text), ..
+            } => edit_topic(text, &changes, Timestamp::now()).unwrap_or_else(|e| e.to_string()),
+            _ => self.values().join("\n"),
+        }
+    }
+
+    /// The difference between the topic file on disk now and this edit, line by line.
+    pub fn topic_diff(&self, current: Option<&str>) -> Vec<(char, String)> {
+        crate::tui::panes::index::drift(current.unwrap_or(""), &self.topic_after())
+    }
+
+    /// Re-applies this edit on top of the file as it is now (`None`: gone, saved again as
+    /// new): a three-way merge of the four fields with the version the editor opened.
+    pub fn reapply_topic(&mut self, current: Option<String>) {
+        let mine = self.values();
+        let (merged, conflicts, original) = match &current {
+            Some(text) => {
+                let theirs = fields_of(text);
+                let merged = super::super::merge::three_way(&self.original, &mine, &theirs);
+                (merged.values, merged.conflicts, theirs)
+            }
+            None => (mine, Vec::new(), Default::default()),
+        };
+        let file = match &self.target {
+            Target::Topic { file, .. } if current.is_some() => file.clone(),
+            _ => None,
+        };
+        self.target = Target::Topic {
+            file,
+            text: current,
+        };
+        self.original = original;
+        for (i, value) in merged.iter().enumerate() {
+            self.set_value(i, value);
+        }
+        self.merge = conflicts;
+        self.conflict = None;
+        self.current_text = None;
+        self.notice = None;
+    }
+
+    pub fn is_topic(&self) -> bool {
+        matches!(self.target, Target::Topic { .. })
+    }
+}
