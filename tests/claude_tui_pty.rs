@@ -119,10 +119,6 @@ fn the_workbench_shows_the_cut_and_switches_sets() {
     screen.wait_for("+ unlisted: scratch.md");
     screen.send(b"\t\t");
 
-    // A write key says why nothing happens.
-    screen.send(b"n");
-    screen.wait_for("read-only here (curation of Claude Code folders comes next)");
-
     // The Sets view lists both projects; the other one opens.
     screen.send(b"S");
     screen.wait_for("-home-dev-other/memory");
@@ -150,6 +146,159 @@ fn the_workbench_shows_the_cut_and_switches_sets() {
         }
         assert!(Instant::now() < deadline, "the workbench did not quit");
         // Drain the output so the child never blocks on a full PTY buffer.
+        let _ = screen.rx.recv_timeout(Duration::from_millis(50));
+    }
+}
+
+/// The binary on `folder` (a copy of the fixture's shop project) with memwb's state in `state`.
+fn spawn(
+    home: &Path,
+    folder: &Path,
+    state: &Path,
+) -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Screen,
+    Box<dyn portable_pty::MasterPty + Send>,
+) {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("openpty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_memwb"));
+    cmd.env_clear();
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("HOME", home);
+    cmd.env("CLAUDE_CONFIG_DIR", home.join("config"));
+    cmd.env("MEMWB_STATE_DIR", state);
+    cmd.env("MEMWB_LOG", home.join("memwb.log"));
+    cmd.cwd(home);
+    cmd.arg("--memory-dir");
+    cmd.arg(folder);
+    let child = pair.slave.spawn_command(cmd).expect("spawn");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let screen = Screen {
+        parser: vt100::Parser::new(ROWS, COLS, 0),
+        rx,
+        writer: pair.master.take_writer().expect("writer"),
+    };
+    // The master must outlive the child's use of the terminal: the caller keeps it.
+    (child, screen, pair.master)
+}
+
+/// Everything in the folder that is not a `*.md` file.
+fn not_topic_files(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .expect("list")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| !n.ends_with(".md"))
+        .collect();
+    names.sort();
+    names
+}
+
+const CTRL_S: &[u8] = b"\x13";
+const CTRL_E: &[u8] = b"\x05";
+
+#[test]
+fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
+    let home = tempfile::tempdir().expect("home");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
+        &home.path().join("config"),
+    );
+    let folder = home.path().join("config/projects/-home-dev-shop/memory");
+    // A PID no process can have: no consolidation is running.
+    std::fs::write(folder.join(".consolidate-lock"), "4194305").expect("lock");
+    let state = home.path().join("state");
+    let read = |file: &str| std::fs::read_to_string(folder.join(file)).ok();
+    let before = not_topic_files(&folder);
+    let (mut child, mut screen, _master) = spawn(home.path(), &folder, &state);
+    screen.wait_for("Topic files (9)");
+
+    // edit: the body of the first file (the editor opens on the body)
+    screen.send(b"e");
+    screen.wait_for("Edit user_role.md");
+    screen.send(b"ZZ edited ");
+    screen.send(CTRL_S);
+    screen.wait_for("save user_role.md: written");
+    assert!(read("user_role.md").is_some_and(|t| t.contains("ZZ edited")));
+
+    // rename: a new name moves the file and rewrites its link
+    screen.send(b"e");
+    screen.wait_for("Edit user_role.md");
+    screen.send(b"\t");
+    screen.send(CTRL_E);
+    screen.send(b"_v2");
+    screen.send(CTRL_S);
+    screen.wait_for("~MEMORY.md");
+    assert_eq!(read("user_role.md"), None);
+    assert!(read("user_role_v2.md").is_some_and(|t| t.contains("name: user_role_v2")));
+    assert!(read("MEMORY.md").is_some_and(|t| t.contains("(user_role_v2.md)")));
+
+    // create
+    screen.send(b"n");
+    screen.wait_for("New topic file");
+    screen.send(b"deploy freeze\t\tno deploys on Fridays\tfrozen");
+    screen.send(CTRL_S);
+    screen.wait_for("add deploy freeze: written");
+    assert!(read("project_deploy_freeze.md").is_some_and(|t| t.contains("no deploys on Fridays")));
+    assert!(read("MEMORY.md").is_some_and(|t| t.contains("(project_deploy_freeze.md)")));
+
+    // delete (asks first)
+    screen.send(b"d");
+    screen.wait_for("Delete project_deploy_freeze.md");
+    screen.send(b"y");
+    screen.wait_for("delete project_deploy_freeze.md: written");
+    assert_eq!(read("project_deploy_freeze.md"), None);
+
+    // undo the delete from History: the file and its index line come back
+    screen.send(b"H");
+    screen.wait_for("History (4 entries)");
+    screen.send(b"u");
+    screen.wait_for("Undo entry #4");
+    screen.send(b"y");
+    screen.wait_for("undo #4: written");
+    assert!(read("project_deploy_freeze.md").is_some_and(|t| t.contains("frozen")));
+    assert!(read("MEMORY.md").is_some_and(|t| t.contains("(project_deploy_freeze.md)")));
+    screen.send(b"H");
+
+    // another process writes a topic file: it appears without a key press
+    std::fs::write(
+        folder.join("reference_runbook.md"),
+        "---\nname: reference_runbook\ndescription: where the runbook lives\ntype: reference\n---\nwiki\n",
+    )
+    .expect("write");
+    screen.wait_for("Topic files (11)");
+    screen.wait_for("reference_runbook");
+    // the status line says it came from outside (a plain write can be seen as two changes)
+    screen.wait_for("changed on disk: ");
+
+    // nothing memwb keeps is in the folder: its journal is in the state dir
+    assert_eq!(not_topic_files(&folder), before);
+    assert!(state.join("claude").is_dir());
+
+    screen.send(b"q");
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the workbench did not quit");
         let _ = screen.rx.recv_timeout(Duration::from_millis(50));
     }
 }
