@@ -39,6 +39,14 @@ impl App {
                 self.set_status(StatusKind::Error, text);
                 Vec::new()
             }
+            Action::Adopt => {
+                let text = format!(
+                    "every topic file is a memory here; {} lists the unlisted ones in MEMORY.md",
+                    keymap::label(Scope::Workbench, Action::RebuildIndex)
+                );
+                self.set_status(StatusKind::Info, text);
+                Vec::new()
+            }
             Action::Edit | Action::Approve | Action::Reject | Action::Rebase => {
                 self.set_status(
                     StatusKind::Error,
