@@ -368,7 +368,13 @@ fn on_a_claude_code_folder_the_findings_list_jumps_and_draw_no_secret() {
         "---\nname: Tabs\ndescription: indentation\ntype: user\n---\n\nIndent with tabs.\n",
     )
     .expect("topic");
-    let mut h = Harness::claude(&folder, memwb::claude::LoadLimits::default(), 100, 30);
+    let mut h = Harness::claude(
+        &folder,
+        &dir.path().join("state"),
+        memwb::claude::LoadLimits::default(),
+        100,
+        30,
+    );
     h.keys("F");
     assert_eq!(h.app.view, View::Findings);
     assert!(h.screen().contains("✗ error secret (1)"), "{}", h.screen());
