@@ -415,26 +415,14 @@ fn the_size_limit_counts_utf16_units_or_bytes() {
 }
 
 #[test]
-fn every_write_command_refuses_and_changes_nothing() {
+fn the_writes_not_taken_here_yet_refuse_and_change_nothing() {
     let home = fixture();
     let before = tree(home.path());
+    // add, set, rm, index --fix, log and undo write here now (tests/claude_curate_cli.rs), and
+    // the proposal commands (tests/claude_review.rs).
     for args in [
-        &[
-            "add",
-            "--name",
-            "x",
-            "--type",
-            "user",
-            "--description",
-            "d",
-            "--body",
-            "b",
-        ][..],
-        &["set", "user_role", "--description", "changed"],
-        &["rm", "user_role"],
-        &["index", "--write"],
+        &["index", "--write"][..],
         &["repair", "scratch.md", "--drop"],
-        &["undo"],
     ] {
         let out = on_fixture(home.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -583,3 +583,27 @@ fn a_set_that_renames_and_redescribes_moves_the_file_once() {
             .is_empty()
     );
 }
+
+#[test]
+fn index_fix_says_when_what_remains_past_the_limit_is_not_entries() {
+    let index = "# I\n\ntext one\ntext two\ntext three\n- [a](a.md) \u{2014} x\n";
+    let topics = [TopicSummary {
+        file: "a.md".into(),
+        name: "a".into(),
+        description: "x".into(),
+        kind: None,
+        age: None,
+    }];
+    let limits = LoadLimits {
+        lines: 3,
+        ..LoadLimits::default()
+    };
+    let fix = plan_index_fix(Some(index), None, &topics, limits);
+    assert_eq!(fix.archived, ["a.md"]);
+    assert!(fix.still_over);
+    assert!(
+        fix.index
+            .after
+            .starts_with("# I\n\ntext one\ntext two\ntext three\n")
+    );
+}

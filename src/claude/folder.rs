@@ -218,7 +218,8 @@ impl ClaudeFolder {
                 }
                 continue;
             }
-            if depth == 0 && name == INDEX_FILE {
+            // The archive `index --fix` writes is part of the index, not a memory.
+            if depth == 0 && (name == INDEX_FILE || name == super::edit::ARCHIVE_FILE) {
                 continue;
             }
             if !name.ends_with(".md") {

@@ -15,6 +15,7 @@ macro_rules! say {
 mod check;
 mod claude;
 mod claude_review;
+mod claude_write;
 mod copy;
 pub mod eval;
 mod hints;
@@ -378,7 +379,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-/// The commands on a Claude Code folder: reads answer, writes refuse (read-only for now).
+/// The commands on a Claude Code folder: reads, the journaled writes, and refusals for what
+/// this folder cannot take yet.
 fn run_claude(
     cli: &Cli,
     target: &target::ClaudeTarget,
@@ -391,7 +393,13 @@ fn run_claude(
     match command {
         Command::Ls(args) => claude::ls(target, args),
         Command::Show(args) => claude::show(target, args),
+        Command::Index(args) if args.fix => claude_write::index_fix(target, args),
         Command::Index(args) => claude::index(target, args),
+        Command::Add(args) => claude_write::add(target, args),
+        Command::Set(args) => claude_write::set(target, args),
+        Command::Rm(args) => claude_write::rm(target, args),
+        Command::Log(args) => claude_write::log(target, args),
+        Command::Undo(args) => claude_write::undo(target, args),
         Command::Check(args) => {
             let project = cli
                 .folder
@@ -416,13 +424,8 @@ fn run_claude(
             &options,
             cli.folder.limits(),
         ),
-        Command::Add(_)
-        | Command::Set(_)
-        | Command::Rm(_)
-        | Command::Consolidate(_)
+        Command::Consolidate(_)
         | Command::Repair(_)
-        | Command::Log(_)
-        | Command::Undo(_)
         | Command::Accept(_) => claude::refuse(),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),

@@ -37,33 +37,33 @@ pub struct ShowArgs {
 pub struct AddArgs {
     /// The record's name: a lowercase slug (a-z, 0-9, single dashes), unique in the set.
     #[arg(long, requires_all = ["kind", "description"])]
-    name: Option<String>,
+    pub(super) name: Option<String>,
     /// user, feedback, project or reference.
     #[arg(long = "type", value_name = "TYPE")]
-    kind: Option<String>,
+    pub(super) kind: Option<String>,
     /// One line saying what the memory is about (any text, leading dashes included).
     #[arg(long, allow_hyphen_values = true)]
-    description: Option<String>,
+    pub(super) description: Option<String>,
     #[command(flatten)]
-    body: BodyArgs,
+    pub(super) body: BodyArgs,
     /// A JSON array of {name,type,description,body} (a path, or - for standard input).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["name", "kind", "description", "body", "body_file"])]
-    json: Option<PathBuf>,
+    pub(super) json: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
 #[group(multiple = false)]
-struct BodyArgs {
+pub(super) struct BodyArgs {
     /// The memory itself (any text, leading dashes included).
     #[arg(long, allow_hyphen_values = true)]
-    body: Option<String>,
+    pub(super) body: Option<String>,
     /// Read the body from a file, or - for standard input.
     #[arg(long, value_name = "PATH")]
     body_file: Option<PathBuf>,
 }
 
 impl BodyArgs {
-    fn read(&self) -> anyhow::Result<Option<String>> {
+    pub(super) fn read(&self) -> anyhow::Result<Option<String>> {
         match (&self.body, &self.body_file) {
             (Some(body), _) => Ok(Some(body.clone())),
             (None, Some(path)) => read_text(path, MAX_BODY_INPUT_BYTES).map(Some),
@@ -75,25 +75,25 @@ impl BodyArgs {
 #[derive(clap::Args, Debug)]
 pub struct SetArgs {
     /// The record to edit: its name, or its file name when the name is ambiguous.
-    target: String,
+    pub(super) target: String,
     /// A new name (a rename): a lowercase slug (a-z, 0-9, single dashes).
     #[arg(long)]
-    name: Option<String>,
+    pub(super) name: Option<String>,
     /// A new type: user, feedback, project or reference.
     #[arg(long = "type", value_name = "TYPE")]
-    kind: Option<String>,
+    pub(super) kind: Option<String>,
     /// A new one-line description (any text, leading dashes included).
     #[arg(long, allow_hyphen_values = true)]
-    description: Option<String>,
+    pub(super) description: Option<String>,
     #[command(flatten)]
-    body: BodyArgs,
+    pub(super) body: BodyArgs,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct RmArgs {
     /// The records to remove, all or none: names, or file names when a name is ambiguous.
     #[arg(required = true, value_name = "NAME")]
-    names: Vec<String>,
+    pub(super) names: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -125,8 +125,15 @@ pub struct RepairArgs {
 #[derive(clap::Args, Debug)]
 pub struct IndexArgs {
     /// Rewrite MEMORY.md through a transaction instead of printing it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "fix")]
     pub(super) write: bool,
+    /// On a Claude Code folder: show the fix of MEMORY.md as a diff (dangling entries out,
+    /// unlisted files in, the oldest entries archived when past the load limit).
+    #[arg(long)]
+    pub(super) fix: bool,
+    /// With --fix: write the fix (journaled; `memwb undo` reverts it).
+    #[arg(long, requires = "fix")]
+    pub(super) yes: bool,
 }
 
 /// The reference consolidator's reply format; an object with exactly these keys.
@@ -336,6 +343,11 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
+    if args.fix {
+        anyhow::bail!(
+            "index --fix is for Claude Code folders: a .memory index is derived from the manifest (memwb index --write rebuilds it)"
+        );
+    }
     if args.write {
         journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
         say!("rebuilt {}", store.index_path().display())?;

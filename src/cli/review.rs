@@ -111,15 +111,15 @@ pub struct RejectArgs {
 #[derive(clap::Args, Debug)]
 pub struct LogArgs {
     /// Print a JSON array of the entries {"id","at","op","who","before","after","proposal",
-    /// "reason","undoes"}.
+    /// "reason","undoes"} (on a Claude Code folder also "files": [{"file","before","after"}]).
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct UndoArgs {
     /// The journal entry to revert (default: the last one that changed records).
-    entry: Option<u64>,
+    pub(super) entry: Option<u64>,
 }
 
 pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
@@ -415,7 +415,7 @@ pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn describe(entry: &Entry) -> String {
+pub(super) fn describe(entry: &Entry) -> String {
     let names = |records: &[JournalRecord]| {
         records
             .iter()
@@ -435,6 +435,10 @@ fn describe(entry: &Entry) -> String {
     }
     if !entry.after.is_empty() {
         parts.push(format!("after: {}", names(&entry.after)));
+    }
+    if !entry.files.is_empty() {
+        let files: Vec<&str> = entry.files.iter().map(|f| f.file.as_str()).collect();
+        parts.push(format!("files: {}", files.join(", ")));
     }
     if let Some(p) = &entry.proposal {
         parts.push(format!("proposal {} ({})", p.id, p.origin));

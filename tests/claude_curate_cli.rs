@@ -1,0 +1,497 @@
+//! Curating a Claude Code folder from the command line: `add`, `set`, `rm`, `index --fix`,
+//! `log` and `undo` on a copy of tests/fixtures/claude, with HOME and MEMWB_STATE_DIR in
+//! temporary directories. Each test checks the files, the MEMORY.md lines, the journal, and
+//! that nothing but topic files and MEMORY.md (and its archive) appears in the folder.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use common::copy_dir;
+use serde_json::Value;
+
+const MEMORY: &str = "config/projects/-home-dev-shop/memory";
+
+/// A PID above Linux's largest `pid_max`, so no process has it.
+const DEAD_PID: &str = "4194305";
+
+struct Fixture {
+    home: tempfile::TempDir,
+    state: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let home = tempfile::tempdir().expect("temp dir");
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
+            &home.path().join("config"),
+        );
+        fs::write(home.path().join(MEMORY).join(".consolidate-lock"), DEAD_PID).expect("lock");
+        Self {
+            home,
+            state: tempfile::tempdir().expect("state dir"),
+        }
+    }
+
+    fn memory(&self) -> PathBuf {
+        self.home.path().join(MEMORY)
+    }
+
+    fn read(&self, file: &str) -> String {
+        fs::read_to_string(self.memory().join(file)).expect("read")
+    }
+
+    /// `memwb --memory-dir <memory> ARGS` with `stdin`, nothing inherited but PATH.
+    fn run_with(&self, args: &[&str], stdin: &str) -> Output {
+        let memory = self.memory();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.home.path())
+            .env("MEMWB_STATE_DIR", self.state.path())
+            .current_dir(self.home.path())
+            .arg("--memory-dir")
+            .arg(&memory)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn memwb");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("stdin");
+        child.wait_with_output().expect("memwb runs")
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, "")
+    }
+
+    /// The folder's files and their bytes.
+    fn tree(&self) -> BTreeMap<String, Vec<u8>> {
+        let root = self.memory();
+        walkdir::WalkDir::new(&root)
+            .into_iter()
+            .map(|e| e.expect("walk"))
+            .filter(|e| !e.file_type().is_dir())
+            .map(|e| {
+                let rel = e
+                    .path()
+                    .strip_prefix(&root)
+                    .expect("inside")
+                    .to_str()
+                    .expect("utf-8");
+                (rel.to_owned(), fs::read(e.path()).expect("read"))
+            })
+            .collect()
+    }
+
+    fn log(&self) -> Vec<Value> {
+        let out = ok(self.run(&["log", "--json"]));
+        serde_json::from_str::<Vec<Value>>(&out).expect("log --json is an array")
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn ok(out: Output) -> String {
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+fn refused(out: Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", text(&out.stdout));
+    text(&out.stderr)
+}
+
+/// Files that appeared or changed between two trees: each must be a Markdown file (a topic
+/// file, MEMORY.md or its archive), never memwb's own state.
+fn assert_only_markdown_changed(
+    before: &BTreeMap<String, Vec<u8>>,
+    after: &BTreeMap<String, Vec<u8>>,
+) {
+    for (file, bytes) in after {
+        if before.get(file) != Some(bytes) {
+            assert!(
+                file.ends_with(".md") && !file.starts_with('.'),
+                "memwb wrote {file}"
+            );
+        }
+    }
+}
+
+#[test]
+fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let index = fx.read("MEMORY.md");
+    let out = ok(fx.run(&[
+        "add",
+        "--name",
+        "Review size",
+        "--type",
+        "feedback",
+        "--description",
+        "-keep PRs under 300 lines",
+        "--body",
+        "Keep pull requests under 300 changed lines.",
+    ]));
+    assert_eq!(out, "added Review size (feedback_review_size.md)\n");
+    let topic = fx.read("feedback_review_size.md");
+    assert!(
+        topic.starts_with("---\nname: Review size\ndescription: \"-keep PRs under 300 lines\"\ntype: feedback\nmodified: "),
+        "{topic}"
+    );
+    assert!(
+        topic.ends_with("---\n\nKeep pull requests under 300 changed lines.\n"),
+        "{topic}"
+    );
+    let line = "- [Review size](feedback_review_size.md) \u{2014} -keep PRs under 300 lines";
+    assert_eq!(
+        fx.read("MEMORY.md"),
+        index.replace(
+            "one logical change each\n",
+            &format!("one logical change each\n{line}\n")
+        )
+    );
+    let after = fx.tree();
+    assert_only_markdown_changed(&before, &after);
+    assert_eq!(after.len(), before.len() + 1);
+
+    let log = fx.log();
+    assert_eq!(log.len(), 1, "{log:?}");
+    assert_eq!(log[0]["op"], "add");
+    let files: Vec<&str> = log[0]["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2);
+    assert!(
+        files.contains(&"feedback_review_size.md") && files.contains(&"MEMORY.md"),
+        "{files:?}"
+    );
+    assert!(ok(fx.run(&["log"])).contains("files: "));
+
+    let out = ok(fx.run(&["undo"]));
+    assert!(out.starts_with("undid #1: restored "), "{out}");
+    assert_eq!(fx.tree(), before, "undo restores the exact bytes");
+    let log = fx.log();
+    assert_eq!(log.len(), 2);
+    assert_eq!(log[1]["op"], "undo");
+    assert_eq!(log[1]["undoes"], 1);
+}
+
+#[test]
+fn add_takes_a_json_batch_with_cjk_names_and_refuses_a_bad_one_whole() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let bad = r#"[{"name":"ok","type":"user","description":"d","body":"b"},
+                  {"name":"x","type":"decision","description":"d","body":"b"}]"#;
+    let err = refused(fx.run_with(&["add", "--json", "-"], bad));
+    assert!(err.starts_with("error: record 2 (\"x\")"), "{err}");
+    assert!(err.contains("unknown type \"decision\""), "{err}");
+    let err = refused(fx.run(&[
+        "add",
+        "--name",
+        "user_role",
+        "--type",
+        "user",
+        "--description",
+        "d",
+        "--body",
+        "b",
+    ]));
+    assert!(
+        err.contains("a memory with this name exists (user_role.md)"),
+        "{err}"
+    );
+    assert_eq!(fx.tree(), before, "nothing written");
+
+    let batch = r#"[{"name":"部署 步骤","type":"project","description":"如何部署","body":"先跑冒烟测试。"},
+                    {"name":"Role","type":"user","description":"the role again","body":"b"}]"#;
+    let out = ok(fx.run_with(&["add", "--json", "-"], batch));
+    assert_eq!(
+        out,
+        "added 部署 步骤 (project_部署_步骤.md), Role (user_role_2.md)\n"
+    );
+    let index = fx.read("MEMORY.md");
+    assert!(
+        index.contains("deploys run\n- [部署 步骤](project_部署_步骤.md) \u{2014} 如何部署\n"),
+        "{index}"
+    );
+    assert!(
+        index.contains("- [Role](user_role_2.md) \u{2014} the role again\n\n## Feedback"),
+        "{index}"
+    );
+    assert_only_markdown_changed(&before, &fx.tree());
+    assert_eq!(fx.log().len(), 1, "one change, one entry");
+}
+
+#[test]
+fn set_edits_one_field_stamps_modified_and_follows_in_the_index() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let topic = fx.read("user_role.md");
+    let index = fx.read("MEMORY.md");
+    let out = ok(fx.run(&[
+        "set",
+        "user_role",
+        "--description",
+        "Dana leads the storefront team",
+    ]));
+    assert_eq!(out, "changed user_role\n");
+    let edited = fx.read("user_role.md");
+    let changed: Vec<(&str, &str)> = topic
+        .split_inclusive('\n')
+        .zip(edited.split_inclusive('\n'))
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(topic.lines().count(), edited.lines().count());
+    assert_eq!(changed.len(), 2, "{changed:?}");
+    assert_eq!(
+        changed[0].1,
+        "description: \"Dana leads the storefront team\"\n"
+    );
+    assert!(
+        changed[1].1.starts_with("  modified: 20") && changed[1].1.ends_with("Z\n"),
+        "{changed:?}"
+    );
+    let stamp = changed[1].1.trim().strip_prefix("modified: ").unwrap();
+    assert_eq!(
+        stamp.len(),
+        "2026-09-14T08:21:07.512Z".len(),
+        "milliseconds: {stamp}"
+    );
+    assert_eq!(
+        fx.read("MEMORY.md"),
+        index.replace(
+            "\u{2014} Dana leads the storefront team; prefers small reviewable PRs",
+            "\u{2014} Dana leads the storefront team"
+        )
+    );
+    assert_only_markdown_changed(&before, &fx.tree());
+    assert_eq!(
+        ok(fx.run(&[
+            "set",
+            "user_role",
+            "--description",
+            "Dana leads the storefront team"
+        ])),
+        "unchanged: user_role\n"
+    );
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn set_with_a_new_name_renames_the_file_and_rewrites_its_link() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let index = fx.read("MEMORY.md");
+    let out = ok(fx.run(&["set", "deploy_steps", "--name", "Deploy runbook"]));
+    assert_eq!(
+        out,
+        "changed Deploy runbook (now notes/reference_deploy_runbook.md)\n"
+    );
+    assert!(!fx.memory().join("notes/deploy_steps.md").exists());
+    assert!(
+        fx.read("notes/reference_deploy_runbook.md")
+            .starts_with("---\nname: Deploy runbook\n")
+    );
+    assert_eq!(
+        fx.read("MEMORY.md"),
+        index.replace(
+            "- [deploy_steps](notes/deploy_steps.md)",
+            "- [Deploy runbook](notes/reference_deploy_runbook.md)"
+        )
+    );
+    assert_only_markdown_changed(&before, &fx.tree());
+    let err = refused(fx.run(&["set", "user_role", "--name", "Deploy runbook"]));
+    assert!(
+        err.contains("a memory named \"Deploy runbook\" exists"),
+        "{err}"
+    );
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn rm_removes_the_files_and_their_lines_all_or_none() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let index = fx.read("MEMORY.md");
+    let err = refused(fx.run(&["rm", "project_release", "no-such-memory"]));
+    assert!(err.contains("no memory named \"no-such-memory\""), "{err}");
+    assert_eq!(fx.tree(), before);
+    let out = ok(fx.run(&["rm", "project_release", "用户偏好"]));
+    assert_eq!(out, "removed project_release, 用户偏好\n");
+    assert!(!fx.memory().join("project_release.md").exists());
+    assert!(!fx.memory().join("用户偏好.md").exists());
+    let expected: String = index
+        .split_inclusive('\n')
+        .filter(|l| !l.contains("](project_release.md)") && !l.contains("](用户偏好.md)"))
+        .collect();
+    assert_eq!(fx.read("MEMORY.md"), expected);
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn index_fix_prints_the_diff_and_writes_only_with_yes() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let out = fx.run(&["index", "--fix"]);
+    let diff = ok(out.clone());
+    assert!(
+        diff.starts_with("--- a/MEMORY.md\n+++ b/MEMORY.md\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n-- [project_payments](project_payments.md)"),
+        "{diff}"
+    );
+    assert!(diff.contains("\n+- [scratch](scratch.md)"), "{diff}");
+    assert!(
+        diff.contains("\n+- [project_old_api](project_old_api.md)"),
+        "{diff}"
+    );
+    assert!(text(&out.stderr).contains("nothing written (run with --yes to write it)"));
+    assert_eq!(fx.tree(), before, "no --yes, nothing written");
+
+    let out = fx.run(&["index", "--fix", "--yes"]);
+    assert_eq!(ok(out.clone()), diff);
+    assert!(
+        text(&out.stderr).starts_with("fixed: 1 dangling entries removed; 2 unlisted files added")
+    );
+    let index = fx.read("MEMORY.md");
+    assert!(!index.contains("project_payments"));
+    assert!(index.ends_with("error budget\n- [project_old_api](project_old_api.md) \u{2014} The v1 API stays read-only until clients migrate\n- [scratch](scratch.md)"));
+    assert_eq!(ok(fx.run(&["index", "--fix"])), "MEMORY.md needs no fix\n");
+    assert_eq!(fx.log()[0]["op"], "rebuild-index");
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn index_fix_archives_the_oldest_entries_past_the_load_limit() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    // Fifteen lines may load (the fixture's index has 19, 12 of them not entries): the fix
+    // archives down to fifteen.
+    let out = fx.run(&["--claude-index-lines", "15", "index", "--fix", "--yes"]);
+    assert!(
+        !text(&out.stderr).contains("still past"),
+        "{}",
+        text(&out.stderr)
+    );
+    let diff = ok(out.clone());
+    assert!(diff.contains("+++ b/MEMORY-archive.md"), "{diff}");
+    let index = fx.read("MEMORY.md");
+    assert!(index.contains("](MEMORY-archive.md)"), "{index}");
+    let archive = fx.read("MEMORY-archive.md");
+    assert!(archive.starts_with("# Memory archive\n"), "{archive}");
+    let limits = memwb::claude::LoadLimits {
+        lines: 15,
+        ..memwb::claude::LoadLimits::default()
+    };
+    let parsed = memwb::claude::index::parse(&index, limits);
+    assert!(
+        parsed.counted_lines <= 15 && parsed.cut_by.is_none(),
+        "{index}"
+    );
+    // user_role's `modified` (2026-09-14) is older than the other files' mtimes (copied just
+    // now), so its entry is the first to go.
+    assert!(
+        archive.contains("- [user_role](user_role.md)"),
+        "the oldest stamp goes: {archive}"
+    );
+    let after = fx.tree();
+    assert_only_markdown_changed(&before, &after);
+    assert_eq!(
+        after.len(),
+        before.len() + 1,
+        "the archive is the one new file"
+    );
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn undo_refuses_when_claude_code_changed_the_file_since() {
+    let fx = Fixture::new();
+    ok(fx.run(&["set", "project_release", "--description", "the freeze"]));
+    // Claude Code writes the file after memwb did: undo must not clobber it.
+    let path = fx.memory().join("project_release.md");
+    let theirs = format!("{}Claude Code's own line.\n", fx.read("project_release.md"));
+    fs::write(&path, &theirs).expect("plain write");
+    let index = fx.read("MEMORY.md");
+    let err = refused(fx.run(&["undo"]));
+    assert!(err.contains("project_release.md changed since #1"), "{err}");
+    assert_eq!(fx.read("project_release.md"), theirs);
+    assert_eq!(fx.read("MEMORY.md"), index);
+}
+
+#[test]
+fn every_write_is_refused_while_claude_code_consolidates() {
+    let fx = Fixture::new();
+    // This test's own process is alive for as long as the command runs.
+    fs::write(
+        fx.memory().join(".consolidate-lock"),
+        std::process::id().to_string(),
+    )
+    .expect("lock");
+    let before = fx.tree();
+    for args in [
+        &[
+            "add",
+            "--name",
+            "x",
+            "--type",
+            "user",
+            "--description",
+            "d",
+            "--body",
+            "b",
+        ][..],
+        &["set", "user_role", "--description", "changed"],
+        &["rm", "user_role"],
+        &["index", "--fix", "--yes"],
+    ] {
+        let err = refused(fx.run(args));
+        assert!(
+            err.contains("Claude Code is consolidating this folder; try again when it finishes"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn index_fix_on_a_memory_set_says_what_to_use() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(dir.path())
+        .args(["--format", "memory", "index", "--fix"])
+        .env("MEMWB_STATE_DIR", dir.path().join("state"))
+        .output()
+        .expect("run");
+    let err = refused(out);
+    assert!(
+        err.starts_with("error: index --fix is for Claude Code folders"),
+        "{err}"
+    );
+}
