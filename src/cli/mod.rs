@@ -424,9 +424,7 @@ fn run_claude(
             &options,
             cli.folder.limits(),
         ),
-        Command::Consolidate(_)
-        | Command::Repair(_)
-        | Command::Accept(_) => claude::refuse(),
+        Command::Consolidate(_) | Command::Repair(_) | Command::Accept(_) => claude::refuse(),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
