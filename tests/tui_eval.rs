@@ -248,10 +248,10 @@ fn a_proposal_shows_what_approving_it_does_to_the_cases() {
 #[test]
 fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_appears() {
     use memwb::review::eval::CaseResult;
-    use memwb::tui::evals::{Evals, Evaluated};
+    use memwb::tui::evals::{Evals, Evaluated, Memories};
     let case = eval::Case::new("alpha", vec!["a".into()], vec![], None).unwrap();
     let run = |description: &str, selected: &[&str], blame: Option<u64>| Evaluated {
-        records: vec![record("a", description)],
+        memories: Memories::Records(vec![record("a", description)]),
         cases: vec![case.clone()],
         results: vec![CaseResult::score(
             &case,

@@ -390,8 +390,7 @@ impl App {
         self.manifest.refilter(&self.inspection, keep.as_deref());
         self.proposals
             .refresh(&self.review, &self.inspection.valid_set());
-        let evaluated = self.evals.evaluated();
-        if evaluated.is_none_or(|before| !before.iter().eq(self.inspection.valid_records())) {
+        if !self.evals.ran_on_records(self.inspection.valid_records()) {
             self.evals.due = true;
         }
         if let Some(editor) = &mut self.editor

@@ -16,6 +16,7 @@ use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
+use crate::review::eval::{Case, ClaudeEval};
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
 /// The four fields the editor edits, in its order (name, type, description, body).
@@ -59,6 +60,8 @@ pub enum ClaudeJob {
     /// Write the planned fix (its texts are the bases).
     IndexFix(Box<IndexFix>),
     Undo(Box<Entry>),
+    /// Append an eval case to the folder's cases (in its state directory).
+    SaveCase(Case),
 }
 
 /// What a job gave, beside the folder and the journal as they are after it.
@@ -215,6 +218,13 @@ impl ClaudeJob {
         let now = Timestamp::now();
         match self {
             ClaudeJob::Reload => Ok(Outcome::Done("reloaded".into())),
+            ClaudeJob::SaveCase(case) => {
+                let saved = ClaudeEval::open(folder).and_then(|e| e.add_case(case.clone()));
+                match saved {
+                    Ok(_) => Ok(Outcome::Done(format!("{}: done", self.describe()))),
+                    Err(e) => Err(failed(e.to_string())),
+                }
+            }
             ClaudeJob::Read { file, purpose } => match read_text(folder, file)? {
                 Some(text) => Ok(Outcome::Read {
                     file: file.clone(),
@@ -316,6 +326,7 @@ impl ClaudeJob {
             ClaudeJob::PlanIndexFix => "plan the MEMORY.md fix".into(),
             ClaudeJob::IndexFix(_) => "fix MEMORY.md".into(),
             ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),
+            ClaudeJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
         }
     }
 }

@@ -1,27 +1,47 @@
 //! The workbench's evaluation: after every commit (by anyone) the set's cases re-run with the
 //! keyword selector, off the UI thread; a case that passed and now fails is announced and
 //! marked; each pending proposal's effect on the cases is computed on the set as it would be.
+//! The same path serves both formats: a `.memory` set's records and a Claude Code folder's
+//! topic files (cases in its state directory), run by the generic case runner.
 
 use std::collections::HashMap;
 
+use crate::claude::{ClaudeFolder, Topic};
+use crate::folder::backend::Backend;
 use crate::review::eval::{
-    self, Case, CaseChanges, CaseResult, Corpus, DEFAULT_K, EvalState, Verdict,
+    self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
+    Verdict,
 };
 use crate::review::{Entry, Journal, Plan};
+use crate::session::selection::Candidate;
 use crate::store::{Record, Store};
+
+/// The memories the cases run against, as the workbench shows them.
+#[derive(Debug, Clone)]
+pub enum EvalCorpus {
+    Records(Corpus),
+    Topics(Corpus<Topic>),
+}
+
+/// The memories a run was over (what a later run compares with to tell a change).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Memories {
+    Records(Vec<Record>),
+    Topics(Vec<Topic>),
+}
 
 /// What a background run needs: the set as the workbench shows it, and the pending plans.
 #[derive(Debug, Clone)]
 pub struct EvalRequest {
-    pub corpus: Corpus,
+    pub corpus: EvalCorpus,
     pub proposals: Vec<(String, Plan)>,
 }
 
 /// A finished run.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
-    /// The records the cases ran against.
-    pub records: Vec<Record>,
+    /// The memories the cases ran against.
+    pub memories: Memories,
     pub cases: Vec<Case>,
     pub results: Vec<CaseResult>,
     /// Per pending proposal: what approving it would change.
@@ -34,39 +54,89 @@ pub struct Evaluated {
 }
 
 /// Loads the cases and runs them (blocking: call it off the UI thread).
-pub fn evaluate(store: &Store, request: EvalRequest) -> Evaluated {
-    let blame = Journal::of(store)
-        .entries()
-        .ok()
-        .and_then(|entries| entries.last().cloned())
-        .filter(|entry| left_as(entry, &request.corpus))
+pub fn evaluate(backend: &Backend, request: EvalRequest) -> Evaluated {
+    match (backend, request.corpus) {
+        (Backend::Memory(store), EvalCorpus::Records(corpus)) => {
+            evaluate_set(store, corpus, &request.proposals)
+        }
+        (Backend::Claude(folder), EvalCorpus::Topics(corpus)) => evaluate_folder(folder, corpus),
+        (_, corpus) => Evaluated {
+            memories: match corpus {
+                EvalCorpus::Records(c) => Memories::Records(c.records),
+                EvalCorpus::Topics(c) => Memories::Topics(c.records),
+            },
+            cases: Vec::new(),
+            results: Vec::new(),
+            effects: Vec::new(),
+            blame: None,
+            error: Some("another folder was opened meanwhile".into()),
+        },
+    }
+}
+
+fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> Evaluated {
+    let blame = last_entry(Journal::of(store).entries().ok())
+        .filter(|entry| left_as(entry, &corpus))
         .map(|entry| entry.id);
-    let (cases, error) = match eval::load_cases(&EvalState::of(store)) {
-        Ok(cases) => (cases, None),
-        Err(e) => (Vec::new(), Some(e.to_string())),
-    };
-    let results = eval::run_keyword(&request.corpus, &cases, DEFAULT_K).results;
+    let (cases, results, error) = run(&corpus, eval::load_cases(&EvalState::of(store)));
     let effects = if cases.is_empty() {
         Vec::new()
     } else {
-        request
-            .proposals
+        proposals
             .iter()
             .map(|(id, plan)| {
-                let after = request.corpus.after(plan);
-                let changes = CaseChanges::between(&request.corpus, &after, &cases, DEFAULT_K);
+                let after = corpus.after(plan);
+                let changes = CaseChanges::between(&corpus, &after, &cases, DEFAULT_K);
                 (id.clone(), changes)
             })
             .collect()
     };
     Evaluated {
-        records: request.corpus.records,
+        memories: Memories::Records(corpus.records),
         cases,
         results,
         effects,
         blame,
         error,
     }
+}
+
+/// A Claude Code folder: its cases in the state directory. Its proposals are not listed in
+/// the workbench yet, so there is no effect to show for them.
+fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
+    let blame = last_entry(
+        crate::review::claude::journal_of(folder)
+            .and_then(|j| j.entries())
+            .ok(),
+    )
+    .filter(|entry| files_left_as(entry, folder))
+    .map(|entry| entry.id);
+    let cases = ClaudeEval::open(folder).and_then(|e| eval::load_cases(e.state()));
+    let (cases, results, error) = run(&corpus, cases);
+    Evaluated {
+        memories: Memories::Topics(corpus.records),
+        cases,
+        results,
+        effects: Vec::new(),
+        blame,
+        error,
+    }
+}
+
+fn last_entry(entries: Option<Vec<Entry>>) -> Option<Entry> {
+    entries.and_then(|mut entries| entries.pop())
+}
+
+fn run<R: Candidate>(
+    corpus: &Corpus<R>,
+    cases: Result<Vec<Case>, EvalError>,
+) -> (Vec<Case>, Vec<CaseResult>, Option<String>) {
+    let (cases, error) = match cases {
+        Ok(cases) => (cases, None),
+        Err(e) => (Vec::new(), Some(e.to_string())),
+    };
+    let results = eval::run_keyword(corpus, &cases, DEFAULT_K).results;
+    (cases, results, error)
 }
 
 /// Whether `corpus` is as `entry` left it: every record it wrote is there unchanged, every one
@@ -85,6 +155,20 @@ fn left_as(entry: &Entry, corpus: &Corpus) -> bool {
         .filter(|b| !entry.after.iter().any(|a| a.record.name == b.record.name))
         .all(|b| !corpus.records.iter().any(|r| r.name() == b.record.name));
     changed && written && removed
+}
+
+/// Whether the folder's files are as `entry` left them (each after-image on disk, each
+/// deleted file gone). A file whose journaled text was redacted never matches: the
+/// regression is then said to be since the last commit.
+fn files_left_as(entry: &Entry, folder: &ClaudeFolder) -> bool {
+    if entry.files.is_empty() {
+        return false;
+    }
+    let texts = crate::review::claude::observed::texts(folder);
+    entry
+        .files
+        .iter()
+        .all(|image| texts.get(&image.file) == image.after.as_ref())
 }
 
 type CaseKey = (String, Vec<String>, Vec<String>);
@@ -116,7 +200,7 @@ pub struct Evals {
     /// Regressions announced before their journal entry was written (it follows the commit):
     /// blamed on it when a later run finds it.
     unblamed: Vec<CaseKey>,
-    evaluated: Option<Vec<Record>>,
+    evaluated: Option<Memories>,
     last_blame: Option<u64>,
 }
 
@@ -129,9 +213,9 @@ impl Evals {
         }
     }
 
-    /// The records of the last run (`None` before the first).
-    pub fn evaluated(&self) -> Option<&[Record]> {
-        self.evaluated.as_deref()
+    /// Whether the last run was over exactly `records` (false before the first).
+    pub fn ran_on_records<'a>(&self, records: impl Iterator<Item = &'a Record>) -> bool {
+        matches!(&self.evaluated, Some(Memories::Records(before)) if before.iter().eq(records))
     }
 
     /// Takes a finished run; returns one announcement per case that passed before a change to
@@ -142,7 +226,7 @@ impl Evals {
         let set_changed = self
             .evaluated
             .as_ref()
-            .is_some_and(|before| *before != done.records);
+            .is_some_and(|before| *before != done.memories);
         let fresh_blame = done.blame.filter(|id| Some(*id) != self.last_blame);
         let since = match fresh_blame {
             Some(id) => format!("since #{id}"),
@@ -192,7 +276,7 @@ impl Evals {
             .map(|(id, changes)| (id, changes.describe()))
             .collect();
         self.error = done.error;
-        self.evaluated = Some(done.records);
+        self.evaluated = Some(done.memories);
         self.last_blame = done.blame.or(self.last_blame);
         announcements
     }

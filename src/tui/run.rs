@@ -226,12 +226,10 @@ async fn event_loop(
                         });
                     }
                     Effect::Evaluate(request) => {
-                        let Some(store) = app.store().cloned() else {
-                            continue;
-                        };
+                        let backend = app.backend.clone();
                         let tx = tx.clone();
                         tokio::task::spawn_blocking(move || {
-                            let done = super::evals::evaluate(&store, *request);
+                            let done = super::evals::evaluate(&backend, *request);
                             let _ = tx.send(Event::Evaluated(Box::new(done)));
                         });
                     }

@@ -171,7 +171,7 @@ impl Harness {
                         queue.push_back(Event::Review(Arc::new(Review::load(&self.store()))))
                     }
                     Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
-                        memwb::tui::evals::evaluate(&self.store(), *request),
+                        memwb::tui::evals::evaluate(&self.app.backend, *request),
                     ))),
                     Effect::Audit => queue.push_back(Event::Audited(Arc::new(
                         memwb::tui::panes::findings::audit(&self.app.backend),

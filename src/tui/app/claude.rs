@@ -64,6 +64,8 @@ impl App {
         panes::update_index(&mut self.index, &view);
         self.claude = Some(Arc::new(view));
         self.findings.due = true;
+        // A change by anyone: the cases re-run (an unchanged reading announces nothing).
+        self.evals.due = true;
     }
 
     /// The selected topic file (relative to the folder), on a Claude Code folder.
@@ -127,10 +129,6 @@ impl App {
                 self.set_status(StatusKind::Info, format!("copied {text}"));
                 return Some(vec![Effect::Yank(text)]);
             }
-            Action::SaveCase => self.set_status(
-                StatusKind::Error,
-                "eval cases are kept for .memory sets only so far".into(),
-            ),
             Action::JumpTo if self.view != super::View::Findings => {
                 self.claude_jump_to_chosen(&view)
             }

@@ -6,25 +6,32 @@ use crossterm::event::KeyEvent;
 use super::{App, Effect, Modal, StatusKind};
 use crate::review::State as ProposalState;
 use crate::review::eval::{Case, Corpus};
-use crate::tui::evals::{EvalRequest, Evaluated};
+use crate::tui::claude_jobs::ClaudeJob;
+use crate::tui::evals::{EvalCorpus, EvalRequest, Evaluated};
 use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
 use crate::tui::line_input::LineInput;
 
 impl App {
     /// The run to start now, if one is due and none is running. An unreadable set waits for
-    /// its repair: an agent would select nothing from it. Cases are kept for `.memory`
-    /// sets only so far.
+    /// its repair: an agent would select nothing from it. On a Claude Code folder the cases
+    /// run over the topic files the Query pane selects among.
     pub(super) fn evaluation_due(&mut self) -> Option<Effect> {
-        if !self.evals.due
-            || self.evals.running
-            || !self.inspection.is_readable()
-            || self.claude.is_some()
-        {
+        if !self.evals.due || self.evals.running || !self.inspection.is_readable() {
             return None;
         }
         self.evals.due = false;
         self.evals.running = true;
+        if let Some(view) = &self.claude {
+            let corpus = Corpus {
+                records: view.candidates(),
+                catalog: view.catalog(),
+            };
+            return Some(Effect::Evaluate(Box::new(EvalRequest {
+                corpus: EvalCorpus::Topics(corpus),
+                proposals: Vec::new(),
+            })));
+        }
         let proposals = self
             .proposals
             .rows
@@ -33,7 +40,7 @@ impl App {
             .filter_map(|row| Some((row.proposal.id.clone(), row.plan.clone().ok()?)))
             .collect();
         Some(Effect::Evaluate(Box::new(EvalRequest {
-            corpus: Corpus::of(&self.inspection.valid_set()),
+            corpus: EvalCorpus::Records(Corpus::of(&self.inspection.valid_set())),
             proposals,
         })))
     }
@@ -85,6 +92,9 @@ impl App {
                 match Case::new(query.clone(), expect, forbid, None) {
                     Ok(case) => {
                         self.modal = None;
+                        if self.claude.is_some() {
+                            return self.run_claude(ClaudeJob::SaveCase(case));
+                        }
                         return self.run(Job::SaveCase(case));
                     }
                     // The modal stays open with the text, so that it can be fixed.
