@@ -548,3 +548,49 @@ fn a_journaled_change_that_breaks_a_case_is_named_by_its_entry() {
     );
     assert_eq!(h.app.query.cases[0].regressed, Some(format!("since #{id}")));
 }
+
+#[test]
+fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_before_approval() {
+    use memwb::claude::FileImage;
+    use memwb::review::claude::{NewFiles, file_proposal};
+    use memwb::review::{Kind, Origin};
+    let (dir, mut h) = open(LoadLimits::default());
+    let (file, edited) = save_postgres_case(dir.path(), &mut h);
+    let folder = h
+        .app
+        .backend
+        .claude()
+        .expect("a Claude Code folder")
+        .clone();
+    let before = std::fs::read_to_string(&file).expect("read");
+    let proposal = file_proposal(
+        &folder,
+        NewFiles {
+            kind: Kind::Edit,
+            files: vec![FileImage {
+                file: "feedback_integration_tests.md".into(),
+                before: Some(before.clone()),
+                after: Some(edited),
+            }],
+            origin: Origin::new("test"),
+            evidence: None,
+        },
+    )
+    .expect("filed");
+    h.claude_tick();
+    assert_eq!(
+        h.app
+            .proposals
+            .effects
+            .get(&proposal.id)
+            .map(String::as_str),
+        Some("approving this changes 1 case: -1 fail"),
+        "run on the folder as the after-images leave it"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        before,
+        "nothing written"
+    );
+    assert!(h.screen().contains("eval cases (1/1 pass)"));
+}

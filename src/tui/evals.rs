@@ -12,7 +12,7 @@ use crate::review::eval::{
     self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
     Verdict,
 };
-use crate::review::{Entry, Journal, Plan};
+use crate::review::{Entry, Journal, Plan, State as ProposalState};
 use crate::session::selection::Candidate;
 use crate::store::{Record, Store};
 
@@ -101,8 +101,8 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
     }
 }
 
-/// A Claude Code folder: its cases in the state directory. Its proposals are not listed in
-/// the workbench yet, so there is no effect to show for them.
+/// A Claude Code folder: its cases in the state directory, and each ready proposal's effect
+/// on them from its after-images.
 fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
     let blame = last_entry(
         crate::review::claude::journal_of(folder)
@@ -113,14 +113,38 @@ fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
     .map(|entry| entry.id);
     let cases = ClaudeEval::open(folder).and_then(|e| eval::load_cases(e.state()));
     let (cases, results, error) = run(&corpus, cases);
+    let effects = if cases.is_empty() {
+        Vec::new()
+    } else {
+        folder_effects(folder, &corpus, &cases)
+    };
     Evaluated {
         memories: Memories::Topics(corpus.records),
         cases,
         results,
-        effects: Vec::new(),
+        effects,
         blame,
         error,
     }
+}
+
+/// What approving each ready proposal filed for `folder` would change.
+fn folder_effects(
+    folder: &ClaudeFolder,
+    corpus: &Corpus<Topic>,
+    cases: &[Case],
+) -> Vec<(String, CaseChanges)> {
+    let listed = crate::review::claude::list(folder).map(|l| l.proposals);
+    listed
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| crate::review::claude::state(folder, p) == ProposalState::Ready)
+        .map(|p| {
+            let after = corpus.after_files(&p.files);
+            let changes = CaseChanges::between(corpus, &after, cases, DEFAULT_K);
+            (p.id, changes)
+        })
+        .collect()
 }
 
 fn last_entry(entries: Option<Vec<Entry>>) -> Option<Entry> {

@@ -1,9 +1,14 @@
 //! What approving a proposal would do to the cases: they run against the set as it would be,
-//! with the keyword selector, and the verdicts that change are counted.
+//! with the keyword selector, and the verdicts that change are counted. A `.memory` proposal's
+//! set is its plan applied to the records; a Claude Code proposal's, its after-images of the
+//! topic files.
 
 use super::cases::Case;
 use super::metrics::Verdict;
 use super::run::{Corpus, run_keyword};
+use crate::claude::edit::ARCHIVE_FILE;
+use crate::claude::index::INDEX_FILE;
+use crate::claude::{FileImage, Topic, TopicContent, frontmatter};
 use crate::review::Plan;
 use crate::session::selection::Candidate;
 use crate::store::{Record, index};
@@ -25,6 +30,38 @@ impl Corpus {
         let files: Vec<String> = records.iter().map(|r| format!("{}.md", r.name())).collect();
         let catalog = index::render(files.iter().map(String::as_str).zip(&records));
         Corpus { records, catalog }
+    }
+}
+
+impl Corpus<Topic> {
+    /// The folder as it would be after `files` (a Claude Code proposal's after-images): each
+    /// topic file's text replaced, added (after the others) or removed. The index keeps its
+    /// text (approving derives its lines), which the keyword selector never reads.
+    pub fn after_files(&self, files: &[FileImage]) -> Corpus<Topic> {
+        let mut records = self.records.clone();
+        let topics = files
+            .iter()
+            .filter(|image| image.file != INDEX_FILE && image.file != ARCHIVE_FILE);
+        for image in topics {
+            let at = records.iter().position(|t| t.file == image.file);
+            let topic = image.after.as_deref().map(|text| Topic {
+                file: image.file.clone(),
+                content: TopicContent::Read(frontmatter::parse(text)),
+                modified: None,
+            });
+            match (at, topic) {
+                (Some(at), Some(topic)) => records[at] = topic,
+                (Some(at), None) => {
+                    records.remove(at);
+                }
+                (None, Some(topic)) => records.push(topic),
+                (None, None) => {}
+            }
+        }
+        Corpus {
+            records,
+            catalog: self.catalog.clone(),
+        }
     }
 }
 
@@ -80,5 +117,56 @@ impl CaseChanges {
             "approving this changes {count} case{plural}: {}",
             parts.join(", ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topic_text(name: &str, description: &str) -> String {
+        format!("---\nname: {name}\ndescription: {description}\ntype: project\n---\nbody\n")
+    }
+
+    fn image(file: &str, before: Option<String>, after: Option<String>) -> FileImage {
+        FileImage {
+            file: file.into(),
+            before,
+            after,
+        }
+    }
+
+    #[test]
+    fn after_files_replaces_adds_and_removes_topic_files_and_leaves_the_index_alone() {
+        let topic = |file: &str, name: &str, description: &str| Topic {
+            file: file.into(),
+            content: TopicContent::Read(frontmatter::parse(&topic_text(name, description))),
+            modified: None,
+        };
+        let corpus = Corpus {
+            records: vec![
+                topic("a.md", "a", "postgres tests"),
+                topic("b.md", "b", "tabs"),
+                topic("c.md", "c", "release"),
+            ],
+            catalog: "- [a](a.md)\n".into(),
+        };
+        let after = corpus.after_files(&[
+            image(
+                "a.md",
+                Some(topic_text("a", "postgres tests")),
+                Some(topic_text("a", "real services")),
+            ),
+            image("b.md", Some(topic_text("b", "tabs")), None),
+            image("d.md", None, Some(topic_text("d", "postgres"))),
+            image(INDEX_FILE, None, Some("- [d](d.md)\n".into())),
+        ]);
+        let names: Vec<&str> = after.records.iter().map(|t| t.name()).collect();
+        assert_eq!(names, ["a", "c", "d"]);
+        assert_eq!(after.records[0].description(), Some("real services"));
+        assert_eq!(after.catalog, corpus.catalog);
+        let cases = [Case::new("postgres", vec!["a".into()], vec![], None).expect("case")];
+        let changes = CaseChanges::between(&corpus, &after, &cases, 5);
+        assert_eq!(changes.now_fail, [1]);
     }
 }
