@@ -44,6 +44,9 @@ impl ClaudeChange {
 #[derive(Debug, Clone)]
 pub enum ClaudeEvent {
     Changed(ClaudeChange),
+    /// memwb's proposals or journal for the folder changed (in its state directory): a
+    /// proposal filed or decided, a change journaled, by this process or another.
+    Review,
     Error(String),
 }
 
@@ -64,12 +67,54 @@ impl Drop for ClaudeWatcher {
 
 enum Poke {
     Touched,
+    Review,
     Failed(String),
 }
 
+/// What in the folder's state directory is news for the reader: proposals and the journal
+/// (not the lock, the hook log or the eval cases).
+struct StateFiles {
+    root: std::path::PathBuf,
+    proposals: std::path::PathBuf,
+    journal: std::path::PathBuf,
+}
+
+impl StateFiles {
+    /// The folder's state directory when it exists (watching never creates it).
+    fn of(folder: &ClaudeFolder) -> Option<Self> {
+        use crate::claude::state;
+        let base = match folder.state_root() {
+            Some(root) => root.to_owned(),
+            None => state::state_root().ok()?,
+        };
+        let root = base.join("claude").join(state::key(folder.root()));
+        if !root.is_dir() {
+            return None;
+        }
+        Some(Self {
+            proposals: root.join("proposals"),
+            journal: root.join("journal.jsonl"),
+            root,
+        })
+    }
+
+    /// `None`: not about the state directory; `Some(news)`: about it, news or not.
+    fn classify(&self, paths: &[std::path::PathBuf]) -> Option<bool> {
+        if paths.is_empty() || !paths.iter().all(|p| p.starts_with(&self.root)) {
+            return None;
+        }
+        Some(
+            paths
+                .iter()
+                .any(|p| p.starts_with(&self.proposals) || *p == self.journal),
+        )
+    }
+}
+
 impl ClaudeWatcher {
-    /// Starts watching `folder` (recursively). The reading taken before this returns is the
-    /// baseline: nothing is reported for it.
+    /// Starts watching `folder` (recursively), and its state directory when there is one
+    /// ([`ClaudeEvent::Review`]). The reading taken before this returns is the baseline:
+    /// nothing is reported for it.
     pub fn start(
         folder: ClaudeFolder,
         sink: impl Fn(ClaudeEvent) + Send + 'static,
@@ -80,14 +125,23 @@ impl ClaudeWatcher {
         };
         let (tx, rx) = mpsc::channel();
         let (stop, stopped) = mpsc::channel();
+        let state = StateFiles::of(&folder);
+        let state_root = state.as_ref().map(|s| s.root.clone());
         let mut notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 let poke = match res {
-                    Ok(event) => match event.kind {
-                        EventKind::Access(AccessKind::Close(AccessMode::Write)) => Poke::Touched,
-                        EventKind::Access(_) => return,
-                        _ => Poke::Touched,
-                    },
+                    Ok(event) => {
+                        if let EventKind::Access(kind) = event.kind
+                            && kind != AccessKind::Close(AccessMode::Write)
+                        {
+                            return;
+                        }
+                        match state.as_ref().and_then(|s| s.classify(&event.paths)) {
+                            Some(true) => Poke::Review,
+                            Some(false) => return,
+                            None => Poke::Touched,
+                        }
+                    }
                     Err(e) => Poke::Failed(e.to_string()),
                 };
                 let _ = tx.send(poke);
@@ -96,6 +150,12 @@ impl ClaudeWatcher {
         notifier
             .watch(folder.root(), RecursiveMode::Recursive)
             .map_err(failed)?;
+        // Proposals filed by other processes (the hook, `memwb propose`) land there.
+        if let Some(root) = &state_root {
+            notifier
+                .watch(root, RecursiveMode::Recursive)
+                .map_err(failed)?;
+        }
         let thread_root = folder.root().to_owned();
         let baseline = Arc::new(folder.read());
         let mut last = baseline.clone();
@@ -108,8 +168,10 @@ impl ClaudeWatcher {
                     if stopped.try_recv().is_ok() {
                         return;
                     }
+                    let (mut touched, mut review) = (false, false);
                     match rx.recv_timeout(Duration::from_millis(200)) {
-                        Ok(Poke::Touched) => {}
+                        Ok(Poke::Touched) => touched = true,
+                        Ok(Poke::Review) => review = true,
                         Ok(Poke::Failed(message)) => {
                             sink(ClaudeEvent::Error(message));
                             continue;
@@ -120,10 +182,18 @@ impl ClaudeWatcher {
                     // Wait for quiet: every poke within QUIET restarts the wait.
                     loop {
                         match rx.recv_timeout(QUIET) {
-                            Ok(_) => {}
+                            Ok(Poke::Touched) => touched = true,
+                            Ok(Poke::Review) => review = true,
+                            Ok(Poke::Failed(_)) => {}
                             Err(RecvTimeoutError::Timeout) => break,
                             Err(RecvTimeoutError::Disconnected) => return,
                         }
+                    }
+                    if review {
+                        sink(ClaudeEvent::Review);
+                    }
+                    if !touched {
+                        continue;
                     }
                     let next = Arc::new(folder.read());
                     let commit = diff(&last, &next);

@@ -146,6 +146,7 @@ pub fn run_claude(target: &super::target::ClaudeTarget, args: &WatchArgs) -> any
                 out.flush()?;
             }
             ClaudeEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
+            ClaudeEvent::Review => {}
         }
     }
     Ok(0)

@@ -108,6 +108,7 @@ pub fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
                 out.flush()?;
             }
             ClaudeEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
+            ClaudeEvent::Review => {}
         }
     }
     Ok(0)

@@ -462,10 +462,7 @@ impl App {
                 Vec::new()
             }
             event if self.stale(&event) => Vec::new(),
-            Event::ClaudeWatch(event) => {
-                self.claude_watch(event);
-                Vec::new()
-            }
+            Event::ClaudeWatch(event) => self.claude_watch(event),
             Event::ClaudeJob(done) => self.claude_job_done(*done),
             Event::Sets(sets) => {
                 self.sets.loaded(sets);

@@ -62,6 +62,15 @@ pub enum ClaudeJob {
     Undo(Box<Entry>),
     /// Append an eval case to the folder's cases (in its state directory).
     SaveCase(Case),
+    /// Apply a pending proposal (`review::claude::approve`).
+    Approve {
+        id: String,
+    },
+    /// Close a pending proposal without applying it.
+    Reject {
+        id: String,
+        reason: Option<String>,
+    },
 }
 
 /// What a job gave, beside the folder and the journal as they are after it.
@@ -310,6 +319,19 @@ impl ClaudeJob {
                     select: None,
                 })
             }
+            ClaudeJob::Approve { id } => {
+                let approved = crate::review::claude::approve(folder, id)?;
+                Ok(Outcome::Written {
+                    summary: summary(&approved.files),
+                    select: None,
+                })
+            }
+            ClaudeJob::Reject { id, reason } => {
+                crate::review::claude::reject(folder, id, reason.clone())?;
+                Ok(Outcome::Done(format!(
+                    "rejected {id}; the folder is unchanged"
+                )))
+            }
         }
     }
 
@@ -327,6 +349,8 @@ impl ClaudeJob {
             ClaudeJob::IndexFix(_) => "fix MEMORY.md".into(),
             ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),
             ClaudeJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
+            ClaudeJob::Approve { id } => format!("approve {id}"),
+            ClaudeJob::Reject { id, .. } => format!("reject {id}"),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! What the Proposals and History views show: every proposal and the journal, loaded together
 //! off the UI thread (after each job, and when the watcher sees `.memory/.memwb` change).
 
+use std::collections::HashMap;
+
 use crate::review::proposal;
-use crate::review::{Entry, Journal, Proposal};
+use crate::review::{Entry, Journal, Proposal, State};
 use crate::store::Store;
 
 #[derive(Debug, Clone, Default)]
@@ -13,6 +15,9 @@ pub struct Review {
     pub journal: Vec<Entry>,
     /// Why the proposals or the journal could not be read, if so.
     pub error: Option<String>,
+    /// Per proposal id, whether it still applies, where that takes reading files (a Claude
+    /// Code folder's proposals); the others are checked against the set in memory.
+    pub states: HashMap<String, State>,
 }
 
 impl Review {
@@ -32,25 +37,47 @@ impl Review {
             proposals,
             journal,
             error: (!errors.is_empty()).then(|| errors.join("; ")),
+            states: HashMap::new(),
         }
     }
 }
 
 impl Review {
-    /// The journal of a Claude Code folder (in memwb's state directory for it). Proposals on
-    /// these folders are not listed here yet.
+    /// The proposals and the journal of a Claude Code folder (in memwb's state directory for
+    /// it), each proposal checked against the folder's files as they are now.
     pub fn load_claude(folder: &crate::claude::ClaudeFolder) -> Self {
-        let journal = crate::review::claude::journal_of(folder).and_then(|j| j.entries());
-        match journal {
-            Ok(journal) => Self {
-                proposals: Vec::new(),
-                journal,
-                error: None,
-            },
-            Err(e) => Self {
-                error: Some(format!("cannot read the journal: {e}")),
-                ..Self::default()
-            },
+        use crate::review::claude;
+        let mut errors = Vec::new();
+        let proposals = match claude::list(folder) {
+            Ok(listing) => {
+                if !listing.corrupt.is_empty() {
+                    errors.push(format!(
+                        "{} proposal file(s) do not read (memwb proposals lists them)",
+                        listing.corrupt.len()
+                    ));
+                }
+                listing.proposals
+            }
+            Err(e) => {
+                errors.push(format!("cannot list the proposals: {e}"));
+                Vec::new()
+            }
+        };
+        let states = proposals
+            .iter()
+            .map(|p| (p.id.clone(), claude::state(folder, p)))
+            .collect();
+        let journal = claude::journal_of(folder)
+            .and_then(|j| j.entries())
+            .unwrap_or_else(|e| {
+                errors.push(format!("cannot read the journal: {e}"));
+                Vec::new()
+            });
+        Self {
+            proposals,
+            journal,
+            error: (!errors.is_empty()).then(|| errors.join("; ")),
+            states,
         }
     }
 }

@@ -43,6 +43,9 @@ fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Re
             )
         }
         Backend::Claude(folder) => {
+            // The workbench keeps its journal there; made first so that its proposals are
+            // watched too (the loader below reports why, if it cannot be).
+            let _ = crate::claude::ClaudeState::for_folder(folder);
             let (watcher, baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
                 let _ = tx.send(Event::ClaudeWatch(event));
             })?;
@@ -216,6 +219,14 @@ async fn event_loop(
                         });
                     }
                     Effect::LoadReview => {
+                        if let Some(folder) = app.backend.claude().cloned() {
+                            let tx = tx.clone();
+                            tokio::task::spawn_blocking(move || {
+                                let review = super::review::Review::load_claude(&folder);
+                                let _ = tx.send(Event::Review(std::sync::Arc::new(review)));
+                            });
+                            continue;
+                        }
                         let Some(store) = app.store().cloned() else {
                             continue;
                         };

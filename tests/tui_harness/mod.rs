@@ -168,7 +168,12 @@ impl Harness {
                         &|_| None,
                     ))),
                     Effect::LoadReview => {
-                        queue.push_back(Event::Review(Arc::new(Review::load(&self.store()))))
+                        match self.app.backend.claude() {
+                            Some(folder) => queue
+                                .push_back(Event::Review(Arc::new(Review::load_claude(folder)))),
+                            None => queue
+                                .push_back(Event::Review(Arc::new(Review::load(&self.store())))),
+                        }
                     }
                     Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
                         memwb::tui::evals::evaluate(&self.app.backend, *request),

@@ -88,8 +88,9 @@ impl App {
         }
     }
 
-    pub(super) fn claude_watch(&mut self, event: ClaudeEvent) {
+    pub(super) fn claude_watch(&mut self, event: ClaudeEvent) -> Vec<Effect> {
         match event {
+            ClaudeEvent::Review => return vec![Effect::LoadReview],
             ClaudeEvent::Changed(change) => {
                 // Our own writes were already shown from the job's result.
                 let ours = self
@@ -106,6 +107,7 @@ impl App {
                 self.set_status(StatusKind::Error, format!("watch: {message}"))
             }
         }
+        Vec::new()
     }
 
     /// The actions that differ on a Claude Code folder (`None`: not one, or not on one).

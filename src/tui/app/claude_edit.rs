@@ -47,10 +47,10 @@ impl App {
                 self.set_status(StatusKind::Info, text);
                 Vec::new()
             }
-            Action::Edit | Action::Approve | Action::Reject | Action::Rebase => {
+            Action::Edit | Action::Rebase => {
                 self.set_status(
                     StatusKind::Error,
-                    "proposals on Claude Code folders are not decided in the workbench yet".into(),
+                    "proposals on Claude Code folders are approved or rejected here, not edited or rebased yet".into(),
                 );
                 Vec::new()
             }
@@ -207,9 +207,28 @@ impl App {
             },
             Confirm::IndexFix(fix) => ClaudeJob::IndexFix(fix.clone()),
             Confirm::Undo(entry) if self.claude.is_some() => ClaudeJob::Undo(entry.clone()),
+            Confirm::Approve(ids) if self.claude.is_some() => {
+                self.proposals.marked.clear();
+                let jobs = ids.iter().map(|id| ClaudeJob::Approve { id: id.clone() });
+                return Some(jobs.flat_map(|job| self.run_claude(job)).collect());
+            }
             _ => return None,
         };
         Some(self.run_claude(job))
+    }
+
+    /// The reason typed for rejecting `ids` on a Claude Code folder (`None`: not on one).
+    pub(super) fn claude_reject(
+        &mut self,
+        ids: &[String],
+        reason: &Option<String>,
+    ) -> Option<Vec<Effect>> {
+        self.claude.as_ref()?;
+        let jobs = ids.iter().map(|id| ClaudeJob::Reject {
+            id: id.clone(),
+            reason: reason.clone(),
+        });
+        Some(jobs.flat_map(|job| self.run_claude(job)).collect())
     }
 }
 

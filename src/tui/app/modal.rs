@@ -177,6 +177,9 @@ impl App {
                 let reason = (!reason.is_empty()).then_some(reason);
                 self.modal = None;
                 self.proposals.marked.clear();
+                if let Some(effects) = self.claude_reject(&ids, &reason) {
+                    return effects;
+                }
                 let jobs = ids
                     .into_iter()
                     .map(|id| Job::Reject {

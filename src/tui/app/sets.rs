@@ -157,7 +157,9 @@ impl App {
                 .backend
                 .claude()
                 .is_none_or(|f| change.snapshot.root != f.root()),
-            Event::ClaudeWatch(ClaudeEvent::Error(_)) => self.claude.is_none(),
+            Event::ClaudeWatch(ClaudeEvent::Error(_) | ClaudeEvent::Review) => {
+                self.claude.is_none()
+            }
             _ => false,
         }
     }

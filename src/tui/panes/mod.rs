@@ -9,6 +9,7 @@ pub mod history;
 pub mod index;
 pub mod list_filter;
 pub mod manifest;
+pub mod proposal_files;
 pub mod proposals;
 pub mod query;
 pub mod record;

@@ -10,6 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
+use super::proposal_files as files;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Plan, Proposal, ProposalStatus, State};
@@ -75,25 +76,6 @@ fn marker(state: &State) -> &'static str {
     }
 }
 
-/// "add a, b" or "replace a, b with c".
-fn summary(kind: Kind, plan: &Result<Plan, String>) -> String {
-    match plan {
-        Ok(plan) => {
-            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
-            match kind {
-                Kind::Extraction => format!("add {}", names.join(", ")),
-                Kind::Consolidation => format!(
-                    "replace {} with {}",
-                    plan.source_names().join(", "),
-                    names.join(", ")
-                ),
-                Kind::Edit => format!("edit {}", names.join(", ")),
-            }
-        }
-        Err(e) => format!("invalid plan: {e}"),
-    }
-}
-
 impl ProposalsPane {
     /// Recomputes every row's state against `current`, keeping the selection on the same
     /// proposal when it is still listed.
@@ -103,10 +85,12 @@ impl ProposalsPane {
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
             let plan = proposal.plan();
+            // A Claude Code folder's proposals were checked against its files by the loader.
+            let state = review.states.get(&proposal.id).cloned();
             let row = Row {
                 proposal: proposal.clone(),
-                state: proposal.state(current),
-                summary: summary(proposal.kind, &plan),
+                state: state.unwrap_or_else(|| proposal.state(current)),
+                summary: files::summary(proposal, &plan),
                 plan,
             };
             if row.proposal.status == ProposalStatus::Pending {
@@ -370,7 +354,7 @@ impl ProposalsPane {
         let lines = match self.selected_row() {
             Some(row) => {
                 let mut lines = detail_lines(row, self.record, current, readable, theme);
-                if let Some(undone) = undone_by(row, review) {
+                if let Some(undone) = files::undone_by(&row.proposal, review) {
                     lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
                 }
                 if let Some(effect) = self.effects.get(&row.proposal.id) {
@@ -382,18 +366,6 @@ impl ProposalsPane {
         };
         self.detail.render(frame, area, outer, lines);
     }
-}
-
-/// "by #7" when the journal entry that applied this proposal was undone.
-fn undone_by(row: &Row, review: &Review) -> Option<String> {
-    let applied = row.proposal.journal_entry?;
-    let undos: Vec<String> = review
-        .journal
-        .iter()
-        .filter(|e| e.undoes == Some(applied))
-        .map(|e| format!("#{}", e.id))
-        .collect();
-    (!undos.is_empty()).then(|| format!("undone by {}", undos.join(", ")))
 }
 
 fn heading(text: String, theme: &Theme) -> Line<'static> {
@@ -470,15 +442,12 @@ pub fn detail_lines(
                 theme,
             ));
         }
-        lines.push(labelled(
-            "",
-            &format!(
-                "{} rebases it: re-planned against the current records, shown again",
-                crate::tui::keymap::label(Scope::Proposals, Action::Rebase)
-            ),
-            theme.dim(),
-            theme,
-        ));
+        if p.files.is_empty() {
+            let key = crate::tui::keymap::label(Scope::Proposals, Action::Rebase);
+            let hint =
+                format!("{key} rebases it: re-planned against the current records, shown again");
+            lines.push(labelled("", &hint, theme.dim(), theme));
+        }
     }
     if p.status == ProposalStatus::Pending && !readable {
         lines.push(Line::styled(
@@ -507,6 +476,10 @@ pub fn detail_lines(
                 lines.extend(diff::record(Some(&base.record), &now, theme));
             }
         }
+    }
+    if !p.files.is_empty() {
+        lines.extend(files::lines(&p.files, theme));
+        return lines;
     }
     let plan = match &row.plan {
         Ok(plan) => plan,

@@ -1,0 +1,83 @@
+//! What the Proposals view shows of a proposal that changes whole files (a Claude Code
+//! folder's): each file's before and after image as a line diff, and its one-line summary.
+//! The images were redacted when the proposal was filed; here they are made safe to print.
+
+use ratatui::style::Style;
+use ratatui::text::Line;
+
+use crate::claude::write::FileImage;
+use crate::review::proposal::images::{self, Change};
+use crate::review::{Kind, Plan, Proposal};
+use crate::sanitize;
+use crate::store::Record;
+use crate::tui::review::Review;
+use crate::tui::theme::Theme;
+
+/// "add a, b" or "replace a, b with c"; for a proposal of file images, what they do.
+pub fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
+    if !proposal.files.is_empty() {
+        return images::summary(&proposal.files);
+    }
+    match plan {
+        Ok(plan) => {
+            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
+            match proposal.kind {
+                Kind::Extraction => format!("add {}", names.join(", ")),
+                Kind::Consolidation => format!(
+                    "replace {} with {}",
+                    plan.source_names().join(", "),
+                    names.join(", ")
+                ),
+                Kind::Edit => format!("edit {}", names.join(", ")),
+            }
+        }
+        Err(e) => format!("invalid plan: {e}"),
+    }
+}
+
+/// "undone by #7" when the journal entry that applied this proposal was undone.
+pub fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {
+    let applied = proposal.journal_entry?;
+    let undos: Vec<String> = review
+        .journal
+        .iter()
+        .filter(|e| e.undoes == Some(applied))
+        .map(|e| format!("#{}", e.id))
+        .collect();
+    (!undos.is_empty()).then(|| format!("undone by {}", undos.join(", ")))
+}
+
+/// Every file the proposal writes: a heading saying what happens to it, then its lines
+/// (`+` added, `-` removed, kept lines plain), as the index fix shows MEMORY.md.
+pub fn lines(files: &[FileImage], theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(
+        "MEMORY.md's lines follow from the index as it is when this is approved",
+        theme.dim(),
+    )];
+    for image in files {
+        let what = match images::change(image) {
+            Change::Create => "new file",
+            Change::Edit => "edited",
+            Change::Delete => "removed",
+        };
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("── {} ({what})", sanitize::line(&image.file)),
+            theme.label(),
+        ));
+        let before = image.before.as_deref().unwrap_or("");
+        let after = image.after.as_deref().unwrap_or("");
+        for (marker, text) in super::index::drift(before, after) {
+            let style = match marker {
+                '-' => theme.removed(),
+                '+' => theme.added(),
+                _ => Style::default(),
+            };
+            lines.push(Line::styled(
+                format!("{marker} {}", sanitize::line(&text)),
+                style,
+            ));
+        }
+    }
+    lines
+}
