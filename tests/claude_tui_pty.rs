@@ -11,6 +11,10 @@ use common::copy_dir;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use memwb::claude::{ClaudeFolder, FileImage, LoadLimits};
+use memwb::review::Origin;
+use memwb::review::claude::{self, NewFiles};
+use memwb::review::proposal::images;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -210,6 +214,34 @@ fn not_topic_files(folder: &Path) -> Vec<String> {
     names
 }
 
+/// Every file in the folder with its bytes, sorted.
+fn snapshot(folder: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(folder)
+        .expect("list")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.is_file())
+        .map(|p| (p.display().to_string(), std::fs::read(&p).expect("read")))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    files
+}
+
+/// Files a proposal for `folder` from this process, as another memwb process would.
+fn file_from_outside(folder: &Path, state: &Path, image: FileImage) -> String {
+    let folder = ClaudeFolder::open(folder, LoadLimits::default())
+        .expect("open")
+        .with_state_root(state.to_owned());
+    let files = vec![image];
+    let new = NewFiles {
+        kind: images::kind_of(&files),
+        files,
+        origin: Origin::new("dedupe"),
+        evidence: None,
+    };
+    claude::file_proposal(&folder, new).expect("filed").id
+}
+
 const CTRL_S: &[u8] = b"\x13";
 const CTRL_E: &[u8] = b"\x05";
 
@@ -286,6 +318,65 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     screen.wait_for("reference_runbook");
     // the status line says it came from outside (a plain write can be seen as two changes)
     screen.wait_for("changed on disk: ");
+
+    // a proposal filed by another process (as the hook or `memwb propose` file them) appears
+    // without a key press; approving it asks first, then writes the file and its index line
+    let train = "---\nname: release train\ndescription: we ship every second Tuesday\ntype: project\n---\nsecond Tuesdays\n";
+    let approved = file_from_outside(
+        &folder,
+        &state,
+        FileImage {
+            file: "project_release_train.md".into(),
+            before: None,
+            after: Some(train.into()),
+        },
+    );
+    screen.wait_for(&format!("new proposal: {approved} (add release train)"));
+    screen.send(b"p");
+    screen.wait_for("Proposals (1 pending, 0 decided)");
+    screen.wait_for("project_release_train.md (new file)");
+    screen.send(b"a");
+    screen.wait_for(&format!("Approve proposal {approved}?"));
+    assert_eq!(read("project_release_train.md"), None, "asked first");
+    screen.send(b"y");
+    screen.wait_for(&format!("approve {approved}: written"));
+    assert_eq!(read("project_release_train.md").as_deref(), Some(train));
+    assert!(read("MEMORY.md").is_some_and(|t| t.contains("(project_release_train.md)")));
+
+    // another one is rejected with a reason: the folder stays as it was
+    let runbook = read("reference_runbook.md").expect("runbook");
+    let rejected = file_from_outside(
+        &folder,
+        &state,
+        FileImage {
+            file: "reference_runbook.md".into(),
+            before: Some(runbook.clone()),
+            after: Some(format!("{runbook}and the on-call sheet\n")),
+        },
+    );
+    screen.wait_for(&format!("new proposal: {rejected}"));
+    screen.wait_for("Proposals (1 pending, 1 decided)");
+    // pending first: the new one is at the top
+    screen.send(b"g");
+    screen.wait_for("reference_runbook.md (edited)");
+    let files_before = snapshot(&folder);
+    screen.send(b"x");
+    screen.wait_for(&format!("Reject proposal {rejected}"));
+    screen.send(b"not needed\r");
+    screen.wait_for(&format!("rejected {rejected}"));
+    screen.wait_for("Proposals (0 pending, 2 decided)");
+    assert_eq!(snapshot(&folder), files_before);
+
+    // History: the rejection on top, the approval below it; undoing that restores both files
+    screen.send(b"H");
+    screen.wait_for("History (7 entries)");
+    screen.send(b"j");
+    screen.send(b"u");
+    screen.wait_for("Undo entry #6");
+    screen.send(b"y");
+    screen.wait_for("undo #6: written");
+    assert_eq!(read("project_release_train.md"), None);
+    assert!(read("MEMORY.md").is_some_and(|t| !t.contains("(project_release_train.md)")));
 
     // nothing memwb keeps is in the folder: its journal is in the state dir
     assert_eq!(not_topic_files(&folder), before);
