@@ -785,4 +785,13 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
         "nothing written"
     );
     assert!(h.screen().contains("eval cases (1/1 pass)"));
+    // the Proposals view lists it with that effect
+    h.send(Event::ClaudeWatch(ClaudeEvent::Review));
+    h.keys("p");
+    let screen = h.screen();
+    assert!(screen.contains(&proposal.id), "{screen}");
+    assert!(
+        screen.contains("approving this changes 1 case: -1 fail"),
+        "{screen}"
+    );
 }
