@@ -646,7 +646,7 @@ fn claude_folder(dir: &Path, body: &str) {
 }
 
 #[test]
-fn a_claude_code_folder_gets_the_content_audit_read_only() {
+fn a_claude_code_folder_gets_the_content_audit_and_its_fixes() {
     let dir = workspace();
     let folder = dir.path().join("memory");
     claude_folder(
@@ -668,14 +668,15 @@ fn a_claude_code_folder_gets_the_content_audit_read_only() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains(&token()));
     // --memory-dir names no project, so no path can be judged stale.
     assert!(findings(&report).iter().all(|f| f["code"] != "stale-path"));
-    for refused in [
-        vec!["check", "--fix"],
-        vec!["accept", "secret", "review-notes"],
-    ] {
-        let mut args = vec!["--memory-dir", folder_arg];
-        args.extend(refused.iter());
-        let out = memwb(dir.path(), &args);
-        assert_eq!(out.status.code(), Some(2), "{refused:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("read-only"));
-    }
+    // The fix is offered; `check --fix` and `accept` on Claude Code folders: tests/claude_fix.rs.
+    assert!(
+        secret.get("fix").is_none(),
+        "the fix is not part of the JSON"
+    );
+    let text = memwb(dir.path(), &["--memory-dir", folder_arg, "check"]);
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("[fix: redaction proposal]"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
 }

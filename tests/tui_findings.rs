@@ -346,7 +346,7 @@ fn the_findings_follow_a_change_to_the_set() {
 }
 
 #[test]
-fn on_a_claude_code_folder_the_findings_list_jumps_and_draw_no_secret() {
+fn on_a_claude_code_folder_the_findings_list_jumps_f_files_the_redaction_and_draws_no_secret() {
     let dir = tempfile::TempDir::new().expect("tmp");
     let folder = dir.path().join("memory");
     std::fs::create_dir_all(&folder).expect("mkdir");
@@ -380,9 +380,34 @@ fn on_a_claude_code_folder_the_findings_list_jumps_and_draw_no_secret() {
     assert!(h.screen().contains("✗ error secret (1)"), "{}", h.screen());
     assert_no_secret(&h);
     select(&mut h, "secret", None);
+    let before = std::fs::read(folder.join("reference_ci.md")).expect("read");
     h.keys("f");
     let status = h.app.status.clone().expect("status").text;
-    assert!(status.contains("read-only"), "{status}");
+    assert!(status.contains("filed proposal"), "{status}");
+    assert_eq!(
+        std::fs::read(folder.join("reference_ci.md")).expect("read"),
+        before,
+        "f files the redaction and writes nothing in the folder"
+    );
+    let claude_folder =
+        memwb::claude::ClaudeFolder::open(&folder, memwb::claude::LoadLimits::default())
+            .expect("open")
+            .with_state_root(dir.path().join("state"));
+    let filed = memwb::review::claude::list(&claude_folder)
+        .expect("list")
+        .proposals;
+    assert_eq!(filed.len(), 1, "one redaction proposal");
+    assert_eq!(filed[0].kind, proposal::Kind::Edit);
+    let after = filed[0].files[0].after.clone().expect("an after image");
+    assert!(after.contains("CI token: [REDACTED]"), "{after}");
+    assert!(!after.contains(&token()[..12]), "{after}");
+    h.keys("f");
+    let status = h.app.status.clone().expect("status").text;
+    assert!(
+        status.contains("nothing to propose"),
+        "filed once: {status}"
+    );
+    assert_no_secret(&h);
     h.press(KeyCode::Enter);
     assert_eq!(h.app.view, View::Panes);
     assert_eq!(h.app.focus, Pane::Record);

@@ -72,17 +72,7 @@ pub fn key(canonical: &Path) -> String {
 impl ClaudeState {
     /// The state directory of `folder`, created (private to the user) if needed.
     pub fn for_folder(folder: &ClaudeFolder) -> Result<Self> {
-        let root = match folder.state_root() {
-            Some(root) => root.to_owned(),
-            None => state_root()?,
-        };
-        if !root.is_absolute() {
-            return Err(ClaudeError::WriteRefused {
-                path: root,
-                rule: format!("{STATE_DIR_ENV} must be an absolute path"),
-            });
-        }
-        let path = root.join("claude").join(key(folder.root()));
+        let path = Self::path_of(folder)?;
         fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -94,6 +84,22 @@ impl ClaudeState {
         };
         state.note_folder(folder.root())?;
         Ok(state)
+    }
+
+    /// Where the state directory of `folder` is, whether or not it exists yet (what only
+    /// reads, such as `check`, looks at without creating it).
+    pub fn path_of(folder: &ClaudeFolder) -> Result<PathBuf> {
+        let root = match folder.state_root() {
+            Some(root) => root.to_owned(),
+            None => state_root()?,
+        };
+        if !root.is_absolute() {
+            return Err(ClaudeError::WriteRefused {
+                path: root,
+                rule: format!("{STATE_DIR_ENV} must be an absolute path"),
+            });
+        }
+        Ok(root.join("claude").join(key(folder.root())))
     }
 
     pub fn path(&self) -> &Path {

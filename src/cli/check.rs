@@ -34,7 +34,7 @@ pub struct CheckArgs {
     pub(super) fix: bool,
     /// Also list the findings someone accepted (`memwb accept`); they never fail the check.
     #[arg(long)]
-    all_findings: bool,
+    pub(super) all_findings: bool,
     /// Check every memory set under ROOT... (default: the workspace), with a summary table.
     #[arg(long, value_name = "ROOT", num_args = 0..)]
     pub(super) all: Option<Vec<PathBuf>>,
@@ -46,12 +46,12 @@ pub struct CheckArgs {
 #[derive(clap::Args, Debug)]
 pub struct AcceptArgs {
     /// The finding's code (`secret`, `stale-path`, `relative-date`, ...).
-    code: String,
+    pub(super) code: String,
     /// The record it is about.
-    name: String,
+    pub(super) name: String,
     /// Why it is acceptable, kept with the acceptance.
     #[arg(long)]
-    reason: Option<String>,
+    pub(super) reason: Option<String>,
 }
 
 pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn ModelClient>>> {
@@ -158,6 +158,11 @@ fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
     let checked: Vec<&Checked> = report.findings.iter().collect();
     let filed = fix::file_fixes(store, &checked)
         .context("--fix files proposals against the set, which must read first")?;
+    say_filed(&filed)
+}
+
+/// Each filed proposal's id on stdout, what it came from on stderr.
+pub(super) fn say_filed(filed: &[crate::review::Proposal]) -> anyhow::Result<()> {
     if filed.is_empty() {
         eprintln!("nothing to propose: no finding has a fix that is not already in place");
     }
@@ -273,10 +278,15 @@ pub fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
     set.require(&args.name)?;
     let mut acceptances = Acceptances::load(&store.root().join(MEMWB_DIR))?;
     acceptances.accept(&args.code, &args.name, args.reason.clone())?;
+    say_accepted(&args.code, &args.name)?;
+    Ok(EXIT_OK)
+}
+
+pub(super) fn say_accepted(code: &str, name: &str) -> anyhow::Result<()> {
     say!(
         "accepted {} for {}; `check --all-findings` still lists it",
-        inert(&args.code),
-        inert(&args.name)
+        inert(code),
+        inert(name)
     )?;
-    Ok(EXIT_OK)
+    Ok(())
 }

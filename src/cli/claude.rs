@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 
-use super::check::{CheckArgs, print_report};
+use anyhow::Context;
+
+use super::check::{AcceptArgs, CheckArgs, print_report, say_accepted, say_filed};
 use super::output::{print_json, print_raw, print_untrusted};
 use super::records::{IndexArgs, LsArgs, ShowArgs};
 use super::select::{SelectArgs, print_selection};
@@ -13,9 +15,11 @@ use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{CutBy, Load};
-use crate::claude::{READ_ONLY, Snapshot, Topic};
+use crate::claude::{ClaudeState, READ_ONLY, Snapshot, Topic};
 use crate::review::content::AuditContext;
-use crate::review::content::report::check_claude;
+use crate::review::content::accept::Acceptances;
+use crate::review::content::fix_claude::file_claude_fixes;
+use crate::review::content::report::{Checked, check_claude};
 use crate::session::Selector;
 use crate::session::selection::claude_corpus;
 
@@ -173,9 +177,10 @@ pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// The folder's own audit and the content audit of its topic files. `--fix` refuses: nothing
-/// can be proposed on a read-only folder. `project` is where mentioned paths are looked up
-/// (the workspace the folder was found for; none for `--memory-dir`).
+/// The folder's own audit and the content audit of its topic files; `--fix` files the fixes
+/// as proposals in the folder's state directory (the folder is not written). `project` is
+/// where mentioned paths are looked up (the workspace the folder was found for; none for
+/// `--memory-dir`).
 pub fn check(
     target: &ClaudeTarget,
     args: &CheckArgs,
@@ -183,9 +188,6 @@ pub fn check(
     workspace: &std::path::Path,
     options: &crate::store::StoreOptions,
 ) -> anyhow::Result<u8> {
-    if args.fix {
-        anyhow::bail!("{READ_ONLY}: check --fix files proposals, which this folder cannot take");
-    }
     let client = super::check::model_client(&args.model)?;
     let mut context = AuditContext::new(project);
     context.model = client.as_deref();
@@ -193,11 +195,30 @@ pub fn check(
         let limits = target.folder.limits();
         return super::check::run_all(workspace, options, limits, args, roots, &context);
     }
-    let report = check_claude(&target.folder, &context);
+    let report = check_claude(&target.folder, &context, args.all_findings);
     if args.json {
         print_json(&report)?;
     } else {
         print_report(&report)?;
     }
+    if args.fix {
+        let checked: Vec<&Checked> = report.findings.iter().collect();
+        let filed = file_claude_fixes(&target.folder, &checked)
+            .context("--fix files proposals in the folder's state directory")?;
+        say_filed(&filed)?;
+    }
     Ok(if report.ok { EXIT_OK } else { EXIT_FINDINGS })
+}
+
+/// `memwb accept CODE NAME` on a Claude Code folder: kept in its state directory
+/// (`accepted.json`), never in the folder.
+pub fn accept(target: &ClaudeTarget, args: &AcceptArgs) -> anyhow::Result<u8> {
+    let state = ClaudeState::for_folder(&target.folder)?;
+    let _lock = state.lock()?;
+    let snapshot = target.folder.read();
+    let topic = require(&snapshot, &args.name)?;
+    let mut acceptances = Acceptances::load(state.path())?;
+    acceptances.accept(&args.code, topic.name(), args.reason.clone())?;
+    say_accepted(&args.code, topic.name())?;
+    Ok(EXIT_OK)
 }

@@ -16,6 +16,8 @@ use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
+use crate::review::content::fix_claude::file_claude_fixes;
+use crate::review::content::report::Checked;
 use crate::review::eval::{Case, ClaudeEval};
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
@@ -71,6 +73,9 @@ pub enum ClaudeJob {
         id: String,
         reason: Option<String>,
     },
+    /// Files the fix of one finding as a proposal in the state directory (`check --fix` for
+    /// one finding); the folder is not written.
+    FileFix(Box<Checked>),
 }
 
 /// What a job gave, beside the folder and the journal as they are after it.
@@ -332,6 +337,19 @@ impl ClaudeJob {
                     "rejected {id}; the folder is unchanged"
                 )))
             }
+            ClaudeJob::FileFix(checked) => {
+                let filed = file_claude_fixes(folder, &[checked.as_ref()])?;
+                if filed.is_empty() {
+                    return Err(failed(
+                        "nothing to propose: the fix is already filed or in place".into(),
+                    ));
+                }
+                let ids: Vec<&str> = filed.iter().map(|p| p.id.as_str()).collect();
+                Ok(Outcome::Done(format!(
+                    "filed proposal {} (the Proposals view decides it)",
+                    ids.join(", ")
+                )))
+            }
         }
     }
 
@@ -351,6 +369,11 @@ impl ClaudeJob {
             ClaudeJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
             ClaudeJob::Approve { id } => format!("approve {id}"),
             ClaudeJob::Reject { id, .. } => format!("reject {id}"),
+            ClaudeJob::FileFix(checked) => format!(
+                "file the {} for {}",
+                checked.fix.as_ref().map_or("fix", |f| f.describe()),
+                checked.name.as_deref().unwrap_or(checked.finding.code)
+            ),
         }
     }
 }

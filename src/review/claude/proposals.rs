@@ -75,7 +75,7 @@ pub fn state(folder: &ClaudeFolder, proposal: &Proposal) -> State {
         ProposalStatus::Rejected => return State::Rejected,
         ProposalStatus::Pending => {}
     }
-    if let Some(rule) = images::filing_rule(&proposal.files) {
+    if let Some(rule) = images::stored_rule(&proposal.files) {
         return State::Stale(vec![format!("it cannot be applied: {rule}")]);
     }
     images::state(&proposal.files, |file| current_text(folder, file))

@@ -11,6 +11,7 @@ pub mod accept;
 mod conflict;
 mod dates;
 pub mod fix;
+pub mod fix_claude;
 mod paths;
 pub mod redaction;
 pub mod report;

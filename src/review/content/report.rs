@@ -10,10 +10,11 @@ use serde::Serialize;
 use super::accept::{Acceptances, Accepted};
 use super::fix::Fix;
 use super::{AuditContext, Memory, audit, memories_of};
-use crate::claude::{self, ClaudeFolder, LoadLimits};
+use crate::claude::{self, ClaudeFolder, ClaudeState, LoadLimits};
 use crate::folder::Format;
 use crate::folder::sets::{Found, project_of};
 use crate::review::audit::findings as state_findings;
+use crate::review::error::ReviewError;
 use crate::review::journal::MEMWB_DIR;
 use crate::store::{Finding, Severity, Store, StoreOptions, StoredRecord};
 
@@ -140,9 +141,14 @@ pub fn project_root(store: &Store) -> PathBuf {
     store.workspace().to_owned()
 }
 
-/// Checks one Claude Code folder (read-only: nothing is accepted or fixed there yet): its own
-/// audit (`claude::audit`), then the content audit of its topic files.
-pub fn check_claude(folder: &ClaudeFolder, context: &AuditContext<'_>) -> SetReport {
+/// Checks one Claude Code folder: its own audit (`claude::audit`), then the content audit of
+/// its topic files, with the findings accepted in its state directory (outside the folder).
+/// `all_findings` keeps accepted findings in the report (marked).
+pub fn check_claude(
+    folder: &ClaudeFolder,
+    context: &AuditContext<'_>,
+    all_findings: bool,
+) -> SetReport {
     let snapshot = folder.read();
     let mut findings: Vec<Checked> = claude::audit(&snapshot)
         .into_iter()
@@ -166,14 +172,31 @@ pub fn check_claude(folder: &ClaudeFolder, context: &AuditContext<'_>) -> SetRep
         .filter_map(Memory::of_topic)
         .collect();
     let audited = audit(&memories, context);
-    findings.extend(audited.findings.into_iter().map(|found| Checked {
-        finding: found.finding,
-        name: Some(found.name),
-        // Claude Code folders are read-only here: no proposal can be filed.
-        fix: None,
-        cut: None,
-        accepted: None,
-    }));
+    let mut notes = audited.notes;
+    // Read where `accept` keeps them; a check creates no state directory.
+    let acceptances = match ClaudeState::path_of(folder)
+        .map_err(ReviewError::from)
+        .and_then(|dir| Acceptances::load(&dir))
+    {
+        Ok(a) => Some(a),
+        Err(e) => {
+            notes.push(format!("accepted findings not applied: {e}"));
+            None
+        }
+    };
+    for found in audited.findings {
+        let accepted = acceptances.as_ref().and_then(|a| a.covers(&found)).cloned();
+        if accepted.is_some() && !all_findings {
+            continue;
+        }
+        findings.push(Checked {
+            finding: found.finding,
+            name: Some(found.name),
+            fix: found.fix,
+            cut: None,
+            accepted,
+        });
+    }
     let root = folder.root().display().to_string();
     let mut report = SetReport {
         workspace: root.clone(),
@@ -182,7 +205,7 @@ pub fn check_claude(folder: &ClaudeFolder, context: &AuditContext<'_>) -> SetRep
         ok: true,
         records: snapshot.topics.len(),
         findings,
-        notes: audited.notes,
+        notes,
     };
     report.ok = report.count(Severity::Error) == 0;
     report
@@ -259,7 +282,7 @@ fn check_found(
                     model: context.model,
                     clock: context.clock.clone(),
                 };
-                check_claude(&folder, &context)
+                check_claude(&folder, &context, all_findings)
             }),
     };
     opened.unwrap_or_else(|message| SetReport {

@@ -163,6 +163,17 @@ pub fn path_rule(file: &str) -> Option<&'static str> {
 
 /// Why `files` cannot be filed as a proposal, if they cannot.
 pub fn filing_rule(files: &[FileImage]) -> Option<String> {
+    rule(files, false)
+}
+
+/// Why a filed proposal's `files` cannot be applied, if they cannot. As kept, a redaction's
+/// before image is redacted too, so it may equal its after image (the file as it is now still
+/// holds the credential).
+pub fn stored_rule(files: &[FileImage]) -> Option<String> {
+    rule(files, true)
+}
+
+fn rule(files: &[FileImage], stored: bool) -> Option<String> {
     if files.is_empty() {
         return Some("a proposal needs at least one file".into());
     }
@@ -181,7 +192,7 @@ pub fn filing_rule(files: &[FileImage]) -> Option<String> {
                     image.file
                 ));
             }
-            (Some(before), Some(after)) if before == after => {
+            (Some(before), Some(after)) if before == after && !stored => {
                 return Some(format!("file {:?} is not changed", image.file));
             }
             (_, None) if image.file == INDEX_FILE => {

@@ -59,7 +59,7 @@ impl App {
     }
 
     /// `e` / `d`: the selected topic file's exact text first (the base of the change).
-    fn read_topic(&mut self, purpose: ReadFor) -> Vec<Effect> {
+    pub(super) fn read_topic(&mut self, purpose: ReadFor) -> Vec<Effect> {
         match self.selected_topic_file() {
             Some(file) => self.run_claude(ClaudeJob::Read { file, purpose }),
             None => {

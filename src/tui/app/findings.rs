@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{App, Effect, StatusKind, View};
-use crate::claude::READ_ONLY;
 use crate::folder::backend::ClaudeView;
 use crate::review::content::fix::Fix;
 use crate::review::content::report::{Checked, SetReport};
 use crate::sanitize;
 use crate::store::Severity;
 use crate::store::inspect::ManifestEntry;
+use crate::tui::claude_jobs::{ClaudeJob, ReadFor};
 use crate::tui::editor::Editor;
 use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
@@ -126,7 +126,6 @@ impl App {
             return Vec::new();
         };
         match &checked.fix {
-            None if self.claude.is_some() => self.set_status(StatusKind::Error, READ_ONLY.into()),
             None => {
                 let text = format!(
                     "{} has no fix to file: a person decides ({} shows the record)",
@@ -134,6 +133,12 @@ impl App {
                     keymap::label(Scope::Findings, Action::JumpTo)
                 );
                 self.set_status(StatusKind::Error, text);
+            }
+            Some(Fix::OpenInEditor) if self.claude.is_some() => {
+                self.jump_to_finding();
+                if self.view == View::Panes {
+                    return self.read_topic(ReadFor::Edit);
+                }
             }
             Some(Fix::OpenInEditor) => {
                 self.jump_to_finding();
@@ -144,6 +149,9 @@ impl App {
                         "the record no longer reads: nothing to edit".into(),
                     ),
                 }
+            }
+            Some(_) if self.claude.is_some() => {
+                return self.run_claude(ClaudeJob::FileFix(Box::new(checked)));
             }
             Some(_) => return self.run(Job::FileFix(Box::new(checked))),
         }

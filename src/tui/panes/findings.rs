@@ -40,7 +40,7 @@ pub fn audit(backend: &Backend) -> SetReport {
                 .and_then(|slug| slug.to_str())
                 .and_then(|slug| project_of(slug).path)
                 .map(PathBuf::from);
-            check_claude(folder, &AuditContext::new(project))
+            check_claude(folder, &AuditContext::new(project), false)
         }
     }
 }
