@@ -117,7 +117,17 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
 /// nothing; an empty answer means no finding has a fix that is not already in place.
 pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, ReviewError> {
     let seen = store.read()?;
-    let fixable: Vec<AuditFinding> = checked
+    let fixable = fixable(checked);
+    let refs: Vec<&AuditFinding> = fixable.iter().collect();
+    proposals(&seen, &refs)
+        .into_iter()
+        .map(|new| proposal::file(store, new))
+        .collect()
+}
+
+/// The unaccepted content findings among `checked`, as the audit found them.
+pub(super) fn fixable(checked: &[&Checked]) -> Vec<AuditFinding> {
+    checked
         .iter()
         .filter(|c| c.accepted.is_none())
         .filter_map(|c| {
@@ -127,11 +137,6 @@ pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, 
                 fix: c.fix.clone(),
             })
         })
-        .collect();
-    let refs: Vec<&AuditFinding> = fixable.iter().collect();
-    proposals(&seen, &refs)
-        .into_iter()
-        .map(|new| proposal::file(store, new))
         .collect()
 }
 

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 
 use super::AuditFinding;
-use super::fix::{DateEdit, Fix};
+use super::fix::{DateEdit, Fix, fixable};
 use super::report::Checked;
 use super::secrets::redact;
 use crate::claude::ClaudeFolder;
@@ -150,17 +150,7 @@ pub fn file_claude_fixes(
     checked: &[&Checked],
 ) -> Result<Vec<Proposal>, ReviewError> {
     let read = propose::read(folder);
-    let fixable: Vec<AuditFinding> = checked
-        .iter()
-        .filter(|c| c.accepted.is_none())
-        .filter_map(|c| {
-            Some(AuditFinding {
-                finding: c.finding.clone(),
-                name: c.name.clone()?,
-                fix: c.fix.clone(),
-            })
-        })
-        .collect();
+    let fixable = fixable(checked);
     let refs: Vec<&AuditFinding> = fixable.iter().collect();
     let filed = review_claude::list(folder)?.proposals;
     claude_proposals(&read, &refs, &filed, Timestamp::now())?

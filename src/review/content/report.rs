@@ -103,14 +103,40 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
         .collect();
     let audited = audit(&memories_of(store, &entries), context);
     notes.extend(audited.notes);
-    let acceptances = match Acceptances::load(&store.root().join(MEMWB_DIR)) {
-        Ok(a) => Some(a),
-        Err(e) => {
-            notes.push(format!("accepted findings not applied: {e}"));
-            None
-        }
+    let acceptances = Acceptances::load(&store.root().join(MEMWB_DIR));
+    push_content(
+        &mut findings,
+        &mut notes,
+        audited.findings,
+        acceptances,
+        all_findings,
+    );
+    let mut report = SetReport {
+        workspace: store.workspace().display().to_string(),
+        format: Format::Memory,
+        folder: store.root().display().to_string(),
+        ok: true,
+        records: entries.len(),
+        findings,
+        notes,
     };
-    for found in audited.findings {
+    report.ok = report.count(Severity::Error) == 0;
+    report
+}
+
+/// Adds the content findings to `findings`, each marked when a person accepted it; accepted
+/// ones only with `all_findings`. Acceptances that do not read are a note, and apply to none.
+fn push_content(
+    findings: &mut Vec<Checked>,
+    notes: &mut Vec<String>,
+    found: Vec<super::AuditFinding>,
+    acceptances: Result<Acceptances, ReviewError>,
+    all_findings: bool,
+) {
+    let acceptances = acceptances
+        .map_err(|e| notes.push(format!("accepted findings not applied: {e}")))
+        .ok();
+    for found in found {
         let accepted = acceptances.as_ref().and_then(|a| a.covers(&found)).cloned();
         if accepted.is_some() && !all_findings {
             continue;
@@ -123,17 +149,6 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
             accepted,
         });
     }
-    let mut report = SetReport {
-        workspace: store.workspace().display().to_string(),
-        format: Format::Memory,
-        folder: store.root().display().to_string(),
-        ok: true,
-        records: entries.len(),
-        findings,
-        notes,
-    };
-    report.ok = report.count(Severity::Error) == 0;
-    report
 }
 
 /// The project root of a `.memory` set: its workspace.
@@ -174,29 +189,16 @@ pub fn check_claude(
     let audited = audit(&memories, context);
     let mut notes = audited.notes;
     // Read where `accept` keeps them; a check creates no state directory.
-    let acceptances = match ClaudeState::path_of(folder)
+    let acceptances = ClaudeState::path_of(folder)
         .map_err(ReviewError::from)
-        .and_then(|dir| Acceptances::load(&dir))
-    {
-        Ok(a) => Some(a),
-        Err(e) => {
-            notes.push(format!("accepted findings not applied: {e}"));
-            None
-        }
-    };
-    for found in audited.findings {
-        let accepted = acceptances.as_ref().and_then(|a| a.covers(&found)).cloned();
-        if accepted.is_some() && !all_findings {
-            continue;
-        }
-        findings.push(Checked {
-            finding: found.finding,
-            name: Some(found.name),
-            fix: found.fix,
-            cut: None,
-            accepted,
-        });
-    }
+        .and_then(|dir| Acceptances::load(&dir));
+    push_content(
+        &mut findings,
+        &mut notes,
+        audited.findings,
+        acceptances,
+        all_findings,
+    );
     let root = folder.root().display().to_string();
     let mut report = SetReport {
         workspace: root.clone(),
