@@ -1,6 +1,6 @@
-//! Curating a Claude Code folder from the command line: `add`, `set`, `rm`, `index --fix`,
-//! `log` and `undo` on a copy of tests/fixtures/claude, with HOME and MEMWB_STATE_DIR in
-//! temporary directories. Each test checks the files, the MEMORY.md lines, the journal, and
+//! Curating a Claude Code folder from the command line: `add`, `set`, `rm`, `consolidate`,
+//! `index --fix`, `log` and `undo` on a copy of tests/fixtures/claude, with HOME and
+//! MEMWB_STATE_DIR in temporary directories. Each test checks the files, the MEMORY.md lines, the journal, and
 //! that nothing but topic files and MEMORY.md (and its archive) appears in the folder.
 
 mod common;
@@ -345,6 +345,55 @@ fn rm_removes_the_files_and_their_lines_all_or_none() {
         .filter(|l| !l.contains("](project_release.md)") && !l.contains("](用户偏好.md)"))
         .collect();
     assert_eq!(fx.read("MEMORY.md"), expected);
+    ok(fx.run(&["undo"]));
+    assert_eq!(fx.tree(), before);
+}
+
+#[test]
+fn consolidate_applies_a_plan_in_one_journaled_change_and_undo_takes_it_back() {
+    let fx = Fixture::new();
+    let before = fx.tree();
+    let plan = serde_json::json!({
+        "source_names": ["feedback_integration_tests", "user_role"],
+        // Records are in the consolidator's terms: the name a slug of the source it keeps.
+        "records": [{
+            "name": "feedback-integration-tests",
+            "description": "real Postgres in integration tests; small reviewable PRs",
+            "type": "feedback",
+            "body": "Integration tests hit a real Postgres. Dana prefers small reviewable PRs.",
+        }],
+    });
+    // A plan naming a memory the folder does not have is refused whole.
+    let mut bad = plan.clone();
+    bad["source_names"][1] = "no-such-memory".into();
+    let err = refused(fx.run_with(&["consolidate", "--plan", "-"], &bad.to_string()));
+    assert!(err.contains("the consolidation plan is refused"), "{err}");
+    assert_eq!(fx.tree(), before);
+
+    let out = ok(fx.run_with(&["consolidate", "--plan", "-"], &plan.to_string()));
+    assert_eq!(
+        out,
+        "consolidated feedback-integration-tests, user-role into feedback-integration-tests\n"
+    );
+    assert!(!fx.memory().join("user_role.md").exists());
+    let merged = fx.read("feedback_integration_tests.md");
+    assert!(
+        merged.contains("Dana prefers small reviewable PRs"),
+        "{merged}"
+    );
+    assert!(
+        merged.contains("originSessionId: 2f8e6a10-9b3d-4c7e-a5f1-0d2c4b6e8a93"),
+        "the fields the plan does not name are kept: {merged}"
+    );
+    let index = fx.read("MEMORY.md");
+    assert!(!index.contains("](user_role.md)"), "{index}");
+    assert!(
+        index.contains("](feedback_integration_tests.md)"),
+        "{index}"
+    );
+    assert_only_markdown_changed(&before, &fx.tree());
+    let log = fx.log();
+    assert_eq!(log.last().expect("an entry")["op"], "consolidate");
     ok(fx.run(&["undo"]));
     assert_eq!(fx.tree(), before);
 }

@@ -124,7 +124,11 @@ fn validate(input: &RecordInput) -> anyhow::Result<NewMemory> {
 
 /// Writes the change through the journal. `Ok(None)` when it was written; `Ok(Some(code))`
 /// when it was written but the journal could not record it (said on stderr).
-fn commit(folder: &ClaudeFolder, writes: Vec<FileWrite>, op: Op) -> anyhow::Result<Option<u8>> {
+pub(super) fn commit(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    op: Op,
+) -> anyhow::Result<Option<u8>> {
     let meta = EntryMeta {
         op: Some(op),
         ..EntryMeta::default()
@@ -143,7 +147,7 @@ fn commit(folder: &ClaudeFolder, writes: Vec<FileWrite>, op: Op) -> anyhow::Resu
     }
 }
 
-fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
+pub(super) fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
     say!("{}", inert(summary))?;
     Ok(code.unwrap_or(EXIT_OK))
 }

@@ -14,6 +14,7 @@ macro_rules! say {
 
 mod check;
 mod claude;
+mod claude_consolidate;
 mod claude_review;
 mod claude_write;
 mod copy;
@@ -424,7 +425,8 @@ fn run_claude(
             &options,
             cli.folder.limits(),
         ),
-        Command::Consolidate(_) | Command::Repair(_) => claude::refuse(),
+        Command::Consolidate(args) => claude_consolidate::consolidate(target, args),
+        Command::Repair(_) => claude::refuse(),
         Command::Accept(args) => claude::accept(target, args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),

@@ -100,7 +100,7 @@ pub struct RmArgs {
 pub struct ConsolidateArgs {
     /// `{"source_names":[...],"records":[...]}` (a path, or - for standard input).
     #[arg(long, value_name = "PATH")]
-    plan: PathBuf,
+    pub plan: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]

@@ -14,5 +14,6 @@ mod record;
 pub use journal::{ClaudeJournalObserver, journal_of, journaled, journaled_deciding, undo};
 pub use proposals::{
     Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
+    writes_for_images,
 };
 pub use record::record;

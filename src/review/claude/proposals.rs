@@ -111,6 +111,34 @@ fn writes_for(folder: &ClaudeFolder, proposal: &Proposal) -> Result<Vec<FileWrit
     Ok(writes)
 }
 
+/// The writes that apply `files` as they were read: each file's base is its before image, so
+/// a file changed since is a conflict and nothing is written; MEMORY.md's lines follow from
+/// the index as it is now. `consolidate --plan` writes through this.
+pub fn writes_for_images(
+    folder: &ClaudeFolder,
+    files: &[FileImage],
+) -> Result<Vec<FileWrite>, ReviewError> {
+    let mut writes: Vec<FileWrite> = files
+        .iter()
+        .map(|image| FileWrite {
+            file: image.file.clone(),
+            base: image.before.clone(),
+            after: image.after.clone(),
+        })
+        .collect();
+    let index = current_text(folder, INDEX_FILE).map_err(|why| ReviewError::ProposalInvalid {
+        rule: format!("{INDEX_FILE} cannot be read: {why}"),
+    })?;
+    if let Some(after) = derived_index(index.as_deref(), files) {
+        writes.push(FileWrite {
+            file: INDEX_FILE.into(),
+            base: index,
+            after: Some(after),
+        });
+    }
+    Ok(writes)
+}
+
 /// What an approval did: the files as written (MEMORY.md included) and its journal entry.
 #[derive(Debug, Clone)]
 pub struct Approved {

@@ -145,6 +145,22 @@ pub struct Candidates<'a> {
     pub left_out: Vec<Refusal>,
 }
 
+impl Candidates<'_> {
+    /// The record name a side-query sees for the memory a person calls `name` (its `name`
+    /// field or its file, with or without `.md`), when that memory is a candidate.
+    pub fn record_name_of(&self, name: &str) -> Option<&str> {
+        self.topics
+            .iter()
+            .zip(&self.records)
+            .find(|(t, _)| {
+                t.topic.name() == name
+                    || t.topic.file == name
+                    || t.topic.file.strip_suffix(".md") == Some(name)
+            })
+            .map(|(_, record)| record.name())
+    }
+}
+
 pub fn candidates<'a>(read: &'a Read, names: &[String]) -> Result<Candidates<'a>, ReviewError> {
     let mut out = Candidates::default();
     let wanted: Vec<&TopicText> = if names.is_empty() {
