@@ -354,6 +354,16 @@ fn check_fix_files_one_proposal_per_fix_and_applies_nothing() {
         bodies.iter().any(|b| b.starts_with("Ship 2026-12-03 with")),
         "{bodies:?}"
     );
+    // Run again: the dedupe group is pending already and is not filed a second time.
+    memwb(dir.path(), &["check", "--fix"]);
+    let again = json_of(&memwb(dir.path(), &["proposals", "--json"]));
+    let dedupes = again
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["origin"]["source"] == "dedupe")
+        .count();
+    assert_eq!(dedupes, 1, "{again:#?}");
 }
 
 #[test]

@@ -119,8 +119,13 @@ pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, 
     let seen = store.read()?;
     let fixable = fixable(checked);
     let refs: Vec<&AuditFinding> = fixable.iter().collect();
+    // A dedupe group already pending or rejected is not filed again, as `propose dedupe` says.
+    let filed = proposal::list(store)?;
     proposals(&seen, &refs)
         .into_iter()
+        .filter(|new| {
+            new.origin.source != "dedupe" || proposal::already_filed(&new.plan, &filed).is_none()
+        })
         .map(|new| proposal::file(store, new))
         .collect()
 }
