@@ -213,10 +213,13 @@ pub fn main() -> ExitCode {
         }
         Err(error) => error.exit(),
     };
+    #[cfg(feature = "tui")]
     let workbench = matches!(
         cli.command,
         None | Some(Command::Tui(_)) | Some(Command::Demo(_))
     );
+    #[cfg(not(feature = "tui"))]
+    let workbench = false;
     let received = exit_on_signals(workbench);
     let result = run(cli);
     // A signal that came while the command finished: its exit code, as if it had waited.
@@ -327,6 +330,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         None => std::env::current_dir()?,
     };
     // The demo opens its own copy: which folder the workspace holds does not matter.
+    #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
         return tui::demo(&crate::store::Store::open(&workspace, options)?, args);
     }
@@ -389,7 +393,12 @@ fn run_claude(
     options: StoreOptions,
 ) -> anyhow::Result<u8> {
     let Some(command) = &cli.command else {
+        #[cfg(feature = "tui")]
         return tui::run_claude(target, workspace, options);
+        #[cfg(not(feature = "tui"))]
+        anyhow::bail!(
+            "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
+        );
     };
     match command {
         Command::Ls(args) => claude::ls(target, args),
@@ -411,9 +420,12 @@ fn run_claude(
         }
         Command::Select(args) => claude::select_topics(target, args),
         Command::Watch(args) => watch::run_claude(target, args),
+        #[cfg(feature = "tui")]
         Command::Tui(args) if args.dir.is_none() => tui::run_claude(target, workspace, options),
         // Both open another workspace's .memory, as they do without a Claude Code folder.
+        #[cfg(feature = "tui")]
         Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
+        #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
         Command::Propose(args) => claude_review::propose(target, args),
         Command::Proposals(args) => claude_review::proposals(target, args),
