@@ -78,21 +78,7 @@ impl Fixture {
 
     /// The folder's files and their bytes.
     fn tree(&self) -> BTreeMap<String, Vec<u8>> {
-        let root = self.memory();
-        walkdir::WalkDir::new(&root)
-            .into_iter()
-            .map(|e| e.expect("walk"))
-            .filter(|e| !e.file_type().is_dir())
-            .map(|e| {
-                let rel = e
-                    .path()
-                    .strip_prefix(&root)
-                    .expect("inside")
-                    .to_str()
-                    .expect("utf-8");
-                (rel.to_owned(), fs::read(e.path()).expect("read"))
-            })
-            .collect()
+        common::tree(&self.memory())
     }
 
     fn log(&self) -> Vec<Value> {

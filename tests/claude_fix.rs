@@ -4,12 +4,14 @@
 //! approving the redaction writes the redacted file and keeps no copy of the credential;
 //! `accept` suppresses a finding (kept in the state directory) and `--all-findings` shows it.
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, UNIX_EPOCH};
 
+use common::tree;
 use serde_json::Value;
 
 /// A token of GitHub's shape; never printed or kept whole.
@@ -139,24 +141,6 @@ fn assert_no_secret(text: &str, what: &str) {
         !text.contains(&token()[..12]),
         "a credential in {what}: {text}"
     );
-}
-
-/// Every file under `dir`, relative, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dir).min_depth(1) {
-        let entry = entry.expect("walk");
-        if entry.file_type().is_file() {
-            let name = entry
-                .path()
-                .strip_prefix(dir)
-                .expect("inside")
-                .display()
-                .to_string();
-            out.insert(name, fs::read(entry.path()).expect("read"));
-        }
-    }
-    out
 }
 
 fn assert_state_has_no_secret(env: &Env) {

@@ -11,6 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::tree;
 use serde_json::{Value, json};
 
 const INDEX: &str = "# Memory Index
@@ -161,24 +162,6 @@ impl Drop for Env {
             );
         }
     }
-}
-
-/// Every file under `dir`, relative, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dir).min_depth(1) {
-        let entry = entry.expect("walk");
-        if entry.file_type().is_file() {
-            let name = entry
-                .path()
-                .strip_prefix(dir)
-                .expect("inside")
-                .display()
-                .to_string();
-            out.insert(name, fs::read(entry.path()).expect("read"));
-        }
-    }
-    out
 }
 
 fn stderr(out: &Output) -> String {

@@ -4,6 +4,7 @@
 pub mod chat_server;
 pub mod cli;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use memwb::store::{FaultHook, IoOp, MemoryType, Record, Store, StoreOptions};
@@ -191,4 +192,23 @@ pub fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
     }
+}
+
+/// Every regular file under `dir` (recursively), by its path relative to `dir`, with its
+/// bytes: to assert that a folder did not change, or which of its files did.
+pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).min_depth(1) {
+        let entry = entry.expect("walk");
+        if entry.file_type().is_file() {
+            let name = entry
+                .path()
+                .strip_prefix(dir)
+                .expect("inside")
+                .display()
+                .to_string();
+            out.insert(name, std::fs::read(entry.path()).expect("read"));
+        }
+    }
+    out
 }
