@@ -2,6 +2,7 @@
 //! field and in order, so that nothing memwb does not know is lost from view.
 
 use serde_json::Value;
+use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// The four types the agent is told to use.
@@ -113,7 +114,77 @@ fn split(text: &str) -> Option<(&str, &str, usize)> {
     None
 }
 
+/// The most frontmatter text memwb parses; an agent's frontmatter is a few hundred bytes.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+/// The most YAML events (scalars, starts and ends) one frontmatter may produce.
+const MAX_EVENTS: usize = 4096;
+
+/// The deepest nesting of mappings and sequences one frontmatter may have.
+const MAX_DEPTH: usize = 32;
+
+/// Why `raw` must not be built into a tree, if it must not: anchors and aliases (an alias
+/// expands into a copy of what it names, so a few hundred bytes can ask for gigabytes), or
+/// more text, events or nesting than any agent writes. Reading events costs time and memory
+/// in proportion to the text, so this check itself is bounded by the size cap.
+fn refusal(raw: &str) -> Option<Frontmatter> {
+    let invalid = |line: usize, message: String| Some(Frontmatter::Invalid { line, message });
+    if raw.len() > MAX_FRONTMATTER_BYTES {
+        return invalid(
+            2,
+            format!(
+                "frontmatter is {} bytes, over memwb's limit of {MAX_FRONTMATTER_BYTES}",
+                raw.len()
+            ),
+        );
+    }
+    let mut parser = Parser::new_from_str(raw);
+    let mut depth = 0usize;
+    for _ in 0..MAX_EVENTS {
+        let (event, mark) = match parser.next_token() {
+            Ok(next) => next,
+            // The tree builder reports the same error with its line; let it.
+            Err(_) => return None,
+        };
+        let line = mark.line() + 1;
+        let anchored = match &event {
+            Event::Alias(_) => true,
+            Event::Scalar(_, _, anchor, _)
+            | Event::SequenceStart(anchor, _)
+            | Event::MappingStart(anchor, _) => *anchor != 0,
+            _ => false,
+        };
+        if anchored {
+            return invalid(
+                line,
+                "anchors and aliases (`&name`, `*name`) are not allowed in frontmatter".into(),
+            );
+        }
+        match event {
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return invalid(
+                        line,
+                        format!("frontmatter nests deeper than {MAX_DEPTH} levels"),
+                    );
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+            Event::StreamEnd => return None,
+            _ => {}
+        }
+    }
+    invalid(
+        2,
+        format!("frontmatter holds more than {MAX_EVENTS} values"),
+    )
+}
+
 fn read_mapping(raw: &str) -> Frontmatter {
+    if let Some(refused) = refusal(raw) {
+        return refused;
+    }
     let docs = match YamlLoader::load_from_str(raw) {
         Ok(docs) => docs,
         Err(e) => {
@@ -205,5 +276,28 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(bad.body, "body");
+    }
+
+    fn invalid_message(text: &str) -> String {
+        match parse(text).frontmatter {
+            Frontmatter::Invalid { message, .. } => message,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn anchors_aliases_and_oversized_frontmatter_are_invalid() {
+        let bomb = "---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\nh: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]\ni: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]\n---\nbody\n";
+        assert!(invalid_message(bomb).contains("anchors and aliases"));
+        assert!(invalid_message("---\nname: &n a\n---\n").contains("anchors"));
+        let long = format!(
+            "---\ndescription: {}\n---\n",
+            "x".repeat(MAX_FRONTMATTER_BYTES)
+        );
+        assert!(invalid_message(&long).contains("over memwb's limit"));
+        let deep = format!("---\na: {}{}\n---\n", "[".repeat(40), "]".repeat(40));
+        assert!(invalid_message(&deep).contains("deeper"));
+        let wide = format!("---\na: [{}]\n---\n", vec!["1"; MAX_EVENTS].join(","));
+        assert!(invalid_message(&wide).contains("more than"));
     }
 }
