@@ -94,7 +94,7 @@ pub struct OtherFile {
 pub struct Consolidation {
     /// The text of `.consolidate-lock` (a PID), trimmed.
     pub pid: String,
-    /// Whether that process is running.
+    /// Whether the lock holds: written under an hour ago by a process that is running.
     pub live: bool,
     pub last: Option<SystemTime>,
 }
@@ -320,12 +320,22 @@ fn modified(path: &Path) -> Option<SystemTime> {
     fs::symlink_metadata(path).ok()?.modified().ok()
 }
 
+/// Claude Code takes over a `.consolidate-lock` this old whatever its PID says.
+const CONSOLIDATION_STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The lock, held (`live`) only while its mtime is under an hour old and its PID runs:
+/// Claude Code's own rule (a PID alone would hold it forever once reused, PID 1 for one).
 pub(crate) fn read_consolidation(path: &Path) -> Option<Consolidation> {
     let last = modified(path);
     let bytes = read_regular(path, 4096).ok()??;
     let pid = String::from_utf8_lossy(&bytes).trim().to_owned();
+    // A time in the future (clock skew) counts as fresh, as an age of zero.
+    let fresh = last.is_some_and(|at| {
+        at.elapsed()
+            .map_or(true, |age| age < CONSOLIDATION_STALE_AFTER)
+    });
     Some(Consolidation {
-        live: is_running(&pid),
+        live: fresh && is_running(&pid),
         pid,
         last,
     })
@@ -356,5 +366,23 @@ mod tests {
         assert!(is_running(&std::process::id().to_string()));
         assert!(!is_running("not a pid"));
         assert!(!is_running("0"));
+    }
+
+    #[test]
+    fn a_consolidate_lock_is_held_only_while_under_an_hour_old_and_its_pid_lives() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(CONSOLIDATE_LOCK);
+        fs::write(&path, std::process::id().to_string()).expect("write");
+        assert!(read_consolidation(&path).expect("lock").live, "fresh, live");
+        let file = fs::File::options().write(true).open(&path).expect("open");
+        let two_hours_ago = SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+        file.set_modified(two_hours_ago).expect("set mtime");
+        let old = read_consolidation(&path).expect("lock");
+        assert!(!old.live, "an hour old: Claude Code takes it over");
+        fs::write(&path, "4194305").expect("write");
+        assert!(
+            !read_consolidation(&path).expect("lock").live,
+            "fresh, dead"
+        );
     }
 }
