@@ -497,7 +497,6 @@ fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
         (write("/tmp/x.md", None, Some("x\n")), "relative"),
         (write("notes.txt", None, Some("x\n")), "*.md"),
         (write(".hidden.md", None, Some("x\n")), "hidden"),
-        (write("missing/x.md", None, Some("x\n")), "does not exist"),
     ];
     for (bad, rule) in cases {
         let file = bad.file.clone();
@@ -530,6 +529,35 @@ fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
         "{twice}"
     );
     assert_eq!(fixture.files(), before);
+}
+
+#[test]
+fn a_new_file_in_a_missing_subfolder_creates_the_folder_inside_never_through_a_link() {
+    let fixture = Fixture::new();
+    let changed = apply(
+        &fixture.folder(),
+        vec![write("notes/deep/x.md", None, Some("x\n"))],
+        None,
+    )
+    .expect("a missing folder is made, as Claude Code's Write makes it");
+    assert_eq!(changed.len(), 1);
+    assert_eq!(
+        fs::read_to_string(fixture.memory().join("notes/deep/x.md")).expect("written"),
+        "x\n"
+    );
+    // Removing a file whose folder is gone is nothing to do; a link on the way is refused.
+    std::os::unix::fs::symlink(fixture.dir.path(), fixture.memory().join("away")).expect("link");
+    let error = apply(
+        &fixture.folder(),
+        vec![write("away/new/x.md", None, Some("x\n"))],
+        None,
+    )
+    .expect_err("through a link");
+    assert!(error.to_string().contains("not a real folder"), "{error}");
+    assert!(
+        !fixture.dir.path().join("new").exists(),
+        "nothing made outside"
+    );
 }
 
 #[test]

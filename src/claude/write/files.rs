@@ -82,9 +82,11 @@ impl Root {
         self.dir.path.join(file)
     }
 
-    /// The directory holding `file` (a checked relative name) and the file's last component.
-    /// A directory on the way that is a link, or missing, is refused.
-    pub(crate) fn dir_of<'f>(&self, file: &'f str) -> Result<(Dir, &'f str)> {
+    /// The directory holding `file` (a checked relative name) and the file's last component;
+    /// `None` when a directory on the way is missing and `create` is false. With `create`, a
+    /// missing directory is made inside the folder (Claude Code's Write makes it too). A
+    /// directory on the way that is a link is refused: memwb never writes through one.
+    fn dir_of<'f>(&self, file: &'f str, create: bool) -> Result<Option<(Dir, &'f str)>> {
         let (dirs, name) = match file.rsplit_once('/') {
             Some((dirs, name)) => (Some(dirs), name),
             None => (None, file),
@@ -99,14 +101,21 @@ impl Root {
         };
         for part in dirs.into_iter().flat_map(|d| d.split('/')) {
             let path = dir.path.join(part);
-            let fd = match rustix::fs::openat(&dir.fd, part, DIR_FLAGS, Mode::empty()) {
-                Ok(fd) => fd,
-                Err(Errno::NOENT) => {
-                    return Err(refused(
-                        self.shown(file),
-                        format!("its folder {} does not exist", path.display()),
-                    ));
+            let mut opened = rustix::fs::openat(&dir.fd, part, DIR_FLAGS, Mode::empty());
+            if matches!(opened, Err(Errno::NOENT)) {
+                if !create {
+                    return Ok(None);
                 }
+                match rustix::fs::mkdirat(&dir.fd, part, Mode::from_raw_mode(0o755)) {
+                    Ok(()) | Err(Errno::EXIST) => {}
+                    Err(e) => return Err(io("mkdir", &path, e)),
+                }
+                rustix::fs::fsync(&dir.fd).map_err(|e| io("fsync", &dir.path, e))?;
+                // Opened again without following links: a link raced in is refused below.
+                opened = rustix::fs::openat(&dir.fd, part, DIR_FLAGS, Mode::empty());
+            }
+            let fd = match opened {
+                Ok(fd) => fd,
                 Err(Errno::LOOP | Errno::NOTDIR) => {
                     return Err(refused(
                         self.shown(file),
@@ -120,26 +129,34 @@ impl Root {
             };
             dir = Dir { fd, path };
         }
-        Ok((dir, name))
+        Ok(Some((dir, name)))
     }
 
-    /// The text of `file` as it is now (`None`: it does not exist). A link, a FIFO, a device,
-    /// a directory or a file that is not UTF-8 is refused, without blocking.
+    /// The text of `file` as it is now (`None`: it does not exist, nor maybe its folder). A
+    /// link, a FIFO, a device, a directory or a file that is not UTF-8 is refused, without
+    /// blocking.
     pub(crate) fn read(&self, file: &str) -> Result<Option<String>> {
-        let (dir, name) = self.dir_of(file)?;
-        dir.read(name)
+        match self.dir_of(file, false)? {
+            Some((dir, name)) => dir.read(name),
+            None => Ok(None),
+        }
     }
 
-    /// Replaces (or creates) `file` with `text`: readers see the old or the new bytes.
+    /// Replaces (or creates) `file` with `text`, and any folder on its way inside the
+    /// folder: readers see the old or the new bytes.
     pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
-        let (dir, name) = self.dir_of(file)?;
-        dir.replace(name, text.as_bytes(), &self.hooks)
+        match self.dir_of(file, true)? {
+            Some((dir, name)) => dir.replace(name, text.as_bytes(), &self.hooks),
+            None => Err(refused(self.shown(file), "its folder could not be made")),
+        }
     }
 
-    /// Removes `file` (already gone is fine), durably.
+    /// Removes `file` (already gone, or its folder, is fine), durably.
     pub(crate) fn remove(&self, file: &str) -> Result<()> {
-        let (dir, name) = self.dir_of(file)?;
-        dir.remove(name, &self.hooks)
+        match self.dir_of(file, false)? {
+            Some((dir, name)) => dir.remove(name, &self.hooks),
+            None => Ok(()),
+        }
     }
 
     /// Puts `file` in the state `text` says (`None`: absent).
@@ -152,10 +169,10 @@ impl Root {
 
     /// Removes memwb's temp files left in the directory of `file` by a crash.
     pub(crate) fn remove_temps_beside(&self, file: &str) -> Result<()> {
-        match self.dir_of(file) {
-            Ok((dir, _)) => dir.remove_temps(),
+        match self.dir_of(file, false) {
+            Ok(Some((dir, _))) => dir.remove_temps(),
             // A folder that is gone or not real holds no temp file of ours.
-            Err(ClaudeError::WriteRefused { .. }) => Ok(()),
+            Ok(None) | Err(ClaudeError::WriteRefused { .. }) => Ok(()),
             Err(e) => Err(e),
         }
     }
