@@ -616,3 +616,40 @@ fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply
         index
     );
 }
+
+#[test]
+fn a_memory_md_edit_is_approved_with_its_name_and_recorded_as_a_set() {
+    let session = Session::new();
+    let index = session.memory().join("MEMORY.md");
+    let original = fs::read_to_string(&index).expect("index");
+    let edit = json!({"file_path": index, "old_string": original.lines().next().expect("a line"), "new_string": "# Index"});
+    let pre = session.input("PreToolUse", "Edit", edit.clone(), "toolu_idx1");
+    let id = queued_id(&session.hook(&pre, &[]));
+    let out = session.memwb(&["approve", &id], b"", &[]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "changed MEMORY.md\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        fs::read_to_string(&index)
+            .expect("index")
+            .starts_with("# Index")
+    );
+
+    // Record mode: the same kind of edit is journaled as `set`, not `rm`.
+    let now = fs::read_to_string(&index).expect("index");
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    let edit = json!({"file_path": index, "old_string": "# Index", "new_string": "# Memory"});
+    let pre = session.input("PreToolUse", "Edit", edit.clone(), "toolu_idx2");
+    assert_eq!(session.hook(&pre, &record), "");
+    fs::write(&index, now.replacen("# Index", "# Memory", 1)).expect("edit");
+    let post = session.input("PostToolUse", "Edit", edit, "toolu_idx2");
+    assert_eq!(session.hook(&post, &record), "");
+    let entries = memwb::review::claude::journal_of(&session.folder())
+        .expect("journal")
+        .entries()
+        .expect("entries");
+    assert_eq!(entries.last().expect("an entry").op.as_str(), "set");
+}

@@ -191,8 +191,16 @@ pub(super) fn report(files: &[FileImage]) -> anyhow::Result<u8> {
             parts.push(format!("{label} {}", names.join(", ")));
         }
     }
+    // MEMORY.md is named when it is all that changed (an approved edit of the index).
+    let index_changed = files
+        .iter()
+        .any(|f| f.file == crate::claude::index::INDEX_FILE && f.before != f.after);
     if parts.is_empty() {
-        parts.push("nothing to change".into());
+        parts.push(if index_changed {
+            format!("changed {}", crate::claude::index::INDEX_FILE)
+        } else {
+            "nothing to change".into()
+        });
     }
     say!("{}", inert(&parts.join("; ")))?;
     Ok(EXIT_OK)

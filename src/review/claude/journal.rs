@@ -34,15 +34,21 @@ pub(super) fn kept(image: &FileImage) -> FileImage {
     }
 }
 
-/// The op a change is, when the caller does not say.
+/// The op a change is, when the caller does not say: judged on the topic files, or on
+/// MEMORY.md itself when the change is to the index alone (an edit of it is a `set`).
 pub(super) fn op_of(images: &[FileImage]) -> Op {
-    if images.iter().all(|i| i.before.is_none()) {
-        Op::Add
-    } else if images
+    let topics: Vec<&FileImage> = images
         .iter()
         .filter(|i| i.file != crate::claude::index::INDEX_FILE)
-        .all(|i| i.after.is_none())
-    {
+        .collect();
+    let judged = if topics.is_empty() {
+        images.iter().collect()
+    } else {
+        topics
+    };
+    if judged.iter().all(|i| i.before.is_none()) {
+        Op::Add
+    } else if judged.iter().all(|i| i.after.is_none()) {
         Op::Rm
     } else {
         Op::Set
@@ -293,4 +299,38 @@ fn write_current(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, Re
             .flatten()
             .and_then(|bytes| String::from_utf8(bytes).ok()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn image(file: &str, before: Option<&str>, after: Option<&str>) -> FileImage {
+        FileImage {
+            file: file.into(),
+            before: before.map(str::to_owned),
+            after: after.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn an_edit_of_memory_md_alone_is_a_set_not_a_removal() {
+        let index = crate::claude::index::INDEX_FILE;
+        assert_eq!(op_of(&[image(index, Some("a\n"), Some("b\n"))]), Op::Set);
+        assert_eq!(op_of(&[image(index, None, Some("b\n"))]), Op::Add);
+        assert_eq!(
+            op_of(&[
+                image("a.md", Some("x"), None),
+                image(index, Some("- a\n"), Some(""))
+            ]),
+            Op::Rm
+        );
+        assert_eq!(
+            op_of(&[
+                image("a.md", None, Some("x")),
+                image(index, Some(""), Some("- a\n"))
+            ]),
+            Op::Add
+        );
+    }
 }
