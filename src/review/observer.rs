@@ -283,6 +283,25 @@ pub fn journaled_op(
     Ok(journaled(store, meta, None, change)?.0)
 }
 
+/// The listed entry that holds what `written` wrote: its own file, or (once a later change and
+/// its undo rewrote the same record into a new file, as a rename and its undo do) the one
+/// entry of that name whose record is the same. Either must hold the written record or its
+/// redacted copy; `None` leaves the base check to report what changed.
+fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a StoredRecord> {
+    let same = |e: &&StoredRecord| is_copy_of(&written.record, &e.record);
+    if let Some(own) = set.entries.iter().find(|e| e.file == written.file) {
+        return Some(own).filter(same);
+    }
+    let mut named = set
+        .entries
+        .iter()
+        .filter(|e| e.record.name() == written.record.name);
+    match (named.next(), named.next()) {
+        (Some(only), None) => Some(only).filter(same),
+        _ => None,
+    }
+}
+
 /// Reverts one entry as a new, base-checked transaction: the files it wrote must still be
 /// listed, unchanged; they are replaced by the records it removed, each in the place of the
 /// one that replaced it.
@@ -307,15 +326,16 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
         .into_iter()
         .zip(&entry.after)
         .map(|(record, written)| {
-            let record = current
+            current
                 .as_ref()
-                .and_then(|set| set.entries.iter().find(|e| e.file == written.file))
-                .filter(|e| is_copy_of(&written.record, &e.record))
-                .map_or(record, |e| e.record.clone());
-            StoredRecord {
-                file: written.file.clone(),
-                record,
-            }
+                .and_then(|set| holder_of(set, written))
+                .map_or(
+                    StoredRecord {
+                        file: written.file.clone(),
+                        record,
+                    },
+                    |e| e.clone(),
+                )
         })
         .collect();
     let restore = to_records(&entry.before)?;

@@ -67,22 +67,24 @@ pub fn error_line(out: Output) -> String {
     first
 }
 
+/// The arguments of `memwb add` for one project record.
+pub fn add_args<'a>(name: &'a str, description: &'a str, body: &'a str) -> [&'a str; 9] {
+    [
+        "add",
+        "--name",
+        name,
+        "--type",
+        "project",
+        "--description",
+        description,
+        "--body",
+        body,
+    ]
+}
+
 /// `memwb add` of one project record.
 pub fn add(dir: &Path, name: &str, description: &str, body: &str) {
-    ok(memwb(
-        dir,
-        &[
-            "add",
-            "--name",
-            name,
-            "--type",
-            "project",
-            "--description",
-            description,
-            "--body",
-            body,
-        ],
-    ));
+    ok(memwb(dir, &add_args(name, description, body)));
 }
 
 /// The file name the manifest lists for record `name`.

@@ -1,0 +1,166 @@
+//! Undo walks back a chain of changes of any length and any order of ops, on both formats:
+//! one test body, run on a `.memory` set and on a Claude Code folder (the first conformance
+//! case between the two backends). After each step the set is captured; undoing the entries
+//! newest first must bring back each captured state in turn.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy)]
+enum Format {
+    Memory,
+    Claude,
+}
+
+/// A fresh folder of one format, with memwb's state (for Claude Code) in a temporary folder.
+struct Folder {
+    format: Format,
+    dir: tempfile::TempDir,
+    state: tempfile::TempDir,
+}
+
+impl Folder {
+    fn new(format: Format) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        if let Format::Claude = format {
+            // A Claude Code folder is one that holds MEMORY.md.
+            fs::write(dir.path().join("MEMORY.md"), "").expect("MEMORY.md");
+        }
+        Self {
+            format,
+            dir,
+            state: tempfile::tempdir().expect("state dir"),
+        }
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.state.path())
+            .env("MEMWB_STATE_DIR", self.state.path());
+        match self.format {
+            Format::Memory => command.arg("-C").arg(self.dir.path()),
+            Format::Claude => command
+                .arg("--memory-dir")
+                .arg(self.dir.path())
+                .args(["--format", "claude"]),
+        };
+        command.args(args).output().expect("memwb runs")
+    }
+
+    /// Runs `args`, which must succeed.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{:?} {args:?}: {}",
+            self.format,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn root(&self) -> PathBuf {
+        match self.format {
+            Format::Memory => self.dir.path().join(".memory"),
+            Format::Claude => self.dir.path().to_path_buf(),
+        }
+    }
+
+    /// What the set holds, comparable across undo: on a Claude Code folder every file's exact
+    /// bytes; on `.memory` each listed record's file bytes by name (a restored record gets a
+    /// new file name, with the same bytes, and a removed record comes back at the end of the
+    /// manifest: docs/review.md, "Undo").
+    fn state(&self) -> BTreeMap<String, Vec<u8>> {
+        match self.format {
+            Format::Claude => common::tree(&self.root()),
+            Format::Memory => {
+                let listed: Vec<Value> =
+                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
+                listed
+                    .iter()
+                    .map(|entry| {
+                        let name = entry["name"].as_str().expect("name").to_owned();
+                        let file = entry["file"].as_str().expect("file");
+                        (name, fs::read(self.root().join(file)).expect("record file"))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The ids of the journal's entries, oldest first.
+    fn entry_ids(&self) -> Vec<u64> {
+        let log: Vec<Value> = serde_json::from_str(&self.ok(&["log", "--json"])).expect("log");
+        log.iter().map(|e| e["id"].as_u64().expect("id")).collect()
+    }
+}
+
+/// Runs `steps` on a fresh folder of each format, then undoes every step's entry newest first,
+/// checking after each undo that the set is exactly what it was before that step.
+fn walks_back(steps: &[&[&str]]) {
+    for format in [Format::Memory, Format::Claude] {
+        let folder = Folder::new(format);
+        let mut states = vec![folder.state()];
+        let mut ids = Vec::new();
+        for step in steps {
+            folder.ok(step);
+            ids.push(*folder.entry_ids().last().expect("journaled"));
+            states.push(folder.state());
+        }
+        states.pop();
+        for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
+            folder.ok(&["undo", &id.to_string()]);
+            assert_eq!(
+                &folder.state(),
+                before,
+                "{format:?}: after undoing #{id} of {steps:?}"
+            );
+        }
+    }
+}
+
+fn add(name: &'static str, body: &'static str) -> [&'static str; 9] {
+    common::cli::add_args(name, "what it is about", body)
+}
+
+#[test]
+fn undo_walks_back_an_edit_then_a_rename() {
+    walks_back(&[
+        &add("alpha", "one"),
+        &["set", "alpha", "--body", "two"],
+        &["set", "alpha", "--name", "beta"],
+    ]);
+}
+
+#[test]
+fn undo_walks_back_a_remove_and_an_add_of_the_same_name() {
+    walks_back(&[
+        &add("x", "first"),
+        &add("keep", "stays"),
+        &["rm", "x"],
+        &add("x", "first"),
+        &["set", "x", "--name", "y"],
+        &["rm", "keep"],
+    ]);
+}
+
+#[test]
+fn undo_walks_back_renames_back_and_forth() {
+    walks_back(&[
+        &add("a", "body"),
+        &["set", "a", "--name", "b"],
+        &["set", "b", "--name", "a"],
+        &["set", "a", "--body", "changed"],
+        &["set", "a", "--name", "c"],
+    ]);
+}
