@@ -1,14 +1,15 @@
 //! A writer waiting for a lock another process holds says so after a second, on stderr, only
 //! when stderr is a terminal: `waiting for the lock on .memory (held since 12:03:04, 2 s ago)...`.
 
-use std::io::Read;
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use memwb::store::{LockTiming, LockWait, Store, StoreOptions};
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::CommandBuilder;
 
 /// A `.lock` held by "another process": a fresh directory (not stale for 30 s).
 fn hold_lock(dir: &Path) {
@@ -33,41 +34,11 @@ const ADD: [&str; 11] = [
 fn a_waiting_writer_says_who_holds_the_lock_on_a_terminal() {
     let dir = tempfile::tempdir().expect("dir");
     hold_lock(dir.path());
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 24,
-            cols: 120,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("openpty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_memwb"));
     cmd.arg("-C");
     cmd.arg(dir.path());
     cmd.args(ADD);
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("reader");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut all = Vec::new();
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            all.extend_from_slice(&buf[..n]);
-            let _ = tx.send(String::from_utf8_lossy(&all).into_owned());
-        }
-    });
-    let mut seen = String::new();
-    while !seen.contains("gave up") {
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(text) => seen = text,
-            Err(_) => break,
-        }
-    }
-    let _ = child.wait();
+    let seen = common::on_terminal_until(cmd, "gave up");
     let notice = seen
         .lines()
         .find(|l| l.starts_with("waiting for the lock on .memory (held since "))

@@ -37,6 +37,15 @@ pub enum ClaudeError {
         "no state directory for memwb's files about Claude Code folders: set MEMWB_STATE_DIR or HOME"
     )]
     NoStateDir,
+    /// Another memwb process held the folder's state lock for the whole wait.
+    #[error(
+        "memory folder {folder} is locked by another memwb process ({path}); gave up after {waited_ms} ms; nothing was written"
+    )]
+    LockTimeout {
+        folder: PathBuf,
+        path: PathBuf,
+        waited_ms: u128,
+    },
     /// `.consolidate-lock` names a running process: auto dream is rewriting the folder.
     #[error(
         "Claude Code is consolidating this folder; try again when it finishes ({path} names running process {pid}); nothing was written"

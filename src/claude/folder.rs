@@ -28,6 +28,35 @@ pub struct ClaudeFolder {
     /// Where memwb keeps its state for Claude Code folders, when not the default
     /// ([`super::state::state_root`]).
     state_root: Option<PathBuf>,
+    /// How long a change waits for another memwb process's state lock, and who is told.
+    lock_wait: LockWaitPolicy,
+}
+
+/// How a change waits for the folder's state lock ([`super::state::ClaudeState::lock`]).
+#[derive(Clone)]
+pub struct LockWaitPolicy {
+    /// Give up after this long ([`ClaudeError::LockTimeout`]).
+    pub timeout: std::time::Duration,
+    /// Told once when the wait passes [`crate::store::lock::WAIT_NOTICE_AFTER`].
+    pub notice: Option<crate::store::lock::WaitNotice>,
+}
+
+impl Default for LockWaitPolicy {
+    fn default() -> Self {
+        Self {
+            timeout: crate::store::LockTiming::default().timeout,
+            notice: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LockWaitPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockWaitPolicy")
+            .field("timeout", &self.timeout)
+            .field("notice", &self.notice.is_some())
+            .finish()
+    }
 }
 
 /// One topic file: `file` (relative to the folder, `/`-separated) is its identity.
@@ -130,6 +159,7 @@ impl ClaudeFolder {
             limits,
             hooks: IoHooks::default(),
             state_root: None,
+            lock_wait: LockWaitPolicy::default(),
         })
     }
 
@@ -144,6 +174,16 @@ impl ClaudeFolder {
     pub fn with_state_root(mut self, root: PathBuf) -> Self {
         self.state_root = Some(root);
         self
+    }
+
+    /// The same folder, its changes waiting for the state lock as `policy` says.
+    pub fn with_lock_wait(mut self, policy: LockWaitPolicy) -> Self {
+        self.lock_wait = policy;
+        self
+    }
+
+    pub fn lock_wait(&self) -> &LockWaitPolicy {
+        &self.lock_wait
     }
 
     pub fn root(&self) -> &Path {

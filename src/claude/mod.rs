@@ -20,7 +20,7 @@ pub mod write;
 
 pub use audit::{Finding, audit};
 pub use error::{ClaudeError, Result};
-pub use folder::{ClaudeFolder, Snapshot, Topic, TopicContent};
+pub use folder::{ClaudeFolder, LockWaitPolicy, Snapshot, Topic, TopicContent};
 pub use index::{LoadLimits, SizeUnit};
 pub use locate::{Env, Location, locate};
 pub use state::{ClaudeState, StateLock};

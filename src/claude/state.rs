@@ -9,13 +9,16 @@ use std::fs::{self, File};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
 
 use rustix::fs::{Mode, OFlags};
 use sha2::{Digest, Sha256};
 
 use super::error::{ClaudeError, Result};
-use super::folder::ClaudeFolder;
+use super::folder::{ClaudeFolder, LockWaitPolicy};
+use crate::store::LockWait;
 use crate::store::fsutil::IoHooks;
+use crate::store::lock::{GateTurn, WAIT_NOTICE_AFTER};
 
 /// Overrides the state directory (tests always set it).
 pub const STATE_DIR_ENV: &str = "MEMWB_STATE_DIR";
@@ -25,18 +28,31 @@ pub const LOCK_FILE: &str = "lock";
 pub const FOLDER_FILE: &str = "folder";
 /// Most characters of the path's slug kept in the directory's name (its end: the project).
 const SLUG_CHARS: usize = 64;
+/// How often a waiting change tries the lock again.
+const LOCK_RETRY: Duration = Duration::from_millis(10);
 
 /// The state directory of one Claude Code folder.
 #[derive(Debug, Clone)]
 pub struct ClaudeState {
     path: PathBuf,
+    folder: PathBuf,
     hooks: IoHooks,
+    lock_wait: LockWaitPolicy,
 }
 
-/// Held while a memwb process changes the folder; dropping it releases the lock.
-#[derive(Debug)]
+/// Held while a memwb process changes the folder; dropping it releases the lock. It also
+/// counts in the process's exit gate ([`crate::store::lock::close_for_exit`]), so a signal
+/// lets the change finish or roll back before the process exits.
 pub struct StateLock {
+    // Dropped in this order: the lock is released before the exit gate lets the process go.
     _file: File,
+    _gate: GateTurn,
+}
+
+impl std::fmt::Debug for StateLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StateLock")
+    }
 }
 
 /// Where memwb keeps state: `$MEMWB_STATE_DIR`, else the platform's state directory (on Linux
@@ -80,7 +96,9 @@ impl ClaudeState {
             .map_err(|e| ClaudeError::io("create", &path, e))?;
         let state = Self {
             path,
+            folder: folder.root().to_owned(),
             hooks: folder.hooks().clone(),
+            lock_wait: folder.lock_wait().clone(),
         };
         state.note_folder(folder.root())?;
         Ok(state)
@@ -111,19 +129,72 @@ impl ClaudeState {
         &self.hooks
     }
 
-    /// Takes the lock, waiting for another memwb process that holds it.
+    /// Takes the lock, waiting for another memwb process that holds it as the folder's
+    /// [`LockWaitPolicy`] says: its notice once the wait passes [`WAIT_NOTICE_AFTER`], then
+    /// [`ClaudeError::LockTimeout`] at its timeout.
     pub fn lock(&self) -> Result<StateLock> {
+        self.lock_until(Instant::now() + self.lock_wait.timeout)
+    }
+
+    /// Takes the lock, waiting for another holder until `deadline` at the latest (a caller
+    /// with its own budget, such as a hook, passes its own deadline).
+    pub fn lock_until(&self, deadline: Instant) -> Result<StateLock> {
+        // Entered first: once the process is closing for a signal, no new change starts.
+        let gate = GateTurn::enter();
         let file = self.open_lock()?;
-        fs4::FileExt::lock(&file).map_err(|e| ClaudeError::io("lock", self.lock_path(), e))?;
-        Ok(StateLock { _file: file })
+        let started = Instant::now();
+        let mut held_since: Option<i64> = None;
+        let mut noticed = false;
+        loop {
+            if self.try_flock(&file)? {
+                break;
+            }
+            let since = *held_since.get_or_insert_with(|| holder_since_ms(&file));
+            if let Some(notice) = &self.lock_wait.notice
+                && !noticed
+                && started.elapsed() >= WAIT_NOTICE_AFTER
+            {
+                noticed = true;
+                notice(LockWait {
+                    held_since_ms: since,
+                    waited: started.elapsed(),
+                });
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(ClaudeError::LockTimeout {
+                    folder: self.folder.clone(),
+                    path: self.lock_path(),
+                    waited_ms: started.elapsed().as_millis(),
+                });
+            }
+            std::thread::sleep(LOCK_RETRY.min(deadline - now));
+        }
+        mark_held_now(&file);
+        Ok(StateLock {
+            _file: file,
+            _gate: gate,
+        })
     }
 
     /// Takes the lock if no one holds it; `None` when another holder has it.
     pub fn try_lock(&self) -> Result<Option<StateLock>> {
+        let gate = GateTurn::enter();
         let file = self.open_lock()?;
-        match fs4::FileExt::try_lock(&file) {
-            Ok(()) => Ok(Some(StateLock { _file: file })),
-            Err(fs4::TryLockError::WouldBlock) => Ok(None),
+        if !self.try_flock(&file)? {
+            return Ok(None);
+        }
+        mark_held_now(&file);
+        Ok(Some(StateLock {
+            _file: file,
+            _gate: gate,
+        }))
+    }
+
+    fn try_flock(&self, file: &File) -> Result<bool> {
+        match fs4::FileExt::try_lock(file) {
+            Ok(()) => Ok(true),
+            Err(fs4::TryLockError::WouldBlock) => Ok(false),
             Err(fs4::TryLockError::Error(e)) => Err(ClaudeError::io("lock", self.lock_path(), e)),
         }
     }
@@ -173,6 +244,26 @@ impl ClaudeState {
             &IoHooks::default(),
         )?)
     }
+}
+
+/// The holder stamps the lock file's mtime when it takes the lock, so that a waiter can say
+/// since when it is held (as the `.memory` lock's mtime says).
+fn mark_held_now(file: &File) {
+    if let Err(e) = file.set_modified(SystemTime::now()) {
+        tracing::debug!(error = %e, "could not stamp the state lock's time");
+    }
+}
+
+/// When the lock's holder took it (Unix ms), from the stamp [`mark_held_now`] left; now when
+/// the stamp cannot be read.
+fn holder_since_ms(file: &File) -> i64 {
+    let now = crate::store::time::now_ms();
+    file.metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .and_then(|d| i64::try_from(d.as_millis()).ok())
+        .map_or(now, |ms| ms.min(now))
 }
 
 #[cfg(test)]

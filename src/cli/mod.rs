@@ -467,10 +467,18 @@ fn store_options(cli: &Cli) -> anyhow::Result<StoreOptions> {
 
 /// On a terminal only: a writer blocked by another process says who holds the lock.
 fn say_waiting(wait: crate::store::LockWait) {
+    say_waiting_on(".memory", wait);
+}
+
+/// The same line for any folder's lock (a Claude Code folder's state lock names the folder).
+pub(crate) fn say_waiting_on(what: &str, wait: crate::store::LockWait) {
     let since = crate::store::time::format_ms(wait.held_since_ms);
     let clock = since.get(11..19).unwrap_or(&since);
     let ago = (crate::store::time::now_ms() - wait.held_since_ms).max(0) / 1000;
-    eprintln!("waiting for the lock on .memory (held since {clock}, {ago} s ago)...");
+    eprintln!(
+        "waiting for the lock on {} (held since {clock}, {ago} s ago)...",
+        output::inert(what)
+    );
 }
 
 #[cfg(test)]

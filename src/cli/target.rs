@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::claude::locate::{Location, Source, locate, process_env};
-use crate::claude::{ClaudeFolder, LoadLimits, SizeUnit};
+use crate::claude::{ClaudeFolder, LoadLimits, LockWaitPolicy, SizeUnit};
 use crate::folder::{Detected, Format, detect};
 use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
@@ -98,9 +98,9 @@ pub fn resolve(
                 }
             );
         }
-        return open_located(location, args.limits());
+        return open_located(location, args.limits(), &options);
     }
-    let store = Store::open(workspace, options)?;
+    let store = Store::open(workspace, options.clone())?;
     if forced == Some(Format::Memory) || store.root().exists() {
         return Ok(Target::Store(store));
     }
@@ -113,7 +113,7 @@ pub fn resolve(
             "using Claude Code auto memory at {}",
             super::output::inert(&location.folder.display().to_string())
         );
-        return open_located(location, args.limits());
+        return open_located(location, args.limits(), &options);
     }
     Ok(Target::Store(store))
 }
@@ -123,14 +123,18 @@ fn resolve_workspace(workspace: &Path) -> anyhow::Result<PathBuf> {
         .with_context(|| format!("resolve workspace {}", workspace.display()))
 }
 
-fn open_located(location: Location, limits: LoadLimits) -> anyhow::Result<Target> {
+fn open_located(
+    location: Location,
+    limits: LoadLimits,
+    options: &StoreOptions,
+) -> anyhow::Result<Target> {
     if let Some(why) = &location.disabled {
         eprintln!(
             "note: Claude Code does not use auto memory here: {}",
             super::output::inert(why)
         );
     }
-    let folder = ClaudeFolder::open(&location.folder, limits)?;
+    let folder = open_claude(&location.folder, limits, options)?;
     Ok(Target::Claude(ClaudeTarget { folder }))
 }
 
@@ -175,7 +179,26 @@ pub fn open_folder(
             Ok(Target::Store(Store::open(workspace, options)?))
         }
         Format::Claude => Ok(Target::Claude(ClaudeTarget {
-            folder: ClaudeFolder::open(dir, limits)?,
+            folder: open_claude(dir, limits, &options)?,
         })),
     }
+}
+
+/// A Claude Code folder whose changes wait for the state lock as `.memory` writers wait for
+/// theirs: `--lock-timeout`, and the same notice on a terminal.
+pub fn open_claude(
+    dir: &Path,
+    limits: LoadLimits,
+    options: &StoreOptions,
+) -> anyhow::Result<ClaudeFolder> {
+    let folder = ClaudeFolder::open(dir, limits)?;
+    let shown = folder.root().display().to_string();
+    let notice = options.on_lock_wait.as_ref().map(|_| {
+        std::sync::Arc::new(move |wait| super::say_waiting_on(&shown, wait))
+            as crate::store::lock::WaitNotice
+    });
+    Ok(folder.with_lock_wait(LockWaitPolicy {
+        timeout: options.lock.timeout,
+        notice,
+    }))
 }

@@ -212,3 +212,43 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     }
     out
 }
+
+/// Runs `command` on a pseudo-terminal (so its stderr is a terminal) and returns what it
+/// printed, once the output contains `until`, or after 30 s without new output; the process is
+/// then ended.
+pub fn on_terminal_until(command: portable_pty::CommandBuilder, until: &str) -> String {
+    use std::io::Read;
+    let pair = portable_pty::native_pty_system()
+        .openpty(portable_pty::PtySize {
+            rows: 24,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("openpty");
+    let mut child = pair.slave.spawn_command(command).expect("spawn");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            all.extend_from_slice(&buf[..n]);
+            let _ = tx.send(String::from_utf8_lossy(&all).into_owned());
+        }
+    });
+    let mut seen = String::new();
+    while !seen.contains(until) {
+        match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(text) => seen = text,
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    seen
+}

@@ -154,10 +154,10 @@ fn leave_gate() {
 }
 
 /// A count in the exit gate, given back when dropped (after the lock directory is released).
-pub(super) struct GateTurn;
+pub(crate) struct GateTurn;
 
 impl GateTurn {
-    pub(super) fn enter() -> Self {
+    pub(crate) fn enter() -> Self {
         enter_gate();
         GateTurn
     }

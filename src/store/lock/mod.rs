@@ -18,7 +18,8 @@ use super::time::{format_ms, millis_rounded, now_ms};
 
 mod in_process;
 
-use in_process::{GateTurn, QueueTurn, count_busy_attempt};
+pub(crate) use in_process::GateTurn;
+use in_process::{QueueTurn, count_busy_attempt};
 pub use in_process::{close_for_exit, wait_for_busy_attempts};
 
 pub const LOCK_DIR: &str = ".lock";
