@@ -703,19 +703,41 @@ fn auto_memory_directory_in_each_settings_file() {
     .expect("write");
     assert_eq!(json(ls(&project)).as_array().map(Vec::len), Some(9));
 
-    // A relative path is refused, naming the file and the rule.
+    // A value Claude Code cannot use is ignored as Claude Code ignores it: the default folder
+    // (missing here, so the error names it), and the file and the reason are said.
+    for value in [
+        r#""mem""#, r#""~""#, r#""""#, "null", "3", r#""/""#, r#""~/""#,
+    ] {
+        fs::write(
+            project.join(".claude/settings.local.json"),
+            format!(r#"{{"autoMemoryDirectory": {value}}}"#),
+        )
+        .expect("write");
+        let out = ls(&project);
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("-proj/memory")
+                && err.contains("autoMemoryDirectory in")
+                && err.contains("settings.local.json is ignored"),
+            "{value}: {err}"
+        );
+    }
+    // A local settings file that does not parse is skipped: the project's value applies.
+    for broken in ["{", r#"{"autoMemoryDirectory": "/x",}"#, "// c\n{}"] {
+        fs::write(project.join(".claude/settings.local.json"), broken).expect("write");
+        assert_eq!(json(ls(&project)), serde_json::json!([]), "{broken}");
+    }
+    // `..` is resolved.
     fs::write(
         project.join(".claude/settings.local.json"),
-        r#"{"autoMemoryDirectory": "mem"}"#,
+        format!(
+            r#"{{"autoMemoryDirectory": "{}/x/.."}}"#,
+            elsewhere.display()
+        ),
     )
     .expect("write");
-    let out = ls(&project);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains("settings.local.json") && err.contains("absolute path"),
-        "{err}"
-    );
+    assert_eq!(json(ls(&project)).as_array().map(Vec::len), Some(9));
 }
 
 #[test]

@@ -5,9 +5,16 @@
 //! repository; the directory itself outside git) with every UTF-16 unit that is not an ASCII
 //! letter or digit replaced by `-` (JavaScript's `replace(/[^a-zA-Z0-9]/g, "-")`). The
 //! `autoMemoryDirectory` setting (local, then project, then user settings) moves it.
+//!
+//! memwb reads the settings as Claude Code does, so that the folder it guards is the folder
+//! Claude Code writes: a settings file that is not a JSON object (`{`, a trailing comma, a
+//! comment) is skipped; the most specific file that sets `autoMemoryDirectory` decides, and a
+//! value Claude Code cannot use (not a string, empty, relative, `~` alone) means the default
+//! folder. `..` is resolved. memwb also never takes `/`, the home directory or a folder above
+//! it for a memory folder (it would read and guard the whole disk): the default folder again.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
@@ -111,6 +118,9 @@ pub struct Location {
     /// Why Claude Code would not use auto memory here (`autoMemoryEnabled: false`, or
     /// `CLAUDE_CODE_DISABLE_AUTO_MEMORY`), when it would not.
     pub disabled: Option<String>,
+    /// Settings that were not used, and why (a file that does not parse, an unusable
+    /// `autoMemoryDirectory`): for people, since Claude Code skips them silently too.
+    pub ignored: Vec<String>,
 }
 
 /// The settings files that may set `autoMemoryDirectory`, most specific first.
@@ -134,26 +144,41 @@ pub fn locate(workspace: &Path, env: Env) -> Result<Location> {
         config,
         source: Source::Default,
         disabled: None,
+        ignored: Vec::new(),
     };
-    let mut moved = None;
+    let mut decided = false;
     for file in settings_files(&location.project, &location.config) {
-        let Some(settings) = read_settings(&file)? else {
-            continue;
+        let settings = match read_settings(&file) {
+            Ok(Some(settings)) => settings,
+            Ok(None) => continue,
+            Err(why) => {
+                location
+                    .ignored
+                    .push(format!("{} is ignored: {why}", file.display()));
+                continue;
+            }
         };
         if location.disabled.is_none()
             && settings.get("autoMemoryEnabled") == Some(&Value::Bool(false))
         {
             location.disabled = Some(format!("autoMemoryEnabled is false in {}", file.display()));
         }
-        if moved.is_none()
-            && let Some(value) = settings.get("autoMemoryDirectory")
-        {
-            moved = Some((auto_memory_directory(value, &file, env)?, file));
+        if decided {
+            continue;
         }
-    }
-    if let Some((folder, file)) = moved {
-        location.folder = folder;
-        location.source = Source::Setting(file);
+        if let Some(value) = settings.get("autoMemoryDirectory") {
+            decided = true;
+            match auto_memory_directory(value, env) {
+                Ok(folder) => {
+                    location.folder = folder;
+                    location.source = Source::Setting(file);
+                }
+                Err(why) => location.ignored.push(format!(
+                    "autoMemoryDirectory in {} is ignored ({why}): the default folder is used",
+                    file.display()
+                )),
+            }
+        }
     }
     if env("CLAUDE_CODE_DISABLE_AUTO_MEMORY").is_some_and(|v| v != "0" && v != "false") {
         location.disabled = Some("CLAUDE_CODE_DISABLE_AUTO_MEMORY is set".into());
@@ -187,41 +212,55 @@ fn default_folder(project: &Path, config: &Path, slug: &str) -> Result<PathBuf> 
     }
 }
 
-fn read_settings(path: &Path) -> Result<Option<serde_json::Map<String, Value>>> {
-    let Some(bytes) = read_regular(path, SETTINGS_LIMIT)? else {
+/// A settings file's object; `Err` says why it is skipped (what Claude Code skips).
+fn read_settings(
+    path: &Path,
+) -> std::result::Result<Option<serde_json::Map<String, Value>>, String> {
+    let Some(bytes) = read_regular(path, SETTINGS_LIMIT).map_err(|e| e.to_string())? else {
         return Ok(None);
-    };
-    let invalid = |rule: String| ClaudeError::SettingsInvalid {
-        path: path.to_owned(),
-        rule,
     };
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(map)) => Ok(Some(map)),
-        Ok(_) => Err(invalid("expected a JSON object".into())),
-        Err(e) => Err(invalid(format!("not JSON: {e}"))),
+        Ok(_) => Err("it is not a JSON object".into()),
+        Err(e) => Err(format!("it is not JSON ({e})")),
     }
 }
 
-fn auto_memory_directory(value: &Value, file: &Path, env: Env) -> Result<PathBuf> {
-    let invalid = |rule: &str| ClaudeError::SettingsInvalid {
-        path: file.to_owned(),
-        rule: rule.to_owned(),
-    };
+/// The folder an `autoMemoryDirectory` value names, or why Claude Code (or memwb) does not
+/// use it.
+fn auto_memory_directory(value: &Value, env: Env) -> std::result::Result<PathBuf, &'static str> {
     let Value::String(text) = value else {
-        return Err(invalid("autoMemoryDirectory must be a string"));
+        return Err("not a string");
     };
-    if text.starts_with("~/") {
-        return expand_home(text, env)
-            .ok_or_else(|| invalid("autoMemoryDirectory starts with ~/ but HOME is not set"));
-    }
-    let path = PathBuf::from(text);
-    if path.is_absolute() {
-        Ok(path)
+    let path = if text.starts_with("~/") {
+        expand_home(text, env).ok_or("it starts with ~/ but HOME is not set")?
     } else {
-        Err(invalid(
-            "autoMemoryDirectory must be an absolute path or start with ~/",
-        ))
+        PathBuf::from(text)
+    };
+    if !path.is_absolute() {
+        return Err("not an absolute path or one starting with ~/");
     }
+    let path = normalize(&path);
+    let home = env("HOME").map(|home| normalize(Path::new(&home)));
+    if path.parent().is_none() || home.is_some_and(|home| home.starts_with(&path)) {
+        return Err("memwb never takes /, the home directory or a folder above it for memory");
+    }
+    Ok(path)
+}
+
+/// `.` and `..` resolved on the text (`/..` is `/`), as Node's `path.resolve` does.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -86,9 +86,14 @@ pub fn resolve(
     if args.claude || forced == Some(Format::Claude) {
         let workspace = resolve_workspace(workspace)?;
         let location = locate(&workspace, &process_env)?;
+        let ignored: String = location
+            .ignored
+            .iter()
+            .map(|why| format!("; {why}"))
+            .collect();
         if !location.folder.is_dir() {
             anyhow::bail!(
-                "no Claude Code auto memory for {}: looked for {}{}",
+                "no Claude Code auto memory for {}: looked for {}{}{ignored}",
                 location.project.display(),
                 location.folder.display(),
                 match &location.source {

@@ -17,9 +17,10 @@
 //! `cwd`), and `..` is resolved lexically. What a shell could compute at run time (variables,
 //! globs outside the folder, `xargs`) is not seen: docs/claude-code.md lists the gaps.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::lex::split;
+pub use crate::claude::locate::normalize;
 
 /// How to expand and resolve the paths a command names.
 pub struct PathContext<'a> {
@@ -244,21 +245,6 @@ fn leading_variable(word: &str) -> Option<(&str, &str)> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
     Some((&rest[..end], &rest[end..]))
-}
-
-/// `.` and `..` resolved lexically.
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

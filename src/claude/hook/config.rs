@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::bash::normalize;
+use crate::claude::locate::normalize;
 use crate::claude::locate::{Env, expand_home};
 use crate::store::fsutil::{Links, read_regular};
 

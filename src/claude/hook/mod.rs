@@ -13,6 +13,8 @@ pub mod settings;
 
 use std::path::{Path, PathBuf};
 
+use crate::claude::locate::normalize;
+
 pub use bash::PathContext;
 pub use config::{Config, Mode};
 pub use edit::{EditError, FileChange};
@@ -28,7 +30,7 @@ pub struct Guarded {
 impl Guarded {
     /// `path` (absolute) and, when it exists and differs, its canonical form.
     pub fn new(path: &Path) -> Self {
-        let located = bash::normalize(path);
+        let located = normalize(path);
         let mut aliases = vec![located.clone()];
         if let Ok(real) = std::fs::canonicalize(&located)
             && real != located
@@ -40,7 +42,7 @@ impl Guarded {
 
     /// The file's path relative to the folder (`/`-separated), when it is inside it.
     pub fn relative(&self, path: &Path) -> Option<String> {
-        let path = bash::normalize(path);
+        let path = normalize(path);
         self.aliases.iter().find_map(|alias| {
             let rest = path.strip_prefix(alias).ok()?;
             let parts: Vec<&str> = rest
