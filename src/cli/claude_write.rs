@@ -8,7 +8,7 @@ use anyhow::Context;
 use jiff::Timestamp;
 
 use super::input::read_json;
-use super::output::{inert, print_json, print_untrusted};
+use super::output::{inert, print_untrusted};
 use super::records::{AddArgs, IndexArgs, RmArgs, SetArgs};
 use super::review::{LogArgs, UndoArgs};
 use super::target::ClaudeTarget;
@@ -363,42 +363,22 @@ pub fn log(target: &ClaudeTarget, args: &LogArgs) -> anyhow::Result<u8> {
     let folder = &target.folder;
     // An empty change only resolves one a crash interrupted, so the log is true.
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
-    let journal = journal::journal_of(folder)?;
-    let scan = journal.scan()?;
-    for damage in &scan.damaged {
-        eprintln!(
-            "warning: {}: skipping line {}: {}",
-            inert(&journal.path().display().to_string()),
-            damage.line,
-            inert(&damage.reason)
-        );
-    }
-    if args.json {
-        print_json(&scan.entries)?;
-        return Ok(EXIT_OK);
-    }
-    for entry in &scan.entries {
-        say!("{}", inert(&super::review::describe(entry)))?;
-    }
-    Ok(EXIT_OK)
+    super::review::print_log(&journal::journal_of(folder)?, args)
 }
 
 pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
     let folder = &target.folder;
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
-    let entries = journal::journal_of(folder)?.entries()?;
+    let journal = journal::journal_of(folder)?;
     let entry = match args.entry {
-        Some(id) => entries
-            .iter()
-            .find(|e| e.id == id)
+        Some(id) => journal
+            .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
-        None => entries
-            .iter()
-            .rev()
-            .find(|e| !e.files.is_empty())
+        None => journal
+            .newest_where(|e| !e.files.is_empty())?
             .context("the journal has no change to undo")?,
     };
-    let (images, undo) = journal::undo(folder, entry)?;
+    let (images, undo) = journal::undo(folder, &entry)?;
     let files: Vec<&str> = images.iter().map(|i| i.file.as_str()).collect();
     let journal = undo
         .map(|e| format!(" (journal #{})", e.id))

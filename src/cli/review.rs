@@ -114,6 +114,9 @@ pub struct LogArgs {
     /// "reason","undoes"} (on a Claude Code folder also "files": [{"file","before","after"}]).
     #[arg(long)]
     pub(super) json: bool,
+    /// Only the newest N entries (the journal is then read from its end only that far).
+    #[arg(long, value_name = "N")]
+    pub(super) last: Option<usize>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -395,16 +398,27 @@ pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
 pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
     let journal = Journal::of(store);
     recover_if_pending(store)?;
-    let scan = journal.scan()?;
-    for damage in &scan.damaged {
-        eprintln!(
-            "warning: {}: skipping line {}: {}; `memwb repair --journal` moves it aside",
-            inert(&journal.path().display().to_string()),
-            damage.line,
-            inert(&damage.reason)
-        );
-    }
-    let entries = scan.entries;
+    print_log(&journal, args)
+}
+
+/// Prints the journal as `log` shows it, on either format: the whole journal, with a warning
+/// per damaged line, or with `--last N` only its newest entries, read from its end.
+pub(super) fn print_log(journal: &Journal, args: &LogArgs) -> anyhow::Result<u8> {
+    let entries = match args.last {
+        Some(count) => journal.last_entries(count)?,
+        None => {
+            let scan = journal.scan()?;
+            for damage in &scan.damaged {
+                eprintln!(
+                    "warning: {}: skipping line {}: {}; `memwb repair --journal` moves it aside",
+                    inert(&journal.path().display().to_string()),
+                    damage.line,
+                    inert(&damage.reason)
+                );
+            }
+            scan.entries
+        }
+    };
     if args.json {
         print_json(&entries)?;
         return Ok(EXIT_OK);
@@ -454,19 +468,16 @@ pub(super) fn describe(entry: &Entry) -> String {
 
 pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
     recover_if_pending(store)?;
-    let entries = Journal::of(store).entries()?;
+    let journal = Journal::of(store);
     let entry = match args.entry {
-        Some(id) => entries
-            .iter()
-            .find(|e| e.id == id)
+        Some(id) => journal
+            .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
-        None => entries
-            .iter()
-            .rev()
-            .find(|e| !(e.before.is_empty() && e.after.is_empty() && e.dropped.is_none()))
+        None => journal
+            .newest_where(|e| !(e.before.is_empty() && e.after.is_empty() && e.dropped.is_none()))?
             .context("the journal has no change to undo")?,
     };
-    let (commit, _) = crate::review::undo(store, entry)?;
+    let (commit, _) = crate::review::undo(store, &entry)?;
     report(commit)
 }
 

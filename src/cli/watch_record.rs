@@ -59,8 +59,8 @@ pub fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
                 if changed.is_empty() {
                     continue;
                 }
-                let recent = match journal_of(folder).and_then(|j| j.entries()) {
-                    Ok(entries) => entries.into_iter().rev().take(RECENT).collect::<Vec<_>>(),
+                let recent = match journal_of(folder).and_then(|j| j.last_entries(RECENT)) {
+                    Ok(entries) => entries.into_iter().rev().collect::<Vec<_>>(),
                     Err(e) => {
                         eprintln!("warning: {}", sanitize::line(&e.to_string()));
                         Vec::new()

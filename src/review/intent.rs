@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::error::ReviewError;
+use super::eval::cache::sha256_hex;
 use super::journal::Entry;
 use super::proposal::{self, Decision};
 use crate::store::fsutil::read_optional;
@@ -15,12 +16,28 @@ use crate::store::{Store, StoreError, manifest};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub(crate) enum Expect {
+    /// The previous layout, still read: the whole file list before and after, which made an
+    /// entry grow with the set.
     Manifest {
         before: Vec<String>,
         after: Vec<String>,
     },
+    /// What the commit changes in the manifest: the files it lists anew and the files it stops
+    /// listing, with digests of the whole list before and after, so an entry costs what the
+    /// change touched whatever the set's size.
+    ManifestChange {
+        added: Vec<String>,
+        removed: Vec<String>,
+        before: String,
+        after: String,
+    },
+    /// The previous layout, still read: the whole index text.
     Index {
         text: String,
+    },
+    /// The digest of the index text the commit writes.
+    IndexDigest {
+        digest: String,
     },
     Decided {
         proposal: String,
@@ -45,6 +62,65 @@ pub(crate) fn listed_files(store: &Store) -> Result<Vec<String>, StoreError> {
     })
 }
 
+/// The SHA-256 of a manifest's file list (one name a line), hex.
+pub(crate) fn files_digest(files: &[String]) -> String {
+    let parts: Vec<&[u8]> = files
+        .iter()
+        .flat_map(|file| [file.as_bytes(), b"\n"])
+        .collect();
+    sha256_hex(&parts)
+}
+
+/// The SHA-256 of a text, hex.
+pub(crate) fn text_digest(text: &[u8]) -> String {
+    sha256_hex(&[text])
+}
+
+/// What an intent expects of the manifest: the files a commit from `before` to `after` adds
+/// and removes, and digests of both lists.
+pub(crate) fn manifest_change(before: &[String], after: &[String]) -> Expect {
+    let before_set: HashSet<&String> = before.iter().collect();
+    let after_set: HashSet<&String> = after.iter().collect();
+    Expect::ManifestChange {
+        added: after
+            .iter()
+            .filter(|f| !before_set.contains(f))
+            .cloned()
+            .collect(),
+        removed: before
+            .iter()
+            .filter(|f| !after_set.contains(f))
+            .cloned()
+            .collect(),
+        before: files_digest(before),
+        after: files_digest(after),
+    }
+}
+
+/// Whether a manifest listing `current` is past a commit that adds `added` and removes
+/// `removed`: it is that commit's list, or lists a file only that commit could have written
+/// (new record files have random names), or, for a pure removal, has moved on from the list
+/// before without the removed files.
+fn manifest_took_effect(
+    current: &[String],
+    added: &[&String],
+    removed: &[&String],
+    is_before: bool,
+    is_after: bool,
+) -> bool {
+    if is_after {
+        return true;
+    }
+    let listed: HashSet<&String> = current.iter().collect();
+    if added.is_empty() && removed.is_empty() {
+        false
+    } else if added.is_empty() {
+        !is_before && removed.iter().all(|f| !listed.contains(f))
+    } else {
+        added.iter().any(|f| listed.contains(f))
+    }
+}
+
 impl Intent {
     /// Whether the commit this intent announced happened: the manifest is the one it expected,
     /// or lists a file only that commit could have written (new record files have random
@@ -53,28 +129,43 @@ impl Intent {
         Ok(match &self.expect {
             Expect::Manifest { before, after } => {
                 let current = listed_files(store)?;
-                if current == *after {
-                    true
-                } else {
-                    let listed: HashSet<&String> = current.iter().collect();
-                    let before_set: HashSet<&String> = before.iter().collect();
-                    let added: Vec<&String> =
-                        after.iter().filter(|f| !before_set.contains(f)).collect();
-                    let after_set: HashSet<&String> = after.iter().collect();
-                    let removed: Vec<&String> =
-                        before.iter().filter(|f| !after_set.contains(f)).collect();
-                    if added.is_empty() && removed.is_empty() {
-                        false
-                    } else if added.is_empty() {
-                        current != *before && removed.iter().all(|f| !listed.contains(f))
-                    } else {
-                        added.iter().any(|f| listed.contains(f))
-                    }
-                }
+                let before_set: HashSet<&String> = before.iter().collect();
+                let after_set: HashSet<&String> = after.iter().collect();
+                let added: Vec<&String> =
+                    after.iter().filter(|f| !before_set.contains(f)).collect();
+                let removed: Vec<&String> =
+                    before.iter().filter(|f| !after_set.contains(f)).collect();
+                manifest_took_effect(
+                    &current,
+                    &added,
+                    &removed,
+                    current == *before,
+                    current == *after,
+                )
+            }
+            Expect::ManifestChange {
+                added,
+                removed,
+                before,
+                after,
+            } => {
+                let current = listed_files(store)?;
+                let digest = files_digest(&current);
+                let added: Vec<&String> = added.iter().collect();
+                let removed: Vec<&String> = removed.iter().collect();
+                manifest_took_effect(
+                    &current,
+                    &added,
+                    &removed,
+                    digest == *before,
+                    digest == *after,
+                )
             }
             Expect::Index { text } => {
                 read_optional(&store.index_path())?.as_deref() == Some(text.as_bytes())
             }
+            Expect::IndexDigest { digest } => read_optional(&store.index_path())?
+                .is_some_and(|bytes| text_digest(&bytes) == *digest),
             Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
             // Never in a `.memory` journal; the Claude Code engine decides these.
             Expect::Files => false,

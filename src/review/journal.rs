@@ -12,6 +12,8 @@
 //! The previous layout is still read: a line that is a bare entry is a committed entry, and an
 //! intent left in `journal.pending.json` is finished like one in the journal.
 
+mod newest;
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;

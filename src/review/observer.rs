@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use super::content::redaction::is_copy_of;
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
-use super::intent::{Expect, Intent, listed_files};
+use super::intent::{Expect, Intent, listed_files, manifest_change, text_digest};
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::proposal::{self, Deciding};
 use super::state::StateDir;
@@ -120,16 +120,13 @@ impl CommitObserver for JournalObserver {
                 (false, false) => Op::Set,
             });
         let expect = if op == Op::RebuildIndex {
-            Expect::Index {
-                text: after.index_text(),
+            Expect::IndexDigest {
+                digest: text_digest(after.index_text().as_bytes()),
             }
         } else {
             // The manifest as it is on disk, not `before`: a repair's `before` leaves out the
             // entry it fixes, and recovery must see that entry go.
-            Expect::Manifest {
-                before: listed_files(store)?,
-                after: after.files(),
-            }
+            manifest_change(&listed_files(store)?, &after.files())
         };
         let pending = Intent {
             entry: Entry {

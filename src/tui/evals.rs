@@ -75,7 +75,7 @@ pub fn evaluate(backend: &Backend, request: EvalRequest) -> Evaluated {
 }
 
 fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> Evaluated {
-    let blame = last_entry(Journal::of(store).entries().ok())
+    let blame = last_of(Ok(Journal::of(store)))
         .filter(|entry| left_as(entry, &corpus))
         .map(|entry| entry.id);
     let (cases, results, error) = run(&corpus, eval::load_cases(&EvalState::of(store)));
@@ -104,13 +104,9 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
 /// A Claude Code folder: its cases in the state directory, and each ready proposal's effect
 /// on them from its after-images.
 fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
-    let blame = last_entry(
-        crate::review::claude::journal_of(folder)
-            .and_then(|j| j.entries())
-            .ok(),
-    )
-    .filter(|entry| files_left_as(entry, folder))
-    .map(|entry| entry.id);
+    let blame = last_of(crate::review::claude::journal_of(folder))
+        .filter(|entry| files_left_as(entry, folder))
+        .map(|entry| entry.id);
     let cases = ClaudeEval::open(folder).and_then(|e| eval::load_cases(e.state()));
     let (cases, results, error) = run(&corpus, cases);
     let effects = if cases.is_empty() {
@@ -149,6 +145,10 @@ fn folder_effects(
 
 fn last_entry(entries: Option<Vec<Entry>>) -> Option<Entry> {
     entries.and_then(|mut entries| entries.pop())
+}
+
+fn last_of(journal: Result<Journal, crate::review::ReviewError>) -> Option<Entry> {
+    last_entry(journal.and_then(|j| j.last_entries(1)).ok())
 }
 
 fn run<R: Candidate>(

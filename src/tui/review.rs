@@ -7,11 +7,15 @@ use crate::review::proposal;
 use crate::review::{Entry, Journal, Proposal, State};
 use crate::store::Store;
 
+/// The most journal entries History lists (the newest): the journal is read from its end only
+/// that far, however long it has grown; `memwb log` shows the rest.
+pub const HISTORY_ENTRIES: usize = 1000;
+
 #[derive(Debug, Clone, Default)]
 pub struct Review {
     /// Every proposal, oldest first (unreadable files are skipped by the engine).
     pub proposals: Vec<Proposal>,
-    /// The journal, oldest first.
+    /// The journal's newest [`HISTORY_ENTRIES`] entries, oldest first.
     pub journal: Vec<Entry>,
     /// Why the proposals or the journal could not be read, if so.
     pub error: Option<String>,
@@ -29,10 +33,12 @@ impl Review {
             errors.push(format!("cannot list the proposals: {e}"));
             Vec::new()
         });
-        let journal = Journal::of(store).entries().unwrap_or_else(|e| {
-            errors.push(format!("cannot read the journal: {e}"));
-            Vec::new()
-        });
+        let journal = Journal::of(store)
+            .last_entries(HISTORY_ENTRIES)
+            .unwrap_or_else(|e| {
+                errors.push(format!("cannot read the journal: {e}"));
+                Vec::new()
+            });
         Self {
             proposals,
             journal,
@@ -68,7 +74,7 @@ impl Review {
             .map(|p| (p.id.clone(), claude::state(folder, p)))
             .collect();
         let journal = claude::journal_of(folder)
-            .and_then(|j| j.entries())
+            .and_then(|j| j.last_entries(HISTORY_ENTRIES))
             .unwrap_or_else(|e| {
                 errors.push(format!("cannot read the journal: {e}"));
                 Vec::new()

@@ -33,7 +33,8 @@ struct CachedReply {
     reply: ModelReply,
 }
 
-fn sha256_hex(parts: &[&[u8]]) -> String {
+/// The SHA-256 of the parts one after the other, hex.
+pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in parts {
         hasher.update(part);

@@ -70,11 +70,10 @@ pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Res
     };
     // `memwb watch --record` may have journaled it first.
     let recent: Vec<_> = crate::review::claude::journal_of(folder)
-        .and_then(|j| j.entries())
+        .and_then(|j| j.last_entries(16))
         .map_err(|e| e.to_string())?
         .into_iter()
         .rev()
-        .take(16)
         .collect();
     let images = crate::review::claude::observed::not_journaled(vec![image], &recent);
     if images.is_empty() {

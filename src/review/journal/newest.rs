@@ -1,0 +1,174 @@
+//! Reading the journal from its end: `log --last`, `undo`, the workbench's History and the
+//! hook read only as many entries as they show, however long the journal has grown.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::os::unix::fs::FileExt;
+
+use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker, invalid, parse_line};
+use crate::review::error::ReviewError;
+use crate::store::StoreError;
+
+/// How much of the journal one read takes, from the end.
+const CHUNK: u64 = 64 * 1024;
+
+/// What the marks read so far (later in the file) said of an id.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Committed,
+    Aborted,
+}
+
+impl Journal {
+    /// Calls `visit` with each committed entry, newest first, reading the journal backwards
+    /// only until `visit` breaks. Lines that do not parse and a torn last line are skipped
+    /// ([`Journal::scan`] reports them); an intent without its mark is not an entry yet.
+    pub fn newest_first(
+        &self,
+        mut visit: impl FnMut(Entry) -> ControlFlow<()>,
+    ) -> Result<(), ReviewError> {
+        let Some(state) = self.open_state()? else {
+            return Ok(());
+        };
+        let path = self.path();
+        let Some(file) = state.open_file(JOURNAL_FILE)? else {
+            return Ok(());
+        };
+        let len = file
+            .metadata()
+            .map_err(|e| StoreError::io("stat", &path, e))?
+            .len();
+        let mut marks: HashMap<u64, Mark> = HashMap::new();
+        let mut take = |line: &[u8]| -> ControlFlow<()> {
+            match parse_line(line) {
+                Ok(Line::Entry(entry)) => visit(*entry),
+                Ok(Line::Marker(Marker::Committed(id))) => {
+                    marks.insert(id, Mark::Committed);
+                    ControlFlow::Continue(())
+                }
+                Ok(Line::Marker(Marker::Aborted(id))) => {
+                    marks.insert(id, Mark::Aborted);
+                    ControlFlow::Continue(())
+                }
+                Ok(Line::Marker(Marker::Intent(intent))) => match marks.remove(&intent.entry.id) {
+                    Some(Mark::Committed) => visit(intent.entry),
+                    _ => ControlFlow::Continue(()),
+                },
+                Err(_) => ControlFlow::Continue(()),
+            }
+        };
+        // `rest` holds the bytes of `[start, end)` not yet taken: a line's beginning waits for
+        // the chunk before it.
+        let (mut start, mut rest, mut complete) = (len, Vec::new(), false);
+        while start > 0 {
+            let step = CHUNK.min(start);
+            start -= step;
+            let mut chunk = vec![0; step as usize];
+            file.read_exact_at(&mut chunk, start)
+                .map_err(|e| StoreError::io("read", &path, e))?;
+            chunk.extend_from_slice(&rest);
+            rest = chunk;
+            if !complete {
+                // Bytes after the last newline are a torn (or in-progress) append.
+                match rest.iter().rposition(|&b| b == b'\n') {
+                    Some(end) => {
+                        rest.truncate(end + 1);
+                        complete = true;
+                    }
+                    None => {
+                        rest.clear();
+                        continue;
+                    }
+                }
+            }
+            // Every line after the first newline in `rest` is whole.
+            let Some(first) = rest.iter().position(|&b| b == b'\n') else {
+                if rest.len() > MAX_LINE_BYTES {
+                    return Err(long_line(self));
+                }
+                continue;
+            };
+            let whole = rest.split_off(first + 1);
+            if let ControlFlow::Break(()) = take_lines(&whole, &mut take) {
+                return Ok(());
+            }
+            if rest.len() > MAX_LINE_BYTES {
+                return Err(long_line(self));
+            }
+        }
+        if complete {
+            let _ = take_lines(&rest, &mut take);
+        }
+        Ok(())
+    }
+
+    /// The last `count` committed entries, oldest first.
+    pub fn last_entries(&self, count: usize) -> Result<Vec<Entry>, ReviewError> {
+        let mut entries = Vec::with_capacity(count.min(1024));
+        if count > 0 {
+            self.newest_first(|entry| {
+                entries.push(entry);
+                if entries.len() < count {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            })?;
+        }
+        entries.reverse();
+        Ok(entries)
+    }
+
+    /// The newest committed entry `wanted` accepts, read from the end.
+    pub fn newest_where(
+        &self,
+        mut wanted: impl FnMut(&Entry) -> bool,
+    ) -> Result<Option<Entry>, ReviewError> {
+        let mut found = None;
+        self.newest_first(|entry| {
+            if wanted(&entry) {
+                found = Some(entry);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })?;
+        Ok(found)
+    }
+
+    /// Entry `id`, read from the end only as far back as it (committed ids only grow).
+    pub fn entry(&self, id: u64) -> Result<Option<Entry>, ReviewError> {
+        let mut found = None;
+        self.newest_first(|entry| {
+            if entry.id > id {
+                return ControlFlow::Continue(());
+            }
+            if entry.id == id {
+                found = Some(entry);
+            }
+            ControlFlow::Break(())
+        })?;
+        Ok(found)
+    }
+}
+
+/// Takes the lines of `bytes` (each ending with a newline) last first.
+fn take_lines(bytes: &[u8], take: &mut impl FnMut(&[u8]) -> ControlFlow<()>) -> ControlFlow<()> {
+    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    for line in body.rsplit(|&b| b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        take(line)?;
+    }
+    ControlFlow::Continue(())
+}
+
+fn long_line(journal: &Journal) -> ReviewError {
+    invalid(
+        journal.path(),
+        format!(
+            "a line is longer than {MAX_LINE_BYTES} bytes; `memwb repair --journal` moves it aside"
+        ),
+    )
+}
