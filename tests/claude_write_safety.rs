@@ -196,3 +196,253 @@ fn a_waiting_writer_on_a_claude_folder_prints_the_waiting_line_on_a_terminal() {
     );
     assert_eq!(seen.matches("waiting for the lock").count(), 1, "{seen}");
 }
+
+// ---- item 1: a plain write between compare and rename is never lost ----------------------
+
+/// A fault hook that pauses the change right before the rename of `file` and lets
+/// `other_writer` write meanwhile (another thread, as another process would), with a
+/// handshake: the change goes on only once the other write is done.
+struct PauseBeforeRename {
+    file: &'static str,
+    paused: std::sync::Mutex<Option<mpsc::Sender<()>>>,
+    resume: std::sync::Mutex<mpsc::Receiver<()>>,
+}
+
+impl memwb::store::FaultHook for PauseBeforeRename {
+    fn before(&self, op: memwb::store::IoOp, path: &std::path::Path) -> std::io::Result<()> {
+        if op == memwb::store::IoOp::Rename
+            && path.file_name().is_some_and(|n| n == self.file)
+            && let Some(paused) = self.paused.lock().unwrap().take()
+        {
+            paused.send(()).expect("the other writer listens");
+            self.resume
+                .lock()
+                .unwrap()
+                .recv_timeout(Duration::from_secs(30))
+                .expect("the other writer is done");
+        }
+        Ok(())
+    }
+}
+
+/// Applies `writes` journaled while, between the compare and the rename of `raced`, another
+/// writer truncates and rewrites that file with `theirs` (as Claude Code writes).
+fn race(
+    fixture: &Fixture,
+    raced: &'static str,
+    theirs: &'static str,
+    writes: Vec<memwb::claude::FileWrite>,
+) -> Result<(), memwb::review::ReviewError> {
+    let (paused_tx, paused_rx) = mpsc::channel();
+    let (resume_tx, resume_rx) = mpsc::channel();
+    let hook = std::sync::Arc::new(PauseBeforeRename {
+        file: raced,
+        paused: std::sync::Mutex::new(Some(paused_tx)),
+        resume: std::sync::Mutex::new(resume_rx),
+    });
+    let path = fixture.memory().join(raced);
+    let other = std::thread::spawn(move || {
+        paused_rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the change pauses before its rename");
+        // A plain write: truncate and write the same file (inode), as Claude Code does.
+        fs::write(&path, theirs).expect("the other write");
+        resume_tx.send(()).expect("resume");
+    });
+    let folder = fixture
+        .folder()
+        .with_hooks(memwb::store::IoHooks::new(hook));
+    let outcome = memwb::review::claude::journaled(
+        &folder,
+        writes,
+        memwb::review::EntryMeta {
+            op: Some(memwb::review::Op::Set),
+            ..memwb::review::EntryMeta::default()
+        },
+    );
+    other.join().expect("the other writer");
+    outcome.map(|_| ())
+}
+
+fn file_write(file: &str, base: Option<&str>, after: Option<&str>) -> memwb::claude::FileWrite {
+    memwb::claude::FileWrite {
+        file: file.into(),
+        base: base.map(str::to_owned),
+        after: after.map(str::to_owned),
+    }
+}
+
+const THEIR_ALPHA: &str =
+    "---\nname: alpha\ndescription: the first\ntype: user\n---\nAlpha body, as Claude wrote it.\n";
+const THEIR_INDEX: &str = "# Memory index\n\n- [alpha](alpha.md) — Claude's own line\n";
+const MY_INDEX: &str = "# Memory index\n\n- [alpha](alpha.md) — mine\n";
+
+fn assert_raced(error: memwb::review::ReviewError, file: &str, theirs: &str) {
+    match &error {
+        memwb::review::ReviewError::Claude(memwb::claude::ClaudeError::Conflict {
+            file: named,
+            current,
+            raced,
+            ..
+        }) => {
+            assert_eq!(named, file);
+            assert_eq!(current.as_deref(), Some(theirs));
+            assert!(raced);
+        }
+        other => panic!("not a raced conflict: {other:?}"),
+    }
+    assert!(
+        error.to_string().contains("another program wrote it"),
+        "{error}"
+    );
+}
+
+fn journal_entries(fixture: &Fixture) -> usize {
+    let scan = memwb::review::claude::journal_of(&fixture.folder())
+        .expect("journal")
+        .scan()
+        .expect("scan");
+    assert!(scan.pending.is_none(), "{:?}", scan.pending);
+    scan.entries.len()
+}
+
+#[test]
+fn a_plain_write_into_a_topic_file_between_compare_and_rename_is_kept_and_the_change_put_back() {
+    let fixture = Fixture::new();
+    let error = race(
+        &fixture,
+        "alpha.md",
+        THEIR_ALPHA,
+        vec![
+            file_write("alpha.md", Some(ALPHA), Some("mine\n")),
+            file_write("MEMORY.md", Some(INDEX), Some(MY_INDEX)),
+        ],
+    )
+    .expect_err("the other write is seen");
+    assert_raced(error, "alpha.md", THEIR_ALPHA);
+    let tree = fixture.tree();
+    assert_eq!(
+        tree["alpha.md"],
+        THEIR_ALPHA.as_bytes(),
+        "their write is kept"
+    );
+    assert_eq!(tree["MEMORY.md"], INDEX.as_bytes(), "the rest is put back");
+    assert_eq!(tree.len(), 2, "{:?}", tree.keys());
+    assert_eq!(journal_entries(&fixture), 0, "nothing journaled");
+}
+
+#[test]
+fn a_plain_write_into_memory_md_between_compare_and_rename_is_kept_and_the_change_put_back() {
+    let fixture = Fixture::new();
+    let error = race(
+        &fixture,
+        "MEMORY.md",
+        THEIR_INDEX,
+        vec![
+            file_write("alpha.md", Some(ALPHA), Some("mine\n")),
+            file_write("MEMORY.md", Some(INDEX), Some(MY_INDEX)),
+        ],
+    )
+    .expect_err("the other write is seen");
+    assert_raced(error, "MEMORY.md", THEIR_INDEX);
+    let tree = fixture.tree();
+    assert_eq!(
+        tree["MEMORY.md"],
+        THEIR_INDEX.as_bytes(),
+        "their write is kept"
+    );
+    assert_eq!(tree["alpha.md"], ALPHA.as_bytes(), "the rest is put back");
+    assert_eq!(journal_entries(&fixture), 0, "nothing journaled");
+}
+
+#[test]
+fn a_file_created_between_compare_and_rename_of_a_new_file_is_kept() {
+    let fixture = Fixture::new();
+    let error = race(
+        &fixture,
+        "beta.md",
+        THEIR_ALPHA,
+        vec![
+            file_write("beta.md", None, Some("mine\n")),
+            file_write("MEMORY.md", Some(INDEX), Some(MY_INDEX)),
+        ],
+    )
+    .expect_err("the other file is seen");
+    match error {
+        memwb::review::ReviewError::Claude(memwb::claude::ClaudeError::Conflict {
+            file,
+            raced,
+            ..
+        }) => assert_eq!((file.as_str(), raced), ("beta.md", true)),
+        other => panic!("not a raced conflict: {other:?}"),
+    }
+    let tree = fixture.tree();
+    assert_eq!(tree["beta.md"], THEIR_ALPHA.as_bytes());
+    assert_eq!(tree["MEMORY.md"], INDEX.as_bytes());
+    assert_eq!(journal_entries(&fixture), 0);
+}
+
+#[test]
+fn without_a_race_the_same_change_applies_and_is_journaled_once() {
+    let fixture = Fixture::new();
+    memwb::review::claude::journaled(
+        &fixture.folder(),
+        vec![
+            file_write("alpha.md", Some(ALPHA), Some("mine\n")),
+            file_write("MEMORY.md", Some(INDEX), Some(MY_INDEX)),
+        ],
+        memwb::review::EntryMeta::default(),
+    )
+    .expect("applies");
+    assert_eq!(fixture.tree()["alpha.md"], b"mine\n");
+    assert_eq!(journal_entries(&fixture), 1);
+}
+
+fn wait_pid(pid: rustix::process::Pid, stopped: bool) -> rustix::process::WaitStatus {
+    let flags = if stopped {
+        rustix::process::WaitOptions::UNTRACED
+    } else {
+        rustix::process::WaitOptions::empty()
+    };
+    loop {
+        match rustix::process::waitpid(Some(pid), flags) {
+            Ok(Some((_, status))) => return status,
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => panic!("waitpid: {e}"),
+        }
+    }
+}
+
+#[test]
+fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
+    if !cfg!(debug_assertions) {
+        common::skip("MEMWB_STOP_AT exists in debug builds only");
+        return;
+    }
+    let fixture = Fixture::new();
+    // The state directory exists, so the change's steps are: 0 the journal's intent, 1 the
+    // temp file, 2 its fsync, 3 the rename of alpha.md.
+    assert_eq!(fixture.run(&["log"]).status.code(), Some(0));
+    #[allow(clippy::zombie_processes)] // reaped by wait_pid
+    let child = fixture
+        .command(&["set", "alpha", "--body", "Mine."])
+        .env("MEMWB_STOP_AT", "3")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+    assert!(wait_pid(pid, true).stopped(), "stopped before the rename");
+    fs::write(fixture.memory().join("alpha.md"), THEIR_ALPHA).expect("the other write");
+    rustix::process::kill_process(pid, rustix::process::Signal::CONT).expect("SIGCONT");
+    let status = wait_pid(pid, false);
+    assert_eq!(status.exit_status(), Some(1));
+    let tree = fixture.tree();
+    assert_eq!(
+        tree["alpha.md"],
+        THEIR_ALPHA.as_bytes(),
+        "their write is kept"
+    );
+    assert_eq!(tree["MEMORY.md"], INDEX.as_bytes());
+    assert_eq!(journal_entries(&fixture), 0);
+}

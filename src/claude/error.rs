@@ -53,12 +53,18 @@ pub enum ClaudeError {
     Consolidating { path: PathBuf, pid: String },
     /// A file is not what the change was based on: someone (Claude Code, most likely) wrote
     /// it since it was read. `current` is its text now (`None`: it does not exist), so that
-    /// the caller can show the difference.
-    #[error("{path} changed since it was read; nothing was written")]
+    /// the caller can show the difference. `raced`: the other write landed while memwb was
+    /// replacing the file (after its compare, before its rename); it was kept and the whole
+    /// change put back.
+    #[error(
+        "{path} changed since it was read{}; nothing was written",
+        if *raced { " (another program wrote it while memwb was replacing it: its write was kept and this change put back)" } else { "" }
+    )]
     Conflict {
         path: PathBuf,
         file: String,
         current: Option<String>,
+        raced: bool,
     },
     /// A write the engine's rules refuse (a name outside the folder, not `*.md`, a link ...).
     #[error("cannot write {path}: {rule}; nothing was written")]

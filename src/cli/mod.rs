@@ -238,6 +238,13 @@ pub fn main() -> ExitCode {
             eprintln!("warning: {}", output::inert(&message));
             ExitCode::from(EXIT_FINDINGS)
         }
+        // Another program's write landed inside memwb's change and was kept: nothing is
+        // lost, the change was not made; exit 1 as for a finding, not 2 as for a failure.
+        Err(error) if is_raced_write(&error) => {
+            let message = format!("{error:#}").replace('\n', " ");
+            eprintln!("conflict: {}", output::inert(&message));
+            ExitCode::from(EXIT_FINDINGS)
+        }
         Err(error) => {
             let message = format!("{error:#}").replace('\n', " ");
             eprintln!("error: {}", output::inert(&message));
@@ -247,6 +254,18 @@ pub fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILED)
         }
     }
+}
+
+fn is_raced_write(error: &anyhow::Error) -> bool {
+    use crate::claude::ClaudeError;
+    let raced = |e: &ClaudeError| matches!(e, ClaudeError::Conflict { raced: true, .. });
+    error.chain().any(|cause| {
+        cause.downcast_ref::<ClaudeError>().is_some_and(raced)
+            || matches!(
+                cause.downcast_ref::<crate::review::ReviewError>(),
+                Some(crate::review::ReviewError::Claude(e)) if raced(e)
+            )
+    })
 }
 
 fn is_not_journaled(error: &anyhow::Error) -> bool {

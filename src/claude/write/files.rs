@@ -4,6 +4,7 @@
 //! fsync), remove it. Every step passes the folder's fault hooks.
 
 use std::ffi::OsStr;
+use std::fs::File;
 use std::io::Write;
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
@@ -142,11 +143,27 @@ impl Root {
         }
     }
 
+    /// The text of `file` as [`Root::read`] gives it, and the file it was read from, kept
+    /// open so that a write into it after the compare can be seen later
+    /// ([`super::witness`]).
+    pub(crate) fn read_open(&self, file: &str) -> Result<Option<(String, File)>> {
+        match self.dir_of(file, false)? {
+            Some((dir, name)) => dir.read_open(name),
+            None => Ok(None),
+        }
+    }
+
     /// Replaces (or creates) `file` with `text`, and any folder on its way inside the
     /// folder: readers see the old or the new bytes.
     pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
+        self.write_bytes(file, text.as_bytes(), false)
+    }
+
+    /// [`Root::write`] of any bytes; with `new`, refused as a conflict when a file of that
+    /// name appeared since it was read as absent.
+    pub(crate) fn write_bytes(&self, file: &str, bytes: &[u8], new: bool) -> Result<()> {
         match self.dir_of(file, true)? {
-            Some((dir, name)) => dir.replace(name, text.as_bytes(), &self.hooks),
+            Some((dir, name)) => dir.replace(name, bytes, new, &self.hooks),
             None => Err(refused(self.shown(file), "its folder could not be made")),
         }
     }
@@ -186,6 +203,11 @@ impl Dir {
     }
 
     fn read(&self, name: &str) -> Result<Option<String>> {
+        Ok(self.read_open(name)?.map(|(text, _)| text))
+    }
+
+    /// The text of `name` and the file it was read from, still open.
+    fn read_open(&self, name: &str) -> Result<Option<(String, File)>> {
         let path = self.path.join(name);
         if self.kind(name) == Some(FileType::Symlink) {
             return Err(refused(
@@ -202,21 +224,22 @@ impl Dir {
         else {
             return Ok(None);
         };
-        let bytes = read_capped(file, MAX_FILE_BYTES, &path)?;
-        String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|e| {
-                refused(
-                    path,
-                    format!(
-                        "it is not valid UTF-8 (first bad byte at offset {}); memwb does not rewrite it",
-                        e.utf8_error().valid_up_to()
-                    ),
-                )
-            })
+        let bytes = read_capped(&file, MAX_FILE_BYTES, &path)?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            refused(
+                path,
+                format!(
+                    "it is not valid UTF-8 (first bad byte at offset {}); memwb does not rewrite it",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
+        Ok(Some((text, file)))
     }
 
-    fn replace(&self, name: &str, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    /// Replaces `name` with `bytes`; with `new`, only if no file has the name by the rename
+    /// (one made meanwhile by another writer is a conflict, never overwritten).
+    fn replace(&self, name: &str, bytes: &[u8], new: bool, hooks: &IoHooks) -> Result<()> {
         let target = self.path.join(name);
         let temp = temp_name();
         let temp_path = self.path.join(&temp);
@@ -240,14 +263,40 @@ impl Dir {
             hooks.step(IoOp::SyncTemp, "fsync", &temp_path)?;
             file.sync_all().map_err(|e| io("fsync", &temp_path, e))?;
             hooks.step(IoOp::Rename, "rename", &target)?;
-            rustix::fs::renameat(&self.fd, temp.as_str(), &self.fd, name)
-                .map_err(|e| io("rename", &target, e))
+            self.rename_into_place(&temp, name, new)
         })();
         if written.is_err() {
             let _ = rustix::fs::unlinkat(&self.fd, temp.as_str(), AtFlags::empty());
         }
         written?;
         self.sync(hooks)
+    }
+
+    fn rename_into_place(&self, temp: &str, name: &str, new: bool) -> Result<()> {
+        let target = self.path.join(name);
+        if new {
+            match rustix::fs::renameat_with(
+                &self.fd,
+                temp,
+                &self.fd,
+                name,
+                rustix::fs::RenameFlags::NOREPLACE,
+            ) {
+                Ok(()) => return Ok(()),
+                Err(Errno::EXIST) => {
+                    return Err(ClaudeError::Conflict {
+                        path: target,
+                        file: String::new(),
+                        current: None,
+                        raced: true,
+                    });
+                }
+                // A file system without RENAME_NOREPLACE: the plain rename below.
+                Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
+                Err(e) => return Err(io("rename", &target, e)),
+            }
+        }
+        rustix::fs::renameat(&self.fd, temp, &self.fd, name).map_err(|e| io("rename", &target, e))
     }
 
     fn remove(&self, name: &str, hooks: &IoHooks) -> Result<()> {

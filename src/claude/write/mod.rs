@@ -10,6 +10,7 @@
 
 mod files;
 mod recover;
+mod witness;
 
 use std::collections::HashSet;
 
@@ -157,16 +158,24 @@ pub fn apply(
         return Ok(Vec::new());
     }
     let mut images = Vec::with_capacity(writes.len());
+    let mut compared = witness::Compared::default();
     for write in writes {
-        let current = root.read(&write.file)?;
+        let (current, handle) = match root.read_open(&write.file)? {
+            Some((text, handle)) => (Some(text), Some(handle)),
+            None => (None, None),
+        };
         if current != write.base {
             return Err(ClaudeError::Conflict {
                 path: root.shown(&write.file),
                 file: write.file,
                 current,
+                raced: false,
             });
         }
         if write.after != current {
+            if let (Some(handle), Some(text)) = (handle, &current) {
+                compared.keep(&write.file, handle, text);
+            }
             images.push(FileImage {
                 file: write.file,
                 before: current,
@@ -184,8 +193,30 @@ pub fn apply(
     let mut written = 0;
     let outcome = images.iter().try_for_each(|image| {
         written += 1;
-        root.set(&image.file, image.after.as_deref())
+        match &image.after {
+            Some(after) => root
+                .write_bytes(&image.file, after.as_bytes(), image.before.is_none())
+                .map_err(|e| named_conflict(e, &image.file)),
+            None => root.remove(&image.file),
+        }
     });
+    if outcome.is_ok() {
+        // After every rename: a plain write into a file between its compare and its rename.
+        let raced = compared.written_since(&images, root.path());
+        if let Some((file, theirs)) = raced.first() {
+            if put_back_raced(&root, &images, &raced)
+                && let Some(observer) = observer
+            {
+                observer.aborted(folder);
+            }
+            return Err(ClaudeError::Conflict {
+                path: root.shown(file),
+                file: file.clone(),
+                current: String::from_utf8(theirs.clone()).ok(),
+                raced: true,
+            });
+        }
+    }
     match outcome {
         Ok(()) => {
             if let Some(observer) = observer {
@@ -211,4 +242,46 @@ pub fn apply(
             Err(error)
         }
     }
+}
+
+/// A new file's rename refused because a file of its name appeared: the conflict names it.
+fn named_conflict(error: ClaudeError, file: &str) -> ClaudeError {
+    match error {
+        ClaudeError::Conflict {
+            path, raced: true, ..
+        } => ClaudeError::Conflict {
+            path,
+            file: file.to_owned(),
+            current: None,
+            raced: true,
+        },
+        other => other,
+    }
+}
+
+/// Puts back what other writers wrote into files of the change meanwhile (`raced`), then the
+/// rest of the change. The raced files go first: should putting back fail part-way, the
+/// journal's intent stays, and recovery leaves a file that holds neither of its images.
+/// Returns whether everything was put back.
+fn put_back_raced(root: &Root, images: &[FileImage], raced: &[(String, Vec<u8>)]) -> bool {
+    let mut failed = false;
+    for (file, theirs) in raced {
+        if let Err(e) = root.write_bytes(file, theirs, false) {
+            failed = true;
+            tracing::error!(error = %e, file, "could not put back another program's write");
+        }
+    }
+    let rest: Vec<FileImage> = images
+        .iter()
+        .filter(|image| !raced.iter().any(|(file, _)| *file == image.file))
+        .cloned()
+        .collect();
+    if let Err(e) = recover::roll_back(root, &rest, &|kept, current| kept == current) {
+        failed = true;
+        tracing::error!(error = %e, "could not put a raced change back");
+    }
+    if failed {
+        tracing::error!("the next change to the folder resolves the rest");
+    }
+    !failed
 }
