@@ -10,9 +10,13 @@ use serde_json::{Value, json};
 
 /// `memwb ARGS` with HOME and CLAUDE_CONFIG_DIR in `home`, nothing else inherited but PATH.
 fn memwb(home: &Path, args: &[&str]) -> Output {
+    memwb_with_path(home, std::env::var_os("PATH").unwrap_or_default(), args)
+}
+
+fn memwb_with_path(home: &Path, path: std::ffi::OsString, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memwb"))
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("PATH", path)
         .env("HOME", home)
         .env("CLAUDE_CONFIG_DIR", home.join("claude"))
         .env("MEMWB_CONFIG", home.join("memwb.toml"))
@@ -60,18 +64,18 @@ fn install_into_a_missing_file_creates_it_with_the_three_hooks() {
     assert_eq!(
         read(&settings(home.path())),
         json!({"hooks": {
-            "PreToolUse": [memwb_group(Some("Write|Edit|MultiEdit|Bash"), "memwb hook claude")],
-            "PostToolUse": [memwb_group(Some("Write|Edit|MultiEdit"), "memwb hook claude")],
+            "PreToolUse": [memwb_group(Some("*"), "memwb hook claude")],
+            "PostToolUse": [memwb_group(Some("*"), "memwb hook claude")],
             "SessionStart": [memwb_group(None, "memwb hook claude")],
         }})
     );
     // Nothing was there before, so there is nothing to back up.
-    assert!(
-        !home
-            .path()
-            .join("claude/settings.json.memwb-backup")
-            .exists()
-    );
+    let names: Vec<String> = fs::read_dir(home.path().join("claude"))
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("backup"))
+        .collect();
+    assert!(names.is_empty(), "{names:?}");
 }
 
 const OTHERS: &str = r#"{
@@ -96,13 +100,14 @@ fn install_keeps_every_other_key_and_hook_twice_changes_nothing_and_uninstall_re
     let out = ok(memwb(home.path(), &["hooks", "install", "--user"]));
     assert!(
         out.ends_with(&format!(
-            "the previous file is kept in {}.memwb-backup\n",
+            "the previous file is kept in {}.memwb-backup-1\n",
             path.display()
         )),
         "{out}"
     );
     assert_eq!(
-        fs::read_to_string(home.path().join("claude/settings.json.memwb-backup")).expect("backup"),
+        fs::read_to_string(home.path().join("claude/settings.json.memwb-backup-1"))
+            .expect("backup"),
         OTHERS
     );
     let installed = read(&path);
@@ -110,10 +115,7 @@ fn install_keeps_every_other_key_and_hook_twice_changes_nothing_and_uninstall_re
     assert_eq!(keys, ["model", "permissions", "hooks", "autoMemoryEnabled"]);
     let pre = &installed["hooks"]["PreToolUse"];
     assert_eq!(pre[0]["hooks"][0]["command"], "~/bin/no-rm-rf");
-    assert_eq!(
-        pre[1],
-        memwb_group(Some("Write|Edit|MultiEdit|Bash"), "memwb hook claude")
-    );
+    assert_eq!(pre[1], memwb_group(Some("*"), "memwb hook claude"));
     assert_eq!(
         installed["hooks"]["Stop"][0]["hooks"][0]["command"],
         "notify-send done"
@@ -153,9 +155,14 @@ fn install_keeps_every_other_key_and_hook_twice_changes_nothing_and_uninstall_re
     );
 
     let out = ok(memwb(home.path(), &["hooks", "uninstall"]));
+    assert!(
+        out.starts_with(&format!("removed memwb's hooks from {}\n", path.display())),
+        "{out}"
+    );
     assert_eq!(
-        out,
-        format!("removed memwb's hooks from {}\n", path.display())
+        fs::read_to_string(&path).expect("read"),
+        OTHERS,
+        "the original bytes"
     );
     let original: Value = serde_json::from_str(OTHERS).expect("json");
     assert_eq!(read(&path), original);
@@ -218,11 +225,11 @@ fn project_settings_and_status() {
     );
     assert_eq!(
         lines[1],
-        "  PreToolUse [Write|Edit|MultiEdit|Bash]: memwb hook claude --mode record"
+        "  PreToolUse [*]: memwb hook claude --mode record"
     );
     assert_eq!(
         lines[2],
-        "  PostToolUse [Write|Edit|MultiEdit]: memwb hook claude --mode record"
+        "  PostToolUse [*]: memwb hook claude --mode record"
     );
     assert_eq!(lines[3], "  SessionStart: memwb hook claude --mode record");
     assert_eq!(
@@ -251,16 +258,11 @@ fn project_settings_and_status() {
         .output()
         .expect("run");
     let status = ok(out);
-    assert_eq!(
-        status.lines().last(),
-        Some(
-            format!(
-                "Claude Code runs {}: this binary",
-                bin.join("memwb").display()
-            )
-            .as_str()
-        )
+    let runs = format!(
+        "Claude Code runs {}: this binary",
+        bin.join("memwb").display()
     );
+    assert!(status.lines().any(|l| l == runs), "{status}");
 
     // The user's file has nothing: status says so and names no mode.
     let user = ok(memwb(home.path(), &["hooks", "status"]));
@@ -271,4 +273,282 @@ fn project_settings_and_status() {
         )),
         "{user}"
     );
+}
+
+/// `memwb ARGS` as [`memwb`], with `bin` (holding this binary as `memwb`) as the PATH.
+fn memwb_on_path(home: &Path, args: &[&str]) -> Output {
+    let bin = home.join("bin");
+    if !bin.join("memwb").exists() {
+        fs::create_dir_all(&bin).expect("mkdir");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_memwb"), bin.join("memwb")).expect("link");
+    }
+    memwb_with_path(home, bin.into_os_string(), args)
+}
+
+const NARROW: &str = r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Write|Edit|MultiEdit|Bash", "hooks": [{"type": "command", "command": "memwb hook claude", "timeout": 10}]},
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}
+    ],
+    "PostToolUse": [
+      {"matcher": "Write|Edit|MultiEdit", "hooks": [{"type": "command", "command": "memwb hook claude", "timeout": 10}]}
+    ],
+    "SessionStart": [{"hooks": [{"type": "command", "command": "memwb hook claude", "timeout": 10}]}]
+  }
+}
+"#;
+
+#[test]
+fn an_old_narrow_install_is_reported_and_upgraded_in_place_to_every_tool() {
+    let home = tempfile::tempdir().expect("temp");
+    let path = settings(home.path());
+    fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+    fs::write(&path, NARROW).expect("write");
+    let status = ok(memwb_on_path(home.path(), &["hooks", "status"]));
+    let warnings = status
+        .lines()
+        .filter(|l| l.starts_with("  warning: this ") && l.contains("matcher leaves tools out"))
+        .count();
+    assert_eq!(warnings, 2, "{status}");
+    assert!(
+        status.contains("\ngate: not effective: PreToolUse does not see every tool; PostToolUse does not see every tool\n"),
+        "{status}"
+    );
+
+    ok(memwb(home.path(), &["hooks", "install"]));
+    let upgraded = read(&path);
+    let pre = upgraded["hooks"]["PreToolUse"].as_array().expect("array");
+    assert_eq!(pre.len(), 2);
+    assert_eq!(
+        pre[0],
+        memwb_group(Some("*"), "memwb hook claude"),
+        "in its place"
+    );
+    assert_eq!(pre[1]["hooks"][0]["command"], "lint");
+    assert_eq!(
+        upgraded["hooks"]["PostToolUse"],
+        json!([memwb_group(Some("*"), "memwb hook claude")])
+    );
+    let status = ok(memwb_on_path(home.path(), &["hooks", "status"]));
+    assert!(!status.contains("warning"), "{status}");
+    assert!(
+        status.contains("  PreToolUse [*]: memwb hook claude\n"),
+        "{status}"
+    );
+    assert!(status.ends_with("\ngate: effective\n"), "{status}");
+}
+
+/// Mode bits of a file.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).expect("stat").permissions().mode() & 0o7777
+}
+
+const EXACT: &str = "{\r\n    \"apiKeyHelper\": \"~/bin/key\",\r\n    \"big\": 12345678901234567890123,\r\n    \"env\": {\"A\": \"1\", \"A\": \"2\"},\r\n    \"ratio\": 1.50e0\r\n}";
+
+#[test]
+fn install_keeps_the_files_mode_and_every_byte_not_memwbs_and_every_backup() {
+    let home = tempfile::tempdir().expect("temp");
+    let path = settings(home.path());
+    fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+    let original = format!("\u{feff}{EXACT}");
+    fs::write(&path, &original).expect("write");
+    fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).expect("chmod");
+
+    ok(memwb(home.path(), &["hooks", "install"]));
+    assert_eq!(mode(&path), 0o600, "the file's mode is kept");
+    let text = fs::read_to_string(&path).expect("read");
+    assert!(
+        text.starts_with("\u{feff}{\r\n    \"apiKeyHelper\""),
+        "{text}"
+    );
+    for kept in [
+        "\"big\": 12345678901234567890123,",
+        "\"env\": {\"A\": \"1\", \"A\": \"2\"},",
+        "\"ratio\": 1.50e0",
+    ] {
+        assert!(text.contains(kept), "{kept} changed:\n{text}");
+    }
+    let first = path.with_file_name("settings.json.memwb-backup-1");
+    assert_eq!(fs::read_to_string(&first).expect("backup"), original);
+    assert_eq!(mode(&first), 0o600);
+
+    // Another install and an uninstall: each keeps what it replaced, none overwrites another.
+    fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o640)).expect("chmod");
+    ok(memwb(
+        home.path(),
+        &["hooks", "install", "--mode", "record"],
+    ));
+    assert_eq!(mode(&path), 0o640);
+    ok(memwb(home.path(), &["hooks", "uninstall"]));
+    assert_eq!(
+        fs::read_to_string(&path).expect("read"),
+        original,
+        "byte for byte"
+    );
+    assert_eq!(mode(&path), 0o640);
+    assert_eq!(fs::read_to_string(&first).expect("backup"), original);
+    for generation in 2..=3 {
+        let backup = path.with_file_name(format!("settings.json.memwb-backup-{generation}"));
+        assert!(
+            fs::read_to_string(&backup)
+                .expect("backup")
+                .contains("memwb hook claude"),
+            "generation {generation}"
+        );
+        assert_eq!(mode(&backup), 0o600);
+    }
+    // An older memwb's single backup is never overwritten either.
+    let legacy = path.with_file_name("settings.json.memwb-backup");
+    fs::write(&legacy, "old").expect("write");
+    ok(memwb(home.path(), &["hooks", "install"]));
+    assert_eq!(fs::read_to_string(&legacy).expect("legacy"), "old");
+    assert!(path.with_file_name("settings.json.memwb-backup-4").exists());
+}
+
+#[test]
+fn a_settings_file_memwb_cannot_edit_exactly_is_refused_untouched() {
+    let home = tempfile::tempdir().expect("temp");
+    let path = settings(home.path());
+    fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+    let twice = "{\"hooks\": {}, \"hooks\": {\"Stop\": []}}";
+    fs::write(&path, twice).expect("write");
+    let out = memwb(home.path(), &["hooks", "install"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the key \"hooks\" appears 2 times")
+            && stderr.contains("nothing was changed"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(&path).expect("read"), twice);
+    assert_eq!(
+        fs::read_dir(path.parent().expect("dir"))
+            .expect("list")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn uninstall_takes_away_the_settings_file_and_folder_install_created() {
+    let home = tempfile::tempdir().expect("temp");
+    let project = home.path().join("repo");
+    fs::create_dir_all(&project).expect("mkdir");
+    let dir = project.to_str().expect("utf-8");
+    ok(memwb(home.path(), &["hooks", "install", "--project", dir]));
+    assert_eq!(mode(&project.join(".claude/settings.json")), 0o600);
+    ok(memwb(
+        home.path(),
+        &["hooks", "install", "--project", dir, "--mode", "record"],
+    ));
+    let out = ok(memwb(
+        home.path(),
+        &["hooks", "uninstall", "--project", dir],
+    ));
+    assert!(
+        out.contains("and the file, which memwb had created"),
+        "{out}"
+    );
+    assert!(
+        !project.join(".claude").exists(),
+        "nothing of memwb's is left"
+    );
+
+    // A .claude/ that holds something else stays, with that in it.
+    ok(memwb(home.path(), &["hooks", "install", "--project", dir]));
+    fs::write(project.join(".claude/settings.local.json"), "{}").expect("write");
+    ok(memwb(
+        home.path(),
+        &["hooks", "uninstall", "--project", dir],
+    ));
+    let left: Vec<String> = fs::read_dir(project.join(".claude"))
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["settings.local.json"]);
+
+    // Keys the user added to the created file meanwhile keep it.
+    ok(memwb(home.path(), &["hooks", "install", "--project", dir]));
+    let path = project.join(".claude/settings.json");
+    let with_hooks = fs::read_to_string(&path).expect("read");
+    let added = with_hooks.replacen('{', "{\n  \"model\": \"opus\",", 1);
+    fs::write(&path, &added).expect("write");
+    ok(memwb(
+        home.path(),
+        &["hooks", "uninstall", "--project", dir],
+    ));
+    assert_eq!(read(&path), json!({"model": "opus"}));
+}
+
+#[test]
+fn status_says_whether_the_gate_works_now() {
+    let home = tempfile::tempdir().expect("temp");
+    let project = home.path().join("repo");
+    fs::create_dir_all(project.join(".git")).expect("mkdir");
+    let dir = project.to_str().expect("utf-8");
+    ok(memwb(home.path(), &["hooks", "install", "--project", dir]));
+    let status = ok(memwb_on_path(
+        home.path(),
+        &["hooks", "status", "--project", dir],
+    ));
+    let folder = home
+        .path()
+        .join("claude/projects")
+        .join(dir.replace(|c: char| !c.is_ascii_alphanumeric(), "-"));
+    assert!(
+        status.contains(&format!("\nmemory folder: {}/memory\n", folder.display())),
+        "{status}"
+    );
+    assert!(status.contains("\nlast hook.log entry: none\n"), "{status}");
+    assert!(status.ends_with("\ngate: effective\n"), "{status}");
+
+    // A hook that ran leaves its last answer's time in hook.log, which status shows.
+    let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": dir,
+        "session_id": "s", "tool_use_id": "t1",
+        "tool_input": {"file_path": format!("{}/memory/a.md", folder.display()), "content": "x"}});
+    let mut hook = Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .env_clear()
+        .env("HOME", home.path())
+        .env("CLAUDE_CONFIG_DIR", home.path().join("claude"))
+        .env("MEMWB_CONFIG", home.path().join("memwb.toml"))
+        .env("MEMWB_STATE_DIR", home.path().join("state"))
+        .args(["hook", "claude"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hook");
+    use std::io::Write;
+    hook.stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.to_string().as_bytes())
+        .expect("write");
+    hook.wait_with_output().expect("hook");
+    let status = ok(memwb_on_path(
+        home.path(),
+        &["hooks", "status", "--project", dir],
+    ));
+    let last = status
+        .lines()
+        .find_map(|l| l.strip_prefix("last hook.log entry: "))
+        .expect("a hook.log line");
+    assert_ne!(last, "none", "{status}");
+    assert!(last.starts_with("20"), "a time first: {last}");
+
+    // Settings that do not parse, or the mode off, make the gate ineffective, and it says why.
+    fs::write(project.join(".claude/settings.local.json"), "{").expect("write");
+    fs::write(home.path().join("memwb.toml"), "[claude]\nmode = \"off\"\n").expect("write");
+    let status = ok(memwb_on_path(
+        home.path(),
+        &["hooks", "status", "--project", dir],
+    ));
+    let verdict = status.lines().last().expect("a verdict");
+    assert!(verdict.starts_with("gate: not effective: "), "{status}");
+    assert!(
+        verdict.contains("the local settings do not parse"),
+        "{status}"
+    );
+    assert!(verdict.contains("the mode is off"), "{status}");
 }

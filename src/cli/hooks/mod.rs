@@ -1,0 +1,173 @@
+//! `memwb hooks install|uninstall|status`: memwb's entries in a Claude Code settings file
+//! (docs/claude-code.md, "Put memwb in front of Claude Code").
+
+use std::path::{Path, PathBuf};
+
+mod edit;
+mod files;
+mod status;
+
+use anyhow::Context;
+
+use super::EXIT_OK;
+use super::output::inert;
+use crate::claude::hook::settings::ShapeError;
+use crate::claude::locate::{config_dir, process_env};
+
+#[derive(clap::Args, Debug)]
+pub struct HooksArgs {
+    #[command(subcommand)]
+    pub action: HooksAction,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum HooksAction {
+    /// Add memwb's hooks (PreToolUse, PostToolUse, SessionStart) to a Claude Code settings file.
+    Install(InstallArgs),
+    /// Remove memwb's hooks from a settings file, and nothing else.
+    Uninstall(WhereArgs),
+    /// Where memwb's hooks are installed, in which mode, what Claude Code runs, and whether
+    /// that `memwb` is this binary.
+    Status(WhereArgs),
+}
+
+#[derive(clap::Args, Debug, Default)]
+pub struct WhereArgs {
+    /// The user's settings ($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json; the default).
+    #[arg(long, conflicts_with = "project")]
+    pub user: bool,
+    /// The project's shared settings, DIR/.claude/settings.json.
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct InstallArgs {
+    #[command(flatten)]
+    pub place: WhereArgs,
+    /// review: memory writes become proposals (the default); record: they go through and are journaled.
+    #[arg(long, value_name = "MODE", value_parser = ["review", "record"])]
+    pub mode: Option<String>,
+}
+
+fn settings_path(place: &WhereArgs) -> anyhow::Result<PathBuf> {
+    Ok(match &place.project {
+        Some(dir) => dir.join(".claude").join("settings.json"),
+        None => config_dir(&process_env)?.join("settings.json"),
+    })
+}
+
+/// A refusal of the file's shape, as the error the command ends with.
+fn refused(path: &Path, e: ShapeError) -> anyhow::Error {
+    anyhow::anyhow!(
+        "settings file {} {}; nothing was changed",
+        path.display(),
+        if e.rule.starts_with("is not") {
+            e.rule
+        } else {
+            format!("cannot be edited: {}", e.rule)
+        }
+    )
+}
+
+fn hook_command(mode: Option<&str>) -> String {
+    match mode {
+        Some(mode) => format!("memwb hook claude --mode {mode}"),
+        None => "memwb hook claude".to_owned(),
+    }
+}
+
+pub fn run(args: &HooksArgs) -> anyhow::Result<u8> {
+    match &args.action {
+        HooksAction::Install(args) => install(args),
+        HooksAction::Uninstall(place) => uninstall(place),
+        HooksAction::Status(place) => status::run(place),
+    }
+}
+
+fn install(args: &InstallArgs) -> anyhow::Result<u8> {
+    let path = settings_path(&args.place)?;
+    let target = files::real_target(&path);
+    let current = files::read(&target)?;
+    let command = hook_command(args.mode.as_deref());
+    let text = current.as_ref().map_or("", |c| c.text.as_str());
+    let shown = inert(&path.display().to_string());
+    let Some(new) = edit::install(text, &command).map_err(|e| refused(&path, e))? else {
+        say!("memwb's hooks are already installed in {shown}; nothing changed")?;
+        return Ok(EXIT_OK);
+    };
+    match &current {
+        Some(current) => {
+            let backup = files::back_up(&target, &current.bytes)?;
+            files::replace(&target, &current.with_bom(&new), Some(current))?;
+            say!("installed memwb's hooks in {shown}: {command}")?;
+            say!(
+                "the previous file is kept in {}",
+                inert(&backup.display().to_string())
+            )?;
+        }
+        None => {
+            let dir = target.parent().unwrap_or(Path::new("."));
+            let created = files::Created {
+                folder: !dir.exists(),
+            };
+            std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
+            files::note_created(&target, created)?;
+            files::replace(&target, new.as_bytes(), None)?;
+            say!("installed memwb's hooks in {shown}: {command}")?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn uninstall(place: &WhereArgs) -> anyhow::Result<u8> {
+    let path = settings_path(place)?;
+    let target = files::real_target(&path);
+    let shown = inert(&path.display().to_string());
+    let Some(current) = files::read(&target)? else {
+        say!("{shown} does not exist; nothing to remove")?;
+        return Ok(EXIT_OK);
+    };
+    let Some(new) = edit::uninstall(&current.text).map_err(|e| refused(&path, e))? else {
+        say!("memwb's hooks are not in {shown}; nothing changed")?;
+        return Ok(EXIT_OK);
+    };
+    let left = edit::without_layout(&new);
+    if let Some(created) = files::created(&target)
+        && (left == "{}" || left.is_empty())
+    {
+        files::remove_created(&target, created)?;
+        say!("removed memwb's hooks from {shown}, and the file, which memwb had created")?;
+        return Ok(EXIT_OK);
+    }
+    let backup = files::back_up(&target, &current.bytes)?;
+    files::replace(
+        &target,
+        &as_written_before(&target, &new, &current),
+        Some(&current),
+    )?;
+    say!("removed memwb's hooks from {shown}")?;
+    say!(
+        "the previous file is kept in {}",
+        inert(&backup.display().to_string())
+    )?;
+    Ok(EXIT_OK)
+}
+
+/// The bytes to write for `new` (the file without memwb's entries): the newest backup without
+/// memwb's entries, byte for byte, when it says the same up to layout (the file as it was
+/// before memwb's install, not a re-laid-out copy); else `new` itself.
+fn as_written_before(target: &Path, new: &str, current: &files::Current) -> Vec<u8> {
+    let wanted = edit::without_layout(new);
+    let before = files::backups(target)
+        .into_iter()
+        .rev()
+        .find_map(|(_, path)| {
+            let old = files::read(&path).ok()??;
+            matches!(edit::uninstall(&old.text), Ok(None)).then_some(old)
+        });
+    match before {
+        Some(old) if edit::without_layout(&old.text) == wanted => old.bytes,
+        _ => current.with_bom(new),
+    }
+}
