@@ -653,3 +653,79 @@ fn a_memory_md_edit_is_approved_with_its_name_and_recorded_as_a_set() {
         .expect("entries");
     assert_eq!(entries.last().expect("an entry").op.as_str(), "set");
 }
+
+/// Mode bits of a path, not following a link.
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    fs::symlink_metadata(path)
+        .expect("stat")
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
+#[test]
+fn the_record_stash_is_redacted_and_every_state_file_is_private() {
+    let session = Session::new();
+    let token = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+    let file = session.memory().join("user_role.md");
+    let original = format!(
+        "{}\ndeploy token {token}\n",
+        fs::read_to_string(&file).expect("read")
+    );
+    fs::write(&file, &original).expect("write");
+    let edit = json!({"file_path": file, "old_string": "deploy token", "new_string": "the deploy token", "replace_all": false});
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    let pre = session.input("PreToolUse", "Edit", edit.clone(), "toolu_stash1");
+    assert_eq!(session.hook(&pre, &record), "");
+    let stashes: Vec<PathBuf> = walkdir(&session.state())
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("hook-stash")))
+        .collect();
+    assert_eq!(stashes.len(), 1, "{stashes:?}");
+    let stash = fs::read_to_string(&stashes[0]).expect("stash");
+    assert!(
+        !stash.contains(&token),
+        "the stash keeps the token whole: {stash}"
+    );
+    assert!(stash.contains("[REDACTED]"), "{stash}");
+    assert_eq!(mode_of(&stashes[0]), 0o600);
+
+    // The rest of the state: a journaled change, a proposal, a log line, the lock.
+    fs::write(
+        &file,
+        original.replacen("deploy token", "the deploy token", 1),
+    )
+    .expect("edit");
+    let mut post = session.input("PostToolUse", "Edit", edit, "toolu_stash1");
+    post["tool_response"] = json!({"filePath": file});
+    assert_eq!(session.hook(&post, &record), "");
+    let write = json!({"file_path": session.memory().join("project_new.md"), "content": "---\nname: n\ndescription: d\ntype: project\n---\nbody\n"});
+    session.hook(
+        &session.input("PreToolUse", "Write", write, "toolu_stash2"),
+        &[],
+    );
+    session.hook_bytes(b"not json", &[]);
+    let mut files = 0;
+    for path in walkdir(&session.state()) {
+        files += 1;
+        assert_eq!(mode_of(&path), 0o600, "{}", path.display());
+        let mut dir = path.parent();
+        while let Some(d) = dir.filter(|d| *d != session.state()) {
+            assert_eq!(mode_of(d), 0o700, "{}", d.display());
+            dir = d.parent();
+        }
+    }
+    let names: Vec<String> = walkdir(&session.state())
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    for expected in ["hook.log", "lock", "folder"] {
+        assert!(
+            names.iter().any(|n| n == expected),
+            "no {expected}: {names:?}"
+        );
+    }
+    assert!(names.iter().any(|n| n.starts_with("journal")), "{names:?}");
+    assert!(files >= 5, "{names:?}");
+}

@@ -238,7 +238,7 @@ impl ClaudeState {
             Ok(_) => {}
             Err(e) => return Err(e.into()),
         }
-        Ok(crate::store::fsutil::atomic_replace(
+        Ok(crate::store::fsutil::atomic_replace_private(
             &path,
             &text,
             &IoHooks::default(),

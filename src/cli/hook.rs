@@ -4,6 +4,7 @@
 //! why a hook must fail open).
 
 use std::io::{IsTerminal, Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 
 use super::EXIT_OK;
 use super::output::inert;
@@ -91,7 +92,7 @@ fn log(answer: &Answer) {
     let Some(dir) = log_dir(answer.folder.as_ref()) else {
         return;
     };
-    if std::fs::create_dir_all(&dir).is_err() {
+    if crate::store::fsutil::create_private_dir_all(&dir).is_err() {
         return;
     }
     let at = crate::store::time::format_ms(crate::store::time::now_ms());
@@ -102,6 +103,7 @@ fn log(answer: &Answer) {
     if let Ok(mut file) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(crate::store::fsutil::PRIVATE_FILE)
         .open(dir.join(LOG_FILE))
     {
         let _ = file.write_all(text.as_bytes());

@@ -4,7 +4,8 @@
 //! ([`Store::open_root`]), one component at a time, with `O_NOFOLLOW`: a link anywhere under
 //! `.memwb` (the directory itself, `journal.jsonl`, a proposal) is refused, so nothing is read
 //! from or written to outside the folder. Files are opened with `O_NONBLOCK` and must be regular
-//! (a FIFO or a device is refused, never waited on), and every read is capped.
+//! (a FIFO or a device is refused, never waited on), and every read is capped. Everything made
+//! here is private to the user (files 0600, directories 0700): it holds before images.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -16,7 +17,10 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::error::ReviewError;
-use crate::store::fsutil::{OpenError, open_regular_at_io, read_capped, temp_name};
+use crate::store::fsutil::{
+    OpenError, PRIVATE_DIR, PRIVATE_FILE, create_private_dir_all, open_regular_at_io, read_capped,
+    temp_name,
+};
 use crate::store::{Store, StoreError};
 
 type Result<T, E = ReviewError> = std::result::Result<T, E>;
@@ -106,7 +110,7 @@ impl StateDir {
                 rule: "it must be an absolute path".into(),
             });
         }
-        std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
+        create_private_dir_all(parent).map_err(|e| io("create", parent, e))?;
         let parent_fd = rustix::fs::openat(
             rustix::fs::CWD,
             parent,
@@ -170,7 +174,7 @@ impl StateDir {
     fn open_for_write(&self, name: &str, flags: OFlags) -> Result<Option<File>> {
         let path = self.file_path(name);
         let flags = flags | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
-        let mode = Mode::from_raw_mode(0o666);
+        let mode = Mode::from_raw_mode(PRIVATE_FILE);
         let fd = match rustix::fs::openat(&self.fd, c_name(name, &path)?.as_c_str(), flags, mode) {
             Ok(fd) => fd,
             Err(Errno::NOENT) => return Ok(None),
@@ -324,7 +328,7 @@ fn make_dir_at(parent: &impl AsFd, name: &str, path: &Path) -> Result<()> {
     match rustix::fs::mkdirat(
         parent,
         c_name(name, path)?.as_c_str(),
-        Mode::from_raw_mode(0o777),
+        Mode::from_raw_mode(PRIVATE_DIR),
     ) {
         Ok(()) | Err(Errno::EXIST) => Ok(()),
         Err(e) => Err(io("create", path, e)),

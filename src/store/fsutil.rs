@@ -192,6 +192,27 @@ pub fn temp_name() -> String {
     format!(".{}.tmp", uuid::Uuid::new_v4().simple())
 }
 
+/// The mode of every file memwb keeps about a folder outside it (journal, proposals, stash,
+/// logs, backups): they hold before images and may hold what a secret scan missed.
+pub const PRIVATE_FILE: u32 = 0o600;
+/// The mode of memwb's state directories.
+pub const PRIVATE_DIR: u32 = 0o700;
+
+/// Creates `path` and its missing parents, each private to the user.
+pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(PRIVATE_DIR)
+        .create(path)
+}
+
+/// [`atomic_replace`] for a file of memwb's own state: a new file is private to the user.
+pub fn atomic_replace_private(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+    replace_file_with_mode(target, bytes, hooks, || Ok(()), PRIVATE_FILE)?;
+    sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
+}
+
 /// Replaces `target` so that readers see the old or the new content, never a mix.
 pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     replace_file(target, bytes, hooks)?;
@@ -214,6 +235,18 @@ pub fn replace_file_checked(
     hooks: &IoHooks,
     check: impl FnOnce() -> Result<()>,
 ) -> Result<()> {
+    replace_file_with_mode(target, bytes, hooks, check, 0o666)
+}
+
+/// [`replace_file_checked`] creating the new file with `mode` (less the umask).
+fn replace_file_with_mode(
+    target: &Path,
+    bytes: &[u8],
+    hooks: &IoHooks,
+    check: impl FnOnce() -> Result<()>,
+    mode: u32,
+) -> Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = dir.join(temp_name());
     let result = (|| {
@@ -221,6 +254,7 @@ pub fn replace_file_checked(
         let mut file = OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(mode)
             .open(&temp)
             .map_err(io_err("create", &temp))?;
         file.write_all(bytes).map_err(io_err("write", &temp))?;

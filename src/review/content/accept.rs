@@ -10,7 +10,10 @@ use super::AuditFinding;
 use super::secrets::redact;
 use crate::review::error::ReviewError;
 use crate::review::who::Who;
-use crate::store::fsutil::{IoHooks, atomic_replace, create_dir_if_missing, read_optional};
+use crate::store::StoreError;
+use crate::store::fsutil::{
+    IoHooks, atomic_replace_private, create_private_dir_all, read_optional,
+};
 use crate::store::time::now_ms;
 
 pub const ACCEPTED_FILE: &str = "accepted.json";
@@ -89,11 +92,11 @@ impl Acceptances {
             at: now_ms(),
         });
         if let Some(dir) = self.path.parent() {
-            create_dir_if_missing(dir)?;
+            create_private_dir_all(dir).map_err(|e| StoreError::io("create", dir, e))?;
         }
         let mut bytes = serde_json::to_vec_pretty(&self.entries).unwrap_or_default();
         bytes.push(b'\n');
-        atomic_replace(&self.path, &bytes, &IoHooks::default())?;
+        atomic_replace_private(&self.path, &bytes, &IoHooks::default())?;
         Ok(&self.entries[self.entries.len() - 1])
     }
 }

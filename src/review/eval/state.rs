@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
 use crate::review::state::{MEMWB_DIR, StateDir};
-use crate::store::fsutil::{IoHooks, Links, atomic_replace, read_regular};
+use crate::store::fsutil::{
+    IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular,
+};
 use crate::store::{Store, StoreError};
 
 pub const CASES_FILE: &str = "evals.json";
@@ -142,7 +144,7 @@ impl EvalState {
                     }
                     _ => {}
                 }
-                Ok(atomic_replace(&path, bytes, &IoHooks::default())?)
+                Ok(atomic_replace_private(&path, bytes, &IoHooks::default())?)
             }
         }
     }
@@ -170,7 +172,7 @@ fn not_a_file(kind: rustix::fs::FileType) -> Option<&'static str> {
 
 /// Creates `dir` and its parents as needed; what is there must be a real directory.
 fn ensure_dir(dir: &Path) -> Result<(), EvalError> {
-    fs::create_dir_all(dir).map_err(|e| EvalError::io("create", dir, e))?;
+    create_private_dir_all(dir).map_err(|e| EvalError::io("create", dir, e))?;
     match fs::symlink_metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => Err(EvalError::NotDirectory {

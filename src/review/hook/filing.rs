@@ -10,9 +10,12 @@ use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::claude::NewFiles;
+use crate::review::content::secrets::redact;
 use crate::review::proposal::AgentCall;
 use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
-use crate::store::fsutil::{IoHooks, Links, atomic_replace, create_dir_if_missing, read_regular};
+use crate::store::fsutil::{
+    IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular,
+};
 
 /// One file's text before and after a tool call (`None`: the file does not exist).
 pub type HookImage = FileImage;
@@ -129,17 +132,18 @@ fn stash_name(input: &HookInput) -> Result<String, String> {
     Ok(format!("{id}.json"))
 }
 
-/// Keeps the file's before image until PostToolUse, keyed by the tool call's id.
+/// Keeps the file's before image until PostToolUse, keyed by the tool call's id: redacted,
+/// as the journal entry it becomes keeps it, and private to the user.
 pub fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage) -> Result<(), String> {
     let dir = state_dir(folder)?.join(STASH_DIR);
-    create_dir_if_missing(&dir).map_err(|e| e.to_string())?;
+    create_private_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     drop_old_stashes(&dir);
     let stash = Stash {
         file: image.file.clone(),
-        before: image.before.clone(),
+        before: image.before.as_deref().map(|t| redact(t).into_owned()),
     };
     let bytes = serde_json::to_vec(&stash).map_err(|e| e.to_string())?;
-    atomic_replace(&dir.join(stash_name(input)?), &bytes, &IoHooks::default())
+    atomic_replace_private(&dir.join(stash_name(input)?), &bytes, &IoHooks::default())
         .map_err(|e| e.to_string())
 }
 
