@@ -1,11 +1,12 @@
 //! MEMORY.md as Claude Code has it: written by the agent, parsed line by line, and cut where
 //! Claude Code stops loading it.
 //!
-//! What loads: after stripping a leading frontmatter block and block-level HTML comments, the
-//! first `lines` lines, and of those only whole lines that end within `size` units (the cut is
-//! at the last line break at or before the limit, so a line the limit falls inside is dropped).
+//! What loads is computed by `super::loader` exactly as the client does it; here each line of
+//! the file learns whether it loads, is dropped past a limit, or is stripped before counting.
 
 use std::path::{Component, Path};
+
+use super::loader;
 
 pub const INDEX_FILE: &str = "MEMORY.md";
 
@@ -134,6 +135,9 @@ pub struct ParsedIndex {
     pub counted_lines: usize,
     pub counted_size: usize,
     pub cut_by: Option<CutBy>,
+    /// Index in `lines` of the first line not loaded whole.
+    cut_line: Option<usize>,
+    loaded: String,
 }
 
 impl ParsedIndex {
@@ -145,116 +149,90 @@ impl ParsedIndex {
         self.entries().filter(|l| l.load == Load::Dropped)
     }
 
-    /// The text Claude Code loads: the loaded lines, joined as they were.
+    /// The text Claude Code loads (before the warning it appends when it cuts).
     pub fn loaded_text(&self) -> String {
-        let loaded: Vec<&str> = self
-            .lines
-            .iter()
-            .filter(|l| l.load == Load::Loaded)
-            .map(|l| l.text.as_str())
-            .collect();
-        loaded.join("\n")
+        self.loaded.clone()
     }
 
-    /// Index of the first dropped line, where the "not loaded past here" rule goes.
+    /// Index of the first line not loaded whole, where the "not loaded past here" rule goes.
     pub fn cut_at(&self) -> Option<usize> {
-        self.lines.iter().position(|l| l.load == Load::Dropped)
+        self.cut_line
     }
 }
 
-/// Parses MEMORY.md's text and applies `limits`.
+/// Parses MEMORY.md's text and applies `limits` as Claude Code's loader does
+/// (`super::loader`).
 pub fn parse(text: &str, limits: LoadLimits) -> ParsedIndex {
-    let raw: Vec<&str> = if text.is_empty() {
-        Vec::new()
+    let loaded = loader::load(text, limits);
+    let mut counted_from: Vec<Option<usize>> = Vec::new();
+    for (n, line) in loaded.counted.iter().enumerate() {
+        if counted_from.len() <= line.source {
+            counted_from.resize(line.source + 1, None);
+        }
+        counted_from[line.source] = Some(n);
+    }
+    let mut lines = Vec::new();
+    let mut cut_line = None;
+    let mut offset = 0;
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let file_lines = if text.is_empty() {
+        None
     } else {
-        text.strip_suffix('\n')
-            .unwrap_or(text)
-            .split('\n')
-            .collect()
+        Some(body.split('\n'))
     };
-    let frontmatter_end = frontmatter_end(&raw);
-    let mut lines = Vec::with_capacity(raw.len());
-    let mut in_comment = false;
-    for (i, line) in raw.iter().enumerate() {
-        let kind = if i < frontmatter_end {
-            LineKind::Frontmatter
-        } else if in_comment || line.trim_start().starts_with("<!--") {
-            in_comment = !closes_comment(line, in_comment);
-            LineKind::Comment
-        } else {
-            classify(line)
-        };
-        let load = match kind {
-            LineKind::Frontmatter | LineKind::Comment => Load::Stripped,
-            _ => Load::Loaded,
+    for (i, line) in file_lines.into_iter().flatten().enumerate() {
+        let counted = counted_from
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|n| &loaded.counted[n]);
+        let (kind, load) = match counted {
+            Some(c) => {
+                let load = if c.loaded.is_some() {
+                    Load::Loaded
+                } else {
+                    Load::Dropped
+                };
+                if cut_line.is_none()
+                    && (load == Load::Dropped || c.loaded.is_some_and(|end| end < c.text.len()))
+                {
+                    cut_line = Some(i);
+                }
+                (classify(&c.text), load)
+            }
+            None => (
+                stripped_kind(&loaded.gone[offset..offset + line.len()]),
+                Load::Stripped,
+            ),
         };
         lines.push(IndexLine {
             number: i + 1,
-            text: (*line).to_owned(),
+            text: line.to_owned(),
             kind,
             load,
         });
+        offset += line.len() + 1;
     }
-    let mut parsed = ParsedIndex {
+    ParsedIndex {
         lines,
         limits,
-        counted_lines: 0,
-        counted_size: 0,
-        cut_by: None,
-    };
-    apply_limits(&mut parsed);
-    parsed
-}
-
-fn apply_limits(index: &mut ParsedIndex) {
-    let limits = index.limits;
-    let counted: Vec<usize> = (0..index.lines.len())
-        .filter(|&i| index.lines[i].load == Load::Loaded)
-        .collect();
-    let sizes: Vec<usize> = counted
-        .iter()
-        .map(|&i| limits.unit.measure(&index.lines[i].text))
-        .collect();
-    let total = sizes.iter().sum::<usize>() + counted.len().saturating_sub(1);
-    index.counted_lines = counted.len();
-    index.counted_size = total;
-    let mut end = 0;
-    for (n, (&i, size)) in counted.iter().zip(&sizes).enumerate() {
-        end += size + usize::from(n > 0);
-        let by = if n >= limits.lines {
-            Some(CutBy::Lines)
-        } else if total > limits.size && end > limits.size {
-            Some(CutBy::Size)
-        } else {
-            None
-        };
-        if let Some(by) = by {
-            index.cut_by.get_or_insert(by);
-            index.lines[i].load = Load::Dropped;
-        }
+        counted_lines: loaded.counted.len(),
+        counted_size: loaded.counted_size,
+        cut_by: loaded.cut_by,
+        cut_line,
+        loaded: loaded.text(),
     }
 }
 
-/// Lines `0..end` are a leading `---` block closed by another `---` line.
-fn frontmatter_end(lines: &[&str]) -> usize {
-    let fence = |l: &str| l.trim_end_matches(['\r', ' ', '\t']) == "---";
-    if !lines.first().is_some_and(|l| fence(l)) {
-        return 0;
-    }
-    lines
-        .iter()
-        .skip(1)
-        .position(|l| fence(l))
-        .map_or(0, |p| p + 2)
-}
-
-fn closes_comment(line: &str, already_open: bool) -> bool {
-    let search = if already_open {
-        line
+/// What a line that is not counted at all was.
+fn stripped_kind(gone: &[loader::Gone]) -> LineKind {
+    if gone.contains(&loader::Gone::Frontmatter) {
+        LineKind::Frontmatter
+    } else if gone.contains(&loader::Gone::Comment) {
+        LineKind::Comment
     } else {
-        line.trim_start().get(4..).unwrap_or("")
-    };
-    search.contains("-->")
+        LineKind::Blank
+    }
 }
 
 fn classify(line: &str) -> LineKind {
@@ -406,9 +384,10 @@ mod tests {
     fn units_differ_on_wide_text() {
         let text = "中文\nab";
         assert_eq!(parse(text, limits(200, 5, SizeUnit::Utf16)).cut_by, None);
+        // The first line alone is over the limit: its first units load, as in the client.
         assert_eq!(
             parse(text, limits(200, 5, SizeUnit::Bytes)).loaded_text(),
-            ""
+            "中"
         );
     }
 

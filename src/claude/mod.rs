@@ -14,6 +14,7 @@ pub mod frontmatter;
 pub mod fsread;
 pub mod hook;
 pub mod index;
+mod loader;
 pub mod locate;
 pub mod state;
 pub mod write;
