@@ -446,3 +446,80 @@ fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
     assert_eq!(tree["MEMORY.md"], INDEX.as_bytes());
     assert_eq!(journal_entries(&fixture), 0);
 }
+
+// ---- item 9: parallel approvals of unrelated proposals all succeed -----------------------
+
+#[test]
+fn parallel_approvals_of_unrelated_proposals_all_succeed() {
+    use memwb::review::claude::{NewFiles, approve, file_proposal};
+    const APPROVERS: usize = 6;
+    let fixture = Fixture::new();
+    let folder = fixture.folder();
+    let ids: Vec<String> = (0..APPROVERS)
+        .map(|i| {
+            let text = format!(
+                "---\nname: topic-{i}\ndescription: topic number {i}\ntype: user\n---\nBody {i}.\n"
+            );
+            file_proposal(
+                &folder,
+                NewFiles {
+                    kind: memwb::review::Kind::Extraction,
+                    files: vec![memwb::claude::FileImage {
+                        file: format!("topic_{i}.md"),
+                        before: None,
+                        after: Some(text),
+                    }],
+                    origin: memwb::review::Origin::new("test"),
+                    evidence: None,
+                },
+            )
+            .expect("filed")
+            .id
+        })
+        .collect();
+    // Another memwb holds the lock until every approver waits for it (each says so through
+    // its wait notice): whatever an approver reads before taking the lock, it has read by then.
+    let holder = ClaudeState::for_folder(&folder).expect("state");
+    let held = holder.lock().expect("lock");
+    let (waiting_tx, waiting_rx) = mpsc::channel::<()>();
+    let approvers: Vec<_> = ids
+        .iter()
+        .cloned()
+        .map(|id| {
+            let waiting = waiting_tx.clone();
+            let folder = folder
+                .clone()
+                .with_lock_wait(memwb::claude::LockWaitPolicy {
+                    timeout: Duration::from_secs(60),
+                    notice: Some(std::sync::Arc::new(move |_| {
+                        let _ = waiting.send(());
+                    })),
+                });
+            std::thread::spawn(move || approve(&folder, &id).map(|_| ()).map_err(|e| e.to_string()))
+        })
+        .collect();
+    for _ in 0..APPROVERS {
+        waiting_rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("every approver waits for the lock");
+    }
+    drop(held);
+    let outcomes: Vec<Result<(), String>> = approvers
+        .into_iter()
+        .map(|t| t.join().expect("approver"))
+        .collect();
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+    let index = String::from_utf8(fixture.tree()["MEMORY.md"].clone()).expect("utf-8");
+    for i in 0..APPROVERS {
+        assert!(
+            fixture.tree().contains_key(&format!("topic_{i}.md")),
+            "topic_{i}.md"
+        );
+        assert_eq!(
+            index.matches(&format!("(topic_{i}.md)")).count(),
+            1,
+            "{index}"
+        );
+    }
+    assert_eq!(journal_entries(&fixture), APPROVERS);
+}

@@ -97,6 +97,21 @@ pub fn check_name(folder: &ClaudeFolder, file: &str) -> Result<()> {
     }
 }
 
+/// Every name is one memwb may write ([`check_name`]), and none is named twice.
+fn check_names(folder: &ClaudeFolder, writes: &[FileWrite]) -> Result<()> {
+    let mut seen = HashSet::new();
+    for write in writes {
+        check_name(folder, &write.file)?;
+        if !seen.insert(write.file.as_str()) {
+            return Err(ClaudeError::WriteRefused {
+                path: folder.root().join(&write.file),
+                rule: "the change names this file twice".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Refuses while `.consolidate-lock` names a running process (auto dream is rewriting the
 /// folder; its writes and ours would interleave).
 pub fn refuse_while_consolidating(folder: &ClaudeFolder) -> Result<()> {
@@ -137,26 +152,38 @@ pub fn apply(
     writes: Vec<FileWrite>,
     observer: Option<&dyn ChangeObserver>,
 ) -> Result<Vec<FileImage>> {
-    let mut seen = HashSet::new();
-    for write in &writes {
-        check_name(folder, &write.file)?;
-        if !seen.insert(write.file.as_str()) {
-            return Err(ClaudeError::WriteRefused {
-                path: folder.root().join(&write.file),
-                rule: "the change names this file twice".into(),
-            });
-        }
-    }
+    check_names(folder, &writes)?;
+    let mut writes = Some(writes);
+    apply_planned(
+        folder,
+        &mut || Ok(writes.take().unwrap_or_default()),
+        observer,
+    )
+}
+
+/// [`apply`] of the writes `plan` makes under the lock, after recovery: whatever the plan
+/// reads to make them (the current MEMORY.md a change derives its lines from, a proposal's
+/// files) no other memwb process can change before the compare. An error from the plan
+/// writes nothing.
+pub fn apply_planned(
+    folder: &ClaudeFolder,
+    plan: &mut dyn FnMut() -> Result<Vec<FileWrite>>,
+    observer: Option<&dyn ChangeObserver>,
+) -> Result<Vec<FileImage>> {
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     // Before recovery too: putting back an interrupted change is a write like any other.
     refuse_while_consolidating(folder)?;
     let root = Root::open(folder.root(), folder.hooks())?;
-    let touched: Vec<&str> = writes.iter().map(|w| w.file.as_str()).collect();
-    recover::recover_locked(folder, &root, observer, &touched)?;
+    recover::recover_locked(folder, &root, observer, &[])?;
+    let writes = plan()?;
+    check_names(folder, &writes)?;
     if writes.is_empty() {
         return Ok(Vec::new());
     }
+    // The folders of the files about to be written hold no temp file of an earlier crash.
+    let touched: Vec<&str> = writes.iter().map(|w| w.file.as_str()).collect();
+    recover::remove_temps_beside_all(&root, &touched)?;
     let mut images = Vec::with_capacity(writes.len());
     let mut compared = witness::Compared::default();
     for write in writes {

@@ -104,7 +104,12 @@ pub(super) fn recover_locked(
             "resolved a change to a Claude Code folder that a crash interrupted"
         );
     }
-    let mut dirs: Vec<&str> = swept
+    remove_temps_beside_all(root, &swept)
+}
+
+/// Removes memwb's leftover temp files from the folders of `files`.
+pub(super) fn remove_temps_beside_all(root: &Root, files: &[&str]) -> Result<()> {
+    let mut dirs: Vec<&str> = files
         .iter()
         .map(|file| file.rsplit_once('/').map_or("", |(dir, _)| dir))
         .collect();

@@ -215,16 +215,18 @@ pub fn journaled(
     observed(folder, writes, journal, observer)
 }
 
-/// [`journaled`] for a change that decides a proposal (see [`ClaudeJournalObserver::deciding`]).
+/// [`journaled`] for a change that decides a proposal (see [`ClaudeJournalObserver::deciding`]),
+/// its writes made by `plan` under the folder's lock ([`write::apply_planned`]).
 pub fn journaled_deciding(
     folder: &ClaudeFolder,
-    writes: Vec<FileWrite>,
+    plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
     meta: EntryMeta,
     deciding: Deciding,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let journal = journal_of(folder)?;
     let observer = ClaudeJournalObserver::new(journal.clone(), meta).deciding(deciding);
-    observed(folder, writes, journal, observer)
+    let images = write::apply_planned(folder, &mut || Ok(plan()?), Some(&observer))?;
+    finished(images, journal, observer)
 }
 
 fn observed(
@@ -234,6 +236,14 @@ fn observed(
     observer: ClaudeJournalObserver,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let images = write::apply(folder, writes, Some(&observer))?;
+    finished(images, journal, observer)
+}
+
+fn finished(
+    images: Vec<FileImage>,
+    journal: Journal,
+    observer: ClaudeJournalObserver,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     if let Some(detail) = lock(&observer.unjournaled).take() {
         return Err(ReviewError::NotJournaled {
             path: journal.path(),

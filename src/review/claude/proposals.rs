@@ -152,7 +152,6 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
     recover(folder)?;
     let read_as = proposal::load_in(&state_dir(folder)?, id)?;
     proposal::pending(&read_as)?;
-    let writes = writes_for(folder, &read_as)?;
     let meta = EntryMeta {
         op: Some(Op::Approve),
         proposal: Some(read_as.reference()),
@@ -160,12 +159,15 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
     };
     let deciding = Deciding {
         decision: proposal::decision(id, ProposalStatus::Approved, None),
-        read_as,
+        read_as: read_as.clone(),
     };
-    // Under the lock the engine checks every base and the journal that the proposal is still
-    // pending and unchanged; the decision is recorded with the entry.
+    // Under the lock: the writes are made from the files as they are then (MEMORY.md too, so
+    // approvals of unrelated proposals in parallel do not make each other stale), the engine
+    // checks every base, and the journal that the proposal is still pending and unchanged;
+    // the decision is recorded with the entry.
+    let mut plan = || writes_for(folder, &read_as);
     let (files, entry) =
-        journaled_deciding(folder, writes, meta, deciding).map_err(|e| match e {
+        journaled_deciding(folder, &mut plan, meta, deciding).map_err(|e| match e {
             ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::ProposalStale {
                 id: id.to_owned(),
                 detail: format!("{file} changed while it was being applied"),
