@@ -422,3 +422,99 @@ fn d_deletes_a_temp_or_unlisted_file_after_asking() {
     assert!(h.app.manifest.selected_stray().is_none());
     assert!(h.screen().contains("Record: gamma"), "{}", h.screen());
 }
+
+/// The journal's last entry.
+fn last_entry(h: &Harness) -> memwb::review::Entry {
+    Journal::of(&other(h))
+        .entries()
+        .expect("journal")
+        .pop()
+        .expect("an entry")
+}
+
+#[test]
+fn a_deleted_stray_is_kept_in_dropped_and_undo_restores_it_byte_for_byte() {
+    let (mut h, unlisted, temp) = with_strays();
+    for (file, bytes) in [
+        (".alpha-0badf00d.tmp", &temp),
+        ("old-draft-0badf00d.md", &unlisted),
+    ] {
+        select_stray(&mut h, file);
+        h.press(KeyCode::Char('d'));
+        assert!(
+            h.screen().contains(&format!("Delete {file}?")),
+            "{}",
+            h.screen()
+        );
+        h.press(KeyCode::Char('y'));
+        assert!(!h.root().join(file).exists(), "{file} deleted");
+        let deleted = last_entry(&h);
+        let stray = deleted.stray.clone().expect("a stray change");
+        assert_eq!(deleted.op, memwb::review::Op::Rm);
+        assert_eq!(
+            (stray.file.as_str(), stray.action.as_str()),
+            (file, "deleted")
+        );
+        let kept = h
+            .root()
+            .join(".memwb/dropped")
+            .join(stray.kept.as_deref().expect("kept"));
+        assert_eq!(&std::fs::read(&kept).expect("kept bytes"), bytes);
+        assert_eq!(
+            names(&h),
+            ["alpha", "beta", "gamma"],
+            "the set is untouched"
+        );
+
+        let (_, restore) = memwb::review::undo(&other(&h), &deleted).expect("undo");
+        assert_eq!(
+            &std::fs::read(h.root().join(file)).expect("restored"),
+            bytes
+        );
+        let restore = restore.expect("journaled");
+        assert_eq!(restore.undoes, Some(deleted.id));
+        // undoing it twice is refused: the file is there again
+        let again = memwb::review::undo(&other(&h), &deleted).expect_err("twice");
+        assert!(again.to_string().contains("in .memory again"), "{again}");
+        // and the restore itself undoes, deleting it again (still kept)
+        memwb::review::undo(&other(&h), &restore).expect("undo the restore");
+        assert!(!h.root().join(file).exists());
+        let (_, back) = memwb::review::undo(&other(&h), &last_entry(&h)).expect("once more");
+        assert!(back.is_some());
+        assert_eq!(&std::fs::read(h.root().join(file)).expect("back"), bytes);
+        h.watcher_tick();
+    }
+}
+
+#[test]
+fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
+    let (mut h, unlisted, _) = with_strays();
+    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.press(KeyCode::Char('a'));
+    h.press(KeyCode::Char('y'));
+    assert_eq!(names(&h), ["alpha", "beta", "gamma", "old-draft"]);
+    let adopted = last_entry(&h);
+    let (_, unlisting) = memwb::review::undo(&other(&h), &adopted).expect("undo");
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    assert_eq!(
+        std::fs::read(h.root().join("old-draft-0badf00d.md")).expect("still there"),
+        unlisted,
+        "an unlisted file again, byte for byte"
+    );
+    assert_eq!(other(&h).inspect().unlisted, ["old-draft-0badf00d.md"]);
+    let index = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
+    assert!(!index.contains("old-draft"), "{index}");
+    // the undo undoes too: adopted again, the same file
+    memwb::review::undo(&other(&h), &unlisting.expect("journaled")).expect("redo");
+    let set = other(&h).read().expect("read");
+    assert_eq!(
+        set.get("old-draft").expect("adopted").file,
+        "old-draft-0badf00d.md"
+    );
+    assert_eq!(
+        std::fs::read(h.root().join("old-draft-0badf00d.md")).expect("file"),
+        unlisted
+    );
+    h.watcher_tick();
+    assert!(h.app.inspection.unlisted.is_empty());
+}

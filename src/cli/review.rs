@@ -457,6 +457,9 @@ pub(super) fn describe(entry: &Entry) -> String {
     if let Some(p) = &entry.proposal {
         parts.push(format!("proposal {} ({})", p.id, p.origin));
     }
+    if let Some(stray) = &entry.stray {
+        parts.push(format!("{} {}", stray.action.as_str(), inert(&stray.file)));
+    }
     if let Some(undone) = entry.undoes {
         parts.push(format!("undoes #{undone}"));
     }
@@ -474,10 +477,21 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
             .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
         None => journal
-            .newest_where(|e| !(e.before.is_empty() && e.after.is_empty() && e.dropped.is_none()))?
+            .newest_where(|e| e.changed_files())?
             .context("the journal has no change to undo")?,
     };
-    let (commit, _) = crate::review::undo(store, &entry)?;
+    let (commit, undone) = crate::review::undo(store, &entry)?;
+    if let Some(stray) = undone.as_ref().and_then(|e| e.stray.as_ref()) {
+        say!(
+            "{} {} (journal #{})",
+            stray.action.as_str(),
+            inert(&stray.file),
+            undone.as_ref().map_or(0, |e| e.id)
+        )?;
+        if commit.is_empty() {
+            return Ok(EXIT_OK);
+        }
+    }
     report(commit)
 }
 

@@ -92,6 +92,55 @@ pub struct Entry {
     /// redacted, see docs/audit.md); `before`/`after` above stay empty there.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileImage>,
+    /// A file in `.memory` outside the set that this change took in, let go, deleted or put
+    /// back: undo puts it back as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stray: Option<StrayChange>,
+}
+
+impl Entry {
+    /// Whether undoing this entry would change anything (a rejection, say, changed no file).
+    pub fn changed_files(&self) -> bool {
+        !(self.before.is_empty()
+            && self.after.is_empty()
+            && self.dropped.is_none()
+            && self.files.is_empty()
+            && self.stray.is_none())
+    }
+}
+
+/// What a change did to a file outside the set (an unlisted `.md` or a leftover temp file).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrayChange {
+    pub file: String,
+    pub action: StrayAction,
+    /// The name its exact bytes are kept under in `.memwb/dropped/` (deleted and restored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StrayAction {
+    /// Listed in the set as it was (the entry's `after` holds its record).
+    Adopted,
+    /// Taken out of the set, its file left in `.memory` as it was (the undo of an adoption).
+    Unlisted,
+    /// Deleted from `.memory`, its bytes kept in `.memwb/dropped/`.
+    Deleted,
+    /// Put back from `.memwb/dropped/` (the undo of a deletion).
+    Restored,
+}
+
+impl StrayAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StrayAction::Adopted => "adopted",
+            StrayAction::Unlisted => "unlisted",
+            StrayAction::Deleted => "deleted",
+            StrayAction::Restored => "restored",
+        }
+    }
 }
 
 /// A listed file a repair dropped (or replaced), kept so that undo can restore it exactly.
@@ -112,6 +161,7 @@ pub struct EntryMeta {
     pub proposal: Option<ProposalRef>,
     pub reason: Option<String>,
     pub undoes: Option<u64>,
+    pub stray: Option<StrayChange>,
 }
 
 #[cfg(test)]

@@ -45,6 +45,12 @@ pub(crate) enum Expect {
     /// A change to a Claude Code folder: the entry's `files` are the images, and the write
     /// engine decides from them (`claude::write::recover`).
     Files,
+    /// A stray file in `.memory` deleted (`present: false`) or put back (`true`): the change
+    /// took effect when the file's presence is what it expected.
+    Stray {
+        file: String,
+        present: bool,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,6 +175,9 @@ impl Intent {
             Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
             // Never in a `.memory` journal; the Claude Code engine decides these.
             Expect::Files => false,
+            Expect::Stray { file, present } => {
+                std::fs::symlink_metadata(store.root().join(file)).is_ok() == *present
+            }
         })
     }
 }

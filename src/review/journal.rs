@@ -521,6 +521,7 @@ impl Journal {
             conflict: None,
             dropped: None,
             files: Vec::new(),
+            stray: None,
         };
         let intent = Intent {
             entry: entry.clone(),

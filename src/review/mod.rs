@@ -15,6 +15,7 @@ pub mod observer;
 pub mod proposal;
 pub mod sink;
 pub mod state;
+pub mod strays;
 pub mod who;
 
 pub use error::ReviewError;

@@ -146,6 +146,7 @@ impl CommitObserver for JournalObserver {
                     .unwrap_or_else(|p| p.into_inner())
                     .clone(),
                 files: Vec::new(),
+                stray: self.meta.stray.clone(),
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),
@@ -303,7 +304,10 @@ fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a Stor
 /// listed, unchanged; they are replaced by the records it removed, each in the place of the
 /// one that replaced it.
 pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
-    if entry.before.is_empty() && entry.after.is_empty() && entry.dropped.is_none() {
+    if let Some(stray) = &entry.stray {
+        return super::strays::undo(store, entry, stray);
+    }
+    if !entry.changed_files() {
         return Err(ReviewError::NothingToUndo {
             id: entry.id,
             op: entry.op.as_str(),

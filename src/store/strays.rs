@@ -6,7 +6,7 @@
 use std::fs;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{remove_replaced, sync_dir};
+use super::fsutil::{create_exclusive, remove_replaced, sync_dir};
 use super::txn::Next;
 use super::{Commit, Store, StoredRecord, codec, index, manifest};
 
@@ -99,25 +99,25 @@ impl Store {
     }
 
     /// Deletes the unlisted or temp file `file` if it still holds `seen`. Under the lock, so a
-    /// temp file is never one a writer is still filling.
+    /// temp file is never one a writer is still filling. Not journaled: the workbench and the
+    /// review gate delete through `review::strays`, which keeps the bytes for undo.
     pub fn remove_stray(&self, file: &str, seen: &[u8]) -> Result<()> {
+        let _lock = self.lock_for_write()?;
+        self.recover_observer()?;
+        self.check_stray(file, seen)?;
+        self.delete_stray_file(file)
+    }
+
+    /// Under the caller's lock: `file` is an unlisted or temp file, a regular file holding
+    /// `seen`, and the manifest (which must parse: while it does not, every record file looks
+    /// unlisted) does not list it.
+    pub(crate) fn check_stray(&self, file: &str, seen: &[u8]) -> Result<()> {
         let refuse = |rule: &str| StoreError::StrayRefused {
             file: file.to_owned(),
             rule: rule.into(),
         };
         StrayKind::of(file).ok_or_else(|| refuse("not an unlisted or temp file"))?;
-        let _lock = self.lock_for_write()?;
-        self.recover_observer()?;
-        let listed = match self.read_manifest_bytes()? {
-            Some(bytes) => {
-                manifest::parse_lenient(&bytes).map_err(|e| StoreError::ManifestInvalid {
-                    path: self.manifest_path(),
-                    rule: e.to_string(),
-                })?
-            }
-            None => Vec::new(),
-        };
-        if listed.iter().any(|f| f == file) {
+        if self.listed_files()?.iter().any(|f| f == file) {
             return Err(refuse(
                 "it is listed in the manifest: delete the record instead",
             ));
@@ -131,8 +131,86 @@ impl Store {
                 detail: format!("{file} changed since it was shown; look again before deleting it"),
             });
         }
-        remove_replaced(&path, &self.options.hooks)?;
-        sync_dir(&self.root, &self.options.hooks)
+        Ok(())
+    }
+
+    /// The files the manifest lists; refused while it does not parse.
+    fn listed_files(&self) -> Result<Vec<String>> {
+        match self.read_manifest_bytes()? {
+            Some(bytes) => {
+                manifest::parse_lenient(&bytes).map_err(|e| StoreError::ManifestInvalid {
+                    path: self.manifest_path(),
+                    rule: e.to_string(),
+                })
+            }
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Under the caller's lock, after [`Store::check_stray`]: deletes `file`. An error means
+    /// it is still there.
+    pub(crate) fn delete_stray_file(&self, file: &str) -> Result<()> {
+        remove_replaced(&self.root.join(file), &self.options.hooks)?;
+        self.sync_after_stray_change();
+        Ok(())
+    }
+
+    /// Once a stray is deleted or written, the change is made: a failing directory sync is
+    /// logged, not returned (the caller must not report a change that happened as refused).
+    fn sync_after_stray_change(&self) {
+        if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
+            tracing::error!(error = %e, "a stray file changed, but the directory sync after it failed");
+        }
+    }
+
+    /// Under the caller's lock: writes `bytes` back as the stray `file` (an undone deletion),
+    /// exclusively: refused if the name is taken or listed.
+    pub(crate) fn put_back_stray(&self, file: &str, bytes: &[u8]) -> Result<()> {
+        let refuse = |rule: &str| StoreError::StrayRefused {
+            file: file.to_owned(),
+            rule: rule.into(),
+        };
+        StrayKind::of(file).ok_or_else(|| refuse("not an unlisted or temp file"))?;
+        if self.listed_files()?.iter().any(|f| f == file) {
+            return Err(StoreError::Conflict {
+                detail: format!("{file} is listed in the manifest now"),
+            });
+        }
+        if fs::symlink_metadata(self.root.join(file)).is_ok() {
+            return Err(StoreError::Conflict {
+                detail: format!("{file} is in .memory again"),
+            });
+        }
+        create_exclusive(&self.root.join(file), bytes, &self.options.hooks)?;
+        self.sync_after_stray_change();
+        Ok(())
+    }
+
+    /// Takes the record in `base.file` out of the set and leaves its file in `.memory` as it is,
+    /// an unlisted file again (the undo of [`Store::adopt`]). `base` must still be listed as read.
+    pub fn unlist(&self, base: &StoredRecord) -> Result<Commit> {
+        let lock = self.lock_for_write()?;
+        self.recover_observer()?;
+        let current = self.read()?;
+        let Some(at) = current.entries.iter().position(|e| e.file == base.file) else {
+            return Err(StoreError::Conflict {
+                detail: format!("{:?} was removed since it was read", base.record.name()),
+            });
+        };
+        if current.entries[at].record != base.record {
+            return Err(StoreError::Conflict {
+                detail: format!("{:?} was changed since it was read", base.record.name()),
+            });
+        }
+        let next: Vec<Next> = current
+            .entries
+            .iter()
+            .filter(|e| e.file != base.file)
+            .cloned()
+            .map(Next::Keep)
+            .collect();
+        let kept = std::iter::once(base.file.clone()).collect();
+        self.commit_next_keeping(&lock, &current, next, &kept)
     }
 }
 

@@ -114,6 +114,18 @@ impl Store {
         current: &MemorySet,
         next: Vec<Next>,
     ) -> Result<Commit> {
+        self.commit_next_keeping(lock, current, next, &HashSet::new())
+    }
+
+    /// [`Store::commit_next`], leaving the files in `unlisted` in `.memory` when they leave the
+    /// set (they become unlisted files instead of being deleted).
+    pub(crate) fn commit_next_keeping(
+        &self,
+        lock: &StoreLock,
+        current: &MemorySet,
+        next: Vec<Next>,
+        unlisted: &HashSet<String>,
+    ) -> Result<Commit> {
         let adopted: HashSet<String> = next
             .iter()
             .filter_map(|entry| match entry {
@@ -126,7 +138,7 @@ impl Store {
         self.check_index_budget(&index_text)?;
         let mut lock_lost = None;
         self.observed(current, &after, || {
-            lock_lost = self.publish(lock, current, &after, &index_text, &adopted)?;
+            lock_lost = self.publish(lock, current, &after, &index_text, &adopted, unlisted)?;
             Ok(())
         })?;
         let mut commit = Commit::between(current, after);
@@ -225,6 +237,7 @@ impl Store {
         after: &MemorySet,
         index_text: &str,
         adopted: &HashSet<String>,
+        unlisted: &HashSet<String>,
     ) -> Result<Option<String>> {
         let hooks = &self.options.hooks;
         let current_files: HashSet<&str> =
@@ -283,7 +296,7 @@ impl Store {
         for old in current
             .entries
             .iter()
-            .filter(|e| !live.contains(e.file.as_str()))
+            .filter(|e| !live.contains(e.file.as_str()) && !unlisted.contains(&e.file))
         {
             removed_any = true;
             if let Err(e) = remove_replaced(&self.root.join(&old.file), hooks) {

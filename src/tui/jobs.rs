@@ -10,7 +10,7 @@ use super::review::Review;
 use crate::review::content::fix::file_fixes;
 use crate::review::content::report::Checked;
 use crate::review::eval::{self, Case, EvalError, EvalState};
-use crate::review::{Entry, Op, ReviewError, journaled_op, proposal};
+use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError};
 
@@ -119,11 +119,10 @@ impl Job {
                 );
             }
             Job::Reload => Ok(Commit::default()),
-            Job::Adopt { file, seen } => journaled_op(store, Op::Add, |s| s.adopt(file, seen)),
-            Job::RemoveStray { file, seen } => store
-                .remove_stray(file, seen)
-                .map(|()| Commit::default())
-                .map_err(ReviewError::from),
+            Job::Adopt { file, seen } => strays::adopt(store, file, seen),
+            Job::RemoveStray { file, seen } => {
+                strays::delete(store, file, seen).map(|_| Commit::default())
+            }
             Job::Rebase { id } => {
                 let rebased = proposal::rebase(store, id);
                 let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));

@@ -168,6 +168,7 @@ impl ChangeObserver for ClaudeJournalObserver {
                 conflict: None,
                 dropped: None,
                 files: images.iter().map(kept).collect(),
+                stray: None,
             },
             expect: Expect::Files,
             decision: self.deciding.as_ref().map(|d| d.decision.clone()),

@@ -193,6 +193,7 @@ pub fn reject(
         proposal: Some(proposal.reference()),
         reason: reason.clone(),
         undoes: None,
+        stray: None,
     };
     let decision = proposal::decision(id, ProposalStatus::Rejected, reason);
     journal.record_decision_only(meta, decision)

@@ -38,6 +38,7 @@ pub fn record(
             conflict: None,
             dropped: None,
             files: images.iter().map(kept).collect(),
+            stray: None,
         },
         expect: Expect::Files,
         decision: None,

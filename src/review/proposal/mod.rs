@@ -525,6 +525,7 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
         proposal: Some(proposal.reference()),
         reason: reason.clone(),
         undoes: None,
+        stray: None,
     };
     journal.record_decision_only(meta, decision(id, ProposalStatus::Rejected, reason))
 }

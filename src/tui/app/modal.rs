@@ -77,7 +77,7 @@ impl Confirm {
                 sanitize::line(file)
             ),
             Confirm::Stray { file, .. } => format!(
-                "Delete {}? It is not in the set: no undo brings it back.",
+                "Delete {}? It is not in the set; its bytes are kept for undo (History).",
                 sanitize::line(file)
             ),
             Confirm::DeleteTopic { file, .. } => format!(
