@@ -143,12 +143,17 @@ impl Session {
             .with_state_root(self.state())
     }
 
-    /// Every line of every hook.log under the state directory.
+    /// Every line of every hook.log under the state directory but the decisions' (the hook
+    /// logs each decision it prints).
     fn log(&self) -> String {
         let mut text = String::new();
         for file in walkdir(&self.state()) {
             if file.file_name().is_some_and(|n| n == "hook.log") {
-                text.push_str(&fs::read_to_string(&file).expect("log"));
+                let log = fs::read_to_string(&file).expect("log");
+                for line in log.lines().filter(|l| !l.contains(" decision: ")) {
+                    text.push_str(line);
+                    text.push('\n');
+                }
             }
         }
         text

@@ -501,10 +501,15 @@ fn status_says_whether_the_gate_works_now() {
         status.contains(&format!("\nmemory folder: {}/memory\n", folder.display())),
         "{status}"
     );
+    assert!(
+        status.contains("\nlast decision: none in hook.log\n"),
+        "{status}"
+    );
     assert!(status.contains("\nlast hook.log entry: none\n"), "{status}");
     assert!(status.ends_with("\ngate: effective\n"), "{status}");
 
-    // A hook that ran leaves its last answer's time in hook.log, which status shows.
+    // A hook that decided leaves the time in hook.log, which status shows.
+    fs::create_dir_all(folder.join("memory")).expect("mkdir");
     let input = json!({"hook_event_name": "PreToolUse", "tool_name": "Write", "cwd": dir,
         "session_id": "s", "tool_use_id": "t1",
         "tool_input": {"file_path": format!("{}/memory/a.md", folder.display()), "content": "x"}});
@@ -532,10 +537,10 @@ fn status_says_whether_the_gate_works_now() {
     ));
     let last = status
         .lines()
-        .find_map(|l| l.strip_prefix("last hook.log entry: "))
-        .expect("a hook.log line");
-    assert_ne!(last, "none", "{status}");
-    assert!(last.starts_with("20"), "a time first: {last}");
+        .find_map(|l| l.strip_prefix("last decision: "))
+        .expect("a decision line");
+    assert!(last.starts_with("20"), "a time first: {status}");
+    assert!(last.ends_with("Z (PreToolUse deny)"), "{status}");
 
     // Settings that do not parse, or the mode off, make the gate ineffective, and it says why.
     fs::write(project.join(".claude/settings.local.json"), "{").expect("write");

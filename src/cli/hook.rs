@@ -84,9 +84,11 @@ pub fn run(args: &HookArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// Appends the problems to `hook.log`; a log that cannot be written is not a reason to fail.
+/// Appends the problems, and the decision when there was one, to `hook.log` (`hooks status`
+/// shows the last); a log that cannot be written is not a reason to fail.
 fn log(answer: &Answer) {
-    if answer.problems.is_empty() {
+    let decision = answer.stdout.as_deref().and_then(decision_of);
+    if answer.problems.is_empty() && decision.is_none() {
         return;
     }
     let Some(dir) = log_dir(answer.folder.as_ref()) else {
@@ -100,6 +102,9 @@ fn log(answer: &Answer) {
     for problem in &answer.problems {
         text.push_str(&format!("{at} {}\n", inert(problem).replace('\n', " ")));
     }
+    if let Some(decision) = decision {
+        text.push_str(&format!("{at} {DECISION}{}\n", inert(&decision)));
+    }
     if let Ok(mut file) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -108,6 +113,22 @@ fn log(answer: &Answer) {
     {
         let _ = file.write_all(text.as_bytes());
     }
+}
+
+/// How a decision's line in `hook.log` starts, after its time.
+pub const DECISION: &str = "decision: ";
+
+/// What an answer decided, for the log: `PreToolUse deny`, `SessionStart context`.
+fn decision_of(stdout: &str) -> Option<String> {
+    let answer: serde_json::Value = serde_json::from_str(stdout).ok()?;
+    let output = answer.get("hookSpecificOutput")?;
+    let event = output.get("hookEventName")?.as_str()?;
+    let what = match output.get("permissionDecision").and_then(|d| d.as_str()) {
+        Some(decision) => decision,
+        None if output.get("additionalContext").is_some() => "context",
+        None => return None,
+    };
+    Some(format!("{event} {what}").replace(char::is_control, " "))
 }
 
 /// Whether the command line is `memwb [global options] hook claude ...`.

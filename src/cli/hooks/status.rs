@@ -13,9 +13,12 @@ use crate::claude::hook::settings::{self, EVENTS, command_mode};
 use crate::claude::locate::{config_dir, locate, process_env, project_root};
 use crate::claude::state::{key, state_root};
 use crate::cli::EXIT_OK;
-use crate::cli::hook::LOG_FILE;
+use crate::cli::hook::{DECISION, LOG_FILE};
 use crate::cli::output::inert;
 use crate::store::fsutil::{Links, read_regular};
+
+/// Most of a `hook.log` read.
+const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
 
 pub(super) fn run(place: &WhereArgs) -> anyhow::Result<u8> {
     let mut files = Vec::new();
@@ -108,8 +111,17 @@ pub(super) fn run(place: &WhereArgs) -> anyhow::Result<u8> {
         None => {}
     }
     let folder = folder.and_then(Result::ok);
-    match last_log_line(folder.as_deref()) {
-        Some(line) => say!("last hook.log entry: {}", inert(&line))?,
+    let lines = log_lines(folder.as_deref());
+    let decision = lines.iter().rev().find_map(|line| {
+        let (at, rest) = line.split_once(' ')?;
+        rest.strip_prefix(DECISION).map(|d| format!("{at} ({d})"))
+    });
+    say!(
+        "last decision: {}",
+        inert(decision.as_deref().unwrap_or("none in hook.log"))
+    )?;
+    match lines.last() {
+        Some(line) => say!("last hook.log entry: {}", inert(line))?,
         None => say!("last hook.log entry: none")?,
     }
     if gaps.is_empty() {
@@ -139,21 +151,28 @@ fn memory_folder(project: &Path) -> Result<PathBuf, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The last line of `hook.log`: the folder's state directory's, else the state root's (where
-/// the hook logs before it knows a folder), whichever is newer.
-fn last_log_line(folder: Option<&Path>) -> Option<String> {
-    let root = state_root().ok()?;
+/// The lines of `hook.log` in the folder's state directory and in the state root (where the
+/// hook logs before it knows a folder), oldest first (each starts with its time).
+fn log_lines(folder: Option<&Path>) -> Vec<String> {
+    let Ok(root) = state_root() else {
+        return Vec::new();
+    };
     let mut logs = vec![root.join(LOG_FILE)];
     if let Some(real) = folder.and_then(|f| std::fs::canonicalize(f).ok()) {
         logs.push(root.join("claude").join(key(&real)).join(LOG_FILE));
     }
-    logs.iter()
-        .filter_map(|path| {
-            let bytes = read_regular(path, 16 * 1024 * 1024, Links::Refuse).ok()??;
-            let text = String::from_utf8_lossy(&bytes);
-            text.lines().last().map(str::to_owned)
+    let mut lines: Vec<String> = logs
+        .iter()
+        .filter_map(|path| read_regular(path, MAX_LOG_BYTES, Links::Refuse).ok()?)
+        .flat_map(|bytes| {
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
         })
-        .max()
+        .collect();
+    lines.sort();
+    lines
 }
 
 /// The mode a hook in the session's folder would use, and where it comes from.
