@@ -238,9 +238,11 @@ fn a_bash_heredoc_into_the_folder_is_denied_with_what_to_do_instead() {
         json!({"command": command, "description": "Save a memory"}),
         "toolu_05",
     );
+    let target = session.memory().join("feedback_flaky.md");
     let expected = deny(&format!(
-        "memwb reviews every change to the memory folder {}, so this Bash command was not run. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task.",
-        session.memory().display()
+        "memwb reviews every change to the memory folder {}, and this Bash command may change it (`cat` writes its output to {:?}), so it was not run. In review mode only read-only commands (cat, head, tail, ls, grep, rg, wc, diff, find without -delete/-exec, git log/show/diff/status) may touch the folder. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task.",
+        session.memory().display(),
+        target.display().to_string()
     ));
     assert_eq!(session.hook(&input, &[]), expected);
     assert_eq!(session.tree(), before);

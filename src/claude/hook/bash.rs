@@ -1,25 +1,20 @@
-//! Does a Bash command write into a memory folder? A heuristic, not a shell: the command is
-//! split into simple commands (on `;`, `&&`, `||`, `|`, `&`, newlines and parentheses, quotes
-//! and backslashes understood, heredoc bodies set aside), and a simple command writes into the
-//! folder when
-//!
-//! - an output redirection (`>`, `>>`, `>|`, `&>`, `N>`) targets a path inside it;
-//! - it is a file-changing program (`tee`, `touch`, `truncate`, `rm`, `rmdir`, `unlink`,
-//!   `mkdir`, `ln`, `mv`, `cp`, `install`, `rsync`, `dd of=`, `sed -i`, `perl -i`, `find
-//!   -delete|-exec`) with an argument inside it;
-//! - it is an interpreter (`python`, `node`, `ruby`, `perl`, ...) whose script (an argument or
-//!   a heredoc body) names the folder and writes files (`open(..., 'w')`, `write_text`,
-//!   `writeFile`, `unlink`, ...);
-//! - it is `sh -c` / `bash -c` / `eval` of a string that does one of the above.
-//!
-//! "Inside" is judged on the text: `~`, `$HOME`, `${HOME}` and `$CLAUDE_CONFIG_DIR` are
-//! expanded, a relative path is taken against the last `cd` in the command (else the session's
-//! `cwd`), and `..` is resolved lexically. What a shell could compute at run time (variables,
-//! globs outside the folder, `xargs`) is not seen: docs/claude-code.md lists the gaps.
+//! Whether a Bash command may change a protected path (a gated memory folder, or a file that
+//! configures the gate). The rule is inverted: a command that may touch a protected path at
+//! all — by any spelling of it, `~`, `$HOME`, a variable, a glob, a brace expansion, a
+//! command substitution, or a relative path from a directory in or above it — is allowed
+//! only when every command in it is on a short list of read-only commands with read-only
+//! flags ([`super::bash_allow`]). A list of writing commands could never be complete.
+//! docs/claude-code.md, "Bash in review mode".
 
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
-use super::lex::split;
+use super::Guarded;
+use super::bash_allow::{Role, Script, role};
+use super::bash_parse::{Exec, Refused, commands};
+use super::bash_reach::{Cwds, cwd_inside, forms, touched};
+use super::bash_word::{Expanded, Seg, known_text, literal, path_candidates};
 pub use crate::claude::locate::normalize;
 
 /// How to expand and resolve the paths a command names.
@@ -29,340 +24,430 @@ pub struct PathContext<'a> {
     pub claude_config: Option<&'a Path>,
 }
 
-/// Whether `command` writes into any of `folders` (absolute, normalized paths).
-pub fn writes_into(command: &str, folders: &[PathBuf], context: &PathContext) -> bool {
-    writes_into_depth(command, folders, context, 0)
+/// What a Bash command means for the protected paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BashVerdict {
+    /// It cannot touch a protected path.
+    Unrelated,
+    /// It may read a protected path, and only reads.
+    ReadOnly,
+    /// A command in it that is not read-only may touch `protected[folder]`: `why` says which
+    /// and how, for the deny reason.
+    MayWrite { folder: usize, why: String },
+    /// It may touch a protected path and the gate cannot tell what it does (parser refusal,
+    /// a bound reached, code only known at run time). `folder` is the first it may touch.
+    Undecidable { folder: usize, why: String },
 }
 
-fn writes_into_depth(command: &str, folders: &[PathBuf], ctx: &PathContext, depth: u8) -> bool {
-    let mut cwd = ctx.cwd.to_path_buf();
-    for simple in split(command) {
-        let words = program_words(&simple.words);
-        let inside = |word: &str| {
-            resolve(word, &cwd, ctx).is_some_and(|p| folders.iter().any(|f| p.starts_with(f)))
+/// How long judging one command may take (the hook's whole budget is 2 s).
+pub const JUDGE_BUDGET: Duration = Duration::from_millis(500);
+
+/// How deep `bash -c` inside `eval` inside `$(…)` … is followed.
+const MAX_SCRIPT_DEPTH: u8 = 6;
+
+/// Judges `command` run from `context.cwd` against `protected` (folders or single files,
+/// each by all its spellings). Answers within [`JUDGE_BUDGET`] whatever the input.
+pub fn judge(command: &str, context: &PathContext, protected: &[Guarded]) -> BashVerdict {
+    if protected.is_empty() {
+        return BashVerdict::Unrelated;
+    }
+    let owned = Owned {
+        command: command.to_owned(),
+        cwd: context.cwd.to_path_buf(),
+        home: context.home.map(Path::to_path_buf),
+        claude_config: context.claude_config.map(Path::to_path_buf),
+        protected: protected.to_vec(),
+    };
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("memwb-bash-judge".into())
+        // The parser recurses per nesting level; the input's nesting is bounded, this is
+        // room for it.
+        .stack_size(32 * 1024 * 1024)
+        .spawn(move || {
+            let _ = tx.send(owned.judge());
+        });
+    if spawned.is_err() {
+        return fallback(
+            command,
+            context,
+            protected,
+            "the judge could not be started",
+        );
+    }
+    rx.recv_timeout(JUDGE_BUDGET).unwrap_or_else(|_| {
+        fallback(
+            command,
+            context,
+            protected,
+            &format!("judging took longer than {} ms", JUDGE_BUDGET.as_millis()),
+        )
+    })
+}
+
+struct Owned {
+    command: String,
+    cwd: PathBuf,
+    home: Option<PathBuf>,
+    claude_config: Option<PathBuf>,
+    protected: Vec<Guarded>,
+}
+
+impl Owned {
+    fn judge(&self) -> BashVerdict {
+        let context = PathContext {
+            cwd: &self.cwd,
+            home: self.home.as_deref(),
+            claude_config: self.claude_config.as_deref(),
         };
-        if simple.outputs.iter().any(|target| inside(target)) {
-            return true;
+        let mut all = Vec::new();
+        if let Err(Refused(why)) = collect(&self.command, &context, 0, &mut all) {
+            return fallback(&self.command, &context, &self.protected, &why);
         }
-        let Some((program, args)) = words.split_first() else {
+        let cwds = directories(&all, &context);
+        let mut verdict = BashVerdict::Unrelated;
+        for (exec, role) in &all {
+            match judge_exec(exec, role, &cwds, &context, &self.protected) {
+                BashVerdict::Unrelated => {}
+                BashVerdict::ReadOnly => verdict = BashVerdict::ReadOnly,
+                other => return other,
+            }
+        }
+        verdict
+    }
+}
+
+/// Every command `command` may run, scripts in it (`bash -c`, `eval`, heredocs into a
+/// shell) parsed in turn.
+fn collect(
+    command: &str,
+    context: &PathContext,
+    depth: u8,
+    out: &mut Vec<(Exec, Role)>,
+) -> Result<(), Refused> {
+    if depth > MAX_SCRIPT_DEPTH {
+        return Err(Refused(format!(
+            "scripts nest deeper than {MAX_SCRIPT_DEPTH} levels"
+        )));
+    }
+    for exec in commands(command, context)? {
+        let role = role(&exec.words, exec.piped_stdin, &exec.stdin_texts);
+        let nested: Vec<String> = role
+            .scripts
+            .iter()
+            .filter_map(|s| match s {
+                Script::Shell(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        out.push((exec, role));
+        for text in nested {
+            collect(&text, context, depth + 1, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The session's directory and every one a `cd`/`pushd` may change to.
+fn directories(all: &[(Exec, Role)], context: &PathContext) -> Cwds {
+    let mut cwds = vec![Some(context.cwd.to_path_buf())];
+    for (_, role) in all {
+        let Some(target) = &role.changes_dir else {
             continue;
         };
-        let name = program.rsplit('/').next().unwrap_or(program);
-        let operands = || args.iter().filter(|a| !a.starts_with('-'));
-        let hit = match name {
-            "cd" | "pushd" => {
-                if let Some(dir) = args.first().and_then(|d| resolve(d, &cwd, ctx)) {
-                    cwd = dir;
-                }
-                false
-            }
-            "tee" | "touch" | "truncate" | "rm" | "rmdir" | "unlink" | "mkdir" | "ln" | "mv"
-            | "shred" => operands().any(|a| inside(a)),
-            // Copies write their last operand (or the one after -t).
-            "cp" | "install" | "rsync" | "scp" => {
-                target_flag(args).is_some_and(&inside)
-                    || operands().next_back().is_some_and(|a| inside(a))
-            }
-            "dd" => args
-                .iter()
-                .filter_map(|a| a.strip_prefix("of="))
-                .any(inside),
-            "sed" | "perl" if args.iter().any(|a| in_place(a)) => operands().any(|a| inside(a)),
-            "find"
-                if args
-                    .iter()
-                    .any(|a| matches!(a.as_str(), "-delete" | "-exec" | "-execdir" | "-ok")) =>
-            {
-                operands().any(|a| inside(a))
-            }
-            "sh" | "bash" | "zsh" | "dash" | "eval" if depth < 4 => {
-                let script = if name == "eval" {
-                    Some(args.join(" "))
-                } else {
-                    args.iter()
-                        .position(|a| a == "-c" || (a.starts_with('-') && a.ends_with('c')))
-                        .and_then(|i| args.get(i + 1).cloned())
-                };
-                script
-                    .into_iter()
-                    .chain(simple.heredocs.iter().cloned())
-                    .any(|s| {
-                        writes_into_depth(
-                            &s,
-                            folders,
-                            &PathContext { cwd: &cwd, ..*ctx },
-                            depth + 1,
-                        )
-                    })
-            }
-            _ if is_interpreter(name) => {
-                let scripts = args.iter().chain(simple.heredocs.iter());
-                let names_folder = args
-                    .iter()
-                    .chain(simple.heredocs.iter())
-                    .any(|s| mentions(s, folders, &cwd, ctx));
-                names_folder && scripts.clone().any(|s| script_writes(s))
-            }
-            _ => false,
+        let home = context.home.map(|h| literal(&h.to_string_lossy()));
+        let target = match target {
+            Some(t) if t.is_empty() => home,
+            other => other.clone(),
         };
-        if hit {
-            return true;
-        }
-    }
-    false
-}
-
-/// Skips what runs another program unchanged: `sudo`, `env`, `command`, `nohup`, `time`,
-/// `xargs` is not among them (its operands come from stdin), and `VAR=value` prefixes.
-fn program_words(words: &[String]) -> Vec<String> {
-    let mut rest = words;
-    loop {
-        match rest.split_first() {
-            Some((first, tail))
-                if matches!(
-                    first.as_str(),
-                    "sudo" | "env" | "command" | "nohup" | "time" | "exec" | "nice"
-                ) || is_assignment(first) =>
-            {
-                rest = tail;
+        match target.as_deref().and_then(known_text) {
+            Some(dir) if dir.starts_with('/') => cwds.push(Some(normalize(Path::new(&dir)))),
+            Some(dir) => {
+                let joined: Vec<_> = cwds
+                    .iter()
+                    .map(|c| c.as_ref().map(|c| normalize(&c.join(&dir))))
+                    .collect();
+                cwds.extend(joined);
             }
-            _ => return rest.to_vec(),
+            None => cwds.push(None),
         }
     }
+    cwds.dedup();
+    Cwds(cwds)
 }
 
-fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
-fn target_flag(args: &[String]) -> Option<&str> {
-    args.iter().enumerate().find_map(|(i, a)| {
-        if a == "-t" || a == "--target-directory" {
-            args.get(i + 1).map(String::as_str)
-        } else {
-            a.strip_prefix("--target-directory=")
-        }
-    })
-}
-
-fn in_place(arg: &str) -> bool {
-    arg == "--in-place"
-        || arg.starts_with("--in-place=")
-        || (arg.starts_with('-') && !arg.starts_with("--") && arg[1..].contains('i'))
-}
-
-fn is_interpreter(name: &str) -> bool {
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    matches!(
-        base,
-        "python" | "python3" | "py" | "node" | "deno" | "bun" | "ruby" | "perl" | "php" | "lua"
-    )
-}
-
-/// Whether a script's text writes files.
-fn script_writes(script: &str) -> bool {
-    const WRITES: &[&str] = &[
-        "write_text",
-        "write_bytes",
-        "writeFile",
-        "appendFile",
-        "createWriteStream",
-        "File.write",
-        "unlink",
-        "remove(",
-        "rmtree",
-        "rename(",
-        "replace(",
-        "shutil.",
-        "os.system",
-        "subprocess",
-        "execSync",
-        "spawnSync",
-        ".write(",
-        "print >",
-        "file_put_contents",
-    ];
-    if WRITES.iter().any(|w| script.contains(w)) {
-        return true;
-    }
-    // open(path, 'w'), open(..., "a"), open(..., mode="x"), File.open(..., 'w'), perl's open(F, '>', ...).
-    let mut rest = script;
-    while let Some(at) = rest.find("open(") {
-        let call = &rest[at + 5..];
-        let args = call.split(')').next().unwrap_or(call);
-        if args.split(',').skip(1).any(|arg| {
-            let mode = arg
-                .trim()
-                .trim_start_matches("mode=")
-                .trim_matches(|c| c == '\'' || c == '"');
-            mode.starts_with('>') || (mode.len() <= 3 && mode.contains(['w', 'a', 'x', '+']))
-        }) {
-            return true;
-        }
-        rest = call;
-    }
-    false
-}
-
-/// Whether text names a path inside a folder: any word-like run of it that resolves there.
-fn mentions(text: &str, folders: &[PathBuf], cwd: &Path, ctx: &PathContext) -> bool {
-    text.split(|c: char| c.is_whitespace() || "'\"`(),;=[]{}<>|&".contains(c))
-        .filter(|w| w.contains('/') || w.starts_with('~') || w.starts_with('$'))
-        .any(|w| resolve(w, cwd, ctx).is_some_and(|p| folders.iter().any(|f| p.starts_with(f))))
-}
-
-/// A word as a path: `~`, `$HOME`, `${HOME}`, `$CLAUDE_CONFIG_DIR` expanded, relative ones
-/// against `cwd`, `.` and `..` resolved without touching the disk. `None` for a word with
-/// another variable in front, which cannot be known.
-pub fn resolve(word: &str, cwd: &Path, ctx: &PathContext) -> Option<PathBuf> {
-    let expanded = if let Some(rest) =
-        word.strip_prefix("~/")
-            .or(if word == "~" { Some("") } else { None })
-    {
-        ctx.home?.join(rest)
-    } else if let Some((var, rest)) = leading_variable(word) {
-        let base = match var {
-            "HOME" => ctx.home?,
-            "CLAUDE_CONFIG_DIR" => ctx.claude_config?,
-            _ => return None,
-        };
-        base.join(rest.trim_start_matches('/'))
+fn judge_exec(
+    exec: &Exec,
+    role: &Role,
+    cwds: &Cwds,
+    context: &PathContext,
+    protected: &[Guarded],
+) -> BashVerdict {
+    let writes: Vec<&Expanded> = exec
+        .writes
+        .iter()
+        .filter(|w| known_text(w).is_none_or(|t| t != "/dev/null"))
+        .collect();
+    let read_only = role.read_only && writes.is_empty() && exec.opaque.is_none();
+    let name = if role.name.is_empty() {
+        "a redirection".to_owned()
     } else {
-        cwd.join(word)
+        format!("`{}`", role.name)
     };
-    Some(normalize(&expanded))
-}
-
-fn leading_variable(word: &str) -> Option<(&str, &str)> {
-    let rest = word.strip_prefix('$')?;
-    if let Some(braced) = rest.strip_prefix('{') {
-        let end = braced.find('}')?;
-        return Some((&braced[..end], &braced[end + 1..]));
-    }
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(rest.len());
-    Some((&rest[..end], &rest[end..]))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FOLDER: &str = "/home/u/.claude/projects/-home-u-app/memory";
-
-    fn writes(command: &str) -> bool {
-        let ctx = PathContext {
-            cwd: Path::new("/home/u/app"),
-            home: Some(Path::new("/home/u")),
-            claude_config: Some(Path::new("/home/u/.claude")),
+    if let Some(why) = &exec.opaque {
+        return BashVerdict::Undecidable {
+            folder: 0,
+            why: why.clone(),
         };
-        writes_into(command, &[PathBuf::from(FOLDER)], &ctx)
     }
-
-    #[test]
-    fn redirections_into_the_folder_write() {
-        assert!(writes(&format!("echo hi > {FOLDER}/a.md")));
-        assert!(writes(
-            "echo hi >> ~/.claude/projects/-home-u-app/memory/a.md"
-        ));
-        assert!(writes(
-            "printf x >|\"$HOME/.claude/projects/-home-u-app/memory/MEMORY.md\""
-        ));
-        assert!(writes(
-            "echo x &> ${HOME}/.claude/projects/-home-u-app/memory/a.md"
-        ));
-        assert!(writes(
-            "echo x 1>$CLAUDE_CONFIG_DIR/projects/-home-u-app/memory/a.md"
-        ));
-        assert!(writes(
-            "cd ~/.claude/projects/-home-u-app && echo x > memory/a.md"
-        ));
-        assert!(writes(
-            "cd ~/.claude/projects/-home-u-app/memory; echo x > ./a.md"
-        ));
-    }
-
-    #[test]
-    fn heredocs_into_the_folder_write_and_their_bodies_are_not_commands() {
-        let heredoc = format!(
-            "cat > {FOLDER}/feedback_tests.md <<'EOF'\n---\nname: tests\n---\nrm -rf / > {FOLDER}/x\nEOF\necho done"
-        );
-        assert!(writes(&heredoc));
-        // The body names the folder with `>`, but it is text, not a command.
-        let harmless = format!("cat > /tmp/out.md <<EOF\necho x > {FOLDER}/a.md\nEOF\n");
-        assert!(!writes(&harmless));
-        assert!(writes(&format!("tee {FOLDER}/a.md <<-EOF\n\tbody\n\tEOF")));
-    }
-
-    #[test]
-    fn file_changing_programs_with_an_operand_inside_write() {
-        for command in [
-            format!("tee -a {FOLDER}/a.md"),
-            format!("sed -i 's/a/b/' {FOLDER}/a.md"),
-            format!("sed --in-place -e s/a/b/ {FOLDER}/a.md"),
-            format!("perl -pi -e 's/a/b/' {FOLDER}/a.md"),
-            format!("rm {FOLDER}/a.md"),
-            format!("sudo rm -f {FOLDER}/a.md"),
-            format!("mv {FOLDER}/a.md /tmp/"),
-            format!("cp /tmp/a.md {FOLDER}/"),
-            format!("cp -t {FOLDER} /tmp/a.md"),
-            format!("touch {FOLDER}/new.md"),
-            format!("dd if=/dev/zero of={FOLDER}/a.md"),
-            format!("find {FOLDER} -name '*.md' -delete"),
-            format!("LC_ALL=C env sed -i s/a/b/ {FOLDER}/a.md"),
-        ] {
-            assert!(writes(&command), "{command}");
+    for script in &role.scripts {
+        match script {
+            Script::Unknown(why) => {
+                return BashVerdict::Undecidable {
+                    folder: 0,
+                    why: why.clone(),
+                };
+            }
+            Script::Code(code) => {
+                if let Some((folder, found)) = code_reach(code, cwds, context, protected) {
+                    return BashVerdict::MayWrite {
+                        folder,
+                        why: format!("{name} runs inline code that {found}"),
+                    };
+                }
+            }
+            Script::Shell(_) => {}
         }
     }
-
-    #[test]
-    fn interpreters_that_write_a_path_in_the_folder() {
-        assert!(writes(&format!(
-            "python3 -c \"open('{FOLDER}/a.md', 'w').write('x')\""
-        )));
-        assert!(writes(&format!(
-            "python3 - <<'PY'\nfrom pathlib import Path\nPath('{FOLDER}/a.md').write_text('x')\nPY"
-        )));
-        assert!(writes(&format!(
-            "node -e \"require('fs').writeFileSync('{FOLDER}/a.md', 'x')\""
-        )));
-        assert!(writes(&format!("bash -c 'echo x > {FOLDER}/a.md'")));
-        // Reading in Python is not writing.
-        assert!(!writes(&format!(
-            "python3 -c \"print(open('{FOLDER}/a.md').read())\""
-        )));
+    if let Some(folder) = writes.iter().find_map(|w| word_reach(w, cwds, protected)) {
+        let target = writes
+            .iter()
+            .find(|w| word_reach(w, cwds, protected).is_some())
+            .map_or_else(String::new, |w| shown(w));
+        return BashVerdict::MayWrite {
+            folder,
+            why: format!("{name} writes its output to {target}"),
+        };
     }
-
-    #[test]
-    fn reads_and_writes_elsewhere_do_not() {
-        for command in [
-            format!("cat {FOLDER}/MEMORY.md"),
-            format!("ls -la {FOLDER} 2>/dev/null"),
-            format!("grep -r deploy {FOLDER} > /tmp/hits.txt"),
-            format!("cp {FOLDER}/a.md /tmp/backup.md"),
-            format!("sed -n 1,5p {FOLDER}/a.md"),
-            format!("wc -l < {FOLDER}/MEMORY.md"),
-            format!("cat {FOLDER}/a.md 2>&1 | head"),
-            "echo x > /tmp/a.md".to_owned(),
-            "rm -rf target".to_owned(),
-            format!("echo {FOLDER}/a.md # > {FOLDER}/b.md"),
-            format!(
-                "echo '{FOLDER}/../memory-notes/x' > /home/u/.claude/projects/-home-u-app/memory-notes/x"
+    let words = exec
+        .words
+        .iter()
+        .chain(&exec.assignments)
+        .chain(&exec.reads);
+    if read_only {
+        let reads = words
+            .clone()
+            .any(|w| word_reach(w, cwds, protected).is_some());
+        return if reads {
+            BashVerdict::ReadOnly
+        } else {
+            BashVerdict::Unrelated
+        };
+    }
+    if role.arguments_unknown {
+        return BashVerdict::MayWrite {
+            folder: 0,
+            why: format!(
+                "{name} gets its arguments from its input (xargs), which may name any path"
             ),
-        ] {
-            assert!(!writes(&command), "{command}");
+        };
+    }
+    for word in words {
+        if let Some(folder) = word_reach(word, cwds, protected) {
+            return BashVerdict::MayWrite {
+                folder,
+                why: format!(
+                    "{name} is not a read-only command and names {}",
+                    shown(word)
+                ),
+            };
         }
-        // `..` is resolved: this leaves the folder.
-        assert!(!writes(&format!("echo x > {FOLDER}/../other.md")));
+        if let Some(text) = known_text(word)
+            && let Some((folder, found)) = text_reach(&text, cwds, context, protected, false)
+        {
+            return BashVerdict::MayWrite {
+                folder,
+                why: format!("{name} is not a read-only command and its argument {found}"),
+            };
+        }
     }
+    if let Some(folder) = cwd_inside(cwds, protected) {
+        return BashVerdict::MayWrite {
+            folder,
+            why: format!("{name} is not a read-only command and may run inside the folder"),
+        };
+    }
+    BashVerdict::Unrelated
+}
 
-    #[test]
-    fn quoting_and_escapes_are_understood() {
-        assert!(writes(&format!("echo x > '{FOLDER}/a b.md'")));
-        assert!(writes(&format!("echo x > {FOLDER}/a\\ b.md")));
-        assert!(!writes(&format!("echo 'x > {FOLDER}/a.md'")));
+/// The protected entry a word may name, by any of its path-like parts.
+fn word_reach(word: &[Seg], cwds: &Cwds, protected: &[Guarded]) -> Option<usize> {
+    path_candidates(word)
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .find_map(|c| touched(c, cwds, protected))
+}
+
+/// Text that looks like computing a path in inline code: the gate cannot follow it.
+const COMPUTED_PATH_HINTS: &[&str] = &[
+    "~",
+    "$",
+    "HOME",
+    "home",
+    "environ",
+    "getenv",
+    "ENV[",
+    "expanduser",
+    "chdir",
+    "glob",
+    "..",
+    "CLAUDE",
+    ".claude",
+    "chr(",
+    "fromCharCode",
+    "\\x",
+    "\\u",
+    "\\0",
+    "base64",
+    "b64",
+    "atob",
+    "decode",
+    "unhexlify",
+    "pack(",
+    "exec",
+    "eval",
+    "system",
+    "spawn",
+    "popen",
+    "subprocess",
+    "child_process",
+    "readdir",
+    "listdir",
+    "scandir",
+    "walk",
+    "`",
+    "qx",
+    "reverse",
+    "[::-1]",
+    "getattr",
+    "__import__",
+    "import(",
+    "cwd",
+    "opendir",
+    "getpw",
+    "%2f",
+    "%2F",
+];
+
+/// Inline code: names a protected path, or computes paths in a way the gate cannot follow.
+fn code_reach(
+    code: &str,
+    cwds: &Cwds,
+    context: &PathContext,
+    protected: &[Guarded],
+) -> Option<(usize, String)> {
+    // A literal in code may be the start of a path built from it (`'/home/u/.cl' + 'aude'`).
+    if let Some(found) = text_reach(code, cwds, context, protected, true) {
+        return Some(found);
     }
+    COMPUTED_PATH_HINTS
+        .iter()
+        .find(|hint| code.contains(*hint))
+        .map(|hint| (0, format!("may compute a path (`{hint}`)")))
+}
+
+/// Path-like tokens in free text (a script, a sed or awk program) that name a protected
+/// path: taken between quotes and between blanks, `~`, `$HOME`, `${HOME}` expanded. With
+/// `as_prefix`, a token also stands for every path that starts with it.
+fn text_reach(
+    text: &str,
+    cwds: &Cwds,
+    context: &PathContext,
+    protected: &[Guarded],
+    as_prefix: bool,
+) -> Option<(usize, String)> {
+    let quoted = text.split(['"', '\'', '`', '(', ')', ',', ';', '\n']);
+    let blank = text.split(|c: char| c.is_whitespace() || "\"'`(),;[]{}<>|&=".contains(c));
+    let home = context.home.map(|h| h.to_string_lossy().into_owned());
+    quoted.chain(blank).find_map(|token| {
+        let token = token.trim();
+        if token.is_empty() || token.len() > 4096 {
+            return None;
+        }
+        let expanded = match &home {
+            Some(home) => {
+                let mut t = token.to_owned();
+                for spelling in ["${HOME}", "$HOME"] {
+                    if let Some(rest) = t.strip_prefix(spelling) {
+                        t = format!("{home}{rest}");
+                    }
+                }
+                if let Some(rest) = t.strip_prefix('~')
+                    && (rest.is_empty() || rest.starts_with('/'))
+                {
+                    t = format!("{home}{rest}");
+                }
+                t
+            }
+            None => token.to_owned(),
+        };
+        let mut word = literal(&expanded);
+        if as_prefix {
+            word.push(Seg::Wild);
+        }
+        touched(&word, cwds, protected).map(|folder| (folder, format!("names {}", shorten(token))))
+    })
+}
+
+/// Bad input or a bound reached: cannot decide, unless the text plainly cannot reach a
+/// protected path (no expansion, quoting or `..` that could hide one, no protected
+/// spelling, and not run from in or above one).
+fn fallback(command: &str, context: &PathContext, protected: &[Guarded], why: &str) -> BashVerdict {
+    let hides = command.contains(['$', '~', '`', '\\', '\'', '"', '*', '?', '[', '{'])
+        || command.contains("..");
+    let spelled = protected.iter().enumerate().find(|(_, g)| {
+        g.aliases.iter().any(|alias| {
+            let alias = alias.to_string_lossy();
+            command.contains(alias.as_ref())
+                || alias
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|last| !last.is_empty() && command.contains(last))
+        })
+    });
+    let cwd = forms(context.cwd);
+    let near = protected.iter().position(|g| {
+        g.aliases.iter().any(|alias| {
+            cwd.iter()
+                .any(|c| c.starts_with(alias) || alias.starts_with(c))
+        })
+    });
+    match (spelled.map(|(i, _)| i).or(near), hides) {
+        (None, false) => BashVerdict::Unrelated,
+        (folder, _) => BashVerdict::Undecidable {
+            folder: folder.unwrap_or(0),
+            why: format!("the command cannot be judged: {why}"),
+        },
+    }
+}
+
+/// A word for a message: unknown parts as `*` (a glob) and `…` (anything).
+fn shown(word: &[Seg]) -> String {
+    let text: String = word
+        .iter()
+        .map(|s| match s {
+            Seg::Lit(c) => *c,
+            Seg::Wild => '*',
+            Seg::Open => '…',
+        })
+        .collect();
+    shorten(&text)
+}
+
+fn shorten(text: &str) -> String {
+    let mut out: String = text.chars().take(120).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    format!("{out:?}")
 }

@@ -4,10 +4,15 @@
 //! [`crate::review::hook`]. docs/claude-code.md, "Put memwb in front of Claude Code".
 
 pub mod bash;
+mod bash_allow;
+mod bash_parse;
+mod bash_reach;
+#[cfg(test)]
+mod bash_tests;
+mod bash_word;
 pub mod config;
 pub mod edit;
 pub mod input;
-pub mod lex;
 pub mod output;
 pub mod settings;
 
@@ -15,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::claude::locate::normalize;
 
-pub use bash::PathContext;
+pub use bash::{BashVerdict, PathContext};
 pub use config::{Config, Mode};
 pub use edit::{EditError, FileChange};
 pub use input::{Event, HookInput, ToolCall};
@@ -65,8 +70,9 @@ pub enum Concern {
         file: String,
         change: FileChange,
     },
-    /// A Bash command that writes into `folders[folder]`.
-    Bash { folder: usize },
+    /// A Bash command that may change `folders[folder]`, or that may touch it and cannot be
+    /// judged: `why` says what was found.
+    Bash { folder: usize, why: String },
 }
 
 /// Classifies one call against the guarded folders (first match wins).
@@ -83,10 +89,12 @@ pub fn classify(call: &ToolCall, folders: &[Guarded], context: &PathContext) -> 
                 })
             })
             .unwrap_or(Concern::None),
-        ToolCall::Bash { command } => folders
-            .iter()
-            .position(|folder| bash::writes_into(command, &folder.aliases, context))
-            .map_or(Concern::None, |folder| Concern::Bash { folder }),
+        ToolCall::Bash { command } => match bash::judge(command, context, folders) {
+            BashVerdict::Unrelated | BashVerdict::ReadOnly => Concern::None,
+            BashVerdict::MayWrite { folder, why } | BashVerdict::Undecidable { folder, why } => {
+                Concern::Bash { folder, why }
+            }
+        },
         _ => Concern::None,
     }
 }
@@ -176,10 +184,10 @@ mod tests {
         let bash = ToolCall::Bash {
             command: "echo x >> $CLAUDE_CONFIG_DIR/agent-memory/rev/a.md".into(),
         };
-        assert_eq!(
+        assert!(matches!(
             classify(&bash, &folders(), &ctx()),
-            Concern::Bash { folder: 1 }
-        );
+            Concern::Bash { folder: 1, .. }
+        ));
     }
 
     #[test]

@@ -38,10 +38,11 @@ pub fn queued_reason(id: &str, file: &str, new_file: bool) -> String {
     )
 }
 
-/// Why a Bash write to the memory folder was not run.
-pub fn bash_reason(folder: &str) -> String {
+/// Why a Bash command that may change the memory folder was not run; `why` names what the
+/// gate found in it.
+pub fn bash_reason(folder: &str, why: &str) -> String {
     format!(
-        "memwb reviews every change to the memory folder {folder}, so this Bash command was not run. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task."
+        "memwb reviews every change to the memory folder {folder}, and this Bash command may change it ({why}), so it was not run. In review mode only read-only commands (cat, head, tail, ls, grep, rg, wc, diff, find without -delete/-exec, git log/show/diff/status) may touch the folder. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task."
     )
 }
 

@@ -113,7 +113,7 @@ fn tool_call(input: &HookInput, env: Env, installed: Option<Mode>) -> Answer {
     let concern = classify(&call, &folders, &context);
     let index = match &concern {
         Concern::None => return answer,
-        Concern::File { folder, .. } | Concern::Bash { folder } => *folder,
+        Concern::File { folder, .. } | Concern::Bash { folder, .. } => *folder,
     };
     let aliases = &folders[index].aliases;
     let mode = config.mode_for(aliases, env, installed);
@@ -131,9 +131,10 @@ fn tool_call(input: &HookInput, env: Env, installed: Option<Mode>) -> Answer {
     answer.folder = Some(folder.clone());
     let pre = input.event() == Event::PreToolUse;
     match concern {
-        Concern::Bash { .. } if pre && mode == Mode::Review => {
-            answer.say(deny(&bash_reason(&folder.root().display().to_string())))
-        }
+        Concern::Bash { why, .. } if pre && mode == Mode::Review => answer.say(deny(&bash_reason(
+            &folder.root().display().to_string(),
+            &why,
+        ))),
         Concern::File { file, change, .. } => {
             if !is_memory_file(&file) {
                 return if pre && mode == Mode::Review {
