@@ -100,6 +100,30 @@ impl Bench {
 /// One kind of call: the `i`th call's latency.
 type Case<'a> = Box<dyn Fn(usize) -> Duration + 'a>;
 
+impl Bench {
+    /// How many proposals in memwb's state for the folder came from the call `tool_use_id`.
+    fn proposals_for(&self, tool_use_id: &str) -> usize {
+        let mut count = 0;
+        let mut dirs = vec![self.home.join("state")];
+        while let Some(dir) = dirs.pop() {
+            for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.parent().is_some_and(|p| p.ends_with("proposals"))
+                    && fs::read(&path)
+                        .ok()
+                        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+                        .is_some_and(|p| p["origin"]["call"]["tool_use_id"] == tool_use_id)
+                {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+}
+
 fn percentiles(mut samples: Vec<Duration>) -> (Duration, Duration) {
     samples.sort();
     let at = |q: f64| samples[((samples.len() as f64 - 1.0) * q).round() as usize];
@@ -173,6 +197,17 @@ fn main() {
             b.call(&edit, "review")
         }),
     ));
+    let note_repeat = note.clone();
+    let repeated = b.input(
+        "PreToolUse",
+        "Edit",
+        serde_json::json!({"file_path": note_repeat, "old_string": "Rule 100.", "new_string": "Rule 100, repeated."}),
+        "toolu_repeated",
+    );
+    cases.push((
+        "the same Edit repeated (one proposal answers)",
+        Box::new(move |_| b.call(&repeated, "review")),
+    ));
     let note_record = note.clone();
     cases.push((
         "Edit in the folder, record (PreToolUse)",
@@ -214,4 +249,9 @@ fn main() {
             p95.as_secs_f64() * 1e3
         );
     }
+    println!(
+        "proposals filed by the {} repeated identical calls: {}",
+        iters + 1,
+        bench.proposals_for("toolu_repeated")
+    );
 }

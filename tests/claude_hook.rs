@@ -736,3 +736,50 @@ fn the_record_stash_is_redacted_and_every_state_file_is_private() {
     assert!(names.iter().any(|n| n.starts_with("journal")), "{names:?}");
     assert!(files >= 5, "{names:?}");
 }
+
+#[test]
+fn a_repeated_call_answers_with_the_pending_proposal() {
+    let session = Session::new();
+    let memory = session.memory();
+    let folder = session.folder();
+    let content = "---\nname: retries\ndescription: retry the payments suite once\ntype: feedback\n---\nRetry once.\n";
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": memory.join("feedback_retries.md"), "content": content}),
+        "toolu_same",
+    );
+    let first = session.hook(&write, &[]);
+    let id = queued_id(&first);
+    for _ in 0..99 {
+        assert_eq!(session.hook(&write, &[]), first);
+    }
+    // The same change by the same session under another call id is the same proposal too.
+    let mut again = write.clone();
+    again["tool_use_id"] = json!("toolu_other");
+    assert_eq!(queued_id(&session.hook(&again, &[])), id);
+    let pending = |folder: &memwb::claude::ClaudeFolder| {
+        memwb::review::claude::list(folder)
+            .expect("list")
+            .proposals
+            .iter()
+            .filter(|p| p.status == memwb::review::ProposalStatus::Pending)
+            .map(|p| p.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pending(&folder), std::slice::from_ref(&id));
+    // Another text, or another session, is another change.
+    let mut other_text = again.clone();
+    other_text["tool_use_id"] = json!("toolu_third");
+    other_text["tool_input"]["content"] = json!(content.replace("once", "twice"));
+    let second = queued_id(&session.hook(&other_text, &[]));
+    let mut other_session = again.clone();
+    other_session["tool_use_id"] = json!("toolu_fourth");
+    other_session["session_id"] = json!("another-session");
+    let third = queued_id(&session.hook(&other_session, &[]));
+    assert!(second != id && third != id && second != third);
+    assert_eq!(pending(&folder).len(), 3);
+    // Once the proposal is decided, the same call files anew.
+    memwb::review::claude::reject(&folder, &id, None).expect("reject");
+    assert_ne!(queued_id(&session.hook(&write, &[])), id);
+}

@@ -38,12 +38,17 @@ pub fn log_dir(folder: Option<&ClaudeFolder>) -> Option<PathBuf> {
         .or_else(|| state_root().ok())
 }
 
-/// Files a pending proposal holding the file's full before and after; returns its id.
+/// Files a pending proposal holding the file's full before and after; returns its id. A
+/// repeated call (Claude Code retrying, a hook installed twice) answers with the proposal
+/// already pending for it instead of filing another.
 pub fn file_proposal(
     folder: &ClaudeFolder,
     image: HookImage,
     input: &HookInput,
 ) -> Result<String, String> {
+    if let Some(id) = pending_for(folder, &image, input)? {
+        return Ok(id);
+    }
     let kind = if image.before.is_none() {
         Kind::Extraction
     } else {
@@ -97,6 +102,35 @@ fn agent_call(input: &HookInput) -> AgentCall {
         tool_use_id: input.tool_use_id.clone(),
         transcript_path: input.transcript_path.clone(),
     }
+}
+
+/// The pending proposal a call repeats: one filed for the same `tool_use_id`, or by the same
+/// session for the same file with the same after image (as it is kept: redacted).
+fn pending_for(
+    folder: &ClaudeFolder,
+    image: &HookImage,
+    input: &HookInput,
+) -> Result<Option<String>, String> {
+    let listing = crate::review::claude::list(folder).map_err(|e| e.to_string())?;
+    let kept = crate::review::proposal::images::redacted(vec![image.clone()]);
+    let repeats = |proposal: &crate::review::Proposal| {
+        let Some(call) = &proposal.origin.call else {
+            return false;
+        };
+        let same_call = input.tool_use_id.is_some() && call.tool_use_id == input.tool_use_id;
+        let same_change = input.session_id.is_some()
+            && call.session_id == input.session_id
+            && proposal.files.len() == 1
+            && proposal.files[0].file == kept[0].file
+            && proposal.files[0].after == kept[0].after;
+        same_call || same_change
+    };
+    Ok(listing
+        .proposals
+        .iter()
+        .rev()
+        .find(|p| p.status == ProposalStatus::Pending && repeats(p))
+        .map(|p| p.id.clone()))
 }
 
 /// How many proposals wait for review on the folder.
