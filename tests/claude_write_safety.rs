@@ -523,3 +523,45 @@ fn parallel_approvals_of_unrelated_proposals_all_succeed() {
     }
     assert_eq!(journal_entries(&fixture), APPROVERS);
 }
+
+// ---- item 2: record mode journals every observed change once, whatever it equals ---------
+
+#[test]
+fn the_same_change_observed_again_after_an_undo_is_journaled_and_undoes() {
+    use memwb::review::claude::{journal_of, journaled, observed, record, undo};
+    let fixture = Fixture::new();
+    let folder = fixture.folder();
+    let theirs_index = INDEX.replace("the first", "the first, edited");
+    let (_, first) = journaled(
+        &folder,
+        vec![file_write("MEMORY.md", Some(INDEX), Some(&theirs_index))],
+        memwb::review::EntryMeta::default(),
+    )
+    .expect("first change");
+    let first = first.expect("journaled");
+    undo(&folder, &first).expect("undo");
+    // Claude Code makes the same edit again; the hook (or watch --record) observes it.
+    let before = observed::texts(&folder);
+    fs::write(fixture.memory().join("MEMORY.md"), &theirs_index).expect("their write");
+    let seen = observed::images(&before, &observed::texts(&folder));
+    assert_eq!(seen.len(), 1);
+    let recent: Vec<_> = journal_of(&folder)
+        .expect("journal")
+        .last_entries(16)
+        .expect("entries")
+        .into_iter()
+        .rev()
+        .collect();
+    let new = observed::not_journaled(seen.clone(), &recent);
+    assert_eq!(new, seen, "a new change, though it equals entry #1");
+    let recorded = record(&folder, new, memwb::review::EntryMeta::default()).expect("recorded");
+    // Observed a second time (the hook and the watcher both saw it): journaled once.
+    let recent: Vec<_> = journal_of(&folder)
+        .expect("journal")
+        .last_entries(16)
+        .expect("entries");
+    assert!(observed::not_journaled(seen, &recent).is_empty());
+    assert_eq!(journal_entries(&fixture), 3);
+    undo(&folder, &recorded).expect("the recorded change undoes");
+    assert_eq!(fixture.tree()["MEMORY.md"], INDEX.as_bytes());
+}

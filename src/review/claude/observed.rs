@@ -67,20 +67,25 @@ pub fn images(
         .collect()
 }
 
-/// `images` without those a recent journal entry already made (compared as the journal keeps
-/// them: credentials redacted).
+/// `images` without those the journal already holds: an image is journaled when the newest of
+/// the `recent` entries that touched its file made exactly that change (compared as the
+/// journal keeps them: credentials redacted). Only the newest counts: a change equal to an
+/// older entry's (the same edit again after an undo, or after a change back) is a new change
+/// and is journaled again, once.
 pub fn not_journaled(images: Vec<FileImage>, recent: &[Entry]) -> Vec<FileImage> {
     let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
     images
         .into_iter()
         .filter(|image| {
             let (before, after) = (kept(&image.before), kept(&image.after));
-            !recent.iter().any(|entry| {
-                entry
-                    .files
-                    .iter()
-                    .any(|f| f.file == image.file && f.before == before && f.after == after)
-            })
+            let newest = recent
+                .iter()
+                .filter_map(|entry| {
+                    let touched = entry.files.iter().find(|f| f.file == image.file)?;
+                    Some((entry.id, touched))
+                })
+                .max_by_key(|(id, _)| *id);
+            !newest.is_some_and(|(_, f)| f.before == before && f.after == after)
         })
         .collect()
 }
@@ -121,8 +126,20 @@ mod tests {
             }))
             .expect("entry")
         };
-        let left = not_journaled(found, &[journaled]);
+        let left = not_journaled(found.clone(), std::slice::from_ref(&journaled));
         assert_eq!(left.len(), 2);
         assert_eq!(left[0].file, "c.md");
+        // The same change again after it was undone: the newest entry for b.md is the undo.
+        let undone = Entry {
+            id: 2,
+            files: vec![FileImage {
+                file: "b.md".into(),
+                before: Some("2!".into()),
+                after: Some("2".into()),
+            }],
+            ..journaled.clone()
+        };
+        let left = not_journaled(found, &[undone, journaled]);
+        assert_eq!(left.len(), 3, "{left:?}");
     }
 }
