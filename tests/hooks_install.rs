@@ -557,3 +557,103 @@ fn status_says_whether_the_gate_works_now() {
     );
     assert!(verdict.contains("the mode is off"), "{status}");
 }
+
+#[test]
+fn a_crash_at_any_step_of_install_or_uninstall_leaves_the_old_file_or_the_new_one() {
+    if !cfg!(debug_assertions) {
+        eprintln!("skipping: MEMWB_CRASH_AT exists in debug builds only");
+        return;
+    }
+    let home = tempfile::tempdir().expect("temp");
+    let path = settings(home.path());
+    let dir = path.parent().expect("dir").to_owned();
+    fs::create_dir_all(&dir).expect("mkdir");
+    fs::write(&path, EXACT).expect("write");
+    ok(memwb(home.path(), &["hooks", "install"]));
+    let installed = fs::read(&path).expect("read");
+    let done = home.path().join("done");
+    fs::create_dir_all(&done).expect("mkdir");
+
+    for (args, before, after) in [
+        (
+            &["hooks", "uninstall"][..],
+            installed.clone(),
+            EXACT.as_bytes().to_vec(),
+        ),
+        (
+            &["hooks", "install"][..],
+            EXACT.as_bytes().to_vec(),
+            installed.clone(),
+        ),
+    ] {
+        let mut crashes = 0;
+        for n in 0.. {
+            assert!(n < 50, "{args:?} never completed");
+            // Every run starts from the same file and the same backups.
+            for entry in fs::read_dir(&dir).expect("list") {
+                fs::remove_file(entry.expect("entry").path()).expect("clear");
+            }
+            fs::write(&path, &before).expect("write");
+            let out = Command::new(env!("CARGO_BIN_EXE_memwb"))
+                .env_clear()
+                .env("HOME", home.path())
+                .env("CLAUDE_CONFIG_DIR", home.path().join("claude"))
+                .env("MEMWB_CONFIG", home.path().join("memwb.toml"))
+                .env("MEMWB_STATE_DIR", home.path().join("state"))
+                .env("MEMWB_CRASH_AT", n.to_string())
+                .args(args)
+                .output()
+                .expect("run");
+            let now = fs::read(&path).expect("the file is always there");
+            assert!(
+                now == before || now == after,
+                "{args:?} step {n}: a third version"
+            );
+            for (_, backup) in backups(&dir) {
+                assert_eq!(
+                    fs::read(&backup).expect("backup"),
+                    before,
+                    "{args:?} step {n}"
+                );
+            }
+            if out.status.success() {
+                assert_eq!(now, after);
+                break;
+            }
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(
+                out.status.signal(),
+                Some(6),
+                "{args:?} step {n}: not the crash point"
+            );
+            crashes += 1;
+            // The next run finishes the job and clears what the crash left.
+            let again = memwb(home.path(), args);
+            assert_eq!(again.status.code(), Some(0), "{args:?} step {n}");
+            assert_eq!(fs::read(&path).expect("read"), after, "{args:?} step {n}");
+            let names: Vec<String> = fs::read_dir(&dir)
+                .expect("list")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".tmp"))
+                .collect();
+            assert!(names.is_empty(), "{args:?} step {n}: {names:?}");
+        }
+        assert!(crashes >= 4, "{args:?}: only {crashes} crash points");
+    }
+}
+
+/// The numbered backups in `dir`: (generation, path).
+fn backups(dir: &Path) -> Vec<(u32, std::path::PathBuf)> {
+    fs::read_dir(dir)
+        .expect("list")
+        .filter_map(|e| {
+            let path = e.expect("entry").path();
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let generation = name
+                .strip_prefix("settings.json.memwb-backup-")?
+                .parse()
+                .ok()?;
+            Some((generation, path))
+        })
+        .collect()
+}

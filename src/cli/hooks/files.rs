@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::store::fsutil::{Links, read_regular, temp_name};
+use crate::store::fsutil::{IoHooks, IoOp, Links, read_regular};
 
 /// Most of a settings file that is read.
 const MAX_SETTINGS_BYTES: usize = 4 * 1024 * 1024;
@@ -101,58 +101,106 @@ pub(crate) fn backups(target: &Path) -> Vec<(u64, PathBuf)> {
     found
 }
 
-/// Keeps `bytes` in a new backup generation, private to the user; its path.
-pub(crate) fn back_up(target: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
-    let mut generation = backups(target).last().map_or(1, |(g, _)| g + 1);
-    loop {
-        let path = sibling(target, &format!("{BACKUP_SUFFIX}-{generation}"));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(PRIVATE)
-            .open(&path)
-        {
-            Ok(mut file) => {
-                file.set_permissions(fs::Permissions::from_mode(PRIVATE))
-                    .and_then(|()| file.write_all(bytes))
-                    .and_then(|()| file.sync_all())
-                    .with_context(|| format!("write {}", path.display()))?;
-                return Ok(path);
-            }
-            // Another install made it meanwhile: never overwrite, take the next number.
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => generation += 1,
-            Err(e) => return Err(e).with_context(|| format!("create {}", path.display())),
+/// A temp file's name beside `target`: `.<name>.memwb-<uuid>.tmp`, so that one a crash left
+/// is known as memwb's and cleared by the next edit.
+fn temp_beside(target: &Path) -> PathBuf {
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    target.with_file_name(format!(
+        ".{name}.memwb-{}.tmp",
+        uuid::Uuid::new_v4().simple()
+    ))
+}
+
+/// Removes the temp files an edit of `target` interrupted by a crash left beside it.
+pub(crate) fn clear_leftovers(target: &Path) {
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let prefix = format!(".{name}.memwb-");
+    let Ok(entries) = fs::read_dir(target.parent().unwrap_or(Path::new("."))) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        if file.starts_with(&prefix) && file.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
         }
     }
 }
 
-/// Replaces `target` atomically with `bytes`: the new file gets `like`'s mode and owner (the
-/// file it replaces), or 0600 when there was none.
-pub(crate) fn replace(target: &Path, bytes: &[u8], like: Option<&Current>) -> anyhow::Result<()> {
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let temp = dir.join(temp_name());
+/// Writes `bytes` to a new private temp file beside `target`, synced; `like` gives it the mode
+/// and owner of the file it will replace.
+fn write_temp(target: &Path, bytes: &[u8], like: Option<&Current>) -> anyhow::Result<PathBuf> {
+    let hooks = IoHooks::default();
+    let temp = temp_beside(target);
     let written = (|| -> anyhow::Result<()> {
+        hooks.step(IoOp::WriteTemp, "write", &temp)?;
         let mut file = OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(PRIVATE)
             .open(&temp)
             .with_context(|| format!("create {}", temp.display()))?;
-        if let Some(like) = like {
-            keep_owner_and_mode(&file, &like.meta, target)?;
+        match like {
+            Some(like) => keep_owner_and_mode(&file, &like.meta, target)?,
+            None => file
+                .set_permissions(fs::Permissions::from_mode(PRIVATE))
+                .with_context(|| format!("chmod {}", temp.display()))?,
         }
         file.write_all(bytes)
-            .and_then(|()| file.sync_all())
             .with_context(|| format!("write {}", temp.display()))?;
-        fs::rename(&temp, target).with_context(|| format!("replace {}", target.display()))?;
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .with_context(|| format!("fsync {}", dir.display()))
+        hooks.step(IoOp::SyncTemp, "fsync", &temp)?;
+        file.sync_all()
+            .with_context(|| format!("fsync {}", temp.display()))
     })();
-    if written.is_err() {
+    match written {
+        Ok(()) => Ok(temp),
+        Err(e) => {
+            let _ = fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
+/// Keeps `bytes` in a new backup generation, private to the user, whole or not at all (a temp
+/// file linked to its name, which fails rather than replace an older backup); its path.
+pub(crate) fn back_up(target: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+    let temp = write_temp(target, bytes, None)?;
+    let mut generation = backups(target).last().map_or(1, |(g, _)| g + 1);
+    let linked = loop {
+        let path = sibling(target, &format!("{BACKUP_SUFFIX}-{generation}"));
+        if let Err(e) = IoHooks::default().step(IoOp::CreateRecord, "create", &path) {
+            break Err(e.into());
+        }
+        match fs::hard_link(&temp, &path) {
+            Ok(()) => break Ok(path),
+            // Another install made it meanwhile: never overwrite, take the next number.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => generation += 1,
+            Err(e) => break Err(e).with_context(|| format!("create {}", path.display())),
+        }
+    };
+    let _ = fs::remove_file(&temp);
+    linked
+}
+
+/// Replaces `target` atomically with `bytes`: the new file gets `like`'s mode and owner (the
+/// file it replaces), or 0600 when there was none.
+pub(crate) fn replace(target: &Path, bytes: &[u8], like: Option<&Current>) -> anyhow::Result<()> {
+    let hooks = IoHooks::default();
+    let temp = write_temp(target, bytes, like)?;
+    let renamed = hooks
+        .step(IoOp::Rename, "rename", target)
+        .map_err(anyhow::Error::from)
+        .and_then(|()| {
+            fs::rename(&temp, target).with_context(|| format!("replace {}", target.display()))
+        });
+    if renamed.is_err() {
         let _ = fs::remove_file(&temp);
     }
-    written
+    renamed?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    hooks.step(IoOp::SyncDir, "fsync", dir)?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("fsync {}", dir.display()))
 }
 
 fn keep_owner_and_mode(file: &File, meta: &fs::Metadata, target: &Path) -> anyhow::Result<()> {
@@ -178,17 +226,11 @@ pub(crate) struct Created {
 }
 
 pub(crate) fn note_created(target: &Path, created: Created) -> anyhow::Result<()> {
-    let path = sibling(target, CREATED_SUFFIX);
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(PRIVATE)
-        .open(&path)
-        .with_context(|| format!("create {}", path.display()))?;
-    file.write_all(&serde_json::to_vec(&created)?)
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("write {}", path.display()))
+    replace(
+        &sibling(target, CREATED_SUFFIX),
+        &serde_json::to_vec(&created)?,
+        None,
+    )
 }
 
 pub(crate) fn created(target: &Path) -> Option<Created> {
@@ -200,6 +242,7 @@ pub(crate) fn created(target: &Path) -> Option<Created> {
 /// Takes away what memwb created: the file, its backups, the note, and the folder when that is
 /// now empty (a folder with anything else in it stays).
 pub(crate) fn remove_created(target: &Path, created: Created) -> anyhow::Result<()> {
+    IoHooks::default().step(IoOp::RemoveReplaced, "remove", target)?;
     fs::remove_file(target).with_context(|| format!("remove {}", target.display()))?;
     for (_, backup) in backups(target) {
         let _ = fs::remove_file(backup);

@@ -88,6 +88,7 @@ pub fn run(args: &HooksArgs) -> anyhow::Result<u8> {
 fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     let path = settings_path(&args.place)?;
     let target = files::real_target(&path);
+    files::clear_leftovers(&target);
     let current = files::read(&target)?;
     let command = hook_command(args.mode.as_deref());
     let text = current.as_ref().map_or("", |c| c.text.as_str());
@@ -108,8 +109,9 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
         }
         None => {
             let dir = target.parent().unwrap_or(Path::new("."));
+            // A note without its file is an install a crash cut short: what it says stands.
             let created = files::Created {
-                folder: !dir.exists(),
+                folder: !dir.exists() || files::created(&target).is_some_and(|c| c.folder),
             };
             std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
             files::note_created(&target, created)?;
@@ -123,6 +125,7 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
 fn uninstall(place: &WhereArgs) -> anyhow::Result<u8> {
     let path = settings_path(place)?;
     let target = files::real_target(&path);
+    files::clear_leftovers(&target);
     let shown = inert(&path.display().to_string());
     let Some(current) = files::read(&target)? else {
         say!("{shown} does not exist; nothing to remove")?;
