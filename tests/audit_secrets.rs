@@ -161,11 +161,23 @@ fn documented_example_keys_are_reported_as_examples_and_kept() {
 }
 
 #[test]
-fn a_preview_never_shows_more_than_four_characters() {
-    for (_, _, value) in real_shapes() {
+fn a_preview_never_shows_more_than_a_quarter_and_nothing_of_a_short_secret() {
+    for (what, _, value) in real_shapes() {
         let shown = preview(&value);
-        assert!(shown.ends_with('…'));
-        assert_eq!(shown.chars().count(), 5);
-        assert!(value.starts_with(shown.trim_end_matches('…')));
+        let length = value.chars().count();
+        let head = shown.trim_end_matches('…');
+        if length < 16 {
+            assert_eq!(shown, "[hidden]", "{what}: {shown}");
+        } else {
+            assert!(shown.ends_with('…'), "{what}: {shown}");
+            assert!(value.starts_with(head), "{what}");
+            assert!(head.chars().count() <= 4, "{what}: {shown}");
+            assert!(head.chars().count() * 4 <= length, "{what}: {shown}");
+        }
     }
+    assert_eq!(
+        preview("pw7"),
+        "[hidden]",
+        "a short URL password shows nothing"
+    );
 }

@@ -14,10 +14,10 @@ use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
 use crate::folder::Format;
 use crate::folder::sets::discover;
-use crate::review::content::AuditContext;
 use crate::review::content::accept::Acceptances;
 use crate::review::content::fix;
 use crate::review::content::report::{Checked, SetReport, check_sets, check_store, project_root};
+use crate::review::content::{AuditContext, Memory, secret_fingerprints};
 use crate::review::journal::MEMWB_DIR;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
@@ -275,9 +275,10 @@ pub fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
     let set = store
         .read()
         .context("a finding is accepted for a record of the set, which must read first")?;
-    set.require(&args.name)?;
+    let entry = set.require(&args.name)?;
+    let fingerprints = secret_fingerprints(&Memory::of_record(entry, None));
     let mut acceptances = Acceptances::load(&store.root().join(MEMWB_DIR))?;
-    acceptances.accept(&args.code, &args.name, args.reason.clone())?;
+    acceptances.accept(&args.code, &args.name, args.reason.clone(), fingerprints)?;
     say_accepted(&args.code, &args.name)?;
     Ok(EXIT_OK)
 }

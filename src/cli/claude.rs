@@ -16,10 +16,10 @@ use crate::claude::folder::IndexFile;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{CutBy, Load};
 use crate::claude::{ClaudeState, READ_ONLY, Snapshot, Topic};
-use crate::review::content::AuditContext;
 use crate::review::content::accept::Acceptances;
 use crate::review::content::fix_claude::file_claude_fixes;
 use crate::review::content::report::{Checked, check_claude};
+use crate::review::content::{AuditContext, Memory, secret_fingerprints};
 use crate::session::Selector;
 use crate::session::selection::claude_corpus;
 
@@ -217,8 +217,11 @@ pub fn accept(target: &ClaudeTarget, args: &AcceptArgs) -> anyhow::Result<u8> {
     let _lock = state.lock()?;
     let snapshot = target.folder.read();
     let topic = require(&snapshot, &args.name)?;
+    let fingerprints = Memory::of_topic(topic)
+        .map(|memory| secret_fingerprints(&memory))
+        .unwrap_or_default();
     let mut acceptances = Acceptances::load(state.path())?;
-    acceptances.accept(&args.code, topic.name(), args.reason.clone())?;
+    acceptances.accept(&args.code, topic.name(), args.reason.clone(), fingerprints)?;
     say_accepted(&args.code, topic.name())?;
     Ok(EXIT_OK)
 }

@@ -383,9 +383,24 @@ pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
     let journal = undo
         .map(|e| format!(" (journal #{})", e.id))
         .unwrap_or_default();
+    // Files whose only change was a redaction: the journal's images of them are the same.
+    let redacted: Vec<&str> = entry
+        .files
+        .iter()
+        .filter(|i| i.before == i.after)
+        .map(|i| i.file.as_str())
+        .collect();
+    let not_restored = if redacted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; the credentials redacted in {} are not restored (a redacted secret is kept nowhere)",
+            redacted.join(", ")
+        )
+    };
     done(
         &format!(
-            "undid #{}: restored {}{journal}",
+            "undid #{}: restored {}{journal}{not_restored}",
             entry.id,
             files.join(", ")
         ),

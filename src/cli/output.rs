@@ -1,8 +1,16 @@
-//! Printing untrusted text (record fields come from model output).
+//! Printing untrusted text (record fields come from model output): made inert for the
+//! terminal, and with every detected credential redacted on every path but `show --raw`
+//! (docs/security.md).
 
 use std::io::Write;
 
+use crate::review::content::secrets::{redact, redact_json};
 use crate::sanitize;
+
+/// Untrusted text as every output shows it: credentials redacted, then made [`inert`].
+pub fn shown(text: &str) -> String {
+    inert(&redact(text))
+}
 
 /// Untrusted text made inert (see [`crate::sanitize`]): every control, C1 and bidi character
 /// becomes a visible picture; line breaks and tabs stay as they are.
@@ -18,12 +26,12 @@ pub fn inert(text: &str) -> String {
     out
 }
 
-/// Writes untrusted text to stdout, made inert whether or not stdout is a terminal: a pipe
-/// often ends in one (`memwb show x | less -R`). Scripts that need the bytes use `--json` or
-/// `show --raw`.
+/// Writes untrusted text to stdout, credentials redacted and made inert whether or not stdout
+/// is a terminal: a pipe often ends in one (`memwb show x | less -R`). Scripts that need the
+/// exact bytes use `show --raw`.
 pub fn print_untrusted(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    out.write_all(inert(text).as_bytes())?;
+    out.write_all(shown(text).as_bytes())?;
     out.flush()
 }
 
@@ -56,9 +64,12 @@ pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     write_json(&mut std::io::stdout().lock(), value)
 }
 
-/// Pretty JSON, escaped by [`escape_json`], on `out`.
+/// Pretty JSON, every string in it with its credentials redacted, escaped by
+/// [`escape_json`], on `out`.
 pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
-    let text = escape_json(&serde_json::to_string_pretty(value)?);
+    let mut value = serde_json::to_value(value)?;
+    redact_json(&mut value);
+    let text = escape_json(&serde_json::to_string_pretty(&value)?);
     writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())

@@ -27,7 +27,8 @@ pub struct ShowArgs {
     /// Print {"name","type","description","body","file"}.
     #[arg(long, conflicts_with = "raw")]
     pub(super) json: bool,
-    /// Print the record file's exact bytes, for scripts (nothing made inert).
+    /// Print the record file's exact bytes, for scripts (nothing made inert, no credential
+    /// redacted: the one output that shows a secret whole).
     #[arg(long)]
     pub(super) raw: bool,
 }

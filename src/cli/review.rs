@@ -492,7 +492,14 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
             return Ok(EXIT_OK);
         }
     }
-    report(commit)
+    let code = report(commit)?;
+    if let Some(dropped) = entry.dropped.as_ref().filter(|d| d.redacted) {
+        say!(
+            "note: {} is back with its credentials as [REDACTED]: the copy repair kept was redacted, and a redacted secret is not restored",
+            inert(&dropped.file)
+        )?;
+    }
+    Ok(code)
 }
 
 /// `memwb repair --journal`.

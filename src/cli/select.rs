@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::model_args::ModelArgs;
 use std::io::Write;
 
-use super::output::{inert, write_json};
+use super::output::{inert, shown, write_json};
 use crate::session::Selector;
 use crate::session::selection::{Candidate, DEFAULT_MAX_SELECTED, Selection};
 use crate::store::Store;
@@ -90,7 +90,7 @@ pub fn print_selection<R: Candidate>(
     if json {
         write_json(out, &SelectJson::from(selection))?;
     } else if !selection.rendered.is_empty() {
-        writeln!(out, "{}", inert(&selection.rendered))?;
+        writeln!(out, "{}", shown(&selection.rendered))?;
         out.flush()?;
     }
     Ok(())

@@ -84,8 +84,8 @@ pub struct Entry {
     /// during it (see `Commit::lock_lost`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflict: Option<String>,
-    /// A repair took this listed file out of the set: its exact bytes are kept in
-    /// `.memwb/dropped/<file>`, and undo puts it back at its place.
+    /// A repair took this listed file out of the set: its bytes are kept in
+    /// `.memwb/dropped/<file>` (credentials redacted), and undo puts them back at its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<DroppedFile>,
     /// On a Claude Code folder: every file the change touched, before and after (credentials
@@ -143,12 +143,17 @@ impl StrayAction {
     }
 }
 
-/// A listed file a repair dropped (or replaced), kept so that undo can restore it exactly.
+/// A listed file a repair dropped (or replaced), kept so that undo can restore it: exactly,
+/// but for the credentials in it, which are kept redacted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DroppedFile {
     pub file: String,
     /// Its index in the manifest.
     pub position: usize,
+    /// The kept copy has its credentials redacted (docs/security.md): undo restores
+    /// `[REDACTED]` in their place, and says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 /// Where dropped files are kept, inside `.memwb`.

@@ -57,12 +57,20 @@ pub enum ReviewError {
     /// `memwb accept` of a code no record can carry.
     #[error("{code:?} is not a finding a record can carry; one of: {known}")]
     FindingCodeUnknown { code: String, known: String },
+    /// `accept secret NAME` on a record that holds no credential now.
+    #[error("{name:?} holds no {code} finding to accept")]
+    NothingToAccept { code: String, name: String },
     #[error("no journal entry {id}")]
     EntryNotFound { id: u64 },
     #[error("cannot undo entry {id}: it was a {op}, which changed no records")]
     NothingToUndo { id: u64, op: &'static str },
     #[error("cannot undo entry {id}: {detail}; nothing was changed")]
     UndoBlocked { id: u64, detail: String },
+    /// Every change of the entry was a redaction: the secrets it replaced are kept nowhere.
+    #[error(
+        "cannot undo entry {id}: it redacted credentials, and a redacted secret is not restored (memwb keeps no copy of it anywhere); nothing was changed"
+    )]
+    RedactionNotRestorable { id: u64 },
 }
 
 pub type Result<T, E = ReviewError> = std::result::Result<T, E>;

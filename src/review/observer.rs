@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use super::content::redaction::is_copy_of;
+use super::content::secrets::redact;
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files, manifest_change, text_digest};
@@ -66,6 +67,8 @@ impl CommitObserver for JournalObserver {
         bytes: &[u8],
     ) -> Result<bool, StoreError> {
         let kept = StateDir::create(store).and_then(|state| state.create_subdir(DROPPED_DIR))?;
+        let redacted = redacted_bytes(bytes);
+        let bytes = redacted.as_deref().unwrap_or(bytes);
         match kept.read(file, bytes.len() + 1)? {
             Some(there) if there == bytes => {}
             Some(_) => {
@@ -78,6 +81,7 @@ impl CommitObserver for JournalObserver {
         *self.dropped.lock().unwrap_or_else(|p| p.into_inner()) = Some(DroppedFile {
             file: file.to_owned(),
             position,
+            redacted: redacted.is_some(),
         });
         Ok(true)
     }
@@ -300,6 +304,35 @@ fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a Stor
     }
 }
 
+/// A dropped file's bytes with their credentials redacted, when it holds any: memwb's state
+/// never keeps a detected secret whole. Bytes that are not UTF-8 are read lossily to look.
+fn redacted_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
+    let text = String::from_utf8_lossy(bytes);
+    match redact(&text) {
+        std::borrow::Cow::Owned(redacted) => Some(redacted.into_bytes()),
+        std::borrow::Cow::Borrowed(_) => None,
+    }
+}
+
+/// Whether the entry's records are the same before and after, as the journal keeps them
+/// (redacted): a change that only redacted credentials, which undo cannot take back.
+fn only_redacted(entry: &Entry) -> bool {
+    let fields = |r: &JournalRecord| {
+        let r = &r.record;
+        (
+            r.name.clone(),
+            r.kind.clone(),
+            r.description.clone(),
+            r.body.clone(),
+        )
+    };
+    let mut before: Vec<_> = entry.before.iter().map(fields).collect();
+    let mut after: Vec<_> = entry.after.iter().map(fields).collect();
+    before.sort();
+    after.sort();
+    !before.is_empty() && before == after
+}
+
 /// Reverts one entry as a new, base-checked transaction: the files it wrote must still be
 /// listed, unchanged; they are replaced by the records it removed, each in the place of the
 /// one that replaced it.
@@ -312,6 +345,9 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
             id: entry.id,
             op: entry.op.as_str(),
         });
+    }
+    if entry.dropped.is_none() && only_redacted(entry) {
+        return Err(ReviewError::RedactionNotRestorable { id: entry.id });
     }
     let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
         records

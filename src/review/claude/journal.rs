@@ -268,8 +268,17 @@ pub fn undo(
         });
     }
     let since = entry.id;
+    // The journal keeps images redacted: where a change only redacted credentials, its before
+    // and after images are the same text, and undoing it has nothing to put back.
+    if entry.files.iter().all(|image| image.before == image.after) {
+        return Err(ReviewError::RedactionNotRestorable { id: since });
+    }
     let mut writes = Vec::with_capacity(entry.files.len());
-    for image in &entry.files {
+    for image in entry
+        .files
+        .iter()
+        .filter(|image| image.before != image.after)
+    {
         // A redacted image stands for the file whose redaction it is: the base check then runs
         // on the real text, under the lock.
         let current = write_current(folder, &image.file)?;

@@ -29,6 +29,9 @@ pub const CODES: [&str; 7] = [
     "conflict",
 ];
 
+/// The codes whose acceptance binds to the values found, not to the record.
+pub const SECRET_CODES: [&str; 2] = ["secret", "secret-example"];
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Accepted {
     pub code: String,
@@ -37,6 +40,11 @@ pub struct Accepted {
     pub by: Who,
     /// Unix milliseconds.
     pub at: i64,
+    /// For `secret` and `secret-example`: the fingerprints of the values accepted
+    /// ([`super::secrets::fingerprint`], never the values). A value not among them is a new
+    /// finding. Empty in files written before fingerprints: those cover the code and record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fingerprints: Vec<String>,
 }
 
 /// The accepted findings of one set, kept in its state folder (`.memory/.memwb`).
@@ -64,23 +72,37 @@ impl Acceptances {
     }
 
     pub fn covers(&self, finding: &AuditFinding) -> Option<&Accepted> {
-        self.entries
-            .iter()
-            .find(|a| a.code == finding.finding.code && a.name == finding.name)
+        self.entries.iter().find(|a| {
+            a.code == finding.finding.code
+                && a.name == finding.name
+                && (a.fingerprints.is_empty()
+                    || finding
+                        .fingerprint
+                        .as_ref()
+                        .is_some_and(|f| a.fingerprints.contains(f)))
+        })
     }
 
     /// Records an acceptance (replacing an earlier one for the same code and record) and
-    /// writes the file. Call under the set's lock.
+    /// writes the file. Call under the set's lock. `fingerprints` are the values a secret
+    /// acceptance binds to ([`super::secret_fingerprints`]): one is needed for those codes.
     pub fn accept(
         &mut self,
         code: &str,
         name: &str,
         reason: Option<String>,
+        fingerprints: Vec<String>,
     ) -> Result<&Accepted, ReviewError> {
         if !CODES.contains(&code) {
             return Err(ReviewError::FindingCodeUnknown {
                 code: code.to_owned(),
                 known: CODES.join(", "),
+            });
+        }
+        if SECRET_CODES.contains(&code) && fingerprints.is_empty() {
+            return Err(ReviewError::NothingToAccept {
+                code: code.to_owned(),
+                name: name.to_owned(),
             });
         }
         self.entries.retain(|a| !(a.code == code && a.name == name));
@@ -90,6 +112,11 @@ impl Acceptances {
             reason: reason.map(|r| redact(&r).into_owned()),
             by: Who::current(),
             at: now_ms(),
+            fingerprints: if SECRET_CODES.contains(&code) {
+                fingerprints
+            } else {
+                Vec::new()
+            },
         });
         if let Some(dir) = self.path.parent() {
             create_private_dir_all(dir).map_err(|e| StoreError::io("create", dir, e))?;

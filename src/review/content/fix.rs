@@ -4,6 +4,7 @@
 use super::AuditFinding;
 use super::redaction::redact_record;
 use super::report::Checked;
+use super::secrets::redaction_evidence;
 use crate::review::dedupe::find_groups;
 use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
 use crate::store::{MemorySet, Record, Store};
@@ -52,12 +53,8 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
                     && let Some(redacted) = redact_record(record)
                     && redacted != *record
                 {
-                    out.push(edit(
-                        seen,
-                        record,
-                        redacted,
-                        "check found credentials in this record; approving replaces them with [REDACTED]",
-                    ));
+                    let why = redaction_evidence(&record.to_file_text());
+                    out.push(edit(seen, record, redacted, &why));
                 }
             }
             Fix::AbsoluteDate(date) => match dated.iter_mut().find(|(n, _)| *n == name) {
@@ -140,6 +137,7 @@ pub(super) fn fixable(checked: &[&Checked]) -> Vec<AuditFinding> {
                 finding: c.finding.clone(),
                 name: c.name.clone()?,
                 fix: c.fix.clone(),
+                fingerprint: None,
             })
         })
         .collect()

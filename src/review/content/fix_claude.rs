@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use super::AuditFinding;
 use super::fix::{DateEdit, Fix, fixable};
 use super::report::Checked;
-use super::secrets::redact;
+use super::secrets::{redact, redaction_evidence};
 use crate::claude::ClaudeFolder;
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::write::FileImage;
@@ -40,12 +40,8 @@ pub fn claude_proposals(
                 redacted.push(&source.topic.file);
                 let after = redact(&source.text).into_owned();
                 if after != source.text {
-                    out.push(edit(
-                        source,
-                        after,
-                        "check found credentials in this memory; approving replaces them with [REDACTED]"
-                            .into(),
-                    ));
+                    let why = redaction_evidence(&source.text);
+                    out.push(edit(source, after, why));
                 }
             }
             Fix::Redact => {}

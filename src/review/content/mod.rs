@@ -15,6 +15,7 @@ pub mod fix_claude;
 mod paths;
 pub mod redaction;
 pub mod report;
+mod secret_rules;
 pub mod secrets;
 
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ pub struct Memory {
     pub body_line: usize,
     /// The file's last change, from which relative dates are resolved.
     pub modified: Option<SystemTime>,
+    /// A topic file's whole frontmatter as written (it starts on file line 2): every field
+    /// of it is scanned for secrets, not only the description. `None` for a `.memory`
+    /// record, whose other fields are a checked slug and type.
+    pub frontmatter: Option<String>,
 }
 
 impl Memory {
@@ -61,6 +66,7 @@ impl Memory {
             description_line: Some(3),
             body_line: body_line(record),
             modified,
+            frontmatter: None,
         }
     }
 
@@ -83,6 +89,7 @@ impl Memory {
             description_line,
             body_line: parsed.body_line,
             modified: topic.modified,
+            frontmatter: Some(parsed.raw.clone()),
         })
     }
 
@@ -92,6 +99,35 @@ impl Memory {
             (self.description.as_str(), self.description_line),
             (self.body.as_str(), Some(self.body_line)),
         ]
+    }
+
+    /// Every text of the file the secret scan reads: the whole frontmatter when there is one
+    /// (any field can hold a credential), else the description; and the body.
+    fn secret_texts(&self) -> [(&str, Option<usize>); 2] {
+        match &self.frontmatter {
+            // The opening `---` is line 1.
+            Some(raw) => [
+                (raw.as_str(), Some(2)),
+                (self.body.as_str(), Some(self.body_line)),
+            ],
+            None => self.texts(),
+        }
+    }
+
+    /// A file that is no memory but is read with the memories (MEMORY.md): scanned for
+    /// secrets only, from line 1.
+    pub fn other_file(file: &str, text: String) -> Self {
+        Self {
+            name: file.to_owned(),
+            kind: None,
+            description: String::new(),
+            body: text,
+            file: file.to_owned(),
+            description_line: None,
+            body_line: 1,
+            modified: None,
+            frontmatter: None,
+        }
     }
 }
 
@@ -154,6 +190,10 @@ pub struct AuditFinding {
     pub name: String,
     #[serde(skip)]
     pub fix: Option<fix::Fix>,
+    /// For a `secret` or `secret-example`: the fingerprint of the value
+    /// ([`secrets::fingerprint`]), which an acceptance binds to.
+    #[serde(skip)]
+    pub fingerprint: Option<String>,
 }
 
 /// The audit's findings, and what it could not check and why.
@@ -218,6 +258,7 @@ pub(crate) fn finding(
         },
         name: memory.name.clone(),
         fix,
+        fingerprint: None,
     }
 }
 
@@ -226,13 +267,35 @@ pub(crate) fn line_at(text: &str, offset: usize, first_line: Option<usize>) -> O
     first_line.map(|first| first + text[..offset].matches('\n').count())
 }
 
+/// The secrets in a file that is read with the memories but is not one (MEMORY.md, which
+/// Claude Code puts in every prompt): findings without a fix, since no memory's redaction
+/// reaches that file; the person edits it.
+pub fn other_file_secrets(file: &str, text: String) -> Vec<AuditFinding> {
+    let mut out = Vec::new();
+    secret_findings(&Memory::other_file(file, text), &mut out);
+    for found in &mut out {
+        found.fix = None;
+    }
+    out
+}
+
+/// The fingerprints of the credentials in `memory` (leaks and examples): what `accept secret`
+/// binds to.
+pub fn secret_fingerprints(memory: &Memory) -> Vec<String> {
+    let mut found = Vec::new();
+    secret_findings(memory, &mut found);
+    found.into_iter().filter_map(|f| f.fingerprint).collect()
+}
+
 fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
     let mut last_leak = None;
-    for (text, first_line) in memory.texts() {
+    for (text, first_line) in memory.secret_texts() {
         for hit in secrets::find(text) {
             let line = line_at(text, hit.range.start, first_line);
             let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
-            let shown = secrets::preview(&text[hit.range.clone()]);
+            let value = &text[hit.range.clone()];
+            let shown = secrets::preview(value);
+            let at_finding = out.len();
             if hit.example {
                 out.push(finding(
                     memory,
@@ -258,6 +321,9 @@ fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
                     ),
                     None,
                 ));
+            }
+            if let Some(found) = out.get_mut(at_finding) {
+                found.fingerprint = Some(secrets::fingerprint(value));
             }
         }
     }

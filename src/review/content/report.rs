@@ -16,7 +16,10 @@ use crate::folder::sets::{Found, project_of};
 use crate::review::audit::findings as state_findings;
 use crate::review::error::ReviewError;
 use crate::review::journal::MEMWB_DIR;
-use crate::store::{Finding, Severity, Store, StoreOptions, StoredRecord};
+use crate::store::fsutil::{Links, read_regular};
+use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
+use crate::store::inspect::IndexStatus;
+use crate::store::{EntryState, Finding, Inspection, Severity, Store, StoreOptions, StoredRecord};
 
 /// A finding as `check` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,7 +104,10 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
             })
         })
         .collect();
-    let audited = audit(&memories_of(store, &entries), context);
+    let mut audited = audit(&memories_of(store, &entries), context);
+    audited
+        .findings
+        .extend(unmanaged_secrets(store, &inspection));
     notes.extend(audited.notes);
     let acceptances = Acceptances::load(&store.root().join(MEMWB_DIR));
     push_content(
@@ -122,6 +128,35 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
     };
     report.ok = report.count(Severity::Error) == 0;
     report
+}
+
+/// The secrets in what a `.memory` folder holds besides its valid records: a MEMORY.md that
+/// is not the index the manifest derives (a person or an agent wrote into it), record files
+/// that do not parse, and files the manifest does not list. Each is read as `check` reads
+/// the folder, within the index's size limit.
+fn unmanaged_secrets(store: &Store, inspection: &Inspection) -> Vec<super::AuditFinding> {
+    let mut out = Vec::new();
+    if inspection.index.status != IndexStatus::InSync
+        && let Some(text) = &inspection.index.on_disk
+    {
+        out.extend(super::other_file_secrets(INDEX_FILE, text.clone()));
+    }
+    for entry in &inspection.entries {
+        if let EntryState::Invalid { raw, .. } = &entry.state {
+            out.extend(super::other_file_secrets(&entry.file, raw.clone()));
+        }
+    }
+    for file in &inspection.unlisted {
+        if let Ok(Some(bytes)) = read_regular(
+            &store.root().join(file),
+            MAX_INDEX_FILE_BYTES,
+            Links::Refuse,
+        ) {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            out.extend(super::other_file_secrets(file, text));
+        }
+    }
+    out
 }
 
 /// Adds the content findings to `findings`, each marked when a person accepted it; accepted
@@ -186,7 +221,14 @@ pub fn check_claude(
         .iter()
         .filter_map(Memory::of_topic)
         .collect();
-    let audited = audit(&memories, context);
+    let mut audited = audit(&memories, context);
+    if let Some(index) = snapshot.parsed_index() {
+        let text: Vec<&str> = index.lines.iter().map(|l| l.text.as_str()).collect();
+        audited.findings.extend(super::other_file_secrets(
+            claude::index::INDEX_FILE,
+            text.join("\n"),
+        ));
+    }
     let mut notes = audited.notes;
     // Read where `accept` keeps them; a check creates no state directory.
     let acceptances = ClaudeState::path_of(folder)

@@ -7,13 +7,18 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use redact_secret::{BuiltInRegistry, DefaultPolicy};
-use regex::Regex;
+
+use super::secret_rules;
 
 /// What a redacted value is replaced with, in records and in memwb's own files.
 pub const REDACTED: &str = "[REDACTED]";
 
-/// How many leading characters of a secret a message may show.
+/// The most leading characters of a secret a message may show; fewer for a shorter secret.
 const PREVIEW_CHARS: usize = 4;
+
+/// A secret shorter than this shows no characters at all: four characters of a 7-character
+/// URL password are most of it.
+const PREVIEW_MIN_LEN: usize = 16;
 
 /// One credential in a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,49 +34,65 @@ pub struct SecretHit {
 static REGISTRY: LazyLock<Result<BuiltInRegistry, String>> =
     LazyLock::new(|| BuiltInRegistry::with_built_in().map_err(|e| e.to_string()));
 
-/// AWS's documentation keys (`AKIAIOSFODNN7EXAMPLE`, `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`
-/// and their siblings) all end in `EXAMPLE` or `EXAMPLEKEY`; the detector set drops them
-/// silently, memwb names them so a reader knows they were seen and judged harmless.
-static EXAMPLE_KEYS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:(?:AKIA|ASIA)[0-9A-Z]{9}EXAMPLE|[A-Za-z0-9/+]{30}EXAMPLEKEY)\b")
-        .expect("a valid literal pattern")
-});
-
 /// Whether the detector set could be built; when it cannot, `find` finds nothing and the
 /// audit says so instead of passing silently.
 pub fn scanner_error() -> Option<&'static str> {
     REGISTRY.as_ref().err().map(String::as_str)
 }
 
-/// Every credential in `text`, in text order; examples included and marked.
+/// Every credential in `text`, in text order; examples included and marked. A value found
+/// by both the detector set and memwb's own rules is reported once; a value that is only
+/// filler (`ghp_XXXX…`) is an example, never a leak.
 pub fn find(text: &str) -> Vec<SecretHit> {
-    let mut hits: Vec<SecretHit> = EXAMPLE_KEYS
-        .find_iter(text)
-        .map(|m| SecretHit {
+    let mut hits: Vec<SecretHit> = secret_rules::documented_examples(text)
+        .map(|range| SecretHit {
             rule: "example-key".into(),
-            range: m.range(),
+            range,
             example: true,
         })
         .collect();
+    let mut candidates: Vec<(String, Range<usize>)> = Vec::new();
     if let Ok(registry) = REGISTRY.as_ref()
         && let Ok(findings) = registry.scan(text, &DefaultPolicy)
     {
-        for finding in findings {
-            let range = finding.range().start()..finding.range().end();
-            let overlaps_example = hits
-                .iter()
-                .any(|h| h.example && h.range.start < range.end && range.start < h.range.end);
-            if !overlaps_example
-                && text.is_char_boundary(range.start)
-                && text.is_char_boundary(range.end)
-            {
-                hits.push(SecretHit {
-                    rule: finding.detector().to_owned(),
-                    range,
-                    example: false,
-                });
-            }
+        candidates.extend(findings.into_iter().map(|finding| {
+            (
+                finding.detector().to_owned(),
+                finding.range().start()..finding.range().end(),
+            )
+        }));
+    }
+    let detected = candidates.len();
+    for (rule, range) in secret_rules::find(text) {
+        let overlaps_detected = candidates[..detected]
+            .iter()
+            .any(|(_, r)| r.start < range.end && range.start < r.end);
+        if !overlaps_detected {
+            candidates.push((rule.to_owned(), range));
         }
+    }
+    for (rule, range) in candidates {
+        let overlaps = |h: &SecretHit| h.range.start < range.end && range.start < h.range.end;
+        if hits.iter().any(|h| h.example && overlaps(h))
+            || !text.is_char_boundary(range.start)
+            || !text.is_char_boundary(range.end)
+        {
+            continue;
+        }
+        let value = &text[range.clone()];
+        let placeholder = secret_rules::is_filler(value);
+        if !placeholder && secret_rules::is_placeholder(value) {
+            continue;
+        }
+        hits.push(SecretHit {
+            rule: if placeholder {
+                "placeholder".into()
+            } else {
+                rule
+            },
+            range,
+            example: placeholder,
+        });
     }
     hits.sort_by_key(|h| (h.range.start, h.range.end));
     hits
@@ -107,9 +128,76 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// What a message may show of a secret: its first four characters, then `…`.
+/// A value's fingerprint, which `accept secret` keeps instead of the value: the first 16 hex
+/// digits of SHA-256 over a memwb-specific prefix and the value. It tells one accepted value
+/// from a new one without keeping anything that reads as the credential.
+pub fn fingerprint(value: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::new()
+        .chain_update(b"memwb accepted secret v1\0")
+        .chain_update(value.as_bytes())
+        .finalize();
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What redacting `text` replaces, for people: each credential's rule and file line (`text`
+/// starts on line 1), e.g. "github-token on line 7, connection-string on line 9".
+pub fn describe_redaction(text: &str) -> String {
+    let hits: Vec<String> = find(text)
+        .into_iter()
+        .filter(|h| !h.example)
+        .map(|h| {
+            let line = text[..h.range.start].matches('\n').count() + 1;
+            format!("{} on line {line}", h.rule)
+        })
+        .collect();
+    hits.join(", ")
+}
+
+/// The evidence a redaction proposal carries: what it replaces, then what approving does.
+pub fn redaction_evidence(text: &str) -> String {
+    format!(
+        "{REDACTION_EVIDENCE}{}; approving replaces each with {REDACTED}",
+        describe_redaction(text)
+    )
+}
+
+/// How a redaction proposal's evidence starts, so its summary can name what it redacts.
+pub const REDACTION_EVIDENCE: &str = "redacts ";
+
+/// Redacts the credentials in every string of a JSON value, keys included: what `--json`
+/// outputs and the workbench's field views show.
+pub fn redact_json(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => {
+            if let Cow::Owned(redacted) = redact(text) {
+                *text = redacted;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_json),
+        Value::Object(map) => {
+            if map.keys().any(|k| matches!(redact(k), Cow::Owned(_))) {
+                for (key, mut item) in std::mem::take(map) {
+                    redact_json(&mut item);
+                    map.insert(redact(&key).into_owned(), item);
+                }
+            } else {
+                map.values_mut().for_each(redact_json);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// What a message may show of a secret: nothing of one shorter than 16 characters, else its
+/// first characters, never more than four nor a quarter of it, then `…`.
 pub fn preview(value: &str) -> String {
-    let head: String = value.chars().take(PREVIEW_CHARS).collect();
+    let length = value.chars().count();
+    if length < PREVIEW_MIN_LEN {
+        return "[hidden]".into();
+    }
+    let head: String = value.chars().take(PREVIEW_CHARS.min(length / 4)).collect();
     format!("{head}…")
 }
 
@@ -132,7 +220,9 @@ mod tests {
     #[test]
     fn plain_text_is_borrowed_and_the_preview_shows_four_characters() {
         assert!(matches!(redact("nothing here"), Cow::Borrowed(_)));
-        assert_eq!(preview("ghp_abcdef"), "ghp_…");
-        assert_eq!(preview("密钥密钥密钥"), "密钥密钥…");
+        assert_eq!(preview("ghp_abcdef"), "[hidden]");
+        assert_eq!(preview("pw7"), "[hidden]");
+        assert_eq!(preview("ghp_abcdefghijklmnop"), "ghp_…");
+        assert_eq!(preview(&"密钥".repeat(8)), "密钥密钥…");
     }
 }

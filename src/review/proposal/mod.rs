@@ -12,7 +12,7 @@ use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply}
 use serde_json::Value;
 
 use super::content::redaction::{as_current, is_copy_of, redact_input};
-use super::content::secrets::redact;
+use super::content::secrets::{REDACTION_EVIDENCE, redact};
 use super::error::ReviewError;
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
@@ -274,6 +274,9 @@ impl Proposal {
 
     /// What it does, in one line: "add a, b", "replace a, b with c", "edit a; remove b".
     pub fn summary(&self) -> String {
+        if let Some(redaction) = self.redaction_summary() {
+            return redaction;
+        }
         if !self.files.is_empty() {
             return images::summary(&self.files);
         }
@@ -292,6 +295,32 @@ impl Proposal {
             Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
             Kind::Edit => format!("edit {}", names.join(", ")),
         }
+    }
+
+    /// "redact NAME: github-token on line 7" for a proposal that only redacts credentials:
+    /// its stored before and after are the same (both kept redacted), so "replace X with X"
+    /// or "edit X" would say nothing of what it does.
+    pub fn redaction_summary(&self) -> Option<String> {
+        let what = self
+            .evidence
+            .as_deref()
+            .and_then(|e| e.strip_prefix(REDACTION_EVIDENCE))
+            .and_then(|e| e.split(';').next())?;
+        let names: Vec<String> = if self.files.is_empty() {
+            let plan = self.plan().ok()?;
+            let written: Vec<RecordInput> = plan.records().iter().map(Record::to_input).collect();
+            let based: Vec<&RecordInput> = self.base.iter().map(|b| &b.record).collect();
+            if written.len() != based.len() || written.iter().zip(&based).any(|(w, b)| w != *b) {
+                return None;
+            }
+            written.into_iter().map(|r| r.name).collect()
+        } else {
+            if self.files.iter().any(|f| f.before != f.after) {
+                return None;
+            }
+            images::source_names(&self.files)
+        };
+        Some(format!("redact {}: {what}", names.join(", ")))
     }
 
     pub fn reference(&self) -> ProposalRef {

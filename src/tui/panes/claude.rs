@@ -17,7 +17,7 @@ use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
 use crate::folder::backend::ClaudeView;
-use crate::review::content::secrets::redact;
+use crate::review::content::secrets::{redact, redact_json};
 use crate::sanitize;
 use crate::store::Severity;
 use crate::tui::text;
@@ -267,14 +267,11 @@ pub fn render_record(
         )),
         Some(Frontmatter::Fields(fields)) => {
             for (key, value) in fields {
-                // Credentials are drawn redacted, as the audit reports them.
-                let value = match value {
-                    serde_json::Value::String(text) => {
-                        serde_json::Value::String(redact(text).into_owned())
-                    }
-                    other => other.clone(),
-                };
-                push_field(&mut lines, key, 0, &value, width, theme);
+                // Credentials are drawn redacted, as the audit reports them, nested
+                // fields included.
+                let mut value = value.clone();
+                redact_json(&mut value);
+                push_field(&mut lines, &redact(key), 0, &value, width, theme);
             }
         }
     }

@@ -6,15 +6,19 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use similar::{ChangeTag, TextDiff};
 
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::RecordInput;
 use crate::tui::theme::Theme;
 
 const LABEL: usize = 12;
 
-/// `old` against `new`, word by word, as display lines (untrusted text made safe).
+/// `old` against `new`, word by word, as display lines (untrusted text made safe). Both sides
+/// are redacted first: a diff between a stored (redacted) copy and the real text would
+/// otherwise draw the credential as a change.
 pub fn words(old: &str, new: &str, theme: &Theme) -> Vec<Line<'static>> {
-    let diff = TextDiff::from_words(old, new);
+    let (old, new) = (redact(old), redact(new));
+    let diff = TextDiff::from_words(&old, &new);
     let mut runs: Vec<(ChangeTag, String)> = Vec::new();
     for change in diff.iter_all_changes() {
         match runs.last_mut() {
@@ -83,7 +87,7 @@ pub fn record(old: Option<&RecordInput>, new: &RecordInput, theme: &Theme) -> Ve
     let plain = |name: &str, value: &str| {
         Line::from(vec![
             label(name, theme),
-            Span::raw(sanitize::line(value).into_owned()),
+            Span::raw(sanitize::line(&redact(value)).into_owned()),
         ])
     };
     let mut lines = Vec::new();

@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, claude, max_scroll, scroll};
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::index;
 use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
@@ -91,7 +92,7 @@ impl IndexView {
         };
         let lines = raw
             .into_iter()
-            .map(|(m, l)| (m, sanitize::line(&l).into_owned()))
+            .map(|(m, l)| (m, sanitize::line(&redact(&l)).into_owned()))
             .collect();
         Self {
             status,

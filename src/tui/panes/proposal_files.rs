@@ -6,6 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use crate::claude::write::FileImage;
+use crate::review::content::secrets::redact;
 use crate::review::proposal::images::{self, Change};
 use crate::review::{Kind, Plan, Proposal};
 use crate::sanitize;
@@ -15,6 +16,9 @@ use crate::tui::theme::Theme;
 
 /// "add a, b" or "replace a, b with c"; for a proposal of file images, what they do.
 pub fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
+    if let Some(redaction) = proposal.redaction_summary() {
+        return redaction;
+    }
     if !proposal.files.is_empty() {
         return images::summary(&proposal.files);
     }
@@ -65,9 +69,10 @@ pub fn lines(files: &[FileImage], theme: &Theme) -> Vec<Line<'static>> {
             format!("── {} ({what})", sanitize::line(&image.file)),
             theme.label(),
         ));
-        let before = image.before.as_deref().unwrap_or("");
-        let after = image.after.as_deref().unwrap_or("");
-        for (marker, text) in super::index::drift(before, after) {
+        // Both redacted (a before image kept from an older filing may not be).
+        let before = redact(image.before.as_deref().unwrap_or(""));
+        let after = redact(image.after.as_deref().unwrap_or(""));
+        for (marker, text) in super::index::drift(&before, &after) {
             let style = match marker {
                 '-' => theme.removed(),
                 '+' => theme.added(),

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use super::list_filter::ListFilter;
 use super::proposal_files as files;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
+use crate::review::content::redaction::redact_input;
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Plan, Proposal, ProposalStatus, State};
 use crate::sanitize;
@@ -465,7 +466,8 @@ pub fn detail_lines(
             let Some(now) = current.get(&base.record.name).map(|e| e.record.to_input()) else {
                 continue;
             };
-            if now != base.record {
+            // The stored copy is redacted: the same record with its credentials is no change.
+            if redact_input(&now) != redact_input(&base.record) {
                 lines.push(heading(
                     format!(
                         "source {}: as proposed → now",

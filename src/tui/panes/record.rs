@@ -193,7 +193,7 @@ fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
             lines.push(size_line(raw, theme));
             lines.push(Line::styled("─".repeat(12), theme.dim()));
             let bad = error.line();
-            let raw_lines = sanitize::lines(raw);
+            let raw_lines = sanitize::lines(&redact(raw));
             let count = raw_lines.len();
             for (i, text) in raw_lines.into_iter().enumerate() {
                 let number = i + 1;

@@ -5,6 +5,7 @@
 use ratatui::text::{Line, Span};
 
 use super::labelled;
+use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::{StrayKind, codec};
 use crate::tui::keymap::{self, Action, Scope};
@@ -60,7 +61,12 @@ pub fn lines(stray: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
     match &record {
         Ok(r) => lines.push(labelled(
             "record",
-            &format!("{} ({}): {}", r.name(), r.kind().as_str(), r.description()),
+            &format!(
+                "{} ({}): {}",
+                r.name(),
+                r.kind().as_str(),
+                redact(r.description())
+            ),
             theme.ok(),
             theme,
         )),
@@ -76,7 +82,8 @@ pub fn lines(stray: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
         Span::raw(format!("{} bytes", bytes.len())),
     ]));
     lines.push(Line::styled("─".repeat(12), theme.dim()));
+    // Drawn redacted like a record: an unlisted file is often a record the manifest lost.
     let text = String::from_utf8_lossy(bytes);
-    lines.extend(sanitize::lines(&text).into_iter().map(Line::from));
+    lines.extend(sanitize::lines(&redact(&text)).into_iter().map(Line::from));
     lines
 }

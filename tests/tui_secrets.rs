@@ -1,0 +1,116 @@
+//! The workbench draws credentials redacted in every view of memory text: a file in `.memory`
+//! that the manifest does not list (with a broken manifest, that is every record file), and a
+//! record file that does not parse. Tokens are synthetic, assembled at run time.
+
+mod tui_harness;
+
+use crossterm::event::KeyCode;
+use memwb::store::{MemoryType, Record};
+use tui_harness::Harness;
+
+fn token() -> String {
+    ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat()
+}
+
+fn seeded() -> Harness {
+    let mut h = Harness::empty(120, 40);
+    h.store()
+        .extend(vec![
+            Record::new("alpha", MemoryType::Project, "tabs", "Indent with tabs.").expect("valid"),
+        ])
+        .expect("seed");
+    h.watcher_tick();
+    h
+}
+
+fn select_stray(h: &mut Harness, file: &str) {
+    h.press(KeyCode::Char('g'));
+    for _ in 0..20 {
+        if h.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
+            return;
+        }
+        h.press(KeyCode::Char('j'));
+    }
+    panic!("{file} is not selectable");
+}
+
+#[test]
+fn an_unlisted_file_is_drawn_with_its_credentials_redacted() {
+    let mut h = seeded();
+    let draft = Record::new(
+        "old-draft",
+        MemoryType::Project,
+        format!("deploy key {}", token()),
+        format!("push with {}", token()),
+    )
+    .expect("valid");
+    std::fs::write(
+        h.root().join("old-draft-0badf00d.md"),
+        memwb::store::codec::serialize(&draft),
+    )
+    .expect("unlisted");
+    h.watcher_tick();
+    select_stray(&mut h, "old-draft-0badf00d.md");
+    let mut screens = vec![h.screen()];
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Char('G'));
+    screens.push(h.screen());
+    let all = screens.concat();
+    assert!(all.contains("old-draft"), "{all}");
+    assert!(all.contains("[REDACTED]"), "{all}");
+    assert!(!all.contains(&token()), "the token is drawn: {all}");
+    assert!(
+        !all.contains(&token()[..12]),
+        "part of the token is drawn: {all}"
+    );
+}
+
+#[test]
+fn a_redaction_proposal_is_diffed_redacted_and_says_what_it_redacts() {
+    use memwb::review::content::redaction::redact_record;
+    use memwb::review::content::secrets::redaction_evidence;
+    use memwb::review::proposal::{self, NewProposal};
+    use memwb::review::{Origin, Plan};
+
+    let mut h = seeded();
+    let leaky = Record::new(
+        "leaky",
+        MemoryType::Project,
+        "the CI token",
+        format!("CI token: {}", token()),
+    )
+    .expect("valid");
+    let store = h.store();
+    store.extend(vec![leaky.clone()]).expect("seed");
+    proposal::file(
+        &store,
+        NewProposal {
+            plan: Plan::Consolidation {
+                source_names: vec!["leaky".into()],
+                records: vec![redact_record(&leaky).expect("redactable")],
+            },
+            origin: Origin::new("audit"),
+            seen: store.read().expect("read"),
+            additions: Vec::new(),
+            evidence: Some(redaction_evidence(&leaky.to_file_text())),
+        },
+    )
+    .expect("file");
+    h.watcher_tick();
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    let screen = h.screen();
+    assert!(
+        screen.contains("redact leaky: github-token on line 7"),
+        "{screen}"
+    );
+    assert!(!screen.contains("replace leaky with leaky"), "{screen}");
+    assert!(
+        !screen.contains(&token()[..12]),
+        "the token is drawn: {screen}"
+    );
+    assert!(
+        !screen.contains("as proposed → now"),
+        "the redacted copy is not a change: {screen}"
+    );
+}
