@@ -79,7 +79,9 @@ fn folder_of_memwb(sandbox: &Sandbox, cwd: &Path) -> String {
 /// One `claude -p` run in `cwd`; the folder it names, and memwb's from the same place.
 fn folders(sandbox: &Sandbox, cwd: &Path) -> (String, String) {
     let mock = Mock::serve(vec![]);
-    sandbox.claude(&mock, cwd, "hello", &[]).ok();
+    sandbox
+        .claude(&mock, cwd, "say hello to the mock", &[])
+        .ok();
     let claude = folder_in_prompt(&mock);
     std::fs::create_dir_all(&claude).expect("the folder exists");
     (claude, folder_of_memwb(sandbox, cwd))
@@ -148,7 +150,9 @@ fn auto_memory_directory_valid_and_ignored_values() {
     for value in ["relative/memory", "", "~other/memory"] {
         std::fs::write(&settings, json!({"autoMemoryDirectory": value}).to_string()).unwrap();
         let mock = Mock::serve(vec![]);
-        sandbox.claude(&mock, &sandbox.repo, "hello", &[]).ok();
+        sandbox
+            .claude(&mock, &sandbox.repo, "say hello to the mock", &[])
+            .ok();
         assert_eq!(
             folder_in_prompt(&mock),
             sandbox.memory_dir().display().to_string(),
@@ -170,7 +174,9 @@ fn loaded_by_claude(sandbox: &Sandbox, text: &str) -> Option<String> {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("MEMORY.md"), text).unwrap();
     let mock = Mock::serve(vec![]);
-    sandbox.claude(&mock, &sandbox.repo, "hello", &[]).ok();
+    sandbox
+        .claude(&mock, &sandbox.repo, "say hello to the mock", &[])
+        .ok();
     let request = mock.conversation().into_iter().next().expect("a request");
     let head = "(user's auto-memory, persists across conversations):\n\n";
     request["messages"][0]["content"]
@@ -408,7 +414,7 @@ fn review_mode_denies_and_queues_write_edit_and_bash_writes() {
         .claude(
             &mock,
             &sandbox.repo,
-            "remember things",
+            "remember the role and the tests",
             &["--allowedTools", "Bash"],
         )
         .ok();
@@ -476,9 +482,13 @@ fn review_mode_denies_and_queues_write_edit_and_bash_writes() {
         ),
         text("done"),
     ]);
-    sandbox.claude(&mock, &sandbox.repo, "remember", &[]).ok();
+    sandbox
+        .claude(&mock, &sandbox.repo, "remember the role again", &[])
+        .ok();
     let mock = Mock::serve(vec![]);
-    sandbox.claude(&mock, &sandbox.repo, "hello", &[]).ok();
+    sandbox
+        .claude(&mock, &sandbox.repo, "say hello to the mock", &[])
+        .ok();
     let first = mock.conversation().into_iter().next().expect("a request");
     assert!(
         first["messages"]
@@ -501,7 +511,9 @@ fn record_mode_journals_a_write_with_the_previous_text() {
         "Run them all.",
         "Run the fast ones first.",
     ));
-    sandbox.claude(&mock, &sandbox.repo, "remember", &[]).ok();
+    sandbox
+        .claude(&mock, &sandbox.repo, "remember the faster tests", &[])
+        .ok();
     let result = tool_result(&mock, "toolu_edit");
     assert_ne!(result["is_error"], true, "{result}");
     let after = std::fs::read_to_string(&file).unwrap();
@@ -551,7 +563,9 @@ fn a_memwb_written_topic_file_through_a_claude_code_edit() {
         "Staging first.",
         "Staging first, then production.",
     ));
-    sandbox.claude(&mock, &sandbox.repo, "edit", &[]).ok();
+    sandbox
+        .claude(&mock, &sandbox.repo, "edit the deploy note", &[])
+        .ok();
     let edited = std::fs::read_to_string(&file).unwrap();
     let expected = written.replace("Staging first.", "Staging first, then production.");
     // The fact on 2.1.332: Claude Code rewrites the frontmatter of a file it edits into its
@@ -566,4 +580,92 @@ fn a_memwb_written_topic_file_through_a_claude_code_edit() {
         "memwb's form survived a Claude Code edit unchanged: update docs/claude-code.md"
     );
     assert!(edited.contains("node_type: memory"), "{edited}");
+}
+
+#[test]
+fn a_subagents_write_is_gated_too() {
+    let Some(_fact) = fact("a subagent's memory write goes through the hook") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    sandbox.install_hooks("review");
+    let dir = sandbox.memory_dir();
+    seed_tests_memory(&dir);
+    let file = dir.join("project_release.md");
+    let content =
+        "---\nname: release\ndescription: how releases run\ntype: project\n---\nTag first.\n";
+    // The main agent starts a subagent, whose conversation opens with its prompt: its first
+    // turn is the Write, its second its answer; then the main agent ends.
+    let prompt = "save the release note";
+    let mock = Mock::routed(vec![
+        (
+            None,
+            vec![
+                tool(
+                    "toolu_agent",
+                    "Agent",
+                    json!({"description": "save a memory", "prompt": prompt,
+                           "subagent_type": "general-purpose"}),
+                ),
+                text("done"),
+            ],
+        ),
+        (
+            Some(prompt),
+            vec![
+                tool(
+                    "toolu_sub_write",
+                    "Write",
+                    json!({"file_path": file, "content": content}),
+                ),
+                text("saved"),
+            ],
+        ),
+    ]);
+    sandbox
+        .claude(&mock, &sandbox.repo, "delegate the release note", &[])
+        .ok();
+    let result = tool_result(&mock, "toolu_sub_write");
+    assert_eq!(result["is_error"], true, "{result}");
+    assert!(!file.exists(), "the subagent's Write did not happen");
+    let queued = proposals(&sandbox);
+    let proposal = queued
+        .as_array()
+        .expect("proposals")
+        .iter()
+        .find(|p| p["origin"]["call"]["tool_use_id"] == "toolu_sub_write")
+        .unwrap_or_else(|| panic!("the subagent's Write is queued: {queued}"));
+    let evidence = proposal["evidence"].as_str().unwrap_or("");
+    assert!(
+        evidence.contains("general-purpose agent"),
+        "the proposal names the subagent, not the main agent: {evidence}"
+    );
+}
+
+#[test]
+fn as_root_skipping_permissions_is_refused_and_not_needed() {
+    let Some(_fact) = fact("--dangerously-skip-permissions is refused as root") else {
+        return;
+    };
+    // The other tests write memory and run Bash without it (as root in CI): not needed.
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return;
+    }
+    let sandbox = Sandbox::new();
+    let mock = Mock::serve(vec![]);
+    let run = sandbox.claude(
+        &mock,
+        &sandbox.repo,
+        "say hello to the mock",
+        &["--dangerously-skip-permissions"],
+    );
+    assert!(!run.output.status.success());
+    let said = format!(
+        "{}{}",
+        run.stdout,
+        String::from_utf8_lossy(&run.output.stderr)
+    );
+    assert!(said.contains("root"), "{said}");
+    assert!(mock.requests().is_empty(), "the model was never asked");
 }

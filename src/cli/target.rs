@@ -27,7 +27,7 @@ pub struct FolderArgs {
         long,
         global = true,
         env = "MEMWB_CLAUDE_INDEX_LINES",
-        default_value_t = 200,
+        default_value_t = LoadLimits::default().lines,
         value_name = "N"
     )]
     pub claude_index_lines: usize,
@@ -36,7 +36,7 @@ pub struct FolderArgs {
         long,
         global = true,
         env = "MEMWB_CLAUDE_INDEX_SIZE",
-        default_value_t = 25_000,
+        default_value_t = LoadLimits::default().size,
         value_name = "N"
     )]
     pub claude_index_size: usize,

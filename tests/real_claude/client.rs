@@ -171,6 +171,7 @@ impl Sandbox {
     /// `claude -p PROMPT --output-format json ARGS...` in `cwd` against `mock`.
     pub fn claude(&self, mock: &Mock, cwd: &Path, prompt: &str, args: &[&str]) -> Run {
         let (binary, _) = client().expect("the client is there (checked by the test)");
+        mock.expect_prompt(prompt);
         let mut command = Command::new(binary);
         command
             .current_dir(cwd)
@@ -210,6 +211,9 @@ impl Sandbox {
             .env_remove("CLAUDE_CODE_DISABLE_AUTO_MEMORY")
             .env_remove("MEMWB_CLAUDE_MODE")
             .env_remove("MEMWB_CONFIG")
+            .env_remove("MEMWB_CLAUDE_INDEX_LINES")
+            .env_remove("MEMWB_CLAUDE_INDEX_SIZE")
+            .env_remove("MEMWB_CLAUDE_INDEX_UNIT")
             .envs(self.base_env())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

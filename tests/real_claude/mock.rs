@@ -1,7 +1,8 @@
 //! A mock of the Anthropic Messages API on 127.0.0.1 for the real Claude Code: every
 //! `POST /v1/messages` is recorded and answered as a stream (SSE) with the next scripted turn
-//! of the main conversation. Side requests (a request without tools, e.g. a title or a
-//! summary) get a short text and do not use up the script.
+//! of its conversation (told apart by the text its first message holds). Side requests (one
+//! without tools, e.g. a title) and conversations without a script (a background agent) get
+//! the text `done` and use up no turn.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -41,6 +42,7 @@ pub fn tool(id: &str, name: &str, input: Value) -> Turn {
 
 pub struct Mock {
     pub base_url: String,
+    state: Arc<State>,
     requests: Arc<Mutex<Vec<Value>>>,
     addr: SocketAddr,
     stop: Arc<AtomicBool>,
@@ -48,38 +50,62 @@ pub struct Mock {
 }
 
 struct State {
-    script: Mutex<VecDeque<Turn>>,
+    /// Scripts by the text that marks their conversation in its first message (`None`: any
+    /// other conversation that offers tools).
+    scripts: Mutex<Vec<(Option<String>, VecDeque<Turn>)>>,
     requests: Arc<Mutex<Vec<Value>>>,
 }
 
 impl Mock {
     /// Serves `script` turn by turn; once it is used up, every answer is the text `done`.
     pub fn serve(script: Vec<Turn>) -> Self {
+        Self::routed(vec![(None, script)])
+    }
+
+    /// Like `serve`, with one script per conversation: a request whose first message holds a
+    /// script's marker gets that script's next turn (a subagent's conversation starts with
+    /// its prompt), the others the script without a marker.
+    pub fn routed(scripts: Vec<(Option<&str>, Vec<Turn>)>) -> Self {
+        let scripts = scripts
+            .into_iter()
+            .map(|(marker, turns)| (marker.map(str::to_owned), turns.into()))
+            .collect();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the mock model");
         let addr = listener.local_addr().expect("mock address");
         let requests = Arc::new(Mutex::new(Vec::new()));
         let state = Arc::new(State {
-            script: Mutex::new(script.into()),
+            scripts: Mutex::new(scripts),
             requests: requests.clone(),
         });
         let stop = Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
+        let serving = state.clone();
         let thread = thread::spawn(move || {
             for stream in listener.incoming() {
                 if stopping.load(Ordering::SeqCst) {
                     return;
                 }
                 let Ok(stream) = stream else { continue };
-                let state = state.clone();
+                let state = serving.clone();
                 thread::spawn(move || serve_connection(stream, &state));
             }
         });
         Self {
             base_url: format!("http://{addr}"),
+            state,
             requests,
             addr,
             stop,
             thread: Some(thread),
+        }
+    }
+
+    /// Ties the script without a marker to the conversation that opens with `prompt` (the
+    /// main agent's), so a background agent's request never takes one of its turns.
+    pub fn expect_prompt(&self, prompt: &str) {
+        let mut scripts = self.state.scripts.lock().expect("scripts");
+        for (marker, _) in scripts.iter_mut().filter(|(m, _)| m.is_none()) {
+            *marker = Some(prompt.to_owned());
         }
     }
 
@@ -171,7 +197,7 @@ fn answer(request_line: &str, body: &[u8], state: &State) -> Vec<u8> {
         .push(request.clone());
     let offers_tools = request["tools"].as_array().is_some_and(|t| !t.is_empty());
     let turn = if offers_tools {
-        state.script.lock().expect("script").pop_front()
+        next_turn(state, &request)
     } else {
         None
     }
@@ -182,6 +208,16 @@ fn answer(request_line: &str, body: &[u8], state: &State) -> Vec<u8> {
     } else {
         response("application/json", &whole_message(model, &turn).to_string())
     }
+}
+
+fn next_turn(state: &State, request: &Value) -> Option<Turn> {
+    let opening = request["messages"][0].to_string();
+    let mut scripts = state.scripts.lock().expect("scripts");
+    let marked = scripts
+        .iter()
+        .position(|(m, _)| m.as_deref().is_some_and(|m| opening.contains(m)));
+    let index = marked.or_else(|| scripts.iter().position(|(m, _)| m.is_none()))?;
+    scripts[index].1.pop_front()
 }
 
 fn response(content_type: &str, body: &str) -> Vec<u8> {
