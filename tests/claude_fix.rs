@@ -8,7 +8,7 @@ mod common;
 
 use std::fs;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, UNIX_EPOCH};
 
 use common::tree;
@@ -100,17 +100,7 @@ impl Env {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_memwb"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.dir.path())
-            .env("MEMWB_STATE_DIR", self.state())
-            .current_dir(self.dir.path())
-            .arg("--memory-dir")
-            .arg(self.memory())
-            .args(args)
-            .output()
-            .expect("run memwb")
+        common::cli::memwb_claude(self.dir.path(), &self.memory(), &self.state(), args)
     }
 
     fn stdout(&self, args: &[&str], code: i32) -> String {

@@ -7,7 +7,7 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::cli::{add, file_of, memwb, ok, stderr, stdout};
 use common::{tree, workspace};
@@ -61,6 +61,14 @@ fn repair_drop_keeps_the_dropped_file_redacted_and_undo_says_so() {
     );
 }
 
+/// An undo of a redaction: refused, saying the secret is not restored, printing no "restored".
+fn assert_undo_refused(out: &Output) {
+    assert_ne!(out.status.code(), Some(0), "{}", stdout(out));
+    let err = stderr(out);
+    assert!(err.contains("a redacted secret is not restored"), "{err}");
+    assert!(!stdout(out).contains("restored"), "{}", stdout(out));
+}
+
 fn redaction_id(proposals: &Value) -> String {
     proposals
         .as_array()
@@ -93,10 +101,7 @@ fn undoing_a_redaction_on_memory_says_it_is_not_restored_and_journals_nothing() 
     let lines = journal_lines(ws.path());
     let before = tree(&ws.path().join(".memory"));
     for _ in 0..2 {
-        let out = memwb(ws.path(), &["undo"]);
-        assert_ne!(out.status.code(), Some(0), "{}", stdout(&out));
-        let err = stderr(&out);
-        assert!(err.contains("a redacted secret is not restored"), "{err}");
+        assert_undo_refused(&memwb(ws.path(), &["undo"]));
         assert_eq!(journal_lines(ws.path()), lines, "nothing journaled");
         assert_eq!(tree(&ws.path().join(".memory")), before, "nothing changed");
     }
@@ -135,17 +140,7 @@ impl Claude {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_memwb"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.dir.path())
-            .env("MEMWB_STATE_DIR", self.state())
-            .current_dir(self.dir.path())
-            .arg("--memory-dir")
-            .arg(self.memory())
-            .args(args)
-            .output()
-            .expect("memwb runs")
+        common::cli::memwb_claude(self.dir.path(), &self.memory(), &self.state(), args)
     }
 
     fn journal(&self) -> String {
@@ -173,11 +168,7 @@ fn undoing_a_redaction_on_claude_code_says_it_is_not_restored_and_journals_nothi
     let journal = claude.journal();
     let before = tree(&claude.memory());
     for _ in 0..2 {
-        let out = claude.run(&["undo"]);
-        assert_ne!(out.status.code(), Some(0), "{}", stdout(&out));
-        let err = stderr(&out);
-        assert!(err.contains("a redacted secret is not restored"), "{err}");
-        assert!(!stdout(&out).contains("restored"), "{}", stdout(&out));
+        assert_undo_refused(&claude.run(&["undo"]));
         assert_eq!(claude.journal(), journal, "nothing journaled");
         assert_eq!(tree(&claude.memory()), before, "nothing changed");
     }

@@ -289,22 +289,10 @@ fn with_strays() -> (Harness, Vec<u8>, Vec<u8>) {
     (h, unlisted, temp)
 }
 
-/// Moves the Manifest's selection down to the stray `file`.
-fn select_stray(h: &mut Harness, file: &str) {
-    h.press(KeyCode::Char('g'));
-    for _ in 0..20 {
-        if h.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
-            return;
-        }
-        h.press(KeyCode::Char('j'));
-    }
-    panic!("{file} is not selectable");
-}
-
 #[test]
 fn an_unlisted_file_is_shown_inert_and_adopted_through_a_transaction() {
     let (mut h, unlisted, _) = with_strays();
-    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.select_stray("old-draft-0badf00d.md");
     let screen = h.screen();
     assert!(
         screen.contains("unlisted: old-draft-0badf00d.md"),
@@ -363,7 +351,7 @@ fn an_unlisted_file_is_shown_inert_and_adopted_through_a_transaction() {
 #[test]
 fn a_stray_changed_after_it_was_shown_is_neither_adopted_nor_deleted() {
     let (mut h, _, temp) = with_strays();
-    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.select_stray("old-draft-0badf00d.md");
     let changed = memwb::store::codec::serialize(&record("old-draft", "changed", "Other."));
     std::fs::write(h.root().join("old-draft-0badf00d.md"), &changed).expect("change");
     h.press(KeyCode::Char('a'));
@@ -378,7 +366,7 @@ fn a_stray_changed_after_it_was_shown_is_neither_adopted_nor_deleted() {
         h.screen()
     );
     // a temp file cannot be adopted
-    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    h.select_stray(".alpha-0badf00d.tmp");
     h.press(KeyCode::Char('a'));
     assert!(h.app.modal.is_none());
     let status = h.app.status.as_ref().expect("status").text.clone();
@@ -396,7 +384,7 @@ fn a_stray_changed_after_it_was_shown_is_neither_adopted_nor_deleted() {
 #[test]
 fn d_deletes_a_temp_or_unlisted_file_after_asking() {
     let (mut h, _, _) = with_strays();
-    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    h.select_stray(".alpha-0badf00d.tmp");
     let screen = h.screen();
     assert!(screen.contains("temp: .alpha-0badf00d.tmp"), "{screen}");
     assert!(screen.contains("half-written"), "{screen}");
@@ -414,7 +402,7 @@ fn d_deletes_a_temp_or_unlisted_file_after_asking() {
     assert!(!h.root().join(".alpha-0badf00d.tmp").exists());
     assert!(h.app.inspection.temp_files.is_empty());
     // the selection stays on the strays that are left
-    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.select_stray("old-draft-0badf00d.md");
     h.press(KeyCode::Char('d'));
     h.press(KeyCode::Char('y'));
     assert!(!h.root().join("old-draft-0badf00d.md").exists());
@@ -439,7 +427,7 @@ fn a_deleted_stray_is_kept_in_dropped_and_undo_restores_it_byte_for_byte() {
         (".alpha-0badf00d.tmp", &temp),
         ("old-draft-0badf00d.md", &unlisted),
     ] {
-        select_stray(&mut h, file);
+        h.select_stray(file);
         h.press(KeyCode::Char('d'));
         assert!(
             h.screen().contains(&format!("Delete {file}?")),
@@ -489,7 +477,7 @@ fn a_deleted_stray_is_kept_in_dropped_and_undo_restores_it_byte_for_byte() {
 #[test]
 fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
     let (mut h, unlisted, _) = with_strays();
-    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.select_stray("old-draft-0badf00d.md");
     h.press(KeyCode::Char('a'));
     h.press(KeyCode::Char('y'));
     assert_eq!(names(&h), ["alpha", "beta", "gamma", "old-draft"]);

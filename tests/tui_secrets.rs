@@ -23,17 +23,6 @@ fn seeded() -> Harness {
     h
 }
 
-fn select_stray(h: &mut Harness, file: &str) {
-    h.press(KeyCode::Char('g'));
-    for _ in 0..20 {
-        if h.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
-            return;
-        }
-        h.press(KeyCode::Char('j'));
-    }
-    panic!("{file} is not selectable");
-}
-
 #[test]
 fn an_unlisted_file_is_drawn_with_its_credentials_redacted() {
     let mut h = seeded();
@@ -50,7 +39,7 @@ fn an_unlisted_file_is_drawn_with_its_credentials_redacted() {
     )
     .expect("unlisted");
     h.watcher_tick();
-    select_stray(&mut h, "old-draft-0badf00d.md");
+    h.select_stray("old-draft-0badf00d.md");
     let mut screens = vec![h.screen()];
     h.press(KeyCode::Tab);
     h.press(KeyCode::Char('G'));

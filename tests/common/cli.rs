@@ -98,3 +98,19 @@ pub fn file_of(dir: &Path, name: &str) -> String {
         .expect("listed")
         .to_owned()
 }
+
+/// `memwb --memory-dir MEMORY ARGS` on a Claude Code folder, isolated: a clean environment with
+/// `HOME` at `home` and memwb's state directory at `state`.
+pub fn memwb_claude(home: &Path, memory: &Path, state: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("MEMWB_STATE_DIR", state)
+        .current_dir(home)
+        .arg("--memory-dir")
+        .arg(memory)
+        .args(args)
+        .output()
+        .expect("run memwb")
+}

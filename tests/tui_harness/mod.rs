@@ -227,6 +227,18 @@ impl Harness {
         self.draw();
     }
 
+    /// Moves the Manifest's selection down to the stray (unlisted or temp) `file`.
+    pub fn select_stray(&mut self, file: &str) {
+        self.press(KeyCode::Char('g'));
+        for _ in 0..20 {
+            if self.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
+                return;
+            }
+            self.press(KeyCode::Char('j'));
+        }
+        panic!("{file} is not selectable");
+    }
+
     pub fn press(&mut self, code: KeyCode) {
         self.send(Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     }
