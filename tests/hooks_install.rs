@@ -381,6 +381,11 @@ fn install_keeps_the_files_mode_and_every_byte_not_memwbs_and_every_backup() {
         &["hooks", "install", "--mode", "record"],
     ));
     assert_eq!(mode(&path), 0o640);
+    // The owner is kept too, where this test may give the file another one (as root).
+    use std::os::unix::fs::MetadataExt;
+    let owner = std::os::unix::fs::chown(&path, Some(4242), Some(4243))
+        .is_ok()
+        .then_some((4242, 4243));
     ok(memwb(home.path(), &["hooks", "uninstall"]));
     assert_eq!(
         fs::read_to_string(&path).expect("read"),
@@ -388,6 +393,10 @@ fn install_keeps_the_files_mode_and_every_byte_not_memwbs_and_every_backup() {
         "byte for byte"
     );
     assert_eq!(mode(&path), 0o640);
+    if let Some(owner) = owner {
+        let meta = fs::metadata(&path).expect("stat");
+        assert_eq!((meta.uid(), meta.gid()), owner, "the owner is kept");
+    }
     assert_eq!(fs::read_to_string(&first).expect("backup"), original);
     for generation in 2..=3 {
         let backup = path.with_file_name(format!("settings.json.memwb-backup-{generation}"));
@@ -455,6 +464,27 @@ fn uninstall_takes_away_the_settings_file_and_folder_install_created() {
         !project.join(".claude").exists(),
         "nothing of memwb's is left"
     );
+
+    // A project folder that does not exist is refused, and nothing is made.
+    let missing = home.path().join("no-such-repo");
+    let out = memwb(
+        home.path(),
+        &[
+            "hooks",
+            "install",
+            "--project",
+            missing.to_str().expect("utf-8"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: --project {}: no such folder; nothing was changed\n",
+            missing.display()
+        )
+    );
+    assert!(!missing.exists());
 
     // A .claude/ that holds something else stays, with that in it.
     ok(memwb(home.path(), &["hooks", "install", "--project", dir]));

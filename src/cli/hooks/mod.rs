@@ -52,6 +52,10 @@ pub struct InstallArgs {
 
 fn settings_path(place: &WhereArgs) -> anyhow::Result<PathBuf> {
     Ok(match &place.project {
+        Some(dir) if !dir.is_dir() => anyhow::bail!(
+            "--project {}: no such folder; nothing was changed",
+            inert(&dir.display().to_string())
+        ),
         Some(dir) => dir.join(".claude").join("settings.json"),
         None => config_dir(&process_env)?.join("settings.json"),
     })
