@@ -506,3 +506,109 @@ fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
     h.watcher_tick();
     assert!(h.app.inspection.unlisted.is_empty());
 }
+
+/// The row the Manifest's selection is on: a record's name, a stray's file, or nothing.
+fn selected_row(h: &Harness) -> Option<String> {
+    if let Some((file, _)) = h.app.manifest.selected_stray() {
+        return Some(file.clone());
+    }
+    h.app
+        .manifest
+        .selected_entry(&h.app.inspection)
+        .map(|e| memwb::tui::panes::manifest::entry_key(e).to_owned())
+}
+
+/// Sets the Manifest's filter to `text` (clearing the one before) and keeps it.
+fn filter(h: &mut Harness, text: &str) {
+    h.press(KeyCode::Char('/'));
+    h.press(KeyCode::Esc);
+    h.press(KeyCode::Char('/'));
+    h.keys(text);
+    h.press(KeyCode::Enter);
+}
+
+#[test]
+fn after_a_filter_the_selection_is_on_a_matching_row_or_nothing() {
+    let (mut h, _, temp) = with_strays();
+    // from the last stray, a filter that only a record matches
+    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    filter(&mut h, "gamma");
+    assert_eq!(selected_row(&h).as_deref(), Some("gamma"));
+    // a filter nothing matches: nothing is selected, and `d` deletes nothing
+    filter(&mut h, "");
+    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    filter(&mut h, "zzz");
+    assert_eq!(selected_row(&h), None, "{}", h.screen());
+    assert!(
+        !h.screen().contains(".alpha-0badf00d.tmp"),
+        "{}",
+        h.screen()
+    );
+    h.press(KeyCode::Char('d'));
+    assert!(h.app.modal.is_none(), "{}", h.screen());
+    h.press(KeyCode::Char('y'));
+    assert_eq!(
+        std::fs::read(h.root().join(".alpha-0badf00d.tmp")).expect("kept"),
+        temp
+    );
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    // a filter a stray's name matches selects it, and only the strays that match are rows
+    filter(&mut h, "draft");
+    assert_eq!(
+        selected_row(&h).as_deref(),
+        Some("old-draft-0badf00d.md"),
+        "{}",
+        h.screen()
+    );
+    assert_eq!(h.app.manifest.strays.len(), 1);
+    for _ in 0..5 {
+        h.press(KeyCode::Char('j'));
+        assert_eq!(selected_row(&h).as_deref(), Some("old-draft-0badf00d.md"));
+    }
+}
+
+#[test]
+fn while_the_manifest_does_not_parse_no_file_is_offered_for_deletion() {
+    let (mut h, _, _) = with_strays();
+    let manifest = h.root().join("manifest.json");
+    let good = std::fs::read(&manifest).expect("manifest");
+    std::fs::write(&manifest, b"{\"version\":1,\"files\":[\"alpha-").expect("break it");
+    h.watcher_tick();
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(status.contains("manifest.json does not parse"), "{status}");
+    assert!(status.contains("repair manifest.json"), "{status}");
+    let screen = h.screen();
+    assert!(screen.contains("manifest.json does not parse"), "{screen}");
+    // the set's record files now look unlisted: none may be deleted or adopted
+    let record_file = h
+        .app
+        .manifest
+        .strays
+        .iter()
+        .find(|(f, _)| f.starts_with("alpha-"))
+        .expect("alpha's file looks unlisted")
+        .0
+        .clone();
+    select_stray(&mut h, &record_file);
+    assert!(
+        h.screen().contains("may be a record of the set"),
+        "{}",
+        h.screen()
+    );
+    assert!(!h.screen().contains("deletes it"), "{}", h.screen());
+    for key in ['d', 'a'] {
+        h.press(KeyCode::Char(key));
+        assert!(h.app.modal.is_none(), "{key}: {}", h.screen());
+        let status = h.app.status.as_ref().expect("status").text.clone();
+        assert!(status.contains("none is offered for deletion"), "{status}");
+        h.press(KeyCode::Char('y'));
+    }
+    assert!(h.root().join(&record_file).exists());
+    // once it reads again, so does the set, and the status line moves on
+    std::fs::write(&manifest, good).expect("repair");
+    h.watcher_tick();
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(!status.contains("does not parse"), "{status}");
+    assert!(!h.screen().contains("may be records"), "{}", h.screen());
+}

@@ -419,11 +419,14 @@ impl App {
     /// Says so in the status line when the set stops reading (with what to do) or reads again.
     fn note_readability(&mut self, was_readable: bool) {
         let readable = self.inspection.is_readable();
-        if was_readable && !readable && !self.inspection.entries.is_empty() {
-            self.set_status(StatusKind::Error, unreadable());
+        if was_readable && let Some(text) = self.unreadable_status() {
+            self.set_status(StatusKind::Error, text);
         } else if !was_readable
             && readable
-            && self.status.as_ref().is_some_and(|s| s.text == unreadable())
+            && self
+                .status
+                .as_ref()
+                .is_some_and(|s| s.text == unreadable() || s.text == strays::MANIFEST_UNREADABLE)
         {
             self.set_status(StatusKind::Info, "the set reads again".into());
         }

@@ -1,7 +1,7 @@
 //! The folder watcher's news, copying to the clipboard, and quitting.
 
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind, describe_commit, unreadable};
+use super::{App, Effect, StatusKind, describe_commit};
 use crate::tui::editor::Editor;
 use crate::tui::keymap::Action;
 use crate::tui::panes::manifest::entry_key;
@@ -17,8 +17,8 @@ impl App {
                 self.set_inspection(change.inspection.clone());
                 if !ours {
                     let text = format!("commit: {}", describe_commit(&change.commit));
-                    if was_readable && !self.inspection.is_readable() {
-                        self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
+                    if was_readable && let Some(why) = self.unreadable_status() {
+                        self.set_status(StatusKind::Error, format!("{text}; {why}"));
                     } else {
                         self.set_status(StatusKind::Change, text);
                     }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{App, Effect, Event, StatusKind, View, unreadable};
+use super::{App, Effect, Event, StatusKind, View};
 use crate::claude::Snapshot;
 use crate::claude_watch::ClaudeEvent;
 use crate::folder::Summary;
@@ -74,10 +74,9 @@ impl App {
         let mut app = Self::with_backend(backend.clone(), inspection, theme);
         app.show(backend, reading);
         if app.claude.is_none()
-            && !app.inspection.is_readable()
-            && !app.inspection.entries.is_empty()
+            && let Some(text) = app.unreadable_status()
         {
-            app.set_status(StatusKind::Error, unreadable());
+            app.set_status(StatusKind::Error, text);
         }
         app
     }
@@ -98,10 +97,9 @@ impl App {
             self.backend.format().describe()
         );
         if self.claude.is_none()
-            && !self.inspection.is_readable()
-            && !self.inspection.entries.is_empty()
+            && let Some(why) = self.unreadable_status()
         {
-            self.set_status(StatusKind::Error, format!("{text}; {}", unreadable()));
+            self.set_status(StatusKind::Error, format!("{text}; {why}"));
         } else {
             self.set_status(StatusKind::Info, text);
         }

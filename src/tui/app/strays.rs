@@ -4,25 +4,51 @@
 //! since it was shown.
 
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind};
+use super::{App, Effect, StatusKind, unreadable};
 use crate::store::StrayKind;
+use crate::store::inspect::ManifestState;
 use crate::tui::editor::Editor;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::strays::StrayView;
 
+/// The status line while `manifest.json` does not parse: every record file then looks unlisted,
+/// so none is offered for deletion or adoption until it reads again.
+pub const MANIFEST_UNREADABLE: &str = "manifest.json does not parse, so the set's own files look unlisted: none is offered for deletion until it reads; repair manifest.json (memwb check says where it breaks; if another writer is mid-way, wait for it)";
+
 impl App {
+    /// What the status line says while the set does not read, if it does not.
+    pub(super) fn unreadable_status(&self) -> Option<String> {
+        if self.manifest_unreadable() {
+            Some(MANIFEST_UNREADABLE.to_owned())
+        } else if !self.inspection.is_readable() && !self.inspection.entries.is_empty() {
+            Some(unreadable())
+        } else {
+            None
+        }
+    }
+
+    fn manifest_unreadable(&self) -> bool {
+        matches!(self.inspection.manifest, ManifestState::Invalid(_))
+    }
+
     /// Keeps the Record pane on the selected stray: asks for its bytes when the selection
     /// moved onto another one, forgets it when the selection left the strays.
     pub(super) fn stray_due(&mut self) -> Vec<Effect> {
         let selected = self.manifest.selected_stray().cloned();
         match (selected, &self.record.stray) {
             (None, Some(_)) => self.record.stray = None,
-            (Some((file, _)), Some(shown)) if shown.file == file => {}
+            (Some((file, _)), Some(shown)) if shown.file == file => {
+                let unreadable = self.manifest_unreadable();
+                if let Some(shown) = &mut self.record.stray {
+                    shown.set_unreadable = unreadable;
+                }
+            }
             (Some((file, kind)), _) => {
                 self.record.stray = Some(StrayView {
                     file: file.clone(),
                     kind,
                     bytes: None,
+                    set_unreadable: self.manifest_unreadable(),
                 });
                 self.record.stray_reads.push(file.clone());
                 return vec![Effect::ReadEntry { file }];
@@ -55,6 +81,9 @@ impl App {
                 "select an unlisted file (below the set, under \"not in the set\") to adopt it";
             return self.set_status(StatusKind::Error, text.into());
         };
+        if self.manifest_unreadable() {
+            return self.set_status(StatusKind::Error, MANIFEST_UNREADABLE.into());
+        }
         if adopt && kind == StrayKind::Temp {
             let text = format!(
                 "{file} is a temp file, not a record to adopt; {} deletes it",

@@ -71,6 +71,9 @@ impl ManifestPane {
     /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
     pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
         let stray = self.selected_stray().map(|(file, _)| file.clone());
+        let needle = self.filter.text().to_lowercase();
+        // A filter applies to the strays too, by file name: every row left matches it, so the
+        // selection is on a match or on nothing.
         self.strays = inspection
             .unlisted
             .iter()
@@ -81,8 +84,8 @@ impl ManifestPane {
                     .iter()
                     .map(|f| (f.clone(), StrayKind::Temp)),
             )
+            .filter(|(file, _)| needle.is_empty() || file.to_lowercase().contains(&needle))
             .collect();
-        let needle = self.filter.text().to_lowercase();
         self.visible = inspection
             .entries
             .iter()
@@ -161,9 +164,9 @@ impl ManifestPane {
         );
     }
 
-    fn split(&self, inner: Rect, inspection: &Inspection) -> [Rect; 2] {
+    fn split(&self, inner: Rect) -> [Rect; 2] {
         let header = usize::from(self.typing || !self.filter.is_empty());
-        let extras = inspection.unlisted.len() + inspection.temp_files.len();
+        let extras = self.strays.len();
         let max_extras = (inner.height as usize / 4).max(1);
         let shown_extras = if extras == 0 {
             0
@@ -203,7 +206,7 @@ impl ManifestPane {
         let block = block(title, focused, theme);
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        let [list, footer] = self.split(inner, inspection);
+        let [list, footer] = self.split(inner);
         self.list = list;
         self.height = list.height as usize;
         self.keep_in_view();
@@ -430,7 +433,12 @@ fn footer_lines(
     let mut lines = Vec::new();
     let mut first = 0;
     if !strays.is_empty() {
-        lines.push(Line::styled("not in the set:", theme.label()));
+        let heading = if matches!(inspection.manifest, ManifestState::Invalid(_)) {
+            "not listed (manifest.json does not parse: may be records):"
+        } else {
+            "not in the set:"
+        };
+        lines.push(Line::styled(heading, theme.label()));
         let room = (area.height as usize).saturating_sub(4).max(1);
         let shown = if strays.len() > room {
             // a selected one is always shown

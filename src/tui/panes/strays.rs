@@ -18,6 +18,8 @@ pub struct StrayView {
     pub kind: StrayKind,
     /// `None` while it is being read; `Some(None)`: it could not be read.
     pub bytes: Option<Option<Vec<u8>>>,
+    /// `manifest.json` does not parse: the file may be one of the set's records.
+    pub set_unreadable: bool,
 }
 
 /// The Record pane's title for `stray`.
@@ -51,6 +53,9 @@ pub fn lines(stray: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
     };
     let record = codec::parse(bytes);
     let keys = match (&record, stray.kind) {
+        _ if stray.set_unreadable => {
+            "none while manifest.json does not parse: this may be a record of the set".to_owned()
+        }
         (Ok(_), StrayKind::Unlisted) => format!(
             "{} adopts it into the set as it is (a transaction; asks first), {delete} deletes it (asks first)",
             keymap::label(Scope::Manifest, Action::Adopt)
