@@ -209,3 +209,25 @@ fn a_claude_code_folder_prints_no_escape_sequence_either() {
         assert_inert(&format!("{command:?} stderr"), &err);
     }
 }
+
+/// A script reading `--json` through a pipe gets one compact line per document (pretty
+/// printing is for a terminal).
+#[test]
+fn json_through_a_pipe_is_one_compact_line() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "first", "a body\nof two lines");
+    add(dir.path(), "beta", "second", "b");
+    for args in [
+        &["ls", "--json"][..],
+        &["show", "alpha", "--json"],
+        &["log", "--json"],
+        &["check", "--json"],
+    ] {
+        let out = memwb(dir.path(), args);
+        let text = stdout(&out);
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        assert!(!text.contains("\": "), "{args:?} is not compact: {text}");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+        assert!(!value.is_null(), "{args:?}");
+    }
+}

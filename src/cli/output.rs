@@ -2,7 +2,7 @@
 //! terminal, and with every detected credential redacted on every path but `show --raw`
 //! (docs/security.md).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use crate::review::content::secrets::{redact, redact_json};
 use crate::sanitize;
@@ -59,20 +59,30 @@ pub fn escape_json(text: &str) -> String {
     escaped
 }
 
-/// Pretty JSON on stdout, escaped by [`escape_json`].
+/// JSON on stdout, escaped by [`escape_json`]: pretty for a person at a terminal, compact (one
+/// line) for a script reading a pipe or a file.
 pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     write_json(&mut std::io::stdout().lock(), value)
 }
 
-/// Pretty JSON, every string in it with its credentials redacted, escaped by
-/// [`escape_json`], on `out`.
+/// JSON for stdout, every string in it with its credentials redacted, escaped by
+/// [`escape_json`], on `out`: pretty when stdout is a terminal, compact otherwise.
 pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let mut value = serde_json::to_value(value)?;
     redact_json(&mut value);
-    let text = escape_json(&serde_json::to_string_pretty(&value)?);
+    let text = json_text(&value, std::io::stdout().is_terminal())?;
     writeln!(out, "{text}")?;
     out.flush()?;
     Ok(())
+}
+
+fn json_text(value: &impl serde::Serialize, pretty: bool) -> anyhow::Result<String> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)?
+    } else {
+        serde_json::to_string(value)?
+    };
+    Ok(escape_json(&text))
 }
 
 #[cfg(test)]
@@ -100,6 +110,19 @@ mod tests {
         );
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&escaped).unwrap(),
+            value
+        );
+    }
+
+    #[test]
+    fn json_is_pretty_for_a_terminal_and_one_line_for_a_pipe() {
+        let value = serde_json::json!([{"name": "a", "body": "two\nlines"}]);
+        let compact = json_text(&value, false).unwrap();
+        assert_eq!(compact, r#"[{"name":"a","body":"two\nlines"}]"#);
+        let pretty = json_text(&value, true).unwrap();
+        assert!(pretty.lines().count() > 3, "{pretty}");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&pretty).unwrap(),
             value
         );
     }
