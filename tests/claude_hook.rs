@@ -67,9 +67,9 @@ impl Session {
         self.home().join("memwb.toml")
     }
 
-    /// `memwb ARGS` with stdin, in the project, nothing inherited but PATH.
-    fn memwb(&self, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
+    /// `memwb ARGS` started with piped stdio, in the project, nothing inherited but PATH.
+    fn spawn(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+        Command::new(env!("CARGO_BIN_EXE_memwb"))
             .env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.home())
@@ -83,7 +83,12 @@ impl Session {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .expect("spawn memwb");
+            .expect("spawn memwb")
+    }
+
+    /// `memwb ARGS` with stdin, in the project, nothing inherited but PATH.
+    fn memwb(&self, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+        let mut child = self.spawn(args, env);
         // A memwb that refuses its command line exits without reading its input: the write
         // then races the exit and may see a closed pipe, which is not the test's concern.
         if let Err(e) = child.stdin.take().expect("stdin").write_all(stdin)
@@ -294,7 +299,8 @@ fn malformed_input_and_a_missing_folder_fail_open_and_are_logged() {
             .ends_with("Write without file_path and content\n")
     );
 
-    // The auto memory folder does not exist: the write is not reviewed, and the log says why.
+    // The auto memory folder does not exist yet: it is made (Claude Code would make it) and
+    // the write is queued like any other; record mode leaves making it to Claude Code.
     let missing = session.memory();
     fs::remove_dir_all(&missing).expect("remove");
     let write = session.input(
@@ -303,15 +309,12 @@ fn malformed_input_and_a_missing_folder_fail_open_and_are_logged() {
         json!({"file_path": missing.join("user_role.md"), "content": "x"}),
         "toolu_07",
     );
-    assert_eq!(session.hook(&write, &[]), "");
-    assert!(
-        session.log().lines().last().is_some_and(
-            |l| l.contains("the memory folder cannot be opened, so this call is not reviewed")
-        ),
-        "{}",
-        session.log()
-    );
-    assert!(!missing.exists(), "nothing created");
+    assert_eq!(session.hook(&write, &[("MEMWB_CLAUDE_MODE", "record")]), "");
+    assert!(!missing.exists(), "record mode makes nothing");
+    let id = queued_id(&session.hook(&write, &[]));
+    assert!(missing.is_dir());
+    assert_eq!(fs::read_dir(&missing).expect("list").count(), 0);
+    assert!(!id.is_empty());
 }
 
 #[test]
@@ -782,4 +785,342 @@ fn a_repeated_call_answers_with_the_pending_proposal() {
     // Once the proposal is decided, the same call files anew.
     memwb::review::claude::reject(&folder, &id, None).expect("reject");
     assert_ne!(queued_id(&session.hook(&write, &[])), id);
+}
+
+/// `memwb hook claude` with `stdin` written and the pipe left open, waited for on a channel
+/// with a deadline: the hook must exit by itself inside its budget.
+fn hook_with_open_stdin(session: &Session, stdin: &[u8], env: &[(&str, &str)]) -> String {
+    let mut child = session.spawn(&["hook", "claude"], env);
+    let mut pipe = child.stdin.take().expect("stdin");
+    pipe.write_all(stdin).expect("write");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    // The budget is 2 s; the deadline leaves room for a loaded machine.
+    let out = receiver
+        .recv_timeout(std::time::Duration::from_secs(6))
+        .expect("the hook exits inside its budget with stdin still open")
+        .expect("memwb runs");
+    drop(pipe);
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn a_never_closing_stdin_and_a_held_state_lock_get_an_answer_inside_the_budget() {
+    let session = Session::new();
+    let target = session.memory().join("feedback_x.md");
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": target, "content": "x\n"}),
+        "toolu_b1",
+    );
+    let bytes = serde_json::to_vec(&write).expect("json");
+    // One complete object, the pipe left open: answered at once.
+    let out = hook_with_open_stdin(&session, &bytes, &[]);
+    assert!(out.contains("memwb queued this memory change"), "{out}");
+    // Half an object, the pipe left open: no decision, logged.
+    assert_eq!(hook_with_open_stdin(&session, &bytes[..40], &[]), "");
+    assert!(session.log().contains("budget"), "{}", session.log());
+
+    // The state lock held by another memwb: journaling waits for it only inside the budget,
+    // then the log says the change is not journaled yet and what will journal it.
+    let state = memwb::claude::ClaudeState::for_folder(&session.folder()).expect("state");
+    let held = state.lock().expect("lock");
+    // Filing a proposal takes no lock: review still queues it.
+    let out = hook_with_open_stdin(&session, &bytes, &[]);
+    assert!(out.contains("memwb queued this memory change"), "{out}");
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    let pre = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": target, "content": "y\n"}),
+        "toolu_b2",
+    );
+    assert_eq!(session.hook(&pre, &record), "");
+    fs::write(&target, "y\n").expect("Claude Code writes");
+    let post = session.input(
+        "PostToolUse",
+        "Write",
+        json!({"file_path": target, "content": "y\n"}),
+        "toolu_b2",
+    );
+    let post = serde_json::to_vec(&post).expect("json");
+    assert_eq!(hook_with_open_stdin(&session, &post, &record), "");
+    // The lock wait gives up first (`is not journaled (memory folder ... is locked`), or on a
+    // loaded machine the budget's watchdog answers: either way the log says what catches up.
+    let log = session.log();
+    let last = log.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("not journaled")
+            || last.contains("could not be journaled within the 2 s budget"),
+        "{log}"
+    );
+    assert!(last.contains("`memwb watch --record` journals it"), "{log}");
+    drop(held);
+    let journal = memwb::review::claude::journal_of(&session.folder()).expect("journal");
+    assert!(
+        journal
+            .entries()
+            .expect("entries")
+            .iter()
+            .all(|e| e.files.iter().all(|f| f.file != "feedback_x.md")),
+        "nothing journaled while the lock was held"
+    );
+}
+
+#[test]
+fn links_into_and_out_of_the_folder_are_judged_by_where_they_land() {
+    let session = Session::new();
+    let outside = session.home().join("outside.md");
+    fs::write(&outside, "outside\n").expect("write");
+    std::os::unix::fs::symlink(&outside, session.memory().join("notes.md")).expect("link");
+    let through = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": session.memory().join("notes.md"), "content": "x"}),
+        "toolu_l1",
+    );
+    assert_eq!(
+        session.hook(&through, &[]),
+        deny(&format!(
+            "memwb reviews every change to the memory folder {}; this path is a link there that leads to {}, outside it, so the call was not run. Write memory files inside the folder with the Write or Edit tool; continue with the task.",
+            session.memory().display(),
+            outside.display()
+        ))
+    );
+    // An alias of the folder: the write is the folder's, queued under its real name.
+    let alias = session.home().join("alias");
+    std::os::unix::fs::symlink(session.memory(), &alias).expect("link");
+    let via = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": alias.join("notes/new.md"), "content": "x"}),
+        "toolu_l2",
+    );
+    let out = session.hook(&via, &[]);
+    assert!(out.contains("change to notes/new.md as proposal"), "{out}");
+    let edit = session.input(
+        "PreToolUse",
+        "mcp__filesystem__write_file",
+        json!({"path": alias.join("x.md"), "content": "x"}),
+        "toolu_l3",
+    );
+    assert!(
+        session
+            .hook(&edit, &[])
+            .contains("mcp__filesystem__write_file")
+    );
+    assert_eq!(fs::read_to_string(&outside).expect("read"), "outside\n");
+}
+
+#[test]
+fn odd_auto_memory_directory_values_and_broken_settings_keep_the_default_folder_gated() {
+    let session = Session::new();
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": session.memory().join("a.md"), "content": "x"}),
+        "toolu_s1",
+    );
+    let local = session.project().join(".claude/settings.local.json");
+    fs::create_dir_all(local.parent().expect("parent")).expect("mkdir");
+    for settings in [
+        "{",
+        r#"{"autoMemoryDirectory": "relative/dir"}"#,
+        r#"{"autoMemoryDirectory": "~"}"#,
+        r#"{"autoMemoryDirectory": ""}"#,
+        r#"{"autoMemoryDirectory": null}"#,
+        r#"{"autoMemoryDirectory": 7}"#,
+        r#"{"autoMemoryDirectory": "/",}"#,
+        "{\"autoMemoryDirectory\": \"/\" // comment\n}",
+        r#"{"autoMemoryDirectory": "/"}"#,
+        r#"{"autoMemoryDirectory": "~/"}"#,
+    ] {
+        fs::write(&local, settings).expect("settings");
+        let out = session.hook(&write, &[]);
+        assert!(out.contains("as proposal"), "{settings}: {out}");
+    }
+    // `..` is resolved: the folder it names is the one gated.
+    let moved = session.home().join("moved");
+    fs::create_dir_all(&moved).expect("mkdir");
+    fs::write(
+        &local,
+        format!(
+            r#"{{"autoMemoryDirectory": "{}/x/../moved"}}"#,
+            session.home().display()
+        ),
+    )
+    .expect("settings");
+    let into = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": moved.join("a.md"), "content": "x"}),
+        "toolu_s2",
+    );
+    assert!(session.hook(&into, &[]).contains("as proposal"));
+    // The README of the project is never a memory, whatever the settings say.
+    let readme = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": session.project().join("README.md"), "content": "x"}),
+        "toolu_s3",
+    );
+    fs::write(&local, r#"{"autoMemoryDirectory": "/"}"#).expect("settings");
+    assert_eq!(session.hook(&readme, &[]), "");
+}
+
+#[test]
+fn writes_to_the_files_that_configure_the_gate_are_denied_in_review_mode() {
+    let session = Session::new();
+    let claude = session.home().join("claude");
+    let protected = [
+        session.project().join(".claude/settings.local.json"),
+        session.project().join(".claude/settings.json"),
+        claude.join("settings.json"),
+        session.config(),
+        session.state().join("claude/x/proposals/p.json"),
+    ];
+    for path in &protected {
+        let write = session.input(
+            "PreToolUse",
+            "Write",
+            json!({"file_path": path, "content": "{"}),
+            "toolu_p1",
+        );
+        let out = session.hook(&write, &[]);
+        assert!(
+            out.contains("configures the memory review gate") && out.contains("this Write call"),
+            "{}: {out}",
+            path.display()
+        );
+        assert_eq!(session.hook(&write, &[("MEMWB_CLAUDE_MODE", "record")]), "");
+    }
+    let bash = session.input(
+        "PreToolUse",
+        "Bash",
+        json!({"command": "echo '{\"autoMemoryDirectory\": \"/tmp/x\"}' > .claude/settings.local.json"}),
+        "toolu_p2",
+    );
+    assert!(
+        session
+            .hook(&bash, &[])
+            .contains("this Bash call was not run")
+    );
+    let mcp = session.input(
+        "PreToolUse",
+        "mcp__fs__edit_file",
+        json!({"path": session.config(), "edits": []}),
+        "toolu_p3",
+    );
+    assert!(
+        session
+            .hook(&mcp, &[])
+            .contains("this mcp__fs__edit_file call")
+    );
+    assert!(
+        !session
+            .project()
+            .join(".claude/settings.local.json")
+            .exists()
+    );
+}
+
+#[test]
+fn every_subagent_memory_folder_is_gated_by_default() {
+    let session = Session::new();
+    for folder in [
+        session.home().join("claude/agent-memory/reviewer"),
+        session.project().join(".claude/agent-memory/reviewer"),
+        session
+            .project()
+            .join(".claude/agent-memory-local/reviewer"),
+    ] {
+        let mut write = session.input(
+            "PreToolUse",
+            "Write",
+            json!({"file_path": folder.join("MEMORY.md"), "content": "- x\n"}),
+            "toolu_a1",
+        );
+        write["agent_id"] = json!("a1");
+        let out = session.hook(&write, &[]);
+        assert!(
+            out.contains("change to MEMORY.md as proposal"),
+            "{}: {out}",
+            folder.display()
+        );
+        assert!(!folder.join("MEMORY.md").exists());
+    }
+}
+
+#[test]
+fn tools_memwb_does_not_know_are_judged_by_the_paths_in_their_input() {
+    let session = Session::new();
+    let memory = session.memory();
+    let before = session.tree();
+    let call = |tool: &str, input: Value| session.input("PreToolUse", tool, input, "toolu_t1");
+    let write = call(
+        "mcp__filesystem__write_file",
+        json!({"path": memory.join("x.md"), "content": "x"}),
+    );
+    assert_eq!(
+        session.hook(&write, &[]),
+        deny(
+            "memwb reviews every change to the memory folder, and mcp__filesystem__write_file names the memory file x.md, so this call was not run. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task."
+        )
+    );
+    let nested = call(
+        "FutureTool",
+        json!({"batch": [{"ops": {"to": memory.join("MEMORY.md")}}]}),
+    );
+    assert!(
+        session
+            .hook(&nested, &[])
+            .contains("FutureTool names the memory file MEMORY.md")
+    );
+    let notebook = call(
+        "NotebookEdit",
+        json!({"notebook_path": memory.join("n.ipynb"), "new_source": "x"}),
+    );
+    assert!(session.hook(&notebook, &[]).contains("\"deny\""));
+    for passing in [
+        call(
+            "mcp__filesystem__read_file",
+            json!({"path": memory.join("x.md")}),
+        ),
+        call("mcp__filesystem__list_directory", json!({"path": memory})),
+        call("WebSearch", json!({"query": "rust"})),
+        call("FutureTool", json!({"query": "no path here", "n": 3})),
+        call(
+            "FutureTool",
+            json!({"path": session.project().join("src/a.rs")}),
+        ),
+    ] {
+        assert_eq!(session.hook(&passing, &[]), "", "{passing}");
+    }
+    assert_eq!(session.tree(), before);
+    assert_eq!(session.log(), "", "{}", session.log());
+
+    // Record mode: the call runs and its change is journaled at PostToolUse.
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    assert_eq!(session.hook(&write, &record), "");
+    fs::write(memory.join("x.md"), "x").expect("the tool writes");
+    let mut post = write.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    assert_eq!(session.hook(&post, &record), "");
+    let entries = memwb::review::claude::journal_of(&session.folder())
+        .expect("journal")
+        .entries()
+        .expect("entries");
+    let entry = entries.last().expect("journaled");
+    assert_eq!(
+        entry.files,
+        vec![memwb::claude::FileImage {
+            file: "x.md".into(),
+            before: None,
+            after: Some("x".into())
+        }]
+    );
 }

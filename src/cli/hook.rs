@@ -5,13 +5,14 @@
 
 use std::io::{IsTerminal, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
+use std::time::Instant;
 
 use super::EXIT_OK;
 use super::output::inert;
 use crate::claude::hook::Mode;
-use crate::claude::hook::input::MAX_INPUT_BYTES;
+use crate::claude::hook::input::{MAX_INPUT_BYTES, read_one_value};
 use crate::claude::locate::process_env;
-use crate::review::hook::{Answer, answer, log_dir};
+use crate::review::hook::{Answer, BUDGET, Budget, answer, log_dir};
 
 #[derive(clap::Args, Debug)]
 pub struct HookArgs {
@@ -38,42 +39,12 @@ pub const LOG_FILE: &str = "hook.log";
 pub fn run(args: &HookArgs) -> anyhow::Result<u8> {
     let HookAgent::Claude(args) = &args.agent;
     let installed = args.mode.as_deref().and_then(Mode::parse);
-    let stdin = std::io::stdin();
-    let result = if stdin.is_terminal() {
+    let budget = Budget::until(Instant::now() + BUDGET);
+    let result = if std::io::stdin().is_terminal() {
         // A person typed `memwb hook claude`: there is no hook input to wait for.
-        let mut answer = Answer::default();
-        answer
-            .problems
-            .push("stdin is a terminal, not a hook's input: nothing to answer".into());
-        answer
+        Answer::default_with("stdin is a terminal, not a hook's input: nothing to answer")
     } else {
-        let mut bytes = Vec::new();
-        match stdin
-            .lock()
-            .take(MAX_INPUT_BYTES as u64 + 1)
-            .read_to_end(&mut bytes)
-        {
-            Ok(_) if bytes.len() > MAX_INPUT_BYTES => {
-                let mut answer = Answer::default();
-                answer
-                    .problems
-                    .push(format!("the input is larger than {MAX_INPUT_BYTES} bytes"));
-                answer
-            }
-            Ok(_) => std::panic::catch_unwind(|| answer(&bytes, &process_env, installed))
-                .unwrap_or_else(|_| {
-                    let mut answer = Answer::default();
-                    answer
-                        .problems
-                        .push("the hook panicked; no decision".into());
-                    answer
-                }),
-            Err(e) => {
-                let mut answer = Answer::default();
-                answer.problems.push(format!("reading stdin: {e}"));
-                answer
-            }
-        }
+        within_budget(installed, &budget)
     };
     if let Some(line) = &result.stdout {
         let mut out = std::io::stdout().lock();
@@ -82,6 +53,41 @@ pub fn run(args: &HookArgs) -> anyhow::Result<u8> {
     }
     log(&result);
     Ok(EXIT_OK)
+}
+
+/// Reads the input and answers it on a worker thread; at the deadline, answers with what the
+/// budget kept instead (the worker, blocked on a stdin that never closes or on a lock, ends
+/// with the process).
+fn within_budget(installed: Option<Mode>, budget: &Budget) -> Answer {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let worker_budget = budget.clone();
+    let spawned = std::thread::Builder::new()
+        .name("hook".into())
+        .spawn(move || {
+            let answer = read_and_answer(installed, &worker_budget);
+            // The receiver is gone only when the deadline passed: nothing to tell.
+            let _ = sender.send(answer);
+        });
+    if let Err(e) = spawned {
+        return Answer::default_with(&format!("starting the hook's worker: {e}"));
+    }
+    let left = budget.deadline().saturating_duration_since(Instant::now());
+    receiver
+        .recv_timeout(left)
+        .unwrap_or_else(|_| budget.expired())
+}
+
+fn read_and_answer(installed: Option<Mode>, budget: &Budget) -> Answer {
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock().take(MAX_INPUT_BYTES as u64 + 1);
+    match read_one_value(&mut reader, MAX_INPUT_BYTES) {
+        Ok(bytes) if bytes.len() > MAX_INPUT_BYTES => {
+            Answer::default_with(&format!("the input is larger than {MAX_INPUT_BYTES} bytes"))
+        }
+        Ok(bytes) => std::panic::catch_unwind(|| answer(&bytes, &process_env, installed, budget))
+            .unwrap_or_else(|_| Answer::default_with("the hook panicked; no decision")),
+        Err(e) => Answer::default_with(&format!("reading stdin: {e}")),
+    }
 }
 
 /// Appends the problems, and the decision when there was one, to `hook.log` (`hooks status`
@@ -140,10 +146,8 @@ pub fn is_hook_invocation(args: impl Iterator<Item = String>) -> bool {
 
 /// Logs a command line that did not parse, for a hook invocation (there is no folder yet).
 pub fn log_unparsed(message: &str) {
-    let mut answer = Answer::default();
     let first = message.lines().next().unwrap_or(message);
-    answer
-        .problems
-        .push(format!("the hook's command line did not parse: {first}"));
-    log(&answer);
+    log(&Answer::default_with(&format!(
+        "the hook's command line did not parse: {first}"
+    )));
 }

@@ -12,8 +12,11 @@ mod bash_tests;
 mod bash_word;
 pub mod config;
 pub mod edit;
+pub mod gate;
 pub mod input;
+pub mod landing;
 pub mod output;
+pub mod scan;
 pub mod settings;
 
 use std::path::{Path, PathBuf};
@@ -23,6 +26,7 @@ use crate::claude::locate::normalize;
 pub use bash::{BashVerdict, PathContext};
 pub use config::{Config, Mode};
 pub use edit::{EditError, FileChange};
+pub use gate::Gate;
 pub use input::{Event, HookInput, ToolCall};
 
 /// A memory folder the hook guards, by every spelling a path into it can take (as located,
@@ -59,42 +63,80 @@ impl Guarded {
     }
 }
 
-/// What a tool call means for the guarded folders.
+/// What a tool call means for the guarded folders and the files that configure the gate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Concern {
     /// Not a memory write: answer nothing.
     None,
-    /// A Write, Edit or MultiEdit of `file` in `folders[folder]`.
+    /// A Write, Edit or MultiEdit of `file` (where the path really lands) in `folder`.
     File {
-        folder: usize,
+        folder: Guarded,
         file: String,
         change: FileChange,
     },
-    /// A Bash command that may change `folders[folder]`, or that may touch it and cannot be
-    /// judged: `why` says what was found.
-    Bash { folder: usize, why: String },
+    /// A tool memwb has no model of, named `tool`, given a path that lands on `file` in
+    /// `folder`: it may write there.
+    Tool {
+        folder: Guarded,
+        file: String,
+        tool: String,
+    },
+    /// A path spelled inside `folder` that a link takes elsewhere (`lands`): writing it
+    /// would change a file outside the folder through the folder.
+    LinkOut { folder: Guarded, lands: PathBuf },
+    /// A Bash command that may change `folder`, or that may touch it and cannot be judged:
+    /// `why` says what was found.
+    Bash { folder: Guarded, why: String },
+    /// A call that may change `path`, which configures the gate (Claude Code's settings,
+    /// memwb's config or state).
+    Protected { path: PathBuf },
 }
 
-/// Classifies one call against the guarded folders (first match wins).
-pub fn classify(call: &ToolCall, folders: &[Guarded], context: &PathContext) -> Concern {
+/// Classifies one call against the gate (the first folder a path lands in wins).
+pub fn classify(call: &ToolCall, gate: &Gate, context: &PathContext) -> Concern {
     match call {
-        ToolCall::File { path, change } if path.is_absolute() => folders
-            .iter()
-            .enumerate()
-            .find_map(|(i, folder)| {
-                folder.relative(path).map(|file| Concern::File {
-                    folder: i,
-                    file,
-                    change: change.clone(),
-                })
-            })
-            .unwrap_or(Concern::None),
-        ToolCall::Bash { command } => match bash::judge(command, context, folders) {
-            BashVerdict::Unrelated | BashVerdict::ReadOnly => Concern::None,
-            BashVerdict::MayWrite { folder, why } | BashVerdict::Undecidable { folder, why } => {
-                Concern::Bash { folder, why }
-            }
+        ToolCall::File { path, change } => match gate.judge_path(path) {
+            gate::PathVerdict::In { folder, file } => Concern::File {
+                folder,
+                file,
+                change: change.clone(),
+            },
+            verdict => verdict.concern(),
         },
+        ToolCall::Paths { tool, paths } => paths
+            .iter()
+            .map(|path| match gate.judge_path(path) {
+                gate::PathVerdict::In { folder, file } => Concern::Tool {
+                    folder,
+                    file,
+                    tool: tool.clone(),
+                },
+                verdict => verdict.concern(),
+            })
+            .find(|concern| *concern != Concern::None)
+            .unwrap_or(Concern::None),
+        ToolCall::Bash { command } => {
+            let folders = gate.folders();
+            let mut places = folders.to_vec();
+            places.extend(gate.protected());
+            match bash::judge(command, context, &places) {
+                BashVerdict::Unrelated | BashVerdict::ReadOnly => Concern::None,
+                BashVerdict::MayWrite { folder, why }
+                | BashVerdict::Undecidable { folder, why } => match folders.get(folder) {
+                    Some(guarded) => Concern::Bash {
+                        folder: guarded.clone(),
+                        why,
+                    },
+                    None => Concern::Protected {
+                        path: places
+                            .get(folder)
+                            .and_then(|place| place.aliases.first())
+                            .cloned()
+                            .unwrap_or_default(),
+                    },
+                },
+            }
+        }
         _ => Concern::None,
     }
 }
@@ -108,15 +150,14 @@ pub fn is_memory_file(file: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn folders() -> Vec<Guarded> {
-        vec![
-            Guarded {
-                aliases: vec![PathBuf::from("/c/projects/-app/memory")],
-            },
-            Guarded {
-                aliases: vec![PathBuf::from("/c/agent-memory/rev")],
-            },
-        ]
+    fn gate() -> Gate {
+        Gate::new(
+            &[PathBuf::from("/c/projects/-app/memory")],
+            Path::new("/app"),
+            Path::new("/app"),
+            Some(Path::new("/c")),
+            &[PathBuf::from("/c/settings.json")],
+        )
     }
 
     fn ctx() -> PathContext<'static> {
@@ -136,26 +177,47 @@ mod tests {
         }
     }
 
+    fn file_of(concern: Concern) -> (PathBuf, String) {
+        match concern {
+            Concern::File { folder, file, .. } | Concern::Tool { folder, file, .. } => {
+                (folder.aliases[0].clone(), file)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn file_calls_inside_a_folder_concern_it_with_their_relative_path() {
         assert_eq!(
-            classify(
+            file_of(classify(
                 &write("/c/projects/-app/memory/notes/a.md"),
-                &folders(),
+                &gate(),
                 &ctx()
-            ),
-            Concern::File {
-                folder: 0,
-                file: "notes/a.md".into(),
-                change: FileChange::Write {
-                    content: "x".into()
-                }
-            }
+            )),
+            (
+                PathBuf::from("/c/projects/-app/memory"),
+                "notes/a.md".into()
+            )
         );
-        assert!(matches!(
-            classify(&write("/c/agent-memory/rev/./b.md"), &folders(), &ctx()),
-            Concern::File { folder: 1, .. }
-        ));
+        assert_eq!(
+            file_of(classify(
+                &write("/c/agent-memory/rev/./b.md"),
+                &gate(),
+                &ctx()
+            )),
+            (PathBuf::from("/c/agent-memory/rev"), "b.md".into())
+        );
+        let mcp = ToolCall::Paths {
+            tool: "mcp__fs__write_file".into(),
+            paths: vec![PathBuf::from("/app/.claude/agent-memory/x/MEMORY.md")],
+        };
+        assert_eq!(
+            file_of(classify(&mcp, &gate(), &ctx())),
+            (
+                PathBuf::from("/app/.claude/agent-memory/x"),
+                "MEMORY.md".into()
+            )
+        );
     }
 
     #[test]
@@ -168,26 +230,34 @@ mod tests {
             "relative/memory/a.md",
         ] {
             assert_eq!(
-                classify(&write(path), &folders(), &ctx()),
+                classify(&write(path), &gate(), &ctx()),
                 Concern::None,
                 "{path}"
             );
         }
-        assert_eq!(
-            classify(&ToolCall::Other, &folders(), &ctx()),
-            Concern::None
-        );
+        assert_eq!(classify(&ToolCall::Other, &gate(), &ctx()), Concern::None);
         let read = ToolCall::Bash {
             command: "cat /c/projects/-app/memory/MEMORY.md".into(),
         };
-        assert_eq!(classify(&read, &folders(), &ctx()), Concern::None);
+        assert_eq!(classify(&read, &gate(), &ctx()), Concern::None);
         let bash = ToolCall::Bash {
             command: "echo x >> $CLAUDE_CONFIG_DIR/agent-memory/rev/a.md".into(),
         };
-        assert!(matches!(
-            classify(&bash, &folders(), &ctx()),
-            Concern::Bash { folder: 1, .. }
-        ));
+        assert_eq!(
+            classify(&bash, &gate(), &ctx()),
+            Concern::Protected {
+                path: PathBuf::from("/c/agent-memory")
+            }
+        );
+        let settings = ToolCall::Bash {
+            command: "echo '{' > /c/settings.json".into(),
+        };
+        assert_eq!(
+            classify(&settings, &gate(), &ctx()),
+            Concern::Protected {
+                path: PathBuf::from("/c/settings.json")
+            }
+        );
     }
 
     #[test]

@@ -46,6 +46,34 @@ pub fn bash_reason(folder: &str, why: &str) -> String {
     )
 }
 
+/// Why a call that may change a file configuring the gate was not run.
+pub fn protected_reason(path: &str, tool: &str) -> String {
+    format!(
+        "memwb protects {path}, which configures the memory review gate (Claude Code's settings, memwb's config or state), so this {tool} call was not run. Ask the user to make this change; continue with the task."
+    )
+}
+
+/// Why a write through a link in the memory folder to a file outside it was not run.
+pub fn link_out_reason(folder: &str, lands: &str) -> String {
+    format!(
+        "memwb reviews every change to the memory folder {folder}; this path is a link there that leads to {lands}, outside it, so the call was not run. Write memory files inside the folder with the Write or Edit tool; continue with the task."
+    )
+}
+
+/// Why a tool memwb has no model of was not run on a memory file.
+pub fn tool_reason(tool: &str, file: &str) -> String {
+    format!(
+        "memwb reviews every change to the memory folder, and {tool} names the memory file {file}, so this call was not run. Write memory files with the Write or Edit tool instead (those changes are queued for the user's review); continue with the task."
+    )
+}
+
+/// Why a write into a gated folder that could not be decided was denied.
+pub fn undecided_reason(folder: &str, tool: &str, why: &str) -> String {
+    format!(
+        "memwb reviews every change to the memory folder {folder}, and could not decide on this {tool} call ({why}), so it was not run. Try again later or ask the user; continue with the task."
+    )
+}
+
 /// Why an edit that does not apply to the file as it is was not queued.
 pub fn stale_edit_reason(file: &str, why: &str) -> String {
     format!(

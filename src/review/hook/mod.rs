@@ -7,23 +7,25 @@
 //! disk) is a problem to log and no decision, because Claude Code treats a failing hook as
 //! "go on" anyway, and a hook that blocks by accident would stop the user's session.
 
+mod budget;
 mod filing;
 
 use std::path::{Path, PathBuf};
 
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::hook::input::is_watched_tool;
+use crate::claude::hook::gate::gate_files;
+use crate::claude::hook::input::passes_unseen;
 use crate::claude::hook::output::{
-    bash_reason, deny, not_memory_reason, pending_line, queued_reason, session_context,
-    stale_edit_reason,
+    bash_reason, deny, link_out_reason, not_memory_reason, pending_line, protected_reason,
+    queued_reason, session_context, stale_edit_reason, tool_reason,
 };
 use crate::claude::hook::{
-    Concern, Config, Event, Guarded, HookInput, Mode, PathContext, ToolCall, classify,
-    is_memory_file,
+    Concern, Config, Event, Gate, HookInput, Mode, PathContext, ToolCall, classify, is_memory_file,
 };
-use crate::claude::locate::{Env, config_dir, locate};
+use crate::claude::locate::{Env, config_dir, locate, project_root};
 use crate::claude::{ClaudeFolder, LoadLimits};
 
+pub use budget::{BUDGET, Budget};
 pub use filing::{HookImage, log_dir};
 
 /// What the hook prints and what it has to log.
@@ -38,6 +40,11 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// No decision, and `problem` for the log.
+    pub fn default_with(problem: &str) -> Self {
+        Self::default().problem(problem)
+    }
+
     fn problem(mut self, text: impl Into<String>) -> Self {
         self.problems.push(text.into());
         self
@@ -49,8 +56,9 @@ impl Answer {
     }
 }
 
-/// The answer to one hook input. `installed` is the `--mode` the hook command was given.
-pub fn answer(stdin: &[u8], env: Env, installed: Option<Mode>) -> Answer {
+/// The answer to one hook input. `installed` is the `--mode` the hook command was given;
+/// `budget` is told what to answer if the time runs out before this returns.
+pub fn answer(stdin: &[u8], env: Env, installed: Option<Mode>, budget: &Budget) -> Answer {
     let input = match HookInput::parse(stdin) {
         Ok(input) => input,
         Err(e) => {
@@ -59,7 +67,7 @@ pub fn answer(stdin: &[u8], env: Env, installed: Option<Mode>) -> Answer {
         }
     };
     match input.event() {
-        Event::PreToolUse | Event::PostToolUse => tool_call(&input, env, installed),
+        Event::PreToolUse | Event::PostToolUse => tool_call(&input, env, installed, budget),
         Event::SessionStart => session_start(&input, env),
         Event::Other => Answer::default(),
     }
@@ -67,15 +75,15 @@ pub fn answer(stdin: &[u8], env: Env, installed: Option<Mode>) -> Answer {
 
 /// The folders the session's writes are checked against: its auto memory, then every folder
 /// in memwb's config.
-fn guarded(cwd: &Path, config: &Config, env: Env, answer: &mut Answer) -> Vec<Guarded> {
+fn guarded(cwd: &Path, config: &Config, env: Env, answer: &mut Answer) -> Vec<PathBuf> {
     let mut folders = Vec::new();
     match locate(cwd, env) {
-        Ok(location) => folders.push(Guarded::new(&location.folder)),
+        Ok(location) => folders.push(location.folder),
         Err(e) => answer
             .problems
             .push(format!("finding the auto memory of {}: {e}", cwd.display())),
     }
-    folders.extend(config.folders(env).iter().map(|p| Guarded::new(p)));
+    folders.extend(config.folders(env));
     folders
 }
 
@@ -88,40 +96,97 @@ fn load_config(env: Env, answer: &mut Answer) -> Config {
     })
 }
 
-fn tool_call(input: &HookInput, env: Env, installed: Option<Mode>) -> Answer {
-    // The fast path: every other tool is answered without reading anything.
-    if !input.tool_name.as_deref().is_some_and(is_watched_tool) {
+fn tool_call(input: &HookInput, env: Env, installed: Option<Mode>, budget: &Budget) -> Answer {
+    // The fast path: a tool that only reads is answered without reading anything.
+    if input.tool_name.as_deref().is_none_or(passes_unseen) {
         return Answer::default();
     }
     let mut answer = Answer::default();
-    let call = input.call();
-    if let ToolCall::Malformed(why) = call {
-        return answer.problem(why);
+    let home = env("HOME").map(PathBuf::from);
+    let call = input.call_in(home.as_deref());
+    match call {
+        ToolCall::Malformed(why) => return answer.problem(why),
+        // No path at all: nothing the gate could guard (at today's cost).
+        ToolCall::Other => return answer,
+        _ => {}
     }
     let Some(cwd) = input.cwd.as_deref().filter(|c| c.is_absolute()) else {
         return answer.problem("the input has no absolute cwd");
     };
     let config = load_config(env, &mut answer);
-    let folders = guarded(cwd, &config, env, &mut answer);
-    let home = env("HOME").map(PathBuf::from);
     let claude_config = config_dir(env).ok();
     let context = PathContext {
         cwd,
         home: home.as_deref(),
         claude_config: claude_config.as_deref(),
     };
-    let concern = classify(&call, &folders, &context);
-    let index = match &concern {
+    let project = project_root(cwd);
+    let gate = Gate::new(
+        &guarded(cwd, &config, env, &mut answer),
+        &project,
+        cwd,
+        claude_config.as_deref(),
+        &gate_files(&project, cwd, claude_config.as_deref(), env),
+    );
+    let pre = input.event() == Event::PreToolUse;
+    let tool = input.tool_name.clone().unwrap_or_default();
+    let concern = classify(&call, &gate, &context);
+    let folder = match &concern {
         Concern::None => return answer,
-        Concern::File { folder, .. } | Concern::Bash { folder, .. } => *folder,
+        Concern::Protected { path } => {
+            let mode = config.mode_for(&[], env, installed);
+            return if pre && mode == Mode::Review {
+                answer.say(deny(&protected_reason(&path.display().to_string(), &tool)))
+            } else {
+                answer
+            };
+        }
+        Concern::File { folder, .. }
+        | Concern::Tool { folder, .. }
+        | Concern::LinkOut { folder, .. }
+        | Concern::Bash { folder, .. } => folder.clone(),
     };
-    let aliases = &folders[index].aliases;
-    let mode = config.mode_for(aliases, env, installed);
+    let mode = config.mode_for(&folder.aliases, env, installed);
     if mode == Mode::Off {
         return answer;
     }
-    let folder = match ClaudeFolder::open(&aliases[0], LoadLimits::default()) {
+    let shown = folder.aliases[0].display().to_string();
+    if pre && mode == Mode::Review {
+        budget.undecided(&shown, &tool);
+        match &concern {
+            Concern::Bash { why, .. } => return answer.say(deny(&bash_reason(&shown, why))),
+            Concern::LinkOut { lands, .. } => {
+                return answer.say(deny(&link_out_reason(&shown, &lands.display().to_string())));
+            }
+            Concern::Tool { file, .. } => return answer.say(deny(&tool_reason(&tool, file))),
+            _ => {}
+        }
+    } else if !pre {
+        budget.unjournaled(&shown);
+    }
+    let (file, change) = match concern {
+        Concern::File { file, change, .. } => (file, Some(change)),
+        Concern::Tool { file, .. } => (file, None),
+        Concern::LinkOut { lands, .. } => {
+            return answer.problem(format!(
+                "{tool} wrote through a link in {shown} to {}: not journaled",
+                lands.display()
+            ));
+        }
+        _ => return answer,
+    };
+    if !is_memory_file(&file) {
+        return if pre && mode == Mode::Review {
+            answer.say(deny(&not_memory_reason(&file)))
+        } else {
+            answer
+        };
+    }
+    let folder = match open_folder(&folder.aliases[0], mode, budget) {
         Ok(folder) => folder,
+        Err(e) if pre && mode == Mode::Review => {
+            return answer.say(deny(&budget.undecided_reason(&shown, &tool, &e)));
+        }
         Err(e) => {
             return answer.problem(format!(
                 "the memory folder cannot be opened, so this call is not reviewed: {e}"
@@ -129,62 +194,71 @@ fn tool_call(input: &HookInput, env: Env, installed: Option<Mode>) -> Answer {
         }
     };
     answer.folder = Some(folder.clone());
-    let pre = input.event() == Event::PreToolUse;
-    match concern {
-        Concern::Bash { why, .. } if pre && mode == Mode::Review => answer.say(deny(&bash_reason(
-            &folder.root().display().to_string(),
-            &why,
-        ))),
-        Concern::File { file, change, .. } => {
-            if !is_memory_file(&file) {
-                return if pre && mode == Mode::Review {
-                    answer.say(deny(&not_memory_reason(&file)))
-                } else {
-                    answer
-                };
-            }
-            let before = match current(&folder, &file) {
-                Ok(before) => before,
-                Err(e) => return answer.problem(e),
-            };
-            if !pre {
-                return recorded(input, &folder, &file, before, answer);
-            }
-            let after = match change.apply(before.as_deref()) {
-                Ok(after) => after,
-                Err(e) if mode == Mode::Review => {
-                    return answer.say(deny(&stale_edit_reason(&file, &e.to_string())));
-                }
-                // Claude Code's own tool fails the same way: nothing is written.
-                Err(_) => return answer,
-            };
-            if before.as_deref() == Some(after.as_str()) {
-                return answer;
-            }
-            let image = HookImage {
-                file: file.clone(),
-                before,
-                after: Some(after),
-            };
-            if mode == Mode::Review {
-                let new_file = image.before.is_none();
-                match filing::file_proposal(&folder, image, input) {
-                    Ok(id) => answer.say(deny(&queued_reason(&id, &file, new_file))),
-                    Err(e) => answer.problem(format!(
-                        "filing the proposal failed, so this call is not reviewed: {e}"
-                    )),
-                }
-            } else {
-                match filing::stash(&folder, input, &image) {
-                    Ok(()) => answer,
-                    Err(e) => answer.problem(format!(
-                        "keeping the before image failed, so this change will not be journaled: {e}"
-                    )),
-                }
-            }
+    let before = match current(&folder, &file) {
+        Ok(before) => before,
+        Err(e) if pre && mode == Mode::Review => {
+            return answer.say(deny(&budget.undecided_reason(&shown, &tool, &e)));
         }
-        _ => answer,
+        Err(e) => return answer.problem(e),
+    };
+    if !pre {
+        return recorded(input, &folder, &file, before, answer);
     }
+    let Some(change) = change else {
+        // Record mode, a tool without a model: keep the before image for PostToolUse.
+        let image = HookImage {
+            file: file.clone(),
+            before: before.clone(),
+            after: before,
+        };
+        return stash(&folder, input, &image, answer);
+    };
+    let after = match change.apply(before.as_deref()) {
+        Ok(after) => after,
+        Err(e) if mode == Mode::Review => {
+            return answer.say(deny(&stale_edit_reason(&file, &e.to_string())));
+        }
+        // Claude Code's own tool fails the same way: nothing is written.
+        Err(_) => return answer,
+    };
+    if before.as_deref() == Some(after.as_str()) {
+        return answer;
+    }
+    let image = HookImage {
+        file: file.clone(),
+        before,
+        after: Some(after),
+    };
+    if mode != Mode::Review {
+        return stash(&folder, input, &image, answer);
+    }
+    let new_file = image.before.is_none();
+    match filing::file_proposal(&folder, image, input) {
+        Ok(id) => answer.say(deny(&queued_reason(&id, &file, new_file))),
+        Err(e) => answer.say(deny(&budget.undecided_reason(&shown, &tool, &e))),
+    }
+}
+
+fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage, answer: Answer) -> Answer {
+    match filing::stash(folder, input, image) {
+        Ok(()) => answer,
+        Err(e) => answer.problem(format!(
+            "keeping the before image failed, so this change will not be journaled: {e}"
+        )),
+    }
+}
+
+/// The guarded folder, made when it does not exist yet (Claude Code makes it on its first
+/// write; a proposal needs it to be filed against), its state lock waited for only as long
+/// as the budget lasts.
+fn open_folder(path: &Path, mode: Mode, budget: &Budget) -> Result<ClaudeFolder, String> {
+    if mode == Mode::Review && !path.exists() {
+        std::fs::create_dir_all(path)
+            .map_err(|e| format!("making the folder {}: {e}", path.display()))?;
+    }
+    ClaudeFolder::open(path, LoadLimits::default())
+        .map(|folder| folder.with_lock_wait(budget.lock_wait()))
+        .map_err(|e| e.to_string())
 }
 
 /// PostToolUse of a write that went through: journal it with the image from before.
@@ -217,7 +291,9 @@ fn recorded(
     };
     match filing::record(folder, image, input) {
         Ok(()) => answer,
-        Err(e) => answer.problem(format!("journaling the change failed: {e}")),
+        Err(e) => answer.problem(format!(
+            "the change to {file} is not journaled ({e}); `memwb watch --record` journals it when it runs"
+        )),
     }
 }
 
@@ -258,7 +334,7 @@ fn session_start(input: &HookInput, env: Env) -> Answer {
     let config = load_config(env, &mut answer);
     let mut waiting = 0;
     for guarded in guarded(cwd, &config, env, &mut answer) {
-        let Ok(folder) = ClaudeFolder::open(&guarded.aliases[0], LoadLimits::default()) else {
+        let Ok(folder) = ClaudeFolder::open(&guarded, LoadLimits::default()) else {
             continue;
         };
         match filing::pending(&folder) {
