@@ -669,3 +669,106 @@ fn as_root_skipping_permissions_is_refused_and_not_needed() {
     assert!(said.contains("root"), "{said}");
     assert!(mock.requests().is_empty(), "the model was never asked");
 }
+
+#[test]
+fn hook_inputs_carry_the_fields_memwb_reads() {
+    let Some(_fact) =
+        fact("the hook inputs: the fields memwb reads, for Write, Edit and SessionStart")
+    else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let capture = sandbox.home.join("hook-inputs.jsonl");
+    let command = format!(
+        "cat >> '{}'; echo >> '{}'",
+        capture.display(),
+        capture.display()
+    );
+    let hook = json!([{"matcher": "*", "hooks": [{"type": "command", "command": command}]}]);
+    let session_hook = json!([{"hooks": [{"type": "command", "command": command}]}]);
+    std::fs::write(
+        sandbox.config.join("settings.json"),
+        json!({"hooks": {"PreToolUse": hook, "PostToolUse": hook, "SessionStart": session_hook}})
+            .to_string(),
+    )
+    .unwrap();
+    let dir = sandbox.memory_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("project_release.md");
+    let content =
+        "---\nname: release\ndescription: how releases run\ntype: project\n---\nTag first.\n";
+    let mut script = vec![tool(
+        "toolu_write",
+        "Write",
+        json!({"file_path": file, "content": content}),
+    )];
+    script.extend(edit_script(&file, "Tag first.", "Tag, then publish."));
+    let mock = Mock::serve(script);
+    sandbox
+        .claude(&mock, &sandbox.repo, "note how releases run", &[])
+        .ok();
+
+    let captured = std::fs::read_to_string(&capture).expect("the hook ran");
+    let inputs: Vec<Value> = serde_json::Deserializer::from_str(&captured)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .expect("every input is JSON");
+    let find = |event: &str, id: Option<&str>| -> Value {
+        inputs
+            .iter()
+            .find(|i| {
+                i["hook_event_name"] == event
+                    && id.is_none_or(|id| i["tool_use_id"].as_str() == Some(id))
+            })
+            .unwrap_or_else(|| panic!("no {event} input for {id:?} in {captured}"))
+            .clone()
+    };
+    let start = find("SessionStart", None);
+    assert!(start["session_id"].is_string(), "{start}");
+    assert_eq!(start["cwd"], sandbox.repo.display().to_string());
+
+    let pre_write = find("PreToolUse", Some("toolu_write"));
+    assert_eq!(pre_write["tool_name"], "Write");
+    assert_eq!(
+        pre_write["tool_input"]["file_path"],
+        file.display().to_string()
+    );
+    assert_eq!(pre_write["tool_input"]["content"], content);
+    assert_eq!(pre_write["cwd"], sandbox.repo.display().to_string());
+    for field in ["session_id", "transcript_path", "permission_mode"] {
+        assert!(pre_write[field].is_string(), "{field} in {pre_write}");
+    }
+    let post_write = find("PostToolUse", Some("toolu_write"));
+    assert_eq!(
+        post_write["tool_response"]["type"], "create",
+        "{post_write}"
+    );
+
+    let pre_edit = find("PreToolUse", Some("toolu_edit"));
+    assert_eq!(pre_edit["tool_input"]["old_string"], "Tag first.");
+    assert_eq!(pre_edit["tool_input"]["new_string"], "Tag, then publish.");
+    let post_edit = find("PostToolUse", Some("toolu_edit"));
+    let original = post_edit["tool_response"]["originalFile"]
+        .as_str()
+        .unwrap_or_else(|| panic!("originalFile in {post_edit}"));
+    assert!(original.contains("Tag first."), "{original}");
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .contains("Tag, then publish."),
+        "the hook that answers nothing lets both calls through"
+    );
+
+    // The tools the client offers: Write, Edit and Bash, and no MultiEdit in this version.
+    let request = mock.conversation().into_iter().next().expect("a request");
+    let tools: Vec<&str> = request["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for name in ["Write", "Edit", "Bash"] {
+        assert!(tools.contains(&name), "{name} in {tools:?}");
+    }
+    assert!(!tools.contains(&"MultiEdit"), "{tools:?}");
+}
