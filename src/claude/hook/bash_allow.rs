@@ -4,7 +4,7 @@
 //! -c`, a pipe into a shell). Anything not recognised is not read-only: the list says what
 //! is safe, never what is dangerous.
 
-use super::bash_word::{Expanded, known_text};
+use super::bash_word::{Expanded, Seg, known_text};
 
 /// The code a command runs besides its own program.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub(crate) fn role(words: &[Expanded], piped_stdin: bool, stdin_texts: &[String]
             }
             Wrapper::Not => {
                 role.name.clone_from(&name);
-                judge_program(&mut role, &name, &args, piped_stdin, stdin_texts);
+                judge_program(&mut role, &name, &words[at + 1..], piped_stdin, stdin_texts);
                 return role;
             }
         }
@@ -255,17 +255,23 @@ const READ_ONLY: &[&str] = &[
 fn judge_program(
     role: &mut Role,
     name: &str,
-    args: &[Option<String>],
+    words: &[Expanded],
     piped_stdin: bool,
     stdin_texts: &[String],
 ) {
-    let known: Option<Vec<&str>> = args.iter().map(|a| a.as_deref()).collect();
+    let args: Vec<Option<String>> = words.iter().map(|w| known_text(w)).collect();
+    let args = &args[..];
+    // For flag checks a word only known at run time still cannot be a flag when it starts
+    // with a known character other than `-` (`{G}/{a,b}.md`, `"$d"/x` cannot).
+    let flag_view: Vec<Option<String>> = words.iter().map(|w| flag_text(w)).collect();
+    let flags: Option<Vec<String>> = flag_view.iter().cloned().collect();
     // With `xargs` in front, more arguments follow that could be any flag.
-    let flags_known = known.as_ref().filter(|_| !role.arguments_unknown);
+    let flags_known = flags.as_ref().filter(|_| !role.arguments_unknown);
     role.read_only = if READ_ONLY.contains(&name) {
         true
-    } else if let Some(args) = flags_known {
-        read_only_with_flags(name, args)
+    } else if let Some(flags) = flags_known {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        read_only_with_flags(name, &flags)
     } else {
         false
     };
@@ -283,6 +289,12 @@ fn judge_program(
     }
     if is_shell(name) || name == "eval" {
         shell_scripts(role, name, args, piped_stdin, stdin_texts);
+        // What a parsed script runs is judged command by command; the shell running it
+        // changes nothing itself. A script file or one only known at run time is not
+        // parsed, and the shell is then not read-only.
+        let parsed =
+            !role.scripts.is_empty() && role.scripts.iter().all(|s| matches!(s, Script::Shell(_)));
+        role.read_only = parsed;
     } else if let Some(code_flags) = interpreter(name) {
         let mut inline = false;
         for (i, arg) in args.iter().enumerate() {
@@ -302,6 +314,19 @@ fn judge_program(
         if !inline && (!has_operand || args.iter().any(|a| a.as_deref() == Some("-"))) {
             stdin_scripts(role, name, piped_stdin, stdin_texts, false);
         }
+    }
+}
+
+/// A word as flag checks see it: its text, with `*` for what is only known at run time,
+/// when that cannot make it start with `-`.
+fn flag_text(word: &[Seg]) -> Option<String> {
+    match word.first() {
+        Some(Seg::Lit(c)) if *c != '-' => Some(
+            word.iter()
+                .map(|s| if let Seg::Lit(c) = s { *c } else { '*' })
+                .collect(),
+        ),
+        _ => known_text(word),
     }
 }
 
