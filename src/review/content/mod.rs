@@ -333,6 +333,9 @@ fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
     }
 }
 
+/// Each member of a near-duplicate group gets a finding, but the group is listed once, on its
+/// first member (which carries the dedupe fix); the others name that member, so a group of
+/// 200 reports 200 short lines, not 200 lists of the other 199.
 fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
     let mut out = Vec::new();
     let groups = dedupe::similar_groups(
@@ -348,19 +351,30 @@ fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
             .collect();
         for (position, &i) in group.members.iter().enumerate() {
             let memory = &memories[i];
-            let others: Vec<&str> = names
-                .iter()
-                .filter(|n| **n != memory.name)
-                .map(String::as_str)
-                .collect();
+            let of = if position == 0 {
+                let others: Vec<&str> = names
+                    .iter()
+                    .filter(|n| **n != memory.name)
+                    .map(String::as_str)
+                    .collect();
+                others.join(", ")
+            } else if names.len() == 2 {
+                names[0].clone()
+            } else {
+                format!(
+                    "{} and {} more (the group is listed under {})",
+                    names[0],
+                    names.len() - 2,
+                    names[0]
+                )
+            };
             out.push(finding(
                 memory,
                 "duplicate",
                 Severity::Warning,
                 memory.description_line,
                 format!(
-                    "near-duplicate of {} (shared words: {})",
-                    others.join(", "),
+                    "near-duplicate of {of} (shared words: {})",
                     group.shared_words.join(", ")
                 ),
                 // The group's one dedupe proposal rides on its first member.
@@ -371,4 +385,57 @@ fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn similar(count: usize) -> Vec<Memory> {
+        (0..count)
+            .map(|i| Memory {
+                name: format!("deploy-note-{i}"),
+                kind: Some(MemoryType::Project),
+                description: "deploy the checkout service from main on fridays".into(),
+                body: "b".into(),
+                file: format!("deploy-note-{i}.md"),
+                description_line: Some(3),
+                body_line: 6,
+                modified: None,
+                frontmatter: None,
+            })
+            .collect()
+    }
+
+    /// The duplicates' JSON for `count` near-identical notes, in bytes.
+    fn duplicate_bytes(count: usize) -> usize {
+        let found = duplicates(&similar(count));
+        assert_eq!(found.len(), count, "every member has its finding");
+        assert_eq!(found.iter().filter(|f| f.fix.is_some()).count(), 1);
+        serde_json::to_string(&found).expect("json").len()
+    }
+
+    #[test]
+    fn a_duplicate_group_is_listed_once() {
+        let found = duplicates(&similar(200));
+        let last = "deploy-note-199";
+        let naming_last = found
+            .iter()
+            .filter(|f| f.finding.message.contains(last))
+            .count();
+        assert_eq!(naming_last, 1, "only the group's first member lists it");
+        assert!(
+            found[5]
+                .finding
+                .message
+                .contains("deploy-note-0 and 198 more")
+        );
+        // Linear in the group, not quadratic: twice the members, about twice the bytes.
+        let (small, large) = (duplicate_bytes(100), duplicate_bytes(200));
+        assert!(
+            large < small * 5 / 2,
+            "{small} bytes for 100, {large} for 200"
+        );
+        assert!(large < 200 * 300, "{large} bytes for 200");
+    }
 }
