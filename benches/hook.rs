@@ -154,6 +154,26 @@ fn main() {
         "unrelated tool (Read)",
         Box::new(move |_| b.call(&read, "review")),
     ));
+    let no_path = b.input(
+        "PreToolUse",
+        "mcp__search__query",
+        serde_json::json!({"query": "deploy rules", "limit": 5}),
+        "toolu_n",
+    );
+    cases.push((
+        "unrelated non-file tool (MCP, no path)",
+        Box::new(move |_| b.call(&no_path, "review")),
+    ));
+    let mcp_outside = b.input(
+        "PreToolUse",
+        "mcp__filesystem__write_file",
+        serde_json::json!({"path": b.project.join("src/lib.rs"), "content": "\n"}),
+        "toolu_m",
+    );
+    cases.push((
+        "MCP write outside the folder",
+        Box::new(move |_| b.call(&mcp_outside, "review")),
+    ));
     let outside = b.input(
         "PreToolUse",
         "Write",
