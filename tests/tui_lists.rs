@@ -531,12 +531,12 @@ fn filter(h: &mut Harness, text: &str) {
 fn after_a_filter_the_selection_is_on_a_matching_row_or_nothing() {
     let (mut h, _, temp) = with_strays();
     // from the last stray, a filter that only a record matches
-    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    h.select_stray(".alpha-0badf00d.tmp");
     filter(&mut h, "gamma");
     assert_eq!(selected_row(&h).as_deref(), Some("gamma"));
     // a filter nothing matches: nothing is selected, and `d` deletes nothing
     filter(&mut h, "");
-    select_stray(&mut h, ".alpha-0badf00d.tmp");
+    h.select_stray(".alpha-0badf00d.tmp");
     filter(&mut h, "zzz");
     assert_eq!(selected_row(&h), None, "{}", h.screen());
     assert!(
@@ -589,7 +589,7 @@ fn while_the_manifest_does_not_parse_no_file_is_offered_for_deletion() {
         .expect("alpha's file looks unlisted")
         .0
         .clone();
-    select_stray(&mut h, &record_file);
+    h.select_stray(&record_file);
     assert!(
         h.screen().contains("may be a record of the set"),
         "{}",
