@@ -197,6 +197,39 @@ struct CommitRatio {
     pairs: usize,
 }
 
+/// Journal bytes one journaled change adds (an add, an edit, a removal of one record) on a set
+/// of `records`, filled in transactions of 200 (the most one takes).
+fn journal_bytes(base: &Path, records: usize) -> [u64; 3] {
+    use memwb::review::{EntryMeta, Journal, journaled};
+    let dir = tempfile::tempdir_in(base).unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let store = Store::open(dir.path(), options(records + 2)).unwrap_or_else(|e| panic!("{e}"));
+    let all: Vec<Record> = (0..records).map(|i| record(i, "rec")).collect();
+    for batch in all.chunks(200) {
+        store
+            .extend(batch.to_vec())
+            .unwrap_or_else(|e| panic!("fill: {e}"));
+    }
+    let journal = Journal::of(&store).path();
+    let len = || fs::metadata(&journal).map_or(0, |m| m.len());
+    let mut sizes = [0; 3];
+    let mut last = len();
+    let mut step = |i: usize,
+                    change: &dyn Fn(
+        &Store,
+    )
+        -> Result<memwb::store::Commit, memwb::store::StoreError>| {
+        journaled(&store, EntryMeta::default(), None, change).unwrap_or_else(|e| panic!("{e}"));
+        sizes[i] = len() - last;
+        last = len();
+    };
+    step(0, &|s| s.extend(vec![record(records, "new")]));
+    let first = all[0].clone();
+    step(1, &|s| s.replace(&first, record(0, "rec-edited")));
+    let second = all[1].clone();
+    step(2, &|s| s.remove(std::slice::from_ref(&second)));
+    sizes
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: run briefly then.
     let quick = !std::env::args().any(|a| a == "--bench");
@@ -398,5 +431,12 @@ fn main() {
             REFERENCE_LOAD_50.as_secs_f64() / load200.as_secs_f64(),
             fmt(REFERENCE_LOAD_50 / 20)
         );
+    }
+    println!();
+    let sizes: &[usize] = if quick { &[50] } else { &[50, 1_000, 10_000] };
+    println!("journal bytes per change (goal: a few KB whatever the set's size)");
+    for &size in sizes {
+        let [add, set, rm] = journal_bytes(&base, size);
+        println!("{size:>6} records: add {add} B, set {set} B, rm {rm} B");
     }
 }

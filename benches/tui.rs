@@ -1,6 +1,7 @@
 //! Workbench benchmarks (run with `cargo bench --bench tui`; results in docs/performance.md):
 //! frame rendering and reload for a 10,000-record set (raised budgets) against a 200-record
-//! set, scrolling, and the watcher's commit-to-event latency for a 200-record set.
+//! set, scrolling, the watcher's commit-to-event latency for a 200-record set, and at 10,000
+//! records the first screen and an outside commit's way to the screen (issue 27).
 
 use std::sync::Arc;
 use std::sync::mpsc;
@@ -153,6 +154,51 @@ fn bench_watch_latency() {
     Stats(after).show("200 records: txn return -> watcher event");
 }
 
+/// What a person opening the workbench on `n` records waits for: open, inspect, build the app
+/// and draw its first frame.
+fn bench_first_screen(n: usize) {
+    let dir = workspace(n);
+    time(10, || {
+        let store = Store::open(dir.path(), options(n)).expect("open");
+        let inspection = Arc::new(store.inspect());
+        let mut app = App::new(store, inspection, Theme::from_env());
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    })
+    .show(&format!("{n:>6} records: first screen (open..frame)"));
+}
+
+/// Another process commits one record onto `n`; the workbench's watcher reloads and the app
+/// draws the frame that shows it: from the commit's return to that frame.
+fn bench_outside_commit(n: usize) {
+    let dir = workspace(n);
+    let store = Store::open(dir.path(), options(n + 100)).expect("open");
+    let inspection = Arc::new(store.inspect());
+    let mut app = App::new(store.clone(), inspection, Theme::from_env());
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    let (tx, rx) = mpsc::channel();
+    let (_watcher, _) = Watcher::start(store.clone(), WatchOptions::default(), move |event| {
+        if let WatchEvent::Committed(change) = event {
+            let _ = tx.send(change.inspection);
+        }
+    })
+    .expect("watch");
+    let writer = Store::open(dir.path(), options(n + 100)).expect("open");
+    let mut samples = Vec::new();
+    for i in 0..30 {
+        let record = Record::new(format!("outside-{i}"), MemoryType::Project, "added", "body")
+            .expect("valid");
+        writer.extend(vec![record]).expect("commit");
+        let returned = Instant::now();
+        let inspection = rx.recv_timeout(Duration::from_secs(30)).expect("event");
+        app.set_inspection(inspection);
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+        samples.push(returned.elapsed());
+        while rx.try_recv().is_ok() {}
+    }
+    Stats(samples).show(&format!("{n:>6} records: outside commit -> on screen"));
+}
+
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return; // run by `cargo test --all-targets`: building it is the check
@@ -166,4 +212,6 @@ fn main() {
     bench_set(200);
     bench_set(10_000);
     bench_watch_latency();
+    bench_first_screen(10_000);
+    bench_outside_commit(10_000);
 }
