@@ -104,7 +104,9 @@ impl Owned {
         if let Err(Refused(why)) = collect(&self.command, &context, 0, &mut all) {
             return fallback(&self.command, &context, &self.protected, &why);
         }
-        let cwds = directories(&all, &context);
+        // With CDPATH set, `cd name` may go anywhere CDPATH lists.
+        let cdpath = self.command.contains("CDPATH") || std::env::var_os("CDPATH").is_some();
+        let cwds = directories(&all, &context, cdpath);
         let mut verdict = BashVerdict::Unrelated;
         for (exec, role) in &all {
             match judge_exec(exec, role, &cwds, &context, &self.protected) {
@@ -148,8 +150,9 @@ fn collect(
     Ok(())
 }
 
-/// The session's directory and every one a `cd`/`pushd` may change to.
-fn directories(all: &[(Exec, Role)], context: &PathContext) -> Cwds {
+/// The session's directory and every one a `cd`/`pushd` may change to (`cdpath`: a
+/// relative target not starting with `.` may be found through CDPATH, so is unknown).
+fn directories(all: &[(Exec, Role)], context: &PathContext, cdpath: bool) -> Cwds {
     let mut cwds = vec![Some(context.cwd.to_path_buf())];
     for (_, role) in all {
         let Some(target) = &role.changes_dir else {
@@ -162,6 +165,7 @@ fn directories(all: &[(Exec, Role)], context: &PathContext) -> Cwds {
         };
         match target.as_deref().and_then(known_text) {
             Some(dir) if dir.starts_with('/') => cwds.push(Some(normalize(Path::new(&dir)))),
+            Some(dir) if cdpath && !dir.starts_with('.') => cwds.push(None),
             Some(dir) => {
                 let joined: Vec<_> = cwds
                     .iter()

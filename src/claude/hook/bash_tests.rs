@@ -85,6 +85,14 @@ fn the_nineteen_forms_of_issue_21_are_denied() {
         format!("cat /tmp/x > {DIR}/a.md"),
         format!("f() {{ touch {DIR}/a.md; }}; f"),
         "rm -rf ~/.claude".to_owned(),
+        "export CDPATH=/nonexistent-memwb/u/.claude/projects/-app; cd memory && touch a.md"
+            .to_owned(),
+        "cd ~/.claude/projects/-app/memory && rm a.md".to_owned(),
+        "cd && rm -rf .claude/projects".to_owned(),
+        format!("bash <<< 'rm {DIR}/a.md'"),
+        format!("exec 3> {DIR}/a.md"),
+        format!("trap 'rm {DIR}/a.md' EXIT"),
+        format!("git -C {DIR} checkout -- a.md"),
     ];
     for command in forms {
         assert!(denied(&command), "not denied: {command}");
