@@ -680,3 +680,61 @@ fn sigterm_or_sighup_during_a_save_finishes_it_releases_the_lock_and_restores_th
         }
     }
 }
+
+/// The body of `name` once it is `expected`, pumping the terminal meanwhile (under a deadline).
+fn wait_for_body(pty: &mut Pty, ws: &Path, name: &str, expected: &str) {
+    let deadline = Instant::now() + WAIT;
+    while body_of(ws, name) != expected {
+        assert!(
+            Instant::now() < deadline,
+            "{name} is {:?}; screen:\n{}",
+            body_of(ws, name),
+            pty.screen()
+        );
+        pty.pump(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typed_meanwhile() {
+    let ws = workspace(vec![record("alpha", "alpha body")]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Record: alpha");
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    pty.send(b"hello ");
+    pty.wait_for("hello alpha body");
+    // another process holds the lock (a fresh lock directory, as proper-lockfile makes it)
+    let lock = ws.path().join(".memory/.lock");
+    std::fs::create_dir(&lock).expect("hold the lock");
+    pty.send(b"\x13"); // Ctrl-S
+    pty.wait_for("waiting: another process holds the lock");
+    // keys typed while it waits go into the editor
+    pty.send(b"more");
+    pty.wait_for("hello morealpha body");
+    assert_eq!(body_of(ws.path(), "alpha"), "alpha body", "still waiting");
+    std::fs::remove_dir(&lock).expect("release the lock");
+    wait_for_body(&mut pty, ws.path(), "alpha", "hello alpha body");
+    // the editor stays open on what was typed since, based on what was saved
+    pty.wait_for("what you typed since is kept");
+    assert!(
+        pty.screen().contains("hello morealpha body"),
+        "{}",
+        pty.screen()
+    );
+    pty.send(b"\x13");
+    wait_for_body(&mut pty, ws.path(), "alpha", "hello morealpha body");
+    // with nothing typed since, the editor closes
+    let deadline = Instant::now() + WAIT;
+    while pty.screen().contains("Edit alpha") {
+        assert!(Instant::now() < deadline, "{}", pty.screen());
+        pty.pump(Duration::from_millis(50));
+    }
+    // nothing was written outside the drawing: not the command line's notice on stderr
+    let raw = String::from_utf8_lossy(&pty.raw).into_owned();
+    assert!(!raw.contains("waiting for the lock on"), "{raw:?}");
+    assert!(!raw.contains("s ago)..."), "{raw:?}");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}

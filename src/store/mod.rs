@@ -206,6 +206,14 @@ impl Store {
         }
     }
 
+    /// The same store, telling `notice` (instead of what its options said) when a writer has
+    /// waited a second for a lock another process holds.
+    pub fn with_lock_notice(&self, notice: Option<lock::WaitNotice>) -> Self {
+        let mut store = self.clone();
+        store.options.on_lock_wait = notice;
+        store
+    }
+
     /// The same store, with every transaction seen by `observer`.
     pub fn with_observer(&self, observer: Arc<dyn CommitObserver>) -> Self {
         let mut store = self.clone();

@@ -84,6 +84,8 @@ pub enum Event {
     InputClosed(String),
     /// The event loop started: background work that needs no input may begin.
     Started,
+    /// A change waited a second for a lock another process holds (it goes on waiting).
+    LockWait(crate::store::LockWait),
     /// The eval cases ran in the background.
     Evaluated(Box<Evaluated>),
     /// The watcher of a Claude Code folder saw it change.
@@ -445,6 +447,10 @@ impl App {
     fn handle(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.key(key),
+            Event::LockWait(wait) => {
+                self.lock_waited(wait);
+                Vec::new()
+            }
             Event::Key(_) | Event::Resize(..) | Event::InputClosed(_) | Event::Started => {
                 Vec::new()
             }

@@ -136,8 +136,34 @@ struct Sets {
     options: OpenOptions,
 }
 
-async fn run_async(backend: Backend, sets: Sets) -> Result<(), TuiError> {
+/// Lock waits reported as events, so that the status line says so: the command line's notice
+/// writes to stderr, which is the terminal under the drawing.
+fn lock_waits_to(tx: &UnboundedSender<Event>) -> crate::store::lock::WaitNotice {
+    let tx = tx.clone();
+    std::sync::Arc::new(move |wait| {
+        let _ = tx.send(Event::LockWait(wait));
+    })
+}
+
+/// `backend` and `sets`, with every lock wait reported to `tx` instead of printed.
+fn quiet_lock_waits(backend: Backend, sets: &mut Sets, tx: &UnboundedSender<Event>) -> Backend {
+    let notice = lock_waits_to(tx);
+    sets.options.store.on_lock_wait = Some(notice.clone());
+    match backend {
+        Backend::Memory(store) => Backend::Memory(store.with_lock_notice(Some(notice))),
+        Backend::Claude(folder) => {
+            let timeout = folder.lock_wait().timeout;
+            Backend::Claude(folder.with_lock_wait(crate::claude::LockWaitPolicy {
+                timeout,
+                notice: Some(notice),
+            }))
+        }
+    }
+}
+
+async fn run_async(backend: Backend, mut sets: Sets) -> Result<(), TuiError> {
     let (tx, rx) = unbounded_channel::<Event>();
+    let backend = quiet_lock_waits(backend, &mut sets, &tx);
     let (mut watcher, baseline) = watch(&backend, &tx)?;
     let mut app = App::opened(backend, baseline, Theme::from_env());
     let mut term = terminal::enter().map_err(TuiError::Terminal)?;

@@ -72,8 +72,23 @@ impl App {
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
             (Job::Save { edited, .. }, Ok(commit)) => {
-                self.editor = None;
+                // Keys typed while the save waited (for the lock, say) are not lost with a
+                // closing editor: it stays open on them, based on what was saved.
+                let typed_since = self
+                    .editor
+                    .as_mut()
+                    .filter(|e| e.validate().map_or(true, |now| now != *edited));
+                match typed_since {
+                    Some(editor) => editor.saved_as(edited),
+                    None => self.editor = None,
+                }
                 self.set_inspection(done.inspection.clone());
+                if let Some(editor) = &mut self.editor {
+                    editor.notice = Some(format!(
+                        "saved; what you typed since is kept here ({} saves it)",
+                        keymap::label(Scope::Editor, Action::Save)
+                    ));
+                }
                 let keep = edited.name().to_owned();
                 self.manifest.refilter(&self.inspection, Some(&keep));
                 let mut text = format!("{what}: committed ({})", describe_commit(commit));

@@ -8,6 +8,19 @@ use crate::tui::panes::manifest::entry_key;
 use crate::watch::WatchEvent;
 
 impl App {
+    /// A save (or any change) waits for a lock another process holds: said in the status line,
+    /// never on the terminal under the drawing; the change goes on when the lock is free.
+    pub(super) fn lock_waited(&mut self, wait: crate::store::LockWait) {
+        let since = crate::store::time::format_ms(wait.held_since_ms);
+        let clock = since.get(11..19).unwrap_or(&since);
+        self.set_status(
+            StatusKind::Info,
+            format!(
+                "waiting: another process holds the lock (since {clock}); the change goes on once it is free, and keys typed meanwhile are kept"
+            ),
+        );
+    }
+
     pub(super) fn watch(&mut self, event: WatchEvent) {
         match event {
             WatchEvent::Committed(change) => {

@@ -240,6 +240,17 @@ impl Editor {
         };
     }
 
+    /// `saved` was committed while the editor stayed open, and the fields already differ from
+    /// it (keys typed during the save): it becomes the base, and the fields are kept.
+    pub fn saved_as(&mut self, saved: &Record) {
+        let input = saved.to_input();
+        self.original = [input.name, input.kind, input.description, input.body];
+        self.base = Some(saved.clone());
+        self.saving = false;
+        self.conflict = None;
+        self.error = None;
+    }
+
     pub fn is_dirty(&self) -> bool {
         self.values() != self.original
     }
