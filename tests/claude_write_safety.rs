@@ -565,3 +565,196 @@ fn the_same_change_observed_again_after_an_undo_is_journaled_and_undoes() {
     undo(&folder, &recorded).expect("the recorded change undoes");
     assert_eq!(fixture.tree()["MEMORY.md"], INDEX.as_bytes());
 }
+
+// ---- item 10: a signal during a change finishes or rolls it back before the exit ---------
+
+#[test]
+fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exit() {
+    if !cfg!(debug_assertions) {
+        common::skip("MEMWB_STOP_AT exists in debug builds only");
+        return;
+    }
+    use rustix::process::Signal;
+    let new_alpha_body = "Renamed and rewritten.";
+    for (signal, code) in [(Signal::TERM, 143), (Signal::HUP, 129), (Signal::INT, 130)] {
+        // Steps of a rename: 0 intent, then per file a temp, its fsync, the rename, the
+        // directory's fsync (the new file, MEMORY.md), then the removal of the old name.
+        for step in [1, 3, 6, 9, 10] {
+            let fixture = Fixture::new();
+            assert_eq!(fixture.run(&["log"]).status.code(), Some(0));
+            let before = fixture.tree();
+            #[allow(clippy::zombie_processes)] // reaped by wait_pid
+            let child = fixture
+                .command(&["set", "alpha", "--name", "gamma", "--body", new_alpha_body])
+                .env("MEMWB_STOP_AT", step.to_string())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn");
+            let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
+            assert!(wait_pid(pid, true).stopped(), "{signal:?} {step}: stopped");
+            rustix::process::kill_process(pid, signal).expect("signal");
+            rustix::process::kill_process(pid, Signal::CONT).expect("SIGCONT");
+            let status = wait_pid(pid, false);
+            assert_eq!(
+                status.exit_status(),
+                Some(code),
+                "{signal:?} at step {step}"
+            );
+            let tree = fixture.tree();
+            let names: Vec<&String> = tree.keys().collect();
+            assert!(
+                tree == before || names == ["MEMORY.md", "user_gamma.md"],
+                "{signal:?} {step}: half applied: {names:?}"
+            );
+            let scan = memwb::review::claude::journal_of(&fixture.folder())
+                .expect("journal")
+                .scan()
+                .expect("scan");
+            assert!(scan.pending.is_none(), "{signal:?} {step}: intent left");
+            // The next change does not wait for a lock.
+            let mut next = vec!["--lock-timeout", "2"];
+            next.extend(ADD_BETA);
+            assert_eq!(
+                fixture.run(&next).status.code(),
+                Some(0),
+                "{signal:?} {step}"
+            );
+        }
+    }
+}
+
+// ---- item 22: no panic on a huge name, nor on a closed stdout ------------------------------
+
+#[test]
+fn ls_lists_a_name_of_65000_characters_padding_the_others_to_it() {
+    // A name over 65,535 characters panicked `format!`'s width; frontmatter is now capped at
+    // 64 KiB, so the longest name that parses is a little shorter (the padding itself is
+    // tested past 65,535 in src/cli/output.rs).
+    let fixture = Fixture::new();
+    let name = "n".repeat(65_000);
+    fs::write(
+        fixture.memory().join("long.md"),
+        format!("---\nname: {name}\ndescription: long\ntype: user\n---\nBody.\n"),
+    )
+    .expect("write");
+    let out = fixture.run(&["ls"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let listed = text(&out.stdout);
+    assert!(
+        listed.lines().any(|l| l.starts_with(&name)),
+        "the long name"
+    );
+    let alpha = listed
+        .lines()
+        .find(|l| l.starts_with("alpha"))
+        .expect("alpha");
+    assert!(alpha.len() > 65_000, "padded to the widest name");
+}
+
+/// Runs `memwb ARGS` with a stdout whose reader is already gone.
+fn with_closed_stdout(fixture: &Fixture, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let mut command = fixture.command(args);
+    command.stdout(writer);
+    output_within(command, Duration::from_secs(30), "closed stdout")
+}
+
+#[test]
+fn a_closed_stdout_ends_every_command_quietly() {
+    let fixture = Fixture::new();
+    for args in [
+        &["completions", "bash"][..],
+        &["man"],
+        &["ls"],
+        &["ls", "--json"],
+        &["show", "alpha"],
+        &["index"],
+        &["check"],
+        &["log"],
+    ] {
+        let out = with_closed_stdout(&fixture, args);
+        let err = text(&out.stderr);
+        assert!(
+            !err.contains("panicked") && out.status.code() != Some(101),
+            "{args:?}: {err}"
+        );
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+// ---- item 23: one-line fields stay on one line ----------------------------------------------
+
+const FORGED: &str = "0123456789ab  ready  edit  harmless.md";
+
+/// A topic file whose name, description and file name each hold a line break.
+fn hostile_fixture() -> Fixture {
+    let fixture = Fixture::new();
+    fs::write(
+        fixture.memory().join(format!("evil\n{FORGED}.md")),
+        format!(
+            "---\nname: \"evil\\n{FORGED}\"\ndescription: \"first\\n{FORGED}\"\ntype: user\n---\nBody.\n"
+        ),
+    )
+    .expect("write");
+    fixture
+}
+
+fn assert_no_forged_line(what: &str, out: &Output) {
+    for stream in [&out.stdout, &out.stderr] {
+        let printed = text(stream);
+        assert!(
+            !printed.lines().any(|l| l.starts_with(FORGED)),
+            "{what} printed a forged line:\n{printed}"
+        );
+    }
+}
+
+#[test]
+fn names_descriptions_and_file_names_print_on_one_line_everywhere() {
+    let fixture = hostile_fixture();
+    for args in [
+        &["ls"][..],
+        &["check"],
+        &["index"],
+        &["show", &format!("evil\n{FORGED}")],
+        &["proposals"],
+        &["log"],
+    ] {
+        let out = fixture.run(args);
+        assert_no_forged_line(&format!("{args:?}"), &out);
+    }
+    let out = fixture.run(&["ls"]);
+    assert!(
+        text(&out.stdout).contains("evil\u{240A}"),
+        "{}",
+        text(&out.stdout)
+    );
+    // A change to it: `set` and `log` name it on one line too.
+    let out = fixture.run(&["set", &format!("evil\n{FORGED}"), "--body", "New."]);
+    assert_no_forged_line("set", &out);
+    let out = fixture.run(&["log"]);
+    assert_no_forged_line("log after set", &out);
+}
+
+#[test]
+fn index_fix_never_writes_a_line_break_from_a_field_into_memory_md() {
+    let fixture = hostile_fixture();
+    let out = fixture.run(&["index", "--fix", "--yes"]);
+    assert_no_forged_line("index --fix", &out);
+    let index = String::from_utf8(fixture.tree()["MEMORY.md"].clone()).expect("utf-8");
+    assert!(
+        !index.lines().any(|l| l.starts_with(FORGED)),
+        "a field broke a line of MEMORY.md:\n{index}"
+    );
+    assert!(
+        index.contains("%0A"),
+        "the file name's line break is escaped:\n{index}"
+    );
+}

@@ -110,10 +110,10 @@ pub(super) fn print_report(report: &SetReport) -> anyhow::Result<()> {
             "{}[{}]{} {}{}{}",
             f.severity.as_str(),
             f.code,
-            inert(&place),
-            inert(&f.message),
-            inert(&accepted),
-            fix
+            super::output::one_line(&place),
+            super::output::one_line(&f.message),
+            super::output::one_line(&accepted),
+            super::output::one_line(&fix)
         )?;
     }
     for note in &report.notes {
@@ -261,7 +261,7 @@ fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
         let cells: Vec<String> = row
             .iter()
             .zip(widths)
-            .map(|(cell, w)| format!("{cell:<w$}"))
+            .map(|(cell, w)| super::output::padded(cell, w))
             .collect();
         say!("{}", cells.join("  ").trim_end())?;
     }

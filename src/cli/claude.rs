@@ -60,11 +60,7 @@ pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
         print_json(&rows)?;
         return Ok(EXIT_OK);
     }
-    let width = topics
-        .iter()
-        .map(|t| t.name().chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = super::output::widest(topics.iter().map(|t| t.name()));
     let mut text = String::new();
     for topic in &topics {
         let listed = if snapshot.is_listed(&topic.file) {
@@ -73,14 +69,18 @@ pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
             "  (not in MEMORY.md)"
         };
         text.push_str(&format!(
-            "{:width$}  {:9}  {}{listed}\n",
-            topic.name(),
-            topic.kind().unwrap_or("-"),
-            topic.description().unwrap_or("-"),
+            "{}  {}  {}{listed}\n",
+            super::output::padded(topic.name(), width),
+            super::output::padded(topic.kind().unwrap_or("-"), 9),
+            super::output::one_line(topic.description().unwrap_or("-")),
         ));
     }
     for other in &snapshot.others {
-        text.push_str(&format!("not a memory: {} ({})\n", other.file, other.why));
+        text.push_str(&format!(
+            "not a memory: {} ({})\n",
+            super::output::one_line(&other.file),
+            super::output::one_line(&other.why)
+        ));
     }
     print_untrusted(&text)?;
     Ok(EXIT_OK)
@@ -107,7 +107,7 @@ pub fn show(target: &ClaudeTarget, args: &ShowArgs) -> anyhow::Result<u8> {
     } else {
         print_untrusted(&format!(
             "# {}\n{}",
-            topic.file,
+            super::output::one_line(&topic.file),
             String::from_utf8_lossy(&bytes)
         ))?;
     }

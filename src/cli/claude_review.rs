@@ -202,6 +202,6 @@ pub(super) fn report(files: &[FileImage]) -> anyhow::Result<u8> {
             "nothing to change".into()
         });
     }
-    say!("{}", inert(&parts.join("; ")))?;
+    say!("{}", super::output::one_line(&parts.join("; ")))?;
     Ok(EXIT_OK)
 }

@@ -148,7 +148,7 @@ pub(super) fn commit(
 }
 
 pub(super) fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
-    say!("{}", inert(summary))?;
+    say!("{}", super::output::one_line(summary))?;
     Ok(code.unwrap_or(EXIT_OK))
 }
 

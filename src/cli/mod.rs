@@ -221,7 +221,14 @@ pub fn main() -> ExitCode {
     #[cfg(not(feature = "tui"))]
     let workbench = false;
     let received = exit_on_signals(workbench);
-    let result = run(cli);
+    quiet_on_closed_stdout();
+    // A print to a closed stdout panics (`println!`, clap_complete): unwound here, its
+    // locks released on the way, and ended as quietly as a write error on it.
+    let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(cli))) {
+        Ok(result) => result,
+        Err(payload) if is_closed_stdout_panic(payload.as_ref()) => Ok(EXIT_OK),
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
     // A signal that came while the command finished: its exit code, as if it had waited.
     let signal = received.load(std::sync::atomic::Ordering::SeqCst);
     if signal != 0 {
@@ -254,6 +261,25 @@ pub fn main() -> ExitCode {
             ExitCode::from(EXIT_FAILED)
         }
     }
+}
+
+/// The reader of stdout went away (`memwb completions bash | head -1`): whatever prints next
+/// panics with a broken pipe; that panic says nothing (see [`main`], which ends quietly).
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !is_closed_stdout_panic(info.payload()) {
+            default(info);
+        }
+    }));
+}
+
+fn is_closed_stdout_panic(payload: &(dyn std::any::Any + Send)) -> bool {
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied());
+    message.is_some_and(|m| m.contains("Broken pipe") || m.contains("os error 32"))
 }
 
 fn is_raced_write(error: &anyhow::Error) -> bool {

@@ -26,6 +26,33 @@ pub fn inert(text: &str) -> String {
     out
 }
 
+/// A one-line field (a name, a description, a file name) as one line, as every output shows
+/// it: credentials redacted, line breaks and every other unsafe character made visible
+/// ([`sanitize::line`]), so a field can never forge an output line of its own.
+pub fn one_line(text: &str) -> String {
+    sanitize::line(&redact(text)).into_owned()
+}
+
+/// [`one_line`] padded with spaces to `width` characters. Unlike `format!`'s width, any width
+/// works (a name may be longer than 65,535 characters).
+pub fn padded(text: &str, width: usize) -> String {
+    let text = one_line(text);
+    let pad = width.saturating_sub(text.chars().count());
+    let mut out = String::with_capacity(text.len() + pad);
+    out.push_str(&text);
+    out.extend(std::iter::repeat_n(' ', pad));
+    out
+}
+
+/// The widest of `texts` as [`one_line`] prints them, in characters.
+pub fn widest<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
+    texts
+        .into_iter()
+        .map(|t| one_line(t).chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// Writes untrusted text to stdout, credentials redacted and made inert whether or not stdout
 /// is a terminal: a pipe often ends in one (`memwb show x | less -R`). Scripts that need the
 /// exact bytes use `show --raw`.
@@ -125,5 +152,13 @@ mod tests {
             serde_json::from_str::<serde_json::Value>(&pretty).unwrap(),
             value
         );
+    }
+
+    #[test]
+    fn padding_works_past_format_widths_limit_and_keeps_fields_on_one_line() {
+        let padded = padded("a\nb", 70_000);
+        assert_eq!(padded.chars().count(), 70_000);
+        assert!(padded.starts_with("a\u{240A}b "), "{:?}", &padded[..8]);
+        assert_eq!(widest(["x", "line\nbreak"]), 10);
     }
 }

@@ -191,18 +191,14 @@ pub fn ls(store: &Store, args: &LsArgs) -> anyhow::Result<u8> {
         print_json(&rows)?;
         return Ok(EXIT_OK);
     }
-    let width = set
-        .records()
-        .map(|r| r.name().chars().count())
-        .max()
-        .unwrap_or(0);
+    let width = super::output::widest(set.records().map(|r| r.name()));
     let mut text = String::new();
     for record in set.records() {
         text.push_str(&format!(
-            "{:width$}  {:9}  {}\n",
-            record.name(),
+            "{}  {:9}  {}\n",
+            super::output::padded(record.name(), width),
             record.kind().as_str(),
-            record.description()
+            super::output::one_line(record.description())
         ));
     }
     print_untrusted(&text)?;
@@ -222,7 +218,7 @@ pub fn show(store: &Store, args: &ShowArgs) -> anyhow::Result<u8> {
     } else {
         print_untrusted(&format!(
             "# {}\n{}",
-            entry.file,
+            super::output::one_line(&entry.file),
             entry.record.to_file_text()
         ))?;
     }

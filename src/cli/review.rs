@@ -424,7 +424,7 @@ pub(super) fn print_log(journal: &Journal, args: &LogArgs) -> anyhow::Result<u8>
         return Ok(EXIT_OK);
     }
     for entry in &entries {
-        say!("{}", inert(&describe(entry)))?;
+        say!("{}", super::output::one_line(&describe(entry)))?;
     }
     Ok(EXIT_OK)
 }

@@ -101,6 +101,13 @@ pub fn link_target(file: &str) -> String {
             '<' => out.push_str("%3C"),
             '>' => out.push_str("%3E"),
             '#' => out.push_str("%23"),
+            // A line break (or any control) in a file name never breaks the index line.
+            c if c.is_control() => {
+                let mut buf = [0u8; 4];
+                for byte in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{byte:02X}"));
+                }
+            }
             c => out.push(c),
         }
     }
@@ -321,6 +328,10 @@ mod tests {
             assert_eq!(parsed.lines[0].entry_file(), Some(file), "{line}");
         }
         assert_eq!(entry_line("two\nlines", "a.md", ""), "- [two lines](a.md)");
+        assert_eq!(
+            entry_line("n", "two\nlines\r.md", "d"),
+            "- [n](two%0Alines%0D.md) \u{2014} d"
+        );
     }
 
     #[test]
