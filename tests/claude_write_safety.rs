@@ -758,3 +758,28 @@ fn index_fix_never_writes_a_line_break_from_a_field_into_memory_md() {
         "the file name's line break is escaped:\n{index}"
     );
 }
+
+// ---- item 24: a linked state directory is refused before anything is written -------------
+
+#[test]
+fn a_symlinked_state_directory_is_refused_before_anything_is_written_through_it() {
+    let fixture = Fixture::new();
+    let state_dir = ClaudeState::path_of(&fixture.folder()).expect("path");
+    let elsewhere = tempfile::tempdir().expect("elsewhere");
+    fs::create_dir_all(state_dir.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(elsewhere.path(), &state_dir).expect("symlink");
+    let before = fixture.tree();
+    let out = fixture.run(&ADD_BETA);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("state directory for this Claude Code folder is a symbolic link"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_dir(elsewhere.path()).expect("list").count(),
+        0,
+        "nothing written through the link"
+    );
+    assert_eq!(fixture.tree(), before);
+}

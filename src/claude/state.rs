@@ -89,11 +89,14 @@ impl ClaudeState {
     /// The state directory of `folder`, created (private to the user) if needed.
     pub fn for_folder(folder: &ClaudeFolder) -> Result<Self> {
         let path = Self::path_of(folder)?;
+        refuse_link(&path)?;
         fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(&path)
             .map_err(|e| ClaudeError::io("create", &path, e))?;
+        // Checked again once it exists: nothing is written until it is a real directory.
+        refuse_link(&path)?;
         let state = Self {
             path,
             folder: folder.root().to_owned(),
@@ -244,6 +247,24 @@ impl ClaudeState {
             &IoHooks::default(),
         )?)
     }
+}
+
+/// Refuses a state directory that is a symbolic link (or not a directory), before anything
+/// is written through it.
+fn refuse_link(path: &Path) -> Result<()> {
+    let rule = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            "memwb's state directory for this Claude Code folder is a symbolic link; memwb never writes its journal or lock through one (remove the link)"
+        }
+        Ok(meta) if !meta.is_dir() => {
+            "memwb's state directory for this Claude Code folder is not a directory"
+        }
+        _ => return Ok(()),
+    };
+    Err(ClaudeError::WriteRefused {
+        path: path.to_owned(),
+        rule: rule.into(),
+    })
 }
 
 /// The holder stamps the lock file's mtime when it takes the lock, so that a waiter can say
