@@ -612,3 +612,35 @@ fn while_the_manifest_does_not_parse_no_file_is_offered_for_deletion() {
     assert!(!status.contains("does not parse"), "{status}");
     assert!(!h.screen().contains("may be records"), "{}", h.screen());
 }
+
+#[test]
+fn a_key_read_before_a_question_is_on_screen_does_not_answer_it() {
+    let (mut h, _, temp) = with_strays();
+    // "dy" typed in one go: `d` asks, and the `y` read with it does not answer
+    h.select_stray(".alpha-0badf00d.tmp");
+    h.keys_in_one_read("dy");
+    assert!(
+        h.screen().contains("Delete .alpha-0badf00d.tmp?"),
+        "{}",
+        h.screen()
+    );
+    let status = h.app.status.as_ref().expect("status").text.clone();
+    assert!(
+        status.contains("came before the question was on screen"),
+        "{status}"
+    );
+    assert_eq!(
+        std::fs::read(h.root().join(".alpha-0badf00d.tmp")).expect("kept"),
+        temp
+    );
+    // a key press of its own, once it is drawn, answers it
+    h.press(KeyCode::Char('y'));
+    assert!(!h.root().join(".alpha-0badf00d.tmp").exists());
+    // the same for a record of the set
+    h.press(KeyCode::Char('g'));
+    h.keys_in_one_read("dyy");
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+    h.press(KeyCode::Char('n'));
+    assert!(h.app.modal.is_none());
+    assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
+}

@@ -193,19 +193,14 @@ pub struct App {
     pub evals: Evals,
     /// The reason line of a rejection (its history outlives each rejection).
     pub reason: LineInput,
+    /// The open yes/no question has been drawn: only a key read after that answers it.
+    pub prompt_on_screen: bool,
 }
 
 /// How many status messages the log keeps.
 pub const LOG_SIZE: usize = 100;
 
-/// The status line while the set is unreadable: what to do about it.
-pub fn unreadable() -> String {
-    format!(
-        "set unreadable: select a ✗ entry, {} repairs it, {} drops it from the manifest",
-        keymap::label(Scope::Workbench, Action::Edit),
-        keymap::label(Scope::Workbench, Action::Delete)
-    )
-}
+pub use strays::unreadable;
 
 impl App {
     pub fn new(store: Store, inspection: Arc<Inspection>, theme: Theme) -> Self {
@@ -239,6 +234,7 @@ impl App {
             log: Default::default(),
             evals: Evals::new(),
             reason: LineInput::default(),
+            prompt_on_screen: false,
         };
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);
@@ -437,7 +433,9 @@ impl App {
     /// One event in; the effects to carry out. A run of the eval cases is asked for whenever
     /// one is due and none is running.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        let asked = matches!(self.modal, Some(Modal::Confirm(_)));
         let mut effects = self.handle(event);
+        self.prompt_on_screen &= asked;
         effects.extend(self.evaluation_due());
         effects.extend(self.stray_due());
         effects.extend(self.audit_due());

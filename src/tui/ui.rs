@@ -116,6 +116,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
 }
 
 fn render_overlays(frame: &mut Frame, app: &mut App) {
+    app.prompt_on_screen = matches!(app.modal, Some(Modal::Confirm(_)));
     render_status(frame, app, app.areas.status);
     render_hints(frame, app, app.areas.hints);
     match &app.modal {

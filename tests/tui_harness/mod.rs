@@ -148,6 +148,24 @@ impl Harness {
 
     /// Feeds one event, carries out every effect it leads to, and redraws.
     pub fn send(&mut self, event: Event) {
+        self.feed(event);
+        self.draw();
+    }
+
+    /// Keys that arrive in one read of the terminal: handled one after another with no frame
+    /// drawn between them, as the event loop drains its queue before it draws.
+    pub fn keys_in_one_read(&mut self, text: &str) {
+        for c in text.chars() {
+            self.feed(Event::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::NONE,
+            )));
+        }
+        self.draw();
+    }
+
+    /// Feeds one event and carries out every effect it leads to, without drawing.
+    fn feed(&mut self, event: Event) {
         let mut queue = std::collections::VecDeque::from([event]);
         while let Some(event) = queue.pop_front() {
             for effect in self.app.update(event) {
@@ -224,7 +242,6 @@ impl Harness {
                 }
             }
         }
-        self.draw();
     }
 
     /// Moves the Manifest's selection down to the stray (unlisted or temp) `file`.

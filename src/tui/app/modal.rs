@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 use super::{App, Effect, StatusKind};
 use crate::store::Record;
 use crate::tui::jobs::Job;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::panes::Detail;
 use crate::tui::sanitize;
@@ -128,6 +128,17 @@ impl App {
             return Vec::new();
         };
         match action {
+            // A key read before the question was on screen was typed at something else (a
+            // word typed into a list, say): it does not answer it.
+            Some(Action::Yes) if !self.prompt_on_screen => {
+                let yes = keymap::label(Scope::Confirm, Action::Yes);
+                self.set_status(
+                    StatusKind::Error,
+                    format!(
+                        "{yes} came before the question was on screen: press {yes} again to confirm"
+                    ),
+                );
+            }
             Some(Action::Yes) => {
                 self.modal = None;
                 if let Some(effects) = self.claude_confirmed(&question) {

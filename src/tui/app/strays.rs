@@ -4,12 +4,21 @@
 //! since it was shown.
 
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind, unreadable};
+use super::{App, Effect, StatusKind};
 use crate::store::StrayKind;
 use crate::store::inspect::ManifestState;
 use crate::tui::editor::Editor;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::strays::StrayView;
+
+/// The status line while the set is unreadable: what to do about it.
+pub fn unreadable() -> String {
+    format!(
+        "set unreadable: select a ✗ entry, {} repairs it, {} drops it from the manifest",
+        keymap::label(Scope::Workbench, Action::Edit),
+        keymap::label(Scope::Workbench, Action::Delete)
+    )
+}
 
 /// The status line while `manifest.json` does not parse: every record file then looks unlisted,
 /// so none is offered for deletion or adoption until it reads again.
