@@ -237,3 +237,52 @@ fn claude_code_outputs_redact_by_default_and_show_raw_stays_exact() {
         std::fs::read(ws.path().join("deploys.md")).expect("topic")
     );
 }
+
+#[test]
+fn a_yaml_alias_bomb_is_frontmatter_invalid_and_every_command_finishes() {
+    let ws = workspace();
+    let mut bomb = String::from(
+        "---\nname: bomb\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    for (name, prev) in ["b", "c", "d", "e", "f", "g", "h", "i"]
+        .iter()
+        .zip(["a", "b", "c", "d", "e", "f", "g", "h"])
+    {
+        bomb.push_str(&format!(
+            "{name}: &{name} [{}]\n",
+            vec![format!("*{prev}"); 9].join(",")
+        ));
+    }
+    bomb.push_str("---\n\nbody\n");
+    std::fs::write(ws.path().join("MEMORY.md"), "- [Bomb](bomb.md) — a bomb\n").expect("index");
+    std::fs::write(ws.path().join("bomb.md"), &bomb).expect("bomb");
+    let dir = ws.path().to_str().expect("utf-8");
+    let report = check_json(ws.path(), &["--memory-dir", dir, "check", "--json"]);
+    let invalid = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["code"] == "frontmatter-invalid")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert!(
+        invalid["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("anchors and aliases"),
+        "{invalid}"
+    );
+    for args in [
+        &["ls"][..],
+        &["ls", "--json"],
+        &["show", "bomb"],
+        &["index"],
+    ] {
+        let mut full = vec!["--memory-dir", dir];
+        full.extend_from_slice(args);
+        let out = memwb(ws.path(), &full);
+        assert!(
+            out.status.code().is_some_and(|c| c < 100),
+            "{args:?}: {out:?}"
+        );
+    }
+}
