@@ -783,3 +783,54 @@ fn a_symlinked_state_directory_is_refused_before_anything_is_written_through_it(
     );
     assert_eq!(fixture.tree(), before);
 }
+
+// ---- item 8: no file memwb could not read back ----------------------------------------------
+
+#[test]
+fn an_after_image_over_the_read_limit_is_neither_filed_nor_written() {
+    use memwb::review::claude::{NewFiles, file_proposal};
+    let fixture = Fixture::new();
+    let folder = fixture.folder();
+    let huge = format!(
+        "---\nname: huge\ndescription: big\ntype: user\n---\n{}\n",
+        "x".repeat(5 * 1024 * 1024)
+    );
+    let before = fixture.tree();
+    let filed = file_proposal(
+        &folder,
+        NewFiles {
+            kind: memwb::review::Kind::Extraction,
+            files: vec![memwb::claude::FileImage {
+                file: "huge.md".into(),
+                before: None,
+                after: Some(huge.clone()),
+            }],
+            origin: memwb::review::Origin::new("test"),
+            evidence: None,
+        },
+    );
+    let error = filed.expect_err("refused");
+    assert!(
+        error.to_string().contains("over memwb's read limit"),
+        "{error}"
+    );
+    assert!(
+        memwb::review::claude::list(&folder)
+            .expect("list")
+            .proposals
+            .is_empty(),
+        "nothing filed"
+    );
+    let error = memwb::review::claude::journaled(
+        &folder,
+        vec![file_write("huge.md", None, Some(&huge))],
+        memwb::review::EntryMeta::default(),
+    )
+    .expect_err("refused");
+    assert!(
+        error.to_string().contains("could not read it back"),
+        "{error}"
+    );
+    assert_eq!(fixture.tree(), before, "nothing written");
+    assert_eq!(journal_entries(&fixture), 0);
+}

@@ -97,10 +97,29 @@ pub fn check_name(folder: &ClaudeFolder, file: &str) -> Result<()> {
     }
 }
 
-/// Every name is one memwb may write ([`check_name`]), and none is named twice.
+/// Why memwb refuses to write `text` as a file: one over its read limit could not be read
+/// back (nor undone, nor removed through memwb).
+pub fn size_rule(text: &str) -> Option<String> {
+    let max = super::fsread::MAX_FILE_BYTES;
+    (text.len() > max).then(|| {
+        format!(
+            "it would be {} bytes, over memwb's read limit of {max} bytes, so memwb could not read it back",
+            text.len()
+        )
+    })
+}
+
+/// Every name is one memwb may write ([`check_name`]), none is named twice, and no file
+/// would be over memwb's read limit ([`size_rule`]).
 fn check_names(folder: &ClaudeFolder, writes: &[FileWrite]) -> Result<()> {
     let mut seen = HashSet::new();
     for write in writes {
+        if let Some(rule) = write.after.as_deref().and_then(size_rule) {
+            return Err(ClaudeError::WriteRefused {
+                path: folder.root().join(&write.file),
+                rule,
+            });
+        }
         check_name(folder, &write.file)?;
         if !seen.insert(write.file.as_str()) {
             return Err(ClaudeError::WriteRefused {

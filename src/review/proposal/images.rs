@@ -185,6 +185,13 @@ fn rule(files: &[FileImage], stored: bool) -> Option<String> {
         if !seen.insert(image.file.as_str()) {
             return Some(format!("file {:?} appears twice", image.file));
         }
+        if let Some(rule) = image
+            .after
+            .as_deref()
+            .and_then(crate::claude::write::size_rule)
+        {
+            return Some(format!("file {:?}: {rule}", image.file));
+        }
         match (&image.before, &image.after) {
             (None, None) => {
                 return Some(format!(
