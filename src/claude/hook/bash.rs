@@ -266,9 +266,18 @@ fn judge_exec(
                 ),
             };
         }
-        if let Some(text) = known_text(word)
-            && let Some((folder, found)) = text_reach(&text, cwds, context, protected, false)
-        {
+        // A glob or brace expansion inside free text (`'print > "'{G}/{a,b}.md'"'`): the
+        // text before it is the start of a path.
+        let (text, as_prefix) = match known_text(word) {
+            Some(text) => (text, false),
+            None => (
+                word.iter()
+                    .map(|s| if let Seg::Lit(c) = s { *c } else { ' ' })
+                    .collect(),
+                true,
+            ),
+        };
+        if let Some((folder, found)) = text_reach(&text, cwds, context, protected, as_prefix) {
             return BashVerdict::MayWrite {
                 folder,
                 why: format!("{name} is not a read-only command and its argument {found}"),
