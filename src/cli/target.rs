@@ -19,6 +19,15 @@ pub struct FolderArgs {
     /// Force the folder's format: memory (the .memory contract) or claude (Claude Code).
     #[arg(long, global = true, value_name = "FORMAT")]
     pub format: Option<Format>,
+    /// With --memory-dir and --format: start a new memory folder there (a folder holding no
+    /// MEMORY.md and no topic files is refused without it).
+    #[arg(
+        long = "new",
+        global = true,
+        requires = "memory_dir",
+        requires = "format"
+    )]
+    pub new_folder: bool,
     /// Use the workspace's Claude Code auto memory.
     #[arg(long, global = true)]
     pub claude: bool,
@@ -144,7 +153,54 @@ fn open_located(
 }
 
 fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Target> {
+    if dir.is_dir() && !args.new_folder && detect(dir) == Detected::Format(Format::Claude) {
+        refuse_unless_memory_folder(dir)?;
+    }
     open_folder(dir, args.format, options, args.limits())
+}
+
+/// A folder with no manifest is taken for Claude Code auto memory only when it looks like one:
+/// a project root, an empty folder, `/` or `$HOME` would otherwise audit clean and let `add`
+/// write a MEMORY.md into it.
+fn refuse_unless_memory_folder(dir: &Path) -> anyhow::Result<()> {
+    if holds_memory_files(dir) {
+        return Ok(());
+    }
+    let hint = if dir.join(MEMORY_DIR).is_dir() {
+        format!(
+            "it holds {MEMORY_DIR}/: open that workspace with -C {}",
+            dir.display()
+        )
+    } else {
+        "give the memory folder itself (the one holding MEMORY.md), or start a new one with --format FORMAT --new".to_owned()
+    };
+    anyhow::bail!(
+        "{} is not a memory folder (no MEMORY.md, no topic files with frontmatter); nothing was read or written; {hint}",
+        dir.display()
+    )
+}
+
+/// MEMORY.md, or a Markdown file opening with a frontmatter fence.
+fn holds_memory_files(dir: &Path) -> bool {
+    use std::io::Read;
+    const ENTRIES_LOOKED_AT: usize = 10_000;
+    if dir.join(crate::claude::index::INDEX_FILE).exists() {
+        return true;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries
+        .take(ENTRIES_LOOKED_AT)
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "md"))
+        .any(|entry| {
+            let mut start = [0u8; 4];
+            std::fs::File::open(entry.path())
+                .and_then(|mut file| file.read_exact(&mut start))
+                .is_ok_and(|()| start.starts_with(b"---\n") || start == *b"---\r")
+        })
 }
 
 /// The memory folder at `dir` itself, in `format` or the one detected.
