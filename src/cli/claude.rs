@@ -28,6 +28,14 @@ pub fn refuse() -> anyhow::Result<u8> {
     anyhow::bail!("{READ_ONLY}")
 }
 
+/// `memwb repair --journal` on the folder's journal, in its state directory.
+pub fn repair_journal(target: &ClaudeTarget) -> anyhow::Result<u8> {
+    let journal = crate::review::journal::Journal::of_claude(
+        &crate::claude::ClaudeState::for_folder(&target.folder)?,
+    );
+    super::review::repair_journal(&journal)
+}
+
 #[derive(Serialize)]
 struct TopicJson<'a> {
     name: &'a str,

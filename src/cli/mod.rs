@@ -483,6 +483,7 @@ fn run_claude(
             cli.folder.limits(),
         ),
         Command::Consolidate(args) => claude_consolidate::consolidate(target, args),
+        Command::Repair(args) if args.journal => claude::repair_journal(target),
         Command::Repair(_) => claude::refuse(),
         Command::Accept(args) => claude::accept(target, args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),

@@ -114,10 +114,10 @@ pub struct RepairArgs {
     /// Remove the entry from the manifest.
     #[arg(long)]
     drop: bool,
-    /// Move damaged journal lines (and a torn last line) aside to
-    /// .memwb/journal.damaged.<time>, so that writes can proceed.
+    /// Move damaged journal lines (and a torn last line) aside to journal.damaged.<time> (in
+    /// .memwb, or a Claude Code folder's state directory), so that writes can proceed.
     #[arg(long, conflicts_with = "file")]
-    journal: bool,
+    pub journal: bool,
     /// A corrected record file to put in its place (a path, or - for standard input).
     #[arg(long, value_name = "PATH")]
     from: Option<PathBuf>,
@@ -303,7 +303,7 @@ pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> 
 
 pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
     let Some(file) = args.file.as_deref() else {
-        return super::review::repair_journal(store);
+        return super::review::repair_journal(&crate::review::journal::Journal::of(store));
     };
     let replacement = match &args.from {
         Some(path) => {

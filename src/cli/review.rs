@@ -502,9 +502,9 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
-/// `memwb repair --journal`.
-pub fn repair_journal(store: &Store) -> anyhow::Result<u8> {
-    let Some(repaired) = Journal::of(store).repair()? else {
+/// `memwb repair --journal`, on a `.memory` set's journal or a Claude Code folder's.
+pub fn repair_journal(journal: &Journal) -> anyhow::Result<u8> {
+    let Some(repaired) = journal.repair()? else {
         say!("the journal has no damaged lines")?;
         return Ok(EXIT_OK);
     };

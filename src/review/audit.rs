@@ -9,6 +9,10 @@ use super::eval::state::CACHE_DIR;
 use super::journal::{DAMAGED_PREFIX, JOURNAL_FILE, Journal, MEMWB_DIR, TORN_PREFIX};
 use super::proposal::{self, PROPOSALS_DIR};
 use super::state::StateDir;
+use std::path::Path;
+
+use crate::claude::write::{TEMP_PREFIX, TEMP_SUFFIX};
+use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::store::{Finding, Severity, Store, StoreError};
 
 fn finding(code: &'static str, severity: Severity, file: String, message: String) -> Finding {
@@ -137,8 +141,54 @@ pub fn findings(store: &Store) -> Vec<Finding> {
             ));
         }
     }
-    journal_findings(store, &mut out);
+    let file = format!("{MEMWB_DIR}/{JOURNAL_FILE}");
+    journal_findings(
+        &Journal::of(store),
+        file,
+        "the next change (or `memwb log`)",
+        &mut out,
+    );
     out
+}
+
+/// What a Claude Code folder's `check` adds about memwb's own traces: leftover temporary files
+/// of an interrupted change in the folder, and a damaged or pending journal in its state
+/// directory (read only if it exists: a check creates no state).
+pub fn claude_findings(folder: &ClaudeFolder) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for name in leftover_temp_files(folder.root()) {
+        out.push(finding(
+            "temp-file",
+            Severity::Warning,
+            name,
+            "leftover temporary file of an interrupted memwb change; the next change removes it"
+                .into(),
+        ));
+    }
+    let state = ClaudeState::path_of(folder)
+        .ok()
+        .filter(|dir| dir.is_dir())
+        .and_then(|_| ClaudeState::for_folder(folder).ok());
+    if let Some(state) = state {
+        let journal = Journal::of_claude(&state);
+        let file = journal.path().display().to_string();
+        journal_findings(&journal, file, "the next change to the folder", &mut out);
+    }
+    out
+}
+
+fn leftover_temp_files(root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX))
+        .collect();
+    names.sort();
+    names
 }
 
 fn state_type(state: &StateDir, proposal_file: &str) -> Option<FileType> {
@@ -158,9 +208,8 @@ fn error_finding(error: &ReviewError, file: String) -> Finding {
     }
 }
 
-fn journal_findings(store: &Store, out: &mut Vec<Finding>) {
-    let file = format!("{MEMWB_DIR}/{JOURNAL_FILE}");
-    let scan = match Journal::of(store).scan() {
+fn journal_findings(journal: &Journal, file: String, decided_by: &str, out: &mut Vec<Finding>) {
+    let scan = match journal.scan() {
         Ok(scan) => scan,
         Err(e) => {
             // A link or FIFO in its place was reported by the folder scan.
@@ -198,7 +247,7 @@ fn journal_findings(store: &Store, out: &mut Vec<Finding>) {
             Severity::Warning,
             file,
             format!(
-                "entry #{} ({}) is an intent not yet marked committed or aborted: a change in progress, or one whose journal write failed; the next change (or `memwb log`) decides it from the set",
+                "entry #{} ({}) is an intent not yet marked committed or aborted: a change in progress, or one whose journal write failed; {decided_by} decides it from the files",
                 entry.id,
                 entry.op.as_str()
             ),

@@ -78,6 +78,17 @@ impl SetReport {
     }
 }
 
+/// A finding about the folder or memwb's state: no record, no fix, never accepted.
+fn bare(finding: Finding) -> Checked {
+    Checked {
+        finding,
+        name: None,
+        fix: None,
+        cut: None,
+        accepted: None,
+    }
+}
+
 /// Checks one `.memory` set: the folder, memwb's state in it, then the content. `all_findings` keeps accepted findings in the report (marked).
 pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool) -> SetReport {
     let inspection = store.inspect();
@@ -86,13 +97,7 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
         .findings()
         .into_iter()
         .chain(state_findings(store))
-        .map(|finding| Checked {
-            finding,
-            name: None,
-            fix: None,
-            cut: None,
-            accepted: None,
-        })
+        .map(bare)
         .collect();
     let entries: Vec<StoredRecord> = inspection
         .entries
@@ -216,6 +221,11 @@ pub fn check_claude(
             accepted: None,
         })
         .collect();
+    findings.extend(
+        crate::review::audit::claude_findings(folder)
+            .into_iter()
+            .map(bare),
+    );
     let memories: Vec<Memory> = snapshot
         .topics
         .iter()
