@@ -206,6 +206,45 @@ fn memwb_undo_walks_back_an_adoption_and_a_deletion_of_a_stray() {
     assert_eq!(common::names(&store), ["keep"]);
 }
 
+/// A deleted stray that holds a credential is kept with it redacted, as `repair --drop` keeps
+/// a dropped record (docs/security.md: memwb never keeps a detected secret whole): undo puts
+/// the file back with `[REDACTED]` in its place and says so; undoing that deletes it again.
+#[test]
+fn a_deleted_stray_holding_a_credential_is_kept_redacted_and_undo_says_so() {
+    let ws = tempfile::tempdir().expect("temp dir");
+    let store = common::open(ws.path());
+    store
+        .extend(vec![common::record("keep", "stays", "Kept.")])
+        .expect("seed");
+    let token = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+    let file = "leaky-0badf00d.md";
+    let path = ws.path().join(".memory").join(file);
+    let bytes = format!("---\nname: leaky\n---\nThe CI token is {token}.\n").into_bytes();
+    fs::write(&path, &bytes).expect("unlisted");
+
+    memwb::review::strays::delete(&store, file, &bytes).expect("delete");
+    assert!(!path.exists());
+    let dropped = ws.path().join(".memory/.memwb/dropped");
+    let kept: Vec<Vec<u8>> = fs::read_dir(&dropped)
+        .expect("dropped")
+        .map(|e| fs::read(e.expect("entry").path()).expect("kept"))
+        .collect();
+    assert_eq!(kept.len(), 1);
+    let kept = String::from_utf8(kept[0].clone()).expect("utf-8");
+    assert!(!kept.contains(&token), "{kept}");
+    assert!(kept.contains("[REDACTED]"), "{kept}");
+
+    let run = |args: &[&str]| common::cli::ok(common::cli::memwb(ws.path(), args));
+    let said = run(&["undo"]);
+    assert!(said.contains(&format!("restored {file}")), "{said}");
+    assert!(said.contains("a redacted secret is not restored"), "{said}");
+    let back = fs::read_to_string(&path).expect("restored");
+    assert_eq!(back, kept);
+    let said = run(&["undo"]);
+    assert!(said.contains(&format!("deleted {file}")), "{said}");
+    assert!(!path.exists());
+}
+
 /// A failure at every step of deleting a stray (and of undoing that): either nothing changed
 /// (the file is there, nothing journaled) or, once the next writer recovers, the change is made
 /// and journaled with the bytes kept. Never a file gone without its kept bytes.

@@ -14,6 +14,7 @@ use super::records::report;
 use crate::claude::write::FileImage;
 use crate::review::content::fix::dedupe_proposal;
 use crate::review::dedupe::find_groups;
+use crate::review::journal::StrayAction;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::{self, Listing, NewProposal, images};
 use crate::review::sink::evidence;
@@ -488,6 +489,12 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
             inert(&stray.file),
             undone.as_ref().map_or(0, |e| e.id)
         )?;
+        if stray.redacted && stray.action == StrayAction::Restored {
+            say!(
+                "note: {} is back with its credentials as [REDACTED]: the copy memwb kept was redacted, and a redacted secret is not restored",
+                inert(&stray.file)
+            )?;
+        }
         if commit.is_empty() {
             return Ok(EXIT_OK);
         }

@@ -117,6 +117,10 @@ pub struct StrayChange {
     /// The name its exact bytes are kept under in `.memwb/dropped/` (deleted and restored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kept: Option<String>,
+    /// The kept copy has its credentials redacted (docs/security.md): undo puts the file back
+    /// with `[REDACTED]` in their place, and says so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

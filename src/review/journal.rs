@@ -22,7 +22,9 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use super::entry::{Entry, EntryMeta, JournalRecord, Op, ProposalRef};
+pub use super::entry::{
+    Entry, EntryMeta, JournalRecord, Op, ProposalRef, StrayAction, StrayChange,
+};
 use super::error::ReviewError;
 use super::intent::Intent;
 use super::proposal::{self, Decision};

@@ -1,8 +1,10 @@
 //! Journaled changes to the files in `.memory` outside the set (unlisted `.md` files, leftover
-//! temp files): adopting one into the set, deleting one (its exact bytes kept in
-//! `.memwb/dropped/`), and undoing either, so that nothing memwb deletes or takes in is lost.
+//! temp files): adopting one into the set, deleting one (its bytes kept in `.memwb/dropped/`,
+//! exact but for credentials, which are kept redacted as `repair --drop` keeps them), and
+//! undoing either, so that nothing memwb deletes or takes in is lost.
 
 use super::content::redaction::is_copy_of;
+use super::content::secrets;
 use super::entry::{DROPPED_DIR, StrayAction, StrayChange};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent};
@@ -25,8 +27,9 @@ pub fn adopt(store: &Store, file: &str, seen: &[u8]) -> Result<Commit, ReviewErr
     Ok(journaled(store, meta, None, |s| s.adopt(file, seen))?.0)
 }
 
-/// Deletes the unlisted or temp file `file` if it still holds `seen`, keeping its exact bytes
-/// in `.memwb/dropped/` and journaling the deletion, so that undo puts it back byte for byte.
+/// Deletes the unlisted or temp file `file` if it still holds `seen`, keeping its bytes in
+/// `.memwb/dropped/` and journaling the deletion, so that undo puts it back: byte for byte,
+/// unless it held credentials, which memwb never keeps whole (they come back redacted).
 pub fn delete(store: &Store, file: &str, seen: &[u8]) -> Result<Entry, ReviewError> {
     let _lock = store.lock_for_write()?;
     let journal = Journal::of(store);
@@ -34,11 +37,14 @@ pub fn delete(store: &Store, file: &str, seen: &[u8]) -> Result<Entry, ReviewErr
     store.check_stray(file, seen)?;
     let id = journal.next_id()?;
     let kept = format!("{id}-{file}");
+    let (copy, redacted) = kept_copy(seen);
     let dropped = StateDir::create(store)?.create_subdir(DROPPED_DIR)?;
-    dropped.create_exclusive(&kept, seen)?;
+    dropped.create_exclusive(&kept, &copy)?;
+    let mut stray = change(file, StrayAction::Deleted, Some(kept.clone()));
+    stray.redacted = redacted;
     let meta = EntryMeta {
         op: Some(Op::Rm),
-        stray: Some(change(file, StrayAction::Deleted, Some(kept.clone()))),
+        stray: Some(stray),
         ..EntryMeta::default()
     };
     let entry = journal_step(&journal, id, meta, false, || store.delete_stray_file(file));
@@ -58,7 +64,10 @@ pub(crate) fn undo(
     let meta = |action: StrayAction| EntryMeta {
         op: Some(Op::Undo),
         undoes: Some(since),
-        stray: Some(change(&stray.file, action, stray.kept.clone())),
+        stray: Some(StrayChange {
+            redacted: stray.redacted,
+            ..change(&stray.file, action, stray.kept.clone())
+        }),
         ..EntryMeta::default()
     };
     let blocked = |e: ReviewError| match e {
@@ -128,6 +137,19 @@ fn change(file: &str, action: StrayAction, kept: Option<String>) -> StrayChange 
         file: file.to_owned(),
         action,
         kept,
+        redacted: false,
+    }
+}
+
+/// What a deletion keeps of `seen`: its exact bytes, or, when it holds a credential, its text
+/// with the credentials redacted (and `true`). A file that is not UTF-8 is scanned as its lossy
+/// text; one with a credential is then kept as that text, redacted: never the secret whole.
+fn kept_copy(seen: &[u8]) -> (Vec<u8>, bool) {
+    let text = String::from_utf8_lossy(seen);
+    if secrets::contains_secret(&text) {
+        (secrets::redact(&text).into_owned().into_bytes(), true)
+    } else {
+        (seen.to_vec(), false)
     }
 }
 
@@ -178,7 +200,7 @@ fn journal_step(
     Ok(intent.entry)
 }
 
-/// The exact bytes a deletion kept.
+/// The bytes a deletion kept (exact, or with its credentials redacted: `StrayChange::redacted`).
 fn kept_bytes(store: &Store, stray: &StrayChange, since: u64) -> Result<Vec<u8>, ReviewError> {
     let kept = stray.kept.as_deref().unwrap_or(&stray.file);
     StateDir::open(store)?
