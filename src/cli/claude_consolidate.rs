@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 use super::claude_review::say_refused;
-use super::claude_write::{commit, done};
+use super::claude_write::{commit_planned, done};
 use super::input::read_json;
 use super::records::ConsolidateArgs;
 use super::target::ClaudeTarget;
@@ -40,8 +40,13 @@ pub fn consolidate(target: &ClaudeTarget, args: &ConsolidateArgs) -> anyhow::Res
         !files.is_empty(),
         "the plan changes nothing in this folder: nothing was written"
     );
-    let writes = writes_for_images(folder, &files)?;
-    let code = commit(folder, writes, Op::Consolidate)?;
+    // The topic files compare with the text the plan was checked against; MEMORY.md's new
+    // lines are derived under the lock from the index as it is then.
+    let code = commit_planned(
+        folder,
+        &mut || writes_for_images(folder, &files),
+        Op::Consolidate,
+    )?;
     let sources = plan.source_names().join(", ");
     let written: Vec<&str> = plan.records().iter().map(|r| r.name()).collect();
     done(

@@ -18,8 +18,10 @@ use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::KNOWN_TYPES;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
+use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, Snapshot, Topic};
 use crate::review::claude as journal;
+use crate::review::journal::Entry;
 use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::RecordInput;
 
@@ -133,7 +135,27 @@ pub(super) fn commit(
         op: Some(op),
         ..EntryMeta::default()
     };
-    match journal::journaled(folder, writes, meta) {
+    committed(journal::journaled(folder, writes, meta))
+}
+
+/// [`commit`] of the writes `plan` makes under the folder's lock (what they derive from,
+/// MEMORY.md's lines, is read there, so a parallel memwb change is no false conflict).
+pub(super) fn commit_planned(
+    folder: &ClaudeFolder,
+    plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
+    op: Op,
+) -> anyhow::Result<Option<u8>> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    committed(journal::journaled_planned(folder, plan, meta))
+}
+
+fn committed(
+    result: Result<(Vec<FileImage>, Option<Entry>), ReviewError>,
+) -> anyhow::Result<Option<u8>> {
+    match result {
         Ok(_) => Ok(None),
         Err(ReviewError::NotJournaled { path, detail }) => {
             eprintln!(

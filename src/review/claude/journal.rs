@@ -226,6 +226,28 @@ pub fn journaled_deciding(
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let journal = journal_of(folder)?;
     let observer = ClaudeJournalObserver::new(journal.clone(), meta).deciding(deciding);
+    planned(folder, plan, journal, observer)
+}
+
+/// [`journaled`] of the writes `plan` makes under the folder's lock ([`write::apply_planned`]):
+/// for a change whose writes derive from files another memwb process may be changing
+/// (MEMORY.md's lines), so that what they derive from is read under the lock.
+pub fn journaled_planned(
+    folder: &ClaudeFolder,
+    plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
+    meta: EntryMeta,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+    let journal = journal_of(folder)?;
+    let observer = ClaudeJournalObserver::new(journal.clone(), meta);
+    planned(folder, plan, journal, observer)
+}
+
+fn planned(
+    folder: &ClaudeFolder,
+    plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
+    journal: Journal,
+    observer: ClaudeJournalObserver,
+) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let images = write::apply_planned(folder, &mut || Ok(plan()?), Some(&observer))?;
     finished(images, journal, observer)
 }

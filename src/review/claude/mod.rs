@@ -11,7 +11,9 @@ pub mod proposals;
 pub mod propose;
 mod record;
 
-pub use journal::{ClaudeJournalObserver, journal_of, journaled, journaled_deciding, undo};
+pub use journal::{
+    ClaudeJournalObserver, journal_of, journaled, journaled_deciding, journaled_planned, undo,
+};
 pub use proposals::{
     Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
     writes_for_images,
