@@ -430,17 +430,7 @@ fn copy_from_memory_into_claude_code_adds_files_with_modified_and_refuses_taken_
             .env("HOME", env.dir.path())
             .arg("-C")
             .arg(&workspace)
-            .args([
-                "add",
-                "--name",
-                name,
-                "--type",
-                "project",
-                "--description",
-                description,
-                "--body",
-                "Body.",
-            ])
+            .args(common::cli::add_args(name, description, "Body."))
             .output()
             .expect("run");
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

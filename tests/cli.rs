@@ -23,20 +23,7 @@ fn ls_json(dir: &Path) -> Vec<Value> {
 }
 
 fn add(dir: &Path, name: &str, description: &str, body: &str) {
-    ok(memwb(
-        dir,
-        &[
-            "add",
-            "--name",
-            name,
-            "--type",
-            "project",
-            "--description",
-            description,
-            "--body",
-            body,
-        ],
-    ));
+    ok(memwb(dir, &common::cli::add_args(name, description, body)));
 }
 
 #[test]

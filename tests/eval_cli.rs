@@ -56,17 +56,7 @@ fn seeded() -> tempfile::TempDir {
     ] {
         ok(&memwb(
             ws.path(),
-            &[
-                "add",
-                "--name",
-                name,
-                "--type",
-                "project",
-                "--description",
-                description,
-                "--body",
-                "b",
-            ],
+            &common::cli::add_args(name, description, "b"),
         ));
     }
     ws
