@@ -331,10 +331,11 @@ impl Snapshot {
         out
     }
 
-    /// Whether an index entry links to `file`.
+    /// Whether MEMORY.md links to `file`, from an entry or from prose
+    /// ([`ParsedIndex::links_to`]).
     pub fn is_listed(&self, file: &str) -> bool {
         self.parsed_index()
-            .is_some_and(|index| index.entries().any(|l| l.entry_file() == Some(file)))
+            .is_some_and(|index| index.links_to(file))
     }
 
     /// The topic a query names: by `name`, else by file (with or without `.md`).

@@ -80,6 +80,9 @@ pub enum LineKind {
         /// The target as a path relative to the folder, when it stays inside it.
         file: Option<String>,
     },
+    /// Layout that holds nothing: a thematic break (`---`, `***`) or a line that is only bold
+    /// text (`**Reference**`, `**Feedback:**`), which agents write as pseudo-headings.
+    Decoration,
     /// Anything else: memory content written into the index.
     Text,
     /// Part of a leading frontmatter block (stripped before loading).
@@ -158,6 +161,29 @@ impl ParsedIndex {
     pub fn cut_at(&self) -> Option<usize> {
         self.cut_line
     }
+
+    /// Whether MEMORY.md links to `file` (folder-relative): from an entry, or from any Markdown
+    /// link in a line that is not stripped (`자세한 내용: [x.md](./x.md)`, "See [x](x.md) for
+    /// details"). What counts as listed for `index-unlisted` and for `index --fix` alike.
+    pub fn links_to(&self, file: &str) -> bool {
+        self.lines
+            .iter()
+            .filter(|l| l.load != Load::Stripped)
+            .any(|l| l.entry_file() == Some(file) || link_targets(&l.text).any(|t| t == file))
+    }
+}
+
+/// The folder-relative files of every inline Markdown link `[text](target)` in `line`.
+pub fn link_targets(line: &str) -> impl Iterator<Item = String> + '_ {
+    line.match_indices('[').filter_map(move |(open, _)| {
+        let rest = &line[open + 1..];
+        let close = find_closing_bracket(rest)?;
+        let target = rest[close + 1..].strip_prefix('(')?;
+        let end = target.find(')')?;
+        // `[x](a.md "title")`: the title is not part of the target.
+        let target = target[..end].split_whitespace().next()?;
+        resolve_target(target)
+    })
 }
 
 /// Parses MEMORY.md's text and applies `limits` as Claude Code's loader does
@@ -243,19 +269,48 @@ fn classify(line: &str) -> LineKind {
     if trimmed.starts_with('#') {
         return LineKind::Heading;
     }
+    if is_decoration(trimmed) {
+        return LineKind::Decoration;
+    }
     entry(trimmed).unwrap_or(LineKind::Text)
+}
+
+/// A thematic break (three or more of one of `-`, `*`, `_`, spaces allowed between), or a line
+/// that is only bold text without a link: `**Reference**`, `__Notes__`, `**Feedback:**`.
+fn is_decoration(line: &str) -> bool {
+    let marks: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let rule = marks.len() >= 3
+        && ['-', '*', '_']
+            .iter()
+            .any(|&m| marks.chars().all(|c| c == m));
+    let bold = ["**", "__"].iter().any(|wrap| {
+        let label = line.trim_end_matches(':');
+        label
+            .strip_prefix(wrap)
+            .and_then(|l| l.strip_suffix(wrap))
+            .is_some_and(|inner| {
+                let inner = inner.trim_end_matches(':').trim();
+                !inner.is_empty() && !inner.contains(wrap) && !inner.contains("](")
+            })
+    });
+    rule || bold
 }
 
 /// `- [title](target) <dash> hook` (list marker `-`, `*` or `+`).
 fn entry(line: &str) -> Option<LineKind> {
-    let rest = line.strip_prefix(['-', '*', '+'])?;
-    let rest = rest.trim_start().strip_prefix('[')?;
+    let rest = line.strip_prefix(['-', '*', '+'])?.trim_start();
+    // `- **[title](target)** — hook`: the bold around the link is layout.
+    let bold = ["**", "__"].into_iter().find(|w| rest.starts_with(w));
+    let rest = rest.strip_prefix(bold.unwrap_or("")).unwrap_or(rest);
+    let rest = rest.strip_prefix('[')?;
     let close = find_closing_bracket(rest)?;
     let title = &rest[..close];
     let rest = rest[close + 1..].strip_prefix('(')?;
     let end = rest.find(')')?;
     let target = rest[..end].trim();
-    let hook = rest[end + 1..]
+    let after = &rest[end + 1..];
+    let after = bold.and_then(|w| after.strip_prefix(w)).unwrap_or(after);
+    let hook = after
         .trim_start()
         .trim_start_matches(['-', '\u{2013}', '\u{2014}', ':'])
         .trim();
@@ -389,6 +444,43 @@ mod tests {
             parse(text, limits(200, 5, SizeUnit::Bytes)).loaded_text(),
             "中"
         );
+    }
+
+    #[test]
+    fn prose_links_list_a_file_as_entries_do() {
+        let index = parse(
+            "자세한 내용: [x.md](./x.md)\nSee [rules](sub/r%20s.md \"t\") and [y](y.md#p) for details\n<!-- [z](z.md) -->\n- [e](e.md) - hook [w](https://w.io/w.md)\n",
+            LoadLimits::default(),
+        );
+        for file in ["x.md", "sub/r s.md", "y.md", "e.md"] {
+            assert!(index.links_to(file), "{file}");
+        }
+        // A link in a stripped comment or to a URL lists nothing.
+        assert!(!index.links_to("z.md"));
+        assert!(!index.links_to("w.md"));
+        assert_eq!(index.lines[0].kind, LineKind::Text);
+    }
+
+    #[test]
+    fn rules_and_bold_labels_are_layout_and_bold_links_are_entries() {
+        let text = "a\n\n---\n* * *\n___\n**Reference**\n__Notes:__\n**Feedback**:\n- **[Review](review.md)** — short\n**Note**: ship on Fridays\n**a** and **b**\n**[x](x.md)**\n--\n";
+        let kinds: Vec<LineKind> = parse(text, LoadLimits::default())
+            .lines
+            .into_iter()
+            .map(|l| l.kind)
+            .collect();
+        assert_eq!(kinds[2..8], [const { LineKind::Decoration }; 6]);
+        assert_eq!(
+            kinds[8],
+            LineKind::Entry {
+                title: "Review".into(),
+                target: "review.md".into(),
+                hook: "short".into(),
+                file: Some("review.md".into()),
+            }
+        );
+        // Bold that carries text, a link or too few marks is content.
+        assert_eq!(kinds[9..], [const { LineKind::Text }; 4]);
     }
 
     #[test]

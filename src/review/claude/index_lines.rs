@@ -70,9 +70,7 @@ pub fn derived_index(index: Option<&str>, files: &[FileImage]) -> Option<String>
 }
 
 fn links_to(index: &str, file: &str) -> bool {
-    index::parse(index, LoadLimits::default())
-        .entries()
-        .any(|l| l.entry_file() == Some(file))
+    index::parse(index, LoadLimits::default()).links_to(file)
 }
 
 /// A new file's entry under the heading of its type.
