@@ -381,6 +381,14 @@ impl App {
     pub fn set_inspection(&mut self, inspection: Arc<Inspection>) {
         let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
         let was_readable = self.inspection.is_readable();
+        if was_readable != inspection.is_readable()
+            || !self
+                .inspection
+                .valid_records()
+                .eq(inspection.valid_records())
+        {
+            self.query.set_changed();
+        }
         self.inspection = inspection;
         self.findings.due = true;
         self.note_readability(was_readable);

@@ -59,6 +59,13 @@ impl App {
             return;
         };
         let view = ClaudeView::new(snapshot, folder.limits());
+        if self
+            .claude
+            .as_ref()
+            .is_some_and(|old| old.snapshot.topics != view.snapshot.topics)
+        {
+            self.query.set_changed();
+        }
         let keep = self.selected_topic_file();
         panes::refilter(&mut self.manifest, &view, keep.as_deref());
         panes::update_index(&mut self.index, &view);

@@ -3,6 +3,7 @@
 //! (file the fix as a proposal, or open the record in the editor for a stale path).
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::{App, Effect, StatusKind, View};
@@ -53,6 +54,10 @@ impl App {
     }
 
     pub(super) fn audited(&mut self, report: Arc<SetReport>) {
+        if Path::new(&report.folder) != self.backend.root() {
+            // A check of the folder open before `S` switched sets: the new one is due.
+            return;
+        }
         self.findings.running = false;
         let mut marks = marks(&report);
         marks.retain(|file, _| match &self.claude {

@@ -113,6 +113,9 @@ impl App {
         self.query = Default::default();
         self.proposals = Default::default();
         self.history = Default::default();
+        // The previous set's findings and marks go with it; the new set is checked afresh
+        // (a check of the old one still running is dropped when it ends, `App::audited`).
+        self.findings = crate::tui::panes::findings::FindingsPane::new();
         self.editor = None;
         self.modal = None;
         self.view = View::Panes;

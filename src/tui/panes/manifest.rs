@@ -93,18 +93,17 @@ impl ManifestPane {
             .filter(|(_, e)| matches(e, &needle))
             .map(|(i, _)| i)
             .collect();
-        if let Some(key) = keep
-            && let Some(pos) = self
-                .visible
+        // `keep` names the row wanted (a jump); otherwise a selected stray stays selected.
+        let kept = keep.and_then(|key| {
+            self.visible
                 .iter()
                 .position(|&i| entry_key(&inspection.entries[i]) == key)
-        {
-            self.selected = pos;
-        }
-        if let Some(file) = stray
-            && let Some(pos) = self.strays.iter().position(|(f, _)| *f == file)
-        {
-            self.selected = self.visible.len() + pos;
+        });
+        let stray = stray.and_then(|file| self.strays.iter().position(|(f, _)| *f == file));
+        match (kept, stray) {
+            (Some(pos), _) => self.selected = pos,
+            (None, Some(pos)) => self.selected = self.visible.len() + pos,
+            (None, None) => {}
         }
         self.selected = self.selected.min(self.rows_len().saturating_sub(1));
         self.keep_in_view();

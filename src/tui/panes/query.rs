@@ -41,15 +41,30 @@ pub struct QueryPane {
     pub cases: Vec<CaseRow>,
     /// Why the case file could not be read.
     pub cases_error: Option<String>,
+    /// The set changed since the result shown last was selected: it was dropped.
+    pub outdated: bool,
 }
 
 impl QueryPane {
     /// Shows the selection for the query asked last, from the top, its first name chosen.
     pub fn show(&mut self, result: QueryResult) {
         self.asked = None;
+        self.outdated = false;
         self.view.scroll = 0;
         self.result = Some(result);
         self.chosen = 0;
+    }
+
+    /// The set changed: a selection made from the old one no longer says what the agent
+    /// would get, so it is dropped (the query stays typed, to run again).
+    pub fn set_changed(&mut self) {
+        // a selection still running was asked of the old set too
+        let running = self.asked.take().is_some();
+        if self.result.take().is_some() || running {
+            self.outdated = true;
+            self.chosen = 0;
+            self.view.scroll = 0;
+        }
     }
 }
 
@@ -114,6 +129,16 @@ impl Component for QueryPane {
                 lines.push(Line::styled(
                     format!(
                         "press {} to type a query; {} runs it",
+                        keymap::label(Scope::Query, Action::QueryInput),
+                        keymap::label(Scope::Input, Action::Submit)
+                    ),
+                    theme.dim(),
+                ));
+            }
+            None if self.outdated => {
+                lines.push(Line::styled(
+                    format!(
+                        "the set changed since this query ran: {} then {} runs it again",
                         keymap::label(Scope::Query, Action::QueryInput),
                         keymap::label(Scope::Input, Action::Submit)
                     ),

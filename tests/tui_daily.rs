@@ -1,0 +1,248 @@
+//! Issue 26's workbench items, found in a day of daily use: each drives the real workbench
+//! (harness, TestBackend) on both formats where the behaviour is shared, and asserts on what
+//! the screen says.
+
+mod common;
+mod tui_harness;
+
+use std::path::{Path, PathBuf};
+
+use common::copy_dir;
+use crossterm::event::KeyCode;
+use memwb::claude::LoadLimits;
+use memwb::folder::{Format, IndexUse, Summary};
+use memwb::store::{MemoryType, Record};
+use memwb::tui::app::{Event, View};
+use memwb::tui::panes::Pane;
+use tui_harness::Harness;
+
+fn record(name: &str, description: &str, body: &str) -> Record {
+    Record::new(name, MemoryType::Project, description, body).expect("valid")
+}
+
+/// A copy of the Claude Code fixture folder under `dir`.
+fn claude_fixture(dir: &Path) -> PathBuf {
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
+        &dir.join("memory"),
+    );
+    // A PID no process can have: no consolidation is running.
+    std::fs::write(dir.join("memory/.consolidate-lock"), "4194305").expect("lock");
+    dir.join("memory").canonicalize().expect("real path")
+}
+
+fn claude(w: u16, hgt: u16) -> (tempfile::TempDir, Harness) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = claude_fixture(dir.path());
+    let h = Harness::claude(
+        &folder,
+        &dir.path().join("state"),
+        LoadLimits::default(),
+        w,
+        hgt,
+    );
+    (dir, h)
+}
+
+/// alpha, beta, gamma.
+fn three() -> Harness {
+    let mut h = Harness::empty(120, 36);
+    h.store()
+        .extend(vec![
+            record("alpha", "tabs for indentation", "Indent with tabs."),
+            record("beta", "tabs in yaml too", "Use tabs in YAML."),
+            record("gamma", "deploys from main", "Deploy from main only."),
+        ])
+        .expect("seed");
+    h.watcher_tick();
+    h
+}
+
+/// An unlisted record file beside alpha, beta and gamma.
+fn three_and_a_stray() -> Harness {
+    let mut h = three();
+    let draft = record("old-draft", "a draft from before", "Draft body.");
+    let bytes = memwb::store::codec::serialize(&draft).into_bytes();
+    std::fs::write(h.root().join("old-draft-0badf00d.md"), bytes).expect("unlisted");
+    h.watcher_tick();
+    h
+}
+
+fn row(format: Format, path: &Path) -> Summary {
+    Summary {
+        path: path.display().to_string(),
+        format,
+        project: None,
+        records: 1,
+        errors: 0,
+        warnings: 0,
+        index: IndexUse {
+            lines: 1,
+            max_lines: 200,
+            size: 10,
+            max_size: 25000,
+            unit: "utf16",
+        },
+        last_change: None,
+    }
+}
+
+/// `S`, then the set at `path` chosen among `sets` and opened with Enter.
+fn switch_to(h: &mut Harness, sets: Vec<Summary>, path: &Path) {
+    h.keys("S");
+    let want = path.display().to_string();
+    let at = sets.iter().position(|s| s.path == want).expect("listed");
+    h.send(Event::Sets(sets));
+    h.press(KeyCode::Char('g'));
+    for _ in 0..at {
+        h.press(KeyCode::Down);
+    }
+    h.press(KeyCode::Enter);
+    assert_eq!(h.app.backend.root(), path, "{}", h.screen());
+}
+
+/// Item 1: after `S` switches sets, the Findings view, the marks and the counts are the new
+/// set's, never the previous one's.
+#[test]
+fn findings_follow_a_switch_of_sets() {
+    let (dir, mut h) = claude(120, 36);
+    h.keys("F");
+    assert!(
+        h.screen().contains("feedback_commit_style"),
+        "the fixture's invalid YAML is found: {}",
+        h.screen()
+    );
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).expect("mkdir");
+    let store = memwb::store::Store::open(&ws, Default::default()).expect("store");
+    store
+        .extend(vec![record("tabs", "prefers tabs", "Indent with tabs.")])
+        .expect("seed");
+    let memory = store.root().to_owned();
+    let here = h.app.backend.root().to_owned();
+    switch_to(
+        &mut h,
+        vec![row(Format::Claude, &here), row(Format::Memory, &memory)],
+        &memory,
+    );
+    h.keys("F");
+    let screen = h.screen();
+    assert!(
+        !screen.contains("feedback_commit_style") && !screen.contains("frontmatter-invalid"),
+        "the Claude Code folder's findings are gone: {screen}"
+    );
+    assert!(screen.contains("Findings: ✗ 0"), "{screen}");
+    assert!(h.app.manifest.marks.is_empty());
+    // and back: the Claude Code folder's findings again, its marks in the Manifest
+    switch_to(
+        &mut h,
+        vec![row(Format::Claude, &here), row(Format::Memory, &memory)],
+        &here,
+    );
+    h.keys("F");
+    assert!(
+        h.screen().contains("feedback_commit_style"),
+        "{}",
+        h.screen()
+    );
+    h.press(KeyCode::Esc);
+    assert!(
+        h.screen().contains("✗ feedback_commit_sty"),
+        "{}",
+        h.screen()
+    );
+}
+
+/// Item 1: a check of the previous set that finishes after the switch is not shown.
+#[test]
+fn a_late_check_of_the_previous_set_is_dropped() {
+    let (_dir, mut h) = claude(120, 36);
+    let old = std::sync::Arc::new(memwb::tui::panes::findings::audit(&h.app.backend));
+    let mut other = three();
+    other.send(Event::Audited(old));
+    other.keys("F");
+    let screen = other.screen();
+    assert!(!screen.contains("feedback_commit_style"), "{screen}");
+    assert!(other.app.manifest.marks.is_empty());
+}
+
+/// Item 2: Enter in the Query pane jumps to the chosen record though the Manifest's selection
+/// sat on an unlisted file.
+#[test]
+fn query_enter_jumps_from_an_unlisted_row() {
+    let mut h = three_and_a_stray();
+    h.select_stray("old-draft-0badf00d.md");
+    h.press(KeyCode::BackTab);
+    assert_eq!(h.app.focus, Pane::Query);
+    h.press(KeyCode::Char('i'));
+    h.keys("deploys");
+    h.press(KeyCode::Enter);
+    h.press(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("jumped to gamma"), "{screen}");
+    assert_eq!(h.app.selected_record().map(Record::name), Some("gamma"));
+}
+
+/// Item 2: a Query result does not outlive a change of the set: it says the set changed and
+/// how to run the query again; on an unreadable set too.
+#[test]
+fn a_query_result_is_dropped_when_the_set_changes() {
+    let mut h = three();
+    h.press(KeyCode::BackTab);
+    h.press(KeyCode::Char('i'));
+    h.keys("deploys");
+    h.press(KeyCode::Enter);
+    assert!(
+        h.screen().contains("selected (keyword fallback): gamma"),
+        "{}",
+        h.screen()
+    );
+    h.store()
+        .extend(vec![record(
+            "delta",
+            "deploys on fridays",
+            "Never on a Friday.",
+        )])
+        .expect("add");
+    h.watcher_tick();
+    let screen = h.screen();
+    assert!(
+        !screen.contains("selected (keyword fallback): gamma"),
+        "{screen}"
+    );
+    assert!(screen.contains("the set changed"), "{screen}");
+    h.press(KeyCode::Enter);
+    assert!(h.screen().contains("no selected memory"), "{}", h.screen());
+
+    h.press(KeyCode::Char('i'));
+    h.press(KeyCode::Enter);
+    assert!(h.screen().contains("delta"), "{}", h.screen());
+    std::fs::write(h.root().join("manifest.json"), "{ not json").expect("break");
+    h.watcher_tick();
+    assert!(h.screen().contains("the set changed"), "{}", h.screen());
+    assert!(h.app.query.result.is_none());
+}
+
+/// Item 2 on a Claude Code folder: a changed topic file drops the result the same way.
+#[test]
+fn a_claude_query_result_is_dropped_when_the_folder_changes() {
+    let (dir, mut h) = claude(150, 45);
+    for _ in 0..3 {
+        h.press(KeyCode::Tab);
+    }
+    assert_eq!(h.app.focus, Pane::Query);
+    h.press(KeyCode::Char('i'));
+    h.keys("release");
+    h.press(KeyCode::Enter);
+    assert!(h.app.query.result.is_some());
+    std::fs::write(
+        dir.path().join("memory/project_new.md"),
+        "---\nname: project_new\ndescription: a release note\ntype: project\n---\nbody\n",
+    )
+    .expect("write");
+    h.claude_tick();
+    assert!(h.app.query.result.is_none());
+    assert!(h.screen().contains("the set changed"), "{}", h.screen());
+    let _ = View::Panes;
+}
