@@ -12,13 +12,13 @@ use crossterm::event::KeyCode;
 use memwb::claude::FileImage;
 use memwb::claude::LoadLimits;
 use memwb::claude_watch::ClaudeEvent;
-use memwb::folder::{Format, IndexUse, Summary};
+use memwb::folder::Format;
 use memwb::review::Origin;
 use memwb::review::claude::{self, NewFiles};
 use memwb::review::proposal::images;
 use memwb::tui::app::{Effect, Event, StatusKind, View};
 use memwb::tui::panes::Pane;
-use tui_harness::Harness;
+use tui_harness::{Harness, set_row as row};
 
 fn fixture(dir: &Path) -> std::path::PathBuf {
     copy_dir(
@@ -529,25 +529,6 @@ fn the_filter_works_on_topic_files() {
         h.app.selected_topic_file().as_deref(),
         Some("feedback_integration_tests.md")
     );
-}
-
-fn row(format: Format, path: &Path) -> Summary {
-    Summary {
-        format,
-        path: path.display().to_string(),
-        project: None,
-        records: 1,
-        errors: 0,
-        warnings: 0,
-        index: IndexUse {
-            lines: 1,
-            max_lines: 200,
-            size: 10,
-            max_size: 25000,
-            unit: "utf16",
-        },
-        last_change: None,
-    }
 }
 
 #[test]

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use common::copy_dir;
 use crossterm::event::KeyCode;
 use memwb::claude::LoadLimits;
-use memwb::folder::{Format, IndexUse, Summary};
+use memwb::folder::{Format, Summary};
 use memwb::store::{MemoryType, Record};
 use memwb::tui::app::{Event, View};
 use memwb::tui::panes::Pane;
-use tui_harness::Harness;
+use tui_harness::{Harness, set_row as row};
 
 fn record(name: &str, description: &str, body: &str) -> Record {
     Record::new(name, MemoryType::Project, description, body).expect("valid")
@@ -47,16 +47,7 @@ fn claude(w: u16, hgt: u16) -> (tempfile::TempDir, Harness) {
 
 /// alpha, beta, gamma.
 fn three() -> Harness {
-    let mut h = Harness::empty(120, 36);
-    h.store()
-        .extend(vec![
-            record("alpha", "tabs for indentation", "Indent with tabs."),
-            record("beta", "tabs in yaml too", "Use tabs in YAML."),
-            record("gamma", "deploys from main", "Deploy from main only."),
-        ])
-        .expect("seed");
-    h.watcher_tick();
-    h
+    tui_harness::alpha_beta_gamma(120, 36)
 }
 
 /// An unlisted record file beside alpha, beta and gamma.
@@ -67,25 +58,6 @@ fn three_and_a_stray() -> Harness {
     std::fs::write(h.root().join("old-draft-0badf00d.md"), bytes).expect("unlisted");
     h.watcher_tick();
     h
-}
-
-fn row(format: Format, path: &Path) -> Summary {
-    Summary {
-        path: path.display().to_string(),
-        format,
-        project: None,
-        records: 1,
-        errors: 0,
-        warnings: 0,
-        index: IndexUse {
-            lines: 1,
-            max_lines: 200,
-            size: 10,
-            max_size: 25000,
-            unit: "utf16",
-        },
-        last_change: None,
-    }
 }
 
 /// `S`, then the set at `path` chosen among `sets` and opened with Enter.
@@ -157,7 +129,7 @@ fn findings_follow_a_switch_of_sets() {
 /// Item 1: a check of the previous set that finishes after the switch is not shown.
 #[test]
 fn a_late_check_of_the_previous_set_is_dropped() {
-    let (_dir, mut h) = claude(120, 36);
+    let (_dir, h) = claude(120, 36);
     let old = std::sync::Arc::new(memwb::tui::panes::findings::audit(&h.app.backend));
     let mut other = three();
     other.send(Event::Audited(old));
@@ -245,4 +217,72 @@ fn a_claude_query_result_is_dropped_when_the_folder_changes() {
     assert!(h.app.query.result.is_none());
     assert!(h.screen().contains("the set changed"), "{}", h.screen());
     let _ = View::Panes;
+}
+
+/// Item 3: the index fix's diff is longer than the screen: j, G, g, Space, C-d, PgDn and the
+/// wheel scroll it; y still answers.
+#[test]
+fn a_long_confirmation_scrolls() {
+    let (_dir, mut h) = claude(100, 14);
+    h.keys("R");
+    let Some(memwb::tui::app::Modal::Confirm(memwb::tui::app::Confirm::IndexFix(fix))) =
+        h.app.modal.clone()
+    else {
+        panic!("R asks first: {}", h.screen());
+    };
+    let lines = memwb::tui::app::fix_lines(&fix);
+    assert!(lines.len() > 12, "a diff longer than the screen: {lines:?}");
+    let last = format!(
+        "{} {}",
+        lines.last().expect("a line").0,
+        lines.last().expect("a line").1
+    );
+    let last: String = last.chars().take(40).collect();
+    let first_screen = h.screen();
+    assert!(!first_screen.contains(&last), "{first_screen}");
+    h.keys("G");
+    assert!(
+        h.screen().contains(&last),
+        "G shows the end: {}",
+        h.screen()
+    );
+    h.keys("g");
+    assert_eq!(h.screen(), first_screen, "g is back at the top");
+    h.keys("j");
+    assert_ne!(h.screen(), first_screen, "j scrolls");
+    for key in [KeyCode::Char(' '), KeyCode::PageDown] {
+        h.keys("g");
+        h.press(key);
+        assert_ne!(h.screen(), first_screen, "{key:?} pages");
+    }
+    h.keys("g");
+    h.ctrl('d');
+    assert_ne!(h.screen(), first_screen, "C-d pages");
+    h.keys("g");
+    h.scroll(50, 7, true);
+    assert_ne!(h.screen(), first_screen, "the wheel scrolls");
+    h.keys("y");
+    assert!(h.app.modal.is_none());
+}
+
+/// Item 3: a wide character under a modal's left border does not eat the border. (At these
+/// two widths the modal's border falls on either half of the descriptions' wide characters.)
+#[test]
+fn a_wide_character_below_a_modal_keeps_its_border() {
+    for width in [100, 102] {
+        let mut h = Harness::empty(width, 50);
+        let records: Vec<Record> = (0..36)
+            .map(|i| record(&format!("r{i:02}"), "回答时使用中文代码注释也用", "正文"))
+            .collect();
+        h.store().extend(records).expect("seed");
+        h.watcher_tick();
+        h.keys("d");
+        let screen = h.screen();
+        let question = "Delete r00?";
+        let line = screen
+            .lines()
+            .find(|l| l.contains(question))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(line.contains(&format!("│{question}")), "{line}\n{screen}");
+    }
 }

@@ -30,16 +30,7 @@ fn names(h: &Harness) -> Vec<String> {
 
 /// alpha, beta, gamma.
 fn three() -> Harness {
-    let mut h = Harness::empty(100, 30);
-    h.store()
-        .extend(vec![
-            record("alpha", "tabs for indentation", "Indent with tabs."),
-            record("beta", "tabs in yaml too", "Use tabs in YAML."),
-            record("gamma", "deploys from main", "Deploy from main only."),
-        ])
-        .expect("seed");
-    h.watcher_tick();
-    h
+    tui_harness::alpha_beta_gamma(100, 30)
 }
 
 fn file(h: &Harness, plan: Plan, source: &str) -> Proposal {

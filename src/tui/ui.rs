@@ -116,14 +116,24 @@ pub fn render(frame: &mut Frame, app: &mut App) {
 }
 
 fn render_overlays(frame: &mut Frame, app: &mut App) {
+    if !app.prompt_on_screen {
+        // a question drawn for the first time starts at its top
+        app.confirm_view = Default::default();
+    }
     app.prompt_on_screen = matches!(app.modal, Some(Modal::Confirm(_)));
     render_status(frame, app, app.areas.status);
     render_hints(frame, app, app.areas.hints);
     match &app.modal {
         Some(Modal::Help(_)) => render_help(frame, app),
         Some(Modal::Log(_)) => render_log(frame, app),
-        Some(Modal::Confirm(Confirm::IndexFix(fix))) => render_fix(frame, fix, app),
-        Some(Modal::Confirm(confirm)) => render_confirm(frame, &confirm.question(), app),
+        Some(Modal::Confirm(Confirm::IndexFix(fix))) => {
+            let fix = fix.clone();
+            render_fix(frame, &fix, app)
+        }
+        Some(Modal::Confirm(confirm)) => {
+            let question = confirm.question();
+            render_confirm(frame, &question, app)
+        }
         Some(Modal::Reason { ids }) => render_reason(frame, ids, app),
         Some(Modal::SaveCase { query, text }) => render_save_case(frame, query, text, app),
         None => {}
@@ -275,7 +285,7 @@ fn render_text_overlay(frame: &mut Frame, app: &mut App, title: String, lines: V
         .border_style(theme.border(true))
         .title(title);
     if let Some(Modal::Help(view) | Modal::Log(view)) = &mut app.modal {
-        frame.render_widget(Clear, area);
+        clear(frame, area);
         view.render(frame, area, block, lines);
     }
 }
@@ -288,9 +298,10 @@ fn status_style(kind: StatusKind, theme: &super::theme::Theme) -> ratatui::style
     }
 }
 
-fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
-    let theme = &app.theme;
-    let area = centered(frame.area(), 60, 5);
+fn render_confirm(frame: &mut Frame, question: &str, app: &mut App) {
+    let theme = app.theme;
+    let wrapped = super::text::wrap(vec![Line::raw(question.to_owned())], 58).len() as u16;
+    let area = centered(frame.area(), 60, wrapped + 3);
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
@@ -304,12 +315,13 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &App) {
             Span::raw(" no"),
         ]),
     ];
-    popup(frame, area, block, lines);
+    clear(frame, area);
+    app.confirm_view.render(frame, area, block, lines);
 }
 
 /// `R` on a Claude Code folder: the planned fix of MEMORY.md as a diff, then yes or no.
-fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &App) {
-    let theme = &app.theme;
+fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &mut App) {
+    let theme = app.theme;
     let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
     let block = Block::default()
         .borders(Borders::ALL)
@@ -322,6 +334,14 @@ fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &App)
             Span::raw(" yes   "),
             Span::styled(keymap::label(Scope::Confirm, Action::No), theme.key()),
             Span::raw(" no"),
+            Span::styled(
+                format!(
+                    "   {}/{} scroll",
+                    keymap::label(Scope::Confirm, Action::Down),
+                    keymap::label(Scope::Confirm, Action::PageDown)
+                ),
+                theme.dim(),
+            ),
         ]),
     ];
     for (marker, text) in super::app::fix_lines(fix) {
@@ -336,7 +356,8 @@ fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &App)
             style,
         ));
     }
-    popup(frame, area, block, lines);
+    clear(frame, area);
+    app.confirm_view.render(frame, area, block, lines);
 }
 
 /// "? or Esc": the first two keys that close the help.
@@ -353,7 +374,23 @@ fn help_close_keys() -> String {
 
 /// A framed text over whatever is below it (a confirmation, the reason prompt).
 fn popup(frame: &mut Frame, area: Rect, block: Block<'_>, lines: Vec<Line<'static>>) {
-    frame.render_widget(Clear, area);
+    clear(frame, area);
     let lines = super::text::wrap(lines, block.inner(area).width as usize);
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// Clears `area` for an overlay, and the wide characters below that straddle its edges: one
+/// starting just left of it would cover its left border on a real terminal.
+fn clear(frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+    let buffer = frame.buffer_mut();
+    let bounds = buffer.area;
+    for y in area.top()..area.bottom().min(bounds.bottom()) {
+        if area.x > bounds.x {
+            let cell = &mut buffer[(area.x - 1, y)];
+            if text::width(cell.symbol()) > 1 {
+                cell.set_symbol(" ");
+            }
+        }
+    }
 }

@@ -356,6 +356,51 @@ impl Harness {
     }
 }
 
+/// A row of the Sets view for the folder at `path` (the counts are the view's, not checked).
+pub fn set_row(format: memwb::folder::Format, path: &Path) -> memwb::folder::Summary {
+    memwb::folder::Summary {
+        format,
+        path: path.display().to_string(),
+        project: None,
+        records: 1,
+        errors: 0,
+        warnings: 0,
+        index: memwb::folder::IndexUse {
+            lines: 1,
+            max_lines: 200,
+            size: 10,
+            max_size: 25000,
+            unit: "utf16",
+        },
+        last_change: None,
+    }
+}
+
+/// An empty workspace of `width` x `height` holding `records`, as the watcher shows them.
+pub fn with_records(width: u16, height: u16, records: Vec<memwb::store::Record>) -> Harness {
+    let mut h = Harness::empty(width, height);
+    h.store().extend(records).expect("seed");
+    h.watcher_tick();
+    h
+}
+
+/// alpha and beta (tabs) and gamma (deploys), project records.
+pub fn alpha_beta_gamma(width: u16, height: u16) -> Harness {
+    let record = |name: &str, description: &str, body: &str| {
+        memwb::store::Record::new(name, memwb::store::MemoryType::Project, description, body)
+            .expect("valid")
+    };
+    with_records(
+        width,
+        height,
+        vec![
+            record("alpha", "tabs for indentation", "Indent with tabs."),
+            record("beta", "tabs in yaml too", "Use tabs in YAML."),
+            record("gamma", "deploys from main", "Deploy from main only."),
+        ],
+    )
+}
+
 pub fn path_exists(p: &Path) -> bool {
     p.exists()
 }

@@ -169,9 +169,21 @@ impl App {
                 }
             }
             Some(Action::No) => self.modal = None,
+            Some(movement) if movement.is_movement() => {
+                self.confirm_view.page(movement);
+            }
             _ => {}
         }
         Vec::new()
+    }
+
+    /// The wheel over a modal scrolls it (the help, the log, a long question).
+    pub(super) fn scroll_modal(&mut self, down: bool) {
+        match &mut self.modal {
+            Some(Modal::Help(view) | Modal::Log(view)) => view.wheel(down),
+            Some(Modal::Confirm(_)) => self.confirm_view.wheel(down),
+            _ => {}
+        }
     }
 
     /// Typing the reason for a rejection: Enter rejects, Esc cancels.

@@ -15,7 +15,15 @@ impl App {
     }
 
     pub(super) fn mouse(&mut self, mouse: MouseEvent) {
-        if self.modal.is_some() || self.editor.is_some() {
+        if self.modal.is_some() {
+            match mouse.kind {
+                MouseEventKind::ScrollDown => self.scroll_modal(true),
+                MouseEventKind::ScrollUp => self.scroll_modal(false),
+                _ => {}
+            }
+            return;
+        }
+        if self.editor.is_some() {
             return;
         }
         let at = Position {
