@@ -230,6 +230,104 @@ fn journal_bytes(base: &Path, records: usize) -> [u64; 3] {
     sizes
 }
 
+fn claude_topic(i: usize, edit: &str) -> String {
+    format!(
+        "---\nname: note-{i}\ndescription: note number {i}{edit}\nmetadata:\n  type: project\n---\n\nA body for note {i}.\n"
+    )
+}
+
+fn claude_index_line(i: usize, edit: &str) -> String {
+    format!("- [note-{i}](project_note_{i}.md) — note number {i}{edit}\n")
+}
+
+/// Journal bytes one journaled change adds on a Claude Code folder of `topics` files listed in
+/// MEMORY.md (an edit of a topic file and its index line, an add, a removal), each beside what
+/// the previous layout wrote for the same entry: MEMORY.md whole, before and after, in `files`
+/// instead of its changed lines in `lines` (the rest of the line is the same serialization).
+fn claude_journal_bytes(base: &Path, topics: usize) -> [(u64, u64); 3] {
+    use memwb::claude::{ClaudeFolder, FileImage, FileWrite, LoadLimits};
+    use memwb::review::EntryMeta;
+    use memwb::review::claude::{journal_of, journaled};
+    let dir = tempfile::tempdir_in(base).unwrap_or_else(|e| panic!("temp dir: {e}"));
+    let memory = dir.path().join("memory");
+    fs::create_dir(&memory).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    let mut index = String::from("# Memory index\n\n");
+    for i in 0..topics {
+        fs::write(
+            memory.join(format!("project_note_{i}.md")),
+            claude_topic(i, ""),
+        )
+        .unwrap_or_else(|e| panic!("fill: {e}"));
+        index.push_str(&claude_index_line(i, ""));
+    }
+    fs::write(memory.join("MEMORY.md"), &index).unwrap_or_else(|e| panic!("fill: {e}"));
+    let folder = ClaudeFolder::open(&memory, LoadLimits::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .with_state_root(dir.path().join("state"));
+    let journal = journal_of(&folder).unwrap_or_else(|e| panic!("{e}")).path();
+    let len = || fs::metadata(&journal).map_or(0, |m| m.len());
+    let change = |topic: FileWrite, index_before: &str, index_after: &str| {
+        let last = len();
+        let writes = vec![
+            topic,
+            FileWrite {
+                file: "MEMORY.md".into(),
+                base: Some(index_before.to_owned()),
+                after: Some(index_after.to_owned()),
+            },
+        ];
+        let (_, entry) =
+            journaled(&folder, writes, EntryMeta::default()).unwrap_or_else(|e| panic!("{e}"));
+        let entry = entry.unwrap_or_else(|| panic!("no entry"));
+        let now = len() - last;
+        let lines = format!(
+            ",\"lines\":{}",
+            serde_json::to_string(&entry.lines).unwrap_or_default()
+        );
+        let whole = FileImage {
+            file: "MEMORY.md".into(),
+            before: Some(index_before.to_owned()),
+            after: Some(index_after.to_owned()),
+        };
+        let whole = format!(",{}", serde_json::to_string(&whole).unwrap_or_default());
+        (now + whole.len() as u64 - lines.len() as u64, now)
+    };
+    let middle = topics / 2;
+    let edited = index.replace(
+        &claude_index_line(middle, ""),
+        &claude_index_line(middle, ", edited"),
+    );
+    let set = change(
+        FileWrite {
+            file: format!("project_note_{middle}.md"),
+            base: Some(claude_topic(middle, "")),
+            after: Some(claude_topic(middle, ", edited")),
+        },
+        &index,
+        &edited,
+    );
+    let added = format!("{edited}{}", claude_index_line(topics, ""));
+    let add = change(
+        FileWrite {
+            file: format!("project_note_{topics}.md"),
+            base: None,
+            after: Some(claude_topic(topics, "")),
+        },
+        &edited,
+        &added,
+    );
+    let rm = change(
+        FileWrite {
+            file: "project_note_0.md".into(),
+            base: Some(claude_topic(0, "")),
+            after: None,
+        },
+        &added,
+        &added.replace(&claude_index_line(0, ""), ""),
+    );
+    [set, add, rm]
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: run briefly then.
     let quick = !std::env::args().any(|a| a == "--bench");
@@ -438,5 +536,14 @@ fn main() {
     for &size in sizes {
         let [add, set, rm] = journal_bytes(&base, size);
         println!("{size:>6} records: add {add} B, set {set} B, rm {rm} B");
+    }
+    let topics: &[usize] = if quick { &[20] } else { &[20, 200, 2_000] };
+    println!("journal bytes per change on a Claude Code folder (previous layout -> now)");
+    for &count in topics {
+        let [set, add, rm] = claude_journal_bytes(&base, count);
+        println!(
+            "{count:>6} topic files: set {} -> {} B, add {} -> {} B, rm {} -> {} B",
+            set.0, set.1, add.0, add.1, rm.0, rm.1
+        );
     }
 }

@@ -604,7 +604,7 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
             "step {n}: one journaled approval: {entries:?}"
         );
         assert_eq!(
-            approvals[0].files.len(),
+            approvals[0].touched_files().len(),
             3,
             "merged file, removed file, MEMORY.md"
         );

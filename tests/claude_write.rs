@@ -209,7 +209,15 @@ fn a_journaled_change_writes_every_file_and_undo_restores_the_exact_bytes() {
     assert_eq!(fixture.files(), after_files());
     let entry = entry.expect("journaled");
     assert_eq!(entry.op, Op::Consolidate);
-    assert_eq!(entry.files, images);
+    // The topic files whole, MEMORY.md as its changed lines.
+    let topics: Vec<_> = images
+        .iter()
+        .filter(|i| i.file != "MEMORY.md")
+        .cloned()
+        .collect();
+    assert_eq!(entry.files, topics);
+    assert_eq!(entry.lines.len(), 1);
+    assert!(entry.lines[0].holds_before(INDEX) && entry.lines[0].holds_after(INDEX_AFTER));
     // Written in the safe order: the new file, the index, then the removals.
     let order: Vec<&str> = images.iter().map(|i| i.file.as_str()).collect();
     assert_eq!(order, ["merged.md", "MEMORY.md", "alpha.md", "beta.md"]);

@@ -210,3 +210,273 @@ fn the_end_of_the_journal_reads_as_the_whole_does() {
     let seventh = Journal::of(&store).entry(7).unwrap().unwrap();
     assert_eq!(seventh.after[0].record.name.as_str(), "epsilon");
 }
+
+/// A Claude Code folder of `count` topic files, each listed in MEMORY.md, in `dir`.
+fn claude_folder(dir: &Path, count: usize) -> memwb::claude::ClaudeFolder {
+    let memory = dir.join("memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    let mut index = String::from("# Memory index\n\n");
+    for i in 0..count {
+        std::fs::write(memory.join(format!("project_note_{i}.md")), topic(i, "")).unwrap();
+        index.push_str(&index_line(i, ""));
+    }
+    std::fs::write(memory.join("MEMORY.md"), index).unwrap();
+    memwb::claude::ClaudeFolder::open(&memory, memwb::claude::LoadLimits::default())
+        .unwrap()
+        .with_state_root(dir.join("state"))
+}
+
+fn topic(i: usize, edit: &str) -> String {
+    format!(
+        "---\nname: note-{i}\ndescription: note number {i}{edit}\nmetadata:\n  type: project\n---\n\nA body for note {i}.\n"
+    )
+}
+
+fn index_line(i: usize, edit: &str) -> String {
+    format!("- [note-{i}](project_note_{i}.md) — note number {i}{edit}\n")
+}
+
+fn claude_journal_len(folder: &memwb::claude::ClaudeFolder) -> u64 {
+    let path = memwb::review::claude::journal_of(folder).unwrap().path();
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// One journaled change to `folder`: the bytes it added to the journal.
+fn claude_change(
+    folder: &memwb::claude::ClaudeFolder,
+    writes: Vec<memwb::claude::FileWrite>,
+) -> u64 {
+    let before = claude_journal_len(folder);
+    let (_, entry) =
+        memwb::review::claude::journaled(folder, writes, EntryMeta::default()).unwrap();
+    assert!(entry.is_some());
+    claude_journal_len(folder) - before
+}
+
+/// On a folder of `count` topic files: one edit (a topic file and its MEMORY.md line), one
+/// add (a new file and a new line) and one removal; the journal bytes each added.
+fn claude_bytes_per_change(count: usize) -> [u64; 3] {
+    use memwb::claude::FileWrite;
+    let dir = workspace();
+    let folder = claude_folder(dir.path(), count);
+    let read = |file: &str| std::fs::read_to_string(folder.root().join(file)).ok();
+    let index = read("MEMORY.md").unwrap();
+    let middle = count / 2;
+    let edited_index = index.replace(&index_line(middle, ""), &index_line(middle, ", edited"));
+    let set = claude_change(
+        &folder,
+        vec![
+            FileWrite {
+                file: format!("project_note_{middle}.md"),
+                base: Some(topic(middle, "")),
+                after: Some(topic(middle, ", edited")),
+            },
+            FileWrite {
+                file: "MEMORY.md".into(),
+                base: Some(index.clone()),
+                after: Some(edited_index.clone()),
+            },
+        ],
+    );
+    let added_index = format!("{edited_index}{}", index_line(count, ""));
+    let add = claude_change(
+        &folder,
+        vec![
+            FileWrite {
+                file: format!("project_note_{count}.md"),
+                base: None,
+                after: Some(topic(count, "")),
+            },
+            FileWrite {
+                file: "MEMORY.md".into(),
+                base: Some(edited_index),
+                after: Some(added_index.clone()),
+            },
+        ],
+    );
+    let rm = claude_change(
+        &folder,
+        vec![
+            FileWrite {
+                file: "project_note_0.md".into(),
+                base: Some(topic(0, "")),
+                after: None,
+            },
+            FileWrite {
+                file: "MEMORY.md".into(),
+                base: Some(added_index.clone()),
+                after: Some(added_index.replace(&index_line(0, ""), "")),
+            },
+        ],
+    );
+    [set, add, rm]
+}
+
+#[test]
+fn a_claude_code_entrys_size_does_not_grow_with_the_folder() {
+    let small = claude_bytes_per_change(20);
+    for count in [200, 2000] {
+        let large = claude_bytes_per_change(count);
+        for (i, what) in ["set", "add", "rm"].iter().enumerate() {
+            // The note numbers in the changed lines ("note-1000") differ by a few bytes.
+            assert!(
+                large[i] <= small[i] + 32,
+                "{what}: {} bytes at {count} topic files, {} at 20",
+                large[i],
+                small[i]
+            );
+            assert!(large[i] < 2048, "{what}: {} bytes", large[i]);
+        }
+    }
+}
+
+/// Undo after a change kept as lines gives MEMORY.md back byte for byte, the lines the change
+/// did not touch with their credentials (the journal keeps none of them), and `log` names it.
+#[test]
+fn undo_of_a_change_kept_as_lines_gives_memory_md_back_exactly() {
+    use memwb::claude::FileWrite;
+    let dir = workspace();
+    let folder = claude_folder(dir.path(), 30);
+    let key = "ghp_R8fk2LmQ9xVbT3nW7pYc4sZa1dEu6hJo0gKi";
+    let index = std::fs::read_to_string(folder.root().join("MEMORY.md")).unwrap();
+    let index = format!("{index}\r\nThe deploy token is {key} (no final newline)");
+    std::fs::write(folder.root().join("MEMORY.md"), &index).unwrap();
+    let edited = index.replace(&index_line(7, ""), &index_line(7, ", edited"));
+    let (_, entry) = memwb::review::claude::journaled(
+        &folder,
+        vec![FileWrite {
+            file: "MEMORY.md".into(),
+            base: Some(index.clone()),
+            after: Some(edited.clone()),
+        }],
+        EntryMeta::default(),
+    )
+    .unwrap();
+    let entry = entry.unwrap();
+    assert!(entry.files.is_empty(), "{:?}", entry.files);
+    assert_eq!(entry.lines.len(), 1);
+    assert_eq!(entry.touched_files(), ["MEMORY.md"]);
+    let raw = std::fs::read_to_string(memwb::review::claude::journal_of(&folder).unwrap().path())
+        .unwrap();
+    assert!(!raw.contains(key), "{raw}");
+    assert!(
+        !raw.contains("note number 20"),
+        "an unchanged line is in the journal: {raw}"
+    );
+
+    memwb::review::claude::undo(&folder, &entry).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(folder.root().join("MEMORY.md")).unwrap(),
+        index
+    );
+    // Undone twice is refused: the file no longer holds what the entry wrote.
+    let again = memwb::review::claude::undo(&folder, &entry)
+        .unwrap_err()
+        .to_string();
+    assert!(again.contains("MEMORY.md changed since #1"), "{again}");
+    // The undo's own entry undoes back to the edit.
+    let journal = memwb::review::claude::journal_of(&folder).unwrap();
+    let undo = journal.entry(2).unwrap().unwrap();
+    assert_eq!(undo.undoes, Some(1));
+    memwb::review::claude::undo(&folder, &undo).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(folder.root().join("MEMORY.md")).unwrap(),
+        edited
+    );
+}
+
+/// A copy of `claude-journal-v1`: a Claude Code folder and its journal as memwb wrote them
+/// before MEMORY.md's change was kept as lines (every entry holding MEMORY.md whole, before
+/// and after): `add ci-cache` (#1), `set review-size --description …` (#2), `rm release-flow`
+/// (#3). Returns the temp dir (memory/, state/, home/) and the folder.
+fn old_claude_layout() -> (tempfile::TempDir, memwb::claude::ClaudeFolder) {
+    let dir = workspace();
+    let memory = dir.path().join("memory");
+    copy_dir(&fixture("claude-journal-v1/memory"), &memory);
+    std::fs::create_dir_all(dir.path().join("home")).unwrap();
+    let folder = memwb::claude::ClaudeFolder::open(&memory, memwb::claude::LoadLimits::default())
+        .unwrap()
+        .with_state_root(dir.path().join("state"));
+    let journal = memwb::review::claude::journal_of(&folder).unwrap().path();
+    std::fs::copy(fixture("claude-journal-v1/journal.jsonl"), journal).unwrap();
+    (dir, folder)
+}
+
+fn claude_cli(dir: &Path, args: &[&str]) -> String {
+    ok(common::cli::memwb_claude(
+        &dir.join("home"),
+        &dir.join("memory"),
+        &dir.join("state"),
+        args,
+    ))
+}
+
+/// The whole MEMORY.md an old-layout entry kept before (`before`) or after it.
+fn old_index(entry: &Value, before: bool) -> String {
+    let side = if before { "before" } else { "after" };
+    entry["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "MEMORY.md")
+        .and_then(|f| f[side].as_str())
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn an_old_layout_claude_code_journal_still_loads_undoes_and_logs() {
+    let (dir, folder) = old_claude_layout();
+    let read = |file: &str| std::fs::read_to_string(folder.root().join(file)).ok();
+    let old: Vec<Value> =
+        serde_json::from_str(&claude_cli(dir.path(), &["log", "--json"])).unwrap();
+    assert_eq!(ids(&old), [1, 2, 3]);
+    let text = claude_cli(dir.path(), &["log", "--last", "2"]);
+    assert!(
+        !text.contains("#1") && text.contains("files: feedback_review_size.md, MEMORY.md"),
+        "{text}"
+    );
+
+    claude_cli(dir.path(), &["undo", "3"]);
+    assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[2], true));
+    assert!(
+        read("project_release.md")
+            .unwrap()
+            .contains("Tag, then publish.")
+    );
+    claude_cli(dir.path(), &["undo", "2"]);
+    assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[1], true));
+    assert!(
+        read("feedback_review_size.md")
+            .unwrap()
+            .contains("keep reviews small")
+    );
+
+    // The entries written now keep MEMORY.md's change as lines; they undo as exactly.
+    let now: Vec<Value> =
+        serde_json::from_str(&claude_cli(dir.path(), &["log", "--json"])).unwrap();
+    assert_eq!(ids(&now), [1, 2, 3, 4, 5]);
+    assert_eq!(now[4]["undoes"], 2);
+    assert_eq!(now[4]["lines"][0]["file"], "MEMORY.md");
+    assert!(
+        now[4]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["file"] != "MEMORY.md"),
+        "{}",
+        now[4]
+    );
+    claude_cli(dir.path(), &["undo"]);
+    assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[1], false));
+    claude_cli(dir.path(), &["undo"]);
+    assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[1], true));
+    claude_cli(dir.path(), &["undo", "1"]);
+    assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[0], true));
+    assert_eq!(read("project_ci_cache.md"), None);
+    let text = claude_cli(dir.path(), &["log", "--last", "1"]);
+    assert!(
+        text.contains("undoes #1") && text.contains("files: project_ci_cache.md, MEMORY.md"),
+        "{text}"
+    );
+}

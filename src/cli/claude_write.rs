@@ -397,7 +397,7 @@ pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
             .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
         None => journal
-            .newest_where(|e| !e.files.is_empty())?
+            .newest_where(|e| !e.touched_files().is_empty())?
             .context("the journal has no change to undo")?,
     };
     let (images, undo) = journal::undo(folder, &entry)?;
@@ -406,12 +406,7 @@ pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
         .map(|e| format!(" (journal #{})", e.id))
         .unwrap_or_default();
     // Files whose only change was a redaction: the journal's images of them are the same.
-    let redacted: Vec<&str> = entry
-        .files
-        .iter()
-        .filter(|i| i.before == i.after)
-        .map(|i| i.file.as_str())
-        .collect();
+    let redacted = entry.only_redacted();
     let not_restored = if redacted.is_empty() {
         String::new()
     } else {

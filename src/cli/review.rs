@@ -451,8 +451,8 @@ pub(super) fn describe(entry: &Entry) -> String {
     if !entry.after.is_empty() {
         parts.push(format!("after: {}", names(&entry.after)));
     }
-    if !entry.files.is_empty() {
-        let files: Vec<&str> = entry.files.iter().map(|f| f.file.as_str()).collect();
+    let files = entry.touched_files();
+    if !files.is_empty() {
         parts.push(format!("files: {}", files.join(", ")));
     }
     if let Some(p) = &entry.proposal {

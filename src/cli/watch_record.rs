@@ -82,7 +82,7 @@ pub fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
                     }
                 };
                 let path = folder.root().display().to_string();
-                let files: Vec<&str> = entry.files.iter().map(|f| f.file.as_str()).collect();
+                let files = entry.touched_files();
                 let line = if json {
                     super::output::escape_json(&serde_json::to_string(&RecordedLine {
                         at: entry.at,

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::content::redaction::redact_input;
+use super::content::secrets::redact;
+use super::line_change::LineChange;
 use super::who::Who;
 use crate::claude::FileImage;
 use crate::store::{RecordInput, StoredRecord};
@@ -88,10 +90,15 @@ pub struct Entry {
     /// `.memwb/dropped/<file>` (credentials redacted), and undo puts them back at its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dropped: Option<DroppedFile>,
-    /// On a Claude Code folder: every file the change touched, before and after (credentials
-    /// redacted, see docs/audit.md); `before`/`after` above stay empty there.
+    /// On a Claude Code folder: every topic file the change touched, before and after
+    /// (credentials redacted, see docs/audit.md); `before`/`after` above stay empty there.
+    /// Entries written before `lines` existed hold MEMORY.md here too, whole.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<FileImage>,
+    /// On a Claude Code folder: the change to MEMORY.md (and MEMORY-archive.md) as its changed
+    /// lines, so that an entry does not grow with the index (see `line_change`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<LineChange>,
     /// A file in `.memory` outside the set that this change took in, let go, deleted or put
     /// back: undo puts it back as it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,7 +112,47 @@ impl Entry {
             && self.after.is_empty()
             && self.dropped.is_none()
             && self.files.is_empty()
+            && self.lines.is_empty()
             && self.stray.is_none())
+    }
+
+    /// The files of a Claude Code folder this entry touched, in the order it keeps them.
+    pub fn touched_files(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .map(|f| f.file.as_str())
+            .chain(self.lines.iter().map(|l| l.file.as_str()))
+            .collect()
+    }
+
+    /// Whether this entry made exactly the change `image` shows (compared as the journal keeps
+    /// it: credentials redacted); `None` when it did not touch that file.
+    pub fn made(&self, image: &FileImage) -> Option<bool> {
+        let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+        if let Some(whole) = self.files.iter().find(|f| f.file == image.file) {
+            return Some(whole.before == kept(&image.before) && whole.after == kept(&image.after));
+        }
+        let lines = self.lines.iter().find(|l| l.file == image.file)?;
+        Some(match (&image.before, &image.after) {
+            (Some(before), Some(after)) => lines.holds_before(before) && lines.holds_after(after),
+            _ => false,
+        })
+    }
+
+    /// Files whose only change was a redaction: the journal keeps them the same before and
+    /// after, so undo has nothing to put back there.
+    pub fn only_redacted(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .filter(|i| i.before == i.after)
+            .map(|i| i.file.as_str())
+            .chain(
+                self.lines
+                    .iter()
+                    .filter(|l| l.is_empty())
+                    .map(|l| l.file.as_str()),
+            )
+            .collect()
     }
 }
 

@@ -523,6 +523,7 @@ impl Journal {
             conflict: None,
             dropped: None,
             files: Vec::new(),
+            lines: Vec::new(),
             stray: None,
         };
         let intent = Intent {

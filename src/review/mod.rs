@@ -11,6 +11,7 @@ pub mod eval;
 pub mod hook;
 mod intent;
 pub mod journal;
+pub mod line_change;
 pub mod observer;
 pub mod proposal;
 pub mod sink;

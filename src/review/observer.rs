@@ -150,6 +150,7 @@ impl CommitObserver for JournalObserver {
                     .unwrap_or_else(|p| p.into_inner())
                     .clone(),
                 files: Vec::new(),
+                lines: Vec::new(),
                 stray: self.meta.stray.clone(),
             },
             expect,

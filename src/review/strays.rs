@@ -183,6 +183,7 @@ fn journal_step(
             conflict: None,
             dropped: None,
             files: Vec::new(),
+            lines: Vec::new(),
             stray: Some(stray.clone()),
         },
         expect: Expect::Stray {

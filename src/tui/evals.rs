@@ -185,14 +185,19 @@ fn left_as(entry: &Entry, corpus: &Corpus) -> bool {
 /// deleted file gone). A file whose journaled text was redacted never matches: the
 /// regression is then said to be since the last commit.
 fn files_left_as(entry: &Entry, folder: &ClaudeFolder) -> bool {
-    if entry.files.is_empty() {
+    if entry.touched_files().is_empty() {
         return false;
     }
     let texts = crate::review::claude::observed::texts(folder);
+    let digest = |text: &String| crate::review::line_change::whole_digest(text);
     entry
         .files
         .iter()
         .all(|image| texts.get(&image.file) == image.after.as_ref())
+        && entry
+            .lines
+            .iter()
+            .all(|change| texts.get(&change.file).map(digest).as_ref() == Some(&change.after))
 }
 
 type CaseKey = (String, Vec<String>, Vec<String>);

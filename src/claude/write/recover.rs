@@ -78,10 +78,14 @@ pub(super) fn recover_locked(
     observer: Option<&dyn ChangeObserver>,
     touched: &[&str],
 ) -> Result<()> {
-    let pending = match observer {
+    let mut pending = match observer {
         Some(observer) => observer.pending(folder)?,
         None => None,
     };
+    // Rolled back in the reverse of the order they were written in.
+    if let Some(images) = &mut pending {
+        images.sort_by_key(super::write_order);
+    }
     let mut swept: Vec<&str> = vec![super::super::index::INDEX_FILE];
     swept.extend(touched);
     if let (Some(observer), Some(images)) = (observer, &pending) {

@@ -13,6 +13,7 @@ use super::super::content::secrets::redact;
 use super::super::error::ReviewError;
 use super::super::intent::{Expect, Intent};
 use super::super::journal::{Entry, EntryMeta, Journal, Op};
+use super::super::line_change::{LINE_FILES, LineChange};
 use super::super::proposal::{Deciding, check_as_read_in, is_decided_in};
 use super::super::who::Who;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
@@ -24,13 +25,43 @@ pub fn journal_of(folder: &ClaudeFolder) -> Result<Journal, ReviewError> {
     Ok(Journal::of_claude(&ClaudeState::for_folder(folder)?))
 }
 
-/// The image as memwb's files keep it: credentials redacted.
-pub(super) fn kept(image: &FileImage) -> FileImage {
+/// The images as a journal entry keeps them, credentials redacted: topic files whole, and the
+/// change to MEMORY.md (or the archive) as its changed lines when the file is there before and
+/// after, so that the entry does not grow with the index.
+pub(super) fn kept(images: &[FileImage]) -> (Vec<FileImage>, Vec<LineChange>) {
     let redacted = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+    let (mut files, mut lines) = (Vec::new(), Vec::new());
+    for image in images {
+        match (redacted(&image.before), redacted(&image.after)) {
+            (Some(before), Some(after)) if LINE_FILES.contains(&image.file.as_str()) => {
+                lines.push(LineChange::between(&image.file, &before, &after));
+            }
+            (before, after) => files.push(FileImage {
+                file: image.file.clone(),
+                before,
+                after,
+            }),
+        }
+    }
+    (files, lines)
+}
+
+/// A kept line change as the images recovery decides from, given what the file holds now
+/// (`None`: absent or unreadable): on disk at its after text, the before text rebuilt from
+/// it; at its before text, the after text rebuilt; at neither (another writer changed it
+/// since), images that nothing on disk stands for, so recovery leaves the file alone.
+fn images_of(change: &LineChange, current: Option<String>) -> FileImage {
+    let (before, after) = match current {
+        Some(now) if change.holds_after(&now) => (change.before_from(&now), Some(now)),
+        Some(now) if change.holds_before(&now) => (Some(now.clone()), change.after_from(&now)),
+        // A present file holds no absent image, and an absent one no present image.
+        Some(_) => (None, None),
+        None => (Some(String::new()), Some(String::new())),
+    };
     FileImage {
-        file: image.file.clone(),
-        before: redacted(&image.before),
-        after: redacted(&image.after),
+        file: change.file.clone(),
+        before,
+        after,
     }
 }
 
@@ -110,7 +141,7 @@ impl ClaudeJournalObserver {
 }
 
 impl ChangeObserver for ClaudeJournalObserver {
-    fn pending(&self, _folder: &ClaudeFolder) -> Result<Option<Vec<FileImage>>, ClaudeError> {
+    fn pending(&self, folder: &ClaudeFolder) -> Result<Option<Vec<FileImage>>, ClaudeError> {
         let Some(intent) = self.journal.pending_intent()? else {
             return Ok(None);
         };
@@ -129,7 +160,10 @@ impl ChangeObserver for ClaudeJournalObserver {
             }
             .into());
         }
-        let images = intent.entry.files.clone();
+        let mut images = intent.entry.files.clone();
+        for change in &intent.entry.lines {
+            images.push(images_of(change, write_current(folder, &change.file)?));
+        }
         *lock(&self.recovering) = Some(intent);
         Ok(Some(images))
     }
@@ -154,6 +188,7 @@ impl ChangeObserver for ClaudeJournalObserver {
         if let Some(deciding) = &self.deciding {
             check_as_read_in(&self.journal.create_state()?, &deciding.read_as)?;
         }
+        let (files, lines) = kept(images);
         let intent = Intent {
             entry: Entry {
                 id: self.journal.next_id()?,
@@ -167,7 +202,8 @@ impl ChangeObserver for ClaudeJournalObserver {
                 undoes: self.meta.undoes,
                 conflict: None,
                 dropped: None,
-                files: images.iter().map(kept).collect(),
+                files,
+                lines,
                 stray: None,
             },
             expect: Expect::Files,
@@ -283,7 +319,7 @@ pub fn undo(
     folder: &ClaudeFolder,
     entry: &Entry,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    if entry.files.is_empty() {
+    if entry.files.is_empty() && entry.lines.is_empty() {
         return Err(ReviewError::NothingToUndo {
             id: entry.id,
             op: entry.op.as_str(),
@@ -292,10 +328,14 @@ pub fn undo(
     let since = entry.id;
     // The journal keeps images redacted: where a change only redacted credentials, its before
     // and after images are the same text, and undoing it has nothing to put back.
-    if entry.files.iter().all(|image| image.before == image.after) {
+    if entry.only_redacted().len() == entry.touched_files().len() {
         return Err(ReviewError::RedactionNotRestorable { id: since });
     }
-    let mut writes = Vec::with_capacity(entry.files.len());
+    let changed_since = |file: &str| ReviewError::UndoBlocked {
+        id: since,
+        detail: format!("{file} changed since #{since}"),
+    };
+    let mut writes = Vec::with_capacity(entry.files.len() + entry.lines.len());
     for image in entry
         .files
         .iter()
@@ -316,16 +356,26 @@ pub fn undo(
             after: image.before.clone(),
         });
     }
+    for change in entry.lines.iter().filter(|change| !change.is_empty()) {
+        let current = write_current(folder, &change.file)?;
+        let before = current
+            .as_deref()
+            .filter(|now| change.holds_after(now))
+            .and_then(|now| change.before_from(now))
+            .ok_or_else(|| changed_since(&change.file))?;
+        writes.push(FileWrite {
+            file: change.file.clone(),
+            base: current,
+            after: Some(before),
+        });
+    }
     let meta = EntryMeta {
         op: Some(Op::Undo),
         undoes: Some(since),
         ..EntryMeta::default()
     };
     journaled(folder, writes, meta).map_err(|e| match e {
-        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: format!("{file} changed since #{since}"),
-        },
+        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => changed_since(&file),
         other => other,
     })
 }

@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::super::content::secrets::redact;
 use super::super::journal::Entry;
 use crate::claude::ClaudeFolder;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
@@ -73,19 +72,14 @@ pub fn images(
 /// older entry's (the same edit again after an undo, or after a change back) is a new change
 /// and is journaled again, once.
 pub fn not_journaled(images: Vec<FileImage>, recent: &[Entry]) -> Vec<FileImage> {
-    let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
     images
         .into_iter()
         .filter(|image| {
-            let (before, after) = (kept(&image.before), kept(&image.after));
             let newest = recent
                 .iter()
-                .filter_map(|entry| {
-                    let touched = entry.files.iter().find(|f| f.file == image.file)?;
-                    Some((entry.id, touched))
-                })
+                .filter_map(|entry| Some((entry.id, entry.made(image)?)))
                 .max_by_key(|(id, _)| *id);
-            !newest.is_some_and(|(_, f)| f.before == before && f.after == after)
+            !newest.is_some_and(|(_, made)| made)
         })
         .collect()
 }

@@ -24,6 +24,7 @@ pub fn record(
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     let journal = Journal::of_claude(&state);
+    let (files, lines) = kept(&images);
     let intent = Intent {
         entry: Entry {
             id: journal.next_id()?,
@@ -37,7 +38,8 @@ pub fn record(
             undoes: meta.undoes,
             conflict: None,
             dropped: None,
-            files: images.iter().map(kept).collect(),
+            files,
+            lines,
             stray: None,
         },
         expect: Expect::Files,
