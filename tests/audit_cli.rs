@@ -159,7 +159,7 @@ fn each_content_code_is_reported_with_its_line_and_exit_1_on_a_secret() {
         by_code("relative-date")["message"]
             .as_str()
             .unwrap()
-            .contains("written 2026-11-26, it means 2026-12-03")
+            .contains("written 2026-11-26 per the file's last change, it means 2026-12-03")
     );
     assert_eq!(by_code("date-past")["severity"], "info");
     // A user memory's "tomorrow" is left alone; a feedback memory's "明天" is not.

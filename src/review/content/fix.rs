@@ -32,10 +32,43 @@ impl Fix {
     }
 }
 
+/// One relative phrase and its absolute date, where the audit found it: the edit replaces
+/// those bytes only, never another occurrence of the same word (`Tomorrow.io`, a code span).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DateEdit {
     pub phrase: String,
     pub absolute: String,
+    pub field: DateField,
+    /// The phrase's byte offset in that field.
+    pub at: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DateField {
+    Description,
+    Body,
+}
+
+/// `description` and `body` with each phrase of `edits` replaced by its absolute date. An
+/// edit whose phrase is no longer at its place (the text changed since the check) is left
+/// out; the answer says how many were applied.
+pub fn apply_date_edits(edits: &[&DateEdit], description: &mut String, body: &mut String) -> usize {
+    let mut ordered: Vec<&DateEdit> = edits.to_vec();
+    // From the end, so an earlier offset stays valid after a later replacement.
+    ordered.sort_by_key(|e| std::cmp::Reverse(e.at));
+    let mut applied = 0;
+    for edit in ordered {
+        let text = match edit.field {
+            DateField::Description => &mut *description,
+            DateField::Body => &mut *body,
+        };
+        let end = edit.at + edit.phrase.len();
+        if text.get(edit.at..end) == Some(edit.phrase.as_str()) {
+            text.replace_range(edit.at..end, &edit.absolute);
+            applied += 1;
+        }
+    }
+    applied
 }
 
 /// The proposals for `findings` against `seen` (the set they were found in), one per
@@ -80,14 +113,7 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
         };
         let mut body = record.body().to_owned();
         let mut description = record.description().to_owned();
-        for date in &edits {
-            // The first remaining occurrence of each phrase, in the order they were found.
-            if description.contains(&date.phrase) {
-                description = description.replacen(&date.phrase, &date.absolute, 1);
-            } else {
-                body = body.replacen(&date.phrase, &date.absolute, 1);
-            }
-        }
+        apply_date_edits(&edits, &mut description, &mut body);
         if let Ok(edited) = Record::new(name, record.kind(), description, body)
             && edited != *record
         {
@@ -100,7 +126,7 @@ pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposa
                 record,
                 edited,
                 &format!(
-                    "relative dates resolved from the file's last change: {}",
+                    "relative dates replaced by the dates they meant when written: {}",
                     phrases.join(", ")
                 ),
             ));

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 
 use super::AuditFinding;
-use super::fix::{DateEdit, Fix, fixable};
+use super::fix::{DateEdit, Fix, apply_date_edits, fixable};
 use super::report::Checked;
 use super::secrets::{redact, redaction_evidence};
 use crate::claude::ClaudeFolder;
@@ -82,14 +82,7 @@ pub fn claude_proposals(
         let topic = &source.topic;
         let mut description = topic.description().unwrap_or_default().to_owned();
         let mut body = topic.body().to_owned();
-        for date in &edits {
-            // The first remaining occurrence of each phrase, in the order they were found.
-            if description.contains(&date.phrase) {
-                description = description.replacen(&date.phrase, &date.absolute, 1);
-            } else {
-                body = body.replacen(&date.phrase, &date.absolute, 1);
-            }
-        }
+        apply_date_edits(&edits, &mut description, &mut body);
         let changes = Changes {
             description: (Some(description.as_str()) != topic.description()).then_some(description),
             body: (body != topic.body()).then_some(body),
@@ -111,7 +104,7 @@ pub fn claude_proposals(
                 source,
                 after,
                 format!(
-                    "relative dates resolved from the file's last change: {}",
+                    "relative dates replaced by the dates they meant when written: {}",
                     phrases.join(", ")
                 ),
             ));
