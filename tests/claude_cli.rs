@@ -148,12 +148,19 @@ fn check_on_the_fixture_names_each_problem_where_it_is() {
     assert_eq!(tree(home.path()), before);
 
     let human = text(&on_fixture(home.path(), &["check"]).stdout);
+    // Claude Code never parses a topic file: broken YAML there is a warning, with the fix.
     assert!(
-        human.contains("error[frontmatter-invalid] feedback_commit_style.md:3: "),
+        human.contains("warning[frontmatter-invalid] feedback_commit_style.md:3: "),
         "{human}"
     );
     assert!(
-        human.contains("9 topic files, 2 errors, 8 warnings"),
+        human.contains(
+            r#"quote the value: description: "\"Conventional commits\" one logical change each""#
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains("9 topic files, 1 error, 9 warnings"),
         "{human}"
     );
 }
@@ -861,8 +868,9 @@ fn sets_lists_every_folder_found() {
     let shop = &rows[0];
     assert_eq!(shop["project"]["slug"], "-home-dev-shop");
     assert_eq!(shop["records"], 9);
-    assert_eq!(shop["errors"], 2);
-    assert_eq!(shop["warnings"], 7);
+    // The dangling index entry; the topic file's broken YAML is a warning.
+    assert_eq!(shop["errors"], 1);
+    assert_eq!(shop["warnings"], 8);
     assert_eq!(shop["index"]["max_lines"], 200);
     assert_eq!(shop["index"]["unit"], "utf16");
     assert!(shop["last_change"].is_string());

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::folder::{CONSOLIDATE_LOCK, IndexFile, Snapshot, Topic, TopicContent};
 use super::frontmatter::{Frontmatter, KNOWN_TYPES};
+use super::frontmatter_lint::{name_is_blank, quoting_fix, truncated_values};
 use super::index::{CutBy, INDEX_FILE, LONG_LINE, LineKind, Load, ParsedIndex};
 use crate::store::Severity;
 
@@ -41,13 +42,15 @@ impl Finding {
 }
 
 /// Every finding code, for docs and tests.
-pub const CODES: [&str; 12] = [
+pub const CODES: [&str; 14] = [
     "index-truncated",
     "index-dangling",
     "index-unlisted",
     "frontmatter-missing",
     "frontmatter-invalid",
     "field-missing",
+    "name-empty",
+    "value-truncated",
     "type-unknown",
     "link-dangling",
     "index-line-long",
@@ -190,15 +193,22 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
             file,
             "no frontmatter: a memory without name, description or type".into(),
         )),
-        Frontmatter::Invalid { line, message } => out.push(
-            Finding::new(
-                "frontmatter-invalid",
-                Error,
-                file,
-                format!("the frontmatter is not valid YAML: {message}"),
-            )
-            .at(*line),
-        ),
+        // Claude Code never parses a topic file (the model reads it as text), so broken YAML
+        // changes nothing the agent sees: hygiene, not an error.
+        Frontmatter::Invalid { line, message } => {
+            let fix = quoting_fix(&parsed.raw, *line)
+                .map(|fixed| format!("; quote the value: {fixed}"))
+                .unwrap_or_default();
+            out.push(
+                Finding::new(
+                    "frontmatter-invalid",
+                    Warning,
+                    file,
+                    format!("the frontmatter is not valid YAML: {message}{fix}"),
+                )
+                .at(*line),
+            );
+        }
         Frontmatter::Fields(_) => {
             let mut missing = Vec::new();
             for (field, present) in [
@@ -217,6 +227,31 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
                     file,
                     format!("the frontmatter lacks {}", missing.join(", ")),
                 ));
+            }
+            if name_is_blank(parsed) {
+                out.push(Finding::new(
+                    "name-empty",
+                    Warning,
+                    file,
+                    format!(
+                        "the name is empty (Claude Code writes name: \"\" for a name it cannot make ASCII); memwb shows the file name {:?} instead",
+                        topic.stem()
+                    ),
+                ));
+            }
+            for cut in truncated_values(parsed) {
+                out.push(
+                    Finding::new(
+                        "value-truncated",
+                        Warning,
+                        file,
+                        format!(
+                            "YAML reads {} as {:?}: the unquoted \" #\" starts a comment that drops the rest; quote the value: {}",
+                            cut.key, cut.read, cut.fix
+                        ),
+                    )
+                    .at(cut.line),
+                );
             }
             if let Some(kind) = parsed.kind()
                 && !KNOWN_TYPES.contains(&kind)

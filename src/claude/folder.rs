@@ -88,11 +88,22 @@ impl Topic {
         name.strip_suffix(".md").unwrap_or(name)
     }
 
-    /// The `name` field, else the file's stem.
+    /// The `name` field, else (missing or blank, as Claude Code leaves a name it could not
+    /// slugify) the file's stem: a name never shows empty.
     pub fn name(&self) -> &str {
         self.parsed()
             .and_then(|p| p.field("name"))
+            .filter(|name| !name.trim().is_empty())
             .unwrap_or_else(|| self.stem())
+    }
+
+    /// Whether [`Topic::name`] is the file's stem because the `name` field is missing or blank.
+    pub fn name_from_file(&self) -> bool {
+        self.name() == self.stem()
+            && self
+                .parsed()
+                .and_then(|p| p.field("name"))
+                .is_none_or(|name| name.trim().is_empty())
     }
 
     pub fn description(&self) -> Option<&str> {

@@ -11,6 +11,7 @@ pub mod edit;
 pub mod error;
 pub mod folder;
 pub mod frontmatter;
+mod frontmatter_lint;
 pub mod fsread;
 pub mod hook;
 pub mod index;

@@ -39,6 +39,9 @@ pub fn repair_journal(target: &ClaudeTarget) -> anyhow::Result<u8> {
 #[derive(Serialize)]
 struct TopicJson<'a> {
     name: &'a str,
+    /// `name` is the file's stem: the field is missing or blank.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    name_from_file: bool,
     #[serde(rename = "type")]
     kind: Option<&'a str>,
     description: Option<&'a str>,
@@ -51,6 +54,7 @@ impl<'a> From<&'a Topic> for TopicJson<'a> {
     fn from(topic: &'a Topic) -> Self {
         Self {
             name: topic.name(),
+            name_from_file: topic.name_from_file(),
             kind: topic.kind(),
             description: topic.description(),
             body: topic.body(),
@@ -76,8 +80,13 @@ pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
         } else {
             "  (not in MEMORY.md)"
         };
+        let unnamed = if topic.name_from_file() {
+            "  (no name: the file name is shown)"
+        } else {
+            ""
+        };
         text.push_str(&format!(
-            "{}  {}  {}{listed}\n",
+            "{}  {}  {}{listed}{unnamed}\n",
             super::output::padded(topic.name(), width),
             super::output::padded(topic.kind().unwrap_or("-"), 9),
             super::output::one_line(topic.description().unwrap_or("-")),

@@ -65,11 +65,13 @@ impl Read {
 /// longest description, every distinct body paragraph in order), the others are removed.
 pub fn dedupe(read: &Read, now: Timestamp) -> Result<Vec<NewFiles>, ReviewError> {
     let topics = &read.topics;
-    let groups = similar_groups(
-        topics
-            .iter()
-            .map(|t| (t.topic.name(), t.topic.description().unwrap_or(""))),
-    );
+    let groups = similar_groups(topics.iter().map(|t| {
+        (
+            t.topic.name(),
+            t.topic.description().unwrap_or(""),
+            t.topic.body(),
+        )
+    }));
     let mut out = Vec::new();
     for group in groups {
         let members: Vec<&TopicText> = group.members.iter().map(|&i| &topics[i]).collect();

@@ -341,7 +341,7 @@ fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
     let groups = dedupe::similar_groups(
         memories
             .iter()
-            .map(|m| (m.name.as_str(), m.description.as_str())),
+            .map(|m| (m.name.as_str(), m.description.as_str(), m.body.as_str())),
     );
     for group in groups {
         let names: Vec<String> = group

@@ -1,16 +1,14 @@
-//! Deterministic near-duplicate detection: no model. Records whose names and descriptions share
-//! most of their words (English words of 3+ letters and CJK bigrams, as the keyword selection
-//! tokenizes) are grouped, and each group gets a merged draft for the reviewer to edit.
+//! Deterministic near-duplicate detection: no model. Memories whose content words (name,
+//! description and body, in every script, without stopwords) mostly agree are grouped
+//! ([`similar_groups`], pairs or cliques, never chains), and each group gets a merged draft
+//! for the reviewer to edit.
 
-use std::collections::BTreeSet;
+mod similar;
+mod words;
 
-use crate::session::selection::query_tokens;
+pub use similar::{MIN_SHARED, SIMILARITY, Similar, similar_groups};
+
 use crate::store::{MemorySet, Record};
-
-/// Two records are near-duplicates when they share at least [`MIN_SHARED`] words and those are
-/// at least this share of the shorter record's words (the overlap coefficient).
-pub const SIMILARITY: f64 = 0.6;
-pub const MIN_SHARED: usize = 2;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Group {
@@ -20,91 +18,28 @@ pub struct Group {
     pub draft: Record,
 }
 
-fn words(name: &str, description: &str) -> BTreeSet<String> {
-    let text = format!("{} {description}", name.replace('-', " "));
-    query_tokens(&text).into_iter().collect()
-}
-
-fn near_duplicates(a: &BTreeSet<String>, b: &BTreeSet<String>) -> bool {
-    let shared = a.intersection(b).count();
-    let shorter = a.len().min(b.len());
-    shared >= MIN_SHARED && shared as f64 >= SIMILARITY * shorter as f64
-}
-
-/// A group of near-duplicates among some `(name, description)` pairs: their positions, in
-/// order, and the words all of them share.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Similar {
-    pub members: Vec<usize>,
-    pub shared_words: Vec<String>,
-}
-
-/// The dedupe rule over any memories (both formats): groups of two or more near-duplicates,
-/// in the order of their first member.
-pub fn similar_groups<'a>(items: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<Similar> {
-    let words: Vec<BTreeSet<String>> = items
-        .into_iter()
-        .map(|(name, description)| words(name, description))
-        .collect();
-    let mut parent: Vec<usize> = (0..words.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for i in 0..words.len() {
-        for j in i + 1..words.len() {
-            if near_duplicates(&words[i], &words[j]) {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-    }
-    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-    for i in 0..words.len() {
-        let r = root(&mut parent, i);
-        match groups.iter_mut().find(|(group_root, _)| *group_root == r) {
-            Some((_, members)) => members.push(i),
-            None => groups.push((r, vec![i])),
-        }
-    }
-    groups
-        .into_iter()
-        .filter(|(_, members)| members.len() > 1)
-        .map(|(_, members)| {
-            let shared = members
-                .iter()
-                .map(|&i| words[i].clone())
-                .reduce(|a, b| a.intersection(&b).cloned().collect())
-                .unwrap_or_default();
-            Similar {
-                members,
-                shared_words: shared.into_iter().collect(),
-            }
-        })
-        .collect()
-}
-
 /// Groups of two or more near-duplicates, in manifest order of their first record.
 pub fn find_groups(set: &MemorySet) -> Vec<Group> {
     let records: Vec<&Record> = set.records().collect();
-    similar_groups(records.iter().map(|r| (r.name(), r.description())))
-        .into_iter()
-        .map(|similar| {
-            let sources: Vec<Record> = similar
-                .members
-                .iter()
-                .map(|&i| records[i].clone())
-                .collect();
-            Group {
-                draft: merged_draft(&sources),
-                shared_words: similar.shared_words,
-                sources,
-            }
-        })
-        .collect()
+    similar_groups(
+        records
+            .iter()
+            .map(|r| (r.name(), r.description(), r.body())),
+    )
+    .into_iter()
+    .map(|similar| {
+        let sources: Vec<Record> = similar
+            .members
+            .iter()
+            .map(|&i| records[i].clone())
+            .collect();
+        Group {
+            draft: merged_draft(&sources),
+            shared_words: similar.shared_words,
+            sources,
+        }
+    })
+    .collect()
 }
 
 /// The first record's name and type, the longest description, and every distinct body
