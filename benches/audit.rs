@@ -103,12 +103,8 @@ fn options() -> StoreOptions {
 
 /// User plus system CPU time this process has used.
 fn cpu_time() -> Duration {
-    // SAFETY: getrusage only writes the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid pointer to a rusage, RUSAGE_SELF.
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
-    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    tv(usage.ru_utime) + tv(usage.ru_stime)
+    let spent = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    Duration::new(spent.tv_sec as u64, spent.tv_nsec as u32)
 }
 
 fn main() {

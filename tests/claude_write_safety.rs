@@ -415,8 +415,10 @@ fn wait_pid(pid: rustix::process::Pid, stopped: bool) -> rustix::process::WaitSt
 
 #[test]
 fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
-    if !cfg!(debug_assertions) {
-        common::skip("MEMWB_STOP_AT exists in debug builds only");
+    if !cfg!(feature = "fault-injection") {
+        common::skip(
+            "MEMWB_STOP_AT exists only with the fault-injection feature (cargo test turns it on)",
+        );
         return;
     }
     let fixture = Fixture::new();
@@ -570,8 +572,10 @@ fn the_same_change_observed_again_after_an_undo_is_journaled_and_undoes() {
 
 #[test]
 fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exit() {
-    if !cfg!(debug_assertions) {
-        common::skip("MEMWB_STOP_AT exists in debug builds only");
+    if !cfg!(feature = "fault-injection") {
+        common::skip(
+            "MEMWB_STOP_AT exists only with the fault-injection feature (cargo test turns it on)",
+        );
         return;
     }
     use rustix::process::Signal;

@@ -1,6 +1,6 @@
 //! A writer stalled past the stale time (a suspended laptop, SIGSTOP, a long pause) while
 //! another breaks its lock and commits: no acknowledged commit may be lost. The stalled
-//! process stops itself at its n-th commit step (`MEMWB_STOP_AT`, debug builds); the test waits
+//! process stops itself at its n-th commit step (`MEMWB_STOP_AT`, the fault-injection feature); the test waits
 //! for it to be stopped (waitpid with WUNTRACED, no sleep), ages its lock past the stale limit,
 //! runs a second writer to completion, resumes the first and checks the set.
 
@@ -116,8 +116,10 @@ fn names(ws: &Path) -> Vec<String> {
 
 #[test]
 fn a_writer_stalled_at_any_step_never_overwrites_a_newer_commit() {
-    if !cfg!(debug_assertions) {
-        common::skip("MEMWB_STOP_AT exists in debug builds only");
+    if !cfg!(feature = "fault-injection") {
+        common::skip(
+            "MEMWB_STOP_AT exists only with the fault-injection feature (cargo test turns it on)",
+        );
         return;
     }
     let mut refused = 0;
@@ -179,8 +181,10 @@ fn a_writer_stalled_at_any_step_never_overwrites_a_newer_commit() {
 /// journals it so.
 #[test]
 fn a_lock_lost_during_the_commit_rename_is_reported_and_journaled() {
-    if !cfg!(debug_assertions) {
-        common::skip("MEMWB_STOP_AFTER_CHECK exists in debug builds only");
+    if !cfg!(feature = "fault-injection") {
+        common::skip(
+            "MEMWB_STOP_AFTER_CHECK exists only with the fault-injection feature (cargo test turns it on)",
+        );
         return;
     }
     let ws = common::workspace();

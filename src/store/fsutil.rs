@@ -50,9 +50,9 @@ impl IoHooks {
         Self(Some(hook))
     }
 
-    /// Passes one step to the hook (and, in debug builds, the crash point).
+    /// Passes one step to the hook (and, with the `fault-injection` feature, the crash point).
     pub(crate) fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
-        #[cfg(debug_assertions)]
+        #[cfg(feature = "fault-injection")]
         crash_point::reached(op, path);
         match &self.0 {
             Some(hook) => hook
@@ -63,11 +63,11 @@ impl IoHooks {
     }
 }
 
-/// Debug builds only: `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
+/// With the `fault-injection` feature only (tests): `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
 /// commit step, as a crash would, so that the crash tests can stop a `memwb` process at every
 /// step deterministically (see docs/testing.md); `MEMWB_STOP_AT=<n>` stops it there with
-/// SIGSTOP instead (a stalled writer). Release builds do not read the variables.
-#[cfg(debug_assertions)]
+/// SIGSTOP instead (a stalled writer). Without the feature nothing reads the variables.
+#[cfg(feature = "fault-injection")]
 pub(crate) mod crash_point {
     use std::path::Path;
     use std::sync::OnceLock;

@@ -275,7 +275,7 @@ impl Store {
             hooks,
             || {
                 lock.verify()?;
-                #[cfg(debug_assertions)]
+                #[cfg(feature = "fault-injection")]
                 super::fsutil::crash_point::after_lock_check();
                 Ok(())
             },

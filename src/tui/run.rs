@@ -373,10 +373,10 @@ async fn event_loop(
     }
 }
 
-/// Debug builds only: `MEMWB_TEST_PANIC_AFTER_DRAW=1` panics after the first frame, so a test can
+/// With the `fault-injection` feature only (tests): `MEMWB_TEST_PANIC_AFTER_DRAW=1` panics after the first frame, so a test can
 /// check that the panic hook restores the terminal.
 fn panic_point_for_tests() {
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "fault-injection")]
     if std::env::var_os("MEMWB_TEST_PANIC_AFTER_DRAW").is_some() {
         panic!("test panic after the first frame (MEMWB_TEST_PANIC_AFTER_DRAW)");
     }
