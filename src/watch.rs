@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::review::journal::MEMWB_DIR;
 use crate::review::proposal::PROPOSALS_DIR;
 use crate::store::inspect::Inspection;
-use crate::store::{Commit, Store};
+use crate::store::{Commit, Store, Touched};
 
 /// What one reload found.
 #[derive(Debug, Clone)]
@@ -156,13 +156,17 @@ impl Drop for Watcher {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Poke {
     Manifest,
     Root,
-    Other,
+    /// A file directly in `.memory`, other than the manifest: its name.
+    Other(String),
     /// Under `.memory/.memwb`.
     Review,
+    /// Events were lost (the kernel's queue overflowed, or the watch reported an error):
+    /// anything may have changed.
+    Rescan,
     Stop,
 }
 
@@ -191,11 +195,14 @@ impl Watcher {
         let notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(event) => {
-                    if let Some(poke) = classify(&event, &handler_root, &manifest, &review_dir) {
+                    for poke in classify(&event, &handler_root, &manifest, &review_dir) {
                         let _ = events_tx.send(poke);
                     }
                 }
-                Err(e) => tracing::warn!(error = %e, "watch error"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "watch error");
+                    let _ = events_tx.send(Poke::Rescan);
+                }
             })
             .map_err(|error| WatchError::Notify {
                 path: root.clone(),
@@ -211,17 +218,9 @@ impl Watcher {
         let mut review_watches = Vec::new();
         watch_review(&mut notifier, &mut review_watches, &root);
         let baseline = Arc::new(store.inspect());
-        let worker = Worker {
-            store,
-            root,
-            notifier,
-            watching,
-            review_watches,
-            options,
-            unreadable: unreadable_reason(&baseline),
-            seen: baseline.clone(),
-            last: baseline.clone(),
-        };
+        let mut worker = Worker::new(store, notifier, options, baseline.clone());
+        worker.watching = watching;
+        worker.review_watches = review_watches;
         let handle = thread::Builder::new()
             .name("memwb-watch".into())
             .spawn(move || worker.run(rx, sink))
@@ -239,38 +238,34 @@ impl Watcher {
     }
 }
 
-fn classify(
-    event: &notify::Event,
-    root: &Path,
-    manifest: &Path,
-    review_dir: &Path,
-) -> Option<Poke> {
+/// What one notify event says, path by path (a rename names two).
+fn classify(event: &notify::Event, root: &Path, manifest: &Path, review_dir: &Path) -> Vec<Poke> {
+    if event.need_rescan() {
+        return vec![Poke::Rescan];
+    }
     match event.kind {
         EventKind::Access(AccessKind::Close(AccessMode::Write)) => {}
-        EventKind::Access(_) => return None,
+        EventKind::Access(_) => return Vec::new(),
         _ => {}
     }
-    let mut poke = None;
-    for path in &event.paths {
-        let this = if path == manifest {
-            Poke::Manifest
-        } else if path == root {
-            Poke::Root
-        } else if path.starts_with(review_dir) {
-            Poke::Review
-        } else if path.parent() == Some(root) {
-            Poke::Other
-        } else {
-            continue;
-        };
-        poke = Some(match (poke, this) {
-            (Some(Poke::Root), _) | (_, Poke::Root) => Poke::Root,
-            (Some(Poke::Manifest), _) | (_, Poke::Manifest) => Poke::Manifest,
-            (Some(Poke::Other), _) | (_, Poke::Other) => Poke::Other,
-            _ => Poke::Review,
-        });
-    }
-    poke
+    event
+        .paths
+        .iter()
+        .filter_map(|path| {
+            Some(if path == manifest {
+                Poke::Manifest
+            } else if path == root {
+                Poke::Root
+            } else if path.starts_with(review_dir) {
+                Poke::Review
+            } else if path.parent() == Some(root) {
+                // A name that is not UTF-8 is no record file; it still calls for a refresh.
+                Poke::Other(path.file_name()?.to_string_lossy().into_owned())
+            } else {
+                return None;
+            })
+        })
+        .collect()
 }
 
 /// Adds a non-recursive watch on `.memory/.memwb` and on its `proposals` folder for each that
@@ -326,11 +321,34 @@ struct Worker {
     last: Arc<Inspection>,
     /// Why the set does not read now, once reported.
     unreadable: Option<String>,
-    /// The last inspection, readable or not.
+    /// The last inspection, readable or not: what the next reload reuses.
     seen: Arc<Inspection>,
+    /// Record files touched since `seen` was taken: what the next reload reads again.
+    touched: Touched,
 }
 
 impl Worker {
+    /// A worker whose first reading is `baseline`, watching nothing yet.
+    fn new(
+        store: Store,
+        notifier: RecommendedWatcher,
+        options: WatchOptions,
+        baseline: Arc<Inspection>,
+    ) -> Self {
+        Self {
+            root: store.root().to_owned(),
+            store,
+            notifier,
+            watching: None,
+            review_watches: Vec::new(),
+            options,
+            unreadable: unreadable_reason(&baseline),
+            seen: baseline.clone(),
+            last: baseline,
+            touched: Touched::default(),
+        }
+    }
+
     fn ensure_watches(&mut self) -> notify::Result<()> {
         let current = self.watching.take();
         self.watching = Some(watch_target(&mut self.notifier, current, &self.store)?);
@@ -384,11 +402,20 @@ impl Worker {
                     Poke::Stop => return,
                     Poke::Manifest => manifest = true,
                     Poke::Root => root = true,
-                    Poke::Other => other = true,
+                    Poke::Other(name) => {
+                        self.touched.file(&name);
+                        other = true;
+                    }
                     Poke::Review => review = true,
+                    Poke::Rescan => {
+                        self.touched.all();
+                        manifest = true;
+                    }
                 }
             }
             if root {
+                // `.memory` itself came, went or moved: nothing read before can be trusted.
+                self.touched.all();
                 if let Err(e) = self.ensure_watches() {
                     sink(WatchEvent::Error(format!(
                         "cannot watch {}: {e}",
@@ -420,10 +447,12 @@ impl Worker {
         }
     }
 
-    /// Inspects the folder; tells whether there is something to report: the manifest's list
-    /// of files changed, or the set stopped or started reading.
+    /// Inspects the folder again, reading only the record files that may have changed
+    /// ([`Store::reinspect`]); tells whether there is something to report: the manifest's
+    /// list of files changed, or the set stopped or started reading.
     fn reload(&mut self) -> (Change, bool) {
-        let inspection = Arc::new(self.store.inspect());
+        let touched = std::mem::take(&mut self.touched);
+        let inspection = Arc::new(self.store.reinspect(&self.seen, &touched));
         let change = |commit, unreadable| Change {
             at_ms: now_ms(),
             commit,
@@ -448,5 +477,89 @@ impl Worker {
         let commit = self.last.diff(&inspection);
         self.last = inspection.clone();
         (change(commit, None), files_changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use notify::event::{CreateKind, Flag, ModifyKind, RenameMode};
+    use notify::{Event, EventKind};
+
+    use super::{Poke, WatchEvent, WatchOptions, Worker, classify};
+    use crate::store::{MemoryType, Record, Store, StoreOptions};
+
+    fn classified(event: Event) -> Vec<Poke> {
+        let root = PathBuf::from("/ws/.memory");
+        classify(
+            &event,
+            &root,
+            &root.join("manifest.json"),
+            &root.join(".memwb"),
+        )
+    }
+
+    #[test]
+    fn a_lost_event_calls_for_a_full_reload() {
+        // What notify sends when the kernel's event queue overflowed: no path at all.
+        let overflow = Event::new(EventKind::Other).set_flag(Flag::Rescan);
+        assert_eq!(classified(overflow), [Poke::Rescan]);
+    }
+
+    #[test]
+    fn each_file_of_an_event_is_named() {
+        let rename = Event::new(EventKind::Modify(ModifyKind::Name(RenameMode::Both)))
+            .add_path("/ws/.memory/a-1.md".into())
+            .add_path("/ws/.memory/manifest.json".into());
+        assert_eq!(
+            classified(rename),
+            [Poke::Other("a-1.md".into()), Poke::Manifest]
+        );
+        let elsewhere =
+            Event::new(EventKind::Create(CreateKind::File)).add_path("/ws/notes.md".into());
+        assert!(classified(elsewhere).is_empty());
+    }
+
+    /// A change whose events were all lost (the worker's notifier watches nothing here) is
+    /// found by the reload an overflow calls for: a record edited in place so that it no
+    /// longer reads, which no manifest change names.
+    #[test]
+    fn an_overflow_reloads_every_record() {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+        let record = Record::new("one", MemoryType::Project, "a fact", "body").expect("valid");
+        store.extend(vec![record]).expect("seed");
+        let baseline = Arc::new(store.inspect());
+        let notifier = notify::recommended_watcher(|_: notify::Result<Event>| {}).expect("notify");
+        let options = WatchOptions {
+            refresh_on_touch: None,
+        };
+        let worker = Worker::new(store.clone(), notifier, options, baseline.clone());
+        std::fs::write(store.root().join(&baseline.entries[0].file), "not a record")
+            .expect("break");
+        let (pokes, rx) = mpsc::channel();
+        let (events, seen) = mpsc::channel();
+        let running = std::thread::spawn(move || {
+            worker.run(rx, move |event| {
+                let _ = events.send(event);
+            })
+        });
+        pokes.send(Poke::Rescan).expect("poke");
+        let event = seen
+            .recv_timeout(Duration::from_secs(10))
+            .expect("an event");
+        pokes.send(Poke::Stop).expect("stop");
+        running.join().expect("worker");
+        match event {
+            WatchEvent::Committed(change) => {
+                assert!(change.unreadable.is_some(), "{change:?}");
+                assert_eq!(*change.inspection, store.inspect());
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The audit: everything about a `.memory` folder, never failing on bad content.
 
+use std::collections::HashSet;
 use std::fs;
 use std::os::fd::OwnedFd;
 use std::path::PathBuf;
@@ -367,6 +368,12 @@ impl Store {
     /// Audits the folder. Only problems with the workspace itself (which `open` already
     /// resolved) could stop it, so it returns a report for every folder state.
     pub fn inspect(&self) -> Inspection {
+        self.inspect_reusing(&|_| None)
+    }
+
+    /// [`Store::inspect`], taking the state of a listed entry from `reuse` where it answers
+    /// (see `reinspect.rs`) instead of reading its file.
+    pub(super) fn inspect_reusing(&self, reuse: &dyn Fn(&str) -> Option<EntryState>) -> Inspection {
         let options = &self.options;
         let mut report = Inspection {
             workspace: self.workspace.clone(),
@@ -410,10 +417,12 @@ impl Store {
             .iter()
             .map(|(file, safe)| ManifestEntry {
                 file: file.clone(),
-                state: if *safe {
-                    self.inspect_entry(dir.as_ref(), file, looked_at)
-                } else {
+                state: if !*safe {
                     EntryState::UnsafeName
+                } else if let Some(state) = reuse(file) {
+                    state
+                } else {
+                    self.inspect_entry(dir.as_ref(), file, looked_at)
                 },
             })
             .collect();
@@ -531,12 +540,13 @@ impl Store {
             .filter_map(|e| e.file_name().into_string().ok())
             .collect();
         names.sort();
+        let listed: HashSet<&str> = listed.iter().map(|(f, _)| f.as_str()).collect();
         for name in names {
             if name.starts_with('.') && name.ends_with(".tmp") {
                 report.temp_files.push(name);
             } else if name.ends_with(".md")
                 && name != index::INDEX_FILE
-                && !listed.iter().any(|(f, _)| *f == name)
+                && !listed.contains(name.as_str())
             {
                 report.unlisted.push(name);
             }

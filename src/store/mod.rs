@@ -15,6 +15,7 @@ pub mod lock;
 pub mod manifest;
 pub mod record;
 mod record_file;
+mod reinspect;
 mod repair;
 mod set;
 mod strays;
@@ -40,6 +41,7 @@ pub use fsutil::{FaultHook, IoHooks, IoOp};
 pub use inspect::{EntryState, Finding, Inspection, Severity};
 pub use lock::{LockState, LockTiming, LockWait};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
+pub use reinspect::Touched;
 pub use set::{MemorySet, StoredRecord};
 pub use strays::StrayKind;
 
