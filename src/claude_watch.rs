@@ -14,8 +14,8 @@ use notify::{RecursiveMode, Watcher as _};
 
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot};
-use crate::store::Commit;
 use crate::store::time::now_ms;
+use crate::store::{Commit, Touched};
 use crate::watch::WatchError;
 
 /// How long the folder must be quiet before it is read again.
@@ -66,7 +66,10 @@ impl Drop for ClaudeWatcher {
 }
 
 enum Poke {
-    Touched,
+    /// These paths in the folder changed.
+    Touched(Vec<std::path::PathBuf>),
+    /// Events were lost (the kernel's queue overflowed): anything may have changed.
+    Rescan,
     Review,
     Failed(String),
 }
@@ -130,6 +133,7 @@ impl ClaudeWatcher {
         let mut notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 let poke = match res {
+                    Ok(event) if event.need_rescan() => Poke::Rescan,
                     Ok(event) => {
                         if let EventKind::Access(kind) = event.kind
                             && kind != AccessKind::Close(AccessMode::Write)
@@ -139,7 +143,7 @@ impl ClaudeWatcher {
                         match state.as_ref().and_then(|s| s.classify(&event.paths)) {
                             Some(true) => Poke::Review,
                             Some(false) => return,
-                            None => Poke::Touched,
+                            None => Poke::Touched(event.paths),
                         }
                     }
                     Err(e) => Poke::Failed(e.to_string()),
@@ -159,6 +163,7 @@ impl ClaudeWatcher {
         let thread_root = folder.root().to_owned();
         let baseline = Arc::new(folder.read());
         let mut last = baseline.clone();
+        let mut seen = Touched::default();
         let worker = thread::Builder::new()
             .name("memwb-claude-watch".into())
             .spawn(move || {
@@ -169,22 +174,31 @@ impl ClaudeWatcher {
                         return;
                     }
                     let (mut touched, mut review) = (false, false);
+                    let mut take = |poke: Poke, seen: &mut Touched| match poke {
+                        Poke::Touched(paths) => {
+                            note(&mut *seen, folder.root(), &paths);
+                            touched = true;
+                        }
+                        Poke::Rescan | Poke::Failed(_) => {
+                            seen.all();
+                            touched = true;
+                        }
+                        Poke::Review => review = true,
+                    };
                     match rx.recv_timeout(Duration::from_millis(200)) {
-                        Ok(Poke::Touched) => touched = true,
-                        Ok(Poke::Review) => review = true,
                         Ok(Poke::Failed(message)) => {
+                            seen.all();
                             sink(ClaudeEvent::Error(message));
                             continue;
                         }
+                        Ok(poke) => take(poke, &mut seen),
                         Err(RecvTimeoutError::Timeout) => continue,
                         Err(RecvTimeoutError::Disconnected) => return,
                     }
                     // Wait for quiet: every poke within QUIET restarts the wait.
                     loop {
                         match rx.recv_timeout(QUIET) {
-                            Ok(Poke::Touched) => touched = true,
-                            Ok(Poke::Review) => review = true,
-                            Ok(Poke::Failed(_)) => {}
+                            Ok(poke) => take(poke, &mut seen),
                             Err(RecvTimeoutError::Timeout) => break,
                             Err(RecvTimeoutError::Disconnected) => return,
                         }
@@ -195,7 +209,7 @@ impl ClaudeWatcher {
                     if !touched {
                         continue;
                     }
-                    let next = Arc::new(folder.read());
+                    let next = Arc::new(folder.reread(&last, &std::mem::take(&mut seen)));
                     let commit = diff(&last, &next);
                     if !commit.added.is_empty()
                         || !commit.removed.is_empty()
@@ -221,6 +235,26 @@ impl ClaudeWatcher {
             },
             baseline,
         ))
+    }
+}
+
+/// Adds `paths` (events in the folder at `root`) to `touched`, by their path in the folder; a
+/// path that is the folder itself, or outside it, makes everything touched.
+fn note(touched: &mut Touched, root: &std::path::Path, paths: &[std::path::PathBuf]) {
+    if paths.is_empty() {
+        touched.all();
+    }
+    for path in paths {
+        match path.strip_prefix(root) {
+            Ok(relative) if !relative.as_os_str().is_empty() => {
+                let parts: Vec<_> = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect();
+                touched.file(&parts.join("/"));
+            }
+            _ => touched.all(),
+        }
     }
 }
 

@@ -355,3 +355,193 @@ fn watch_command_reports_an_unreadable_set_as_an_error_line() {
         }
     }
 }
+
+/// What a reload may get wrong, as a fresh inspection of `store` reads it now (the lock, temp
+/// files and the file a commit replaced are left out: a writer makes them come and go after
+/// its commit point, between the two readings).
+fn as_read(inspection: &memwb::store::Inspection) -> impl PartialEq + std::fmt::Debug + '_ {
+    (&inspection.manifest, &inspection.entries, &inspection.index)
+}
+
+fn assert_fresh(change: &memwb::watch::Change, store: &Store) {
+    let fresh = store.inspect();
+    assert_eq!(as_read(&change.inspection), as_read(&fresh));
+}
+
+/// Each reload reads only what changed (issue 27); what it shows is what a fresh inspection
+/// shows, commit after commit and after a record edited in place.
+#[test]
+fn each_reload_shows_what_a_fresh_inspection_shows() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend(vec![record("alpha"), record("beta")])
+        .expect("seed");
+    let options = WatchOptions {
+        refresh_on_touch: Some(Duration::from_millis(20)),
+    };
+    let (_watcher, rx) = start(&store, options);
+    let writer = Store::open(dir.path(), StoreOptions::default()).expect("open");
+
+    writer.extend(vec![record("gamma")]).expect("add");
+    let change = next_commit(&rx);
+    assert_eq!(change.commit.added, ["gamma"]);
+    assert_fresh(&change, &store);
+
+    let alpha = writer
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("alpha")
+        .record
+        .clone();
+    let edited = Record::new("alpha", MemoryType::User, "changed", "new body").expect("valid");
+    writer.replace(&alpha, edited).expect("replace");
+    let change = next_commit(&rx);
+    assert_eq!(change.commit.changed, ["alpha"]);
+    assert_fresh(&change, &store);
+    let shown = change
+        .inspection
+        .valid_records()
+        .find(|r| r.name() == "alpha");
+    assert_eq!(shown.expect("alpha").body(), "new body");
+
+    let beta = writer
+        .read()
+        .expect("read")
+        .get("beta")
+        .expect("beta")
+        .record
+        .clone();
+    writer.remove(&[beta]).expect("remove");
+    let change = next_commit(&rx);
+    assert_eq!(change.commit.removed, ["beta"]);
+    assert_fresh(&change, &store);
+
+    // A record file edited in place by hand (no commit names it) is read again.
+    let file = writer
+        .read()
+        .expect("read")
+        .get("gamma")
+        .expect("gamma")
+        .file
+        .clone();
+    let path = store.root().join(&file);
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(&path, text.replace("body", "edited by hand")).expect("edit");
+    let shown = loop {
+        let event = rx.recv_timeout(WAIT).expect("a refresh");
+        if let WatchEvent::Refreshed(change) | WatchEvent::Committed(change) = event {
+            break change;
+        }
+    };
+    assert_fresh(&shown, &store);
+    let gamma = shown
+        .inspection
+        .valid_records()
+        .find(|r| r.name() == "gamma");
+    assert_eq!(gamma.expect("gamma").body(), "edited by hand");
+}
+
+/// A burst of outside changes (commits, a record edited in place, a record file replaced by
+/// another, a stray file) ends in the state a fresh inspection reads.
+#[test]
+fn a_burst_of_outside_changes_ends_as_a_fresh_inspection() {
+    let dir = tempfile::tempdir().expect("dir");
+    let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    store
+        .extend((0..20).map(|i| record(&format!("seed-{i}"))).collect())
+        .expect("seed");
+    let (_watcher, rx) = start(&store, headless());
+    let writer = Store::open(dir.path(), StoreOptions::default()).expect("open");
+    let set = writer.read().expect("read");
+    for i in 0..10 {
+        writer
+            .extend(vec![record(&format!("burst-{i}"))])
+            .expect("add");
+    }
+    writer
+        .remove(&[set.entries[6].record.clone()])
+        .expect("remove");
+    let path = |i: usize| store.root().join(&set.entries[i].file);
+    let text = std::fs::read_to_string(path(3)).expect("read");
+    std::fs::write(path(3), text.replace("body", "in place")).expect("edit");
+    std::fs::write(path(4), "not a record any more").expect("break");
+    replace(&path(5), text.replace("seed-3", "seed-5").as_bytes());
+    std::fs::write(store.root().join("stray-note.md"), "hello").expect("stray");
+    // The last change, a manifest written by hand (the strict writer refuses the set now): once
+    // it is reported, every change before it was seen.
+    std::fs::write(
+        store.root().join("marker-1.md"),
+        record("marker").to_file_text(),
+    )
+    .expect("marker");
+    let mut files: Vec<String> = store
+        .inspect()
+        .entries
+        .into_iter()
+        .map(|e| e.file)
+        .collect();
+    files.push("marker-1.md".into());
+    let manifest = memwb::store::manifest::render(&files);
+    replace(&store.manifest_path(), manifest.as_bytes());
+    let last = loop {
+        let change = next_commit(&rx);
+        if change
+            .inspection
+            .valid_records()
+            .any(|r| r.name() == "marker")
+        {
+            break change;
+        }
+    };
+    assert_fresh(&last, &store);
+    assert!(!last.inspection.is_readable(), "the broken record is seen");
+    assert_eq!(last.inspection.unlisted, ["stray-note.md"]);
+}
+
+/// The same on a Claude Code folder: its watcher reads again only the files it saw change,
+/// and a burst of writes, an edit, a removal and a folder renamed end as a fresh reading.
+#[test]
+fn a_burst_on_a_claude_folder_ends_as_a_fresh_reading() {
+    use memwb::claude::{ClaudeFolder, LoadLimits};
+    use memwb::claude_watch::{ClaudeEvent, ClaudeWatcher};
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().join("memory");
+    std::fs::create_dir_all(root.join("notes")).expect("mkdir");
+    let topic = |name: &str, body: &str| {
+        format!("---\nname: {name}\ndescription: about {name}\ntype: project\n---\n{body}\n")
+    };
+    for i in 0..20 {
+        std::fs::write(root.join(format!("topic-{i}.md")), topic("t", "body")).expect("seed");
+    }
+    std::fs::write(root.join("notes/inner.md"), topic("inner", "body")).expect("seed");
+    std::fs::write(root.join("MEMORY.md"), "- [t](topic-0.md) — first\n").expect("index");
+    let folder = ClaudeFolder::open(&root, LoadLimits::default()).expect("open");
+    let state = tempfile::tempdir().expect("state");
+    let folder = folder.with_state_root(state.path().to_owned());
+    let (tx, rx) = mpsc::channel();
+    let (_watcher, _) = ClaudeWatcher::start(folder.clone(), move |event| {
+        let _ = tx.send(event);
+    })
+    .expect("watch");
+    for i in 0..5 {
+        std::fs::write(root.join(format!("new-{i}.md")), topic("n", "new")).expect("add");
+    }
+    std::fs::write(root.join("topic-1.md"), topic("t", "edited")).expect("edit");
+    std::fs::remove_file(root.join("topic-2.md")).expect("remove");
+    std::fs::rename(root.join("notes"), root.join("moved")).expect("rename a folder");
+    std::fs::create_dir(root.join("notes")).expect("mkdir");
+    std::fs::write(root.join("notes/inner.md"), topic("inner", "replaced")).expect("write");
+    std::fs::write(root.join("MEMORY.md"), "- [t](topic-1.md) — edited\n").expect("index");
+    let deadline = std::time::Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(ClaudeEvent::Changed(change)) if *change.snapshot == folder.read() => break,
+            Ok(ClaudeEvent::Error(e)) => panic!("watch error: {e}"),
+            Ok(_) => {}
+            Err(_) => panic!("no reading of the watcher came to what a fresh reading shows"),
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! Reading one Claude Code memory folder: its topic files, its MEMORY.md and its
 //! consolidation lock, all as they are (nothing here fails on bad content).
 
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -9,6 +10,7 @@ use super::error::{ClaudeError, Result};
 use super::frontmatter::{self, Frontmatter, Parsed};
 use super::fsread::{MAX_FILE_BYTES, describe, read_regular};
 use super::index::{self, INDEX_FILE, LoadLimits, ParsedIndex};
+use crate::store::Touched;
 use crate::store::fsutil::IoHooks;
 
 /// The lock auto dream holds while it consolidates: its text is the PID, its mtime the time of
@@ -218,6 +220,32 @@ impl ClaudeFolder {
     }
 
     pub fn read(&self) -> Snapshot {
+        self.read_reusing(&|_| None)
+    }
+
+    /// [`ClaudeFolder::read`], given `previous` (a reading of this folder) and every path
+    /// `touched` since: a topic file that `previous` holds and that was not touched (nor a
+    /// folder it is in) is taken from `previous` unread. The folder's listing, MEMORY.md and
+    /// the consolidation lock are read again.
+    pub fn reread(&self, previous: &Snapshot, touched: &Touched) -> Snapshot {
+        if matches!(touched, Touched::All) || previous.root != self.root {
+            return self.read();
+        }
+        let known: HashMap<&str, &Topic> = previous
+            .topics
+            .iter()
+            .map(|topic| (topic.file.as_str(), topic))
+            .collect();
+        self.read_reusing(&|file| {
+            if touched.may_have_changed(file) {
+                return None;
+            }
+            known.get(file).map(|topic| (*topic).clone())
+        })
+    }
+
+    /// Reads the folder, taking a topic file from `reuse` where it answers.
+    fn read_reusing(&self, reuse: &dyn Fn(&str) -> Option<Topic>) -> Snapshot {
         let mut snapshot = Snapshot {
             root: self.root.clone(),
             topics: Vec::new(),
@@ -226,7 +254,7 @@ impl ClaudeFolder {
             others: Vec::new(),
             consolidation: None,
         };
-        self.scan(&self.root, "", 0, &mut snapshot);
+        self.scan(&self.root, "", 0, reuse, &mut snapshot);
         snapshot.topics.sort_by(|a, b| a.file.cmp(&b.file));
         snapshot.others.sort_by(|a, b| a.file.cmp(&b.file));
         let index_path = self.index_path();
@@ -246,7 +274,14 @@ impl ClaudeFolder {
         snapshot
     }
 
-    fn scan(&self, dir: &Path, prefix: &str, depth: usize, out: &mut Snapshot) {
+    fn scan(
+        &self,
+        dir: &Path,
+        prefix: &str,
+        depth: usize,
+        reuse: &dyn Fn(&str) -> Option<Topic>,
+        out: &mut Snapshot,
+    ) {
         let Ok(entries) = fs::read_dir(dir) else {
             return;
         };
@@ -265,7 +300,7 @@ impl ClaudeFolder {
             if kind.is_dir() {
                 // Hidden folders are tools' own (memwb keeps its journal in one).
                 if !name.starts_with('.') && depth < MAX_DEPTH {
-                    self.scan(&entry.path(), &format!("{file}/"), depth + 1, out);
+                    self.scan(&entry.path(), &format!("{file}/"), depth + 1, reuse, out);
                 }
                 continue;
             }
@@ -287,6 +322,10 @@ impl ClaudeFolder {
                     file,
                     why: format!("{}, not a memory file", describe(kind)),
                 });
+                continue;
+            }
+            if let Some(topic) = reuse(&file) {
+                out.topics.push(topic);
                 continue;
             }
             let path = entry.path();
@@ -436,5 +475,38 @@ mod tests {
             !read_consolidation(&path).expect("lock").live,
             "fresh, dead"
         );
+    }
+
+    #[test]
+    fn a_rereading_reads_what_was_touched_and_keeps_the_rest() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let topic = |text: &str| format!("---\nname: t\ndescription: d\n---\n{text}\n");
+        fs::create_dir(dir.path().join("notes")).expect("mkdir");
+        fs::write(dir.path().join("a.md"), topic("one")).expect("write");
+        fs::write(dir.path().join("notes/b.md"), topic("two")).expect("write");
+        let folder = ClaudeFolder::open(dir.path(), LoadLimits::default()).expect("open");
+        let before = folder.read();
+        fs::write(dir.path().join("a.md"), topic("ONE")).expect("edit");
+        fs::write(dir.path().join("notes/b.md"), topic("TWO")).expect("edit");
+        fs::write(dir.path().join("c.md"), topic("three")).expect("add");
+        let mut touched = Touched::default();
+        touched.file("c.md");
+        let partly = folder.reread(&before, &touched);
+        assert_eq!(
+            partly.topic("a.md"),
+            before.topic("a.md"),
+            "not touched: kept"
+        );
+        assert_eq!(partly.topic("c.md").expect("added").body(), "three\n");
+        touched.file("a.md");
+        touched.file("notes");
+        assert_eq!(folder.reread(&before, &touched), folder.read());
+        fs::remove_file(dir.path().join("a.md")).expect("remove");
+        let gone = folder.reread(&before, &Touched::default());
+        assert!(
+            gone.topic("a.md").is_none(),
+            "a file no longer listed is gone"
+        );
+        assert_eq!(folder.reread(&before, &Touched::All), folder.read());
     }
 }

@@ -13,14 +13,17 @@ use std::collections::{BTreeSet, HashMap};
 use super::Store;
 use super::inspect::{EntryState, Inspection};
 
-/// Which record files in `.memory` may differ from an earlier inspection.
+/// Which files may differ from an earlier reading: record files in `.memory`
+/// ([`Store::reinspect`]), or topic files of a Claude Code folder
+/// (`ClaudeFolder::reread`), by their path in the folder, `/`-separated. A folder's path stands
+/// for everything under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Touched {
     /// Anything may have changed (the watch overflowed, `.memory` itself moved, nothing is
     /// known): every listed file is read.
     All,
-    /// Only files with these names were created, written, renamed, removed or had their
-    /// metadata changed since the earlier inspection.
+    /// Only files (or folders) with these paths were created, written, renamed, removed or had
+    /// their metadata changed since the earlier reading.
     Files(BTreeSet<String>),
 }
 
@@ -31,7 +34,7 @@ impl Default for Touched {
 }
 
 impl Touched {
-    /// Adds the file `name` to what was touched.
+    /// Adds the file (or folder) at `name` to what was touched.
     pub fn file(&mut self, name: &str) {
         if let Self::Files(files) = self {
             files.insert(name.to_owned());
@@ -43,10 +46,16 @@ impl Touched {
         *self = Self::All;
     }
 
-    fn may_have_changed(&self, name: &str) -> bool {
+    /// Whether the file at `name`, or a folder it is in, was touched.
+    pub(crate) fn may_have_changed(&self, name: &str) -> bool {
         match self {
             Self::All => true,
-            Self::Files(files) => files.contains(name),
+            Self::Files(files) => {
+                files.contains(name)
+                    || name
+                        .match_indices('/')
+                        .any(|(end, _)| files.contains(&name[..end]))
+            }
         }
     }
 }
@@ -96,6 +105,19 @@ mod tests {
             .extend(vec![record("one", "first"), record("two", "second")])
             .expect("extend");
         (dir, store)
+    }
+
+    #[test]
+    fn a_folder_stands_for_everything_under_it() {
+        let mut touched = Touched::default();
+        touched.file("notes");
+        assert!(touched.may_have_changed("notes"));
+        assert!(touched.may_have_changed("notes/a.md"));
+        assert!(touched.may_have_changed("notes/deeper/b.md"));
+        assert!(!touched.may_have_changed("notes.md"));
+        assert!(!touched.may_have_changed("other/notes/a.md"));
+        touched.all();
+        assert!(touched.may_have_changed("anything.md"));
     }
 
     #[test]
