@@ -666,3 +666,42 @@ fn enter_in_the_query_pane_jumps_to_the_chosen_memory() {
     assert_eq!(status, "jumped to alpha; filter cleared to show it");
     assert!(h.screen().contains("Record: alpha"), "{}", h.screen());
 }
+
+/// An outside commit reaches the screen through the real watcher, which reads only what the
+/// commit changed (issue 27): what the workbench shows is exactly what a fresh load shows.
+#[test]
+fn an_outside_commit_shows_exactly_the_new_state() {
+    let mut h = three();
+    h.start_watch();
+    let theirs = other(&h);
+    let fresh = |h: &Harness| h.store().inspect().entries;
+
+    theirs
+        .extend(vec![record("delta", "fourth record", "delta body")])
+        .expect("add");
+    h.watch_until(|change| change.commit.added == ["delta"]);
+    assert_eq!(h.app.inspection.entries, fresh(&h));
+    assert!(h.screen().contains("delta"), "{}", h.screen());
+    assert!(h.screen().contains("commit: +delta"), "{}", h.screen());
+
+    let beta = current(&h, "beta").expect("beta");
+    theirs
+        .replace(
+            &beta,
+            record("beta", "rewritten elsewhere", "new beta body"),
+        )
+        .expect("replace");
+    h.watch_until(|change| change.commit.changed == ["beta"]);
+    assert_eq!(h.app.inspection.entries, fresh(&h));
+    h.press(KeyCode::Char('j')); // alpha -> beta
+    assert_eq!(selected(&h).as_deref(), Some("beta"));
+    assert!(h.screen().contains("new beta body"), "{}", h.screen());
+
+    let gamma = current(&h, "gamma").expect("gamma");
+    theirs.remove(&[gamma]).expect("remove");
+    h.watch_until(|change| change.commit.removed == ["gamma"]);
+    assert_eq!(h.app.inspection.entries, fresh(&h));
+    let names: Vec<&str> = h.app.inspection.valid_records().map(Record::name).collect();
+    assert_eq!(names, ["alpha", "beta", "delta"]);
+    assert!(!h.screen().contains("gamma body"), "{}", h.screen());
+}

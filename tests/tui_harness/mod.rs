@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use memwb::store::time::now_ms;
@@ -12,7 +12,7 @@ use memwb::tui::app::{App, Effect, Event, ExternalOutcome};
 use memwb::tui::review::Review;
 use memwb::tui::theme::Theme;
 use memwb::tui::{external, query, ui};
-use memwb::watch::{Change, WatchEvent};
+use memwb::watch::{Change, WatchEvent, WatchOptions, Watcher};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -24,6 +24,8 @@ pub struct Harness {
     pub editor: String,
     /// What `y` put on the clipboard, in order.
     pub yanked: Vec<String>,
+    /// The real watcher, once [`Harness::start_watch`] started it, and what it reports.
+    watching: Option<(Watcher, mpsc::Receiver<WatchEvent>)>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -65,6 +67,7 @@ impl Harness {
             workspace,
             editor: "false".into(),
             yanked: Vec::new(),
+            watching: None,
             _dir: dir,
         };
         // As the event loop does when it starts: the first eval run, the baseline.
@@ -95,6 +98,7 @@ impl Harness {
             workspace,
             editor: "false".into(),
             yanked: Vec::new(),
+            watching: None,
             _dir: None,
         };
         h.send(Event::Started);
@@ -317,6 +321,49 @@ impl Harness {
             inspection,
             unreadable: None,
         })));
+    }
+
+    /// Starts the watcher the event loop starts on this folder, its baseline what the app shows
+    /// now; [`Harness::next_watch`] feeds what it reports into the app.
+    pub fn start_watch(&mut self) {
+        let (tx, rx) = mpsc::channel();
+        let (watcher, _) = Watcher::start(self.store(), WatchOptions::default(), move |event| {
+            let _ = tx.send(event);
+        })
+        .expect("watch");
+        self.watching = Some((watcher, rx));
+    }
+
+    /// Feeds every commit and refresh the real watcher reports into the app, as the event loop
+    /// does, until one that `done` accepts (10 s at most for each); returns that one.
+    pub fn watch_until(&mut self, done: impl Fn(&Change) -> bool) -> Change {
+        loop {
+            let change = self.next_watch();
+            if done(&change) {
+                return change;
+            }
+        }
+    }
+
+    /// Waits (10 s at most) for the real watcher's next commit or refresh and feeds it to the
+    /// app, as the event loop does; returns it.
+    pub fn next_watch(&mut self) -> Change {
+        let (_, rx) = self.watching.as_ref().expect("start_watch first");
+        let (event, change) = loop {
+            match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+                Ok(WatchEvent::Committed(change)) => {
+                    break (WatchEvent::Committed(change.clone()), change);
+                }
+                Ok(WatchEvent::Refreshed(change)) => {
+                    break (WatchEvent::Refreshed(change.clone()), change);
+                }
+                Ok(WatchEvent::Review) => {}
+                Ok(WatchEvent::Error(e)) => panic!("watch error: {e}"),
+                Err(e) => panic!("no news from the watcher: {e}"),
+            }
+        };
+        self.send(Event::Watch(event));
+        change
     }
 
     /// What the watcher sends when `.memory/.memwb` changed (a proposal filed, a decision).
