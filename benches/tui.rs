@@ -154,24 +154,54 @@ fn bench_watch_latency() {
     Stats(after).show("200 records: txn return -> watcher event");
 }
 
+/// Resident memory of this process now, in bytes (Linux; 0 elsewhere).
+fn resident() -> usize {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<usize>().ok())
+        .map_or(0, |pages| pages * 4096)
+}
+
+/// Waits until the record files of a workspace just written are older than the record cache's
+/// settle time, as the files of a set in use are.
+fn settle() {
+    std::thread::sleep(memwb::store::RECORD_CACHE_SETTLE + Duration::from_millis(200));
+}
+
 /// What a person opening the workbench on `n` records waits for: open, inspect, build the app
-/// and draw its first frame.
+/// and draw its first frame (each time in a fresh store, so no record comes from a cache), and
+/// the memory the app holds then.
 fn bench_first_screen(n: usize) {
     let dir = workspace(n);
+    settle();
+    let mut grown = Vec::new();
     time(10, || {
+        let before = resident();
         let store = Store::open(dir.path(), options(n)).expect("open");
         let inspection = Arc::new(store.inspect());
         let mut app = App::new(store, inspection, Theme::from_env());
         let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
         terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+        grown.push(resident().saturating_sub(before));
     })
     .show(&format!("{n:>6} records: first screen (open..frame)"));
+    grown.sort();
+    println!(
+        "{:<48} {:.1} MiB (median of {})",
+        format!("{n:>6} records: resident memory it added"),
+        grown[grown.len() / 2] as f64 / (1 << 20) as f64,
+        grown.len()
+    );
 }
 
 /// Another process commits one record onto `n`; the workbench's watcher reloads and the app
-/// draws the frame that shows it: from the commit's return to that frame.
-fn bench_outside_commit(n: usize) {
+/// draws the frame that shows it: from the commit's return to that frame. `settled`: the set's
+/// files are older than the record cache's settle time (a set in use); otherwise just written.
+fn bench_outside_commit(n: usize, settled: bool) {
     let dir = workspace(n);
+    if settled {
+        settle();
+    }
     let store = Store::open(dir.path(), options(n + 100)).expect("open");
     let inspection = Arc::new(store.inspect());
     let mut app = App::new(store.clone(), inspection, Theme::from_env());
@@ -196,7 +226,10 @@ fn bench_outside_commit(n: usize) {
         samples.push(returned.elapsed());
         while rx.try_recv().is_ok() {}
     }
-    Stats(samples).show(&format!("{n:>6} records: outside commit -> on screen"));
+    let files = if settled { "settled" } else { "new" };
+    Stats(samples).show(&format!(
+        "{n:>6} records: outside commit -> on screen ({files})"
+    ));
 }
 
 fn main() {
@@ -213,5 +246,6 @@ fn main() {
     bench_set(10_000);
     bench_watch_latency();
     bench_first_screen(10_000);
-    bench_outside_commit(10_000);
+    bench_outside_commit(10_000, false);
+    bench_outside_commit(10_000, true);
 }
