@@ -99,7 +99,7 @@ fn audit_index(snapshot: &Snapshot, index: &ParsedIndex, out: &mut Vec<Finding>)
     for line in &index.lines {
         match &line.kind {
             LineKind::Entry { target, file, .. }
-                if file.as_deref().and_then(|f| snapshot.topic(f)).is_none() =>
+                if !file.as_deref().is_some_and(|f| snapshot.links_somewhere(f)) =>
             {
                 out.push(
                     Finding::new(

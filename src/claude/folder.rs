@@ -155,6 +155,8 @@ pub struct Snapshot {
     /// Sorted by `file`.
     pub topics: Vec<Topic>,
     pub index: IndexFile,
+    /// `MEMORY-archive.md` (what `index --fix` moved out of MEMORY.md), when it is readable.
+    pub archive: Option<ParsedIndex>,
     pub index_modified: Option<SystemTime>,
     pub others: Vec<OtherFile>,
     pub consolidation: Option<Consolidation>,
@@ -250,6 +252,7 @@ impl ClaudeFolder {
             root: self.root.clone(),
             topics: Vec::new(),
             index: IndexFile::Missing,
+            archive: None,
             index_modified: None,
             others: Vec::new(),
             consolidation: None,
@@ -270,6 +273,11 @@ impl ClaudeFolder {
             },
             Err(e) => IndexFile::Unreadable(e.to_string()),
         };
+        snapshot.archive = read_regular(&self.root.join(super::edit::ARCHIVE_FILE), MAX_FILE_BYTES)
+            .ok()
+            .flatten()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+            .map(|text| index::parse(&text, self.limits));
         snapshot.consolidation = read_consolidation(&self.root.join(CONSOLIDATE_LOCK));
         snapshot
     }
@@ -381,11 +389,19 @@ impl Snapshot {
         out
     }
 
-    /// Whether MEMORY.md links to `file`, from an entry or from prose
-    /// ([`ParsedIndex::links_to`]).
+    /// Whether MEMORY.md links to `file`, from an entry or from prose, or links to the
+    /// archive that lists it (the agent finds it by following links, not by searching).
     pub fn is_listed(&self, file: &str) -> bool {
-        self.parsed_index()
-            .is_some_and(|index| index.links_to(file))
+        self.parsed_index().is_some_and(|index| {
+            index.links_to(file)
+                || (index.links_to(super::edit::ARCHIVE_FILE)
+                    && self.archive.as_ref().is_some_and(|a| a.links_to(file)))
+        })
+    }
+
+    /// Whether a link from MEMORY.md to `file` reaches something: a topic file, or the archive.
+    pub fn links_somewhere(&self, file: &str) -> bool {
+        self.topic(file).is_some() || (file == super::edit::ARCHIVE_FILE && self.archive.is_some())
     }
 
     /// The topic a query names: by `name`, else by file (with or without `.md`).

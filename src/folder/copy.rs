@@ -231,6 +231,7 @@ mod tests {
             root: "/target".into(),
             topics,
             index: IndexFile::Missing,
+            archive: None,
             index_modified: None,
             others: Vec::new(),
             consolidation: None,
