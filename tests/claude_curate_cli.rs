@@ -413,7 +413,8 @@ fn index_fix_prints_the_diff_and_writes_only_with_yes() {
     );
     let index = fx.read("MEMORY.md");
     assert!(!index.contains("project_payments"));
-    assert!(index.ends_with("error budget\n- [project_old_api](project_old_api.md) \u{2014} The v1 API stays read-only until clients migrate\n- [scratch](scratch.md)"));
+    // Each under a section of its own: the `decision` note's type, a default for no type.
+    assert!(index.ends_with("error budget\n\n## Decision\n- [project_old_api](project_old_api.md) \u{2014} The v1 API stays read-only until clients migrate\n\n## Other\n- [scratch](scratch.md)"), "{index}");
     assert_eq!(ok(fx.run(&["index", "--fix"])), "MEMORY.md needs no fix\n");
     assert_eq!(fx.log()[0]["op"], "rebuild-index");
     ok(fx.run(&["undo"]));
@@ -515,18 +516,37 @@ fn every_write_is_refused_while_claude_code_consolidates() {
 }
 
 #[test]
-fn index_fix_on_a_memory_set_says_what_to_use() {
+fn index_fix_on_a_memory_set_previews_and_writes_with_yes_and_write_is_its_alias() {
+    use common::cli::{add, memwb_with, ok, stderr};
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir.path())
-        .args(["--format", "memory", "index", "--fix"])
-        .env("MEMWB_STATE_DIR", dir.path().join("state"))
-        .output()
-        .expect("run");
-    let err = refused(out);
-    assert!(
-        err.starts_with("error: index --fix is for Claude Code folders"),
-        "{err}"
+    let state = dir.path().join("state");
+    let state = state.to_str().expect("utf-8 path");
+    let run = |args: &[&str]| {
+        let mut all = vec!["--format", "memory"];
+        all.extend_from_slice(args);
+        memwb_with(dir.path(), &all, "", &[("MEMWB_STATE_DIR", state)])
+    };
+    add(
+        dir.path(),
+        "release",
+        "release freeze",
+        "Freeze on Fridays.",
     );
+    let index = dir.path().join(".memory/MEMORY.md");
+    let derived = fs::read_to_string(&index).expect("index");
+    assert_eq!(ok(run(&["index", "--fix"])), "MEMORY.md needs no fix\n");
+    fs::write(&index, "# hand-edited\n").expect("drift");
+    let out = run(&["index", "--fix"]);
+    let diff = ok(out.clone());
+    assert!(diff.contains("\n-# hand-edited\n"), "{diff}");
+    assert!(stderr(&out).contains("nothing written (run with --yes to write it)"));
+    assert_eq!(
+        fs::read_to_string(&index).expect("index"),
+        "# hand-edited\n"
+    );
+    ok(run(&["index", "--fix", "--yes"]));
+    assert_eq!(fs::read_to_string(&index).expect("index"), derived);
+    fs::write(&index, "# again\n").expect("drift");
+    ok(run(&["index", "--write"]));
+    assert_eq!(fs::read_to_string(&index).expect("index"), derived);
 }

@@ -99,17 +99,7 @@ fn check_json(dir: &Path) -> serde_json::Value {
 }
 
 fn finding_codes(check: &serde_json::Value) -> Vec<(String, String)> {
-    check["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["code"].as_str().unwrap_or_default().to_owned(),
-                f["file"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
+    common::cli::finding_files(check)
 }
 
 #[test]

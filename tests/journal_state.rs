@@ -82,17 +82,7 @@ fn assert_ok(out: &Output) {
 fn findings(dir: &Path) -> Vec<(String, String)> {
     let out = memwb(dir, &["check", "--json"]);
     let report: Value = serde_json::from_slice(&out.stdout).expect("check --json");
-    report["findings"]
-        .as_array()
-        .expect("findings")
-        .iter()
-        .map(|f| {
-            (
-                f["code"].as_str().unwrap_or_default().to_owned(),
-                f["file"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
+    common::cli::finding_files(&report)
 }
 
 fn has_finding(dir: &Path, code: &str, file: &str) -> bool {

@@ -366,7 +366,8 @@ pub fn index_fix(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> 
     Ok(code.unwrap_or(EXIT_OK))
 }
 
-fn unified_diff(change: &edit::TextChange) -> String {
+/// A planned change as a unified diff (`/dev/null` for a new file).
+pub(super) fn unified_diff(change: &edit::TextChange) -> String {
     let before = change.before.as_deref().unwrap_or("");
     let old = if change.before.is_some() {
         format!("a/{}", change.file)

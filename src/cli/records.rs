@@ -125,11 +125,12 @@ pub struct RepairArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct IndexArgs {
-    /// Rewrite MEMORY.md through a transaction instead of printing it.
+    /// On a .memory set: rewrite MEMORY.md through a transaction (the same as --fix --yes).
     #[arg(long, conflicts_with = "fix")]
     pub(super) write: bool,
-    /// On a Claude Code folder: show the fix of MEMORY.md as a diff (dangling entries out,
-    /// unlisted files in, the oldest entries archived when past the load limit).
+    /// Show the fix of MEMORY.md as a diff. On a .memory set: the index the manifest derives.
+    /// On a Claude Code folder: dangling entries out, unlisted files in (under the heading of
+    /// their type), the oldest entries archived when past the load limit.
     #[arg(long)]
     pub(super) fix: bool,
     /// With --fix: write the fix (journaled; `memwb undo` reverts it).
@@ -340,17 +341,43 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
-    if args.fix {
-        anyhow::bail!(
-            "index --fix is for Claude Code folders: a .memory index is derived from the manifest (memwb index --write rebuilds it)"
-        );
-    }
-    if args.write {
-        journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
-        say!("rebuilt {}", store.index_path().display())?;
-    } else {
+    if !args.fix && !args.write {
         print_untrusted(&store.read()?.index_text())?;
+        return Ok(EXIT_OK);
     }
+    // `--fix` shows the difference from the index the manifest derives; `--yes` (or the
+    // older `--write`) writes it.
+    if args.fix {
+        let derived = store.read()?.index_text();
+        let path = store.index_path();
+        let current =
+            crate::claude::fsread::read_regular(&path, crate::store::index::MAX_INDEX_FILE_BYTES)
+                .map_err(|e| {
+                    anyhow::anyhow!(
+                        "cannot read {}: {e}",
+                        super::output::inert(&path.display().to_string())
+                    )
+                })?
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        if current.as_deref() == Some(derived.as_str()) {
+            say!("MEMORY.md needs no fix")?;
+            return Ok(EXIT_OK);
+        }
+        let change = crate::claude::edit::TextChange {
+            file: crate::store::index::INDEX_FILE.into(),
+            before: current,
+            after: derived,
+        };
+        print_untrusted(&super::claude_write::unified_diff(&change))?;
+        if !args.yes {
+            eprintln!(
+                "MEMORY.md differs from the index the manifest derives; nothing written (run with --yes to write it)"
+            );
+            return Ok(EXIT_OK);
+        }
+    }
+    journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
+    say!("rebuilt {}", store.index_path().display())?;
     Ok(EXIT_OK)
 }
 

@@ -114,3 +114,18 @@ pub fn memwb_claude(home: &Path, memory: &Path, state: &Path, args: &[&str]) -> 
         .output()
         .expect("run memwb")
 }
+
+/// `(code, file)` of every finding of a `check --json` report on one folder.
+pub fn finding_files(report: &serde_json::Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap_or_default().to_owned(),
+                f["file"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}

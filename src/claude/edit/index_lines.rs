@@ -114,60 +114,87 @@ pub fn link_target(file: &str) -> String {
     out
 }
 
-/// The type a heading stands for (`## User`, `# Feedback memories`, `### projects`).
-fn heading_type(line: &str) -> Option<&'static str> {
+/// The section an entry of a memory without a usable type goes under.
+pub const DEFAULT_SECTION: &str = "Other";
+
+/// The section title an entry of `kind` is filed under: its type when it is one short word
+/// (`decision` gets `## Decision`), else [`DEFAULT_SECTION`] (no frontmatter, no type, or a
+/// type no heading could carry).
+fn section_of(kind: Option<&str>) -> String {
+    let word = kind.map(str::trim).filter(|k| {
+        !k.is_empty()
+            && k.chars().count() <= 32
+            && k.chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    });
+    let word = word.unwrap_or(DEFAULT_SECTION).to_lowercase();
+    let mut title: Vec<char> = word.chars().collect();
+    if let Some(first) = title.first_mut() {
+        *first = first.to_uppercase().next().unwrap_or(*first);
+    }
+    title.into_iter().collect()
+}
+
+/// Whether a heading stands for `section` (`## User`, `# Feedback memories`, `### projects`,
+/// `## Other:`): its first word is the section or its plural.
+fn heading_is(line: &str, section: &str) -> bool {
     let title = line.trim().trim_start_matches('#').trim().to_lowercase();
-    let first = title.split_whitespace().next()?;
-    KNOWN_TYPES
-        .iter()
-        .copied()
-        .find(|kind| first == *kind || first.strip_suffix('s') == Some(kind))
+    let Some(first) = title.split_whitespace().next() else {
+        return false;
+    };
+    let first = first.trim_end_matches(':');
+    let section = section.to_lowercase();
+    first == section || first.strip_suffix('s') == Some(section.as_str())
 }
 
 fn heading_level(line: &str) -> usize {
     line.trim_start().chars().take_while(|&c| c == '#').count()
 }
 
-/// Adds `line` to the index: after the last entry under the heading of `kind` when the index
-/// has headings per type (a new heading for `kind` at the end when it lacks one and is one of
-/// the four types), else at the end of the file.
+/// The end (exclusive) of the section a heading at `heading` opens: the next heading of the
+/// same or a higher level, or the end of the file.
+pub(crate) fn section_end(lines: &[String], kinds: &[LineKind], heading: usize) -> usize {
+    let level = heading_level(&lines[heading]);
+    (heading + 1..lines.len())
+        .find(|&i| kinds[i] == LineKind::Heading && heading_level(&lines[i]) <= level)
+        .unwrap_or(lines.len())
+}
+
+/// Adds `line` to the index. An index with sections (more than one heading) gets it after the
+/// last entry under the heading of its type (see [`section_of`]), or under a new heading for
+/// that type at the end; a flat index (no heading, or a title only) gets it at the end.
 pub fn append_entry(index: &str, line: &str, kind: Option<&str>) -> String {
     let mut text = IndexText::new(index);
     let kinds = text.kinds();
-    let typed: Vec<(usize, &'static str)> = kinds
-        .iter()
-        .enumerate()
-        .filter(|(_, k)| **k == LineKind::Heading)
-        .filter_map(|(i, _)| heading_type(&text.lines[i]).map(|t| (i, t)))
+    let headings: Vec<usize> = (0..kinds.len())
+        .filter(|&i| kinds[i] == LineKind::Heading)
         .collect();
     let new_line = text.own(line);
-    // A type without a heading of its own gets one only when it is one of the four.
-    let kind = kind.map(str::to_lowercase).filter(|kind| {
-        typed.iter().any(|(_, t)| t == kind) || KNOWN_TYPES.contains(&kind.as_str())
-    });
-    let Some(kind) = kind.filter(|_| !typed.is_empty()) else {
+    if headings.len() <= 1 {
         text.lines.push(new_line);
         return text.text();
-    };
-    let Some(&(heading, _)) = typed.iter().find(|(_, t)| *t == kind) else {
-        let level = "#".repeat(heading_level(&text.lines[typed[0].0]).max(1));
-        let mut title: Vec<char> = kind.chars().collect();
-        if let Some(first) = title.first_mut() {
-            *first = first.to_ascii_uppercase();
-        }
-        let title: String = title.into_iter().collect();
+    }
+    let section = section_of(kind);
+    let Some(&heading) = headings
+        .iter()
+        .find(|&&i| heading_is(&text.lines[i], &section))
+    else {
+        // A new section at the level of the type headings already there, else of the last.
+        let model = headings
+            .iter()
+            .copied()
+            .find(|&i| KNOWN_TYPES.iter().any(|t| heading_is(&text.lines[i], t)))
+            .unwrap_or(headings[headings.len() - 1]);
+        let level = "#".repeat(heading_level(&text.lines[model]).max(1));
         if text.lines.last().is_some_and(|l| !l.trim().is_empty()) {
             text.lines.push(text.own(""));
         }
-        text.lines.push(text.own(&format!("{level} {title}")));
+        text.lines.push(text.own(&format!("{level} {section}")));
         text.lines.push(new_line);
         return text.text();
     };
-    let level = heading_level(&text.lines[heading]);
-    let section_end = (heading + 1..text.lines.len())
-        .find(|&i| kinds[i] == LineKind::Heading && heading_level(&text.lines[i]) <= level)
-        .unwrap_or(text.lines.len());
-    let at = (heading + 1..section_end)
+    let end = section_end(&text.lines, &kinds, heading);
+    let at = (heading + 1..end)
         .rev()
         .find(|&i| matches!(kinds[i], LineKind::Entry { .. }))
         .map_or(heading + 1, |i| i + 1);

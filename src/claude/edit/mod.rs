@@ -14,7 +14,7 @@ pub mod plan;
 use jiff::Timestamp;
 
 pub use fields::{Placement, TopicText, remove_field, set_field, set_nested_field};
-pub use fix::{FIT_LINES, IndexFix, TextChange, TopicSummary, plan_index_fix};
+pub use fix::{HEADROOM_PERCENT, IndexFix, TextChange, TopicSummary, plan_index_fix};
 pub use index_lines::{append_entry, entry_line, rehook_entries, remove_entries, rename_entries};
 pub use naming::{file_name, slug};
 pub use plan::{
