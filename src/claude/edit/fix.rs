@@ -129,8 +129,9 @@ pub fn plan_index_fix(
     let mut current = text.text();
     let mut added = Vec::new();
     let mut relies_on_archive = false;
+    let mut parsed = index::parse(&current, LoadLimits::default());
     for topic in topics {
-        if index::parse(&current, LoadLimits::default()).links_to(&topic.file) {
+        if parsed.links_to(&topic.file) {
             continue;
         }
         if archived_list
@@ -142,6 +143,7 @@ pub fn plan_index_fix(
         }
         let line = entry_line(&topic.name, &topic.file, &topic.description);
         current = append_entry(&current, &line, topic.kind.as_deref());
+        parsed = index::parse(&current, LoadLimits::default());
         added.push(topic.file.clone());
     }
     // Files listed only in the archive are found through its link.
