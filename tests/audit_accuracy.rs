@@ -7,7 +7,8 @@
 //! with two findings of one code is labelled twice. A case with a `<case>.project/` folder
 //! is checked as Claude Code's folder of that project (the memory folder sits under
 //! `$HOME/.claude/projects/<slug>/memory`, the project is the copied `<case>.project/`), so
-//! the mentioned paths have a root; without one the folder stands alone.
+//! the mentioned paths have a root; without one the folder stands alone. A `<case>.home/`
+//! folder is copied into the isolated `$HOME` (for `~/` paths).
 //!
 //! Every finding not labelled is a false positive, every label not found a miss. Per code,
 //! precision and recall over the whole corpus must reach the targets; the table is printed
@@ -124,6 +125,10 @@ fn check_case(case: &Path) -> Vec<Label> {
         base.join("folders").join(name)
     };
     copy_dir(case, &memory);
+    let home_files = case.with_file_name(format!("{name}.home"));
+    if home_files.is_dir() {
+        copy_dir(&home_files, &home);
+    }
     let out = memwb_claude(&home, &memory, &base.join("state"), &["check", "--json"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
@@ -151,7 +156,7 @@ fn cases() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("tests/fixtures/accuracy")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir() && p.extension().is_none_or(|e| e != "project"))
+        .filter(|p| p.is_dir() && p.extension().is_none_or(|e| e != "project" && e != "home"))
         .collect();
     out.sort();
     out

@@ -683,8 +683,14 @@ fn a_claude_code_folder_gets_the_content_audit_and_its_fixes() {
     // Frontmatter on lines 1-5, a blank line, the body on line 7.
     assert_eq!(secret["line"], 7);
     assert!(!String::from_utf8_lossy(&out.stdout).contains(&token()));
-    // --memory-dir names no project, so no path can be judged stale.
+    // This folder is no projects/<slug>/memory, so no path can be judged stale, and check
+    // says so rather than staying silent.
     assert!(findings(&report).iter().all(|f| f["code"] != "stale-path"));
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("stale-path: relative paths were not checked"),
+        "{notes}"
+    );
     // The fix is offered; `check --fix` and `accept` on Claude Code folders: tests/claude_fix.rs.
     assert!(
         secret.get("fix").is_none(),

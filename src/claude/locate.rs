@@ -248,6 +248,18 @@ fn auto_memory_directory(value: &Value, env: Env) -> std::result::Result<PathBuf
     Ok(path)
 }
 
+/// The home directory, when `folder` is inside this machine's Claude Code config folder: the
+/// absolute and `~` paths its memories mention were written on this machine.
+pub fn machine_home(folder: &Path, env: Env) -> Option<PathBuf> {
+    let config = config_dir(env).ok()?;
+    let config = fs::canonicalize(&config).unwrap_or(config);
+    if !folder.starts_with(&config) {
+        return None;
+    }
+    let home = PathBuf::from(env("HOME")?);
+    Some(fs::canonicalize(&home).unwrap_or(home))
+}
+
 /// `.` and `..` resolved on the text (`/..` is `/`), as Node's `path.resolve` does.
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

@@ -196,8 +196,8 @@ pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
 
 /// The folder's own audit and the content audit of its topic files; `--fix` files the fixes
 /// as proposals in the folder's state directory (the folder is not written). `project` is
-/// where mentioned paths are looked up (the workspace the folder was found for; none for
-/// `--memory-dir`).
+/// where mentioned paths are looked up (the workspace the folder was found for; for
+/// `--memory-dir`, the directory its `projects/<slug>` names, when there is one).
 pub fn check(
     target: &ClaudeTarget,
     args: &CheckArgs,

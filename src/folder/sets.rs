@@ -186,6 +186,22 @@ pub fn project_of(slug_text: &str) -> Project {
     }
 }
 
+/// The project of a folder at `<config>/projects/<slug>/memory`, when its slug matches an
+/// existing directory ([`project_of`]).
+pub fn project_of_folder(folder: &Path) -> Option<PathBuf> {
+    let slug_dir = folder.parent()?;
+    let is_projects = slug_dir
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "projects");
+    if folder.file_name()? != "memory" || !is_projects {
+        return None;
+    }
+    project_of(slug_dir.file_name()?.to_str()?)
+        .path
+        .map(PathBuf::from)
+}
+
 fn match_slug(dir: &Path, rest: &str, budget: &mut usize) -> Option<PathBuf> {
     if rest.is_empty() {
         return Some(dir.to_owned());

@@ -154,8 +154,14 @@ pub fn memories_of(store: &Store, entries: &[StoredRecord]) -> Vec<Memory> {
 
 /// What the audit is given besides the memories.
 pub struct AuditContext<'a> {
-    /// Where paths the memories mention are looked up; `None` skips `stale-path`.
+    /// Where paths the memories mention are looked up; `None` skips `stale-path` for
+    /// relative paths, with a note.
     pub project_root: Option<PathBuf>,
+    /// The folder holding the memories: a mention of a sibling memory file resolves there.
+    pub memory_folder: Option<PathBuf>,
+    /// The home directory, when the memories are this machine's (a Claude Code folder in this
+    /// machine's config): absolute and `~` paths inside it are then checked too.
+    pub machine_home: Option<PathBuf>,
     /// Asked about contradictions; `None` skips `conflict` with a note.
     pub model: Option<&'a dyn ModelClient>,
     /// Today, and the zone in which file times become dates.
@@ -166,6 +172,8 @@ impl AuditContext<'_> {
     pub fn new(project_root: Option<PathBuf>) -> Self {
         Self {
             project_root,
+            memory_folder: None,
+            machine_home: None,
             model: None,
             clock: Clock::system(),
         }
@@ -173,8 +181,20 @@ impl AuditContext<'_> {
 
     /// The same model and clock, for another set's project.
     pub fn for_project(&self, project_root: PathBuf) -> AuditContext<'_> {
+        self.for_folder(Some(project_root), None, None)
+    }
+
+    /// The same model and clock, for a folder of memories with its own roots.
+    pub fn for_folder(
+        &self,
+        project_root: Option<PathBuf>,
+        memory_folder: Option<PathBuf>,
+        machine_home: Option<PathBuf>,
+    ) -> AuditContext<'_> {
         AuditContext {
-            project_root: Some(project_root),
+            project_root,
+            memory_folder,
+            machine_home,
             model: self.model,
             clock: self.clock.clone(),
         }
@@ -211,10 +231,16 @@ pub fn audit(memories: &[Memory], context: &AuditContext<'_>) -> AuditReport {
             .notes
             .push(format!("the secret scanner could not start: {error}"));
     }
+    let roots = paths::Roots::new(context);
+    if context.project_root.is_none() && !memories.is_empty() {
+        report.notes.push(
+            "stale-path: relative paths were not checked, no project is known for this folder (it is not Claude Code's projects/<slug>/memory of a directory that exists)".into(),
+        );
+    }
     for memory in memories {
         secret_findings(memory, &mut report.findings);
-        if let Some(root) = &context.project_root {
-            report.findings.extend(paths::stale_paths(memory, root));
+        if roots.can_judge() {
+            report.findings.extend(roots.stale_paths(memory));
         }
         report
             .findings

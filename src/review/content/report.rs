@@ -12,7 +12,7 @@ use super::fix::Fix;
 use super::{AuditContext, Memory, audit, memories_of};
 use crate::claude::{self, ClaudeFolder, ClaudeState, LoadLimits};
 use crate::folder::Format;
-use crate::folder::sets::{Found, project_of};
+use crate::folder::sets::{Found, project_of_folder};
 use crate::review::audit::findings as state_findings;
 use crate::review::error::ReviewError;
 use crate::review::journal::MEMWB_DIR;
@@ -204,6 +204,12 @@ pub fn check_claude(
     context: &AuditContext<'_>,
     all_findings: bool,
 ) -> SetReport {
+    let project = context
+        .project_root
+        .clone()
+        .or_else(|| project_of_folder(folder.root()));
+    let home = claude::locate::machine_home(folder.root(), &claude::locate::process_env);
+    let context = &context.for_folder(project, Some(folder.root().to_owned()), home);
     let snapshot = folder.read();
     let mut findings: Vec<Checked> = claude::audit(&snapshot)
         .into_iter()
@@ -325,18 +331,9 @@ fn check_found(
             }),
         Format::Claude => ClaudeFolder::open(&set.path, limits)
             .map_err(|e| e.to_string())
+            // Its project is the directory its slug matches, found by `check_claude`.
             .map(|folder| {
-                let project = set
-                    .slug
-                    .as_deref()
-                    .and_then(|slug| project_of(slug).path)
-                    .map(PathBuf::from);
-                let context = AuditContext {
-                    project_root: project,
-                    model: context.model,
-                    clock: context.clock.clone(),
-                };
-                check_claude(&folder, &context, all_findings)
+                check_claude(&folder, &context.for_folder(None, None, None), all_findings)
             }),
     };
     opened.unwrap_or_else(|message| SetReport {
