@@ -128,7 +128,7 @@ fn count(severities: impl Iterator<Item = Severity>) -> (usize, usize) {
 }
 
 fn rfc3339(time: Option<SystemTime>) -> Option<String> {
-    time.map(|t| humantime::format_rfc3339_seconds(t).to_string())
+    time.map(|t| crate::store::time::rfc3339(t, crate::store::time::Precision::Seconds))
 }
 
 /// Sums up the `.memory` folder of `store`.

@@ -342,8 +342,8 @@ fn check_ours(dir: &Path, ours: SystemTime) -> Result<(), String> {
         Ok(mtime) if mtime == ours => Ok(()),
         Ok(mtime) => Err(format!(
             "its mtime is {} but we last set {}: another process took it",
-            humantime::format_rfc3339_nanos(mtime),
-            humantime::format_rfc3339_nanos(ours)
+            crate::store::time::rfc3339(mtime, crate::store::time::Precision::Nanos),
+            crate::store::time::rfc3339(ours, crate::store::time::Precision::Nanos)
         )),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err("the lock directory was removed".into())
