@@ -703,3 +703,45 @@ fn a_claude_code_folder_gets_the_content_audit_and_its_fixes() {
         String::from_utf8_lossy(&text.stdout)
     );
 }
+
+#[test]
+fn a_folder_in_this_machines_config_gets_its_home_paths_checked_against_its_project() {
+    let dir = workspace();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let home = base.join("home");
+    let project = home.join("shop");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::fs::write(home.join("notes.md"), "# notes\n").unwrap();
+    let folder = home
+        .join(".claude/projects")
+        .join(memwb::claude::locate::slug(&project))
+        .join("memory");
+    let home_text = home.display();
+    claude_folder(
+        &folder,
+        &format!(
+            "`src/main.rs` and `src/gone.rs`; {home_text}/notes.md, {home_text}/gone.md, \
+             `~/notes.md`, `~/old/gone.txt`, /srv/backups/db.tar"
+        ),
+    );
+    let out = common::cli::memwb_claude(&home, &folder, &base.join("state"), &["check", "--json"]);
+    let report = json_of(&out);
+    let stale: Vec<String> = findings(&report)
+        .iter()
+        .filter(|f| f["code"] == "stale-path")
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        stale,
+        [
+            format!(
+                "mentions src/gone.rs, which does not exist under the project root {} or in the memory folder",
+                project.display()
+            ),
+            format!("mentions {home_text}/gone.md, which does not exist on this machine"),
+            "mentions ~/old/gone.txt, which does not exist in the home directory".to_owned(),
+        ]
+    );
+    assert!(report["notes"].to_string().find("stale-path").is_none());
+}
