@@ -286,3 +286,118 @@ fn a_wide_character_below_a_modal_keeps_its_border() {
         assert!(line.contains(&format!("│{question}")), "{line}\n{screen}");
     }
 }
+
+/// Item 9: `?` lists the keys of where you are first, marked "(here)".
+#[test]
+fn the_help_lists_the_current_views_keys_first() {
+    let mut h = three();
+    h.keys("?");
+    let screen = h.screen();
+    let first = screen
+        .lines()
+        .find(|l| l.contains("(here)"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(first.contains("Manifest pane (here)"), "{screen}");
+    h.press(KeyCode::Esc);
+    h.keys("p?");
+    let screen = h.screen();
+    let first = screen.lines().find(|l| l.contains("(here)")).unwrap_or("");
+    assert!(first.contains("Proposals view (here)"), "{screen}");
+    let proposals = screen.find("Proposals view (here)").expect("listed");
+    let manifest = screen.find("Manifest pane");
+    assert!(manifest.is_none_or(|m| m > proposals), "{screen}");
+}
+
+/// The hints bar's last line.
+fn hints(h: &Harness) -> String {
+    h.screen().lines().last().unwrap_or("").to_owned()
+}
+
+/// Item 9: a wide bar names the keys that were never hinted; a narrow one still names quit
+/// and help first.
+#[test]
+fn a_wide_hints_bar_names_every_command() {
+    let mut h = three();
+    h.resize(250, 36);
+    let bar = hints(&h);
+    for hint in [
+        "F findings",
+        "M messages",
+        "z zoom",
+        "E $EDITOR",
+        "y copy name",
+        "Y copy path",
+        "C-r reload",
+    ] {
+        assert!(bar.contains(hint), "{hint} missing: {bar}");
+    }
+    h.keys("p");
+    let bar = hints(&h);
+    for hint in ["b rebase", "D decided", "h previous record"] {
+        assert!(bar.contains(hint), "{hint} missing: {bar}");
+    }
+    h.keys("p");
+    h.resize(100, 30);
+    let bar = hints(&h);
+    assert!(bar.contains("q quit") && bar.contains("? help"), "{bar}");
+}
+
+/// Item 9: a printable character that is no key of the focused list starts its filter (or
+/// the query) instead of being dropped; the rest of the word goes there too, letters that are
+/// keys included.
+#[test]
+fn typing_into_a_list_starts_its_filter() {
+    let mut h = three();
+    h.keys("tabs");
+    assert!(h.app.editor.is_none(), "no command ran");
+    assert!(h.app.modal.is_none(), "no command ran");
+    assert_eq!(h.app.manifest.filter.text(), "tabs");
+    assert!(h.screen().contains("Manifest (2/3)"), "{}", h.screen());
+    h.press(KeyCode::Esc);
+    assert!(h.app.manifest.filter.text().is_empty());
+
+    h.press(KeyCode::BackTab);
+    assert_eq!(h.app.focus, Pane::Query);
+    h.keys("fast deploys");
+    assert_eq!(h.app.query.input.text(), "fast deploys");
+    h.press(KeyCode::Enter);
+    assert!(
+        h.screen().contains("selected (keyword fallback): gamma"),
+        "{}",
+        h.screen()
+    );
+
+    // a letter that is a key keeps its command
+    h.press(KeyCode::Tab);
+    assert_eq!(h.app.focus, Pane::Manifest);
+    h.keys("d");
+    assert!(h.app.modal.is_some(), "d asks to delete: {}", h.screen());
+    h.press(KeyCode::Esc);
+
+    // the Sets view has no filter: the status says where typing goes
+    h.keys("S");
+    h.send(Event::Sets(Vec::new()));
+    h.keys("x");
+    assert!(
+        h.screen().contains("the Sets view has no filter"),
+        "{}",
+        h.screen()
+    );
+}
+
+/// Item 9: C-u deletes to the start of the line in the editor too (as in the inputs); C-z
+/// undoes.
+#[test]
+fn ctrl_u_kills_to_the_start_of_the_line_in_the_editor() {
+    let mut h = three();
+    h.keys("e");
+    // the body has the cursor: "Indent with tabs."
+    assert_eq!(h.app.editor.as_ref().map(|e| e.focus), Some(3));
+    h.press(KeyCode::End);
+    h.ctrl('u');
+    let editor = h.app.editor.as_ref().expect("open");
+    assert_eq!(editor.value(3), "", "{}", h.screen());
+    h.ctrl('z');
+    let editor = h.app.editor.as_ref().expect("open");
+    assert_eq!(editor.value(3), "Indent with tabs.", "{}", h.screen());
+}

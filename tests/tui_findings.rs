@@ -440,3 +440,37 @@ fn the_sets_view_counts_the_errors_and_warnings_of_the_whole_check() {
     let structural = memwb::folder::summarize_store(&other(&h));
     assert_eq!((structural.errors, structural.warnings), (0, 0));
 }
+
+/// Issue 26 item 10: the Findings view lists errors first and filters with `/` (severity,
+/// code, record, file or message); a letter that is no key there starts the filter too.
+#[test]
+fn the_findings_view_filters_by_severity_and_code() {
+    let mut h = audited(100, 30);
+    h.keys("F");
+    let screen = h.screen();
+    let error = screen.find("✗ error").expect("an error group");
+    let warning = screen.find("⚠ warning").expect("a warning group");
+    assert!(error < warning, "errors first: {screen}");
+    h.keys("/warning");
+    h.press(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(!screen.contains("✗ error"), "{screen}");
+    assert!(screen.contains("⚠ warning"), "{screen}");
+    assert!(
+        screen.contains("/warning"),
+        "the filter is in the title: {screen}"
+    );
+    h.press(KeyCode::Char('/'));
+    h.press(KeyCode::Esc);
+    assert!(
+        h.screen().contains("✗ error"),
+        "Esc clears it: {}",
+        h.screen()
+    );
+    // typing starts the filter: "secret" is no key of the Findings view
+    h.keys("secret");
+    let screen = h.screen();
+    assert!(screen.contains("/secret"), "{screen}");
+    assert!(!screen.contains("⚠ warning"), "{screen}");
+    assert_no_secret(&h);
+}

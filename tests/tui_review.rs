@@ -268,7 +268,6 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
     h.press(KeyCode::Char('y')); // confirms the approval
-    h.press(KeyCode::Char('y')); // confirms the approval
     assert_eq!(names(&h), ["gamma", "tabs"]);
     let decided = load(&h, &p.id);
     assert_eq!(decided.status, ProposalStatus::Approved);
@@ -376,7 +375,6 @@ fn edit_a_proposed_record_then_approve() {
     );
     h.press(KeyCode::Char('a'));
     h.press(KeyCode::Char('y')); // confirms the approval
-    h.press(KeyCode::Char('y')); // confirms the approval
     let set = other(&h).read().expect("read");
     assert!(
         set.get("tabs")
@@ -407,7 +405,6 @@ fn stale_proposal_is_refused_and_shown() {
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
     h.press(KeyCode::Char('y')); // confirms the approval
-    h.press(KeyCode::Char('y')); // confirms the approval
     let screen = h.screen();
     assert!(
         screen.contains("approve eeee00000001 refused: proposal eeee00000001 is stale"),
@@ -426,7 +423,6 @@ fn undo_from_history_and_undo_of_the_undo() {
     h.review_tick();
     h.press(KeyCode::Char('p'));
     h.press(KeyCode::Char('a'));
-    h.press(KeyCode::Char('y')); // confirms the approval
     h.press(KeyCode::Char('y')); // confirms the approval
     assert_eq!(names(&h), ["gamma", "tabs"]);
     h.press(KeyCode::Char('H'));
@@ -599,7 +595,6 @@ fn repair_the_demo_invalid_entry_then_edit() {
     h.press(KeyCode::Char('p'));
     select_proposal(&mut h, "7e1d2c3b4a59");
     h.press(KeyCode::Char('a'));
-    h.press(KeyCode::Char('y')); // confirms the approval
     h.press(KeyCode::Char('y')); // confirms the approval
     assert!(
         other(&h)

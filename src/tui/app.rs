@@ -459,7 +459,7 @@ impl App {
             Some(Scope::Input) if self.input_key(action, key) => self.run_query(),
             _ => match action {
                 Some(action) => self.act(action),
-                None => Vec::new(),
+                None => self.type_unbound(key),
             },
         }
     }

@@ -242,7 +242,13 @@ fn render_hints(frame: &mut Frame, app: &App, area: Rect) {
 fn render_help(frame: &mut Frame, app: &mut App) {
     let theme = app.theme;
     let mut lines = Vec::new();
-    for (title, rows) in keymap::help_sections() {
+    let here = app.scopes_below_modals();
+    for (title, rows) in keymap::help_sections_for(&here) {
+        let title = if here.iter().any(|s| s.title() == title) {
+            format!("{title} (here)")
+        } else {
+            title.to_owned()
+        };
         lines.push(Line::styled(title, theme.label()));
         for (keys, help) in rows {
             lines.push(Line::from(vec![

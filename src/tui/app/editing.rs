@@ -1,7 +1,7 @@
 //! The editing flows: opening the editor on a record, a repair or a proposed record, its keys
 //! and its save; the one-line inputs (filter, query).
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
@@ -268,7 +268,7 @@ impl App {
             super::View::Proposals => self.proposals.filter.typing,
             super::View::History => self.history.filter.typing,
             super::View::Sets => false,
-            super::View::Findings => false,
+            super::View::Findings => self.findings.filter.typing,
         }
     }
 
@@ -351,5 +351,45 @@ impl App {
             records,
             catalog,
         }]
+    }
+
+    /// A printable character that is no key of the focused list or view: typing starts where
+    /// typing goes (the list's filter, the query) instead of being dropped; elsewhere the status
+    /// says where typing goes. Letters that are keys keep running their command.
+    pub(super) fn type_unbound(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let KeyCode::Char(c) = key.code else {
+            return Vec::new();
+        };
+        // an input that has the keyboard took the character already
+        if self.typing()
+            || c.is_control()
+            || key
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            return Vec::new();
+        }
+        let start = match self.view {
+            super::View::Panes if self.focus == super::Pane::Query => Action::QueryInput,
+            super::View::Panes => {
+                self.focus = super::Pane::Manifest;
+                Action::Filter
+            }
+            super::View::Proposals | super::View::History | super::View::Findings => Action::Filter,
+            super::View::Sets => {
+                let text = format!(
+                    "{c:?} is no key here and the Sets view has no filter: {} opens a folder, {} goes back",
+                    keymap::label(Scope::Sets, Action::OpenSet),
+                    keymap::label(Scope::Sets, Action::Back)
+                );
+                self.set_status(StatusKind::Info, text);
+                return Vec::new();
+            }
+        };
+        let effects = self.act(start);
+        if self.typing() {
+            self.input_key(None, key);
+        }
+        effects
     }
 }

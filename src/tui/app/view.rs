@@ -50,6 +50,11 @@ impl App {
             Some(Modal::Reason { .. } | Modal::SaveCase { .. }) => return vec![Scope::Input],
             None => {}
         }
+        self.scopes_below_modals()
+    }
+
+    /// The scopes live when no modal is open: the help lists their keys first.
+    pub fn scopes_below_modals(&self) -> Vec<Scope> {
         if let Some(editor) = &self.editor {
             return if !editor.merge.is_empty() {
                 vec![Scope::Merge, Scope::Editor]

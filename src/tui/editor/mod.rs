@@ -1,7 +1,7 @@
 //! The in-pane record editor: four fields, validated as you type, saved as a transaction based
 //! on the version the editor opened.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Style;
 use ratatui_textarea::{TextArea, WrapMode};
 
@@ -315,7 +315,19 @@ impl Editor {
             return;
         }
         self.error = None;
-        self.fields[self.focus].input(key);
+        let field = &mut self.fields[self.focus];
+        match key.code {
+            // C-u kills to the line's start as in the one-line inputs; undo is C-z
+            KeyCode::Char('u') if key.modifiers == KeyModifiers::CONTROL => {
+                field.delete_line_by_head();
+            }
+            KeyCode::Char('z') if key.modifiers == KeyModifiers::CONTROL => {
+                field.undo();
+            }
+            _ => {
+                field.input(key);
+            }
+        }
     }
 
     /// Pasted text at the cursor of the focused field (a one-line field takes it as one line).

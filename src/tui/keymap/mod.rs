@@ -162,6 +162,9 @@ pub struct Binding {
     pub help: &'static str,
     /// The short word in the hints bar; `None` keeps the binding out of the bar.
     pub hint: Option<&'static str>,
+    /// The hint comes after every other hint of the active scopes, so it shows only where the
+    /// bar has room left (a wide terminal) and never pushes out `q`, `?` or a view's own keys.
+    pub spare: bool,
 }
 
 /// The key that does `action` in `scope`, as the hints bar names it ("C-s", "Esc"). Every
@@ -186,20 +189,40 @@ pub fn lookup(scopes: &[Scope], event: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// The bindings of the hints bar for the active scopes, in table order, each key once.
+/// The bindings of the hints bar for the active scopes, in table order, each key once: the
+/// essential hints of every scope first, then the spare ones.
 pub fn hints(scopes: &[Scope]) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
-    for scope in scopes {
-        for binding in BINDINGS.iter().filter(|b| b.scope == *scope) {
-            if let (Some(hint), Some(first)) = (binding.hint, binding.keys.first()) {
-                let label = first.label();
-                if !out.iter().any(|(l, _)| *l == label) {
-                    out.push((label, hint));
+    for spare in [false, true] {
+        for scope in scopes {
+            for binding in BINDINGS
+                .iter()
+                .filter(|b| b.scope == *scope && b.spare == spare)
+            {
+                if let (Some(hint), Some(first)) = (binding.hint, binding.keys.first()) {
+                    let label = first.label();
+                    if !out.iter().any(|(l, _)| *l == label) {
+                        out.push((label, hint));
+                    }
                 }
             }
         }
     }
     out
+}
+
+/// The help overlay's sections: those of the `active` scopes first, in their order (what works
+/// here, most specific first), then every other scope.
+pub fn help_sections_for(active: &[Scope]) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    let mut sections = help_sections();
+    let rank = |title: &str| {
+        active
+            .iter()
+            .position(|s| s.title() == title)
+            .unwrap_or(active.len())
+    };
+    sections.sort_by_key(|(title, _)| rank(title));
+    sections
 }
 
 /// Every binding grouped by scope, for the help overlay: (scope title, [(keys, help)]).

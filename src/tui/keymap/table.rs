@@ -21,7 +21,21 @@ const fn b(
         action,
         help,
         hint,
+        spare: false,
     }
+}
+
+/// A binding whose hint shows only where the bar has room after every other (see `spare`).
+const fn spare(
+    scope: Scope,
+    keys: &'static [Key],
+    action: Action,
+    help: &'static str,
+    hint: &'static str,
+) -> Binding {
+    let mut binding = b(scope, keys, action, help, Some(hint));
+    binding.spare = true;
+    binding
 }
 
 // One row per binding, so the table reads as a table: rustfmt would spread each over seven lines.
@@ -58,6 +72,10 @@ pub static BINDINGS: &[Binding] = &[
     b(S::Editor, &[ctrl('t')], A::CycleType, "cycle the type (user, feedback, project, reference)", Some("type")),
     b(S::Editor, &[ctrl('q')], A::Quit, "quit the workbench (asks when there are unsaved changes)", None),
     b(S::Editor, &[code(KeyCode::Esc)], A::Cancel, "close the editor (asks when there are unsaved changes)", Some("close")),
+    // The editing keys inside a field are the text area's (Emacs-like), except these two, which
+    // match the one-line inputs: C-u deletes to the start of the line everywhere.
+    b(S::Editor, &[ctrl('u')], A::KillToStart, "delete to the start of the line (as in every one-line input)", None),
+    b(S::Editor, &[ctrl('z')], A::Undo, "undo the last change to the field's text (C-r redoes it)", None),
     // a one-line input (filter, query, reason), edited like a shell line
     b(S::Input, &[code(KeyCode::Enter)], A::Submit, "apply", Some("apply")),
     b(S::Input, &[code(KeyCode::Esc)], A::Cancel, "cancel (a filter is cleared)", Some("cancel")),
@@ -73,33 +91,33 @@ pub static BINDINGS: &[Binding] = &[
     // everywhere else
     b(S::Global, &[key('q')], A::Quit, "quit (asks when there are unsaved changes)", Some("quit")),
     b(S::Global, &[key('?')], A::Help, "this help", Some("help")),
-    b(S::Global, &[key('M')], A::MessageLog, "the message log: the last 100 status messages", None),
+    spare(S::Global, &[key('M')], A::MessageLog, "the message log: the last 100 status messages", "messages"),
     b(S::Global, &[key('p')], A::ShowProposals, "the Proposals view (again: back to the four panes)", Some("proposals")),
     b(S::Global, &[key('H')], A::ShowHistory, "the History view: the journal, with undo (again: back)", Some("history")),
     b(S::Global, &[key('S')], A::ShowSets, "the Sets view: every memory folder found (again: back)", Some("sets")),
-    b(S::Global, &[ctrl('r')], A::Reload, "reload from disk", None),
+    spare(S::Global, &[ctrl('r')], A::Reload, "reload from disk", "reload"),
     b(S::Sets, &[code(KeyCode::Enter)], A::OpenSet, "open the selected folder here (either format)", Some("open")),
     b(S::Sets, &[code(KeyCode::Esc)], A::Back, "back to the four panes", Some("back")),
-    // Named in the title of the Manifest pane when there are findings: the bar is full.
-    b(S::Global, &[key('F')], A::ShowFindings, "the Findings view: what check finds (again: back)", None),
+    // Also named in the title of the Manifest pane when there are findings.
+    spare(S::Global, &[key('F')], A::ShowFindings, "the Findings view: what check finds (again: back)", "findings"),
     b(S::Workbench, &[code(KeyCode::Tab)], A::FocusNext, "next pane", Some("pane")),
     b(S::Workbench, &[code(KeyCode::BackTab)], A::FocusPrev, "previous pane", None),
-    b(S::Workbench, &[key('z')], A::Zoom, "zoom the focused pane", None),
+    spare(S::Workbench, &[key('z')], A::Zoom, "zoom the focused pane", "zoom"),
     b(S::Workbench, &[key('e')], A::Edit, "edit the selected record here (an entry that does not read: repair its text)", Some("edit")),
-    b(S::Workbench, &[key('E')], A::EditExternal, "edit the selected record in $VISUAL / $EDITOR", None),
+    spare(S::Workbench, &[key('E')], A::EditExternal, "edit the selected record in $VISUAL / $EDITOR", "$EDITOR"),
     b(S::Workbench, &[key('n')], A::New, "new record", Some("new")),
     b(S::Workbench, &[key('d')], A::Delete, "delete the selected record (asks first); an entry that does not read: drop it from the manifest", Some("delete")),
-    b(S::Workbench, &[key('y')], A::Yank, "copy the selected record's name to the clipboard (OSC 52)", None),
-    b(S::Workbench, &[key('Y')], A::YankPath, "copy the path of the selected record's file to the clipboard (OSC 52)", None),
+    spare(S::Workbench, &[key('y')], A::Yank, "copy the selected record's name to the clipboard (OSC 52)", "copy name"),
+    spare(S::Workbench, &[key('Y')], A::YankPath, "copy the path of the selected record's file to the clipboard (OSC 52)", "copy path"),
     b(S::Workbench, &[key('R')], A::RebuildIndex, "rebuild MEMORY.md from the manifest (a transaction)", Some("rebuild index")),
     b(S::Proposals, &[key('a')], A::Approve, "approve the selected (or the marked) proposals: asks, then applies each through the engine (journaled)", Some("approve")),
     b(S::Proposals, &[key('x')], A::Reject, "reject the selected (or the marked) proposals (asks for a reason)", Some("reject")),
-    b(S::Proposals, &[key('b')], A::Rebase, "rebase the selected stale proposal: re-plan it against the current records (a dedupe draft is recomputed)", None),
+    spare(S::Proposals, &[key('b')], A::Rebase, "rebase the selected stale proposal: re-plan it against the current records (a dedupe draft is recomputed)", "rebase"),
     b(S::Proposals, &[key('e')], A::Edit, "edit the proposed record marked ▶ before approving (validated like any edit)", Some("edit")),
-    b(S::Proposals, &[key(' ')], A::Mark, "mark or unmark the selected pending proposal (approve and reject act on the marked ones)", Some("mark")),
+    b(S::Proposals, &[key(' ')], A::Mark, "mark or unmark the selected pending proposal, then move down (approve and reject act on the marked ones)", Some("mark")),
     b(S::Proposals, &[key('/')], A::Filter, "filter the proposals (id, kind, state, records, origin)", Some("filter")),
-    b(S::Proposals, &[key('D')], A::ToggleDecided, "hide or show the decided proposals", None),
-    b(S::Proposals, &[key('h'), code(KeyCode::Left)], A::Left, "mark the previous proposed record", None),
+    spare(S::Proposals, &[key('D')], A::ToggleDecided, "hide or show the decided proposals", "decided"),
+    spare(S::Proposals, &[key('h'), code(KeyCode::Left)], A::Left, "mark the previous proposed record", "previous record"),
     b(S::Proposals, &[key('l'), code(KeyCode::Right)], A::Right, "mark the next proposed record", Some("record")),
     b(S::Proposals, &[code(KeyCode::Esc)], A::Back, "back to the four panes", Some("back")),
     b(S::History, &[key('u')], A::Undo, "undo the selected entry (asks first; an undo can be undone too)", Some("undo")),
@@ -107,9 +125,10 @@ pub static BINDINGS: &[Binding] = &[
     b(S::History, &[code(KeyCode::Esc)], A::Back, "back to the four panes", Some("back")),
     b(S::Findings, &[code(KeyCode::Enter)], A::JumpTo, "jump to the finding's record and line (Manifest and Record panes)", Some("jump")),
     b(S::Findings, &[key('f')], A::FileFix, "file the finding's fix as a proposal (redaction, absolute date, dedupe; applies nothing); a stale path: edit the record", Some("fix")),
+    b(S::Findings, &[key('/')], A::Filter, "filter the findings (severity, code, record, file, message): error shows the errors", Some("filter")),
     b(S::Findings, &[code(KeyCode::Esc)], A::Back, "back to the four panes", Some("back")),
     b(S::Manifest, &[key('/')], A::Filter, "filter the records (name, type, description, file and body)", Some("filter")),
-    b(S::Manifest, &[key('a')], A::Adopt, "adopt the selected unlisted file into the set as it is (asks first; a transaction)", None),
+    spare(S::Manifest, &[key('a')], A::Adopt, "adopt the selected unlisted file into the set as it is (asks first; a transaction)", "adopt"),
     b(S::Record, &[key('n')], A::NextMatch, "scroll to the next line matching the filter", Some("next match")),
     b(S::Record, &[key('N')], A::PrevMatch, "scroll to the previous line matching the filter", None),
     b(S::Index, &[key(']')], A::NextMatch, "scroll to the next drifted line", Some("next drift")),

@@ -14,6 +14,7 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, scroll};
 use crate::folder::backend::Backend;
 use crate::folder::sets::project_of;
@@ -97,6 +98,23 @@ pub struct FindingsPane {
     pub due: bool,
     /// A check is running.
     pub running: bool,
+    /// The `/` filter: by severity, code, record, file or message.
+    pub filter: ListFilter,
+}
+
+type Kept = (&'static str, Option<String>, Option<String>, Option<usize>);
+
+/// What the `/` filter looks at in a finding: its severity, code, record, file and message.
+fn filter_text(c: &Checked) -> String {
+    let f = &c.finding;
+    format!(
+        "{} {} {} {} {}",
+        f.severity.as_str(),
+        f.code,
+        c.name.as_deref().unwrap_or(""),
+        f.file.as_deref().unwrap_or(""),
+        f.message
+    )
 }
 
 /// What identifies a finding across checks, to keep the selection on it.
@@ -119,11 +137,27 @@ impl FindingsPane {
 
     /// Shows `report`, keeping the selection on the same finding when it is still there.
     pub fn refresh(&mut self, report: Arc<SetReport>) {
-        let keep = self.selected_finding().map(|c| {
+        let keep = self.kept();
+        self.report = Some(report);
+        self.relist(keep);
+    }
+
+    /// What identifies the selected finding, to find it again after the list changes.
+    fn kept(&self) -> Option<Kept> {
+        self.selected_finding().map(|c| {
             let (code, name, file, line) = identity(c);
             (code, name.map(str::to_owned), file.map(str::to_owned), line)
-        });
-        let mut order: Vec<usize> = (0..report.findings.len()).collect();
+        })
+    }
+
+    /// The rows of the findings that pass the filter, grouped; the selection on `keep`.
+    fn relist(&mut self, keep: Option<Kept>) {
+        let Some(report) = self.report.clone() else {
+            return;
+        };
+        let mut order: Vec<usize> = (0..report.findings.len())
+            .filter(|&i| self.filter.matches(&filter_text(&report.findings[i])))
+            .collect();
         order.sort_by_key(|&i| {
             let f = &report.findings[i].finding;
             (rank(f.severity), f.code, f.file.clone(), f.line)
@@ -164,7 +198,6 @@ impl FindingsPane {
                 self.detail.scroll = 0;
             }
         }
-        self.report = Some(report);
         self.skip_group(true);
     }
 
@@ -322,6 +355,7 @@ impl Component for FindingsPane {
             Action::PageDown | Action::PageUp => {
                 self.detail.page(action);
             }
+            Action::Filter => self.filter.typing = true,
             movement if movement.is_movement() => self.move_selection(movement),
             other => return Some(other),
         }
@@ -349,11 +383,29 @@ impl Component for FindingsPane {
         self.rows.len()
     }
 
+    fn typing(&self) -> bool {
+        self.filter.typing
+    }
+
+    fn filter_key(&mut self, action: Option<Action>, key: crossterm::event::KeyEvent) {
+        self.filter.key(action, key);
+        let keep = self.kept();
+        self.relist(keep);
+    }
+
+    fn filter_paste(&mut self, text: &str) {
+        self.filter.input.insert(text);
+        let keep = self.kept();
+        self.relist(keep);
+    }
+
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let theme = ctx.theme;
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
-        let outer = block(self.title(), true, theme);
-        let empty = if self.report.is_some() {
+        let outer = block(self.filter.title(self.title(), theme), true, theme);
+        let empty = if self.filter.is_active() && self.report.is_some() {
+            "(no finding matches the filter)"
+        } else if self.report.is_some() {
             "nothing found: the folder is well-formed and the audit is clean"
         } else {
             "checking the set (the folder, memwb's state and the content audit)…"

@@ -328,7 +328,8 @@ impl ProposalsPane {
                     State::Stale(_) => theme.warning(),
                     _ => theme.dim(),
                 };
-                let mark = if marked.contains(&p.id) { "*" } else { "" };
+                // one column either way, so that marking moves nothing on the row
+                let mark = if marked.contains(&p.id) { "*" } else { " " };
                 Line::from(vec![
                     Span::styled(
                         format!("{mark}{} {:<8} ", marker(&row.state), row.state.as_str()),
