@@ -120,12 +120,14 @@ fn findings_follow_a_switch_of_sets() {
     );
     h.press(KeyCode::Esc);
     assert!(
-        h.screen().contains("✗ feedback_commit_sty"),
-        "{}",
-        h.screen()
+        h.app
+            .manifest
+            .marks
+            .contains_key("feedback_commit_style.md"),
+        "{:?}",
+        h.app.manifest.marks
     );
 }
-
 /// Item 1: a check of the previous set that finishes after the switch is not shown.
 #[test]
 fn a_late_check_of_the_previous_set_is_dropped() {
