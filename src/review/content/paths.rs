@@ -19,8 +19,25 @@ use crate::store::Severity;
 
 use shape::{Mention, mentions};
 
-/// Folders under the project root that are never sub-projects.
-const NOT_SUBPROJECTS: [&str; 5] = ["node_modules", "target", "vendor", "dist", "build"];
+/// Folders of installed dependencies and build output: never sub-projects, and a path into
+/// one is not judged (it exists once the project is installed or built).
+const GENERATED: [&str; 15] = [
+    "node_modules",
+    ".venv",
+    ".next",
+    ".cache",
+    ".tox",
+    ".gradle",
+    ".turbo",
+    "target",
+    "vendor",
+    "dist",
+    "build",
+    "out",
+    "coverage",
+    "venv",
+    "__pycache__",
+];
 /// At most this many sub-project roots are tried, so a huge tree costs a bounded time.
 const MAX_SUBPROJECTS: usize = 256;
 
@@ -110,10 +127,14 @@ impl Roots {
         if climbs_out(path) {
             return None;
         }
-        let (top, leaf) = match path.split_once('/') {
-            Some((top, _)) => (top.trim_start_matches("./"), false),
+        let (top, leaf) = match path.trim_start_matches("./").split_once('/') {
+            Some((top, _)) => (top, false),
             None => (path, true),
         };
+        if GENERATED.contains(&top) {
+            // `.venv/`, `.next/`, `node_modules/`, `target/`: made by a tool, not kept.
+            return None;
+        }
         // A folder mention (`src/store`) whose top folder is nowhere in the project is most
         // likely not a project path at all (`org/repo`, `origin/main`).
         if !has_extension(path) && !leaf && !self.anywhere(top) {
@@ -159,7 +180,7 @@ fn subprojects(root: &Path) -> Vec<PathBuf> {
                 .filter(|e| {
                     let name = e.file_name();
                     let name = name.to_string_lossy();
-                    !name.starts_with('.') && !NOT_SUBPROJECTS.contains(&name.as_ref())
+                    !name.starts_with('.') && !GENERATED.contains(&name.as_ref())
                 })
                 .map(|e| e.path())
                 .collect();
@@ -250,7 +271,8 @@ mod tests {
             home: None,
         };
         let body = "See [t](./feedback_testing.md), [b](../notes/b.md), `src/main.rs`, docs/a.md, \
-                    `src/gone.rs` and `anthropics/claude-code`, `src/old_module`.";
+                    `src/gone.rs` and `anthropics/claude-code`, `src/old_module`, \
+                    `node_modules/react/index.js`, `.venv/bin/python3.12`, `target/debug/app.d`.";
         let found = stale(&roots, "notes/b.md", body);
         let root = project.path().display().to_string();
         assert_eq!(
