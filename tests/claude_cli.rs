@@ -14,7 +14,6 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 const MEMORY: &str = "config/projects/-home-dev-shop/memory";
-const READ_ONLY: &str = "read-only here (curation of Claude Code folders comes next)";
 
 /// A PID above Linux's largest `pid_max`, so no process has it.
 const DEAD_PID: &str = "4194305";
@@ -422,22 +421,23 @@ fn the_size_limit_counts_utf16_units_or_bytes() {
 }
 
 #[test]
-fn the_writes_not_taken_here_yet_refuse_and_change_nothing() {
+fn the_manifest_commands_refuse_with_what_to_run_instead_and_change_nothing() {
     let home = fixture();
     let before = tree(home.path());
-    // add, set, rm, index --fix, log and undo write here now (tests/claude_curate_cli.rs), and
-    // the proposal commands (tests/claude_review.rs).
-    for args in [
-        &["index", "--write"][..],
-        &["repair", "scratch.md", "--drop"],
+    // add, set, rm, index --fix, log and undo write here (tests/claude_curate_cli.rs), and
+    // the proposal commands (tests/claude_review.rs); only what needs a manifest refuses.
+    for (args, instead) in [
+        (&["index", "--write"][..], "memwb index --fix"),
+        (&["repair", "scratch.md", "--drop"], "memwb set FILE"),
     ] {
         let out = on_fixture(home.path(), args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
         assert!(
-            text(&out.stderr).contains(READ_ONLY),
-            "{args:?}: {}",
-            text(&out.stderr)
+            err.contains(instead) && err.contains("nothing was changed"),
+            "{args:?}: {err}"
         );
+        assert!(!err.contains("comes next"), "{args:?}: {err}");
     }
     assert_eq!(tree(home.path()), before);
 }
@@ -572,6 +572,59 @@ fn install_memory(config: &Path, project: &Path) -> PathBuf {
 
 fn realpath(path: &Path) -> PathBuf {
     fs::canonicalize(path).expect("realpath")
+}
+
+/// `--claude` with no folder for the project says where it looked, why there (the variable, or
+/// its absence), and the two ways out.
+#[test]
+fn claude_without_a_folder_names_claude_config_dir_and_memory_dir() {
+    let home = tempfile::tempdir().expect("home");
+    let project = realpath(home.path()).join("proj");
+    fs::create_dir_all(&project).expect("mkdir");
+    let out = run(home.path(), None, &project, &["--claude", "ls"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("CLAUDE_CONFIG_DIR is not set, so ~/.claude was assumed")
+            && err.contains("set CLAUDE_CONFIG_DIR")
+            && err.contains("--memory-dir PATH"),
+        "{err}"
+    );
+    let config = tempfile::tempdir().expect("config");
+    let out = run(
+        home.path(),
+        Some(config.path()),
+        &project,
+        &["--claude", "ls"],
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("CLAUDE_CONFIG_DIR is {}", config.path().display())),
+        "{err}"
+    );
+}
+
+/// `check --all` checks every folder alike: it does not announce the fallback folder as the
+/// one it uses.
+#[test]
+fn check_all_does_not_announce_the_claude_code_fallback() {
+    let home = tempfile::tempdir().expect("home");
+    let config = tempfile::tempdir().expect("config");
+    let project = realpath(home.path()).join("proj");
+    fs::create_dir_all(&project).expect("mkdir");
+    install_memory(config.path(), &project);
+    let out = run(
+        home.path(),
+        Some(config.path()),
+        &project,
+        &["check", "--all", "--json"],
+    );
+    assert!(
+        !text(&out.stderr).contains("using Claude Code"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(json(out).as_array().map(Vec::len), Some(1));
 }
 
 #[test]
@@ -868,9 +921,35 @@ fn sets_lists_every_folder_found() {
     let shop = &rows[0];
     assert_eq!(shop["project"]["slug"], "-home-dev-shop");
     assert_eq!(shop["records"], 9);
-    // The dangling index entry; the topic file's broken YAML is a warning.
-    assert_eq!(shop["errors"], 1);
-    assert_eq!(shop["warnings"], 8);
+    // One count everywhere: the folder's own findings and the content audit, as `check --all`
+    // (and the workbench's Sets view, through the same function) counts them.
+    assert_eq!(shop["errors"], 1, "the dangling index entry");
+    let checked = json(run(
+        home.path(),
+        Some(&config),
+        home.path(),
+        &[
+            "check",
+            "--all",
+            root.path().to_str().expect("utf-8"),
+            "--json",
+        ],
+    ));
+    let checked = checked.as_array().expect("reports");
+    assert_eq!(checked.len(), rows.len());
+    for (row, report) in rows.iter().zip(checked) {
+        let count = |severity: &str| {
+            report["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .filter(|f| f["severity"] == severity && f.get("accepted").is_none())
+                .count()
+        };
+        assert_eq!(row["path"], report["folder"], "{report}");
+        assert_eq!(row["errors"], count("error"), "{}", row["path"]);
+        assert_eq!(row["warnings"], count("warning"), "{}", row["path"]);
+    }
     assert_eq!(shop["index"]["max_lines"], 200);
     assert_eq!(shop["index"]["unit"], "utf16");
     assert!(shop["last_change"].is_string());

@@ -172,7 +172,10 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
     assert!(ok(fx.run(&["log"])).contains("files: "));
 
     let out = ok(fx.run(&["undo"]));
-    assert!(out.starts_with("undid #1: restored "), "{out}");
+    assert!(
+        out.starts_with("undid #1 (add) as #2: removed Review size"),
+        "{out}"
+    );
     assert_eq!(fx.tree(), before, "undo restores the exact bytes");
     let log = fx.log();
     assert_eq!(log.len(), 2);
@@ -276,7 +279,7 @@ fn set_edits_one_field_stamps_modified_and_follows_in_the_index() {
             "--description",
             "Dana leads the storefront team"
         ])),
-        "unchanged: user_role\n"
+        "unchanged: user_role already holds what was given\n"
     );
     ok(fx.run(&["undo"]));
     assert_eq!(fx.tree(), before);
@@ -290,7 +293,7 @@ fn set_with_a_new_name_renames_the_file_and_rewrites_its_link() {
     let out = ok(fx.run(&["set", "deploy_steps", "--name", "Deploy runbook"]));
     assert_eq!(
         out,
-        "changed Deploy runbook (now notes/reference_deploy_runbook.md)\n"
+        "renamed deploy_steps to Deploy runbook (now notes/reference_deploy_runbook.md)\n"
     );
     assert!(!fx.memory().join("notes/deploy_steps.md").exists());
     assert!(
@@ -409,7 +412,7 @@ fn index_fix_prints_the_diff_and_writes_only_with_yes() {
     let out = fx.run(&["index", "--fix", "--yes"]);
     assert_eq!(ok(out.clone()), diff);
     assert!(
-        text(&out.stderr).starts_with("fixed: 1 dangling entries removed; 2 unlisted files added")
+        text(&out.stderr).starts_with("fixed: 1 dangling entry removed; 2 unlisted files added")
     );
     let index = fx.read("MEMORY.md");
     assert!(!index.contains("project_payments"));

@@ -193,7 +193,12 @@ fn an_approved_extraction_writes_a_topic_file_and_its_index_entry() {
     assert_eq!(listed[0]["files"][0]["before"], Value::Null);
     assert_eq!(listed[0]["records"][0]["name"], "pr-size");
 
-    assert_eq!(env.ok(&["approve", &id]), "added pr-size\n");
+    let approved = env.ok(&["approve", &id]);
+    assert!(
+        approved.starts_with(&format!("approved {id} as #"))
+            && approved.ends_with(": added pr-size\n"),
+        "{approved}"
+    );
     let written = env.read("user_pr_size.md");
     assert!(
         written.starts_with(
@@ -283,9 +288,11 @@ fn dedupe_merges_near_duplicates_into_the_first_and_removes_the_rest_with_their_
         "{human}"
     );
 
-    assert_eq!(
-        env.ok(&["approve", &id]),
-        "changed tabs_indent; removed indent_tabs\n"
+    let approved = env.ok(&["approve", &id]);
+    assert!(
+        approved.starts_with(&format!("approved {id} as #"))
+            && approved.ends_with(": changed tabs_indent; removed indent_tabs\n"),
+        "{approved}"
     );
     assert!(!env.memory().join("feedback_indent.md").exists());
     let merged = env.read("feedback_tabs.md");

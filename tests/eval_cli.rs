@@ -79,7 +79,7 @@ fn cases_are_added_listed_and_removed() {
                 "prefers-tabs"
             ]
         )),
-        "1\n"
+        "added case 1; memwb eval runs every case\n"
     );
     assert_eq!(
         ok(&memwb(
@@ -94,7 +94,7 @@ fn cases_are_added_listed_and_removed() {
                 "style"
             ]
         )),
-        "2\n"
+        "added case 2; memwb eval runs every case\n"
     );
     let listed = ok(&memwb(dir, &["eval", "ls"]));
     assert!(

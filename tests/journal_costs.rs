@@ -117,14 +117,22 @@ fn an_old_layout_journal_still_loads_undoes_and_logs() {
         shown.contains("beta body") && !shown.contains("edited"),
         "{shown}"
     );
-    // The default undo finds the newest change from the end: the undo just made.
-    ok(memwb(dir.path(), &["undo"]));
+    // The default undo finds the newest change not undone yet from the end: gamma's
+    // removal (#5), not the undo just made nor #4, which it reverted.
+    let said = ok(memwb(dir.path(), &["undo"]));
+    assert!(
+        said.starts_with("undid #5 (rm) as #7: added gamma"),
+        "{said}"
+    );
+    let shown = ok(memwb(dir.path(), &["show", "beta"]));
+    assert!(!shown.contains("edited"), "{shown}");
+    // Undoing the undo by its number re-does beta's edit.
+    ok(memwb(dir.path(), &["undo", "6"]));
     let shown = ok(memwb(dir.path(), &["show", "beta"]));
     assert!(shown.contains("beta body, edited"), "{shown}");
-    ok(memwb(dir.path(), &["undo", "5"]));
     let entries = logged(dir.path(), &[]);
     assert_eq!(ids(&entries), [1, 2, 3, 4, 5, 6, 7, 8]);
-    assert_eq!(entries[7]["undoes"], 5);
+    assert_eq!(entries[7]["undoes"], 6);
     let names: Vec<String> = open(dir.path())
         .records()
         .unwrap()

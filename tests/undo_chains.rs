@@ -5,110 +5,14 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 
-use serde_json::Value;
-
-#[derive(Debug, Clone, Copy)]
-enum Format {
-    Memory,
-    Claude,
-}
-
-/// A fresh folder of one format, with memwb's state (for Claude Code) in a temporary folder.
-struct Folder {
-    format: Format,
-    dir: tempfile::TempDir,
-    state: tempfile::TempDir,
-}
-
-impl Folder {
-    fn new(format: Format) -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        if let Format::Claude = format {
-            // A Claude Code folder is one that holds MEMORY.md.
-            fs::write(dir.path().join("MEMORY.md"), "").expect("MEMORY.md");
-        }
-        Self {
-            format,
-            dir,
-            state: tempfile::tempdir().expect("state dir"),
-        }
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
-        command
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.state.path())
-            .env("MEMWB_STATE_DIR", self.state.path());
-        match self.format {
-            Format::Memory => command.arg("-C").arg(self.dir.path()),
-            Format::Claude => command
-                .arg("--memory-dir")
-                .arg(self.dir.path())
-                .args(["--format", "claude"]),
-        };
-        command.args(args).output().expect("memwb runs")
-    }
-
-    /// Runs `args`, which must succeed.
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{:?} {args:?}: {}",
-            self.format,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn root(&self) -> PathBuf {
-        match self.format {
-            Format::Memory => self.dir.path().join(".memory"),
-            Format::Claude => self.dir.path().to_path_buf(),
-        }
-    }
-
-    /// What the set holds, comparable across undo: on a Claude Code folder every file's exact
-    /// bytes; on `.memory` each listed record's file bytes by name (a restored record gets a
-    /// new file name, with the same bytes, and a removed record comes back at the end of the
-    /// manifest: docs/review.md, "Undo").
-    fn state(&self) -> BTreeMap<String, Vec<u8>> {
-        match self.format {
-            Format::Claude => common::tree(&self.root()),
-            Format::Memory => {
-                let listed: Vec<Value> =
-                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
-                listed
-                    .iter()
-                    .map(|entry| {
-                        let name = entry["name"].as_str().expect("name").to_owned();
-                        let file = entry["file"].as_str().expect("file");
-                        (name, fs::read(self.root().join(file)).expect("record file"))
-                    })
-                    .collect()
-            }
-        }
-    }
-
-    /// The ids of the journal's entries, oldest first.
-    fn entry_ids(&self) -> Vec<u64> {
-        let log: Vec<Value> = serde_json::from_str(&self.ok(&["log", "--json"])).expect("log");
-        log.iter().map(|e| e["id"].as_u64().expect("id")).collect()
-    }
-}
+use common::formats::{BOTH, Folder};
 
 /// Runs `steps` on a fresh folder of each format, then undoes every step's entry newest first,
 /// checking after each undo that the set is exactly what it was before that step.
 fn walks_back(steps: &[&[&str]]) {
-    for format in [Format::Memory, Format::Claude] {
+    for format in BOTH {
         let folder = Folder::new(format);
         let mut states = vec![folder.state()];
         let mut ids = Vec::new();
@@ -126,6 +30,84 @@ fn walks_back(steps: &[&[&str]]) {
                 "{format:?}: after undoing #{id} of {steps:?}"
             );
         }
+    }
+}
+
+/// Plain `undo`, again and again, steps back through history: each one reverts the newest
+/// change not undone yet (never the undo before it), so the states come back newest first, and
+/// once all are undone it says there is nothing left. Each names the entry it undid.
+#[test]
+fn plain_undo_steps_back_through_history_and_never_redoes() {
+    let steps: [&[&str]; 4] = [
+        &add("alpha", "one"),
+        &["set", "alpha", "--body", "two"],
+        &add("beta", "three"),
+        &["set", "alpha", "--name", "gamma"],
+    ];
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let mut states = vec![folder.state()];
+        let mut ids = Vec::new();
+        for step in steps {
+            folder.ok(step);
+            ids.push(*folder.entry_ids().last().expect("journaled"));
+            states.push(folder.state());
+        }
+        states.pop();
+        for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
+            let said = folder.ok(&["undo"]);
+            let undo_id = *folder.entry_ids().last().expect("journaled");
+            assert!(
+                said.starts_with(&format!("undid #{id} ("))
+                    && said.contains(&format!(" as #{undo_id}: ")),
+                "{format:?}: {said}"
+            );
+            assert_eq!(&folder.state(), before, "{format:?}: plain undo of #{id}");
+        }
+        let out = folder.run(&["undo"]);
+        assert_eq!(out.status.code(), Some(2), "{format:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no change left to undo"), "{format:?}: {err}");
+    }
+}
+
+/// `undo N` reverts that one entry; a plain `undo` after it skips both the entry undone and
+/// the undo, and reverts the newest change still in effect. `undo N` of an undo re-does.
+#[test]
+fn undo_n_reverts_one_entry_and_plain_undo_skips_it() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("beta", "two"));
+        // Body edits touch one file each, so the older one can be undone on its own on a
+        // Claude Code folder too (MEMORY.md is not in them).
+        folder.ok(&["set", "alpha", "--body", "one, edited"]);
+        let before_beta_edit = folder.state();
+        folder.ok(&["set", "beta", "--body", "two, edited"]);
+        let ids = folder.entry_ids();
+        let (alpha_edit, beta_edit) = (ids[2], ids[3]);
+        let said = folder.ok(&["undo", &alpha_edit.to_string()]);
+        assert!(
+            said.starts_with(&format!("undid #{alpha_edit} (set)"))
+                && said.contains("changed alpha"),
+            "{format:?}: {said}"
+        );
+        let undo_of_alpha_edit = *folder.entry_ids().last().expect("journaled");
+        let said = folder.ok(&["undo"]);
+        assert!(
+            said.starts_with(&format!("undid #{beta_edit} (set)")),
+            "{format:?}: {said}"
+        );
+        // Undoing the undo by its number re-does alpha's edit: the state before beta's edit.
+        folder.ok(&["undo", &undo_of_alpha_edit.to_string()]);
+        assert_eq!(folder.state(), before_beta_edit, "{format:?}");
+        // Undo entries are never a plain undo's target: the newest original change in effect
+        // is alpha's edit again (its undo was undone).
+        let said = folder.ok(&["undo"]);
+        assert!(
+            said.starts_with(&format!("undid #{alpha_edit} (set)")),
+            "{format:?}: {said}"
+        );
     }
 }
 
@@ -240,7 +222,14 @@ fn a_deleted_stray_holding_a_credential_is_kept_redacted_and_undo_says_so() {
     assert!(said.contains("a redacted secret is not restored"), "{said}");
     let back = fs::read_to_string(&path).expect("restored");
     assert_eq!(back, kept);
-    let said = run(&["undo"]);
+    // A plain undo never re-does; undoing the undo by its number deletes the file again.
+    let undo_entry = memwb::review::Journal::of(&store)
+        .entries()
+        .expect("journal")
+        .last()
+        .expect("the undo")
+        .id;
+    let said = run(&["undo", &undo_entry.to_string()]);
     assert!(said.contains(&format!("deleted {file}")), "{said}");
     assert!(!path.exists());
 }

@@ -27,6 +27,3 @@ pub use index::{LoadLimits, SizeUnit};
 pub use locate::{Env, Location, locate};
 pub use state::{ClaudeState, StateLock};
 pub use write::{ChangeObserver, FileImage, FileWrite, apply, apply_planned};
-
-/// What every write command says on a Claude Code folder until curation lands.
-pub const READ_ONLY: &str = "read-only here (curation of Claude Code folders comes next)";

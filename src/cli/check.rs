@@ -59,20 +59,10 @@ pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn Mo
     settings.map(|s| s.client()).transpose().map_err(Into::into)
 }
 
-pub fn run(store: &Store, args: &CheckArgs, limits: LoadLimits) -> anyhow::Result<u8> {
+pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
     let client = model_client(&args.model)?;
     let mut context = AuditContext::new(Some(project_root(store)));
     context.model = client.as_deref();
-    if let Some(roots) = &args.all {
-        return run_all(
-            store.workspace(),
-            store.options(),
-            limits,
-            args,
-            roots,
-            &context,
-        );
-    }
     let report = check_store(store, &context, args.all_findings);
     if args.json {
         print_json(&report)?;
@@ -146,11 +136,7 @@ fn records_noun(format: Format) -> &'static str {
 
 /// `1 error`, `2 errors`.
 pub(super) fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
+    super::output::counted(n, noun, &format!("{noun}s"))
 }
 
 /// Files one proposal per fix, against the set as it is now read; prints each id.
@@ -178,15 +164,19 @@ pub(super) fn say_filed(filed: &[crate::review::Proposal]) -> anyhow::Result<()>
 }
 
 /// Every set `memwb sets` finds (Claude Code's config folder, then the roots; the workspace
-/// when no root is given), checked on every core.
+/// when no root is given), checked on every core. Runs before the workspace's own folder is
+/// resolved: it checks every folder alike, the workspace's is not "used".
 pub(super) fn run_all(
     workspace: &std::path::Path,
     options: &StoreOptions,
     limits: LoadLimits,
     args: &CheckArgs,
     roots: &[PathBuf],
-    context: &AuditContext<'_>,
 ) -> anyhow::Result<u8> {
+    let client = model_client(&args.model)?;
+    let mut context = AuditContext::new(None);
+    context.model = client.as_deref();
+    let context = &context;
     let roots = if roots.is_empty() {
         vec![workspace.to_owned()]
     } else {

@@ -15,7 +15,7 @@ use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{CutBy, Load};
-use crate::claude::{ClaudeState, READ_ONLY, Snapshot, Topic};
+use crate::claude::{ClaudeState, Snapshot, Topic};
 use crate::review::content::accept::Acceptances;
 use crate::review::content::fix_claude::file_claude_fixes;
 use crate::review::content::report::{Checked, check_claude};
@@ -23,9 +23,11 @@ use crate::review::content::{AuditContext, Memory, secret_fingerprints};
 use crate::session::Selector;
 use crate::session::selection::claude_corpus;
 
-/// Every write command on a Claude Code folder.
-pub fn refuse() -> anyhow::Result<u8> {
-    anyhow::bail!("{READ_ONLY}")
+/// `memwb repair FILE`: a Claude Code folder has no manifest entry to repair.
+pub fn refuse_repair() -> anyhow::Result<u8> {
+    anyhow::bail!(
+        "repair fixes a .memory manifest entry, and a Claude Code folder has no manifest: edit a topic file with `memwb set FILE ...`, remove it with `memwb rm FILE`, or move damaged journal lines aside with `memwb repair --journal`; nothing was changed"
+    )
 }
 
 /// `memwb repair --journal` on the folder's journal, in its state directory.
@@ -99,14 +101,36 @@ pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
             super::output::one_line(&other.why)
         ));
     }
+    if topics.is_empty() {
+        text.push_str(super::output::NO_MEMORIES);
+        text.push('\n');
+    }
     print_untrusted(&text)?;
     Ok(EXIT_OK)
 }
 
-fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
-    snapshot
-        .find(name)
-        .ok_or_else(|| anyhow::anyhow!("no memory named {name:?} in {}", snapshot.root.display()))
+/// The topic `name` addresses: by its name, else by its file. A name two files share is
+/// refused, as on `.memory`, by every command (`show` too: it must not pick one silently).
+pub(super) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
+    let named: Vec<&Topic> = snapshot
+        .topics
+        .iter()
+        .filter(|t| t.name() == name)
+        .collect();
+    match named.as_slice() {
+        [one] => Ok(one),
+        [] => snapshot.find(name).ok_or_else(|| {
+            anyhow::anyhow!("no memory named {name:?} in {}", snapshot.root.display())
+        }),
+        many => anyhow::bail!(
+            "memory name {name:?} is ambiguous: it is held by {}; address one of them by its file (memwb show {})",
+            many.iter()
+                .map(|t| t.file.as_str())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            many.last().map_or("FILE", |t| t.file.as_str())
+        ),
+    }
 }
 
 pub fn show(target: &ClaudeTarget, args: &ShowArgs) -> anyhow::Result<u8> {
@@ -150,7 +174,9 @@ pub fn select_topics(target: &ClaudeTarget, args: &SelectArgs) -> anyhow::Result
 /// What Claude Code loads, then the marked line where it stops and what it drops.
 pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
-        return refuse();
+        anyhow::bail!(
+            "index --write rebuilds a .memory index from its manifest, and a Claude Code folder has none: `memwb index --fix` shows the fix of MEMORY.md (`--yes` writes it); nothing was changed"
+        );
     }
     let snapshot = target.folder.read();
     let index = match &snapshot.index {
@@ -202,16 +228,10 @@ pub fn check(
     target: &ClaudeTarget,
     args: &CheckArgs,
     project: Option<std::path::PathBuf>,
-    workspace: &std::path::Path,
-    options: &crate::store::StoreOptions,
 ) -> anyhow::Result<u8> {
     let client = super::check::model_client(&args.model)?;
     let mut context = AuditContext::new(project);
     context.model = client.as_deref();
-    if let Some(roots) = &args.all {
-        let limits = target.folder.limits();
-        return super::check::run_all(workspace, options, limits, args, roots, &context);
-    }
     let report = check_claude(&target.folder, &context, args.all_findings);
     if args.json {
         print_json(&report)?;

@@ -161,7 +161,15 @@ pub fn proposals(target: &ClaudeTarget, args: &ProposalsArgs) -> anyhow::Result<
 
 pub fn approve(target: &ClaudeTarget, args: &ApproveArgs) -> anyhow::Result<u8> {
     let approved = review_claude::approve(&target.folder, &args.id)?;
-    report(&approved.files)
+    super::claude_write::done(
+        &format!(
+            "approved {}{}: {}",
+            args.id,
+            super::review::as_entry(approved.entry.as_ref()),
+            summary(&approved.files)
+        ),
+        None,
+    )
 }
 
 pub fn reject(target: &ClaudeTarget, args: &RejectArgs) -> anyhow::Result<u8> {
@@ -172,7 +180,7 @@ pub fn reject(target: &ClaudeTarget, args: &RejectArgs) -> anyhow::Result<u8> {
 
 /// "added a; changed b; removed c", by memory name, as on `.memory` (MEMORY.md is not a
 /// memory, so it is not named).
-pub(super) fn report(files: &[FileImage]) -> anyhow::Result<u8> {
+pub(super) fn summary(files: &[FileImage]) -> String {
     let mut parts = Vec::new();
     for (label, wanted) in [
         ("added", Change::Create),
@@ -202,6 +210,5 @@ pub(super) fn report(files: &[FileImage]) -> anyhow::Result<u8> {
             "nothing to change".into()
         });
     }
-    say!("{}", super::output::one_line(&parts.join("; ")))?;
-    Ok(EXIT_OK)
+    parts.join("; ")
 }

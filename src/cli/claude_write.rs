@@ -7,6 +7,7 @@
 use anyhow::Context;
 use jiff::Timestamp;
 
+use super::claude::require;
 use super::input::read_json;
 use super::output::{inert, print_untrusted};
 use super::records::{AddArgs, IndexArgs, RmArgs, SetArgs};
@@ -55,28 +56,6 @@ fn existing_files(snapshot: &Snapshot) -> Vec<String> {
         .map(|t| t.file.clone())
         .chain(snapshot.others.iter().map(|o| o.file.clone()))
         .collect()
-}
-
-fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
-    let named: Vec<&Topic> = snapshot
-        .topics
-        .iter()
-        .filter(|t| t.name() == name)
-        .collect();
-    match named.as_slice() {
-        [one] => Ok(one),
-        [] => snapshot.find(name).ok_or_else(|| {
-            anyhow::anyhow!("no memory named {name:?} in {}", snapshot.root.display())
-        }),
-        many => anyhow::bail!(
-            "{} memories are named {name:?} ({}); name one by its file",
-            many.len(),
-            many.iter()
-                .map(|t| t.file.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
 }
 
 /// A topic's exact text, which the change is based on.
@@ -265,17 +244,20 @@ pub fn set(target: &ClaudeTarget, args: &SetArgs) -> anyhow::Result<u8> {
         Some(&existing),
         Timestamp::now(),
     )?;
-    let name = args.name.as_deref().unwrap_or(topic.name());
     if writes.is_empty() {
-        return done(&format!("unchanged: {name}"), None);
+        return done(&super::records::unchanged(topic.name()), None);
     }
     let code = commit(folder, writes, Op::Set)?;
+    let name = args.name.as_deref().unwrap_or(topic.name());
     let moved = if file == topic.file {
         String::new()
     } else {
         format!(" (now {file})")
     };
-    done(&format!("changed {name}{moved}"), code)
+    done(
+        &format!("{}{moved}", super::records::set_summary(topic.name(), name)),
+        code,
+    )
 }
 
 pub fn rm(target: &ClaudeTarget, args: &RmArgs) -> anyhow::Result<u8> {
@@ -333,15 +315,21 @@ pub fn index_fix(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> 
     print_untrusted(&diff)?;
     let mut parts = Vec::new();
     if !fix.removed.is_empty() {
-        parts.push(format!("{} dangling entries removed", fix.removed.len()));
+        parts.push(format!(
+            "{} removed",
+            super::output::counted(fix.removed.len(), "dangling entry", "dangling entries")
+        ));
     }
     if !fix.added.is_empty() {
-        parts.push(format!("{} unlisted files added", fix.added.len()));
+        parts.push(format!(
+            "{} added",
+            super::output::counted(fix.added.len(), "unlisted file", "unlisted files")
+        ));
     }
     if !fix.archived.is_empty() {
         parts.push(format!(
-            "{} entries moved to {ARCHIVE_FILE}",
-            fix.archived.len()
+            "{} moved to {ARCHIVE_FILE}",
+            super::output::counted(fix.archived.len(), "entry", "entries")
         ));
     }
     if fix.still_over {
@@ -398,14 +386,10 @@ pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
             .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
         None => journal
-            .newest_where(|e| !e.touched_files().is_empty())?
-            .context("the journal has no change to undo")?,
+            .newest_undoable()?
+            .context(super::review::NOTHING_TO_UNDO)?,
     };
     let (images, undo) = journal::undo(folder, &entry)?;
-    let files: Vec<&str> = images.iter().map(|i| i.file.as_str()).collect();
-    let journal = undo
-        .map(|e| format!(" (journal #{})", e.id))
-        .unwrap_or_default();
     // Files whose only change was a redaction: the journal's images of them are the same.
     let redacted = entry.only_redacted();
     let not_restored = if redacted.is_empty() {
@@ -418,9 +402,9 @@ pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
     };
     done(
         &format!(
-            "undid #{}: restored {}{journal}{not_restored}",
-            entry.id,
-            files.join(", ")
+            "{}{}{not_restored}",
+            super::review::undid(&entry, undo.as_ref()),
+            super::claude_review::summary(&images)
         ),
         None,
     )

@@ -157,7 +157,7 @@ pub fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Result<u8> 
                 add.note.clone(),
             )?;
             let number = folder.add(case)?;
-            say!("{number}")?;
+            say!("added case {number}; memwb eval runs every case")?;
             Ok(EXIT_OK)
         }
         Some(EvalCommand::Rm { number }) => {

@@ -120,7 +120,8 @@ enum Command {
     Copy(copy::CopyArgs),
     /// Show the journal of changes made through memwb, oldest first.
     Log(review::LogArgs),
-    /// Revert a journal entry (the last change by default) as a new transaction.
+    /// Revert the newest change not undone yet (again: one further back), or entry N, as a
+    /// new transaction.
     Undo(review::UndoArgs),
     /// Open the workbench (the default without a subcommand).
     #[cfg(feature = "tui")]
@@ -314,6 +315,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
     };
+    if let Some(Command::Check(args)) = &cli.command
+        && let Some(roots) = &args.all
+    {
+        return check::run_all(&workspace, &options, cli.folder.limits(), args, roots);
+    }
     // The demo opens its own copy: which folder the workspace holds does not matter.
     #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
@@ -340,7 +346,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&store, args),
         Command::Index(args) => records::index(&store, args),
         Command::Repair(args) => records::repair(&store, args),
-        Command::Check(args) => check::run(&store, args, cli.folder.limits()),
+        Command::Check(args) => check::run(&store, args),
         Command::Accept(args) => check::accept(&store, args),
         Command::Select(args) => select::run(&store, args),
         Command::Eval(args) => eval::run(&store, args),
@@ -370,7 +376,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 }
 
 /// The commands on a Claude Code folder: reads, the journaled writes, and refusals for what
-/// this folder cannot take yet.
+/// only a `.memory` set has (a manifest to repair or rebuild an index from).
 fn run_claude(
     cli: &Cli,
     target: &target::ClaudeTarget,
@@ -401,7 +407,7 @@ fn run_claude(
                 .memory_dir
                 .is_none()
                 .then(|| workspace.to_owned());
-            claude::check(target, args, project, workspace, &options)
+            claude::check(target, args, project)
         }
         Command::Select(args) => claude::select_topics(target, args),
         Command::Watch(args) => watch::run_claude(target, args),
@@ -424,7 +430,7 @@ fn run_claude(
         ),
         Command::Consolidate(args) => claude_consolidate::consolidate(target, args),
         Command::Repair(args) if args.journal => claude::repair_journal(target),
-        Command::Repair(_) => claude::refuse(),
+        Command::Repair(_) => claude::refuse_repair(),
         Command::Accept(args) => claude::accept(target, args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),

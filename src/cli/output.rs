@@ -37,18 +37,19 @@ pub fn one_line(text: &str) -> String {
 /// works (a name may be longer than 65,535 characters).
 pub fn padded(text: &str, width: usize) -> String {
     let text = one_line(text);
-    let pad = width.saturating_sub(text.chars().count());
+    let pad = width.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
     let mut out = String::with_capacity(text.len() + pad);
     out.push_str(&text);
     out.extend(std::iter::repeat_n(' ', pad));
     out
 }
 
-/// The widest of `texts` as [`one_line`] prints them, in characters.
+/// The widest of `texts` as [`one_line`] prints them, in terminal columns (a CJK character
+/// takes two), so that [`padded`] columns line up on screen.
 pub fn widest<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
     texts
         .into_iter()
-        .map(|t| one_line(t).chars().count())
+        .map(|t| unicode_width::UnicodeWidthStr::width(one_line(t).as_str()))
         .max()
         .unwrap_or(0)
 }
@@ -110,6 +111,14 @@ fn json_text(value: &impl serde::Serialize, pretty: bool) -> anyhow::Result<Stri
         serde_json::to_string(value)?
     };
     Ok(escape_json(&text))
+}
+
+/// What `ls` says on a set with no memories, on both formats, with the command that adds one.
+pub const NO_MEMORIES: &str = "no memories in this set; add one with: memwb add --name NAME --type user --description TEXT --body TEXT";
+
+/// "1 entry", "2 entries": a count with its noun in the right number.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

@@ -74,6 +74,10 @@ impl BodyArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(group = clap::ArgGroup::new("change")
+    .required(true)
+    .multiple(true)
+    .args(["name", "kind", "description", "body", "body_file"]))]
 pub struct SetArgs {
     /// The record to edit: its name, or its file name when the name is ambiguous.
     pub(super) target: String,
@@ -192,6 +196,10 @@ pub fn ls(store: &Store, args: &LsArgs) -> anyhow::Result<u8> {
         print_json(&rows)?;
         return Ok(EXIT_OK);
     }
+    if set.entries.is_empty() {
+        say!("{}", super::output::NO_MEMORIES)?;
+        return Ok(EXIT_OK);
+    }
     let width = super::output::widest(set.records().map(|r| r.name()));
     let mut text = String::new();
     for record in set.records() {
@@ -279,12 +287,15 @@ pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
     };
     let edited = Record::from_input(&input)?;
     if edited == *base {
-        say!("unchanged: {}", super::output::inert(base.name()))?;
+        say!("{}", unchanged(base.name()))?;
         return Ok(EXIT_OK);
     }
-    report(journaled_op(store, Op::Set, |s| {
-        s.replace_entry(entry, edited)
-    })?)
+    let renamed = set_summary(base.name(), edited.name());
+    let commit = journaled_op(store, Op::Set, |s| s.replace_entry(entry, edited))?;
+    if commit.is_empty() {
+        return report(commit);
+    }
+    finish(&renamed, &commit)
 }
 
 pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
@@ -382,6 +393,11 @@ pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
 }
 
 pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
+    finish(&summary(&commit), &commit)
+}
+
+/// "added a; changed b; removed c", by record name ("nothing to change" when it is empty).
+pub(super) fn summary(commit: &Commit) -> String {
     let mut parts = Vec::new();
     for (label, names) in [
         ("added", &commit.added),
@@ -395,7 +411,12 @@ pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
     if parts.is_empty() {
         parts.push("nothing to change".into());
     }
-    say!("{}", parts.join("; "))?;
+    parts.join("; ")
+}
+
+/// Prints `line`, the outcome of `commit`, and warns when the commit lost its lock.
+pub(super) fn finish(line: &str, commit: &Commit) -> anyhow::Result<u8> {
+    say!("{}", super::output::one_line(line))?;
     if let Some(reason) = &commit.lock_lost {
         // The change is in place, but it may have overwritten another writer's commit.
         eprintln!(
@@ -405,4 +426,22 @@ pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
         return Ok(super::EXIT_FINDINGS);
     }
     Ok(EXIT_OK)
+}
+
+/// What `set` says when the record already holds every value given, on both formats.
+pub(super) fn unchanged(name: &str) -> String {
+    format!(
+        "unchanged: {} already holds what was given",
+        super::output::inert(name)
+    )
+}
+
+/// What `set` did, in the same words on both formats: a rename says so rather than "added
+/// the new name; removed the old one".
+pub(super) fn set_summary(before: &str, after: &str) -> String {
+    if before == after {
+        format!("changed {after}")
+    } else {
+        format!("renamed {before} to {after}")
+    }
 }

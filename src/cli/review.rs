@@ -10,7 +10,7 @@ use super::EXIT_OK;
 use super::input::read_json;
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
-use super::records::report;
+use super::records::{finish, summary};
 use crate::claude::write::FileImage;
 use crate::review::content::fix::dedupe_proposal;
 use crate::review::dedupe::find_groups;
@@ -122,7 +122,8 @@ pub struct LogArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct UndoArgs {
-    /// The journal entry to revert (default: the last one that changed records).
+    /// The journal entry to revert, an undo included (default: the newest change not undone
+    /// yet, so repeated `undo` steps back through history).
     pub(super) entry: Option<u64>,
 }
 
@@ -367,6 +368,16 @@ pub(super) fn print_proposals(
             inert(&corrupt.error)
         )?;
     }
+    if listed.is_empty() && listing.corrupt.is_empty() {
+        let which = if args.all {
+            "no proposals"
+        } else {
+            "no pending proposals"
+        };
+        say!(
+            "{which}; file one with: memwb check --fix, memwb propose dedupe, memwb propose import FILE, or memwb copy FROM"
+        )?;
+    }
     for (p, state) in &listed {
         say!(
             "{}  {:8}  {:13}  {}  ({})",
@@ -386,8 +397,19 @@ pub(super) fn print_proposals(
 }
 
 pub fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
-    let (commit, _) = proposal::approve(store, &args.id)?;
-    report(commit)
+    let (commit, entry) = proposal::approve(store, &args.id)?;
+    let line = format!(
+        "approved {}{}: {}",
+        args.id,
+        as_entry(entry.as_ref()),
+        summary(&commit)
+    );
+    finish(&line, &commit)
+}
+
+/// " as #N": the journal entry a change became (what `log` lists and `undo N` takes).
+pub(super) fn as_entry(entry: Option<&Entry>) -> String {
+    entry.map(|e| format!(" as #{}", e.id)).unwrap_or_default()
 }
 
 pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
@@ -423,6 +445,9 @@ pub(super) fn print_log(journal: &Journal, args: &LogArgs) -> anyhow::Result<u8>
     if args.json {
         print_json(&entries)?;
         return Ok(EXIT_OK);
+    }
+    if entries.is_empty() {
+        say!("no changes journaled yet; memwb add, set, rm, approve and undo each write an entry")?;
     }
     for entry in &entries {
         say!("{}", super::output::one_line(&describe(entry)))?;
@@ -477,29 +502,27 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
         Some(id) => journal
             .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
-        None => journal
-            .newest_where(|e| e.changed_files())?
-            .context("the journal has no change to undo")?,
+        None => journal.newest_undoable()?.context(NOTHING_TO_UNDO)?,
     };
     let (commit, undone) = crate::review::undo(store, &entry)?;
-    if let Some(stray) = undone.as_ref().and_then(|e| e.stray.as_ref()) {
-        say!(
-            "{} {} (journal #{})",
-            stray.action.as_str(),
-            inert(&stray.file),
-            undone.as_ref().map_or(0, |e| e.id)
-        )?;
-        if stray.redacted && stray.action == StrayAction::Restored {
-            say!(
-                "note: {} is back with its credentials as [REDACTED]: the copy memwb kept was redacted, and a redacted secret is not restored",
-                inert(&stray.file)
-            )?;
-        }
-        if commit.is_empty() {
-            return Ok(EXIT_OK);
-        }
+    let mut parts = Vec::new();
+    let stray = undone.as_ref().and_then(|e| e.stray.as_ref());
+    if let Some(stray) = stray {
+        parts.push(format!("{} {}", stray.action.as_str(), inert(&stray.file)));
     }
-    let code = report(commit)?;
+    if stray.is_none() || !commit.is_empty() {
+        parts.push(summary(&commit));
+    }
+    let code = finish(
+        &format!("{}{}", undid(&entry, undone.as_ref()), parts.join("; ")),
+        &commit,
+    )?;
+    if let Some(stray) = stray.filter(|s| s.redacted && s.action == StrayAction::Restored) {
+        say!(
+            "note: {} is back with its credentials as [REDACTED]: the copy memwb kept was redacted, and a redacted secret is not restored",
+            inert(&stray.file)
+        )?;
+    }
     if let Some(dropped) = entry.dropped.as_ref().filter(|d| d.redacted) {
         say!(
             "note: {} is back with its credentials as [REDACTED]: the copy repair kept was redacted, and a redacted secret is not restored",
@@ -507,6 +530,19 @@ pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
         )?;
     }
     Ok(code)
+}
+
+/// What a plain `undo` says when every change is undone already (or there was none).
+pub(super) const NOTHING_TO_UNDO: &str = "the journal has no change left to undo (every change is undone; `memwb log` lists them, `memwb undo N` reverts any one entry, an undo included)";
+
+/// "undid #3 (add) as #5: ", the head of what `undo` says on both formats.
+pub(super) fn undid(entry: &Entry, undo: Option<&Entry>) -> String {
+    format!(
+        "undid #{} ({}){}: ",
+        entry.id,
+        entry.op.as_str(),
+        as_entry(undo)
+    )
 }
 
 /// `memwb repair --journal`, on a `.memory` set's journal or a Claude Code folder's.

@@ -9,7 +9,8 @@ use super::output::{inert, print_json, print_untrusted};
 use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
 use crate::folder::Summary;
-use crate::folder::sets::{discover, summarize};
+use crate::folder::sets::discover;
+use crate::review::content::report::summarize_checked;
 use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug, Default)]
@@ -25,7 +26,8 @@ pub struct SetsArgs {
 /// How long a scan runs before a progress line appears (on a terminal only).
 const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
-/// Every folder found under Claude Code's config folder and the roots, summed up.
+/// Every folder found under Claude Code's config folder and the roots, summed up with the
+/// counts `check --all` gives.
 pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> Vec<Summary> {
     let config = config_dir(&process_env).ok();
     let started = Instant::now();
@@ -50,11 +52,7 @@ pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> 
             inert(&skipped.why)
         );
     }
-    discovery
-        .found
-        .iter()
-        .filter_map(|found| summarize(found, store, limits))
-        .collect()
+    summarize_checked(&discovery.found, store, limits, &|| {})
 }
 
 pub fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {

@@ -101,8 +101,12 @@ pub fn resolve(
             .map(|why| format!("; {why}"))
             .collect();
         if !location.folder.is_dir() {
+            let config = match std::env::var_os("CLAUDE_CONFIG_DIR") {
+                Some(dir) => format!("CLAUDE_CONFIG_DIR is {}", Path::new(&dir).display()),
+                None => "CLAUDE_CONFIG_DIR is not set, so ~/.claude was assumed".to_owned(),
+            };
             anyhow::bail!(
-                "no Claude Code auto memory for {}: looked for {}{}{ignored}",
+                "no Claude Code auto memory for {}: looked for {}{}{ignored} ({config}); set CLAUDE_CONFIG_DIR to the folder Claude Code keeps its settings and projects in, or open a memory folder itself with --memory-dir PATH",
                 location.project.display(),
                 location.folder.display(),
                 match &location.source {

@@ -68,29 +68,14 @@ pub fn find_sets(
     roots: &[std::path::PathBuf],
     options: &OpenOptions,
 ) -> Vec<crate::folder::Summary> {
-    use crate::review::content::{AuditContext, report::check_sets};
-    use crate::store::Severity;
     let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
     let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {}).found;
-    let context = AuditContext::new(None);
-    let reports = check_sets(
+    crate::review::content::report::summarize_checked(
         &found,
         &options.store,
         options.claude,
-        &context,
-        false,
         &|| {},
-    );
-    found
-        .iter()
-        .zip(reports)
-        .filter_map(|(f, report)| {
-            let mut summary = crate::folder::sets::summarize(f, &options.store, options.claude)?;
-            summary.errors = report.count(Severity::Error);
-            summary.warnings = report.count(Severity::Warning);
-            Some(summary)
-        })
-        .collect()
+    )
 }
 
 fn map(event: TermEvent) -> Option<Event> {

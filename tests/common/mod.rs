@@ -3,6 +3,7 @@
 
 pub mod chat_server;
 pub mod cli;
+pub mod formats;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -307,6 +307,35 @@ pub fn check_sets(
     reports.into_iter().flatten().collect()
 }
 
+/// The folders found, summed up with the error and warning counts of `check --all` (the
+/// folder's own findings and the content audit): `memwb sets`, `check --all` and the
+/// workbench's Sets view give one count. A folder that no longer opens is left out.
+pub fn summarize_checked(
+    found: &[Found],
+    options: &StoreOptions,
+    limits: LoadLimits,
+    done: &(dyn Fn() + Sync),
+) -> Vec<crate::folder::Summary> {
+    let reports = check_sets(
+        found,
+        options,
+        limits,
+        &AuditContext::new(None),
+        false,
+        done,
+    );
+    found
+        .iter()
+        .zip(reports)
+        .filter_map(|(set, report)| {
+            let mut summary = crate::folder::sets::summarize(set, options, limits)?;
+            summary.errors = report.count(Severity::Error);
+            summary.warnings = report.count(Severity::Warning);
+            Some(summary)
+        })
+        .collect()
+}
+
 fn check_found(
     set: &Found,
     options: &StoreOptions,

@@ -136,6 +136,24 @@ impl Journal {
         Ok(found)
     }
 
+    /// What a plain `undo` reverts: the newest change not undone yet. Undo entries are not
+    /// themselves candidates, and an entry an (effective) undo reverted is skipped, so a
+    /// second `undo` steps further back instead of re-doing the first (`undo N` still undoes
+    /// any entry, an undo included). Same rule on both formats and in the workbench.
+    pub fn newest_undoable(&self) -> Result<Option<Entry>, ReviewError> {
+        let mut undone = std::collections::HashSet::new();
+        self.newest_where(|entry| {
+            if undone.contains(&entry.id) {
+                return false;
+            }
+            if let Some(reverted) = entry.undoes {
+                undone.insert(reverted);
+                return false;
+            }
+            entry.changed_files()
+        })
+    }
+
     /// Entry `id`, read from the end only as far back as it (committed ids only grow).
     pub fn entry(&self, id: u64) -> Result<Option<Entry>, ReviewError> {
         let mut found = None;

@@ -1,0 +1,178 @@
+//! What the command line says, in the same words on both formats: one test body, run on a
+//! `.memory` set and on a Claude Code folder (issue 26, items 15 and 16).
+
+mod common;
+
+use std::fs;
+
+use common::formats::{BOTH, Folder, Format};
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn add(name: &'static str, body: &'static str) -> [&'static str; 9] {
+    common::cli::add_args(name, "what it is about", body)
+}
+
+/// `ls`, `log` and `proposals` on an empty set say so, with the command that adds something.
+#[test]
+fn an_empty_set_says_so_and_how_to_add_something() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let ls = folder.ok(&["ls"]);
+        assert_eq!(
+            ls,
+            "no memories in this set; add one with: memwb add --name NAME --type user --description TEXT --body TEXT\n",
+            "{format:?}"
+        );
+        let log = folder.ok(&["log"]);
+        assert!(
+            log.starts_with("no changes journaled yet; memwb add"),
+            "{format:?}: {log}"
+        );
+        let proposals = folder.ok(&["proposals"]);
+        assert!(
+            proposals.starts_with("no pending proposals; file one with: memwb check --fix"),
+            "{format:?}: {proposals}"
+        );
+        // Scripts still get an empty array.
+        assert_eq!(folder.ok(&["ls", "--json"]).trim(), "[]", "{format:?}");
+    }
+}
+
+/// `set` says what it did: a rename is a rename; no flag at all is refused with the flags it
+/// takes; values the record already holds say so.
+#[test]
+fn set_says_rename_unchanged_and_what_it_needs() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        let bare = folder.run(&["set", "alpha"]);
+        assert_eq!(bare.status.code(), Some(2), "{format:?}");
+        let err = stderr(&bare);
+        assert!(
+            ["--name", "--type", "--description", "--body", "--body-file"]
+                .iter()
+                .all(|flag| err.contains(flag)),
+            "{format:?}: {err}"
+        );
+        let same = folder.ok(&["set", "alpha", "--description", "what it is about"]);
+        assert_eq!(
+            same, "unchanged: alpha already holds what was given\n",
+            "{format:?}"
+        );
+        let edited = folder.ok(&["set", "alpha", "--body", "two"]);
+        assert_eq!(edited, "changed alpha\n", "{format:?}");
+        let renamed = folder.ok(&["set", "alpha", "--name", "beta"]);
+        assert!(
+            renamed.starts_with("renamed alpha to beta"),
+            "{format:?}: {renamed}"
+        );
+    }
+}
+
+/// `undo` names the entry it undid and the undo's own entry, and says what it did to each
+/// memory: undoing an add removes it (on a Claude Code folder too, where it used to say
+/// "restored" for the file it deleted).
+#[test]
+fn undo_names_the_entry_and_says_what_it_did() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("gamma", "two"));
+        let said = folder.ok(&["undo"]);
+        assert_eq!(said, "undid #2 (add) as #3: removed gamma\n", "{format:?}");
+        folder.ok(&["rm", "alpha"]);
+        let said = folder.ok(&["undo"]);
+        assert_eq!(said, "undid #4 (rm) as #5: added alpha\n", "{format:?}");
+    }
+}
+
+/// `approve` names the proposal and the journal entry it became; `eval add` the case it added.
+#[test]
+fn approve_and_eval_add_name_what_they_made() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        let reply = r#"[{"name":"small-prs","type":"user","description":"Prefers small PRs","body":"Under 300 lines."}]"#;
+        let filed = folder.run_with(&["propose", "import", "-"], reply);
+        assert_eq!(
+            filed.status.code(),
+            Some(0),
+            "{format:?}: {}",
+            stderr(&filed)
+        );
+        let id = String::from_utf8_lossy(&filed.stdout).trim().to_owned();
+        let approved = folder.ok(&["approve", &id]);
+        assert_eq!(
+            approved,
+            format!("approved {id} as #2: added small-prs\n"),
+            "{format:?}"
+        );
+        let case = folder.ok(&["eval", "add", "pull request size", "--expect", "small-prs"]);
+        assert_eq!(
+            case, "added case 1; memwb eval runs every case\n",
+            "{format:?}"
+        );
+    }
+}
+
+/// `show NAME` on a name two Claude Code topic files share is refused, as `set` and `rm`
+/// refuse it, naming both files; each is shown by its file. (On `.memory`:
+/// tests/names_and_places.rs.)
+#[test]
+fn show_refuses_a_name_two_topic_files_share() {
+    let folder = Folder::new(Format::Claude);
+    folder.ok(&add("alpha", "one"));
+    let listed: serde_json::Value =
+        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
+    let first = listed[0]["file"].as_str().expect("file").to_owned();
+    let text = fs::read_to_string(folder.root().join(&first)).expect("topic");
+    fs::write(folder.root().join("alpha_copy.md"), &text).expect("copy");
+    for args in [
+        &["show", "alpha"][..],
+        &["set", "alpha", "--body", "x"],
+        &["rm", "alpha"],
+    ] {
+        let out = folder.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: memory name \"alpha\" is ambiguous: it is held by ")
+                && err.contains(&first)
+                && err.contains("alpha_copy.md"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(
+        folder
+            .ok(&["show", "alpha_copy.md"])
+            .starts_with("# alpha_copy.md\n")
+    );
+}
+
+/// `ls` pads names to the same screen width, a wide (CJK) character counting two columns.
+#[test]
+fn ls_pads_names_by_display_width() {
+    let folder = Folder::new(Format::Claude);
+    folder.ok(&add("部署", "one"));
+    folder.ok(&add("abcdef", "two"));
+    let listed = folder.ok(&["ls"]);
+    let columns = |line: &str| -> usize {
+        let before = &line[..line.find("project").expect("type column")];
+        before
+            .chars()
+            .map(|c| {
+                if ('\u{2e80}'..='\u{9fff}').contains(&c) {
+                    2
+                } else {
+                    1
+                }
+            })
+            .sum()
+    };
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    assert_eq!(columns(lines[0]), columns(lines[1]), "{listed}");
+}

@@ -1,0 +1,121 @@
+//! One folder of either format, driven through the `memwb` binary: the conformance tests
+//! run one body on a `.memory` set and on a Claude Code folder.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Both formats, for `for format in BOTH`.
+pub const BOTH: [Format; 2] = [Format::Memory, Format::Claude];
+
+#[derive(Debug, Clone, Copy)]
+pub enum Format {
+    Memory,
+    Claude,
+}
+
+/// A fresh folder of one format, with memwb's state (for Claude Code) in a temporary folder.
+pub struct Folder {
+    pub format: Format,
+    pub dir: tempfile::TempDir,
+    pub state: tempfile::TempDir,
+}
+
+impl Folder {
+    pub fn new(format: Format) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        if let Format::Claude = format {
+            // A Claude Code folder is one that holds MEMORY.md.
+            fs::write(dir.path().join("MEMORY.md"), "").expect("MEMORY.md");
+        }
+        Self {
+            format,
+            dir,
+            state: tempfile::tempdir().expect("state dir"),
+        }
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, "")
+    }
+
+    /// Runs `args` with `stdin` on standard input.
+    pub fn run_with(&self, args: &[&str], stdin: &str) -> Output {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
+        command
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.state.path())
+            .env("MEMWB_STATE_DIR", self.state.path());
+        match self.format {
+            Format::Memory => command.arg("-C").arg(self.dir.path()),
+            Format::Claude => command
+                .arg("--memory-dir")
+                .arg(self.dir.path())
+                .args(["--format", "claude"]),
+        };
+        let mut child = command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("memwb runs");
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(stdin.as_bytes()).expect("write stdin");
+        drop(input);
+        child.wait_with_output().expect("memwb runs")
+    }
+
+    /// Runs `args`, which must succeed.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{:?} {args:?}: {}",
+            self.format,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn root(&self) -> PathBuf {
+        match self.format {
+            Format::Memory => self.dir.path().join(".memory"),
+            Format::Claude => self.dir.path().to_path_buf(),
+        }
+    }
+
+    /// What the set holds, comparable across undo: on a Claude Code folder every file's exact
+    /// bytes; on `.memory` each listed record's file bytes by name (a restored record gets a
+    /// new file name, with the same bytes, and a removed record comes back at the end of the
+    /// manifest: docs/review.md, "Undo").
+    pub fn state(&self) -> BTreeMap<String, Vec<u8>> {
+        match self.format {
+            Format::Claude => super::tree(&self.root()),
+            Format::Memory => {
+                let listed: Vec<Value> =
+                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
+                listed
+                    .iter()
+                    .map(|entry| {
+                        let name = entry["name"].as_str().expect("name").to_owned();
+                        let file = entry["file"].as_str().expect("file");
+                        (name, fs::read(self.root().join(file)).expect("record file"))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The ids of the journal's entries, oldest first.
+    pub fn entry_ids(&self) -> Vec<u64> {
+        let log: Vec<Value> = serde_json::from_str(&self.ok(&["log", "--json"])).expect("log");
+        log.iter().map(|e| e["id"].as_u64().expect("id")).collect()
+    }
+}
