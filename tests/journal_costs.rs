@@ -475,11 +475,14 @@ fn an_old_layout_claude_code_journal_still_loads_undoes_and_logs() {
         "{}",
         now[4]
     );
-    claude_cli(dir.path(), &["undo"]);
+    // Undoing the new-layout undo re-does #2, and undoing that undoes it again.
+    claude_cli(dir.path(), &["undo", "5"]);
     assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[1], false));
-    claude_cli(dir.path(), &["undo"]);
+    claude_cli(dir.path(), &["undo", "6"]);
     assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[1], true));
-    claude_cli(dir.path(), &["undo", "1"]);
+    // A plain undo steps back to the newest change not undone: #1.
+    let said = claude_cli(dir.path(), &["undo"]);
+    assert!(said.starts_with("undid #1 ("), "{said}");
     assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[0], true));
     assert_eq!(read("project_ci_cache.md"), None);
     let text = claude_cli(dir.path(), &["log", "--last", "1"]);
