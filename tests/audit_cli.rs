@@ -65,7 +65,17 @@ fn add(dir: &Path, name: &str, kind: &str, description: &str, body: &str) {
 
 /// Sets the last change of every record file to 2026-11-26 12:00 UTC (a Thursday), the day
 /// relative dates are resolved from.
+/// With memwb's journal gone, as in a copy of the folder without memwb's state, so the last
+/// change is the only evidence of when the records were written.
 fn written_on_thursday(dir: &Path) {
+    age_record_files(dir);
+    let journal = dir.join(".memory/.memwb/journal.jsonl");
+    if journal.exists() {
+        std::fs::remove_file(journal).unwrap();
+    }
+}
+
+fn age_record_files(dir: &Path) {
     let when = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_694_400);
     for entry in std::fs::read_dir(dir.join(".memory")).unwrap() {
         let path = entry.unwrap().path();
@@ -188,6 +198,58 @@ fn each_content_code_is_reported_with_its_line_and_exit_1_on_a_secret() {
             .as_str()
             .unwrap()
             .starts_with("conflict check skipped")
+    );
+}
+
+/// memwb's journal is better evidence of when a record was written than its last change,
+/// which a clone or a copy resets; a record changed by hand since memwb wrote it has none.
+#[test]
+fn a_relative_date_is_resolved_from_the_journal_before_the_last_change() {
+    let dir = workspace();
+    let utc_today = || {
+        jiff::tz::TimeZone::UTC
+            .to_datetime(jiff::Timestamp::now())
+            .date()
+    };
+    let before = utc_today();
+    add(
+        dir.path(),
+        "importer-launch",
+        "project",
+        "When the CSV importer ships",
+        "The importer ships tomorrow.",
+    );
+    age_record_files(dir.path());
+    let message = |dir: &Path| {
+        let report = json_of(&memwb(dir, &["check", "--json"]));
+        findings(&report)
+            .into_iter()
+            .find(|f| f["code"] == "relative-date")
+            .and_then(|f| f["message"].as_str().map(str::to_owned))
+            .unwrap_or_else(|| panic!("no relative-date: {report}"))
+    };
+    let from_journal = message(dir.path());
+    // The day memwb wrote it (the test may straddle midnight), not the aged mtime.
+    let journaled = [before, utc_today()].into_iter().any(|day| {
+        from_journal.contains(&format!(
+            "written {day} per memwb's journal, it means {}",
+            day.tomorrow().unwrap()
+        ))
+    });
+    assert!(journaled, "{from_journal}");
+
+    let file = std::fs::read_dir(dir.path().join(".memory"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "md") && !p.ends_with("MEMORY.md"))
+        .expect("the record file");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("ships tomorrow", "now ships tomorrow")).unwrap();
+    age_record_files(dir.path());
+    let from_mtime = message(dir.path());
+    assert!(
+        from_mtime.contains("written 2026-11-26 per the file's last change, it means 2026-11-27"),
+        "{from_mtime}"
     );
 }
 

@@ -12,6 +12,7 @@ mod conflict;
 mod dates;
 pub mod fix;
 pub mod fix_claude;
+mod journaled;
 mod paths;
 pub mod redaction;
 pub mod report;
@@ -44,8 +45,11 @@ pub struct Memory {
     pub description_line: Option<usize>,
     /// The file line (1-based) on which the body starts.
     pub body_line: usize,
-    /// The file's last change, from which relative dates are resolved.
+    /// The file's last change: the last resort for the day a relative date was written.
     pub modified: Option<SystemTime>,
+    /// When memwb's journal wrote the file as it reads now, if it did: better evidence of
+    /// when its relative dates were written than `modified`.
+    pub journaled: Option<SystemTime>,
     /// A topic file's whole frontmatter as written (it starts on file line 2): every field
     /// of it is scanned for secrets, not only the description. `None` for a `.memory`
     /// record, whose other fields are a checked slug and type.
@@ -66,6 +70,7 @@ impl Memory {
             description_line: Some(3),
             body_line: body_line(record),
             modified,
+            journaled: None,
             frontmatter: None,
         }
     }
@@ -89,6 +94,7 @@ impl Memory {
             description_line,
             body_line: parsed.body_line,
             modified: topic.modified,
+            journaled: None,
             frontmatter: Some(parsed.raw.clone()),
         })
     }
@@ -126,6 +132,7 @@ impl Memory {
             description_line: None,
             body_line: 1,
             modified: None,
+            journaled: None,
             frontmatter: None,
         }
     }
@@ -428,6 +435,7 @@ mod tests {
                 description_line: Some(3),
                 body_line: 6,
                 modified: None,
+                journaled: None,
                 frontmatter: None,
             })
             .collect()

@@ -238,6 +238,7 @@ mod tests {
             description_line: None,
             body_line: 1,
             modified: None,
+            journaled: None,
             frontmatter: None,
         }
     }

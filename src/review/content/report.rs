@@ -109,7 +109,9 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
             })
         })
         .collect();
-    let mut audited = audit(&memories_of(store, &entries), context);
+    let mut memories = memories_of(store, &entries);
+    super::journaled::stamp_store(store, &entries, &mut memories);
+    let mut audited = audit(&memories, context);
     audited
         .findings
         .extend(unmanaged_secrets(store, &inspection));

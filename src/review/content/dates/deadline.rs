@@ -201,6 +201,7 @@ mod tests {
             description_line: None,
             body_line: 1,
             modified: None,
+            journaled: None,
             frontmatter: None,
         };
         let clock = Clock::fixed(Date::new(2026, 12, 1).unwrap(), jiff::tz::TimeZone::UTC);

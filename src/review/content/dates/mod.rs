@@ -156,6 +156,7 @@ mod tests {
             body_line: 6,
             // 2026-04-20, as a clone months later would leave it.
             modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_776_643_200)),
+            journaled: None,
             frontmatter: None,
         }
     }

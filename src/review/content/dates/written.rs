@@ -5,7 +5,8 @@
 //! 1. a date opening the phrase's line (`- 2026-03-24: deploy tomorrow`) or in the nearest
 //!    heading above it (`## 2026-03-24`), or a date in the file name;
 //! 2. the `modified` field of the frontmatter (Claude Code stamps it on every write);
-//! 3. the file's last change (mtime).
+//! 3. memwb's journal: the change that wrote a `.memory` record file as it reads now;
+//! 4. the file's last change (mtime).
 //!
 //! A date after today is no evidence of when something was written (a plan's file name).
 
@@ -92,6 +93,12 @@ pub(super) fn written(
             evidence: "per its `modified` field".into(),
         });
     }
+    if let Some(day) = memory.journaled.and_then(|t| clock.day_of(t)) {
+        return Some(Written {
+            day,
+            evidence: "per memwb's journal".into(),
+        });
+    }
     let day = memory.modified.and_then(|t| clock.day_of(t))?;
     Some(Written {
         day,
@@ -167,6 +174,7 @@ mod tests {
             description_line: None,
             body_line: 5,
             modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_776_643_200)),
+            journaled: None,
             frontmatter: frontmatter.map(str::to_owned),
         }
     }
@@ -223,5 +231,23 @@ mod tests {
             evidence("plan_2027-01-04.md", "Ship this week.", None),
             mtime
         );
+    }
+
+    #[test]
+    fn the_journal_comes_after_modified_and_before_the_mtime() {
+        let clock = Clock::fixed(Date::new(2026, 12, 1).unwrap(), TimeZone::UTC);
+        let body = "Ship this week.";
+        let mut memory = memory("notes.md", body, None);
+        // 2026-03-02 12:00 UTC.
+        memory.journaled =
+            Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_772_452_800));
+        let found = written(&memory, body, 5, Some(5), &clock).unwrap();
+        assert_eq!(
+            (found.day.to_string(), found.evidence.as_str()),
+            ("2026-03-02".to_owned(), "per memwb's journal")
+        );
+        memory.frontmatter = Some("modified: 2026-02-01".into());
+        let found = written(&memory, body, 5, Some(5), &clock).unwrap();
+        assert_eq!(found.evidence, "per its `modified` field");
     }
 }
