@@ -403,3 +403,51 @@ fn ctrl_u_kills_to_the_start_of_the_line_in_the_editor() {
     let editor = h.app.editor.as_ref().expect("open");
     assert_eq!(editor.value(3), "Indent with tabs.", "{}", h.screen());
 }
+
+/// Item 14: deleting the last record leaves the selection on the record before it, not on
+/// the unlisted file below.
+#[test]
+fn deleting_the_last_record_selects_the_one_before() {
+    let mut h = three_and_a_stray();
+    h.keys("G");
+    h.press(KeyCode::Up);
+    assert_eq!(h.app.selected_record().map(Record::name), Some("gamma"));
+    h.keys("d");
+    h.keys("y");
+    assert!(
+        h.app
+            .inspection
+            .valid_records()
+            .all(|r| r.name() != "gamma")
+    );
+    assert_eq!(
+        h.app.selected_record().map(Record::name),
+        Some("beta"),
+        "{}",
+        h.screen()
+    );
+    assert!(h.screen().contains("Record: beta"), "{}", h.screen());
+}
+
+/// Item 5: the Sets view's "looking for memory folders…" gives way to what was found.
+#[test]
+fn the_sets_scan_message_ends_with_the_scan() {
+    let mut h = three();
+    h.keys("S");
+    assert!(h.screen().contains("looking for memory folders"));
+    let memory = h.root();
+    h.send(Event::Sets(vec![row(Format::Memory, &memory)]));
+    let screen = h.screen();
+    assert!(!screen.contains("looking for memory folders"), "{screen}");
+    assert!(screen.contains("1 memory folders found"), "{screen}");
+}
+
+/// Item 4: a finding in the Record pane is apart from its code.
+#[test]
+fn a_finding_in_the_record_pane_is_apart_from_its_code() {
+    let (_dir, mut h) = claude(150, 45);
+    h.keys("G");
+    let screen = h.screen();
+    assert!(screen.contains("Record: scratch"), "{screen}");
+    assert!(screen.contains("index-unlisted "), "{screen}");
+}

@@ -474,3 +474,50 @@ fn the_findings_view_filters_by_severity_and_code() {
     assert!(!screen.contains("⚠ warning"), "{screen}");
     assert_no_secret(&h);
 }
+
+/// Issue 26 item 10: `f` on either finding of a duplicate group files the group's dedupe, and
+/// `p` then opens on the proposal just filed.
+#[test]
+fn f_on_either_twin_files_the_groups_fix_and_p_opens_on_it() {
+    for name in ["deploy-main", "deploy-main-only"] {
+        let mut h = audited(100, 30);
+        // another proposal first, so that the one filed is not the first listed
+        h.keys("F");
+        select(&mut h, "secret", None);
+        h.keys("f");
+        select(&mut h, "duplicate", Some(name));
+        assert!(
+            !h.screen().contains("none: a person decides"),
+            "{name}: {}",
+            h.screen()
+        );
+        h.keys("f");
+        let filed = proposal::list(&other(&h)).expect("list");
+        assert_eq!(filed.len(), 2, "{name}: {}", h.screen());
+        let dedupe = filed
+            .iter()
+            .find(|p| p.origin.source == "dedupe")
+            .expect("the dedupe is filed");
+        h.keys("p");
+        assert_eq!(
+            h.app
+                .proposals
+                .selected_row()
+                .map(|r| r.proposal.id.clone()),
+            Some(dedupe.id.clone()),
+            "p opens on what was just filed"
+        );
+    }
+}
+
+/// Issue 26 item 10: the stale-path fix says which path it is about.
+#[test]
+fn the_stale_path_fix_names_the_path() {
+    let mut h = audited(100, 30);
+    h.keys("F");
+    select(&mut h, "stale-path", Some("test-command"));
+    h.keys("f");
+    assert!(h.app.editor.is_some());
+    let status = h.app.status.clone().expect("status").text;
+    assert!(status.contains("scripts/test.sh"), "{status}");
+}

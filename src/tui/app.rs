@@ -269,6 +269,14 @@ impl App {
             })
             .map(|r| format!("{} ({})", r.proposal.id, r.summary))
             .collect();
+        if let Some(id) = self.proposals.rows.iter().find_map(|r| {
+            let id = &r.proposal.id;
+            (r.proposal.status == ProposalStatus::Pending && !known.contains(id)).then_some(id)
+        }) {
+            // `p` opens on what was just filed, not on the first proposal
+            let id = id.clone();
+            self.proposals.select(&id);
+        }
         if !new.is_empty() {
             let hint = if self.view == View::Proposals {
                 String::new()
@@ -411,6 +419,14 @@ impl App {
             Event::ClaudeJob(done) => self.claude_job_done(*done),
             Event::Sets(sets) => {
                 self.sets.loaded(sets);
+                if self
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.text == sets::LOOKING)
+                {
+                    let found = self.sets.sets.as_ref().map_or(0, Vec::len);
+                    self.set_status(StatusKind::Info, format!("{found} memory folders found"));
+                }
                 Vec::new()
             }
             Event::Watch(WatchEvent::Review) => vec![Effect::LoadReview],

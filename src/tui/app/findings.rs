@@ -19,7 +19,7 @@ use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::Pane;
 use crate::tui::panes::claude as claude_panes;
-use crate::tui::panes::findings::rank;
+use crate::tui::panes::findings::{rank, twin_with_fix};
 use crate::tui::panes::manifest::entry_key;
 
 /// The most severe unaccepted finding of each manifest entry, by its file.
@@ -126,10 +126,15 @@ impl App {
         if self.view != View::Findings {
             return Vec::new();
         }
-        let Some(checked) = self.findings.selected_finding().cloned() else {
+        let Some(mut checked) = self.findings.selected_finding().cloned() else {
             self.set_status(StatusKind::Error, "no finding selected".into());
             return Vec::new();
         };
+        if let Some(report) = &self.findings.report
+            && let Some(twin) = twin_with_fix(report, &checked)
+        {
+            checked = twin.clone();
+        }
         match &checked.fix {
             None => {
                 let text = format!(
@@ -142,13 +147,17 @@ impl App {
             Some(Fix::OpenInEditor) if self.claude.is_some() => {
                 self.jump_to_finding();
                 if self.view == View::Panes {
+                    self.say_what_to_edit(&checked);
                     return self.read_topic(ReadFor::Edit);
                 }
             }
             Some(Fix::OpenInEditor) => {
                 self.jump_to_finding();
                 match self.selected_record().cloned() {
-                    Some(record) => self.editor = Some(Editor::open(&record)),
+                    Some(record) => {
+                        self.editor = Some(Editor::open(&record));
+                        self.say_what_to_edit(&checked);
+                    }
                     None => self.set_status(
                         StatusKind::Error,
                         "the record no longer reads: nothing to edit".into(),
@@ -161,6 +170,21 @@ impl App {
             Some(_) => return self.run(Job::FileFix(Box::new(checked))),
         }
         Vec::new()
+    }
+
+    /// The editor opened for a finding: the status names what to change (the stale path).
+    fn say_what_to_edit(&mut self, checked: &Checked) {
+        let at = checked
+            .finding
+            .line
+            .map(|line| format!(" (line {line})"))
+            .unwrap_or_default();
+        let text = format!(
+            "editing for {}{at}: {}",
+            checked.finding.code,
+            sanitize::line(&checked.finding.message)
+        );
+        self.set_status(StatusKind::Info, text);
     }
 
     /// Enter on a Claude Code folder: the finding's topic file in the Manifest and Record panes.

@@ -41,6 +41,9 @@ impl Reading {
     }
 }
 
+/// The status while the Sets view looks for folders (replaced when they are found).
+pub(super) const LOOKING: &str = "looking for memory folders…";
+
 impl App {
     /// `S`: the Sets view (again: back), looking for the folders each time it opens.
     pub(super) fn toggle_sets(&mut self) -> Vec<Effect> {
@@ -51,7 +54,7 @@ impl App {
         self.view = View::Sets;
         self.sets.current = self.backend.root().display().to_string();
         if self.sets.sets.is_none() {
-            self.set_status(StatusKind::Info, "looking for memory folders…".into());
+            self.set_status(StatusKind::Info, LOOKING.into());
         }
         vec![Effect::LoadSets]
     }

@@ -19,6 +19,7 @@ use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, s
 use crate::folder::backend::Backend;
 use crate::folder::sets::project_of;
 use crate::review::content::AuditContext;
+use crate::review::content::fix::Fix;
 use crate::review::content::report::{Checked, SetReport, check_claude, check_store, project_root};
 use crate::sanitize;
 use crate::store::Severity;
@@ -277,6 +278,26 @@ impl FindingsPane {
     }
 }
 
+/// The finding of the same group that carries the fix `checked` lacks: the dedupe of a group
+/// that holds its record, or another credential's redaction of the same record. The audit
+/// files a group's fix once, on one of its findings; `f` on any of them files it.
+pub fn twin_with_fix<'a>(report: &'a SetReport, checked: &Checked) -> Option<&'a Checked> {
+    if checked.fix.is_some() {
+        return None;
+    }
+    let name = checked.name.as_deref();
+    let file = checked.finding.file.as_deref();
+    report.findings.iter().find(|other| match &other.fix {
+        Some(Fix::Dedupe { names }) => name.is_some_and(|n| names.iter().any(|m| m == n)),
+        Some(Fix::Redact) => {
+            other.finding.code == checked.finding.code
+                && ((name.is_some() && other.name.as_deref() == name)
+                    || (file.is_some() && other.finding.file.as_deref() == file))
+        }
+        _ => false,
+    })
+}
+
 /// `name:line`, else `file:line`, else the file or nothing.
 fn place(checked: &Checked) -> String {
     let f = &checked.finding;
@@ -321,7 +342,14 @@ fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Lin
             theme,
         ));
     }
-    let fix = match &checked.fix {
+    let twin = twin_with_fix(report, checked);
+    let fix = match checked.fix.as_ref().or(twin.and_then(|t| t.fix.as_ref())) {
+        Some(fix) if twin.is_some() => format!(
+            "{} (the group's, filed from {}): {} files it (a proposal; nothing is applied until approved)",
+            fix.describe(),
+            twin.map(place).unwrap_or_default(),
+            keymap::label(Scope::Findings, Action::FileFix)
+        ),
         Some(fix) => format!(
             "{}: {} files it (a proposal; nothing is applied until approved)",
             fix.describe(),

@@ -71,6 +71,7 @@ impl ManifestPane {
     /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
     pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
         let stray = self.selected_stray().map(|(file, _)| file.clone());
+        let on_entry = self.selected < self.visible.len();
         let needle = self.filter.text().to_lowercase();
         // A filter applies to the strays too, by file name: every row left matches it, so the
         // selection is on a match or on nothing.
@@ -103,6 +104,11 @@ impl ManifestPane {
         match (kept, stray) {
             (Some(pos), _) => self.selected = pos,
             (None, Some(pos)) => self.selected = self.visible.len() + pos,
+            // the entry selected went (the last one deleted): its neighbour in the set, not
+            // the unlisted files below
+            (None, None) if on_entry && !self.visible.is_empty() => {
+                self.selected = self.selected.min(self.visible.len() - 1);
+            }
             (None, None) => {}
         }
         self.selected = self.selected.min(self.rows_len().saturating_sub(1));

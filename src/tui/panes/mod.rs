@@ -272,7 +272,8 @@ pub fn labelled_lines(label: &str, text: &str, style: Style, theme: &Theme) -> V
 /// `label` in a fixed column, then the (untrusted) value made inert.
 pub fn labelled(label: &str, value: &str, style: Style, theme: &Theme) -> Line<'static> {
     Line::from(vec![
-        Span::styled(format!("{label:<12}"), theme.label()),
+        // a label as wide as the column (a finding's code) still gets its space
+        Span::styled(format!("{label:<11} "), theme.label()),
         Span::styled(sanitize::line(value).into_owned(), style),
     ])
 }

@@ -146,6 +146,11 @@ impl ProposalsPane {
             .unwrap_or_default()
     }
 
+    /// Selects the proposal `id` when it is listed (a fix just filed, to open `p` on it).
+    pub fn select(&mut self, id: &str) {
+        self.relist(Some(id.to_owned()));
+    }
+
     pub fn selected_row(&self) -> Option<&Row> {
         self.rows.get(self.selected)
     }
