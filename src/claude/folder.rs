@@ -306,8 +306,12 @@ impl ClaudeFolder {
                 continue;
             };
             if kind.is_dir() {
-                // Hidden folders are tools' own (memwb keeps its journal in one).
-                if !name.starts_with('.') && depth < MAX_DEPTH {
+                // Hidden folders are tools' own (memwb keeps its journal in one); a subfolder
+                // with its own MEMORY.md is a memory folder of its own (a subagent's folder
+                // under `agent-memory/`), not topic files of this one.
+                let own_index = fs::symlink_metadata(entry.path().join(INDEX_FILE))
+                    .is_ok_and(|m| m.file_type().is_file());
+                if !name.starts_with('.') && depth < MAX_DEPTH && !own_index {
                     self.scan(&entry.path(), &format!("{file}/"), depth + 1, reuse, out);
                 }
                 continue;
