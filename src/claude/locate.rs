@@ -212,6 +212,13 @@ fn default_folder(project: &Path, config: &Path, slug: &str) -> Result<PathBuf> 
     }
 }
 
+/// The folder `autoMemoryDirectory` in the settings file at `path` moves auto memory to, when
+/// the file sets a value Claude Code (and memwb) would use.
+pub fn auto_memory_setting(path: &Path, env: Env) -> Option<PathBuf> {
+    let settings = read_settings(path).ok()??;
+    auto_memory_directory(settings.get("autoMemoryDirectory")?, env).ok()
+}
+
 /// A settings file's object; `Err` says why it is skipped (what Claude Code skips).
 fn read_settings(
     path: &Path,

@@ -191,6 +191,9 @@ pub(super) fn run_all(
     }
     let config = config_dir(&process_env).ok();
     let discovery = discover(config.as_deref(), &roots, &mut |_| {});
+    if let Some(why) = &discovery.cut_short {
+        eprintln!("note: {}", inert(why));
+    }
     for skipped in &discovery.skipped {
         eprintln!(
             "note: skipped {}: {}",

@@ -15,7 +15,7 @@ use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug, Default)]
 pub struct SetsArgs {
-    /// Folders to search (recursively) for `.memory` and `.claude/agent-memory*/*`.
+    /// Folders to search (recursively) for memory folders of either format, by their shape.
     #[arg(value_name = "ROOT")]
     pub roots: Vec<PathBuf>,
     /// Print a JSON array of {"format","path","project","records","errors","warnings","index","last_change"}.
@@ -45,6 +45,9 @@ pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> 
     if shown {
         eprint!("\r\x1b[2K");
     }
+    if let Some(why) = &discovery.cut_short {
+        eprintln!("note: {}", inert(why));
+    }
     for skipped in &discovery.skipped {
         eprintln!(
             "note: skipped {}: {}",
@@ -70,19 +73,22 @@ pub fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow:
             },
             None => String::new(),
         };
-        let i = &row.index;
+        let index = row.index.as_ref().map_or_else(
+            || "no MEMORY.md".to_owned(),
+            |i| {
+                format!(
+                    "index {}/{} lines {}/{} {}",
+                    i.lines, i.max_lines, i.size, i.max_size, i.unit
+                )
+            },
+        );
         text.push_str(&format!(
-            "{:6}  {}  {} records, {} errors, {} warnings, index {}/{} lines {}/{} {}, changed {}{project}\n",
+            "{:6}  {}  {} records, {} errors, {} warnings, {index}, changed {}{project}\n",
             row.format.as_str(),
             row.path,
             row.records,
             row.errors,
             row.warnings,
-            i.lines,
-            i.max_lines,
-            i.size,
-            i.max_size,
-            i.unit,
             row.last_change.as_deref().unwrap_or("never"),
         ));
     }

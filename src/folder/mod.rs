@@ -9,6 +9,7 @@
 pub mod backend;
 pub mod copy;
 pub mod sets;
+mod shape;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -114,7 +115,8 @@ pub struct Summary {
     pub records: usize,
     pub errors: usize,
     pub warnings: usize,
-    pub index: IndexUse,
+    /// `None` for a Claude Code folder without MEMORY.md (said as "no MEMORY.md").
+    pub index: Option<IndexUse>,
     /// RFC 3339, UTC.
     pub last_change: Option<String>,
 }
@@ -147,13 +149,13 @@ pub fn summarize_store(store: &Store) -> Summary {
         records: inspection.valid_records().count(),
         errors,
         warnings,
-        index: IndexUse {
+        index: Some(IndexUse {
             lines: budget.index_lines,
             max_lines: budget.max_index_lines,
             size: budget.index_bytes,
             max_size: budget.max_index_bytes,
             unit: "bytes",
-        },
+        }),
         last_change: rfc3339(modified),
     }
 }
@@ -164,9 +166,11 @@ pub fn summarize_claude(folder: &ClaudeFolder, project: Option<Project>) -> Summ
     let findings = claude::audit(&snapshot);
     let (errors, warnings) = count(findings.iter().map(|f| f.severity));
     let limits = folder.limits();
+    // An unreadable MEMORY.md exists (its finding says why); only a missing one has no use.
     let (lines, size) = snapshot
         .parsed_index()
         .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
+    let has_index = !matches!(snapshot.index, claude::folder::IndexFile::Missing);
     Summary {
         format: Format::Claude,
         path: folder.root().display().to_string(),
@@ -174,7 +178,7 @@ pub fn summarize_claude(folder: &ClaudeFolder, project: Option<Project>) -> Summ
         records: snapshot.topics.len(),
         errors,
         warnings,
-        index: IndexUse {
+        index: has_index.then_some(IndexUse {
             lines,
             max_lines: limits.lines,
             size,
@@ -183,7 +187,7 @@ pub fn summarize_claude(folder: &ClaudeFolder, project: Option<Project>) -> Summ
                 claude::SizeUnit::Utf16 => "utf16",
                 claude::SizeUnit::Bytes => "bytes",
             },
-        },
+        }),
         last_change: rfc3339(snapshot.last_change()),
     }
 }

@@ -412,13 +412,13 @@ pub fn set_row(format: memwb::folder::Format, path: &Path) -> memwb::folder::Sum
         records: 1,
         errors: 0,
         warnings: 0,
-        index: memwb::folder::IndexUse {
+        index: Some(memwb::folder::IndexUse {
             lines: 1,
             max_lines: 200,
             size: 10,
             max_size: 25000,
             unit: "utf16",
-        },
+        }),
         last_change: None,
     }
 }

@@ -48,15 +48,17 @@ impl SetsPane {
             .as_ref()
             .map(|p| p.path.clone().unwrap_or_else(|| p.slug.clone()))
             .unwrap_or_default();
+        let index = set.index.as_ref().map_or_else(
+            || "no MEMORY.md".to_owned(),
+            |i| format!("index {}/{}", i.lines, i.max_lines),
+        );
         format!(
-            "{here} {:6} {}  {} records, {} errors, {} warnings, index {}/{} {project}",
+            "{here} {:6} {}  {} records, {} errors, {} warnings, {index} {project}",
             set.format.as_str(),
             set.path,
             set.records,
             set.errors,
             set.warnings,
-            set.index.lines,
-            set.index.max_lines,
         )
     }
 }
