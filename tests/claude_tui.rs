@@ -76,6 +76,36 @@ fn topic_files_come_in_index_order_with_their_health_and_every_field() {
 }
 
 #[test]
+fn a_topic_file_with_an_empty_name_shows_its_file_name_marked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/accuracy/fm-agent-yaml"),
+        &dir.path().join("memory"),
+    );
+    let mut h = Harness::claude(
+        &dir.path().join("memory"),
+        &dir.path().join("state"),
+        LoadLimits::default(),
+        150,
+        45,
+    );
+    let at = order(&h)
+        .iter()
+        .position(|f| f == "project_发布流程.md")
+        .expect("listed");
+    for _ in 0..at {
+        h.press(KeyCode::Down);
+    }
+    h.draw();
+    let screen = h.screen();
+    assert!(screen.contains("(no name: file name shown)"), "{screen}");
+    assert!(
+        screen.contains("Record: project_发布流程 (no name: file name shown)"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn the_index_pane_draws_the_cut() {
     let (_dir, mut h) = open(LoadLimits {
         lines: 10,

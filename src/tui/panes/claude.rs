@@ -165,9 +165,17 @@ pub fn render_manifest(
         } else {
             " (unlisted)"
         };
+        let unnamed = if topic.name_from_file() {
+            " (no name: file name shown)"
+        } else {
+            ""
+        };
         let name = text::fit(&sanitize::line(topic.name()), name_width);
         let room = width.saturating_sub(2 + name_width + 1 + 10);
-        let about = format!("{}{listed}", topic.description().unwrap_or(&topic.file));
+        let about = format!(
+            "{}{listed}{unnamed}",
+            topic.description().unwrap_or(&topic.file)
+        );
         let mut line = Line::from(vec![
             Span::styled(format!("{sign} "), style),
             Span::raw(format!("{name} ")),
@@ -240,7 +248,12 @@ pub fn render_record(
         return;
     };
     pane.follow(&topic.file);
-    let title = format!(" Record: {} ", sanitize::line(topic.name()));
+    let unnamed = if topic.name_from_file() {
+        " (no name: file name shown)"
+    } else {
+        ""
+    };
+    let title = format!(" Record: {}{unnamed} ", sanitize::line(topic.name()));
     let width = match topic.frontmatter() {
         Some(Frontmatter::Fields(fields)) => label_width(fields, 0).max(11),
         _ => 11,
