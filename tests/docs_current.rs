@@ -1,5 +1,6 @@
-//! The documentation keeps up with the code: docs/testing.md names every test file, and the
-//! README names every subcommand.
+//! The documentation keeps up with the code: docs/testing.md names every test file, the README
+//! names every subcommand, every `memwb …` command the docs show parses, no doc keeps a claim
+//! from before a capability shipped, and the CI recipe in docs/audit.md fails when it should.
 
 use std::path::Path;
 
@@ -60,4 +61,231 @@ fn the_readme_names_every_subcommand() {
         .filter(|c| !readme.contains(&format!("`{c}")) && !readme.contains(&format!("memwb {c}")))
         .collect();
     assert!(missing.is_empty(), "README.md does not mention {missing:?}");
+}
+
+/// Code spans that quote memwb's messages, not commands.
+const PROSE: &[&str] = &["memwb queued this memory change"];
+
+/// The `memwb …` commands the docs show: inline code spans and lines of code blocks, cut at a
+/// pipe, redirection or comment, with placeholders left out (`[ENTRY]`, `A|B`, `...`).
+fn commands_in(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        let candidates: Vec<&str> = if in_block {
+            vec![line.trim_start().trim_start_matches("$ ")]
+        } else {
+            line.split('`').skip(1).step_by(2).collect()
+        };
+        for candidate in candidates {
+            let Some(rest) = candidate.strip_prefix("memwb ") else {
+                continue;
+            };
+            if PROSE.iter().any(|p| candidate.starts_with(p)) {
+                continue;
+            }
+            let command = rest
+                .split(['|', '>', '#', ';', '\\'])
+                .next()
+                .unwrap_or("")
+                .split(" && ")
+                .next()
+                .unwrap_or("")
+                .trim();
+            if command.is_empty()
+                || command.contains(['[', '{', '<', '…', '(', '$', '\'', '"'])
+                || command.contains("...")
+            {
+                continue;
+            }
+            // A placeholder for a value (NAME, ENTRY, FILE) stands for one that parses: clap
+            // checks a typed one before it answers --help.
+            let words: Vec<&str> = command
+                .split_whitespace()
+                .map(|w| {
+                    if w.len() > 1 && w.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                        "1"
+                    } else {
+                        w
+                    }
+                })
+                .collect();
+            found.push(words.join(" "));
+        }
+    }
+    found
+}
+
+/// Every `memwb …` command the README and docs/ show parses: its subcommands and flags exist
+/// (each run with `--help`, which clap answers before it asks for values).
+#[test]
+fn every_command_the_docs_show_parses() {
+    let mut files = vec!["README.md".to_owned(), "CONTRIBUTING.md".to_owned()];
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            files.push(format!("docs/{name}"));
+        }
+    }
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for file in &files {
+        for command in commands_in(&read(file)) {
+            let args: Vec<&str> = command.split_whitespace().collect();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+                .args(&args)
+                .arg("--help")
+                .env_clear()
+                .output()
+                .expect("memwb");
+            checked += 1;
+            if !out.status.success() {
+                let why = String::from_utf8_lossy(&out.stderr);
+                broken.push(format!(
+                    "{file}: memwb {command}: {}",
+                    why.lines().next().unwrap_or("")
+                ));
+            }
+        }
+    }
+    assert!(checked > 50, "{checked} commands found");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// Claims the docs made before a capability shipped; each must stay gone.
+const STALE: &[&str] = &[
+    "read-only for now",
+    "read-only here",
+    "comes next",
+    "are read-only",
+    "is read-only in the workbench",
+    "while these folders are read-only",
+    "proposals are not listed",
+    "version = \"0.1\"",
+    "the machines",
+];
+
+#[test]
+fn no_doc_says_a_shipped_capability_is_missing() {
+    let mut files = vec!["README.md".to_owned(), "CONTRIBUTING.md".to_owned()];
+    for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            files.push(format!("docs/{name}"));
+        }
+    }
+    let mut found = Vec::new();
+    for file in &files {
+        let text = read(file).to_lowercase();
+        for phrase in STALE {
+            if text.contains(&phrase.to_lowercase()) {
+                found.push(format!("{file}: {phrase:?}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "stale claims: {found:?}");
+}
+
+/// The CI recipe in docs/audit.md fails the build when `memwb check` finds an error: its shell
+/// lines, run as GitHub Actions runs a `run:` step by default (`bash -e`, no pipefail), on a set
+/// holding a secret, exit non-zero, and on a clean set exit 0.
+#[test]
+fn the_ci_recipe_in_audit_md_fails_when_check_fails() {
+    let audit = read("docs/audit.md");
+    let yaml = audit
+        .split("## In CI")
+        .nth(1)
+        .and_then(|s| s.split("```yaml").nth(1))
+        .and_then(|s| s.split("```").next())
+        .expect("the CI recipe");
+    // The step that runs the check: its `run: |` block.
+    let step = yaml
+        .split("- run: |")
+        .skip(1)
+        .find(|s| s.contains("memwb check"))
+        .expect("a run block with memwb check");
+    let script: String = step
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("          "))
+        .map(|l| format!("{}\n", l.trim_start()))
+        .collect();
+    assert!(script.contains("memwb check"), "{script}");
+    let manifest = read("Cargo.toml");
+    let repository = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("repository = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .expect("repository");
+    assert!(
+        yaml.contains(&format!("--git {repository} ")),
+        "the recipe installs from the repository Cargo.toml names: {yaml}"
+    );
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_memwb"), bin.path().join("memwb")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |workspace: &Path| {
+        std::process::Command::new("bash")
+            .args(["-e", "-c", &script])
+            .current_dir(workspace)
+            .env_clear()
+            .env("PATH", &path)
+            .env("HOME", workspace)
+            .output()
+            .expect("bash")
+    };
+    let clean = tempfile::tempdir().unwrap();
+    let add = |workspace: &Path, body: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+            .args(["-C"])
+            .arg(workspace)
+            .args([
+                "add",
+                "--name",
+                "ci",
+                "--type",
+                "project",
+                "--description",
+                "CI",
+            ])
+            .args(["--body", body])
+            .env_clear()
+            .env("HOME", workspace)
+            .output()
+            .expect("memwb add");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    add(clean.path(), "The CI runs on every push.");
+    let out = run(clean.path());
+    assert!(
+        out.status.success(),
+        "a clean set passes: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(clean.path().join("memory-audit.json").exists());
+    let leaky = tempfile::tempdir().unwrap();
+    let token = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+    add(leaky.path(), &format!("The CI token is {token}."));
+    let out = run(leaky.path());
+    assert!(
+        !out.status.success(),
+        "a committed secret fails the build: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        leaky.path().join("memory-audit.json").exists(),
+        "the JSON is kept"
+    );
 }
