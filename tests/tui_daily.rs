@@ -451,3 +451,29 @@ fn a_finding_in_the_record_pane_is_apart_from_its_code() {
     assert!(screen.contains("Record: scratch"), "{screen}");
     assert!(screen.contains("index-unlisted "), "{screen}");
 }
+
+/// Item 4: a topic file whose index entry is past the cut is marked not loaded, not `✓`.
+#[test]
+fn a_topic_file_past_the_cut_is_marked_not_loaded() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = claude_fixture(dir.path());
+    let limits = LoadLimits {
+        lines: 10,
+        ..LoadLimits::default()
+    };
+    let mut h = Harness::claude(&folder, &dir.path().join("state"), limits, 150, 45);
+    h.draw();
+    let view = h.app.claude.clone().expect("a reading");
+    let cut: Vec<&String> = view.order.iter().filter(|f| view.past_cut(f)).collect();
+    assert!(!cut.is_empty(), "the fixture has files past a 10-line cut");
+    let screen = h.screen();
+    for file in cut {
+        let name = view.topic(file).expect("a topic").name().to_owned();
+        let short: String = name.chars().take(12).collect();
+        let row = screen
+            .lines()
+            .find(|l| l.contains(&short))
+            .unwrap_or_else(|| panic!("{screen}"));
+        assert!(row.contains(&format!("✂ {short}")), "{row}\n{screen}");
+    }
+}

@@ -289,3 +289,33 @@ fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_app
         "passing again clears the mark"
     );
 }
+
+/// Issue 26 item 6: a case whose expected memory left the set is shown broken (`!` and the
+/// name gone), as `memwb eval` says, though the rest of its expectation is selected.
+#[test]
+fn a_case_whose_expected_memory_left_the_set_is_shown_broken() {
+    let mut h = seeded();
+    run_query(&mut h, "database tests");
+    h.press(KeyCode::Char('s'));
+    h.keys(" release-freeze");
+    h.press(KeyCode::Enter);
+    assert_eq!(saved_cases(&h)[0].expect.len(), 2);
+    let store = other(&h);
+    let gone = store
+        .records()
+        .expect("reads")
+        .into_iter()
+        .find(|r| r.name() == "release-freeze")
+        .expect("there");
+    store.remove(std::slice::from_ref(&gone)).expect("remove");
+    h.watcher_tick();
+    h.press(KeyCode::Char('t'));
+    h.press(KeyCode::Char('z'));
+    let screen = h.screen();
+    assert!(!screen.contains("✓  1 database tests"), "{screen}");
+    assert!(screen.contains("!  1 database tests"), "{screen}");
+    assert!(
+        screen.contains("gone from the set: release-freeze"),
+        "{screen}"
+    );
+}

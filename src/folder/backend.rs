@@ -100,6 +100,14 @@ impl ClaudeView {
             .filter(move |f| f.file.as_deref() == Some(file))
     }
 
+    /// Whether the file's only index entries are past the cut: Claude Code does not load it.
+    pub fn past_cut(&self, file: &str) -> bool {
+        self.findings
+            .iter()
+            .filter_map(|f| f.cut.as_ref())
+            .any(|cut| cut.iter().any(|c| c == file))
+    }
+
     /// The worst finding's severity for a file (info findings are not a health problem).
     pub fn health(&self, file: &str) -> Option<Severity> {
         let mut worst = None;

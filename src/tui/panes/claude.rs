@@ -28,6 +28,8 @@ pub const DANGLING: char = '✗';
 pub const CONTENT: char = '⚠';
 /// A line Claude Code does not load (stripped, or past the cut).
 pub const DIMMED: char = '·';
+/// The mark of a topic file whose index entry is past the cut (Claude Code does not load it).
+pub const NOT_LOADED: &str = "✂";
 /// The rule drawn where loading stops.
 pub const CUT: char = '─';
 
@@ -44,6 +46,8 @@ fn mark(
         .min_by_key(|s| crate::tui::panes::findings::rank(*s));
     match worst {
         Some(Severity::Error) => ("✗", theme.error()),
+        // not loaded at all: said before any lesser problem of its own
+        _ if view.past_cut(file) => (NOT_LOADED, theme.dim()),
         Some(Severity::Warning) => ("⚠", theme.warning()),
         Some(Severity::Info) | None => ("✓", theme.ok()),
     }

@@ -243,6 +243,8 @@ fn case_lines(cases: &[CaseRow], error: Option<&str>, theme: &Theme) -> Vec<Line
     for (i, row) in cases.iter().enumerate() {
         let result = &row.result;
         let (mark, style) = match result.verdict() {
+            // an expected memory left the set: broken, as `memwb eval` says, though the rest hit
+            Verdict::Pass if !result.broken.is_empty() => ("!", theme.warning()),
             Verdict::Pass => ("✓", theme.ok()),
             Verdict::Fail => ("✗", theme.error()),
             Verdict::Broken => ("!", theme.warning()),
@@ -256,7 +258,7 @@ fn case_lines(cases: &[CaseRow], error: Option<&str>, theme: &Theme) -> Vec<Line
             spans.push(Span::styled(format!("  fails {since}"), theme.warning()));
         }
         lines.push(Line::from(spans));
-        if result.verdict() != Verdict::Pass {
+        if result.verdict() != Verdict::Pass || !result.broken.is_empty() {
             let mut detail = format!("     selected {}", names(&result.selected));
             if !result.broken.is_empty() {
                 detail.push_str(&format!("; gone from the set: {}", names(&result.broken)));
