@@ -148,10 +148,13 @@ fn is_a_time(text: &str, range: &Range<usize>, caps: &Captures<'_>) -> bool {
     if LABEL_NOUN.is_match(after) || RESOLVED_AFTER.is_match(after) {
         return false;
     }
-    let clause_start = before_on_line
+    // The clause may start on an earlier line of the paragraph (wrapped prose).
+    let paragraph = text[..range.start].rfind("\n\n").map_or(0, |i| i + 2);
+    let before_in_paragraph = &text[paragraph..range.start];
+    let clause_start = before_in_paragraph
         .rfind(['.', ';', '!', '?', ',', ':'])
         .map_or(0, |i| i + 1);
-    let clause_before = &before_on_line[clause_start..];
+    let clause_before = &before_in_paragraph[clause_start..];
     if caps.name("rel").is_some() {
         let last_of = caps
             .name("rel")
@@ -242,6 +245,7 @@ mod tests {
             &[],
             &[
                 "Of the trial users, none pay tomorrow either.",
+                "Of the trial users, none\n  pay tomorrow either.",
                 "Keep the output exactly as it does today.",
                 "The parser handles it better than it does today.",
                 "The import finished in one week.",

@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 static NOT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"`[^`\n]*`|\b[a-z][a-z0-9+.-]*://[^\s)>\]]*|\]\([^)\n]*\)|<[^>\s]+>")
+    // A code span may wrap onto the next line of its paragraph, never past a blank line.
+    Regex::new(r"`(?:[^`\n]|\n[^\n`])*`|\b[a-z][a-z0-9+.-]*://[^\s)>\]]*|\]\([^)\n]*\)|<[^>\s]+>")
         .expect("a valid literal pattern")
 });
 
@@ -17,7 +18,16 @@ static NOT_PROSE: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) fn not_prose(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let mut fence: Option<(usize, &str)> = None;
+    // Where the prose since the last fence started.
+    let mut prose_from = 0;
     let mut offset = 0;
+    let spans = |from: usize, to: usize, ranges: &mut Vec<Range<usize>>| {
+        ranges.extend(
+            NOT_PROSE
+                .find_iter(&text[from..to])
+                .map(|m| from + m.start()..from + m.end()),
+        );
+    };
     for line in text.split_inclusive('\n') {
         let start = offset;
         offset += line.len();
@@ -27,19 +37,20 @@ pub(super) fn not_prose(text: &str) -> Vec<Range<usize>> {
             (Some((open, kind)), Some(m)) if m == kind => {
                 ranges.push(open..offset);
                 fence = None;
+                prose_from = offset;
             }
             (Some(_), _) => {}
-            (None, Some(m)) => fence = Some((start, m)),
-            (None, None) => ranges.extend(
-                NOT_PROSE
-                    .find_iter(line)
-                    .map(|m| start + m.start()..start + m.end()),
-            ),
+            (None, Some(m)) => {
+                spans(prose_from, start, &mut ranges);
+                fence = Some((start, m));
+            }
+            (None, None) => {}
         }
     }
-    // An unclosed fence runs to the end, as Markdown reads it.
-    if let Some((open, _)) = fence {
-        ranges.push(open..text.len());
+    match fence {
+        // An unclosed fence runs to the end, as Markdown reads it.
+        Some((open, _)) => ranges.push(open..text.len()),
+        None => spans(prose_from, text.len(), &mut ranges),
     }
     ranges
 }
@@ -79,7 +90,7 @@ mod tests {
 
     #[test]
     fn code_urls_and_link_targets_are_not_prose() {
-        let text = "See `today-timeline.tsx` and https://api.tomorrow.io/v4 or [x](./tomorrow.md).\n```\ndeploy tomorrow\n```\nship tomorrow";
+        let text = "See `today-timeline.tsx` and https://api.tomorrow.io/v4 or [x](./tomorrow.md).\n```\ndeploy tomorrow\n```\nship tomorrow, `run\nnightly` and `\n\nthen today`";
         let ranges = not_prose(text);
         let masked = |word: &str| {
             let start = text.find(word).unwrap();
@@ -90,5 +101,10 @@ mod tests {
         assert!(masked("tomorrow.md"));
         assert!(masked("deploy tomorrow"));
         assert!(!masked("ship tomorrow"));
+        assert!(masked("nightly"), "a span wrapped onto the next line");
+        assert!(
+            !masked("then today"),
+            "a backtick never pairs across a blank line"
+        );
     }
 }
