@@ -210,3 +210,34 @@ fn completions_for_every_shell_and_a_manual_page() {
         "they touch no workspace"
     );
 }
+
+/// `man --dir` writes the page of every command the main page refers to (`memwb-ls(1)` …), each
+/// with the sections clap cannot derive: EXIT STATUS, ENVIRONMENT and EXAMPLES.
+#[test]
+fn man_dir_writes_a_page_per_command_with_exit_status_environment_and_examples() {
+    let ws = workspace();
+    let pages = ws.path().join("man/man1");
+    let said = ok(memwb(
+        ws.path(),
+        &["man", "--dir", pages.to_str().expect("utf-8")],
+    ));
+    assert!(said.starts_with("wrote "), "{said}");
+    let main = std::fs::read_to_string(pages.join("memwb.1")).expect("memwb.1");
+    for sub in ["ls", "show", "undo", "check", "sets", "hooks"] {
+        assert!(
+            main.contains(&format!("memwb\\-{sub}(1)")),
+            "the main page refers to {sub}"
+        );
+        let page = std::fs::read_to_string(pages.join(format!("memwb-{sub}.1")))
+            .unwrap_or_else(|e| panic!("memwb-{sub}.1: {e}"));
+        for section in [".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH EXAMPLES"] {
+            assert!(page.contains(section), "memwb-{sub}.1 has no {section}");
+        }
+        assert!(page.contains("CLAUDE_CONFIG_DIR"), "memwb-{sub}.1");
+    }
+    let undo = std::fs::read_to_string(pages.join("memwb-undo.1")).expect("memwb-undo.1");
+    assert!(undo.contains("memwb undo 7"), "{undo}");
+    // Printed, the main page carries the same sections.
+    let printed = ok(memwb(ws.path(), &["man"]));
+    assert_eq!(printed, main);
+}

@@ -133,7 +133,7 @@ enum Command {
     Watch(watch::WatchArgs),
     /// Print a shell completion script (e.g. `memwb completions bash > ~/.local/share/bash-completion/completions/memwb`).
     Completions(shell::CompletionsArgs),
-    /// Print the manual page (roff; e.g. `memwb man | man -l -`).
+    /// Print the manual page (roff; e.g. `memwb man | man -l -`), or write every page with --dir.
     Man(shell::ManArgs),
     /// List every memory folder found (Claude Code's, and under each ROOT).
     Sets(sets::SetsArgs),

@@ -1,6 +1,7 @@
 //! `memwb completions SHELL` and `memwb man`: the command line describing itself.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use clap::CommandFactory;
 use clap_complete::Shell;
@@ -15,7 +16,12 @@ pub struct CompletionsArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ManArgs {}
+pub struct ManArgs {
+    /// Write memwb.1 and one memwb-COMMAND.1 page per command into DIR (created if missing)
+    /// instead of printing memwb.1.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
 
 pub fn completions(args: &CompletionsArgs) -> anyhow::Result<u8> {
     let mut command = Cli::command();
@@ -25,9 +31,114 @@ pub fn completions(args: &CompletionsArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-pub fn man(_args: &ManArgs) -> anyhow::Result<u8> {
-    let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-    out.flush()?;
+pub fn man(args: &ManArgs) -> anyhow::Result<u8> {
+    let mut command = Cli::command().disable_help_subcommand(true);
+    // Built, the subcommands carry the names their pages take (`memwb-ls`).
+    command.build();
+    let Some(dir) = &args.dir else {
+        let mut out = std::io::stdout().lock();
+        render(&command, &mut out)?;
+        out.flush()?;
+        return Ok(EXIT_OK);
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut written = 0;
+    for page in std::iter::once(&command).chain(command.get_subcommands()) {
+        let path = dir.join(clap_mangen::Man::new(page.clone()).get_filename());
+        let mut file = std::fs::File::create(&path)?;
+        render(page, &mut file)?;
+        file.flush()?;
+        written += 1;
+    }
+    say!(
+        "wrote {written} manual pages to {}",
+        super::output::inert(&dir.display().to_string())
+    )?;
     Ok(EXIT_OK)
 }
+
+/// clap's page, then what it cannot derive: exit codes, the environment, examples.
+fn render(command: &clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(command.clone()).render(out)?;
+    out.write_all(EXIT_AND_ENVIRONMENT.as_bytes())?;
+    let name = command.get_name();
+    let examples: Vec<&str> = EXAMPLES
+        .iter()
+        .filter(|(command, _)| *command == name || (name == "memwb" && command.is_empty()))
+        .map(|(_, example)| *example)
+        .collect();
+    out.write_all(b".SH EXAMPLES\n")?;
+    if examples.is_empty() {
+        let what = match name {
+            "memwb" => "memwb".to_owned(),
+            sub => format!("memwb {sub}"),
+        };
+        writeln!(out, ".nf\n{} \\-\\-help\n.fi", roff_dashes(&what))?;
+    }
+    for example in examples {
+        writeln!(out, ".nf\n{}\n.fi", roff_dashes(example))?;
+    }
+    Ok(())
+}
+
+/// A literal `-` in roff is `\-` (a plain one may print as a hyphen that cannot be copied).
+fn roff_dashes(text: &str) -> String {
+    text.replace('-', "\\-")
+}
+
+const EXIT_AND_ENVIRONMENT: &str = r#".SH "EXIT STATUS"
+.TP
+0
+success (for \fBcheck\fR: no unaccepted error finding)
+.TP
+1
+\fBcheck\fR found an error; or the change was made but not journaled, or another program's write was kept (a conflict)
+.TP
+2
+refused or failed: one line on stderr starting with \fBerror:\fR, then any \fBhint:\fR lines; nothing was changed
+.TP
+128+N
+ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129), after the transaction in progress finished
+.SH ENVIRONMENT
+.TP
+CLAUDE_CONFIG_DIR
+Claude Code's config folder (default ~/.claude): where \fB\-\-claude\fR and \fBsets\fR look for auto memory
+.TP
+MEMWB_STATE_DIR
+memwb's state for Claude Code folders (journal, proposals, acceptances; default $XDG_STATE_HOME/memwb)
+.TP
+MEMWB_CLAUDE_INDEX_LINES, MEMWB_CLAUDE_INDEX_SIZE, MEMWB_CLAUDE_INDEX_UNIT
+the load limits of MEMORY.md (as \fB\-\-claude\-index\-lines\fR, \fB\-\-claude\-index\-size\fR, \fB\-\-claude\-index\-unit\fR)
+.TP
+MEMWB_MODEL_URL, MEMWB_MODEL, MEMWB_MODEL_CMD, MEMWB_MODEL_TIMEOUT
+the model \fBselect\fR, \fBpropose\fR, \fBeval\fR and \fBcheck\fR ask (an OpenAI\-compatible URL and model, or a command), and how long they wait
+.TP
+EDITOR, VISUAL
+the editor the workbench opens
+"#;
+
+/// (command, one example line); "" is the main page.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("", "memwb demo"),
+    ("", "memwb -C ~/src/project check"),
+    ("", "memwb --claude ls"),
+    ("ls", "memwb -C ~/src/project ls --json"),
+    ("show", "memwb show user-prefers-tabs"),
+    (
+        "add",
+        "memwb add --name user-prefers-tabs --type user --description 'Prefers tabs' --body 'Use tabs.'",
+    ),
+    (
+        "set",
+        "memwb set user-prefers-tabs --description 'Prefers tabs, width 4'",
+    ),
+    ("rm", "memwb rm user-prefers-tabs"),
+    ("check", "memwb check --json > memory-audit.json"),
+    ("check", "memwb check --all ~/src"),
+    ("log", "memwb log --last 10"),
+    ("undo", "memwb undo"),
+    ("undo", "memwb undo 7"),
+    ("proposals", "memwb proposals --all"),
+    ("sets", "memwb sets ~/src --json"),
+    ("man", "memwb man --dir ~/.local/share/man/man1"),
+];
