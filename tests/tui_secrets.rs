@@ -103,3 +103,36 @@ fn a_redaction_proposal_is_diffed_redacted_and_says_what_it_redacts() {
         "the redacted copy is not a change: {screen}"
     );
 }
+
+/// The MEMORY.md pane redacts a line when it first draws it, not when the set is read (issue
+/// 27): a token pasted far down a drifted index is redacted once scrolled to, and a line
+/// holding escape sequences is drawn safe.
+#[test]
+fn memory_md_lines_are_drawn_redacted_wherever_they_are_scrolled_to() {
+    let mut h = seeded();
+    let index = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
+    let filler: String = (0..80).map(|i| format!("- filler line {i}\n")).collect();
+    std::fs::write(
+        h.root().join("MEMORY.md"),
+        format!(
+            "{index}{filler}- bot token {}\n- \u{1b}[31mred\u{1b}[0m\n",
+            token()
+        ),
+    )
+    .expect("index");
+    h.watcher_tick();
+    let mut screens = vec![h.screen()];
+    while h.app.focus != memwb::tui::panes::Pane::Index {
+        h.press(KeyCode::Tab);
+    }
+    for _ in 0..30 {
+        h.press(KeyCode::Char('j'));
+        h.press(KeyCode::Char('j'));
+        h.press(KeyCode::Char('j'));
+        screens.push(h.screen());
+    }
+    let all = screens.concat();
+    assert!(all.contains("- bot token [REDACTED]"), "{all}");
+    assert!(!all.contains(&token()[..12]), "the token is drawn: {all}");
+    assert!(!all.contains('\u{1b}'), "an escape sequence is drawn raw");
+}

@@ -1,7 +1,9 @@
 //! MEMORY.md pane: the file on disk beside the index the manifest derives, the drift marked
 //! line by line (`-` only on disk, `+` only in the derived index). Lines are not wrapped (the
 //! exact text matters); ←/→ scroll sideways. The view is computed once per reload, and only
-//! the visible rows are drawn.
+//! the visible rows are drawn; a `.memory` index line is redacted and made safe to print the
+//! first time it is drawn (redacting all 10,000 lines of a large set cost more than reading
+//! the set, on every reload: issue 27).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -32,8 +34,12 @@ pub enum IndexSync {
 #[derive(Debug, Clone)]
 pub struct IndexView {
     pub status: IndexSync,
-    /// (marker, sanitized line): ' ' same, '-' only on disk, '+' only derived.
+    /// (marker, line): ' ' same, '-' only on disk, '+' only derived. Lines of a `.memory`
+    /// index are as read until drawn ([`IndexView::shown`]); a Claude Code folder's are made
+    /// safe to print when the view is made.
     pub lines: Vec<(char, String)>,
+    /// The lines of a `.memory` index as drawn (redacted, safe to print), made on first draw.
+    shown: Vec<Option<String>>,
     /// The budget use of the derived index (of the valid entries' index when the set is
     /// unreadable).
     pub budget: BudgetUse,
@@ -58,6 +64,14 @@ pub fn drift(on_disk: &str, derived: &str) -> Vec<(char, String)> {
 }
 
 impl IndexView {
+    /// Line `at` as drawn: redacted and safe to print (a `.memory` line is made so once).
+    pub fn shown(&mut self, at: usize) -> &str {
+        let Some(slot) = self.shown.get_mut(at) else {
+            return self.lines.get(at).map_or("", |(_, text)| text.as_str());
+        };
+        slot.get_or_insert_with(|| sanitize::line(&redact(&self.lines[at].1)).into_owned())
+    }
+
     pub fn of(inspection: &Inspection) -> Self {
         let index = &inspection.index;
         let on_disk = index.on_disk.as_deref().unwrap_or("");
@@ -90,13 +104,10 @@ impl IndexView {
             Some(derived) if derived != on_disk => drift(on_disk, derived),
             _ => on_disk.lines().map(|l| (' ', l.to_owned())).collect(),
         };
-        let lines = raw
-            .into_iter()
-            .map(|(m, l)| (m, sanitize::line(&redact(&l)).into_owned()))
-            .collect();
         Self {
             status,
-            lines,
+            shown: vec![None; raw.len()],
+            lines: raw,
             budget,
             title: None,
         }
@@ -108,6 +119,7 @@ impl Default for IndexView {
         Self {
             status: IndexSync::InSync,
             lines: Vec::new(),
+            shown: Vec::new(),
             budget: BudgetUse {
                 index_lines: 0,
                 index_bytes: 0,
@@ -213,13 +225,11 @@ impl Component for IndexPane {
         let lines: Vec<Line> = if self.view.lines.is_empty() {
             vec![Line::styled("(empty)", theme.dim())]
         } else {
-            self.view
-                .lines
-                .iter()
-                .skip(self.scroll)
-                .take(self.height)
-                .map(|(marker, text)| {
-                    let style = match *marker {
+            let end = self.view.lines.len().min(self.scroll + self.height);
+            (self.scroll..end)
+                .map(|at| {
+                    let (marker, text) = (self.view.lines[at].0, self.view.shown(at));
+                    let style = match marker {
                         '-' => theme.removed(),
                         '+' => theme.added(),
                         claude::DANGLING | claude::CUT => theme.error(),
@@ -228,7 +238,7 @@ impl Component for IndexPane {
                         _ => Style::default(),
                     };
                     let shown: String = text.chars().skip(self.column).collect();
-                    let marker = match *marker {
+                    let marker = match marker {
                         claude::DIMMED | claude::CUT => ' ',
                         other => other,
                     };
