@@ -4,7 +4,7 @@
 //! C0 controls, DEL and ESC become the Unicode control pictures (`␛`, `␇`, ...), C1 controls
 //! become `⍰` followed by their hex code, bidirectional overrides become a visible marker, and
 //! a tab becomes spaces up to the next multiple of [`TAB_WIDTH`]. Line breaks are the caller's
-//! business: [`line`] maps `\n` and `\r` to pictures too, [`lines`] splits on them.
+//! business: [`line()`] maps `\n` and `\r` to pictures too, [`lines`] splits on them.
 
 use std::borrow::Cow;
 
@@ -55,7 +55,7 @@ pub fn line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Text split into lines on `\n` (and `\r\n`), each made safe with [`line`]. A lone `\r`
+/// Text split into lines on `\n` (and `\r\n`), each made safe with [`line()`]. A lone `\r`
 /// stays visible as `␍`.
 pub fn lines(text: &str) -> Vec<String> {
     text.split('\n')

@@ -22,7 +22,7 @@ pub struct SelectArgs {
     /// The request the agent is about to work on. May be empty: then nothing is selected.
     #[arg(value_name = "QUERY", allow_hyphen_values = true)]
     pub query: String,
-    /// Print {"selected":[names],"rendered":"...","fallback":bool,"error":null|"..."}.
+    /// Print `{"selected":[names],"rendered":"...","fallback":bool,"error":null|"..."}`.
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]

@@ -7,7 +7,7 @@
 //! intent's fsync, or recovery, makes it durable); a change that failed before its commit point
 //! appends `{"aborted":N}`. An intent without a mark (a crash, or a mark that could not be
 //! written) is decided by the next run under the lock from the folder itself, as
-//! [`Intent::took_effect`] says, so an entry is never lost and never invented.
+//! `Intent::took_effect` says, so an entry is never lost and never invented.
 //!
 //! The previous layout is still read: a line that is a bare entry is a committed entry, and an
 //! intent left in `journal.pending.json` is finished like one in the journal.

@@ -1,7 +1,7 @@
 //! memwb's own state under `.memory/.memwb`: the journal and the proposals.
 //!
 //! Every file here is opened relative to the verified `.memory` descriptor
-//! ([`Store::open_root`]), one component at a time, with `O_NOFOLLOW`: a link anywhere under
+//! (`Store::open_root`), one component at a time, with `O_NOFOLLOW`: a link anywhere under
 //! `.memwb` (the directory itself, `journal.jsonl`, a proposal) is refused, so nothing is read
 //! from or written to outside the folder. Files are opened with `O_NONBLOCK` and must be regular
 //! (a FIFO or a device is refused, never waited on), and every read is capped. Everything made

@@ -1,7 +1,7 @@
 //! The store engine: the `.memory/` contract, shared byte for byte with the reference agents.
 //!
 //! Synchronous and UI-free. Reads take no lock (the manifest is replaced atomically and record
-//! files are immutable); every read-modify-write runs in [`txn`] under [`lock::StoreLock`].
+//! files are immutable); every read-modify-write runs in `txn` under [`lock::StoreLock`].
 
 mod cache;
 pub mod codec;

@@ -1,10 +1,10 @@
 //! The workbench's state and its update function: events in, effects out. Nothing here does
 //! I/O; the event loop (or a test) carries out the effects and feeds their results back.
 //!
-//! The flows live beside it: [`modal`] (help, confirmations, the rejection reason),
-//! [`editing`] (the editor and the one-line inputs), [`job_results`] (finished jobs and external
-//! edits), [`evaluation`] (the eval cases re-run after commits, saving a case), [`mouse`],
-//! [`sets`] (the Sets view, opening another folder) and [`claude`] (what differs on a Claude
+//! The flows live beside it: `modal` (help, confirmations, the rejection reason),
+//! `editing` (the editor and the one-line inputs), `job_results` (finished jobs and external
+//! edits), `evaluation` (the eval cases re-run after commits, saving a case), `mouse`,
+//! `sets` (the Sets view, opening another folder) and `claude` (what differs on a Claude
 //! Code folder).
 
 mod claude;

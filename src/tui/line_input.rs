@@ -1,5 +1,5 @@
 //! The one-line editor shared by the filter, the query and the rejection reason: it edits like
-//! a shell line (the keys are [`Scope::Input`] rows in the keymap) and keeps its own history.
+//! a shell line (the keys are `Scope::Input` rows in the keymap) and keeps its own history.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Modifier, Style};

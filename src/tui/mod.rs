@@ -2,7 +2,7 @@
 //! `.memory`, or Claude Code's auto memory), through [`crate::folder::backend`].
 //!
 //! One event enum ([`app::Event`]) is fed by terminal input, the watcher ([`crate::watch`])
-//! and finished background jobs, and drained before each render ([`run`]). Each pane is a small
+//! and finished background jobs, and drained before each render ([`run()`]). Each pane is a small
 //! component in [`panes`]; the keymap ([`keymap`]) is data that drives dispatch, the hints bar
 //! and the help overlay. All untrusted text goes through [`sanitize`].
 

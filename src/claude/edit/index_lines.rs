@@ -161,7 +161,7 @@ pub(crate) fn section_end(lines: &[String], kinds: &[LineKind], heading: usize) 
 }
 
 /// Adds `line` to the index. An index with sections (more than one heading) gets it after the
-/// last entry under the heading of its type (see [`section_of`]), or under a new heading for
+/// last entry under the heading of its type (see `section_of`), or under a new heading for
 /// that type at the end; a flat index (no heading, or a title only) gets it at the end.
 pub fn append_entry(index: &str, line: &str, kind: Option<&str>) -> String {
     let mut text = IndexText::new(index);

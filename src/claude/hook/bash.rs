@@ -3,7 +3,7 @@
 //! all — by any spelling of it, `~`, `$HOME`, a variable, a glob, a brace expansion, a
 //! command substitution, or a relative path from a directory in or above it — is allowed
 //! only when every command in it is on a short list of read-only commands with read-only
-//! flags ([`super::bash_allow`]). A list of writing commands could never be complete.
+//! flags (`super::bash_allow`). A list of writing commands could never be complete.
 //! docs/claude-code.md, "Bash in review mode".
 
 use std::path::{Path, PathBuf};

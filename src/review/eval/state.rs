@@ -1,6 +1,6 @@
 //! Where a set's evaluation lives: memwb's state directory for that set. For the `.memory`
 //! format it is `.memory/.memwb/`, read and written through the review gate's
-//! [`StateDir`](crate::review::state::StateDir) like the journal and the proposals (opened
+//! [`StateDir`] like the journal and the proposals (opened
 //! relative to the checked `.memory`, never through a link, regular files only, capped reads,
 //! atomic replace). A backend whose folder memwb must not write into (Claude Code's auto
 //! memory) passes a directory of its own in the user's state directory ([`EvalState::at`]),

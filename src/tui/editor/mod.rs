@@ -46,7 +46,7 @@ pub enum Target {
     /// file's bytes as read (`None`: missing or unreadable).
     Repair { file: String, seen: Option<Vec<u8>> },
     /// A Claude Code topic file: `file` (`None`: a new one) whose exact text was `text`, the
-    /// base of the change (see [`topic`]).
+    /// base of the change (see `topic`).
     Topic {
         file: Option<String>,
         text: Option<String>,
