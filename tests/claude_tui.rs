@@ -487,6 +487,12 @@ fn a_plain_write_meanwhile_is_a_conflict_with_diff_reload_and_keep_editing() {
         "their body is merged in"
     );
     assert_eq!(editor.value(memwb::tui::editor::DESCRIPTION), "mine");
+    // issue 26 item 11: the failed save's status gives way, as on a .memory set
+    let status = h.app.status.clone().expect("status").text;
+    assert!(
+        status.starts_with("re-applied your edit on the version on disk"),
+        "{status}"
+    );
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     let now = read(dir.path(), "user_role.md").expect("file");

@@ -252,6 +252,12 @@ fn conflicting_external_change_offers_diff_reload_and_keep() {
     );
 
     h.press(KeyCode::Char('r'));
+    // issue 26 item 11: the failed save's status gives way
+    let status = h.app.status.clone().expect("status").text;
+    assert!(
+        status.starts_with("re-applied your edit on the version on disk"),
+        "{status}"
+    );
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     let merged = current(&h, "alpha").expect("alpha");

@@ -257,7 +257,31 @@ impl App {
             Some(Action::Quit) => return self.quit(),
             _ => editor.key(key),
         }
+        if matches!(action, Some(Action::Reapply | Action::KeepEditing)) {
+            self.say_conflict_handled(action == Some(Action::Reapply));
+        }
         Vec::new()
+    }
+
+    /// The failed save's status gives way once the conflict is handled, on either format.
+    fn say_conflict_handled(&mut self, reapplied: bool) {
+        let Some(editor) = &self.editor else {
+            return;
+        };
+        let save = keymap::label(Scope::Editor, Action::Save);
+        let text = if !editor.merge.is_empty() {
+            format!(
+                "re-applied your edit on the version on disk; choose for each field both changed ({} yours, {} theirs), then {save} saves",
+                keymap::label(Scope::Merge, Action::TakeMine),
+                keymap::label(Scope::Merge, Action::TakeTheirs)
+            )
+        } else if reapplied {
+            format!("re-applied your edit on the version on disk: {save} saves it")
+        } else {
+            "still editing: your edit is based on the version you opened, so a save conflicts again"
+                .to_owned()
+        };
+        self.set_status(StatusKind::Info, text);
     }
 
     /// Whether a one-line input outside the modals has the keyboard: a view's list filter, or
