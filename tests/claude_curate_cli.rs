@@ -125,7 +125,7 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
     let out = ok(fx.run(&[
         "add",
         "--name",
-        "Review size",
+        "review-size",
         "--type",
         "feedback",
         "--description",
@@ -133,17 +133,18 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
         "--body",
         "Keep pull requests under 300 changed lines.",
     ]));
-    assert_eq!(out, "added Review size (feedback_review_size.md)\n");
+    assert_eq!(out, "added review-size (feedback_review_size.md)\n");
+    // Claude Code's own form (docs/claude-code.md): its YAML writer leaves a leading `-` bare.
     let topic = fx.read("feedback_review_size.md");
     assert!(
-        topic.starts_with("---\nname: Review size\ndescription: \"-keep PRs under 300 lines\"\ntype: feedback\nmodified: "),
+        topic.starts_with("---\nname: review-size\ndescription: -keep PRs under 300 lines\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: "),
         "{topic}"
     );
     assert!(
         topic.ends_with("---\n\nKeep pull requests under 300 changed lines.\n"),
         "{topic}"
     );
-    let line = "- [Review size](feedback_review_size.md) \u{2014} -keep PRs under 300 lines";
+    let line = "- [review-size](feedback_review_size.md) \u{2014} -keep PRs under 300 lines";
     assert_eq!(
         fx.read("MEMORY.md"),
         index.replace(
@@ -209,20 +210,50 @@ fn add_takes_a_json_batch_with_cjk_names_and_refuses_a_bad_one_whole() {
     );
     assert_eq!(fx.tree(), before, "nothing written");
 
-    let batch = r#"[{"name":"部署 步骤","type":"project","description":"如何部署","body":"先跑冒烟测试。"},
-                    {"name":"Role","type":"user","description":"the role again","body":"b"}]"#;
+    // A name Claude Code would erase (it keeps ASCII letters and digits only) or change is
+    // refused, the batch whole; the title can go in the description.
+    let batch = r#"[{"name":"deploy-zh","type":"project","description":"部署 步骤: 如何部署","body":"先跑冒烟测试。"},
+                    {"name":"部署 步骤","type":"project","description":"如何部署","body":"b"}]"#;
+    let err = refused(fx.run_with(&["add", "--json", "-"], batch));
+    assert!(
+        err.contains("name \"部署 步骤\" cannot be kept") && err.contains("would erase it"),
+        "{err}"
+    );
+    let err = refused(fx.run(&[
+        "add",
+        "--name",
+        "Role",
+        "--type",
+        "user",
+        "--description",
+        "d",
+        "--body",
+        "b",
+    ]));
+    assert!(err.contains("use `role`"), "{err}");
+    assert_eq!(fx.tree(), before, "nothing written");
+    let batch = r#"[{"name":"deploy-zh","type":"project","description":"部署 步骤: 如何部署","body":"先跑冒烟测试。"},
+                    {"name":"role","type":"user","description":"the role again","body":"b"}]"#;
     let out = ok(fx.run_with(&["add", "--json", "-"], batch));
     assert_eq!(
         out,
-        "added 部署 步骤 (project_部署_步骤.md), Role (user_role_2.md)\n"
+        "added deploy-zh (project_deploy_zh.md), role (user_role_2.md)\n"
+    );
+    assert!(
+        fx.read("project_deploy_zh.md")
+            .starts_with("---\nname: deploy-zh\ndescription: \"部署 步骤: 如何部署\"\n"),
+        "{}",
+        fx.read("project_deploy_zh.md")
     );
     let index = fx.read("MEMORY.md");
     assert!(
-        index.contains("deploys run\n- [部署 步骤](project_部署_步骤.md) \u{2014} 如何部署\n"),
+        index.contains(
+            "deploys run\n- [deploy-zh](project_deploy_zh.md) \u{2014} 部署 步骤: 如何部署\n"
+        ),
         "{index}"
     );
     assert!(
-        index.contains("- [Role](user_role_2.md) \u{2014} the role again\n\n## Feedback"),
+        index.contains("- [role](user_role_2.md) \u{2014} the role again\n\n## Feedback"),
         "{index}"
     );
     assert_only_markdown_changed(&before, &fx.tree());
@@ -290,27 +321,31 @@ fn set_with_a_new_name_renames_the_file_and_rewrites_its_link() {
     let fx = Fixture::new();
     let before = fx.tree();
     let index = fx.read("MEMORY.md");
-    let out = ok(fx.run(&["set", "deploy_steps", "--name", "Deploy runbook"]));
+    // A new name Claude Code would change is refused, naming the one it keeps.
+    let err = refused(fx.run(&["set", "deploy_steps", "--name", "Deploy runbook"]));
+    assert!(err.contains("use `deploy-runbook`"), "{err}");
+    assert_eq!(fx.tree(), before, "nothing written");
+    let out = ok(fx.run(&["set", "deploy_steps", "--name", "deploy-runbook"]));
     assert_eq!(
         out,
-        "renamed deploy_steps to Deploy runbook (now notes/reference_deploy_runbook.md)\n"
+        "renamed deploy_steps to deploy-runbook (now notes/reference_deploy_runbook.md)\n"
     );
     assert!(!fx.memory().join("notes/deploy_steps.md").exists());
     assert!(
         fx.read("notes/reference_deploy_runbook.md")
-            .starts_with("---\nname: Deploy runbook\n")
+            .starts_with("---\nname: deploy-runbook\n")
     );
     assert_eq!(
         fx.read("MEMORY.md"),
         index.replace(
             "- [deploy_steps](notes/deploy_steps.md)",
-            "- [Deploy runbook](notes/reference_deploy_runbook.md)"
+            "- [deploy-runbook](notes/reference_deploy_runbook.md)"
         )
     );
     assert_only_markdown_changed(&before, &fx.tree());
-    let err = refused(fx.run(&["set", "user_role", "--name", "Deploy runbook"]));
+    let err = refused(fx.run(&["set", "user_role", "--name", "deploy-runbook"]));
     assert!(
-        err.contains("a memory named \"Deploy runbook\" exists"),
+        err.contains("a memory named \"deploy-runbook\" exists"),
         "{err}"
     );
     ok(fx.run(&["undo"]));

@@ -648,12 +648,36 @@ fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply
         )
     );
 
-    // Approving writes the file exactly as the agent asked, with its index line.
+    // The agent's name is one Claude Code would rewrite: approving is refused, naming the one
+    // it keeps, and writes nothing.
     let index = fs::read_to_string(memory.join("MEMORY.md")).expect("index");
-    let approved = memwb::review::claude::approve(&folder, &id).expect("approve");
+    let refused =
+        memwb::review::claude::approve(&folder, &id).expect_err("a name Claude Code changes");
+    assert!(
+        refused.to_string().contains("use `flaky-tests`"),
+        "{refused}"
+    );
+    assert!(!memory.join("feedback_flaky_tests.md").exists());
     assert_eq!(
-        fs::read_to_string(memory.join("feedback_flaky_tests.md")).expect("written"),
-        content
+        fs::read_to_string(memory.join("MEMORY.md")).expect("index"),
+        index
+    );
+    let write = session.input(
+        "PreToolUse",
+        "Write",
+        json!({"file_path": memory.join("feedback_flaky_tests.md"),
+               "content": content.replace("flaky tests", "flaky-tests")}),
+        "toolu_w5",
+    );
+    let id = queued_id(&session.hook(&write, &[]));
+    // Approving writes the file as Claude Code's own Write would have left it (its session as
+    // `originSessionId`), with its index line.
+    let approved = memwb::review::claude::approve(&folder, &id).expect("approve");
+    let written = fs::read_to_string(memory.join("feedback_flaky_tests.md")).expect("written");
+    assert!(
+        written.starts_with("---\nname: flaky-tests\ndescription: retry the payments suite once\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: 0b6f2c1e-5d0a-4c9b-9f3e-2a7d8c1b4e60\n  modified: ")
+            && written.ends_with("\n---\n\nRetry once.\n"),
+        "{written}"
     );
     let after_index = fs::read_to_string(memory.join("MEMORY.md")).expect("index");
     assert!(

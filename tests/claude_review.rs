@@ -202,7 +202,7 @@ fn an_approved_extraction_writes_a_topic_file_and_its_index_entry() {
     let written = env.read("user_pr_size.md");
     assert!(
         written.starts_with(
-            "---\nname: pr-size\ndescription: Prefers PRs under 300 lines\ntype: user\nmodified: "
+            "---\nname: pr-size\ndescription: Prefers PRs under 300 lines\nmetadata:\n  node_type: memory\n  type: user\n  modified: "
         ),
         "{written}"
     );
@@ -470,7 +470,7 @@ fn copy_from_memory_into_claude_code_adds_files_with_modified_and_refuses_taken_
     env.ok(&["approve", &id]);
     let text = env.read("project_release_freeze.md");
     assert!(
-        text.starts_with("---\nname: release-freeze\ndescription: \"Release freeze: Fridays\"\ntype: project\nmodified: 20"),
+        text.starts_with("---\nname: release-freeze\ndescription: \"Release freeze: Fridays\"\nmetadata:\n  node_type: memory\n  type: project\n  modified: 20"),
         "{text}"
     );
     assert!(text.ends_with("---\n\nBody.\n"), "{text}");

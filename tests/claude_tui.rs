@@ -178,7 +178,7 @@ fn token() -> String {
 
 fn new_topic() -> String {
     format!(
-        "---\nname: release train\ndescription: we ship every second Tuesday\ntype: project\n---\n\nReleases leave on the second Tuesday; token {} stays out.\n",
+        "---\nname: release-train\ndescription: we ship every second Tuesday\ntype: project\n---\n\nReleases leave on the second Tuesday; token {} stays out.\n",
         token()
     )
 }
@@ -200,7 +200,7 @@ fn a_proposal_filed_from_outside_is_listed_shown_approved_and_undone() {
     let screen = h.screen();
     assert!(screen.contains(&format!("new proposal: {id}")), "{screen}");
     assert!(screen.contains(&id), "{screen}");
-    assert!(screen.contains("add release train"), "{screen}");
+    assert!(screen.contains("add release-train"), "{screen}");
     // the diff of its file image, the credential redacted when it was filed
     assert!(
         screen.contains("project_release_train.md (new file)"),
@@ -230,7 +230,7 @@ fn a_proposal_filed_from_outside_is_listed_shown_approved_and_undone() {
     assert!(
         index
             .lines()
-            .any(|l| l.contains("[release train](project_release_train.md)")),
+            .any(|l| l.contains("[release-train](project_release_train.md)")),
         "{index}"
     );
     assert!(
@@ -406,10 +406,19 @@ fn a_new_topic_file_gets_a_name_and_an_index_line_and_delete_removes_both() {
         "no deploys on Fridays",
     );
     editor_field(&mut h, memwb::tui::editor::BODY, "Fridays are frozen.");
+    // A name Claude Code would rewrite is refused, naming the one it keeps; the editor stays.
+    h.ctrl('s');
+    assert!(h.app.editor.is_some(), "{}", h.screen());
+    assert!(h.screen().contains("deploy-freeze"), "{}", h.screen());
+    assert_eq!(read(dir.path(), "project_deploy_freeze.md"), None);
+    editor_field(&mut h, memwb::tui::editor::NAME, "deploy-freeze");
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     let text = read(dir.path(), "project_deploy_freeze.md").expect("created");
-    assert!(text.contains("name: deploy freeze"), "{text}");
+    assert!(
+        text.starts_with("---\nname: deploy-freeze\ndescription: no deploys on Fridays\nmetadata:\n  node_type: memory\n  type: project\n"),
+        "{text}"
+    );
     let index = read(dir.path(), "MEMORY.md").expect("index");
     assert!(index.contains("(project_deploy_freeze.md)"), "{index}");
     assert_eq!(
@@ -434,7 +443,7 @@ fn a_rename_moves_the_file_and_rewrites_its_link() {
     let (dir, mut h) = open(LoadLimits::default());
     select(&mut h, "user_role.md");
     h.keys("e");
-    editor_field(&mut h, memwb::tui::editor::NAME, "user background");
+    editor_field(&mut h, memwb::tui::editor::NAME, "user-background");
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     assert_eq!(read(dir.path(), "user_role.md"), None);
@@ -443,7 +452,7 @@ fn a_rename_moves_the_file_and_rewrites_its_link() {
     assert!(
         read(dir.path(), &moved)
             .expect("moved")
-            .contains("name: user background")
+            .contains("name: user-background")
     );
     let index = read(dir.path(), "MEMORY.md").expect("index");
     assert!(index.contains(&format!("({moved})")), "{index}");

@@ -56,22 +56,9 @@ pub struct IntoClaude {
 }
 
 /// `text` as a `.memory` name: ASCII letters and digits lowercased, every other run of
-/// characters one `-`, none at either end. Empty when nothing is left. (Claude Code's own file
-/// names keep every script: that is [`crate::claude::edit::slug`].)
-pub fn memory_name(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    out
-}
+/// characters one `-`, none at either end; empty when nothing is left. The name Claude Code
+/// keeps is the same (file names keep every script: that is [`crate::claude::edit::slug`]).
+pub use crate::claude::edit::claude_form::kept_name as memory_name;
 
 /// The sources as records for a `.memory` set that holds `taken` names; `from` says where they
 /// came from, for the note in each converted body.
@@ -190,8 +177,8 @@ pub fn into_claude(sources: &[Source], target: &Snapshot, now: Timestamp) -> Int
     out
 }
 
-/// The file Claude Code would write for `record`: `<type>_<slug>.md` with `name`,
-/// `description`, `type` and `modified`.
+/// The file Claude Code would write for `record`: `<type>_<slug>.md` in Claude Code's own
+/// form (`crate::claude::edit::claude_form`).
 pub fn new_topic(
     record: &Record,
     existing: &[&str],
@@ -318,7 +305,7 @@ mod tests {
     }
 
     #[test]
-    fn a_record_becomes_a_topic_file_with_modified_and_a_free_name() {
+    fn a_record_becomes_a_topic_file_in_claude_codes_form_with_a_free_name() {
         let record =
             Record::new("tabs", MemoryType::Feedback, "Use tabs: always #1", "Tabs.").unwrap();
         let plain =
@@ -335,7 +322,7 @@ mod tests {
         let text = out.files[0].after.as_deref().unwrap();
         assert_eq!(
             text,
-            "---\nname: tabs\ndescription: \"Use tabs: always #1\"\ntype: feedback\nmodified: 2026-12-01T10:00:00.000Z\n---\n\nTabs.\n"
+            "---\nname: tabs\ndescription: \"Use tabs: always #1\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: 2026-12-01T10:00:00.000Z\n---\n\nTabs.\n"
         );
         let parsed = frontmatter::parse(text);
         assert_eq!(parsed.field("description"), Some("Use tabs: always #1"));

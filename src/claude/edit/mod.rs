@@ -5,6 +5,7 @@
 //!
 //! See docs/claude-code.md, "Writing".
 
+pub mod claude_form;
 pub mod fields;
 pub mod fix;
 pub mod index_lines;
@@ -34,6 +35,22 @@ pub enum EditError {
     FieldKey { key: String },
     #[error("field {key:?} must be one line: frontmatter values here are single-line strings")]
     FieldLines { key: String },
+    /// A name Claude Code rewrites on its next edit of the file (docs/claude-code.md).
+    #[error("{}", name_refusal(name, kept))]
+    Name { name: String, kept: String },
+}
+
+fn name_refusal(name: &str, kept: &str) -> String {
+    let why = "Claude Code rewrites a memory's name to ASCII kebab-case (a-z, 0-9, single dashes) whenever it edits the file";
+    if kept.is_empty() {
+        format!(
+            "name {name:?} cannot be kept: {why}, and would erase it; use an ASCII name such as `release-flow` (a title in any script can go in the description)"
+        )
+    } else {
+        format!(
+            "name {name:?} cannot be kept: {why}; use `{kept}` (a title can go in the description)"
+        )
+    }
 }
 
 /// `modified` as Claude Code writes it: ISO-8601 UTC with milliseconds.

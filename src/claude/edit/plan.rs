@@ -3,12 +3,13 @@
 
 use jiff::Timestamp;
 
+use super::claude_form;
 use super::fields::{self, TopicText};
 use super::index_lines::{
     append_entry, entry_line, rehook_entries, remove_entries, rename_entries,
 };
 use super::naming::file_name;
-use super::{EditError, stamp, stamp_modified};
+use super::{EditError, stamp_modified};
 use crate::claude::frontmatter;
 use crate::claude::index::INDEX_FILE;
 
@@ -58,9 +59,10 @@ fn ensure_newline(text: &str) -> String {
     }
 }
 
-/// A new topic file (`<type>_<slug>.md`, unique among `existing`) with `name`, `description`,
-/// `type` and `modified`, and its entry in MEMORY.md (`index`: its text, `None` when missing).
-/// Returns the new file's name and the writes.
+/// A new topic file (`<type>_<slug>.md`, unique among `existing`) in Claude Code's own form
+/// (`name`, `description`, `metadata:` with `node_type`, `type` and `modified`; a name Claude
+/// Code would change is refused, see [`claude_form`]), and its entry in MEMORY.md (`index`:
+/// its text, `None` when missing). Returns the new file's name and the writes.
 pub fn plan_add(
     memory: &NewMemory,
     index: Option<&str>,
@@ -100,19 +102,16 @@ pub fn plan_add_all(
     Ok((files, writes))
 }
 
+/// The new file as Claude Code's own Write would leave it (see [`claude_form`]).
 fn new_topic(memory: &NewMemory, now: Timestamp) -> Result<String, EditError> {
-    let mut text = "---\n---\n".to_owned();
-    for (key, value) in [
-        ("name", memory.name.as_str()),
-        ("description", memory.description.as_str()),
-        ("type", memory.kind.as_str()),
-        ("modified", stamp(now).as_str()),
-    ] {
-        text = fields::set_field(&text, key, value)?;
-    }
-    text.push('\n');
-    text.push_str(&ensure_newline(&memory.body));
-    Ok(text)
+    claude_form::topic_text(
+        &memory.name,
+        &memory.description,
+        &memory.kind,
+        &memory.body,
+        None,
+        now,
+    )
 }
 
 /// The frontmatter field edits, the body and the `modified` stamp of one file (stamped only
@@ -220,6 +219,9 @@ pub fn plan_edit(
     let old_name = before.field("name").unwrap_or(stem(topic.file)).to_owned();
     let after = edit_topic(topic.text, changes, now)?;
     let renamed = changes.name.as_ref().filter(|name| **name != old_name);
+    if let Some(name) = renamed {
+        claude_form::check_name(name)?;
+    }
     let new_file = match (renamed, existing) {
         (Some(name), Some(existing)) => {
             let kind = changes.kind.as_deref().or(before.kind());

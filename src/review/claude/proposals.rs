@@ -6,12 +6,14 @@
 
 use super::index_lines::derived_index;
 use super::journal::{journal_of, journaled, journaled_deciding};
+use crate::claude::edit::claude_form;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::{FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Op};
+use crate::review::line_change::LINE_FILES;
 use crate::review::proposal::{
     self, Deciding, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
 };
@@ -92,11 +94,17 @@ fn writes_for(folder: &ClaudeFolder, proposal: &Proposal) -> Result<Vec<FileWrit
         return Err(stale(changes.join("; ")));
     }
     let mut writes = Vec::with_capacity(proposal.files.len() + 1);
+    let session = proposal
+        .origin
+        .call
+        .as_ref()
+        .and_then(|call| call.session_id.as_deref());
+    let now = jiff::Timestamp::now();
     for image in &proposal.files {
         writes.push(FileWrite {
             file: image.file.clone(),
             base: current_text(folder, &image.file).map_err(&stale)?,
-            after: image.after.clone(),
+            after: in_claude_form(image, session, now)?,
         });
     }
     let index = current_text(folder, INDEX_FILE)
@@ -109,6 +117,27 @@ fn writes_for(folder: &ClaudeFolder, proposal: &Proposal) -> Result<Vec<FileWrit
         });
     }
     Ok(writes)
+}
+
+/// What approving writes of `image`: a new topic file as Claude Code's own Write would have
+/// left it (so its next edit changes nothing memwb wrote; a name it would change is refused),
+/// anything else as proposed.
+fn in_claude_form(
+    image: &FileImage,
+    session: Option<&str>,
+    now: jiff::Timestamp,
+) -> Result<Option<String>, ReviewError> {
+    match (&image.before, &image.after) {
+        (None, Some(text)) if !LINE_FILES.contains(&image.file.as_str()) => {
+            let rewritten = claude_form::rewrite(text, session, now).map_err(|e| {
+                ReviewError::ProposalInvalid {
+                    rule: e.to_string(),
+                }
+            })?;
+            Ok(Some(rewritten.unwrap_or_else(|| text.clone())))
+        }
+        _ => Ok(image.after.clone()),
+    }
 }
 
 /// The writes that apply `files` as they were read: each file's base is its before image, so
