@@ -134,10 +134,10 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
         "Keep pull requests under 300 changed lines.",
     ]));
     assert_eq!(out, "added review-size (feedback_review_size.md)\n");
-    // Claude Code's own form (docs/claude-code.md): its YAML writer leaves a leading `-` bare.
+    // Claude Code's own form (docs/claude-code.md): its writer quotes a leading `-`.
     let topic = fx.read("feedback_review_size.md");
     assert!(
-        topic.starts_with("---\nname: review-size\ndescription: -keep PRs under 300 lines\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: "),
+        topic.starts_with("---\nname: review-size\ndescription: \"-keep PRs under 300 lines\"\nmetadata:\n  node_type: memory\n  type: feedback\n  modified: "),
         "{topic}"
     );
     assert!(

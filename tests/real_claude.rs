@@ -459,7 +459,7 @@ fn review_mode_denies_and_queues_write_edit_and_bash_writes() {
     // Written as Claude Code's own Write would have left it (docs/claude-code.md).
     let written = std::fs::read_to_string(&new_file).unwrap();
     assert!(
-        written.starts_with("---\nname: role\ndescription: the user's role\nmetadata:\n  node_type: memory\n  type: user\n  originSessionId: ")
+        written.starts_with("---\nname: role\ndescription: \"the user's role\"\nmetadata:\n  node_type: memory\n  type: user\n  originSessionId: ")
             && written.ends_with("\n---\n\nA tester.\n"),
         "{written}"
     );
@@ -542,11 +542,20 @@ fn a_memwb_written_topic_file_through_a_claude_code_edit() {
     let sandbox = Sandbox::new();
     let dir = sandbox.memory_dir();
     std::fs::create_dir_all(&dir).unwrap();
-    // Two values Claude Code's YAML writer quotes its own way: a leading dash stays plain, a
-    // value holding a double quote (and no single one) takes single quotes.
+    // Values Claude Code's writer quotes its own way (a leading dash, a comma, an apostrophe,
+    // a double quote, `: `) and ones it leaves bare (`(`, `/`, a dash, a date).
     let memories = [
         ("deploy-steps", "-staging first, always", "Staging first."),
-        ("greeting-rule", "say \"hi\": then ask", "Greet first."),
+        (
+            "greeting-rule",
+            "say \"hi\": then ask, it's polite",
+            "Greet first.",
+        ),
+        (
+            "release-day",
+            "ship (weekly) on 2026-12-01 / Tue — v1.2.3",
+            "Ship.",
+        ),
     ];
     let mut written = Vec::new();
     for (name, description, body) in memories {

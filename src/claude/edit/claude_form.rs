@@ -168,14 +168,11 @@ pub fn rewrite(
     Ok(Some(out))
 }
 
-/// `value` as Claude Code's YAML writer puts it: plain when that reads back as the same
-/// string, else quoted (single quotes when it holds a double quote and no single one).
+/// `value` as Claude Code's writer puts it (observed on 2.1.332 over many values): bare when
+/// it holds nothing its rules quote, else in double quotes with JSON's escapes.
 pub fn scalar(value: &str) -> String {
-    if plain_reads_back(value) {
+    if bare_as_claude_writes(value) {
         return value.to_owned();
-    }
-    if value.contains('"') && !value.contains('\'') {
-        return format!("'{value}'");
     }
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
@@ -184,6 +181,8 @@ pub fn scalar(value: &str) -> String {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
             c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
             c => out.push(c),
         }
@@ -192,50 +191,41 @@ pub fn scalar(value: &str) -> String {
     out
 }
 
-/// Whether `value` written bare reads back as the same string (YAML 1.2 core schema).
-fn plain_reads_back(value: &str) -> bool {
+/// Whether Claude Code writes `value` bare: not empty; none of `,[]{}#'"` and backtick
+/// anywhere, nor a control character; not starting with a space or one of `-?:&*!|>%@`, not
+/// ending with a space or `:`, no `: `; not a YAML 1.1 boolean or null word, nor a number
+/// (`1_000`, `1.2.3`, `12:30`, `NaN` and dates stay bare).
+fn bare_as_claude_writes(value: &str) -> bool {
     let Some(first) = value.chars().next() else {
         return false;
     };
-    if "\t ,[]{}#&*!|>'\"%@`".contains(first)
-        || value == "-"
-        || value == "?"
-        || value.starts_with("- ")
-        || value.starts_with("? ")
-        || value.starts_with("-\t")
-        || value.starts_with("?\t")
+    let quoted_anywhere = |c: char| ",[]{}#'\"`".contains(c) || c.is_control();
+    !(value.chars().any(quoted_anywhere)
+        || " -?:&*!|>%@".contains(first)
+        || value.ends_with([' ', ':'])
         || value.contains(": ")
-        || value.contains(":\t")
-        || value.contains(" #")
-        || value.contains("\t#")
-        || value.ends_with([' ', '\t', ':'])
-        || value.starts_with("---")
-        || value.starts_with("...")
-        || value.chars().any(char::is_control)
-    {
-        return false;
-    }
-    !is_core_scalar(value)
+        || is_word_or_number(value))
 }
 
-/// A null, boolean or number in YAML 1.2's core schema.
-fn is_core_scalar(value: &str) -> bool {
-    let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
-    let words = [
-        "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", ".nan",
-        ".NaN", ".NAN",
+/// A YAML 1.1 boolean or null word, or a number as YAML reads one.
+fn is_word_or_number(value: &str) -> bool {
+    const WORDS: [&str; 28] = [
+        "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+        "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL", "~",
+        ".nan", ".inf",
     ];
-    if words.contains(&value) || [".inf", ".Inf", ".INF"].contains(&unsigned) {
+    if WORDS.contains(&value) {
         return true;
     }
     let digits = |s: &str, radix: u32| !s.is_empty() && s.chars().all(|c| c.is_digit(radix));
-    if let Some(octal) = value.strip_prefix("0o") {
-        return digits(octal, 8);
-    }
     if let Some(hex) = value.strip_prefix("0x") {
         return digits(hex, 16);
     }
-    // [0-9]+(\.[0-9]*)?|\.[0-9]+, then an optional exponent.
+    if let Some(octal) = value.strip_prefix("0o") {
+        return digits(octal, 8);
+    }
+    // [-+]? ( [0-9]+ (\.[0-9]*)? | \.[0-9]+ ) ([eE][-+]?[0-9]+)?
+    let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
     let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
         Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
         None => (unsigned, None),
@@ -247,8 +237,7 @@ fn is_core_scalar(value: &str) -> bool {
         }
         None => digits(mantissa, 10),
     };
-    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e), 10));
-    mantissa_ok && exponent_ok
+    mantissa_ok && exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e), 10))
 }
 
 #[cfg(test)]
@@ -365,22 +354,78 @@ mod tests {
 
     #[test]
     fn values_are_quoted_as_claude_code_quotes_them() {
+        // What Claude Code 2.1.332 wrote of each value (tests/real_claude.rs and a survey of
+        // its Write over ninety values).
+        let bare = [
+            "how deploys run",
+            "a.b c",
+            "a/b c",
+            "a(b) c",
+            "a;b c",
+            "a — b",
+            "a!b",
+            "a?b",
+            "a:b",
+            "a@b",
+            "a&b",
+            "a*b",
+            "a%b",
+            "a=b",
+            "a|b",
+            "a>b",
+            "a~b",
+            "a$b",
+            "a\\b",
+            "Ünïcode",
+            "数字 123",
+            "ends?",
+            "(starts",
+            "3 apples",
+            "v1.2.3",
+            "1.2.3",
+            "12:30",
+            "a  b",
+            "NaN",
+            "Infinity",
+            "1_000",
+            "2026-12-01",
+            "été",
+        ];
+        for value in bare {
+            assert_eq!(scalar(value), value);
+        }
         for (value, written) in [
-            ("how deploys run", "how deploys run"),
             ("a: b", "\"a: b\""),
-            (
-                "deploy: staging first; then 'prod' #1",
-                "\"deploy: staging first; then 'prod' #1\"",
-            ),
-            ("`cargo test` runs", "\"`cargo test` runs\""),
-            ("-keep PRs small", "-keep PRs small"),
-            ("say \"hi\": now", "'say \"hi\": now'"),
+            ("say \"hi\": then ask", "\"say \\\"hi\\\": then ask\""),
+            ("back\\slash: x", "\"back\\\\slash: x\""),
+            ("tab\there", "\"tab\\there\""),
+            ("it's fine", "\"it's fine\""),
+            ("a,b", "\"a,b\""),
+            ("a#b", "\"a#b\""),
+            ("a`b", "\"a`b\""),
+            ("a[b]", "\"a[b]\""),
+            ("-staging", "\"-staging\""),
+            ("?q", "\"?q\""),
+            ("@at", "\"@at\""),
+            ("%p", "\"%p\""),
+            ("|pipe", "\"|pipe\""),
+            ("ends with colon:", "\"ends with colon:\""),
+            ("trailing ", "\"trailing \""),
+            (" leading", "\" leading\""),
+            ("yes", "\"yes\""),
+            ("Off", "\"Off\""),
+            ("y", "\"y\""),
+            ("null", "\"null\""),
+            ("~", "\"~\""),
             ("true", "\"true\""),
-            ("1.5e3", "\"1.5e3\""),
+            ("0", "\"0\""),
+            ("-1", "\"-1\""),
+            ("+1", "\"+1\""),
+            (".5", "\".5\""),
+            ("1.5", "\"1.5\""),
+            ("1e3", "\"1e3\""),
             ("0x1F", "\"0x1F\""),
-            ("yes", "yes"),
-            ("ends:", "\"ends:\""),
-            ("发布 步骤", "发布 步骤"),
+            ("0o17", "\"0o17\""),
         ] {
             assert_eq!(scalar(value), written, "{value}");
         }
