@@ -219,17 +219,7 @@ fn add_takes_a_json_batch_with_cjk_names_and_refuses_a_bad_one_whole() {
         err.contains("name \"部署 步骤\" cannot be kept") && err.contains("would erase it"),
         "{err}"
     );
-    let err = refused(fx.run(&[
-        "add",
-        "--name",
-        "Role",
-        "--type",
-        "user",
-        "--description",
-        "d",
-        "--body",
-        "b",
-    ]));
+    let err = refused(fx.run(&common::cli::add_args("Role", "d", "b")));
     assert!(err.contains("use `role`"), "{err}");
     assert_eq!(fx.tree(), before, "nothing written");
     let batch = r#"[{"name":"deploy-zh","type":"project","description":"部署 步骤: 如何部署","body":"先跑冒烟测试。"},

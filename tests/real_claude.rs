@@ -559,21 +559,9 @@ fn a_memwb_written_topic_file_through_a_claude_code_edit() {
     ];
     let mut written = Vec::new();
     for (name, description, body) in memories {
-        let out = sandbox.memwb(
-            &sandbox.repo,
-            &[
-                "--claude",
-                "add",
-                "--name",
-                name,
-                "--type",
-                "project",
-                "--description",
-                description,
-                "--body",
-                body,
-            ],
-        );
+        let mut args = vec!["--claude"];
+        args.extend(common::cli::add_args(name, description, body));
+        let out = sandbox.memwb(&sandbox.repo, &args);
         assert!(out.status.success(), "add: {out:?}");
         let file = dir.join(format!("project_{}.md", name.replace('-', "_")));
         written.push((file.clone(), std::fs::read_to_string(&file).unwrap(), body));

@@ -172,23 +172,10 @@ pub fn rewrite(
 /// it holds nothing its rules quote, else in double quotes with JSON's escapes.
 pub fn scalar(value: &str) -> String {
     if bare_as_claude_writes(value) {
-        return value.to_owned();
+        value.to_owned()
+    } else {
+        super::fields::double_quoted(value)
     }
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for c in value.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Whether Claude Code writes `value` bare: not empty; none of `,[]{}#'"` and backtick

@@ -310,7 +310,7 @@ fn scalar(value: &str, quote: Option<char>) -> String {
     }
 }
 
-fn double_quoted(value: &str) -> String {
+pub(super) fn double_quoted(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
     for c in value.chars() {
