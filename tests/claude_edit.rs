@@ -189,11 +189,7 @@ fn new_files_get_claude_code_names_without_collisions() {
     let existing = topic_files();
     let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
     let index = read("MEMORY.md");
-    let pick = |name: &str, kind: &str| {
-        edit::plan_add(&new_memory(name, kind), Some(&index), &existing, now())
-            .unwrap()
-            .0
-    };
+    let pick = |name: &str, kind: &str| edit::file_name(name, Some(kind), &existing);
     assert_eq!(pick("Role", "user"), "user_role_2.md");
     assert_eq!(pick("user_role", "user"), "user_role_2.md");
     assert_eq!(
@@ -205,23 +201,29 @@ fn new_files_get_claude_code_names_without_collisions() {
         pick("deploy steps", "reference"),
         "reference_deploy_steps.md"
     );
-    // A CJK name is kept as the memory's name, unslugged.
-    let (file, writes) = edit::plan_add(
+    // A name Claude Code would erase (a CJK one) is refused for a new memory; an ASCII
+    // kebab-case one is written in Claude Code's own form.
+    let refused = edit::plan_add(
         &new_memory("部署 步骤", "project"),
+        Some(&index),
+        &existing,
+        now(),
+    );
+    assert!(
+        matches!(refused, Err(edit::EditError::Name { ref kept, .. }) if kept.is_empty()),
+        "{refused:?}"
+    );
+    let (file, writes) = edit::plan_add(
+        &new_memory("deploy-steps", "project"),
         Some(&index),
         &existing,
         now(),
     )
     .unwrap();
-    assert_eq!(file, "project_部署_步骤.md");
-    let topic = writes[0].after.as_deref().unwrap();
+    assert_eq!(file, "project_deploy_steps.md");
     assert_eq!(
-        topic,
-        "---\nname: 部署 步骤\ndescription: about 部署 步骤\ntype: project\nmodified: 2026-10-02T11:12:13.457Z\n---\n\nThe rule.\n\n**Why:** because.\n"
-    );
-    assert_eq!(
-        memwb::claude::frontmatter::parse(topic).field("name"),
-        Some("部署 步骤")
+        writes[0].after.as_deref().unwrap(),
+        "---\nname: deploy-steps\ndescription: about deploy-steps\nmetadata:\n  node_type: memory\n  type: project\n  modified: 2026-10-02T11:12:13.457Z\n---\n\nThe rule.\n\n**Why:** because.\n"
     );
 }
 
@@ -242,7 +244,7 @@ fn index_after(writes: &[FileWrite]) -> &str {
 fn adding_appends_an_entry_under_the_type_heading() {
     let index = read("MEMORY.md");
     let (file, writes) = edit::plan_add(
-        &new_memory("Review size", "feedback"),
+        &new_memory("review-size", "feedback"),
         Some(&index),
         &[],
         now(),
@@ -250,7 +252,7 @@ fn adding_appends_an_entry_under_the_type_heading() {
     .unwrap();
     assert_eq!(writes[0].file, file);
     assert_eq!(writes[0].base, None, "a new file must not exist yet");
-    let line = "- [Review size](feedback_review_size.md) \u{2014} about Review size";
+    let line = "- [review-size](feedback_review_size.md) \u{2014} about review-size";
     let expected = index.replace(
         "one logical change each\n",
         &format!("one logical change each\n{line}\n"),
@@ -261,7 +263,7 @@ fn adding_appends_an_entry_under_the_type_heading() {
     let (_, writes) = edit::plan_add(
         &NewMemory {
             kind: "reference".into(),
-            ..new_memory("Runbook", "reference")
+            ..new_memory("runbook", "reference")
         },
         Some(&index),
         &[],
@@ -270,7 +272,7 @@ fn adding_appends_an_entry_under_the_type_heading() {
     .unwrap();
     assert!(
         index_after(&writes)
-            .ends_with("error budget\n- [Runbook](reference_runbook.md) \u{2014} about Runbook")
+            .ends_with("error budget\n- [runbook](reference_runbook.md) \u{2014} about runbook")
     );
     // No MEMORY.md yet: one is written holding the entry.
     let (_, writes) = edit::plan_add(&new_memory("x", "user"), None, &[], now()).unwrap();
@@ -317,7 +319,7 @@ fn renaming_moves_the_file_and_rewrites_its_link() {
             text: &text,
         },
         Some(&index),
-        "Deploy runbook",
+        "deploy-runbook",
         &existing,
         now(),
     )
@@ -329,7 +331,7 @@ fn renaming_moves_the_file_and_rewrites_its_link() {
     assert_eq!(writes[1].base, None);
     assert_eq!(
         writes[1].after.as_deref().unwrap(),
-        text.replace("name: deploy_steps\n", "name: Deploy runbook\n")
+        text.replace("name: deploy_steps\n", "name: deploy-runbook\n")
             .replace(
                 "type: reference\n",
                 "type: reference\nmodified: 2026-10-02T11:12:13.457Z\n"
@@ -339,7 +341,7 @@ fn renaming_moves_the_file_and_rewrites_its_link() {
         index_after(&writes),
         index.replace(
             "- [deploy_steps](notes/deploy_steps.md)",
-            "- [Deploy runbook](notes/reference_deploy_runbook.md)"
+            "- [deploy-runbook](notes/reference_deploy_runbook.md)"
         )
     );
 }
@@ -534,7 +536,7 @@ fn index_fix_appends_to_an_existing_archive_and_counts_its_entries_as_listed() {
 #[test]
 fn a_batch_gets_distinct_files_and_one_index_write() {
     let index = read("MEMORY.md");
-    let batch = [new_memory("Role", "user"), new_memory("role", "user")];
+    let batch = [new_memory("role", "user"), new_memory("role", "user")];
     let existing = topic_files();
     let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
     let (files, writes) = edit::plan_add_all(&batch, Some(&index), &existing, now()).unwrap();
@@ -556,7 +558,7 @@ fn a_set_that_renames_and_redescribes_moves_the_file_once() {
     let existing = topic_files();
     let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
     let changes = Changes {
-        name: Some("Release 4.2".into()),
+        name: Some("release-4-2".into()),
         description: Some("release freeze and the checklist owner".into()),
         ..Changes::default()
     };
@@ -571,13 +573,13 @@ fn a_set_that_renames_and_redescribes_moves_the_file_once() {
         index_after(&writes),
         index.replace(
             "- [project_release](project_release.md) \u{2014} release freeze and the checklist owner",
-            "- [Release 4.2](project_release_4_2.md) \u{2014} release freeze and the checklist owner"
+            "- [release-4-2](project_release_4_2.md) \u{2014} release freeze and the checklist owner"
         )
     );
     // plan_set keeps the file where it is and renames only the title.
     let writes = edit::plan_set(topic, Some(&index), &changes, now()).unwrap();
     assert_eq!(writes[0].file, "project_release.md");
-    assert!(index_after(&writes).contains("- [Release 4.2](project_release.md) \u{2014}"));
+    assert!(index_after(&writes).contains("- [release-4-2](project_release.md) \u{2014}"));
     // The same name again changes nothing at all.
     let same = Changes {
         name: Some("project_release".into()),
