@@ -174,7 +174,7 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
 
     let out = ok(fx.run(&["undo"]));
     assert!(
-        out.starts_with("undid #1 (add) as #2: removed Review size"),
+        out.starts_with("undid #1 (add) as #2: removed review-size"),
         "{out}"
     );
     assert_eq!(fx.tree(), before, "undo restores the exact bytes");
