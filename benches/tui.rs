@@ -35,7 +35,7 @@ fn workspace(n: usize) -> tempfile::TempDir {
         let record = Record::new(
             format!("record-{i:05}"),
             MemoryType::ALL[i % 4],
-            format!("Description of record {i}, long enough to be realistic"),
+            format!("Description of record {i}"),
             format!("Body of record {i}.\nSecond line with some more words in it.\n"),
         )
         .expect("valid");
