@@ -85,8 +85,9 @@ pub fn topic_text(
 /// memory`, `originSessionId` (`session`) added when missing, `modified` stamped, LF in the
 /// frontmatter, one blank line after it. `None` when Claude Code leaves the text as written
 /// (no frontmatter, invalid YAML, a BOM) or when a field is not a plain value (a list, a
-/// nested block other than `metadata:`), which memwb then writes as it is. A name Claude
-/// Code would change is refused ([`check_name`]).
+/// nested block other than `metadata:`), which memwb then writes as it is. The name becomes
+/// the slug Claude Code keeps; a name it would erase (no ASCII letter or digit) is refused
+/// ([`check_name`]).
 pub fn rewrite(
     text: &str,
     session: Option<&str>,
@@ -127,9 +128,16 @@ pub fn rewrite(
             }
         }
     }
-    if let Some(name) = name {
+    // Claude Code's own Write keeps the kebab-case slug of an agent's name (`flaky tests`
+    // becomes `flaky-tests`), so approving does the same; a name with no slug at all would be
+    // erased, which breaks every link to it: refused.
+    let kept = name.map(kept_name);
+    if let (Some(name), Some(kept)) = (name, &kept)
+        && kept.is_empty()
+    {
         check_name(name)?;
     }
+    let name = kept.as_deref();
     // `node_type` and `type` first, the rest in order; `originSessionId` and `modified`
     // appended when missing.
     let take = |nested: &mut Vec<(String, String)>, key: &str| {
@@ -313,6 +321,15 @@ mod tests {
             rewrite("---\nname: 发布流程\n---\nx\n", None, at()),
             Err(EditError::Name { .. })
         ));
+        assert_eq!(
+            rewrite(
+                "---\nname: Flaky tests\ntype: feedback\n---\nx\n",
+                None,
+                at()
+            )
+            .map(|text| text.map(|t| t.lines().nth(1).map(str::to_owned))),
+            Ok(Some(Some("name: flaky-tests".to_owned())))
+        );
     }
 
     #[test]
