@@ -136,3 +136,39 @@ fn memory_md_lines_are_drawn_redacted_wherever_they_are_scrolled_to() {
     assert!(!all.contains(&token()[..12]), "the token is drawn: {all}");
     assert!(!all.contains('\u{1b}'), "an escape sequence is drawn raw");
 }
+
+/// A Claude Code folder's MEMORY.md is drawn redacted too (it was only made safe to print).
+#[test]
+fn a_claude_code_memory_md_line_is_drawn_redacted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let folder = dir.path().join("memory");
+    std::fs::create_dir(&folder).expect("folder");
+    std::fs::write(
+        folder.join("MEMORY.md"),
+        format!(
+            "- [deploy](deploy.md) \u{2014} how deploys run\n- bot token {}\n",
+            token()
+        ),
+    )
+    .expect("index");
+    std::fs::write(
+        folder.join("deploy.md"),
+        "---\nname: deploy\ndescription: how deploys run\ntype: project\n---\n\nStaging first.\n",
+    )
+    .expect("topic");
+    let mut h = Harness::claude(
+        &folder,
+        &dir.path().join("state"),
+        memwb::claude::LoadLimits::default(),
+        150,
+        45,
+    );
+    let mut screens = vec![h.screen()];
+    for _ in 0..6 {
+        h.press(KeyCode::Tab);
+        screens.push(h.screen());
+    }
+    let all = screens.concat();
+    assert!(all.contains("- bot token [REDACTED]"), "{all}");
+    assert!(!all.contains(&token()[..12]), "the token is drawn: {all}");
+}

@@ -400,7 +400,8 @@ pub fn index_view(view: &ClaudeView) -> IndexView {
                     (_, Load::Dropped) => DIMMED,
                     _ => ' ',
                 };
-                lines.push((marker, sanitize::line(&line.text).into_owned()));
+                // MEMORY.md is model output like any topic file: credentials drawn redacted.
+                lines.push((marker, sanitize::line(&redact(&line.text)).into_owned()));
             }
             let loaded = index
                 .lines
