@@ -9,19 +9,27 @@ use std::fs;
 
 use common::formats::{BOTH, Folder};
 
+/// Runs `steps` on `folder`: the state before each step and the journal entry each made.
+fn run_steps(
+    folder: &Folder,
+    steps: &[&[&str]],
+) -> (Vec<std::collections::BTreeMap<String, Vec<u8>>>, Vec<u64>) {
+    let mut states = Vec::new();
+    let mut ids = Vec::new();
+    for step in steps {
+        states.push(folder.state());
+        folder.ok(step);
+        ids.push(*folder.entry_ids().last().expect("journaled"));
+    }
+    (states, ids)
+}
+
 /// Runs `steps` on a fresh folder of each format, then undoes every step's entry newest first,
 /// checking after each undo that the set is exactly what it was before that step.
 fn walks_back(steps: &[&[&str]]) {
     for format in BOTH {
         let folder = Folder::new(format);
-        let mut states = vec![folder.state()];
-        let mut ids = Vec::new();
-        for step in steps {
-            folder.ok(step);
-            ids.push(*folder.entry_ids().last().expect("journaled"));
-            states.push(folder.state());
-        }
-        states.pop();
+        let (states, ids) = run_steps(&folder, steps);
         for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
             folder.ok(&["undo", &id.to_string()]);
             assert_eq!(
@@ -46,14 +54,7 @@ fn plain_undo_steps_back_through_history_and_never_redoes() {
     ];
     for format in BOTH {
         let folder = Folder::new(format);
-        let mut states = vec![folder.state()];
-        let mut ids = Vec::new();
-        for step in steps {
-            folder.ok(step);
-            ids.push(*folder.entry_ids().last().expect("journaled"));
-            states.push(folder.state());
-        }
-        states.pop();
+        let (states, ids) = run_steps(&folder, &steps);
         for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
             let said = folder.ok(&["undo"]);
             let undo_id = *folder.entry_ids().last().expect("journaled");
