@@ -39,6 +39,7 @@ pub mod claude;
 pub mod claude_watch;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod finding;
 pub mod folder;
 pub mod review;
 pub mod sanitize;

@@ -65,7 +65,7 @@ pub fn unreadable_reason(inspection: &Inspection) -> Option<String> {
     let reasons: Vec<String> = inspection
         .findings()
         .into_iter()
-        .filter(|f| f.severity == crate::store::Severity::Error)
+        .filter(|f| f.severity == crate::finding::Severity::Error)
         .map(|f| match f.file {
             Some(file) => format!("{file}: {}", f.message),
             None => f.message,

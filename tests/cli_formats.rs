@@ -182,3 +182,37 @@ fn ls_pads_names_by_display_width() {
     assert_eq!(lines.len(), 2, "{listed}");
     assert_eq!(columns(lines[0]), columns(lines[1]), "{listed}");
 }
+
+/// `check --json` reports every finding in one envelope on both formats, the keys in one
+/// order: code, severity, file, line (where there is one), message, then what the content
+/// audit adds (the memory's name).
+#[test]
+fn check_json_findings_share_one_envelope() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add(
+            "deploy",
+            "The release was finished yesterday; see src/nowhere/deploy.rs for the script.",
+        ));
+        let out = folder.run(&["check", "--json"]);
+        let report: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("check --json prints JSON");
+        let findings = report["findings"].as_array().expect("findings");
+        assert!(!findings.is_empty(), "{format:?}: {report}");
+        for finding in findings {
+            let keys: Vec<&str> = finding
+                .as_object()
+                .expect("a finding is an object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut expected = vec!["code", "severity", "file"];
+            if finding.get("line").is_some() {
+                expected.push("line");
+            }
+            expected.push("message");
+            assert_eq!(keys[..expected.len()], expected[..], "{format:?}: {finding}");
+            assert_eq!(finding["name"], "deploy", "{format:?}: {finding}");
+        }
+    }
+}

@@ -168,11 +168,11 @@ fn the_manifest_marks_records_with_findings() {
         };
         assert_eq!(
             marks.get(&file_of("ci-secrets")),
-            Some(&memwb::store::Severity::Error)
+            Some(&memwb::finding::Severity::Error)
         );
         assert_eq!(
             marks.get(&file_of("test-command")),
-            Some(&memwb::store::Severity::Warning)
+            Some(&memwb::finding::Severity::Warning)
         );
         assert_eq!(marks.get(&file_of("tabs")), None);
         let screen = h.screen();

@@ -1,44 +1,15 @@
 //! The audit of a Claude Code folder: what Claude Code will not load, what the index gets
 //! wrong, and which topic files break the conventions the agent is told to follow.
 
-use serde::Serialize;
-
 use super::folder::{CONSOLIDATE_LOCK, IndexFile, Snapshot, Topic, TopicContent};
 use super::frontmatter::{Frontmatter, KNOWN_TYPES};
 use super::frontmatter_lint::{name_is_blank, quoting_fix, truncated_values};
 use super::index::{CutBy, INDEX_FILE, LONG_LINE, LineKind, Load, ParsedIndex};
-use crate::store::Severity;
+use crate::finding::{Finding, Severity};
 
-/// One finding, in the envelope `memwb check` prints for every format, plus `line` where there
-/// is one and `cut` for `index-truncated`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub file: Option<String>,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cut: Option<Vec<String>>,
-}
-
-impl Finding {
-    fn new(code: &'static str, severity: Severity, file: &str, message: String) -> Self {
-        Self {
-            code,
-            severity,
-            file: Some(file.to_owned()),
-            message,
-            line: None,
-            cut: None,
-        }
-    }
-
-    fn at(mut self, line: usize) -> Self {
-        self.line = Some(line);
-        self
-    }
+/// A finding about `file`, as the audit reports most.
+fn about(code: &'static str, severity: Severity, file: &str, message: String) -> Finding {
+    Finding::new(code, severity, Some(file.to_owned()), message)
 }
 
 /// Every finding code, for docs and tests.
@@ -65,12 +36,9 @@ pub fn audit(snapshot: &Snapshot) -> Vec<Finding> {
     let mut out = Vec::new();
     match &snapshot.index {
         IndexFile::Read(index) => audit_index(snapshot, index, &mut out),
-        IndexFile::Unreadable(why) => out.push(Finding::new(
-            "file-unreadable",
-            Error,
-            INDEX_FILE,
-            why.clone(),
-        )),
+        IndexFile::Unreadable(why) => {
+            out.push(about("file-unreadable", Error, INDEX_FILE, why.clone()))
+        }
         IndexFile::Missing => {}
     }
     for topic in &snapshot.topics {
@@ -79,7 +47,7 @@ pub fn audit(snapshot: &Snapshot) -> Vec<Finding> {
     if let Some(lock) = &snapshot.consolidation
         && lock.live
     {
-        out.push(Finding::new(
+        out.push(about(
             "consolidation-running",
             Warning,
             CONSOLIDATE_LOCK,
@@ -102,7 +70,7 @@ fn audit_index(snapshot: &Snapshot, index: &ParsedIndex, out: &mut Vec<Finding>)
                 if !file.as_deref().is_some_and(|f| snapshot.links_somewhere(f)) =>
             {
                 out.push(
-                    Finding::new(
+                    about(
                         "index-dangling",
                         Error,
                         INDEX_FILE,
@@ -112,7 +80,7 @@ fn audit_index(snapshot: &Snapshot, index: &ParsedIndex, out: &mut Vec<Finding>)
                 );
             }
             LineKind::Text => out.push(
-                Finding::new(
+                about(
                     "index-content",
                     Warning,
                     INDEX_FILE,
@@ -125,7 +93,7 @@ fn audit_index(snapshot: &Snapshot, index: &ParsedIndex, out: &mut Vec<Finding>)
         let length = line.text.trim_end_matches('\r').chars().count();
         if length > LONG_LINE && line.load != Load::Stripped {
             out.push(
-                Finding::new(
+                about(
                     "index-line-long",
                     Warning,
                     INDEX_FILE,
@@ -150,7 +118,7 @@ fn truncated(snapshot: &Snapshot, index: &ParsedIndex, by: CutBy) -> Finding {
         CutBy::Lines => format!("{} lines", limits.lines),
         CutBy::Size => format!("{} {}", limits.size, limits.unit.label()),
     };
-    let mut finding = Finding::new(
+    let mut finding = about(
         "index-truncated",
         Error,
         INDEX_FILE,
@@ -174,12 +142,12 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
     let parsed = match &topic.content {
         TopicContent::Read(parsed) => parsed,
         TopicContent::Unreadable(why) => {
-            out.push(Finding::new("file-unreadable", Error, file, why.clone()));
+            out.push(about("file-unreadable", Error, file, why.clone()));
             return;
         }
     };
     if !snapshot.is_listed(file) {
-        out.push(Finding::new(
+        out.push(about(
             "index-unlisted",
             Warning,
             file,
@@ -187,7 +155,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
         ));
     }
     match &parsed.frontmatter {
-        Frontmatter::Missing => out.push(Finding::new(
+        Frontmatter::Missing => out.push(about(
             "frontmatter-missing",
             Warning,
             file,
@@ -200,7 +168,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
                 .map(|fixed| format!("; quote the value: {fixed}"))
                 .unwrap_or_default();
             out.push(
-                Finding::new(
+                about(
                     "frontmatter-invalid",
                     Warning,
                     file,
@@ -221,7 +189,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
                 }
             }
             if !missing.is_empty() {
-                out.push(Finding::new(
+                out.push(about(
                     "field-missing",
                     Warning,
                     file,
@@ -229,7 +197,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
                 ));
             }
             if name_is_blank(parsed) {
-                out.push(Finding::new(
+                out.push(about(
                     "name-empty",
                     Warning,
                     file,
@@ -241,7 +209,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
             }
             for cut in truncated_values(parsed) {
                 out.push(
-                    Finding::new(
+                    about(
                         "value-truncated",
                         Warning,
                         file,
@@ -256,7 +224,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
             if let Some(kind) = parsed.kind()
                 && !KNOWN_TYPES.contains(&kind)
             {
-                out.push(Finding::new(
+                out.push(about(
                     "type-unknown",
                     Warning,
                     file,
@@ -272,7 +240,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
             .any(|t| t.name() == target || t.stem() == target);
         if !known {
             out.push(
-                Finding::new(
+                about(
                     "link-dangling",
                     Warning,
                     file,

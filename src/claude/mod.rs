@@ -20,7 +20,7 @@ pub mod locate;
 pub mod state;
 pub mod write;
 
-pub use audit::{Finding, audit};
+pub use audit::audit;
 pub use error::{ClaudeError, Result};
 pub use folder::{ClaudeFolder, LockWaitPolicy, Snapshot, Topic, TopicContent};
 pub use index::{LoadLimits, SizeUnit};

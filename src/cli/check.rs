@@ -12,6 +12,7 @@ use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
+use crate::finding::Severity;
 use crate::folder::Format;
 use crate::folder::sets::discover;
 use crate::review::content::accept::Acceptances;
@@ -21,7 +22,7 @@ use crate::review::content::{AuditContext, Memory, secret_fingerprints};
 use crate::review::journal::MEMWB_DIR;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
-use crate::store::{Severity, Store, StoreOptions};
+use crate::store::{Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {

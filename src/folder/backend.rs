@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::{Format, OpenOptions, Summary};
-use crate::claude::{ClaudeFolder, Finding, LoadLimits, Snapshot, Topic, audit};
-use crate::store::{Severity, Store};
+use crate::claude::{ClaudeFolder, LoadLimits, Snapshot, Topic, audit};
+use crate::finding::{Finding, Severity};
+use crate::store::Store;
 
 /// An open folder: the `.memory` contract through its store, or a Claude Code folder.
 #[derive(Clone)]

@@ -18,7 +18,8 @@ use serde::Serialize;
 
 use crate::claude::fsread::read_regular;
 use crate::claude::{self, ClaudeFolder, LoadLimits};
-use crate::store::{Severity, Store, StoreOptions, manifest};
+use crate::finding::Severity;
+use crate::store::{Store, StoreOptions, manifest};
 
 /// Which on-disk convention a memory folder follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -13,16 +13,11 @@ use std::path::Path;
 
 use crate::claude::write::{TEMP_PREFIX, TEMP_SUFFIX};
 use crate::claude::{ClaudeFolder, ClaudeState};
-use crate::store::{Finding, Severity, Store, StoreError};
+use crate::finding::{Finding, Severity};
+use crate::store::{Store, StoreError};
 
 fn finding(code: &'static str, severity: Severity, file: String, message: String) -> Finding {
-    Finding {
-        code,
-        severity,
-        file: Some(file),
-        line: None,
-        message,
-    }
+    Finding::new(code, severity, Some(file), message)
 }
 
 const LINK_RULE: &str =

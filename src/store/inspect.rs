@@ -13,6 +13,7 @@ use super::fsutil::{Links, read_regular};
 use super::lock::{self, LockState};
 use super::record_file::EntryFailure;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest};
+use crate::finding::{Finding, Severity};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryState {
@@ -106,36 +107,6 @@ pub struct Inspection {
     pub budget: BudgetUse,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    /// Worth knowing; never fails `check`.
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub file: Option<String>,
-    /// The line of `file` (1-based) the finding is about, where there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    pub message: String,
-}
-
 /// Share of a budget at which `check` warns.
 const BUDGET_WARNING: f64 = 0.9;
 
@@ -191,13 +162,12 @@ impl Inspection {
     pub fn findings(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         let mut push = |code, severity, file: Option<&str>, message: String| {
-            out.push(Finding {
+            out.push(Finding::new(
                 code,
                 severity,
-                file: file.map(str::to_owned),
-                line: None,
+                file.map(str::to_owned),
                 message,
-            })
+            ))
         };
         use Severity::{Error, Warning};
         if let Some(message) = &self.root_error {

@@ -38,7 +38,7 @@ pub use codec::ParseError;
 pub use commit::{Commit, CommitObserver};
 pub use error::{Result, StoreError};
 pub use fsutil::{FaultHook, IoHooks, IoOp};
-pub use inspect::{EntryState, Finding, Inspection, Severity};
+pub use inspect::{EntryState, Inspection};
 pub use lock::{LockState, LockTiming, LockWait};
 pub use record::{MemoryType, Record, RecordError, RecordInput};
 pub use reinspect::Touched;

@@ -6,9 +6,9 @@ use serde_json::{Value, json};
 
 use super::secrets::redact;
 use super::{AuditFinding, Memory, finding};
+use crate::finding::Severity;
 use crate::session::history::Message;
 use crate::session::model::{ModelClient, SideQueryError, side_query, stable_json};
-use crate::store::Severity;
 
 const PROMPT: &str = "You audit the long-term memory of a coding agent. You are given its \
 memories as JSON. Find pairs of memories about the same subject that contradict each other \

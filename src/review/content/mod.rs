@@ -26,8 +26,9 @@ use serde::Serialize;
 
 use super::dedupe;
 use crate::claude::Topic;
+use crate::finding::{Finding, Severity};
 use crate::session::model::ModelClient;
-use crate::store::{Finding, MemoryType, Severity, Store, StoredRecord};
+use crate::store::{MemoryType, Store, StoredRecord};
 
 pub use dates::Clock;
 
@@ -283,11 +284,8 @@ pub(crate) fn finding(
 ) -> AuditFinding {
     AuditFinding {
         finding: Finding {
-            code,
-            severity,
-            file: Some(memory.file.clone()),
             line,
-            message,
+            ..Finding::new(code, severity, Some(memory.file.clone()), message)
         },
         name: memory.name.clone(),
         fix,

@@ -15,7 +15,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::fix::Fix;
 use super::{AuditContext, AuditFinding, Memory, finding, line_at};
-use crate::store::Severity;
+use crate::finding::Severity;
 
 use shape::{Mention, mentions};
 

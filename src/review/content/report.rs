@@ -11,6 +11,7 @@ use super::accept::{Acceptances, Accepted};
 use super::fix::Fix;
 use super::{AuditContext, Memory, audit, memories_of};
 use crate::claude::{self, ClaudeFolder, ClaudeState, LoadLimits};
+use crate::finding::{Finding, Severity};
 use crate::folder::Format;
 use crate::folder::sets::{Found, project_of_folder};
 use crate::review::audit::findings as state_findings;
@@ -19,7 +20,7 @@ use crate::review::journal::MEMWB_DIR;
 use crate::store::fsutil::{Links, read_regular};
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
 use crate::store::inspect::IndexStatus;
-use crate::store::{EntryState, Finding, Inspection, Severity, Store, StoreOptions, StoredRecord};
+use crate::store::{EntryState, Inspection, Store, StoreOptions, StoredRecord};
 
 /// A finding as `check` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,9 +32,6 @@ pub struct Checked {
     pub name: Option<String>,
     #[serde(skip)]
     pub fix: Option<Fix>,
-    /// For a Claude Code `index-truncated`: the topic files past the cut, in index order.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cut: Option<Vec<String>>,
     /// Set when a person accepted it; it then never fails the check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Accepted>,
@@ -84,7 +82,6 @@ fn bare(finding: Finding) -> Checked {
         finding,
         name: None,
         fix: None,
-        cut: None,
         accepted: None,
     }
 }
@@ -187,7 +184,6 @@ fn push_content(
             finding: found.finding,
             name: Some(found.name),
             fix: found.fix,
-            cut: None,
             accepted,
         });
     }
@@ -213,22 +209,7 @@ pub fn check_claude(
     let home = claude::locate::machine_home(folder.root(), &claude::locate::process_env);
     let context = &context.for_folder(project, Some(folder.root().to_owned()), home);
     let snapshot = folder.read();
-    let mut findings: Vec<Checked> = claude::audit(&snapshot)
-        .into_iter()
-        .map(|f| Checked {
-            finding: Finding {
-                code: f.code,
-                severity: f.severity,
-                file: f.file,
-                line: f.line,
-                message: f.message,
-            },
-            name: None,
-            fix: None,
-            cut: f.cut,
-            accepted: None,
-        })
-        .collect();
+    let mut findings: Vec<Checked> = claude::audit(&snapshot).into_iter().map(bare).collect();
     findings.extend(
         crate::review::audit::claude_findings(folder)
             .into_iter()
@@ -374,16 +355,9 @@ fn check_found(
         ok: false,
         records: 0,
         findings: vec![Checked {
-            finding: Finding {
-                code: "set-unreadable",
-                severity: Severity::Error,
-                file: None,
-                line: None,
-                message,
-            },
+            finding: Finding::new("set-unreadable", Severity::Error, None, message),
             name: None,
             fix: None,
-            cut: None,
             accepted: None,
         }],
         notes: Vec::new(),

@@ -16,10 +16,10 @@ use super::{Ctx, block, labelled};
 use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
+use crate::finding::Severity;
 use crate::folder::backend::ClaudeView;
 use crate::review::content::secrets::{redact, redact_json};
 use crate::sanitize;
-use crate::store::Severity;
 use crate::tui::text;
 use crate::tui::theme::Theme;
 

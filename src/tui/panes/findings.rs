@@ -16,13 +16,13 @@ use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, scroll};
+use crate::finding::Severity;
 use crate::folder::backend::Backend;
 use crate::folder::sets::project_of;
 use crate::review::content::AuditContext;
 use crate::review::content::fix::Fix;
 use crate::review::content::report::{Checked, SetReport, check_claude, check_store, project_root};
 use crate::sanitize;
-use crate::store::Severity;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::theme::Theme;
 
@@ -334,7 +334,7 @@ fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Lin
         Style::default(),
         theme,
     ));
-    if let Some(cut) = &checked.cut {
+    if let Some(cut) = &checked.finding.cut {
         lines.push(labelled(
             "past the cut",
             &cut.join(", "),

@@ -11,10 +11,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
+use crate::finding::Severity;
 use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
-use crate::store::{LockState, Severity, StrayKind};
+use crate::store::{LockState, StrayKind};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;

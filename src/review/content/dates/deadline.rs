@@ -12,7 +12,7 @@ use regex::{Captures, Regex};
 use super::super::{AuditFinding, Memory, finding, line_at};
 use super::Clock;
 use super::prose::{inside, not_prose};
-use crate::store::Severity;
+use crate::finding::Severity;
 
 const MONTHS: &str = r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 

@@ -26,7 +26,8 @@ pub use deadline::past_deadlines;
 
 use super::fix::{DateEdit, DateField, Fix};
 use super::{AuditFinding, Memory, finding, line_at};
-use crate::store::{MemoryType, Severity};
+use crate::finding::Severity;
+use crate::store::MemoryType;
 use relative::Relative;
 
 /// Today, and the zone in which file times become calendar days.
