@@ -402,3 +402,64 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
         let _ = screen.rx.recv_timeout(Duration::from_millis(50));
     }
 }
+
+/// Issue 26 item 5: on a Claude Code folder too, the workbench's own save is said once in the
+/// `M` message log (its job's result), never again as "changed on disk" when the watcher
+/// sees the write.
+#[test]
+fn an_own_save_is_said_once_in_the_message_log() {
+    let home = tempfile::tempdir().expect("home");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
+        &home.path().join("config"),
+    );
+    let folder = home.path().join("config/projects/-home-dev-shop/memory");
+    std::fs::write(folder.join(".consolidate-lock"), "4194305").expect("lock");
+    let state = home.path().join("state");
+    let (mut child, mut screen, _master) = spawn(home.path(), &folder, &state);
+    screen.wait_for("Topic files (9)");
+    screen.send(b"e");
+    screen.wait_for("Edit user_role.md");
+    screen.send(b"ZZ edited ");
+    screen.send(CTRL_S);
+    screen.wait_for("save user_role.md: written");
+    // The watcher reports changes in order: once another writer's shows, ours was handled.
+    std::fs::write(
+        folder.join("reference_runbook.md"),
+        "---\nname: reference_runbook\ndescription: where the runbook lives\ntype: reference\n---\nwiki\n",
+    )
+    .expect("write");
+    screen.wait_for("Topic files (10)");
+    screen.wait_for("changed on disk: ");
+    screen.send(b"M");
+    screen.wait_for("Messages, newest first");
+    let text = screen.text();
+    // Each message as the overlay shows it: from its left border to its right one.
+    let messages: Vec<&str> = text
+        .lines()
+        .filter_map(|line| {
+            let start = ["│changed on disk:", "│save "]
+                .iter()
+                .find_map(|m| line.find(m))?;
+            let message = &line[start + "│".len()..];
+            Some(message.split('│').next().unwrap_or(message).trim_end())
+        })
+        .collect();
+    assert!(
+        !messages
+            .iter()
+            .any(|m| m.starts_with("changed on disk:") && m.contains("user_role")),
+        "{text}"
+    );
+    assert_eq!(
+        messages
+            .iter()
+            .filter(|m| m.starts_with("save user_role.md: written"))
+            .count(),
+        1,
+        "{text}"
+    );
+    screen.send(b"?");
+    screen.send(b"q");
+    child.wait().expect("exit");
+}

@@ -248,7 +248,7 @@ fn a_proposal_shows_what_approving_it_does_to_the_cases() {
 #[test]
 fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_appears() {
     use memwb::review::eval::CaseResult;
-    use memwb::tui::evals::{Evals, Evaluated, Memories};
+    use memwb::tui::evals::{Announcement, Evals, Evaluated, Memories};
     let case = eval::Case::new("alpha", vec!["a".into()], vec![], None).unwrap();
     let run = |description: &str, selected: &[&str], blame: Option<u64>| Evaluated {
         memories: Memories::Records(vec![record("a", description)]),
@@ -269,14 +269,22 @@ fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_app
         evals.apply(run("alpha", &["a"], Some(1))).is_empty(),
         "the baseline announces nothing"
     );
+    let first = "eval: 'alpha' no longer selects a since the last commit";
     assert_eq!(
         evals.apply(run("beta", &[], Some(1))),
-        ["eval: 'alpha' no longer selects a since the last commit"],
+        [Announcement {
+            text: first.into(),
+            restates: None
+        }],
         "entry 1 is older than the change"
     );
     assert_eq!(
         evals.apply(run("beta", &[], Some(2))),
-        ["eval: 'alpha' no longer selects a since #2"]
+        [Announcement {
+            text: "eval: 'alpha' no longer selects a since #2".into(),
+            restates: Some(first.into())
+        }],
+        "the late blame restates the first announcement"
     );
     assert_eq!(evals.rows[0].regressed.as_deref(), Some("since #2"));
     assert!(
@@ -318,4 +326,39 @@ fn a_case_whose_expected_memory_left_the_set_is_shown_broken() {
         screen.contains("gone from the set: release-freeze"),
         "{screen}"
     );
+}
+
+/// Issue 26 item 5: a regression seen before its journal entry was written is said once in
+/// the message log: the announcement blamed on the entry replaces the first one ("since the
+/// last commit"), on the status line and in `M`.
+#[test]
+fn a_late_blame_restates_the_regression_in_the_message_log() {
+    let mut h = seeded();
+    run_query(&mut h, "integration tests");
+    h.press(KeyCode::Char('s'));
+    h.press(KeyCode::Enter);
+    let store = other(&h);
+    redescribe(&store, "Suites hit real services", true);
+    let journal = Journal::of(&store);
+    let entry = journal.entries().unwrap().last().unwrap().id;
+    // The workbench sees the commit before the journal entry that follows it.
+    let aside = journal.path().with_extension("aside");
+    std::fs::rename(journal.path(), &aside).expect("journal aside");
+    h.watcher_tick();
+    let early =
+        "eval: 'integration tests' no longer selects no-mocked-database since the last commit";
+    assert!(h.screen().contains(early), "{}", h.screen());
+    std::fs::rename(&aside, journal.path()).expect("journal back");
+    h.review_tick();
+    let blamed =
+        format!("eval: 'integration tests' no longer selects no-mocked-database since #{entry}");
+    assert!(h.screen().contains(&blamed), "{}", h.screen());
+    let said: Vec<&str> = h
+        .app
+        .log
+        .iter()
+        .map(|s| s.text.as_str())
+        .filter(|t| t.starts_with("eval:"))
+        .collect();
+    assert_eq!(said, [blamed.as_str()]);
 }

@@ -740,3 +740,90 @@ fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typ
     assert!(pty.wait_exit().success());
     pty.assert_restored();
 }
+
+/// The messages in the `M` log that start with `text`.
+fn logged(pty: &mut Pty, text: &str) -> usize {
+    pty.send(b"M");
+    pty.wait_for("Messages, newest first");
+    let count = pty
+        .screen()
+        .lines()
+        .filter(|line| line.contains(&format!("│{text}")))
+        .count();
+    pty.send(b"?"); // closes the log (Esc would run into the next key as Alt)
+    let deadline = Instant::now() + WAIT;
+    while pty.screen().contains("Messages, newest first") {
+        assert!(Instant::now() < deadline, "the log stays open");
+        pty.pump(Duration::from_millis(50));
+    }
+    count
+}
+
+/// Issue 26 item 5: a save of the workbench's own is said once (its job's result), not again
+/// when the watcher sees the commit; a regression of an eval case caused by a journaled CLI
+/// `set` is said once, blamed on the entry ("since #N"), not also "since the last commit".
+#[test]
+fn the_message_log_says_each_save_and_regression_once() {
+    let ws = workspace(vec![
+        Record::new(
+            "no-mocked-database",
+            MemoryType::Feedback,
+            "Integration tests hit a real database",
+            "No mocks.",
+        )
+        .expect("valid"),
+        record("prefers-tabs", "Tabs."),
+    ]);
+    memwb_cli(
+        ws.path(),
+        &[
+            "eval",
+            "add",
+            "integration tests",
+            "--expect",
+            "no-mocked-database",
+        ],
+    );
+    let mut pty = Pty::spawn_env(
+        &[],
+        ws.path(),
+        &[("MEMWB_MODEL_URL", ""), ("MEMWB_MODEL_CMD", "")],
+    );
+    pty.wait_for("Manifest (2)");
+    pty.wait_for("Record: no-mocked-database");
+    pty.send(b"j");
+    pty.wait_for("Record: prefers-tabs");
+    pty.send(b"e");
+    pty.wait_for("Edit prefers-tabs");
+    pty.send(b"more ");
+    pty.wait_for("more Tabs.");
+    pty.send(b"\x13"); // Ctrl-S
+    pty.wait_for("save prefers-tabs: committed");
+    memwb_cli(
+        ws.path(),
+        &[
+            "set",
+            "no-mocked-database",
+            "--description",
+            "Suites hit real services",
+        ],
+    );
+    let log = memwb_cli(ws.path(), &["log", "--json"]);
+    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
+    let entry = log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone();
+    // The watcher reports commits in order: once the CLI's is shown, the save's was handled.
+    let regression =
+        format!("eval: 'integration tests' no longer selects no-mocked-database since #{entry}");
+    pty.wait_for(&regression);
+    assert_eq!(logged(&mut pty, "save prefers-tabs"), 1, "{}", pty.screen());
+    assert_eq!(
+        logged(&mut pty, "commit: ~prefers-tabs"),
+        0,
+        "{}",
+        pty.screen()
+    );
+    assert_eq!(logged(&mut pty, "eval: "), 1, "{}", pty.screen());
+    assert_eq!(logged(&mut pty, &regression), 1, "{}", pty.screen());
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+}

@@ -14,6 +14,7 @@ mod evaluation;
 mod findings;
 mod job_results;
 mod lifecycle;
+mod messages;
 mod modal;
 mod mouse;
 mod rebase;
@@ -189,6 +190,8 @@ pub struct App {
     pub areas: Areas,
     /// The last [`LOG_SIZE`] status messages, oldest first (`M` shows them).
     pub log: std::collections::VecDeque<StatusLine>,
+    /// What the watcher said while a job of ours ran (it may be that job's commit).
+    watcher_said: Vec<messages::WatcherSaid>,
     /// The eval cases' latest run and what changed since the one before.
     pub evals: Evals,
     /// The reason line of a rejection (its history outlives each rejection).
@@ -234,6 +237,7 @@ impl App {
             quit: false,
             areas: Areas::default(),
             log: Default::default(),
+            watcher_said: Vec::new(),
             evals: Evals::new(),
             reason: LineInput::default(),
             prompt_on_screen: false,
@@ -304,15 +308,6 @@ impl App {
 
     pub fn selected_record(&self) -> Option<&Record> {
         self.selected_entry().and_then(ManifestEntry::record)
-    }
-
-    pub fn set_status(&mut self, kind: StatusKind, text: String) {
-        let status = StatusLine { kind, text };
-        if self.log.len() == LOG_SIZE {
-            self.log.pop_front();
-        }
-        self.log.push_back(status.clone());
-        self.status = Some(status);
     }
 
     /// Replaces the folder state, keeping the selection on the same record when it still exists.

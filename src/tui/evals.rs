@@ -206,6 +206,14 @@ fn key(case: &CaseResult) -> CaseKey {
     (case.query.clone(), case.expect.clone(), case.forbid.clone())
 }
 
+/// A regression to say: new, or the one said before with its journal entry now known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement {
+    pub text: String,
+    /// What was said of it before its entry was known (said again, it replaces that).
+    pub restates: Option<String>,
+}
+
 /// One case as the Query pane lists it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseRow {
@@ -226,9 +234,9 @@ pub struct Evals {
     pub running: bool,
     verdicts: HashMap<CaseKey, Verdict>,
     regressed: HashMap<CaseKey, String>,
-    /// Regressions announced before their journal entry was written (it follows the commit):
-    /// blamed on it when a later run finds it.
-    unblamed: Vec<CaseKey>,
+    /// Regressions announced before their journal entry was written (it follows the commit),
+    /// with what they said: blamed on it when a later run finds it.
+    unblamed: Vec<(CaseKey, String)>,
     evaluated: Option<Memories>,
     last_blame: Option<u64>,
 }
@@ -248,9 +256,9 @@ impl Evals {
     }
 
     /// Takes a finished run; returns one announcement per case that passed before a change to
-    /// the set and does not now (and again, with its journal entry, for one announced before
-    /// the entry was written).
-    pub fn apply(&mut self, done: Evaluated) -> Vec<String> {
+    /// the set and does not now (and, for one announced before its journal entry was written,
+    /// the same blamed on the entry, restating the first).
+    pub fn apply(&mut self, done: Evaluated) -> Vec<Announcement> {
         self.running = false;
         let set_changed = self
             .evaluated
@@ -270,19 +278,22 @@ impl Evals {
             let key = key(result);
             let verdict = result.verdict();
             let passed = self.verdicts.get(&key) == Some(&Verdict::Pass);
-            let late_blame = !set_changed && fresh_blame.is_some() && self.unblamed.contains(&key);
+            let late_blame = (!set_changed && fresh_blame.is_some())
+                .then(|| self.unblamed.iter().find(|(k, _)| *k == key))
+                .flatten()
+                .map(|(_, said)| said.clone());
             if verdict == Verdict::Pass {
                 self.regressed.remove(&key);
-            } else if (set_changed && passed) || late_blame {
-                announcements.push(format!(
-                    "eval: '{}' {} {since}",
-                    label(result),
-                    what_broke(result)
-                ));
+            } else if (set_changed && passed) || late_blame.is_some() {
+                let text = format!("eval: '{}' {} {since}", label(result), what_broke(result));
                 self.regressed.insert(key.clone(), since.clone());
                 if fresh_blame.is_none() {
-                    self.unblamed.push(key.clone());
+                    self.unblamed.push((key.clone(), text.clone()));
                 }
+                announcements.push(Announcement {
+                    text,
+                    restates: late_blame,
+                });
             }
             verdicts.insert(key, verdict);
         }

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::messages::FolderState;
 use super::{App, Effect, StatusKind, describe_commit};
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::claude_watch::ClaudeEvent;
@@ -99,15 +100,21 @@ impl App {
         match event {
             ClaudeEvent::Review => return vec![Effect::LoadReview],
             ClaudeEvent::Changed(change) => {
-                // Our own writes were already shown from the job's result.
+                // Our own writes were already shown from the job's result: what is new is what
+                // differs from the folder as shown (the watcher's own diff may hold ours).
                 let ours = self
                     .claude
                     .as_ref()
                     .is_some_and(|v| *v.snapshot == *change.snapshot);
-                self.set_claude_reading(change.snapshot);
+                let news = match &self.claude {
+                    Some(shown) => crate::claude_watch::diff(&shown.snapshot, &change.snapshot),
+                    None => change.commit,
+                };
+                self.set_claude_reading(change.snapshot.clone());
                 if !ours {
-                    let text = format!("changed on disk: {}", describe_commit(&change.commit));
-                    self.set_status(StatusKind::Change, text);
+                    let text = format!("changed on disk: {}", describe_commit(&news));
+                    let state = FolderState::Claude(change.snapshot);
+                    self.say_watched(StatusKind::Change, text, state);
                 }
             }
             ClaudeEvent::Error(message) => {

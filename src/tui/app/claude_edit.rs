@@ -2,6 +2,7 @@
 //! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
 //! finished change does to the panes. Every change is a [`ClaudeJob`] off the UI thread.
 
+use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind, View};
 use crate::claude::edit::IndexFix;
@@ -114,6 +115,9 @@ impl App {
 
     pub(super) fn claude_job_done(&mut self, done: ClaudeJobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
+        if done.result.is_ok() {
+            self.own_commit_done(&FolderState::Claude(done.snapshot.clone()));
+        }
         self.set_review(done.review.clone(), false);
         self.set_claude_reading(done.snapshot.clone());
         let what = done.job.describe();

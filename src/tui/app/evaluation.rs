@@ -46,11 +46,20 @@ impl App {
     }
 
     pub(super) fn evaluated(&mut self, done: Evaluated) {
-        let announcements = self.evals.apply(done);
+        let (restated, announcements): (Vec<_>, Vec<_>) = self
+            .evals
+            .apply(done)
+            .into_iter()
+            .partition(|a| a.restates.is_some());
         self.query.cases = self.evals.rows.clone();
         self.query.cases_error = self.evals.error.clone();
         self.proposals.effects = self.evals.effects.clone();
-        if let Some(first) = announcements.first() {
+        for late in restated {
+            if let Some(said) = &late.restates {
+                self.restate(StatusKind::Change, said, &late.text);
+            }
+        }
+        if let Some(first) = announcements.first().map(|a| &a.text) {
             let more = match announcements.len() {
                 1 => String::new(),
                 n => format!(" (and {} more: t in the Query pane lists them)", n - 1),

@@ -1,5 +1,6 @@
 //! What finished work does to the app: a job's result, an external edit's outcome.
 
+use super::messages::FolderState;
 use super::{App, Effect, ExternalOutcome, StatusKind};
 use crate::store::{Commit, Record};
 use crate::tui::editor::{Conflict, Editor};
@@ -39,6 +40,9 @@ impl App {
 
     pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
+        if done.result.is_ok() {
+            self.own_commit_done(&FolderState::Memory(done.inspection.clone()));
+        }
         let what = done.job.describe();
         // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.
         let filed = matches!(done.job, Job::FileFix(_)) && done.result.is_ok();

@@ -1,5 +1,6 @@
 //! The folder watcher's news, copying to the clipboard, and quitting.
 
+use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind, describe_commit};
 use crate::tui::editor::Editor;
@@ -24,16 +25,19 @@ impl App {
     pub(super) fn watch(&mut self, event: WatchEvent) {
         match event {
             WatchEvent::Committed(change) => {
-                // Our own commits were already applied from the job's result.
-                let ours = self.inspection.diff(&change.inspection).is_empty();
+                // Our own commits were already applied from the job's result: what is new is
+                // what differs from the set as shown (the watcher's own diff may hold ours).
+                let news = self.inspection.diff(&change.inspection);
+                let ours = news.is_empty();
                 let was_readable = self.inspection.is_readable();
                 self.set_inspection(change.inspection.clone());
                 if !ours {
-                    let text = format!("commit: {}", describe_commit(&change.commit));
+                    let text = format!("commit: {}", describe_commit(&news));
+                    let state = FolderState::Memory(change.inspection);
                     if was_readable && let Some(why) = self.unreadable_status() {
-                        self.set_status(StatusKind::Error, format!("{text}; {why}"));
+                        self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);
                     } else {
-                        self.set_status(StatusKind::Change, text);
+                        self.say_watched(StatusKind::Change, text, state);
                     }
                 }
             }

@@ -1,0 +1,99 @@
+//! The status line and its log (`M`), where each event is said once. The watcher may report
+//! one of the workbench's own commits before the job that made it finishes: when the job's
+//! result leaves the folder in the state the watcher reported, the job's message replaces the
+//! watcher's. A regression announced before its journal entry was written, then blamed on
+//! that entry, restates the first announcement instead of adding a second.
+
+use std::sync::Arc;
+
+use super::{App, LOG_SIZE, StatusKind, StatusLine};
+use crate::claude::Snapshot;
+use crate::store::inspect::Inspection;
+
+/// The folder as the watcher reported it, or as a job left it.
+#[derive(Debug, Clone)]
+pub enum FolderState {
+    Memory(Arc<Inspection>),
+    Claude(Arc<Snapshot>),
+}
+
+impl FolderState {
+    fn same_as(&self, other: &FolderState) -> bool {
+        match (self, other) {
+            (Self::Memory(a), Self::Memory(b)) => a.diff(b).is_empty(),
+            (Self::Claude(a), Self::Claude(b)) => **a == **b,
+            _ => false,
+        }
+    }
+}
+
+/// What the watcher said while one of our jobs ran, and the state it said it of.
+#[derive(Debug, Clone)]
+pub struct WatcherSaid {
+    text: String,
+    state: FolderState,
+}
+
+impl App {
+    pub fn set_status(&mut self, kind: StatusKind, text: String) {
+        let status = StatusLine { kind, text };
+        if self.log.len() == LOG_SIZE {
+            self.log.pop_front();
+        }
+        self.log.push_back(status.clone());
+        self.status = Some(status);
+    }
+
+    /// The watcher's news of a change to the folder, now in `state`: it may be a running
+    /// job's own commit, which the job's result then says instead.
+    pub(super) fn say_watched(&mut self, kind: StatusKind, text: String, state: FolderState) {
+        if self.busy > 0 {
+            self.watcher_said.push(WatcherSaid {
+                text: text.clone(),
+                state,
+            });
+        }
+        self.set_status(kind, text);
+    }
+
+    /// One of our jobs committed, leaving the folder in `state`: what the watcher said of
+    /// that same state while the job ran was this commit, and leaves the log (the job's
+    /// result says it).
+    pub(super) fn own_commit_done(&mut self, state: &FolderState) {
+        let said = std::mem::take(&mut self.watcher_said);
+        for said in said {
+            if said.state.same_as(state) {
+                self.unsay(&said.text);
+            } else if self.busy > 0 {
+                self.watcher_said.push(said);
+            }
+        }
+    }
+
+    /// Takes the newest message `text` out of the log (and off the status line).
+    fn unsay(&mut self, text: &str) {
+        if let Some(at) = self.log.iter().rposition(|s| s.text == text) {
+            self.log.remove(at);
+        }
+        if self.status.as_ref().is_some_and(|s| s.text == text) {
+            self.status = self.log.back().cloned();
+        }
+    }
+
+    /// Replaces `old` with `new` in the newest message that holds it, on the status line too
+    /// when it is shown there; said afresh when no message holds it any more.
+    pub(super) fn restate(&mut self, kind: StatusKind, old: &str, new: &str) {
+        let Some(at) = self.log.iter().rposition(|s| s.text.contains(old)) else {
+            self.set_status(kind, new.to_owned());
+            return;
+        };
+        let before = self.log[at].text.clone();
+        let after = before.replacen(old, new, 1);
+        self.log[at].text = after.clone();
+        if let Some(status) = &mut self.status
+            && status.text == before
+        {
+            status.text = after;
+        }
+    }
+}
