@@ -242,12 +242,9 @@ fn file_from_outside(folder: &Path, state: &Path, image: FileImage) -> String {
     claude::file_proposal(&folder, new).expect("filed").id
 }
 
-const CTRL_S: &[u8] = b"\x13";
-const CTRL_E: &[u8] = b"\x05";
-const CTRL_U: &[u8] = b"\x15";
-
-#[test]
-fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
+/// A home holding a copy of the fixture's Claude Code config; its shop folder (no
+/// consolidation running) and memwb's state directory.
+fn fixture_home() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let home = tempfile::tempdir().expect("home");
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
@@ -257,6 +254,16 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     // A PID no process can have: no consolidation is running.
     std::fs::write(folder.join(".consolidate-lock"), "4194305").expect("lock");
     let state = home.path().join("state");
+    (home, folder, state)
+}
+
+const CTRL_S: &[u8] = b"\x13";
+const CTRL_E: &[u8] = b"\x05";
+const CTRL_U: &[u8] = b"\x15";
+
+#[test]
+fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
+    let (home, folder, state) = fixture_home();
     let read = |file: &str| std::fs::read_to_string(folder.join(file)).ok();
     let before = not_topic_files(&folder);
     let (mut child, mut screen, _master) = spawn(home.path(), &folder, &state);
@@ -408,14 +415,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
 /// sees the write.
 #[test]
 fn an_own_save_is_said_once_in_the_message_log() {
-    let home = tempfile::tempdir().expect("home");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-        &home.path().join("config"),
-    );
-    let folder = home.path().join("config/projects/-home-dev-shop/memory");
-    std::fs::write(folder.join(".consolidate-lock"), "4194305").expect("lock");
-    let state = home.path().join("state");
+    let (home, folder, state) = fixture_home();
     let (mut child, mut screen, _master) = spawn(home.path(), &folder, &state);
     screen.wait_for("Topic files (9)");
     screen.send(b"e");

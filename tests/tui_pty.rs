@@ -571,6 +571,23 @@ fn memwb_cli(dir: &Path, args: &[&str]) -> std::process::Output {
     out
 }
 
+/// `memwb set` gives no-mocked-database a description "integration tests" misses; returns
+/// the number of its journal entry.
+fn redescribe_by_cli(ws: &Path) -> serde_json::Value {
+    memwb_cli(
+        ws,
+        &[
+            "set",
+            "no-mocked-database",
+            "--description",
+            "Suites hit real services",
+        ],
+    );
+    let log = memwb_cli(ws, &["log", "--json"]);
+    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
+    log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone()
+}
+
 #[test]
 fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
     let ws = workspace(vec![
@@ -605,18 +622,7 @@ fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
         serde_json::json!([{"query": "integration tests", "expect": ["no-mocked-database"], "forbid": []}])
     );
 
-    memwb_cli(
-        ws.path(),
-        &[
-            "set",
-            "no-mocked-database",
-            "--description",
-            "Suites hit real services",
-        ],
-    );
-    let log = memwb_cli(ws.path(), &["log", "--json"]);
-    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
-    let entry = log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone();
+    let entry = redescribe_by_cli(ws.path());
     pty.wait_for(&format!(
         "eval: 'integration tests' no longer selects no-mocked-database since #{entry}"
     ));
@@ -799,18 +805,7 @@ fn the_message_log_says_each_save_and_regression_once() {
     pty.wait_for("more Tabs.");
     pty.send(b"\x13"); // Ctrl-S
     pty.wait_for("save prefers-tabs: committed");
-    memwb_cli(
-        ws.path(),
-        &[
-            "set",
-            "no-mocked-database",
-            "--description",
-            "Suites hit real services",
-        ],
-    );
-    let log = memwb_cli(ws.path(), &["log", "--json"]);
-    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
-    let entry = log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone();
+    let entry = redescribe_by_cli(ws.path());
     // The watcher reports commits in order: once the CLI's is shown, the save's was handled.
     let regression =
         format!("eval: 'integration tests' no longer selects no-mocked-database since #{entry}");
