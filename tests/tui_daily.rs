@@ -5,9 +5,8 @@
 mod common;
 mod tui_harness;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::copy_dir;
 use crossterm::event::KeyCode;
 use memwb::claude::LoadLimits;
 use memwb::folder::{Format, Summary};
@@ -20,21 +19,9 @@ fn record(name: &str, description: &str, body: &str) -> Record {
     Record::new(name, MemoryType::Project, description, body).expect("valid")
 }
 
-/// A copy of the Claude Code fixture folder under `dir`.
-fn claude_fixture(dir: &Path) -> PathBuf {
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
-        &dir.join("memory"),
-    );
-    // A PID no process can have: no consolidation is running.
-    std::fs::write(dir.join("memory/.consolidate-lock"), "4194305").expect("lock");
-    dir.join("memory").canonicalize().expect("real path")
-}
-
 fn claude(w: u16, hgt: u16) -> (tempfile::TempDir, Harness) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let folder = claude_fixture(dir.path());
+    let folder = common::claude_memory_copy(dir.path());
     let h = Harness::claude(
         &folder,
         &dir.path().join("state"),
@@ -456,7 +443,7 @@ fn a_finding_in_the_record_pane_is_apart_from_its_code() {
 #[test]
 fn a_topic_file_past_the_cut_is_marked_not_loaded() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let folder = claude_fixture(dir.path());
+    let folder = common::claude_memory_copy(dir.path());
     let limits = LoadLimits {
         lines: 10,
         ..LoadLimits::default()

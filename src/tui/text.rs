@@ -51,6 +51,26 @@ pub fn fit(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` without its first `columns` display columns (a line scrolled sideways): a wide
+/// character the edge cuts leaves a blank for its visible half, so what follows it stays in
+/// its column; combining marks of a character scrolled away go with it.
+pub fn skip_columns(text: &str, columns: usize) -> String {
+    let mut skipped = 0;
+    let mut out = String::new();
+    for (at, c) in text.char_indices() {
+        if skipped >= columns && char_width(c) > 0 {
+            out.push_str(&text[at..]);
+            break;
+        }
+        let before = skipped;
+        skipped += char_width(c);
+        if before < columns && skipped > columns {
+            out.extend(std::iter::repeat_n(' ', skipped - columns));
+        }
+    }
+    out
+}
+
 /// One styled character of a line being wrapped.
 #[derive(Clone, Copy)]
 struct Cell {
@@ -201,5 +221,17 @@ mod tests {
         assert_eq!(truncate("no-mocked-database", 10), "no-mocked…");
         assert_eq!(truncate("short", 10), "short");
         assert_eq!(fit("周五", 6), "周五  ");
+    }
+
+    #[test]
+    fn skips_by_display_columns() {
+        assert_eq!(skip_columns("- [用户偏好](x)", 3), "用户偏好](x)");
+        assert_eq!(skip_columns("- [用户偏好](x)", 8), " 好](x)");
+        assert_eq!(skip_columns("ab", 5), "");
+        assert_eq!(skip_columns("e\u{301}x", 1), "x");
+        assert_eq!(
+            width(&skip_columns("周五部署 tail", 3)),
+            width("周五部署 tail") - 3
+        );
     }
 }

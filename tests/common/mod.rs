@@ -195,6 +195,19 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A copy of the Claude Code fixture folder (tests/fixtures/claude's project memory) at
+/// `dir/memory`, with no consolidation running; its real path.
+pub fn claude_memory_copy(dir: &Path) -> PathBuf {
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
+        &dir.join("memory"),
+    );
+    // A PID no process can have: no consolidation is running.
+    std::fs::write(dir.join("memory/.consolidate-lock"), "4194305").expect("lock");
+    dir.join("memory").canonicalize().expect("real path")
+}
+
 /// Every regular file under `dir` (recursively), by its path relative to `dir`, with its
 /// bytes: to assert that a folder did not change, or which of its files did.
 pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::index::{IndexPane, IndexView};
-use super::manifest::{ManifestPane, gauge};
+use super::manifest::{ManifestPane, gauge, kind_cell, row_columns};
 use super::record::RecordPane;
 use super::{Ctx, block, labelled};
 use crate::claude::folder::IndexFile;
@@ -65,6 +65,13 @@ pub fn refilter(pane: &mut ManifestPane, view: &ClaudeView, keep: Option<&str>) 
         })
         .map(|(i, _)| i)
         .collect();
+    pane.longest_name = view
+        .order
+        .iter()
+        .filter_map(|file| view.topic(file))
+        .map(|t| text::width(&sanitize::line(t.name())))
+        .max()
+        .unwrap_or(0);
     if let Some(key) = keep
         && let Some(pos) = pane.visible.iter().position(|&i| view.order[i] == key)
     {
@@ -142,13 +149,7 @@ pub fn render_manifest(
         .take(pane.height)
         .copied()
         .collect();
-    let name_width = window
-        .iter()
-        .filter_map(|&i| view.topic(&view.order[i]))
-        .map(|t| text::width(&sanitize::line(t.name())))
-        .max()
-        .unwrap_or(0)
-        .clamp(4, (width * 2 / 5).max(4));
+    let (name_width, kind_width) = row_columns(width, 2, pane.longest_name);
     let mut lines = Vec::new();
     if window.is_empty() {
         let text = if pane.filter.is_empty() {
@@ -175,7 +176,7 @@ pub fn render_manifest(
             ""
         };
         let name = text::fit(&sanitize::line(topic.name()), name_width);
-        let room = width.saturating_sub(2 + name_width + 1 + 10);
+        let room = width.saturating_sub(2 + name_width + 1 + kind_width);
         let about = format!(
             "{}{listed}{unnamed}",
             topic.description().unwrap_or(&topic.file)
@@ -184,7 +185,7 @@ pub fn render_manifest(
             Span::styled(format!("{sign} "), style),
             Span::raw(format!("{name} ")),
             Span::styled(
-                format!("{} ", text::fit(topic.kind().unwrap_or("-"), 9)),
+                kind_cell(topic.kind().unwrap_or("-"), kind_width),
                 theme.label(),
             ),
             Span::raw(text::truncate(&sanitize::line(&about), room)),

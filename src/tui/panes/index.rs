@@ -1,6 +1,6 @@
 //! MEMORY.md pane: the file on disk beside the index the manifest derives, the drift marked
 //! line by line (`-` only on disk, `+` only in the derived index). Lines are not wrapped (the
-//! exact text matters); ←/→ scroll sideways. The view is computed once per reload, and only
+//! exact text matters); ←/→ scroll sideways, by display columns. The view is computed once per reload, and only
 //! the visible rows are drawn; a `.memory` index line is redacted and made safe to print the
 //! first time it is drawn (redacting all 10,000 lines of a large set cost more than reading
 //! the set, on every reload: issue 27).
@@ -237,7 +237,7 @@ impl Component for IndexPane {
                         claude::DIMMED => theme.dim(),
                         _ => Style::default(),
                     };
-                    let shown: String = text.chars().skip(self.column).collect();
+                    let shown = crate::tui::text::skip_columns(text, self.column);
                     let marker = match marker {
                         claude::DIMMED | claude::CUT => ' ',
                         other => other,

@@ -43,7 +43,33 @@ pub struct ManifestPane {
     stray_rows: (Rect, usize),
     /// The most severe finding of each entry with findings, by file (the Findings view's).
     pub marks: HashMap<String, Severity>,
+    /// The widest name of the whole list (display columns), measured when it is refiltered:
+    /// the columns are laid out for the list, not for the rows in view, so they hold still
+    /// as it scrolls.
+    pub(crate) longest_name: usize,
 }
+
+/// Where a list row's columns go (Manifest and Topic files alike): the name's width, and the
+/// type's (0 when it is left out). The description gets the room that is left, at least
+/// [`DESCRIPTION_ROOM`] columns where it can: the type gives way first (the Record pane shows
+/// it), then the name narrows to a third.
+pub(crate) fn row_columns(width: usize, marks: usize, longest_name: usize) -> (usize, usize) {
+    let room = width.saturating_sub(marks);
+    let name = longest_name.clamp(4, (room * 2 / 5).max(4));
+    let left = room.saturating_sub(name + 1);
+    if left.saturating_sub(KIND_COLUMN) >= DESCRIPTION_ROOM {
+        (name, KIND_COLUMN)
+    } else if left >= DESCRIPTION_ROOM {
+        (name, 0)
+    } else {
+        (longest_name.clamp(4, (room / 3).max(4)), 0)
+    }
+}
+
+/// The type column: the longest type (`reference`) and a space.
+const KIND_COLUMN: usize = 10;
+/// What a description needs to be read at a glance.
+const DESCRIPTION_ROOM: usize = 20;
 
 /// What identifies an entry across reloads: the record name, or the file of an invalid entry.
 pub fn entry_key(entry: &ManifestEntry) -> &str {
@@ -95,6 +121,12 @@ impl ManifestPane {
             .filter(|(_, e)| matches(e, &needle))
             .map(|(i, _)| i)
             .collect();
+        self.longest_name = inspection
+            .entries
+            .iter()
+            .map(|e| text::width(&sanitize::line(entry_key(e))))
+            .max()
+            .unwrap_or(0);
         // `keep` names the row wanted (a jump); otherwise a selected stray stays selected.
         let kept = keep.and_then(|key| {
             self.visible
@@ -283,17 +315,9 @@ impl ManifestPane {
             lines.push(Line::styled(text, theme.dim()));
         }
         let window = self.visible.iter().skip(self.offset).take(self.height);
-        let name_width = self
-            .visible
-            .iter()
-            .skip(self.offset)
-            .take(self.height)
-            .map(|&i| text::width(&sanitize::line(entry_key(&inspection.entries[i]))))
-            .max()
-            .unwrap_or(0)
-            .clamp(4, (width * 2 / 5).max(4));
         // The column of finding marks, when any entry has one.
         let mark_width = if self.marks.is_empty() { 0 } else { 2 };
+        let (name_width, kind_width) = row_columns(width, 2 + mark_width, self.longest_name);
         for (row, &i) in window.enumerate() {
             let entry = &inspection.entries[i];
             let (marker, _) = state_marker(&entry.state);
@@ -303,7 +327,7 @@ impl ManifestPane {
                 None => (super::state_marker(&entry.state).1, theme.error()),
             };
             // the rest of the row, cut at a word when it does not fit
-            let room = width.saturating_sub(2 + mark_width + name_width + 1 + 10);
+            let room = width.saturating_sub(2 + mark_width + name_width + 1 + kind_width);
             // A description is shown with its credentials redacted, as the audit reports them.
             let reason = text::truncate(&sanitize::line(&redact(&state_reason(entry))), room);
             let mut line = Line::from(vec![
@@ -317,7 +341,7 @@ impl ManifestPane {
                     None => Span::raw("  "),
                 },
                 Span::raw(format!("{name} ")),
-                Span::styled(format!("{} ", text::fit(kind, 9)), kind_style),
+                Span::styled(kind_cell(kind, kind_width), kind_style),
                 Span::styled(
                     reason,
                     if entry.record().is_some() {
@@ -334,6 +358,14 @@ impl ManifestPane {
         }
         lines
     }
+}
+
+/// The type column's text: the type padded to the column, or nothing when it is left out.
+pub(crate) fn kind_cell(kind: &str, width: usize) -> String {
+    if width == 0 {
+        return String::new();
+    }
+    format!("{} ", text::fit(kind, width - 1))
 }
 
 impl Component for ManifestPane {
