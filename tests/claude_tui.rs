@@ -821,3 +821,120 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
         "{screen}"
     );
 }
+
+/// Issue 26 item 11: the editor on a topic file says when the file changed or went on disk
+/// while it is open, with the words it uses on a `.memory` record.
+#[test]
+fn the_topic_editor_says_when_its_file_changed_or_went_on_disk() {
+    let (dir, mut h) = open(LoadLimits::default());
+    select(&mut h, "user_role.md");
+    h.keys("e");
+    editor_field(&mut h, memwb::tui::editor::DESCRIPTION, "mine");
+    h.draw();
+    assert!(
+        !h.screen().contains("since you opened it"),
+        "{}",
+        h.screen()
+    );
+    let theirs = read(dir.path(), "user_role.md")
+        .expect("file")
+        .replace("storefront team and", "checkout team and");
+    std::fs::write(dir.path().join("memory/user_role.md"), &theirs).expect("write");
+    h.claude_tick();
+    h.draw();
+    assert!(
+        h.screen()
+            .contains("user_role.md was changed on disk since you opened it"),
+        "{}",
+        h.screen()
+    );
+    // the conflict is handled by re-applying: the edit is based on the file now, the banner goes
+    h.ctrl('s');
+    h.keys("r");
+    h.draw();
+    assert!(
+        !h.screen().contains("since you opened it"),
+        "{}",
+        h.screen()
+    );
+    std::fs::remove_file(dir.path().join("memory/user_role.md")).expect("rm");
+    h.claude_tick();
+    h.draw();
+    assert!(
+        h.screen()
+            .contains("user_role.md was removed since you opened it"),
+        "{}",
+        h.screen()
+    );
+}
+
+/// Issue 26 item 8: a topic file whose frontmatter does not parse opens as its raw text, with
+/// the parse error at its line; fixed, it saves through the same compare-and-swap write.
+#[test]
+fn a_topic_file_with_broken_yaml_opens_raw_with_the_error_line_and_saves_fixed() {
+    let (dir, mut h) = open(LoadLimits::default());
+    let before = read(dir.path(), "feedback_commit_style.md").expect("file");
+    select(&mut h, "feedback_commit_style.md");
+    h.keys("e");
+    let editor = h.app.editor.as_ref().expect("editor");
+    assert!(editor.is_raw(), "broken YAML opens as raw text");
+    assert_eq!(editor.value(memwb::tui::editor::BODY), before);
+    h.draw();
+    let screen = h.screen();
+    assert!(
+        screen.contains("Repair feedback_commit_style.md"),
+        "{screen}"
+    );
+    assert!(screen.contains("✗ line 3:"), "{screen}");
+    assert!(!screen.contains("a memory needs a name"), "{screen}");
+    // saving while it is still broken stays in the editor and writes nothing
+    h.ctrl('s');
+    assert!(h.app.editor.is_some());
+    assert_eq!(
+        read(dir.path(), "feedback_commit_style.md").as_deref(),
+        Some(before.as_str())
+    );
+    let fixed = before.replace(
+        "description: \"Conventional commits\" one logical change each",
+        "description: '\"Conventional commits\" one logical change each'",
+    );
+    editor_field(&mut h, memwb::tui::editor::BODY, &fixed);
+    h.draw();
+    assert!(
+        h.screen().contains("✓ the frontmatter parses"),
+        "{}",
+        h.screen()
+    );
+    // another process writes the file meanwhile: the save is refused, nothing is clobbered
+    let theirs = format!("{before}Also squash fixups.\n");
+    std::fs::write(dir.path().join("memory/feedback_commit_style.md"), &theirs).expect("write");
+    h.ctrl('s');
+    assert!(h.app.editor.is_some(), "{}", h.screen());
+    assert_eq!(
+        read(dir.path(), "feedback_commit_style.md").as_deref(),
+        Some(theirs.as_str())
+    );
+    assert!(
+        h.screen().contains("feedback_commit_style.md changed"),
+        "{}",
+        h.screen()
+    );
+    // back as it was read: the fix saves, journaled, and the file now reads
+    std::fs::write(dir.path().join("memory/feedback_commit_style.md"), &before).expect("write");
+    h.ctrl('s');
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    assert_eq!(
+        read(dir.path(), "feedback_commit_style.md").as_deref(),
+        Some(fixed.as_str())
+    );
+    assert!(
+        h.screen()
+            .contains("save feedback_commit_style.md: written"),
+        "{}",
+        h.screen()
+    );
+    assert_eq!(h.app.review.journal.len(), 1);
+    // opened again, it has four fields
+    h.keys("e");
+    assert!(!h.app.editor.as_ref().expect("editor").is_raw());
+}

@@ -32,7 +32,7 @@ pub use modal::{Confirm, Modal};
 pub use sets::Reading;
 pub use view::View;
 
-use super::editor::{Editor, Target};
+use super::editor::{Editor, OnDisk, Target};
 use super::evals::{EvalRequest, Evals, Evaluated};
 use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
@@ -341,17 +341,13 @@ impl App {
                 .entries
                 .iter()
                 .find_map(|e| e.record().filter(|r| r.name() == base.name()));
-            editor.notice = match current {
-                Some(r) if r == base => None,
-                Some(_) => Some(format!(
-                    "{} was changed on disk since you opened it",
-                    base.name()
-                )),
-                None => Some(format!(
-                    "{} was removed from the set since you opened it",
-                    base.name()
-                )),
+            let now = match current {
+                Some(r) if r == base => OnDisk::Unchanged,
+                Some(_) => OnDisk::Changed,
+                None => OnDisk::Removed,
             };
+            let what = base.name().to_owned();
+            editor.note_on_disk(&what, now);
         }
     }
 

@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use super::messages::FolderState;
 use super::{App, Effect, StatusKind, describe_commit};
-use crate::claude::{ClaudeFolder, Snapshot};
+use crate::claude::{ClaudeFolder, Snapshot, frontmatter};
 use crate::claude_watch::ClaudeEvent;
 use crate::folder::backend::{Backend, ClaudeView};
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, IndexState, IndexStatus, Inspection, ManifestState};
+use crate::tui::editor::OnDisk;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::claude as panes;
 use crate::tui::panes::manifest::entry_key;
@@ -71,9 +72,28 @@ impl App {
         panes::refilter(&mut self.manifest, &view, keep.as_deref());
         panes::update_index(&mut self.index, &view);
         self.claude = Some(Arc::new(view));
+        self.note_topic_on_disk();
         self.findings.due = true;
         // A change by anyone: the cases re-run (an unchanged reading announces nothing).
         self.evals.due = true;
+    }
+
+    /// The editor's banner when the topic file it opened changed or went on disk since.
+    fn note_topic_on_disk(&mut self) {
+        let (Some(view), Some(editor)) = (&self.claude, &mut self.editor) else {
+            return;
+        };
+        let Some((file, opened)) = editor.topic_base() else {
+            return;
+        };
+        let now = match view.snapshot.topic(&file) {
+            None => OnDisk::Removed,
+            Some(topic) if topic.parsed() == Some(&frontmatter::parse(&opened)) => {
+                OnDisk::Unchanged
+            }
+            Some(_) => OnDisk::Changed,
+        };
+        editor.note_on_disk(&file, now);
     }
 
     /// The selected topic file (relative to the folder), on a Claude Code folder.

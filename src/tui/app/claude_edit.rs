@@ -75,6 +75,20 @@ impl App {
         let Some(editor) = &mut self.editor else {
             return Vec::new();
         };
+        if let Target::TopicText { file, text } = editor.target.clone() {
+            if let Err(e) = editor.check_topic_text() {
+                editor.error = Some(e);
+                return Vec::new();
+            }
+            editor.saving = true;
+            editor.error = None;
+            let replacement = editor.value(crate::tui::editor::BODY);
+            return self.run_claude(ClaudeJob::Replace {
+                file,
+                base: text,
+                text: replacement,
+            });
+        }
         let Target::Topic { file, text } = editor.target.clone() else {
             return Vec::new();
         };
@@ -146,7 +160,7 @@ impl App {
                 self.modal = Some(Modal::Confirm(Confirm::IndexFix(fix)));
             }
             (job, Ok(Outcome::Written { summary, select })) => {
-                if matches!(job, ClaudeJob::Save { .. }) {
+                if matches!(job, ClaudeJob::Save { .. } | ClaudeJob::Replace { .. }) {
                     self.editor = None;
                 }
                 if let Some(file) = select {
@@ -155,10 +169,13 @@ impl App {
                 self.set_status(StatusKind::Info, format!("{what}: written ({summary})"));
             }
             (_, Ok(Outcome::Done(text))) => self.set_status(StatusKind::Info, text),
-            (ClaudeJob::Save { .. }, Err(failure)) => {
+            (ClaudeJob::Save { .. } | ClaudeJob::Replace { .. }, Err(failure))
+                if self.editor.is_some() =>
+            {
                 if let Some(editor) = &mut self.editor {
                     editor.saving = false;
-                    if failure.error.conflict {
+                    // A raw text has no fields to re-apply: the refusal stays with it.
+                    if failure.error.conflict && !editor.is_raw() {
                         editor.conflict = Some(Conflict {
                             current: None,
                             message: format!("not saved: {}", failure.error.message),

@@ -30,6 +30,14 @@ pub struct Conflict {
     pub diff: Option<Vec<(char, String)>>,
 }
 
+/// The version an editor opened, compared with what is on disk now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDisk {
+    Unchanged,
+    Changed,
+    Removed,
+}
+
 /// What a save commits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -51,6 +59,9 @@ pub enum Target {
         file: Option<String>,
         text: Option<String>,
     },
+    /// A topic file whose frontmatter does not parse, edited as raw text (see `topic`) and
+    /// saved whole over `text`, its exact text as read.
+    TopicText { file: String, text: String },
 }
 
 pub struct Editor {
@@ -144,18 +155,30 @@ impl Editor {
             .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned())
             .unwrap_or_default();
-        let mut editor = Self::with_values([String::new(), String::new(), String::new(), text]);
-        editor.target = Target::Repair {
-            file: file.to_owned(),
-            seen,
-        };
+        Self::raw(
+            &text,
+            Target::Repair {
+                file: file.to_owned(),
+                seen,
+            },
+        )
+    }
+
+    /// A file's whole text in the body, with line numbers, for `target`.
+    fn raw(text: &str, target: Target) -> Self {
+        let mut editor =
+            Self::with_values([String::new(), String::new(), String::new(), text.to_owned()]);
+        editor.target = target;
         editor.fields[BODY].set_line_number_style(Style::default());
         editor
     }
 
     /// Whether this edits a file's raw text (a repair) rather than four fields.
     pub fn is_raw(&self) -> bool {
-        matches!(self.target, Target::Repair { .. })
+        matches!(
+            self.target,
+            Target::Repair { .. } | Target::TopicText { .. }
+        )
     }
 
     /// A repair's text parsed as a record file, or the parse error with its line.
@@ -249,6 +272,16 @@ impl Editor {
         self.saving = false;
         self.conflict = None;
         self.error = None;
+    }
+
+    /// The banner over the fields about `what` (a record's name, a topic file) as it is on
+    /// disk now: the same words on either format.
+    pub fn note_on_disk(&mut self, what: &str, now: OnDisk) {
+        self.notice = match now {
+            OnDisk::Unchanged => None,
+            OnDisk::Changed => Some(format!("{what} was changed on disk since you opened it")),
+            OnDisk::Removed => Some(format!("{what} was removed since you opened it")),
+        };
     }
 
     pub fn is_dirty(&self) -> bool {
@@ -391,7 +424,9 @@ impl Editor {
 
     pub fn title(&self) -> String {
         match (&self.target, &self.base) {
-            (Target::Repair { file, .. }, _) => format!(" Repair {} ", sanitize::line(file)),
+            (Target::Repair { file, .. } | Target::TopicText { file, .. }, _) => {
+                format!(" Repair {} ", sanitize::line(file))
+            }
             (Target::Proposal { id, .. }, Some(base)) => format!(
                 " Edit proposed {} (proposal {id}) ",
                 sanitize::line(base.name())

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 
 use super::{Editor, Target};
 use crate::claude::edit::{Changes, edit_topic};
-use crate::claude::frontmatter;
+use crate::claude::frontmatter::{self, Frontmatter};
 
 /// A topic file's four editable fields, as the editor shows them.
 pub fn fields_of(text: &str) -> [String; 4] {
@@ -21,8 +21,18 @@ pub fn fields_of(text: &str) -> [String; 4] {
 }
 
 impl Editor {
-    /// The topic file `file` whose exact text is `text`.
+    /// The topic file `file` whose exact text is `text`: its four fields, or its raw text when
+    /// the frontmatter does not parse (its fields would open empty).
     pub fn topic(file: &str, text: &str) -> Self {
+        if let Frontmatter::Invalid { .. } = frontmatter::parse(text).frontmatter {
+            return Self::raw(
+                text,
+                Target::TopicText {
+                    file: file.to_owned(),
+                    text: text.to_owned(),
+                },
+            );
+        }
         let mut editor = Self::with_values(fields_of(text));
         editor.target = Target::Topic {
             file: Some(file.to_owned()),
@@ -113,7 +123,32 @@ impl Editor {
         self.notice = None;
     }
 
+    /// The topic file this edits and its text as opened (`None`: a new file).
+    pub fn topic_base(&self) -> Option<(String, String)> {
+        match &self.target {
+            Target::Topic {
+                file: Some(file),
+                text: Some(text),
+            }
+            | Target::TopicText { file, text } => Some((file.clone(), text.clone())),
+            _ => None,
+        }
+    }
+
+    /// A raw topic file's text checked as Claude Code's loader reads it: its frontmatter must
+    /// parse (the error names its line, as the editor numbers them).
+    pub fn check_topic_text(&self) -> Result<(), String> {
+        match frontmatter::parse(&self.value(super::BODY)).frontmatter {
+            Frontmatter::Fields(_) => Ok(()),
+            Frontmatter::Invalid { line, message } => Err(format!("line {line}: {message}")),
+            Frontmatter::Missing => Err(
+                "the frontmatter is gone: a topic file opens with a --- line, closed by another"
+                    .into(),
+            ),
+        }
+    }
+
     pub fn is_topic(&self) -> bool {
-        matches!(self.target, Target::Topic { .. })
+        matches!(self.target, Target::Topic { .. } | Target::TopicText { .. })
     }
 }

@@ -76,7 +76,9 @@ impl Editor {
             theme.label()
         };
         let block = Block::default().borders(Borders::TOP).title(Span::styled(
-            if raw {
+            if matches!(self.target, super::Target::TopicText { .. }) {
+                " the file's text (saved as it is) "
+            } else if raw {
                 " the file's text (saved as a whole record file) "
             } else {
                 " body "
@@ -100,14 +102,17 @@ impl Editor {
     fn status_lines(&self, theme: &Theme) -> Vec<Line<'static>> {
         let mut out = Vec::new();
         if self.is_raw() {
-            match self.parse_raw() {
-                Ok(_) => out.push(Line::styled(
-                    format!(
-                        "✓ parses as a valid record file · {} repairs the entry with it",
-                        keymap::label(Scope::Editor, Action::Save)
-                    ),
-                    theme.ok(),
-                )),
+            let save = keymap::label(Scope::Editor, Action::Save);
+            let check = match self.target {
+                super::Target::TopicText { .. } => self
+                    .check_topic_text()
+                    .map(|()| format!("✓ the frontmatter parses · {save} saves the file as it is")),
+                _ => self.parse_raw().map(|_| {
+                    format!("✓ parses as a valid record file · {save} repairs the entry with it")
+                }),
+            };
+            match check {
+                Ok(text) => out.push(Line::styled(text, theme.ok())),
                 Err(e) => out.push(Line::styled(
                     format!("✗ {}", sanitize::line(&e)),
                     theme.error(),
