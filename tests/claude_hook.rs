@@ -418,6 +418,11 @@ fn record_mode_lets_the_edit_through_journals_it_and_undo_restores_the_bytes() {
         entry.reason.as_deref(),
         Some("recorded from Claude Code: Edit by the main agent in session 0b6f2c1e")
     );
+    assert_eq!(
+        entry.who.tool,
+        Some(memwb::review::who::Tool::Hook),
+        "the hook made the entry"
+    );
     // A PostToolUse without its PreToolUse (no stash, no originalFile) journals nothing.
     let before = entries.len();
     let orphan = session.input(
@@ -502,6 +507,7 @@ fn watch_record_journals_an_outside_write_once_with_its_previous_text() {
         entry.reason.as_deref(),
         Some("recorded by memwb watch: changed outside memwb")
     );
+    assert_eq!(entry.who.tool, Some(memwb::review::who::Tool::Watch));
     // memwb's own undo is journaled by memwb: the watcher does not journal it a second time.
     memwb::review::claude::undo(&folder, &entry).expect("undo");
     assert_eq!(fs::read_to_string(&file).expect("read"), original);

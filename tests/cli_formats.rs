@@ -211,8 +211,44 @@ fn check_json_findings_share_one_envelope() {
                 expected.push("line");
             }
             expected.push("message");
-            assert_eq!(keys[..expected.len()], expected[..], "{format:?}: {finding}");
+            assert_eq!(
+                keys[..expected.len()],
+                expected[..],
+                "{format:?}: {finding}"
+            );
             assert_eq!(finding["name"], "deploy", "{format:?}: {finding}");
         }
     }
+}
+
+/// Issue 26 item 13: `log` names the tool that made each change (`--json`: `who.tool`), and an
+/// entry written before the tool was recorded still reads, with none.
+#[test]
+fn the_log_names_the_tool_that_made_each_change() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        let log = folder.ok(&["log"]);
+        assert!(log.contains(" (memwb CLI)"), "{format:?}: {log}");
+        let json: serde_json::Value =
+            serde_json::from_str(&folder.ok(&["log", "--json"])).expect("json");
+        assert_eq!(json[0]["who"]["tool"], "cli", "{format:?}: {json}");
+    }
+    let old = Folder::new(common::formats::Format::Memory);
+    old.ok(&add("alpha", "one"));
+    let journal = old.dir.path().join(".memory/.memwb/journal.jsonl");
+    let mut text = fs::read_to_string(&journal).expect("journal");
+    text.push_str(concat!(
+        r#"{"id":2,"at":1,"op":"reject","who":{"user":"ana","host":"box"},"#,
+        r#""before":[],"after":[],"proposal":null,"reason":"old","undoes":null}"#,
+        "\n"
+    ));
+    fs::write(&journal, text).expect("journal");
+    let log = old.ok(&["log"]);
+    assert!(log.contains("reject        ana@box  reason: old"), "{log}");
+    let json: serde_json::Value = serde_json::from_str(&old.ok(&["log", "--json"])).expect("json");
+    assert_eq!(
+        json[1]["who"],
+        serde_json::json!({"user": "ana", "host": "box"})
+    );
 }

@@ -464,3 +464,19 @@ fn a_topic_file_past_the_cut_is_marked_not_loaded() {
         assert!(row.contains(&format!("✂ {short}")), "{row}\n{screen}");
     }
 }
+
+/// Item 13: the History pane names the tool that made each change, the same on both formats:
+/// a change made in the workbench says "workbench".
+#[test]
+fn history_names_the_workbench_as_the_tool() {
+    let (_dir, claude) = claude(150, 45);
+    for mut h in [three(), claude] {
+        h.press(KeyCode::Char('e'));
+        h.keys("x");
+        h.ctrl('s');
+        assert!(h.app.editor.is_none(), "saved: {}", h.screen());
+        h.keys("H");
+        let screen = h.screen();
+        assert!(screen.contains(" (workbench)"), "{screen}");
+    }
+}

@@ -76,6 +76,7 @@ fn file(h: &Harness, plan: Plan, id: &str, at: i64, evidence: Option<&str>) -> P
     fixed.origin.by = Who {
         user: "ana".into(),
         host: "box".into(),
+        tool: None,
     };
     let text = serde_json::to_string_pretty(&fixed).expect("json");
     std::fs::write(dir.join(format!("{id}.json")), text).expect("write");

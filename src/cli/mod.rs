@@ -161,6 +161,14 @@ pub fn main() -> ExitCode {
     );
     #[cfg(not(feature = "tui"))]
     let workbench = false;
+    use crate::review::who::Tool;
+    // Every change this process journals names the tool that made it.
+    Tool::set(match &cli.command {
+        _ if workbench => Tool::Workbench,
+        Some(Command::Hook(_)) => Tool::Hook,
+        Some(Command::Watch(args)) if args.record || args.all => Tool::Watch,
+        _ => Tool::Cli,
+    });
     let received = exit_on_signals(workbench);
     quiet_on_closed_stdout();
     // A print to a closed stdout panics (`println!`, clap_complete): unwound here, its

@@ -213,6 +213,8 @@ impl App {
     }
 
     fn with_backend(backend: Backend, inspection: Arc<Inspection>, theme: Theme) -> Self {
+        // What this process journals from now on was made in the workbench.
+        crate::review::who::Tool::set(crate::review::who::Tool::Workbench);
         let mut app = Self {
             backend,
             inspection,
