@@ -41,6 +41,7 @@ pub mod claude_watch;
 pub mod cli;
 pub mod finding;
 pub mod folder;
+pub(crate) mod fs;
 pub mod review;
 pub mod sanitize;
 pub mod session;

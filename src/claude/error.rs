@@ -3,6 +3,8 @@
 use std::io;
 use std::path::PathBuf;
 
+pub use crate::fs::FsError;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ClaudeError {
     #[error("{op} {path}: {error}")]
@@ -11,9 +13,11 @@ pub enum ClaudeError {
         path: PathBuf,
         error: io::Error,
     },
-    /// A file read refused by the engine's rules (not a regular file, too large, I/O).
+    /// A file operation that failed or that the file layer's rules refuse (not a regular
+    /// file, too large, a failed create, write, sync or rename); it names the path and what was
+    /// being done to it.
     #[error(transparent)]
-    Read(#[from] crate::store::StoreError),
+    Fs(#[from] FsError),
     #[error("memory folder {path} is not a directory")]
     NotADirectory { path: PathBuf },
     #[error("no Claude Code auto memory for {project}: looked for {looked}")]

@@ -10,8 +10,8 @@ use super::error::{ClaudeError, Result};
 use super::frontmatter::{self, Frontmatter, Parsed};
 use super::fsread::{MAX_FILE_BYTES, describe, read_regular};
 use super::index::{self, INDEX_FILE, LoadLimits, ParsedIndex};
+use crate::fs::IoHooks;
 use crate::store::Touched;
-use crate::store::fsutil::IoHooks;
 
 /// The lock auto dream holds while it consolidates: its text is the PID, its mtime the time of
 /// the last consolidation.

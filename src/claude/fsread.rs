@@ -5,16 +5,16 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
 use super::error::Result;
-use crate::store::fsutil::{self, Links};
+use crate::fs::Links;
 
 /// Most bytes memwb reads from one file of a Claude Code folder (a MEMORY.md far past its load
 /// limit is still read; a runaway file is not).
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The bytes of the regular file at `path`, not through a link; `Ok(None)` when it does not
-/// exist. The engine's rule ([`fsutil::read_regular`]): a FIFO is refused without blocking.
+/// exist. The engine's rule ([`crate::fs::read_regular`]): a FIFO is refused without blocking.
 pub fn read_regular(path: &Path, limit: usize) -> Result<Option<Vec<u8>>> {
-    Ok(fsutil::read_regular(path, limit, Links::Refuse)?)
+    Ok(crate::fs::read_regular(path, limit, Links::Refuse)?)
 }
 
 /// What a non-regular file is, in words.

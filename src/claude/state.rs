@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 
 use super::error::{ClaudeError, Result};
 use super::folder::{ClaudeFolder, LockWaitPolicy};
+use crate::fs::IoHooks;
 use crate::store::LockWait;
-use crate::store::fsutil::IoHooks;
 use crate::store::lock::{GateTurn, WAIT_NOTICE_AFTER};
 
 /// Overrides the state directory (tests always set it).
@@ -232,16 +232,12 @@ impl ClaudeState {
         let path = self.path.join(FOLDER_FILE);
         let mut text = canonical.as_os_str().as_bytes().to_vec();
         text.push(b'\n');
-        match crate::store::fsutil::read_regular(
-            &path,
-            64 * 1024,
-            crate::store::fsutil::Links::Refuse,
-        ) {
+        match crate::fs::read_regular(&path, 64 * 1024, crate::fs::Links::Refuse) {
             Ok(Some(there)) if there == text => return Ok(()),
             Ok(_) => {}
             Err(e) => return Err(e.into()),
         }
-        Ok(crate::store::fsutil::atomic_replace_private(
+        Ok(crate::fs::atomic_replace_private(
             &path,
             &text,
             &IoHooks::default(),

@@ -100,7 +100,7 @@ fn log(answer: &Answer) {
     let Some(dir) = log_dir(answer.folder.as_ref()) else {
         return;
     };
-    if crate::store::fsutil::create_private_dir_all(&dir).is_err() {
+    if crate::fs::create_private_dir_all(&dir).is_err() {
         return;
     }
     let at = crate::store::time::format_ms(crate::store::time::now_ms());
@@ -114,7 +114,7 @@ fn log(answer: &Answer) {
     if let Ok(mut file) = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .mode(crate::store::fsutil::PRIVATE_FILE)
+        .mode(crate::fs::PRIVATE_FILE)
         .open(dir.join(LOG_FILE))
     {
         let _ = file.write_all(text.as_bytes());

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::store::fsutil::{Links, open_regular, read_capped};
+use crate::fs::{Links, open_regular, read_capped};
 use crate::store::record::MAX_RECORD_BYTES;
 
 /// The most bytes of a JSON input (`add --json`, `consolidate --plan`, `propose extract

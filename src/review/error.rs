@@ -75,6 +75,12 @@ pub enum ReviewError {
 
 pub type Result<T, E = ReviewError> = std::result::Result<T, E>;
 
+impl From<crate::fs::FsError> for ReviewError {
+    fn from(error: crate::fs::FsError) -> Self {
+        Self::Store(error.into())
+    }
+}
+
 impl From<StoreError> for ReviewError {
     fn from(error: StoreError) -> Self {
         match error {
@@ -94,7 +100,7 @@ impl From<ClaudeError> for ReviewError {
                 Ok(review) => *review,
                 Err(other) => Self::Claude(ClaudeError::Observer(other)),
             },
-            ClaudeError::Read(store) => Self::from(store),
+            ClaudeError::Fs(file) => Self::from(file),
             other => Self::Claude(other),
         }
     }

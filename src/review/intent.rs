@@ -9,7 +9,7 @@ use super::error::ReviewError;
 use super::eval::cache::sha256_hex;
 use super::journal::Entry;
 use super::proposal::{self, Decision};
-use crate::store::fsutil::read_optional;
+use crate::fs::read_optional;
 use crate::store::{Store, StoreError, manifest};
 
 /// How to tell, after a crash, whether the change an intent describes took effect.

@@ -32,7 +32,7 @@ pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
 use super::who::Who;
 use crate::claude::ClaudeState;
-use crate::store::fsutil::{IoHooks, IoOp};
+use crate::fs::{IoHooks, IoOp};
 use crate::store::time::now_ms;
 use crate::store::{Store, StoreError};
 

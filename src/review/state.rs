@@ -17,7 +17,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::error::ReviewError;
-use crate::store::fsutil::{
+use crate::fs::{
     OpenError, PRIVATE_DIR, PRIVATE_FILE, create_private_dir_all, open_regular_at_io, read_capped,
     temp_name,
 };
@@ -156,17 +156,13 @@ impl StateDir {
     /// file (never through a link, never waiting on a FIFO).
     pub fn open_file(&self, name: &str) -> Result<Option<File>> {
         let path = self.file_path(name);
-        match open_regular_at_io(
-            &self.fd,
-            Path::new(name),
-            crate::store::fsutil::Links::Refuse,
-        ) {
+        match open_regular_at_io(&self.fd, Path::new(name), crate::fs::Links::Refuse) {
             Ok(file) => Ok(Some(file)),
             Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(OpenError::Io(e)) if e.raw_os_error() == Some(Errno::LOOP.raw_os_error()) => {
                 Err(ReviewError::StateEscapes { path })
             }
-            Err(e) => Err(e.into_store(&path).into()),
+            Err(e) => Err(e.into_fs(&path).into()),
         }
     }
 

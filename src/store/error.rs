@@ -99,6 +99,19 @@ pub enum StoreError {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// The file layer's errors, as the store has always named them.
+impl From<crate::fs::FsError> for StoreError {
+    fn from(error: crate::fs::FsError) -> Self {
+        use crate::fs::FsError;
+        match error {
+            FsError::Io { op, path, error } => Self::Io { op, path, error },
+            FsError::NotAFile { path, kind } => Self::NotAFile { path, kind },
+            FsError::TooLarge { path, max } => Self::TooLarge { path, max },
+            FsError::ReadBackMismatch { path } => Self::ReadBackMismatch { path },
+        }
+    }
+}
+
 impl StoreError {
     pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, error: io::Error) -> Self {
         Self::Io {

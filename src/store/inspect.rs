@@ -9,11 +9,11 @@ use std::time::SystemTime;
 use serde::Serialize;
 
 use super::error::StoreError;
-use super::fsutil::{Links, read_regular};
 use super::lock::{self, LockState};
 use super::record_file::EntryFailure;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest};
 use crate::finding::{Finding, Severity};
+use crate::fs::{Links, read_regular};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryState {

@@ -22,9 +22,9 @@ use rustix::io::Errno;
 use super::cache::FileKey;
 use super::codec::{self, ParseError};
 use super::error::{Result, StoreError};
-use super::fsutil::{Links, OpenError, open_regular_with_stat, read_capped_sized, stat_len};
 use super::record::MAX_RECORD_BYTES;
 use super::{Record, Store};
+use crate::fs::{Links, OpenError, open_regular_with_stat, read_capped_sized, stat_len};
 
 /// Why [`Store::load_entry`] gave no record.
 #[derive(Debug)]
@@ -185,7 +185,7 @@ impl From<OpenError> for ReadError {
     fn from(e: OpenError) -> Self {
         match e {
             OpenError::Io(e) => ReadError::Io(e),
-            not_a_file => ReadError::Refused(not_a_file.into_store(Path::new(""))),
+            not_a_file => ReadError::Refused(not_a_file.into_fs(Path::new("")).into()),
         }
     }
 }
@@ -218,7 +218,8 @@ fn read_record_file<Fd: std::os::fd::AsFd>(
     links: Links,
 ) -> std::result::Result<Vec<u8>, ReadError> {
     let (file, stat) = open_regular_with_stat(dir, path, links)?;
-    read_capped_sized(file, stat_len(&stat), MAX_RECORD_BYTES, path).map_err(ReadError::Refused)
+    read_capped_sized(file, stat_len(&stat), MAX_RECORD_BYTES, path)
+        .map_err(|e| ReadError::Refused(e.into()))
 }
 
 /// Reads `name` in `dir` if it is a regular file and not a symbolic link, with the key of the
@@ -229,7 +230,7 @@ fn read_no_follow(
 ) -> std::result::Result<(Vec<u8>, FileKey), ReadError> {
     let (file, stat) = open_regular_with_stat(dir, name, Links::Refuse)?;
     let bytes = read_capped_sized(file, stat_len(&stat), MAX_RECORD_BYTES, name)
-        .map_err(ReadError::Refused)?;
+        .map_err(|e| ReadError::Refused(e.into()))?;
     Ok((bytes, FileKey::of(&stat)))
 }
 
@@ -288,7 +289,7 @@ mod tests {
         let refused = read_capped_sized(&mut reader, 300, 4096, Path::new("r.md"));
         assert!(matches!(
             refused,
-            Err(StoreError::TooLarge { max: 4096, .. })
+            Err(crate::fs::FsError::TooLarge { max: 4096, .. })
         ));
     }
 

@@ -3,9 +3,9 @@
 use std::fs;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{create_exclusive, remove_replaced, replace_file_checked, sync_dir};
 use super::txn::Next;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, manifest};
+use crate::fs::{create_exclusive, remove_replaced, replace_file_checked, sync_dir};
 
 impl Store {
     /// Fixes one listed entry that cannot be read (invalid, missing or escaping), or one of two

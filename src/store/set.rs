@@ -4,8 +4,8 @@ use std::os::fd::OwnedFd;
 use std::time::SystemTime;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{Links, read_regular};
 use super::{Record, Store, index, manifest};
+use crate::fs::{Links, read_regular};
 
 /// A record and the file that holds this version of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,11 +136,11 @@ impl Store {
     /// `manifest.json` as it is on disk (`None`: absent), at most [`manifest::MAX_MANIFEST_BYTES`];
     /// a link, FIFO, device or directory in its place is refused.
     pub(crate) fn read_manifest_bytes(&self) -> Result<Option<Vec<u8>>> {
-        read_regular(
+        Ok(read_regular(
             &self.manifest_path(),
             manifest::MAX_MANIFEST_BYTES,
             Links::Refuse,
-        )
+        )?)
     }
 
     /// The records alone, in manifest order.

@@ -6,9 +6,9 @@
 use std::fs;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{create_exclusive, remove_replaced, sync_dir};
 use super::txn::Next;
 use super::{Commit, Store, StoredRecord, codec, index, manifest};
+use crate::fs::{create_exclusive, remove_replaced, sync_dir};
 
 /// Which kind of file outside the set `file` is, by name (as `inspect` sorts them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,12 +14,12 @@ use std::path::PathBuf;
 use std::collections::HashSet;
 
 use super::error::{Result, StoreError};
-use super::fsutil::{
+use super::lock::StoreLock;
+use super::{Commit, MemorySet, Record, Store, StoredRecord, index, manifest};
+use crate::fs::{
     IoHooks, Links, atomic_replace, create_dir_if_missing, create_exclusive, read_regular,
     remove_replaced, replace_file, replace_file_checked, sync_dir,
 };
-use super::lock::StoreLock;
-use super::{Commit, MemorySet, Record, Store, StoredRecord, index, manifest};
 
 /// One entry of the next set: an existing file kept as is, or a record to write.
 pub(crate) enum Next {
@@ -276,8 +276,8 @@ impl Store {
             || {
                 lock.verify()?;
                 #[cfg(feature = "fault-injection")]
-                super::fsutil::crash_point::after_lock_check();
-                Ok(())
+                crate::fs::crash_point::after_lock_check();
+                Ok::<_, StoreError>(())
             },
         )?;
         rollback.disarm();
@@ -339,7 +339,7 @@ impl Drop for Rollback<'_> {
             Some(Some(bytes)) => atomic_replace(&index_path, &bytes, &no_faults),
             Some(None) => match fs::remove_file(&index_path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    Err(StoreError::io("remove", &index_path, e))
+                    Err(crate::fs::FsError::io("remove", &index_path, e))
                 }
                 _ => Ok(()),
             },

@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use crate::claude::locate::normalize;
 use crate::claude::locate::{Env, expand_home};
-use crate::store::fsutil::{Links, read_regular};
+use crate::fs::{Links, read_regular};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -82,7 +82,7 @@ pub enum ConfigError {
     #[error("config file {path}: {error}")]
     Read {
         path: PathBuf,
-        error: crate::store::StoreError,
+        error: crate::fs::FsError,
     },
     #[error("config file {path} is invalid: {rule}")]
     Invalid { path: PathBuf, rule: String },

@@ -15,7 +15,7 @@ use rustix::io::Errno;
 
 use super::super::error::{ClaudeError, Result};
 use super::super::fsread::MAX_FILE_BYTES;
-use crate::store::fsutil::{IoHooks, IoOp, open_regular_at, read_capped};
+use crate::fs::{IoHooks, IoOp, open_regular_at, read_capped};
 
 /// memwb's temp files in a Claude Code folder: a dot-name (Claude Code skips hidden files)
 /// that does not end in `.md`, with a prefix no other tool uses, so recovery removes only its
@@ -215,12 +215,8 @@ impl Dir {
                 "it is a symbolic link; memwb never reads or writes through one",
             ));
         }
-        let Some(file) = open_regular_at(
-            &self.fd,
-            Path::new(name),
-            crate::store::fsutil::Links::Refuse,
-            &path,
-        )?
+        let Some(file) =
+            open_regular_at(&self.fd, Path::new(name), crate::fs::Links::Refuse, &path)?
         else {
             return Ok(None);
         };
@@ -333,5 +329,57 @@ impl Dir {
             rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::fs::{FaultHook, FsError};
+
+    /// Fails the one step it is given, as a full disk or a read-only folder would.
+    struct FailAt(IoOp);
+
+    impl FaultHook for FailAt {
+        fn before(&self, op: IoOp, _path: &Path) -> std::io::Result<()> {
+            if op == self.0 {
+                Err(std::io::Error::other("injected failure"))
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    /// A failed write of a Claude Code folder is a write error naming the file written, not
+    /// a read error (as it was while the file layer's errors were the store's).
+    #[test]
+    fn a_failed_write_reads_as_a_write_error_naming_the_path() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        for (op, verb) in [
+            (IoOp::WriteTemp, "write"),
+            (IoOp::SyncTemp, "fsync"),
+            (IoOp::Rename, "rename"),
+        ] {
+            let root = Root::open(folder.path(), &IoHooks::new(Arc::new(FailAt(op))))
+                .expect("open the folder");
+            let error = root
+                .write("topic.md", "text\n")
+                .expect_err("the write fails");
+            match &error {
+                ClaudeError::Fs(FsError::Io { op, path, .. }) => {
+                    assert_eq!(*op, verb);
+                    assert_eq!(path.parent(), Some(folder.path()), "{error}");
+                }
+                other => panic!("{op:?}: a write error expected, got {other:?}"),
+            }
+            let message = error.to_string();
+            assert!(
+                message.starts_with(&format!("{verb} {}", folder.path().display())),
+                "{message}"
+            );
+            assert!(!folder.path().join("topic.md").exists());
+        }
     }
 }

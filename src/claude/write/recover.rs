@@ -33,7 +33,7 @@ fn holds(
 fn current(root: &Root, file: &str) -> Result<Option<Option<String>>> {
     match root.read(file) {
         Ok(text) => Ok(Some(text)),
-        Err(ClaudeError::WriteRefused { .. } | ClaudeError::Read(_)) => Ok(None),
+        Err(ClaudeError::WriteRefused { .. } | ClaudeError::Fs(_)) => Ok(None),
         Err(e) => Err(e),
     }
 }

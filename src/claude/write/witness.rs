@@ -14,7 +14,7 @@ use std::io::{Seek, SeekFrom};
 use std::path::Path;
 
 use super::FileImage;
-use crate::store::fsutil::read_capped;
+use crate::fs::read_capped;
 
 /// Most bytes read back from a compared file to keep another writer's text: far above
 /// memwb's read limit, since what is put back need not be a file memwb would read.

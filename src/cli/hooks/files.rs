@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::store::fsutil::{IoHooks, IoOp, Links, read_regular};
+use crate::fs::{IoHooks, IoOp, Links, read_regular};
 
 /// Most of a settings file that is read.
 const MAX_SETTINGS_BYTES: usize = 4 * 1024 * 1024;

@@ -15,7 +15,7 @@ use crate::claude::state::{key, state_root};
 use crate::cli::EXIT_OK;
 use crate::cli::hook::{DECISION, LOG_FILE};
 use crate::cli::output::inert;
-use crate::store::fsutil::{Links, read_regular};
+use crate::fs::{Links, read_regular};
 
 /// Most of a `hook.log` read.
 const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;

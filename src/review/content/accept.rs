@@ -8,12 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::AuditFinding;
 use super::secrets::redact;
+use crate::fs::{IoHooks, atomic_replace_private, create_private_dir_all, read_optional};
 use crate::review::error::ReviewError;
 use crate::review::who::Who;
 use crate::store::StoreError;
-use crate::store::fsutil::{
-    IoHooks, atomic_replace_private, create_private_dir_all, read_optional,
-};
 use crate::store::time::now_ms;
 
 pub const ACCEPTED_FILE: &str = "accepted.json";

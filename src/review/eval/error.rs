@@ -36,6 +36,12 @@ pub enum EvalError {
     Review(#[from] ReviewError),
 }
 
+impl From<crate::fs::FsError> for EvalError {
+    fn from(error: crate::fs::FsError) -> Self {
+        Self::Store(error.into())
+    }
+}
+
 impl EvalError {
     pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, error: io::Error) -> Self {
         Self::Io {

@@ -11,11 +11,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
+use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::review::state::{MEMWB_DIR, StateDir};
-use crate::store::fsutil::{
-    IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular,
-};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 
 pub const CASES_FILE: &str = "evals.json";
 pub const CACHE_DIR: &str = "eval-cache";
@@ -89,7 +87,7 @@ impl EvalState {
             Location::Dir(_) => {
                 let path = self.path_of(cached, name);
                 match read_regular(&path, max, Links::Refuse) {
-                    Err(StoreError::Io { error, .. })
+                    Err(crate::fs::FsError::Io { error, .. })
                         if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) =>
                     {
                         Err(EvalError::NotRegular {

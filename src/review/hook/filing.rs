@@ -9,13 +9,11 @@ use crate::claude::hook::HookInput;
 use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::review::claude::NewFiles;
 use crate::review::content::secrets::redact;
 use crate::review::proposal::AgentCall;
 use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
-use crate::store::fsutil::{
-    IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular,
-};
 
 /// One file's text before and after a tool call (`None`: the file does not exist).
 pub type HookImage = FileImage;

@@ -1,5 +1,7 @@
-//! The file operations a commit is made of: exclusive create, atomic replace, directory sync.
-//! Each step passes through [`IoHooks`], so tests can fail or crash any one of them.
+//! The file operations a commit is made of: exclusive create, atomic replace, directory sync,
+//! and capped reads of regular files only. Each write step passes through [`IoHooks`], so tests
+//! can fail or crash any one of them. A leaf: it knows no format, and its errors are its own
+//! ([`FsError`]); each backend maps them into its own error.
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -7,7 +9,9 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::error::{Result, StoreError};
+mod error;
+
+pub use error::{FsError, Result};
 
 /// One step of a commit, as seen by a fault hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +61,7 @@ impl IoHooks {
         match &self.0 {
             Some(hook) => hook
                 .before(op, path)
-                .map_err(|e| StoreError::io(op_name, path, e)),
+                .map_err(|e| FsError::io(op_name, path, e)),
             None => Ok(()),
         }
     }
@@ -126,16 +130,14 @@ pub(crate) mod crash_point {
 pub(crate) fn io_err<'a>(
     op: &'static str,
     path: &'a Path,
-) -> impl FnOnce(io::Error) -> StoreError + 'a {
-    move |e| StoreError::io(op, path, e)
+) -> impl FnOnce(io::Error) -> FsError + 'a {
+    move |e| FsError::io(op, path, e)
 }
 
 /// `mkdir`, where a directory that already exists is fine.
 pub fn create_dir_if_missing(path: &Path) -> Result<()> {
     match fs::create_dir(path) {
-        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => {
-            Err(StoreError::io("create", path, e))
-        }
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(FsError::io("create", path, e)),
         _ => Ok(()),
     }
 }
@@ -159,7 +161,7 @@ pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
         // so that anything appended is seen too.
         let back = read_back(&file, bytes.len() + 1).map_err(io_err("read back", path))?;
         if back != bytes {
-            return Err(StoreError::ReadBackMismatch {
+            return Err(FsError::ReadBackMismatch {
                 path: path.to_owned(),
             });
         }
@@ -209,7 +211,7 @@ pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
 
 /// [`atomic_replace`] for a file of memwb's own state: a new file is private to the user.
 pub fn atomic_replace_private(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
-    replace_file_with_mode(target, bytes, hooks, || Ok(()), PRIVATE_FILE)?;
+    replace_file_with_mode(target, bytes, hooks, || Ok::<_, FsError>(()), PRIVATE_FILE)?;
     sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
 }
 
@@ -222,30 +224,30 @@ pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()
 /// [`atomic_replace`] without the final directory sync: on `Ok` the new content is in place
 /// (visible to every reader); on `Err` the old content is, and no temp file is left.
 pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
-    replace_file_checked(target, bytes, hooks, || Ok(()))
+    replace_file_checked(target, bytes, hooks, || Ok::<_, FsError>(()))
 }
 
 /// [`replace_file`] that runs `check` as the very last step before the rename, after every
 /// fsync and fault hook: a commit that must still hold its lock checks it there, so that a
 /// writer stalled at any earlier step (a suspended laptop, SIGSTOP) cannot rename over a
 /// newer commit. `check` failing leaves the old content in place.
-pub fn replace_file_checked(
+pub fn replace_file_checked<E: From<FsError>>(
     target: &Path,
     bytes: &[u8],
     hooks: &IoHooks,
-    check: impl FnOnce() -> Result<()>,
-) -> Result<()> {
+    check: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
     replace_file_with_mode(target, bytes, hooks, check, 0o666)
 }
 
 /// [`replace_file_checked`] creating the new file with `mode` (less the umask).
-fn replace_file_with_mode(
+fn replace_file_with_mode<E: From<FsError>>(
     target: &Path,
     bytes: &[u8],
     hooks: &IoHooks,
-    check: impl FnOnce() -> Result<()>,
+    check: impl FnOnce() -> Result<(), E>,
     mode: u32,
-) -> Result<()> {
+) -> Result<(), E> {
     use std::os::unix::fs::OpenOptionsExt;
     let dir = target.parent().unwrap_or(Path::new("."));
     let temp = dir.join(temp_name());
@@ -262,7 +264,8 @@ fn replace_file_with_mode(
         file.sync_all().map_err(io_err("fsync", &temp))?;
         hooks.step(IoOp::Rename, "rename", target)?;
         check()?;
-        fs::rename(&temp, target).map_err(io_err("rename", target))
+        fs::rename(&temp, target).map_err(io_err("rename", target))?;
+        Ok(())
     })();
     if result.is_err() {
         let _ = fs::remove_file(&temp);
@@ -280,7 +283,7 @@ pub fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {
 pub fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
     hooks.step(IoOp::RemoveReplaced, "remove", path)?;
     match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(StoreError::io("remove", path, e)),
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(FsError::io("remove", path, e)),
         _ => Ok(()),
     }
 }
@@ -309,7 +312,7 @@ pub enum Links {
 }
 
 /// Opens an existing regular file for reading without blocking on a FIFO or a device;
-/// `Ok(None)` when it does not exist. Anything else is [`StoreError::NotAFile`].
+/// `Ok(None)` when it does not exist. Anything else is [`FsError::NotAFile`].
 pub fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
     open_regular_at(rustix::fs::CWD, path, links, path)
 }
@@ -325,7 +328,7 @@ pub fn open_regular_at<Fd: std::os::fd::AsFd>(
     match open_regular_at_io(dir, name, links) {
         Ok(file) => Ok(Some(file)),
         Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e.into_store(shown)),
+        Err(e) => Err(e.into_fs(shown)),
     }
 }
 
@@ -337,13 +340,13 @@ pub(crate) enum OpenError {
 }
 
 impl OpenError {
-    pub(crate) fn into_store(self, path: &Path) -> StoreError {
+    pub(crate) fn into_fs(self, path: &Path) -> FsError {
         match self {
-            OpenError::NotAFile(kind) => StoreError::NotAFile {
+            OpenError::NotAFile(kind) => FsError::NotAFile {
                 path: path.to_owned(),
                 kind,
             },
-            OpenError::Io(e) => StoreError::io("open", path, e),
+            OpenError::Io(e) => FsError::io("open", path, e),
         }
     }
 }
@@ -391,7 +394,7 @@ fn file_kind(kind: rustix::fs::FileType) -> &'static str {
     }
 }
 
-/// Reads `reader` to its end, refusing more than `max` bytes ([`StoreError::TooLarge`]):
+/// Reads `reader` to its end, refusing more than `max` bytes ([`FsError::TooLarge`]):
 /// never reads more than `max + 1`.
 pub fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec<u8>> {
     read_capped_sized(reader, 0, max, path)
@@ -420,7 +423,7 @@ pub(crate) fn read_capped_sized(
         .read_to_end(&mut bytes)
         .map_err(io_err("read", path))?;
     if bytes.len() > max {
-        return Err(StoreError::TooLarge {
+        return Err(FsError::TooLarge {
             path: path.to_owned(),
             max,
         });
@@ -429,12 +432,12 @@ pub(crate) fn read_capped_sized(
 }
 
 /// A regular file's bytes, at most `max` of them; `Ok(None)` when it does not exist. A FIFO,
-/// device or directory is [`StoreError::NotAFile`], a longer file [`StoreError::TooLarge`].
+/// device or directory is [`FsError::NotAFile`], a longer file [`FsError::TooLarge`].
 pub fn read_regular(path: &Path, max: usize, links: Links) -> Result<Option<Vec<u8>>> {
     match open_regular_with_stat(rustix::fs::CWD, path, links) {
         Ok((file, stat)) => read_capped_sized(file, stat_len(&stat), max, path).map(Some),
         Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e.into_store(path)),
+        Err(e) => Err(e.into_fs(path)),
     }
 }
 
