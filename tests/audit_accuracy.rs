@@ -12,9 +12,9 @@
 //!
 //! Every finding not labelled is a false positive, every label not found a miss. Per code,
 //! precision and recall over the whole corpus must reach the targets; the table is printed
-//! (`cargo test --test audit_accuracy -- --nocapture`) and kept in docs/audit.md.
+//! (`cargo test --test commands audit_accuracy:: -- --nocapture`) and kept in docs/audit.md.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

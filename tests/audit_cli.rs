@@ -2,7 +2,7 @@
 //! cases, `--fix`, `accept`, the conflict check with a scripted model, and the promise that no
 //! output path ever holds a full secret.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -3,7 +3,7 @@
 //! labels) and on generated folders of 200 notes: pairs and cliques, never chains; names never
 //! blank; agent-written YAML a warning with its quoting fix, so `check` exits 0 on it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! directory that is not empty), which the next writer then explains instead of failing with
 //! "Not a directory".
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -2,7 +2,7 @@
 //! found, how it is read, every finding, the load limits, and that nothing is ever written.
 //! Every command runs with HOME and CLAUDE_CONFIG_DIR in temporary directories.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

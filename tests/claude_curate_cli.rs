@@ -3,7 +3,7 @@
 //! MEMWB_STATE_DIR in temporary directories. Each test checks the files, the MEMORY.md lines, the journal, and
 //! that nothing but topic files and MEMORY.md (and its archive) appears in the folder.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

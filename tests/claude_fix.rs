@@ -4,7 +4,7 @@
 //! approving the redaction writes the redacted file and keeps no copy of the credential;
 //! `accept` suppresses a finding (kept in the state directory) and `--all-findings` shows it.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

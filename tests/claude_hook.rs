@@ -3,7 +3,7 @@
 //! MEMWB_CONFIG all point into it): the exact stdout for each case, what was filed, and that
 //! the memory folder is untouched until a person approves.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

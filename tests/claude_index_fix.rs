@@ -9,7 +9,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 const TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 

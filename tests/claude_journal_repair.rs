@@ -1,7 +1,7 @@
 //! A damaged Claude Code journal (issue 20 item 11): `check` reports it, a pending intent and
 //! leftover `.memwb-*.tmp` files; `memwb repair --journal` moves the damage aside as on `.memory`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

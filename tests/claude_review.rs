@@ -4,7 +4,7 @@
 //! consolidate across topic files; `copy --from` in both directions. After every test the
 //! folder holds nothing but topic files and MEMORY.md.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

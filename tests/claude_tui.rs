@@ -2,8 +2,8 @@
 //! through the shared harness, its screen drawn on ratatui's TestBackend, on a copy of
 //! tests/fixtures/claude.
 
-mod common;
-mod tui_harness;
+use crate::common;
+use crate::tui_harness;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! copy of tests/fixtures/claude, its screen read through a VT parser. HOME and
 //! CLAUDE_CONFIG_DIR point into the copy.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! and two processes on the state lock. After every test the Claude folder holds nothing but
 //! memories (topic files, MEMORY.md).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -309,7 +309,8 @@ fn child_folder() -> Option<ClaudeFolder> {
 /// This test binary running only the test `test`, as a child process on `fixture`'s folder.
 fn child(test: &str, fixture: &Fixture) -> Command {
     let mut cmd = Command::new(std::env::current_exe().expect("test binary"));
-    cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
+    let test = common::libtest_name(module_path!(), test);
+    cmd.args([&test, "--exact", "--nocapture", "--test-threads=1"])
         .env_remove("MEMWB_CRASH_AT")
         .env_remove("MEMWB_STOP_AT")
         .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())

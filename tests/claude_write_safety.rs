@@ -3,7 +3,7 @@
 //! through a link, one-line fields stay on one line. Every command runs with HOME and
 //! MEMWB_STATE_DIR in temporary directories.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -1,6 +1,6 @@
 //! The `memwb` binary: commands, output shapes and exit codes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

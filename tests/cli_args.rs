@@ -1,7 +1,7 @@
 //! Parsing the command line: free text with leading dashes, the global options, completions
 //! and the manual page.
 
-mod common;
+use crate::common;
 
 use common::cli::{add, error_line, memwb, memwb_with, ok};
 use common::{snapshot, workspace};

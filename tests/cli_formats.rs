@@ -1,7 +1,7 @@
 //! What the command line says, in the same words on both formats: one test body, run on a
 //! `.memory` set and on a Claude Code folder (issue 26, items 15 and 16).
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! The exact first line (and the way out) of the command line's errors: each layer in its own
 //! words, never another's.
 
-mod common;
+use crate::common;
 
 use common::cli::{add, error_line, file_of, memwb, memwb_with, ok, refused};
 use common::workspace;

@@ -2,7 +2,7 @@
 //! record full of escape sequences carries none of them; `--json` stays escaped JSON and
 //! `show --raw` is the file's exact bytes.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

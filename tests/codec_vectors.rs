@@ -1,6 +1,6 @@
 //! The reference implementation's golden vectors: byte-identical writes and exact read-back.
 
-mod common;
+use crate::common;
 
 use common::*;
 use memwb::store::{Record, RecordInput, StoreError, StoreOptions, codec};

@@ -5,7 +5,7 @@
 //! project's and in the user's settings), and nothing in `node_modules`, `.git` or `target`,
 //! in documentation, or twice through a symbolic link loop.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -2,7 +2,7 @@
 //! writes), broken names, every metric on hand-computed examples, self-retrieval, the model
 //! selector through the command client (an invalid reply fails that case only), the cache.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

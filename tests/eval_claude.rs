@@ -3,7 +3,7 @@
 //! the folder; add, ls, rm, the run over the topic files with both selectors, `--self`,
 //! `--min-recall`, broken names, an invalid model reply and the cache.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

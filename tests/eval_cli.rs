@@ -2,7 +2,7 @@
 //! `--min-recall` and forbidden hits, and the model selector through `--model-cmd` with its
 //! reply cache.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -3,7 +3,7 @@
 //! once with a clear error (nothing hangs, nothing is read past its limit, the lock is
 //! released). Every run has a deadline: a hang fails the test instead of hanging CI.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! the journal from its end (`log --last`, `undo`, History) as far as what is shown, on journals
 //! of today's layout and of the previous one.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! of the journal and proposals, journal damage, a mark that cannot be written, journals of the
 //! previous layout, and what the journal costs a commit in fsyncs.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! (`npm ci --prefix tests/interop`); without `node`, or before that install, these tests print
 //! why they skip, and fail instead with `MEMWB_REQUIRE_ALL=1` (which `.ci/run` sets).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -263,7 +263,11 @@ fn without_node(require_all: bool) -> std::process::Output {
     let empty = workspace();
     let mut command = Command::new(std::env::current_exe().expect("this test binary"));
     command
-        .args(["node_gets_elocked_while_memwb_holds_the_lock", "--exact"])
+        .arg(common::libtest_name(
+            module_path!(),
+            "node_gets_elocked_while_memwb_holds_the_lock",
+        ))
+        .arg("--exact")
         .env("PATH", empty.path())
         .env_remove("MEMWB_REQUIRE_ALL");
     if require_all {

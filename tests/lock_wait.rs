@@ -1,7 +1,7 @@
 //! A writer waiting for a lock another process holds says so after a second, on stderr, only
 //! when stderr is a terminal: `waiting for the lock on .memory (held since 12:03:04, 2 s ago)...`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! `$HOME`) is refused with a hint and nothing written, unless it holds MEMORY.md or topic files
 //! with frontmatter, or `--format` comes with `--new`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Duplicate names (a hand edit can leave two listed files holding one name) and where an edit
 //! puts the record it writes.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -8,7 +8,7 @@
 
 #[path = "real_claude/client.rs"]
 mod client;
-mod common;
+use crate::common;
 #[path = "real_claude/mock.rs"]
 mod mock;
 

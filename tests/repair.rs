@@ -1,6 +1,6 @@
 //! Repairing a listed entry that does not read, so the rest of the set becomes usable again.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

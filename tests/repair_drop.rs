@@ -1,7 +1,7 @@
 //! `repair --drop` keeps the dropped bytes and says so; `undo` puts them back exactly; `repair`
 //! finds the entry by file name, by path or by the name written in it.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,6 +1,6 @@
 //! The review gate: proposals, approve/reject, the journal, undo and crash recovery.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

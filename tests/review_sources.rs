@@ -1,7 +1,7 @@
 //! Where proposals come from: a model (scripted command and loopback HTTP), an import, the
 //! deterministic dedupe, and the lifecycle's review mode. None of them changes the set.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

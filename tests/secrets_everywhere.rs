@@ -4,7 +4,7 @@
 //! output but `show --raw` prints credentials redacted. Tokens are synthetic and assembled at
 //! run time so no scanner mistakes this file for a leak.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

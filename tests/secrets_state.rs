@@ -3,7 +3,7 @@
 //! redaction refuses plainly, journals nothing and stays refused, on both formats. Tokens are
 //! synthetic, assembled at run time.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `memwb select`: argument parsing, model settings, the empty query, the fallback, and the
 //! `--json` shape, through the CLI module's `execute`, and end to end through the binary.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -3,7 +3,7 @@
 //! `Selector`, so for the same environment they select the same names, fall back the same way
 //! when a model fails, and refuse the same bad settings (docs/session.md).
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

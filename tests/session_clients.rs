@@ -1,7 +1,7 @@
 //! The two real model clients: the OpenAI-compatible HTTP client against a chat-completions
 //! server started here on 127.0.0.1, and the command client against small shell scripts.
 
-mod common;
+use crate::common;
 
 use std::net::TcpListener;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The reference suite's session behaviours, ported: tool-free side-queries, strict replies,
 //! fallback selection, extraction and consolidation that commit all or nothing.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -1,7 +1,7 @@
 //! The reference's keyword fallback and rendering, case by case from `fixtures/selection.json`,
 //! through the free functions and through a session whose selector fails.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! The process is held at a commit step with `MEMWB_STOP_AT` (the fault-injection feature: it stops itself
 //! with SIGSTOP), signalled, then resumed.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

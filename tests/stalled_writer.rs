@@ -4,7 +4,7 @@
 //! for it to be stopped (waitpid with WUNTRACED, no sleep), ages its lock past the stale limit,
 //! runs a second writer to completion, resumes the first and checks the set.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! Each test first lets the record files age past the cache's settle time, so that the reads
 //! under test are the ones the cache may answer (the unit tests in cache.rs check that it does).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! folder must be byte for byte what it was (no stray record or temp files, MEMORY.md
 //! restored) and the previous set in force; after it, the new set is in force.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

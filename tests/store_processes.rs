@@ -2,7 +2,7 @@
 //! at every step of every transaction kind (`MEMWB_CRASH_AT`, the fault-injection feature), and SIGKILL at
 //! random moments.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The behaviours the reference's own test suite checks for its `MemoryStore`, ported.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

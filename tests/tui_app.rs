@@ -1,7 +1,7 @@
 //! The whole workbench driven by key and mouse events; the engine runs for real on a temporary
 //! workspace, so every save is a committed transaction on disk.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};

@@ -2,8 +2,8 @@
 //! (harness, TestBackend) on both formats where the behaviour is shared, and asserts on what
 //! the screen says.
 
-mod common;
-mod tui_harness;
+use crate::common;
+use crate::tui_harness;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! expectation, edited first), the cases tab with its marks, the background re-run after a
 //! commit that announces a regression, and a proposal's effect on the cases before approval.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::review::eval::{self, EvalState};

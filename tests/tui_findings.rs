@@ -3,7 +3,7 @@
 //! files the fix as a proposal and applies nothing, or opens the editor for a stale path; no
 //! full secret is ever drawn. The engine and the audit run for real on temporary workspaces.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::review::proposal;

@@ -1,7 +1,7 @@
 //! The workbench as a daily tool (issue 10): lists that keep no stale offset, panes that stop
 //! at their content, a status line that stays true, a help overlay that scrolls, paste.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::store::{MemoryType, Record};

@@ -3,7 +3,7 @@
 //! (unlisted and temp files: view, adopt, delete). The engine runs for real on temporary
 //! workspaces.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::review::proposal::{self, NewProposal};

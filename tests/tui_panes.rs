@@ -1,6 +1,6 @@
 //! Every pane on ratatui's TestBackend, for the demo states, at 100x30 and 80x24.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use tui_harness::Harness;

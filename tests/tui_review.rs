@@ -2,7 +2,7 @@
 //! reject, edit, stale refusals, the History view with undo, and repairing an entry that does
 //! not read. The engine runs for real on temporary workspaces.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::review::proposal::{self, NewProposal};

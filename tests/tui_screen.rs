@@ -3,8 +3,8 @@
 //! finding counts and the findings of the selected record, the legend of the marks. Each test
 //! drives the real workbench (harness, TestBackend) on both formats and reads the screen.
 
-mod common;
-mod tui_harness;
+use crate::common;
+use crate::tui_harness;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! that the manifest does not list (with a broken manifest, that is every record file), and a
 //! record file that does not parse. Tokens are synthetic, assembled at run time.
 
-mod tui_harness;
+use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::store::{MemoryType, Record};

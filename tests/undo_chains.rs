@@ -3,7 +3,7 @@
 //! case between the two backends). After each step the set is captured; undoing the entries
 //! newest first must bring back each captured state in turn.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

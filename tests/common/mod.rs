@@ -2,7 +2,10 @@
 #![allow(dead_code)]
 
 pub mod chat_server;
+// These run the `memwb` binary, which exists only with the `cli` feature.
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
 pub mod formats;
 
 use std::collections::BTreeMap;
@@ -20,6 +23,16 @@ pub fn skip(reason: &str) {
         "MEMWB_REQUIRE_ALL=1, but this test would skip: {reason}"
     );
     let _ = writeln!(std::io::stderr(), "skipping: {reason}");
+}
+
+/// The name the test harness knows a test of this binary by (its module path without the
+/// binary's crate name), to run that one test again in a child process with `--exact`:
+/// `libtest_name(module_path!(), "a_test")`.
+pub fn libtest_name(module_path: &str, test: &str) -> String {
+    match module_path.split_once("::") {
+        Some((_crate, module)) => format!("{module}::{test}"),
+        None => test.to_owned(),
+    }
 }
 
 pub fn fixture(path: &str) -> PathBuf {
