@@ -714,6 +714,14 @@ fn dedupe_does_not_file_a_group_again_while_it_is_pending_or_after_a_rejection()
         "skipped tabs_indent, indent_tabs: rejected before as proposal {id}\n"
     )));
     assert_eq!(env.proposals(&["--all"]).len(), 1);
+    // issue 26 item 7: once a member's text is no longer what was rejected, the group is
+    // proposed again (a person decided against merging those texts, not these)
+    let file = env.memory().join("feedback_indent.md");
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, format!("{text}Never spaces.\n")).expect("write");
+    let again = env.proposed(&["propose", "dedupe"]);
+    assert_ne!(again, id);
+    assert_eq!(env.proposals(&["--all"]).len(), 2);
 }
 
 #[test]

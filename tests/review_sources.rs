@@ -329,6 +329,22 @@ fn dedupe_does_not_file_a_pending_or_rejected_group_again() {
         1,
         "only the pending one is listed"
     );
+    // issue 26 item 7: once a member is no longer what was rejected, the group comes back
+    let set = memwb(
+        ws.path(),
+        &["set", "indentation-tabs", "--body", "Tabs, never spaces."],
+    );
+    assert!(set.status.success(), "{set:?}");
+    let fourth = memwb(ws.path(), &["propose", "dedupe"]);
+    let stderr = String::from_utf8(fourth.stderr).unwrap();
+    assert!(
+        !stderr.contains("tabs-indentation, indentation-tabs"),
+        "{stderr}"
+    );
+    let filed = String::from_utf8(fourth.stdout).unwrap();
+    assert_eq!(filed.lines().count(), 1, "{filed}{stderr}");
+    assert_ne!(filed.trim(), id);
+    assert_eq!(proposals(ws.path()).len(), 2);
 }
 
 #[test]

@@ -224,7 +224,7 @@ fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
     let mut out = Vec::new();
     for group in find_groups(&seen) {
         let new = dedupe_proposal(&seen, group);
-        match proposal::already_filed(&new.plan, &filed) {
+        match proposal::already_filed(&new.plan, &filed, &seen) {
             Some(known) => say_skipped(new.plan.source_names(), known),
             None => out.push(new),
         }

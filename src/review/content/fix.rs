@@ -147,7 +147,8 @@ pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, 
     proposals(&seen, &refs)
         .into_iter()
         .filter(|new| {
-            new.origin.source != "dedupe" || proposal::already_filed(&new.plan, &filed).is_none()
+            new.origin.source != "dedupe"
+                || proposal::already_filed(&new.plan, &filed, &seen).is_none()
         })
         .map(|new| proposal::file(store, new))
         .collect()

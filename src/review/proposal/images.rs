@@ -86,9 +86,10 @@ pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
         .collect()
 }
 
-/// Whether a consolidation of `files` is already filed among `proposals`: a pending one
-/// replaces exactly the same files, or a rejected one would have (as
-/// [`super::already_filed`] says for `.memory` plans).
+/// Whether a consolidation of `files` (made from the files as they are now) is already filed
+/// among `proposals`: a pending one replaces exactly the same files, or a rejected one would
+/// have replaced them with the same texts (as [`super::already_filed`] says for `.memory`
+/// plans: a file changed since the rejection brings the group back).
 pub fn already_filed<'a>(
     files: &[FileImage],
     proposals: &'a [super::Proposal],
@@ -101,9 +102,21 @@ pub fn already_filed<'a>(
             .collect()
     };
     let wanted = sources(files);
+    let same_texts = |filed: &[FileImage]| {
+        filed.iter().filter(|f| f.before.is_some()).all(|f| {
+            files
+                .iter()
+                .any(|new| new.file == f.file && is_copy_of(&f.before, &new.before))
+        })
+    };
     proposals.iter().find(|p| {
+        let blocks = match p.status {
+            super::ProposalStatus::Pending => true,
+            super::ProposalStatus::Rejected => same_texts(&p.files),
+            super::ProposalStatus::Approved => false,
+        };
         p.kind == Kind::Consolidation
-            && p.status != super::ProposalStatus::Approved
+            && blocks
             && !p.files.is_empty()
             && sources(&p.files) == wanted
     })

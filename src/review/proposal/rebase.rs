@@ -132,18 +132,29 @@ fn redraft(
     }
 }
 
-/// Whether a consolidation `plan` (a dedupe group's) is already filed: a pending proposal
-/// replaces exactly the same records, or a rejected one would have (a person decided against
-/// merging them). Returns that proposal, so that the caller can say which.
-pub fn already_filed<'a>(plan: &Plan, proposals: &'a [Proposal]) -> Option<&'a Proposal> {
+/// Whether a consolidation `plan` (a dedupe group's, made from `current`) is already filed: a
+/// pending proposal replaces exactly the same records, or a rejected one would have replaced
+/// them as they are now (a person decided against merging those records; once one of them is
+/// changed, the group is proposed again). Returns that proposal, so that the caller can say
+/// which.
+pub fn already_filed<'a>(
+    plan: &Plan,
+    proposals: &'a [Proposal],
+    current: &MemorySet,
+) -> Option<&'a Proposal> {
     let names = |plan: &Plan| -> BTreeSet<String> { plan.source_names().iter().cloned().collect() };
     let wanted = names(plan);
     if wanted.is_empty() {
         return None;
     }
     proposals.iter().find(|p| {
+        let blocks = match p.status {
+            ProposalStatus::Pending => true,
+            ProposalStatus::Rejected => p.base_is_current(current),
+            ProposalStatus::Approved => false,
+        };
         p.kind == Kind::Consolidation
-            && p.status != ProposalStatus::Approved
+            && blocks
             && p.plan().is_ok_and(|filed| names(&filed) == wanted)
     })
 }
@@ -344,26 +355,31 @@ mod tests {
         let seen = current(&store);
         let group = || find_groups(&seen).into_iter().next().expect("group");
         let plan = dedupe_proposal(&seen, group()).plan;
-        assert!(already_filed(&plan, &[]).is_none());
+        assert!(already_filed(&plan, &[], &seen).is_none());
         let pending = file_dedupe(&store);
         assert_eq!(
-            already_filed(&plan, std::slice::from_ref(&pending)).map(|p| &p.id),
+            already_filed(&plan, std::slice::from_ref(&pending), &seen).map(|p| &p.id),
             Some(&pending.id)
         );
         reject(&store, &pending.id, None).expect("reject");
         let rejected = load(&store, &pending.id).expect("load");
         assert_eq!(
-            already_filed(&plan, std::slice::from_ref(&rejected)).map(|p| &p.id),
+            already_filed(&plan, std::slice::from_ref(&rejected), &seen).map(|p| &p.id),
             Some(&rejected.id)
         );
+        // a member changed since the rejection: the group is proposed again
+        change_body(&store, "indentation-tabs", "Tabs, not spaces.");
+        let changed = current(&store);
+        let replan = dedupe_proposal(&changed, find_groups(&changed).remove(0)).plan;
+        assert!(already_filed(&replan, std::slice::from_ref(&rejected), &changed).is_none());
         let mut approved = rejected;
         approved.status = ProposalStatus::Approved;
-        assert!(already_filed(&plan, &[approved]).is_none());
+        assert!(already_filed(&plan, &[approved], &seen).is_none());
         // another group of records is not the same group
         let other = Plan::Consolidation {
             source_names: vec!["tabs-indentation".into(), "deploys".into()],
             records: vec![record("x", "x", "x")],
         };
-        assert!(already_filed(&other, &[pending]).is_none());
+        assert!(already_filed(&other, &[pending], &seen).is_none());
     }
 }
