@@ -2,6 +2,9 @@
 //! as tests/engine.rs explains; a new tests/*.rs file of this kind goes in the list below.
 
 mod common;
+// The docs' pictures of the workbench are checked against what it draws (docs_current).
+#[cfg(feature = "tui")]
+mod tui_harness;
 
 mod audit_accuracy;
 mod audit_cli;

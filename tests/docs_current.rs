@@ -1,6 +1,7 @@
 //! The documentation keeps up with the code: docs/testing.md names every test file, the README
 //! names every subcommand, every `memwb …` command the docs show parses, no doc keeps a claim
-//! from before a capability shipped, and the CI recipe in docs/audit.md fails when it should.
+//! from before a capability shipped, the CI recipe in docs/audit.md fails when it should, and
+//! the README's screen is the one `memwb demo` draws.
 
 use std::path::Path;
 
@@ -288,4 +289,43 @@ fn the_ci_recipe_in_audit_md_fails_when_check_fails() {
         leaky.path().join("memory-audit.json").exists(),
         "the JSON is kept"
     );
+}
+
+/// The first screen block after `heading` in `file`.
+fn screen_block(file: &str, heading: &str) -> String {
+    read(file)
+        .split(heading)
+        .nth(1)
+        .and_then(|s| s.split("```text\n").nth(1))
+        .and_then(|s| s.split("```").next())
+        .unwrap_or_else(|| panic!("{file}: no screen block after {heading:?}"))
+        .to_owned()
+}
+
+/// The pictures of the demo in README.md and docs/workbench.md are its first screen at their
+/// size, as the workbench draws it now (after a layout change, regenerate them: the failure
+/// prints the screen).
+#[cfg(feature = "tui")]
+#[test]
+fn the_demo_screens_in_the_docs_are_what_the_demo_draws() {
+    for (file, heading) in [
+        ("README.md", "## The workbench"),
+        ("docs/workbench.md", "The demo at 100×30"),
+    ] {
+        let block = screen_block(file, heading);
+        let width = block
+            .lines()
+            .map(unicode_width::UnicodeWidthStr::width)
+            .max()
+            .expect("a line");
+        let height = block.lines().count();
+        assert!(width >= 80 && height >= 24, "{file}: {width}x{height}");
+        let mut demo = crate::tui_harness::Harness::demo(width as u16, height as u16);
+        demo.draw();
+        let screen = demo.screen();
+        assert!(
+            screen == block,
+            "{file}'s screen differs from what `memwb demo` draws at {width}x{height}; it draws:\n{screen}"
+        );
+    }
 }
