@@ -29,6 +29,12 @@ fn project(name: &str, description: &str, body: &str) -> Record {
     Record::new(name, MemoryType::Project, description, body).expect("valid")
 }
 
+const TOKEN_TAIL: &str = "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5";
+
+fn token() -> String {
+    ["ghp_", TOKEN_TAIL].concat()
+}
+
 /// A Claude Code folder of `topics` (file stem, description), each a project memory listed in
 /// MEMORY.md in that order.
 fn claude_topics(dir: &Path, topics: &[(String, String, String)]) -> PathBuf {
@@ -233,5 +239,118 @@ fn space_marks_without_moving_the_rows_columns() {
                 .any(|l| l.contains("Space") && l.contains("mark")),
             "{help}"
         );
+    }
+}
+/// The `(✗N )?(⚠N )?F` part of a list title: (errors, warnings).
+fn title_counts(screen: &str, title: &str) -> (usize, usize) {
+    let line = screen
+        .lines()
+        .find(|l| l.contains(title))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let count = |mark: char| {
+        line.split(mark)
+            .nth(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            })
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(line.contains(" F "), "{line}");
+    (count('✗'), count('⚠'))
+}
+
+/// the count is the marks the rows show.
+#[test]
+fn the_topic_files_title_counts_findings() {
+    let (_dir, mut h) = fixture_claude(150, 45);
+    h.draw();
+    let screen = h.screen();
+    let (errors, warnings) = title_counts(&screen, "Topic files (9)");
+    let rows = |mark: &str| {
+        screen
+            .lines()
+            .filter(|l| l.starts_with(&format!("│{mark} ")))
+            .count()
+    };
+    assert!(warnings > 0, "{screen}");
+    assert_eq!((errors, warnings), (rows("✗"), rows("⚠")), "{screen}");
+
+    let mut demo = Harness::demo(150, 45);
+    demo.draw();
+    let screen = demo.screen();
+    let (errors, _) = title_counts(&screen, "Manifest (8)");
+    assert_eq!(errors, 1, "{screen}");
+}
+
+/// (a secret redacted), each code apart from its message, on both formats.
+#[test]
+fn the_record_pane_lists_content_findings_apart_from_their_code() {
+    let body = format!("We ship tomorrow.\nThe token is {}.", token());
+    let items = vec![(
+        "deploys".to_owned(),
+        "how we deploy".to_owned(),
+        body.clone(),
+    )];
+    let mut memory = memory_with(150, 45, &items);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = claude_topics(dir.path(), &items);
+    let claude = claude_at(&folder, &dir.path().join("state"), 150, 45);
+    memory.draw();
+    for (format, mut h) in [(".memory", memory), ("claude", claude)] {
+        h.draw();
+        let screen = h.screen();
+        assert!(screen.contains("Record: deploys"), "{format}: {screen}");
+        for code in ["relative-date", "secret"] {
+            let line = screen
+                .lines()
+                .find(|l| l.contains(&format!("{code}  ")))
+                .unwrap_or_else(|| panic!("{format}: no {code}: {screen}"));
+            let after = &line[line.find(code).expect("code") + code.len()..];
+            assert!(after.starts_with("  "), "{format}: {line}");
+        }
+        assert!(!screen.contains(TOKEN_TAIL), "{format}: {screen}");
+        assert!(!screen.contains(&token()[..12]), "{format}: {screen}");
+    }
+}
+
+/// Item 12: both formats have one title line naming the format and the folder.
+#[test]
+fn both_formats_have_a_title_line_naming_the_folder() {
+    let mut demo = Harness::demo(80, 24);
+    demo.draw();
+    let screen = demo.screen();
+    let first = screen.lines().next().unwrap_or("");
+    assert!(first.starts_with("memwb · .memory"), "{screen}");
+    assert!(first.contains("<ws>"), "{screen}");
+
+    let (_dir, mut h) = fixture_claude(80, 24);
+    h.draw();
+    let screen = h.screen();
+    let first = screen.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("memwb · Claude Code auto memory"),
+        "{screen}"
+    );
+    assert!(first.contains("<ws>"), "{screen}");
+}
+
+/// Item 12: `?` explains the marks of the lists and the `F` of the titles.
+#[test]
+fn the_help_has_a_legend_of_the_marks() {
+    let (_dir, claude) = fixture_claude(100, 30);
+    for (format, mut h) in [(".memory", Harness::demo(100, 30)), ("claude", claude)] {
+        h.keys("?");
+        h.press(KeyCode::Char('G'));
+        let screen = h.screen();
+        assert!(screen.contains("Marks"), "{format}: {screen}");
+        for mark in ["✓ ", "✗ ", "⚠ ", "✂ ", "· ", "F "] {
+            assert!(
+                screen.lines().any(|l| l.contains(&format!("│  {mark}"))),
+                "{format}: {mark} not explained: {screen}"
+            );
+        }
     }
 }

@@ -34,6 +34,7 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
         editing,
         claude: None,
         claude_selected: None,
+        report: None,
     };
     view.render(frame, areas.list.union(areas.detail), &ctx);
     app.areas = areas;
@@ -42,11 +43,11 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
-/// On a Claude Code folder, the first row names the format and the folder; the rest is the
-/// body, the status line and the hints, as on a `.memory` set.
+/// The first row names the format and the folder (both formats); the rest is the body, the
+/// status line and the hints. A terminal under 8 rows keeps it for the body.
 fn title_row(frame: &mut Frame, app: &App) -> Rect {
     let area = frame.area();
-    if app.claude.is_none() || area.height < 8 {
+    if area.height < 8 {
         return area;
     }
     let heading = format!(
@@ -89,6 +90,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let search = app.manifest.filter.text().to_owned();
     let claude = app.claude.clone();
     let claude_selected = app.selected_topic_file();
+    let report = app.findings.report.clone();
     for pane in Pane::ALL {
         let area = areas.pane(pane);
         if area.area() == 0 || (editing && pane == Pane::Record) {
@@ -105,6 +107,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             editing,
             claude: claude.as_deref(),
             claude_selected: claude_selected.as_deref(),
+            report: report.as_deref(),
         };
         app.pane_mut(pane).render(frame, area, &ctx);
     }
@@ -258,8 +261,35 @@ fn render_help(frame: &mut Frame, app: &mut App) {
         }
         lines.push(Line::raw(""));
     }
+    lines.push(Line::styled("Marks", theme.label()));
+    for (mark, meaning) in legend() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {mark:<18}"), theme.key()),
+            Span::raw(meaning),
+        ]));
+    }
     let title = format!(" Keys ({} closes) ", help_close_keys());
     render_text_overlay(frame, app, title, lines);
+}
+
+/// What the glyphs of the lists, the titles and MEMORY.md mean (the end of `?`; the same
+/// words as docs/workbench.md, "What the marks mean").
+fn legend() -> Vec<(String, String)> {
+    let findings = keymap::label(Scope::Global, Action::ShowFindings);
+    [
+        ("✓", "reads and is listed; an eval case passes".to_owned()),
+        ("✗", "does not read, or an error finding; a dangling MEMORY.md entry; a failing eval case".to_owned()),
+        ("⚠", "a warning (unlisted, a finding); a MEMORY.md line that is not an entry".to_owned()),
+        ("✂", "a Claude Code topic file past MEMORY.md's load cut: Claude Code does not load it".to_owned()),
+        ("·", "a note (the finding column); a dimmed MEMORY.md line is not loaded".to_owned()),
+        ("!", "an eval case whose expected memory left the set (broken)".to_owned()),
+        ("- +", "MEMORY.md: only on disk, only in the index the set derives".to_owned()),
+        ("*", "a marked proposal (Space marks)".to_owned()),
+        (findings.as_str(), format!("in a title (✗2 ⚠3 {findings}): records with errors, warnings; {findings} lists them")),
+    ]
+    .into_iter()
+    .map(|(mark, meaning)| (mark.to_owned(), meaning))
+    .collect()
 }
 
 fn render_log(frame: &mut Frame, app: &mut App) {

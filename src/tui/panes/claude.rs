@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::index::{IndexPane, IndexView};
-use super::manifest::{ManifestPane, gauge, kind_cell, row_columns};
-use super::record::RecordPane;
+use super::manifest::{ManifestPane, finding_counts, gauge, kind_cell, row_columns};
+use super::record::{RecordPane, finding_lines, findings_of};
 use super::{Ctx, block, labelled};
 use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
@@ -34,17 +34,25 @@ pub const NOT_LOADED: &str = "✂";
 pub const CUT: char = '─';
 
 /// The file's worst finding: its health, or the content audit's (the Findings view's marks).
+fn worst(
+    view: &ClaudeView,
+    marks: &std::collections::HashMap<String, Severity>,
+    file: &str,
+) -> Option<Severity> {
+    [view.health(file), marks.get(file).copied()]
+        .into_iter()
+        .flatten()
+        .min_by_key(|s| crate::tui::panes::findings::rank(*s))
+}
+
+/// The row's mark: its worst finding, or `✂` for a file Claude Code does not load.
 fn mark(
     view: &ClaudeView,
     marks: &std::collections::HashMap<String, Severity>,
     file: &str,
     theme: &Theme,
 ) -> (&'static str, Style) {
-    let worst = [view.health(file), marks.get(file).copied()]
-        .into_iter()
-        .flatten()
-        .min_by_key(|s| crate::tui::panes::findings::rank(*s));
-    match worst {
+    match worst(view, marks, file) {
         Some(Severity::Error) => ("✗", theme.error()),
         // not loaded at all: said before any lesser problem of its own
         _ if view.past_cut(file) => (NOT_LOADED, theme.dim()),
@@ -101,11 +109,17 @@ pub fn render_manifest(
 ) {
     let theme = ctx.theme;
     let total = view.order.len();
-    let title = if pane.filter.is_empty() {
-        format!(" Topic files ({total}) ")
+    let shown = if pane.filter.is_empty() {
+        total.to_string()
     } else {
-        format!(" Topic files ({}/{total}) ", pane.visible.len())
+        format!("{}/{total}", pane.visible.len())
     };
+    let counts = finding_counts(
+        view.order
+            .iter()
+            .filter_map(|f| worst(view, &pane.marks, f)),
+    );
+    let title = format!(" Topic files ({shown}){counts} ");
     let outer = block(title, ctx.focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
@@ -293,14 +307,8 @@ pub fn render_record(
             }
         }
     }
-    for finding in view.findings_for(&topic.file) {
-        let style = match finding.severity {
-            Severity::Error => theme.error(),
-            Severity::Warning => theme.warning(),
-            Severity::Info => theme.dim(),
-        };
-        lines.push(labelled(finding.code, &finding.message, style, theme));
-    }
+    let found = findings_of(view.findings_for(&topic.file), ctx.report, &topic.file);
+    lines.extend(finding_lines(&found, theme));
     lines.push(Line::styled("─".repeat(12), theme.dim()));
     lines.extend(
         sanitize::lines(&redact(topic.body()))

@@ -240,7 +240,10 @@ impl ManifestPane {
         } else {
             format!("{}/{total}", self.visible.len())
         };
-        let title = format!(" Manifest ({shown}){} ", self.marks_summary());
+        let title = format!(
+            " Manifest ({shown}){} ",
+            finding_counts(self.marks.values().copied())
+        );
         let block = block(title, focused, theme);
         let inner = block.inner(area);
         frame.render_widget(block, area);
@@ -271,25 +274,6 @@ impl ManifestPane {
             footer_lines(&self.strays, selected, inspection, budget, theme, footer);
         self.stray_rows = (footer, first);
         frame.render_widget(Paragraph::new(lines), footer);
-    }
-
-    /// `  ✗2 ⚠3 F`: how many entries have findings of each severity, and the key that lists them.
-    fn marks_summary(&self) -> String {
-        let counts: Vec<String> = [Severity::Error, Severity::Warning]
-            .into_iter()
-            .filter_map(|severity| {
-                let n = self.marks.values().filter(|s| **s == severity).count();
-                (n > 0).then(|| format!("{}{n}", findings::mark(severity)))
-            })
-            .collect();
-        if counts.is_empty() {
-            return String::new();
-        }
-        format!(
-            "  {} {}",
-            counts.join(" "),
-            keymap::label(Scope::Global, Action::ShowFindings)
-        )
     }
 
     fn rows(&self, inspection: &Inspection, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -358,6 +342,33 @@ impl ManifestPane {
         }
         lines
     }
+}
+
+/// `  ✗2 ⚠3 F`: how many entries have findings of each severity (each entry counted once, by
+/// its worst), and the key that lists them; nothing when none has. The Manifest's and the
+/// Topic files' titles alike.
+pub(crate) fn finding_counts(worst: impl Iterator<Item = Severity>) -> String {
+    let (mut errors, mut warnings) = (0, 0);
+    for severity in worst {
+        match severity {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+            Severity::Info => {}
+        }
+    }
+    let counts: Vec<String> = [(Severity::Error, errors), (Severity::Warning, warnings)]
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(severity, n)| format!("{}{n}", findings::mark(severity)))
+        .collect();
+    if counts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "  {} {}",
+        counts.join(" "),
+        keymap::label(Scope::Global, Action::ShowFindings)
+    )
 }
 
 /// The type column's text: the type padded to the column, or nothing when it is left out.

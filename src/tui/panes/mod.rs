@@ -48,6 +48,9 @@ pub struct Ctx<'a> {
     pub claude: Option<&'a crate::folder::backend::ClaudeView>,
     /// The Manifest's selected topic file on a Claude Code folder.
     pub claude_selected: Option<&'a str>,
+    /// The set's last check (the Findings view's): the Record pane lists the selected
+    /// memory's findings from it.
+    pub report: Option<&'a crate::review::content::report::SetReport>,
 }
 
 /// A pane or a view. Adding one is a new type implementing this, its [`Scope`] and bindings

@@ -6,7 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Ctx, Detail, block, labelled, state_marker, state_reason};
+use super::{Component, Ctx, Detail, block, findings, labelled, state_marker, state_reason};
+use crate::finding::Finding;
+use crate::review::content::report::SetReport;
 use crate::review::content::secrets::redact;
 use crate::sanitize;
 use crate::store::inspect::{EntryState, ManifestEntry};
@@ -71,13 +73,21 @@ impl Component for RecordPane {
             self.marked = None;
             self.shown = key;
         }
+        let mut found = entry
+            .map(|e| findings_of(std::iter::empty(), ctx.report, &e.file))
+            .unwrap_or_default();
+        // an entry that does not read already says why on its error line
+        if let Some(e) = entry.filter(|e| e.record().is_none()) {
+            let reason = state_reason(e);
+            found.retain(|f| f.message != reason);
+        }
         let mut lines = match (entry, stray) {
-            (Some(entry), _) => content(entry, theme),
+            (Some(entry), _) => content(entry, &finding_lines(&found, theme), theme),
             (None, Some(stray)) => super::strays::lines(stray, theme),
             (None, None) => vec![Line::styled("(no record selected)", theme.dim())],
         };
         if let (Some(line), Some(entry)) = (self.goto.take(), entry) {
-            let row = row_of_line(entry, line).min(lines.len().saturating_sub(1));
+            let row = row_of_line(entry, line, found.len()).min(lines.len().saturating_sub(1));
             let width = block.inner(area).width as usize;
             // Rows as drawn: the lines before it may wrap.
             self.view.scroll = crate::tui::text::wrap(lines[..row].to_vec(), width).len();
@@ -107,27 +117,71 @@ impl Component for RecordPane {
     }
 }
 
-/// The row of [`content`] that shows line `line` (1-based) of the entry's file.
-fn row_of_line(entry: &ManifestEntry, line: usize) -> usize {
+/// The row of [`content`] that shows line `line` (1-based) of the entry's file, below its
+/// `findings` rows.
+fn row_of_line(entry: &ManifestEntry, line: usize, findings: usize) -> usize {
     match &entry.state {
         EntryState::Valid(record) => {
             let body = crate::review::content::body_line(record);
             if line >= body {
-                VALID_HEADER_ROWS + line - body
+                VALID_HEADER_ROWS + findings + line - body
             } else if line == DESCRIPTION_LINE {
                 2
             } else {
                 0
             }
         }
-        EntryState::Invalid { .. } => INVALID_HEADER_ROWS + line.saturating_sub(1),
+        EntryState::Invalid { .. } => INVALID_HEADER_ROWS + findings + line.saturating_sub(1),
         _ => 0,
     }
 }
 
-/// The rows above a valid record's body: name, type, description, file, size, the rule.
+/// A memory's findings, worst first: the backend's own reading of the file (`own`, always
+/// current) and the set's last check (the content audit's too), each finding once.
+pub(crate) fn findings_of<'a>(
+    own: impl Iterator<Item = &'a Finding>,
+    report: Option<&'a SetReport>,
+    file: &str,
+) -> Vec<&'a Finding> {
+    let mut found: Vec<&Finding> = own.collect();
+    let checked = report
+        .into_iter()
+        .flat_map(|r| r.findings.iter())
+        .filter(|c| c.accepted.is_none() && c.finding.file.as_deref() == Some(file))
+        .map(|c| &c.finding);
+    for finding in checked {
+        if !found
+            .iter()
+            .any(|f| f.code == finding.code && f.message == finding.message)
+        {
+            found.push(finding);
+        }
+    }
+    found.sort_by_key(|f| findings::rank(f.severity));
+    found
+}
+
+/// One row per finding: its mark and code, then its message apart from the code (redacted:
+/// a secret's message may quote the start of one; made inert).
+pub(crate) fn finding_lines(found: &[&Finding], theme: &Theme) -> Vec<Line<'static>> {
+    found
+        .iter()
+        .map(|f| {
+            let style = findings::severity_style(f.severity, theme);
+            Line::from(vec![
+                Span::styled(format!("{} {}", findings::mark(f.severity), f.code), style),
+                Span::raw("  "),
+                Span::raw(sanitize::line(&redact(&f.message)).into_owned()),
+            ])
+        })
+        .collect()
+}
+
+/// The rows above a valid record's body (and its findings): name, type, description, file,
+/// size, the rule.
 const VALID_HEADER_ROWS: usize = 6;
-/// The rows above an invalid file's text: the state, file, error, size, the rule.
+/// The rows above an invalid file's text (and its findings): the state, file, error, size,
+/// the rule.
 const INVALID_HEADER_ROWS: usize = 5;
 /// The codec writes a record's description on line 3 of its file.
 const DESCRIPTION_LINE: usize = 3;
@@ -159,7 +213,7 @@ fn size_line(text: &str, theme: &Theme) -> Line<'static> {
     ])
 }
 
-fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
+fn content(entry: &ManifestEntry, findings: &[Line<'static>], theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     match &entry.state {
         EntryState::Valid(record) => {
@@ -172,6 +226,7 @@ fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
             lines.push(field("description", &redact(record.description()), theme));
             lines.push(field("file", &entry.file, theme));
             lines.push(size_line(&record.to_file_text(), theme));
+            lines.extend_from_slice(findings);
             lines.push(Line::styled("─".repeat(12), theme.dim()));
             lines.extend(
                 sanitize::lines(&redact(record.body()))
@@ -191,6 +246,7 @@ fn content(entry: &ManifestEntry, theme: &Theme) -> Vec<Line<'static>> {
                 ),
             ]));
             lines.push(size_line(raw, theme));
+            lines.extend_from_slice(findings);
             lines.push(Line::styled("─".repeat(12), theme.dim()));
             let bad = error.line();
             let raw_lines = sanitize::lines(&redact(raw));
