@@ -354,3 +354,26 @@ fn the_help_has_a_legend_of_the_marks() {
         }
     }
 }
+
+/// Item 4: with the record's findings listed above its body, Enter on a finding in the
+/// Findings view still scrolls the Record pane to the finding's line (its first row).
+#[test]
+fn a_jump_to_a_findings_line_counts_the_findings_rows() {
+    let mut lines: Vec<String> = (1..=60).map(|i| format!("line {i} of the notes")).collect();
+    lines[19] = "Run `scripts/gone.sh` first.".to_owned();
+    let items = vec![(
+        "long".to_owned(),
+        "a long record".to_owned(),
+        lines.join("\n"),
+    )];
+    let mut h = memory_with(100, 30, &items);
+    h.keys("F");
+    h.press(KeyCode::Enter);
+    let screen = h.screen();
+    let top = screen
+        .lines()
+        .skip_while(|l| !l.contains("Record: long"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(top.contains("Run `scripts/gone.sh` first."), "{screen}");
+}
