@@ -294,8 +294,20 @@ fn escape_sequences_in_a_record_change_nothing_on_the_terminal() {
     assert!(pty.parser.callbacks().titles.is_empty());
 }
 
+/// The line of the screen after exit that names the demo copy, and the path in it.
+fn demo_path(pty: &Pty) -> Option<std::path::PathBuf> {
+    let text = pty.screen();
+    let line = text
+        .lines()
+        .find(|l| l.contains("The demo workspace is in"))?;
+    Some(line.rsplit(' ').next()?.trim().into())
+}
+
+/// Issue 26 item 22: a demo copy left as shipped is removed on exit (each run makes a fresh
+/// one, so nothing piles up in the temporary directory); one that was changed is kept, and the
+/// exit says where it is and how to open it again.
 #[test]
-fn demo_opens_and_says_where_it_is() {
+fn demo_removes_an_unchanged_copy_and_keeps_a_changed_one() {
     let cwd = tempfile::tempdir().expect("dir");
     let mut pty = Pty::spawn(&["demo"], cwd.path());
     pty.wait_for("Manifest (8)");
@@ -303,17 +315,30 @@ fn demo_opens_and_says_where_it_is() {
     pty.send(b"q");
     assert!(pty.wait_exit().success());
     pty.assert_restored();
-    let text = pty.screen();
-    let line = text
-        .lines()
-        .find(|l| l.contains("The demo workspace is in"))
-        .expect("where it is");
-    let path = line.rsplit(' ').next().expect("path").trim();
+    assert!(demo_path(&pty).is_none(), "{}", pty.screen());
+    pty.wait_for("The demo workspace was left as shipped and is removed");
+
+    let mut pty = Pty::spawn(&["demo"], cwd.path());
+    pty.wait_for("Manifest (8)");
+    pty.wait_for("set unreadable");
+    // The invalid entry, fifth in the list: `d` drops it from the manifest (a commit).
+    pty.send(b"jjjj");
+    pty.wait_for("Record: deploy-notes");
+    pty.send(b"d");
+    pty.wait_for("y yes  n no");
+    pty.send(b"y");
+    pty.wait_for("Manifest (7)");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+    let path = demo_path(&pty).unwrap_or_else(|| panic!("where it is: {}", pty.screen()));
+    assert!(path.join(".memory/manifest.json").is_file(), "{path:?}");
     assert!(
-        Path::new(path).join(".memory/manifest.json").is_file(),
-        "{path}"
+        pty.screen().contains("Open it again with:"),
+        "{}",
+        pty.screen()
     );
-    std::fs::remove_dir_all(path).expect("clean up the demo");
+    std::fs::remove_dir_all(&path).expect("clean up the demo");
 }
 
 /// The SGR parameter lists (`ESC [ ... m`) in `raw`.

@@ -37,17 +37,25 @@ pub fn run(store: &Store, args: &TuiArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// Copies the demo workspace to a fresh temporary directory, opens the workbench on it, and on
-/// exit prints where it is.
+/// Copies the demo workspace to a fresh temporary directory and opens the workbench on it; on
+/// exit removes a copy left as shipped, or prints where a changed one is.
 pub fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
     require_terminal()?;
     let dir = crate::tui::demo::create()?;
     let demo_store = Store::open(&dir, store.options().clone())
         .with_context(|| format!("cannot open the demo workspace {}", dir.display()))?;
     let result = crate::tui::run(demo_store);
-    say!("The demo workspace is in {}", dir.display())?;
-    let how = Invocation::current();
-    say!("Open it again with: {}", how.reopen_command(&dir))?;
+    // A copy left as shipped is of no use to keep: each run makes a fresh one, so copies do
+    // not pile up in the temporary directory. A changed one is kept, and said where.
+    if crate::tui::demo::is_unchanged(&dir) && std::fs::remove_dir_all(&dir).is_ok() {
+        say!(
+            "The demo workspace was left as shipped and is removed; memwb demo makes a fresh copy"
+        )?;
+    } else {
+        say!("The demo workspace is in {}", dir.display())?;
+        let how = Invocation::current();
+        say!("Open it again with: {}", how.reopen_command(&dir))?;
+    }
     result?;
     Ok(0)
 }

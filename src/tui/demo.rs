@@ -40,3 +40,31 @@ pub fn create() -> Result<PathBuf, TuiError> {
     }
     Ok(dir)
 }
+
+/// Whether the demo copy at `dir` holds exactly what [`create`] put there: nothing was
+/// changed, journaled or added, so removing it loses nothing.
+pub fn is_unchanged(dir: &std::path::Path) -> bool {
+    let mut seen = 0;
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let Ok(entry) = entry else {
+            return false;
+        };
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let Ok(relative) = entry
+            .path()
+            .strip_prefix(dir.join(crate::store::MEMORY_DIR))
+        else {
+            return false;
+        };
+        let shipped = FILES
+            .iter()
+            .find(|(name, _)| std::path::Path::new(name) == relative);
+        match (shipped, std::fs::read(entry.path())) {
+            (Some((_, bytes)), Ok(now)) if now == *bytes => seen += 1,
+            _ => return false,
+        }
+    }
+    seen == FILES.len()
+}
