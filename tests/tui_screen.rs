@@ -209,38 +209,82 @@ fn proposal_row(screen: &str, id: &str) -> String {
     line.chars().skip(2).collect()
 }
 
+/// A Claude Code folder (the fixture) with two proposals of new topic files, filed as the hook
+/// or `memwb propose` would.
+fn claude_with_two_proposals(dir: &Path, w: u16, hgt: u16) -> Harness {
+    let folder = common::claude_memory_copy(dir);
+    let mut h = claude_at(&folder, &dir.join("state"), w, hgt);
+    let opened = h
+        .app
+        .backend
+        .claude()
+        .expect("a Claude Code folder")
+        .clone();
+    for stem in ["release-train", "on-call"] {
+        let files = vec![memwb::claude::FileImage {
+            file: format!("{stem}.md"),
+            before: None,
+            after: Some(format!(
+                "---\nname: {stem}\ndescription: about {stem}\ntype: project\n---\n\nBody.\n"
+            )),
+        }];
+        let new = memwb::review::claude::NewFiles {
+            kind: memwb::review::proposal::images::kind_of(&files),
+            files,
+            origin: memwb::review::Origin::new("dedupe"),
+            evidence: None,
+        };
+        memwb::review::claude::file_proposal(&opened, new).expect("filed");
+    }
+    h.send(memwb::tui::app::Event::ClaudeWatch(
+        memwb::claude_watch::ClaudeEvent::Review,
+    ));
+    h
+}
+
 /// Item 9: `Space` marks the selected proposal and moves down; the marked row's other columns
-/// stay where they were, and the hints and `?` name the key.
+/// stay where they were, and the hints and `?` name the key; on both formats.
 #[test]
 fn space_marks_without_moving_the_rows_columns() {
     for (w, hgt) in [(80, 24), (120, 36)] {
-        let mut h = Harness::demo(w, hgt);
-        h.keys("p");
-        let first = h.app.proposals.rows[0].proposal.id.clone();
-        let second = h.app.proposals.rows[1].proposal.id.clone();
-        let before = h.screen();
-        let hints = before.lines().last().unwrap_or("");
-        assert!(hints.contains("Space mark"), "{hints}");
-        h.press(KeyCode::Char(' '));
-        let after = h.screen();
-        assert!(after.contains("1 marked"), "{after}");
-        assert_eq!(
-            proposal_row(&before, &first),
-            proposal_row(&after, &first),
-            "{before}\n{after}"
-        );
-        let marked = after.lines().find(|l| l.contains(&first)).unwrap_or("");
-        assert!(marked.starts_with("│*"), "{marked}");
-        assert_eq!(h.app.proposals.selected, 1, "moved down to {second}");
-        h.keys("?");
-        let help = h.screen();
-        assert!(
-            help.lines()
-                .any(|l| l.contains("Space") && l.contains("mark")),
-            "{help}"
-        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let hosts = [
+            (".memory", Harness::demo(w, hgt)),
+            ("claude", claude_with_two_proposals(dir.path(), w, hgt)),
+        ];
+        for (format, mut h) in hosts {
+            h.keys("p");
+            assert!(h.app.proposals.rows.len() >= 2, "{format}: {}", h.screen());
+            let first = h.app.proposals.rows[0].proposal.id.clone();
+            let second = h.app.proposals.rows[1].proposal.id.clone();
+            let before = h.screen();
+            let hints = before.lines().last().unwrap_or("");
+            assert!(hints.contains("Space mark"), "{format}: {hints}");
+            h.press(KeyCode::Char(' '));
+            let after = h.screen();
+            assert!(after.contains("1 marked"), "{format}: {after}");
+            assert_eq!(
+                proposal_row(&before, &first),
+                proposal_row(&after, &first),
+                "{format}: {before}\n{after}"
+            );
+            let marked = after.lines().find(|l| l.contains(&first)).unwrap_or("");
+            assert!(marked.starts_with("│*"), "{format}: {marked}");
+            assert_eq!(
+                h.app.proposals.selected, 1,
+                "{format}: moved down to {second}"
+            );
+            h.keys("?");
+            let help = h.screen();
+            assert!(
+                help.lines()
+                    .any(|l| l.contains("Space") && l.contains("mark")),
+                "{format}: {help}"
+            );
+        }
     }
 }
+
 /// The `(✗N )?(⚠N )?F` part of a list title: (errors, warnings).
 fn title_counts(screen: &str, title: &str) -> (usize, usize) {
     let line = screen
