@@ -791,3 +791,39 @@ fn an_approval_waits_for_a_live_consolidation_and_a_proposal_keeps_no_credential
     assert!(written.contains("The key is [REDACTED]."), "{written}");
     assert!(!written.contains(&key));
 }
+
+/// Issue 26 item 7: a stale dedupe proposal is rebased (as on `.memory`): the same id, its
+/// draft recomputed from the files as they are now, and it approves.
+#[test]
+fn a_stale_dedupe_proposal_is_rebased_onto_the_current_files() {
+    let env = Env::new();
+    let id = env.proposed(&["propose", "dedupe"]);
+    let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
+        .expect("open")
+        .with_state_root(env.state());
+    let ready = memwb::review::claude::rebase(&folder, &id).expect_err("ready");
+    assert!(ready.to_string().contains("it is not stale"), "{ready}");
+    let file = env.memory().join("feedback_indent.md");
+    let text = fs::read_to_string(&file).expect("read");
+    fs::write(&file, format!("{text}\nNever spaces, not even in YAML.\n")).expect("write");
+    assert_eq!(env.proposals(&[])[0]["state"], "stale");
+    let rebased = memwb::review::claude::rebase(&folder, &id).expect("rebase");
+    assert_eq!(rebased.proposal.id, id);
+    let changes = rebased.changes.join("; ");
+    assert!(
+        changes.contains("feedback_indent.md was changed"),
+        "{changes}"
+    );
+    assert!(changes.contains("recomputed"), "{changes}");
+    assert_eq!(env.proposals(&[])[0]["state"], "ready");
+    env.ok(&["approve", &id]);
+    let merged = env.read("feedback_tabs.md");
+    assert!(
+        merged.contains("Never spaces, not even in YAML."),
+        "{merged}"
+    );
+    assert!(!env.memory().join("feedback_indent.md").exists());
+    // a decided proposal is not rebased
+    let decided = memwb::review::claude::rebase(&folder, &id).expect_err("decided");
+    assert!(decided.to_string().contains("approved"), "{decided}");
+}

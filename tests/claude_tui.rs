@@ -938,3 +938,54 @@ fn a_topic_file_with_broken_yaml_opens_raw_with_the_error_line_and_saves_fixed()
     h.keys("e");
     assert!(!h.app.editor.as_ref().expect("editor").is_raw());
 }
+
+/// Issue 26 item 7: `b` rebases a stale proposal on a Claude Code folder as on a `.memory` set
+/// (it was a dead end saying "not … yet"), in the same words; it then approves.
+#[test]
+fn b_rebases_a_stale_proposal_and_it_approves() {
+    let (dir, mut h) = open(LoadLimits::default());
+    let role = read(dir.path(), "user_role.md").expect("file");
+    let proposed = format!("{role}Now on the frontend team.\n");
+    let id = file_from_outside(
+        &mut h,
+        vec![FileImage {
+            file: "user_role.md".into(),
+            before: Some(role.clone()),
+            after: Some(proposed.clone()),
+        }],
+    );
+    h.keys("p");
+    h.keys("b");
+    let status = h.app.status.clone().expect("status").text;
+    assert!(
+        status.contains(&format!("proposal {id} is not stale: nothing to rebase")),
+        "{status}"
+    );
+    std::fs::write(
+        dir.path().join("memory/user_role.md"),
+        format!("{role}\nAlso on call this week.\n"),
+    )
+    .expect("write");
+    h.claude_tick();
+    h.send(Event::ClaudeWatch(ClaudeEvent::Review));
+    assert!(h.screen().contains("⚠ stale"), "{}", h.screen());
+    h.keys("b");
+    let status = h.app.status.clone().expect("status");
+    assert_eq!(status.kind, StatusKind::Info, "{}", status.text);
+    assert!(
+        status.text.starts_with(&format!(
+            "proposal {id} rebased onto the current records: user_role.md was changed"
+        )),
+        "{}",
+        status.text
+    );
+    let row = h.app.proposals.selected_row().expect("a row");
+    assert_eq!(row.proposal.id, id);
+    assert_eq!(row.state, memwb::review::State::Ready);
+    h.keys("a");
+    h.keys("y");
+    assert_eq!(
+        read(dir.path(), "user_role.md").as_deref(),
+        Some(proposed.as_str())
+    );
+}

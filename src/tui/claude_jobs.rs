@@ -68,6 +68,10 @@ pub enum ClaudeJob {
     Approve {
         id: String,
     },
+    /// Re-plan a stale pending proposal against the files as they are now.
+    Rebase {
+        id: String,
+    },
     /// Close a pending proposal without applying it.
     Reject {
         id: String,
@@ -96,6 +100,8 @@ pub enum Outcome {
     },
     /// The fix `R` would write, to show before it does.
     Planned(Box<IndexFix>),
+    /// A proposal rebased: what the rebase changed, in the reviewer's words.
+    Rebased { id: String, changes: String },
 }
 
 #[derive(Debug, Clone)]
@@ -331,6 +337,13 @@ impl ClaudeJob {
                     select: None,
                 })
             }
+            ClaudeJob::Rebase { id } => {
+                let rebased = crate::review::claude::rebase(folder, id)?;
+                Ok(Outcome::Rebased {
+                    id: id.clone(),
+                    changes: rebased.changes.join("; "),
+                })
+            }
             ClaudeJob::Reject { id, reason } => {
                 crate::review::claude::reject(folder, id, reason.clone())?;
                 Ok(Outcome::Done(format!(
@@ -368,6 +381,7 @@ impl ClaudeJob {
             ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),
             ClaudeJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
             ClaudeJob::Approve { id } => format!("approve {id}"),
+            ClaudeJob::Rebase { id } => format!("rebase {id}"),
             ClaudeJob::Reject { id, .. } => format!("reject {id}"),
             ClaudeJob::FileFix(checked) => format!(
                 "file the {} for {}",

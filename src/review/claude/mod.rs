@@ -9,6 +9,7 @@ mod journal;
 pub mod observed;
 pub mod proposals;
 pub mod propose;
+mod rebase;
 mod record;
 
 pub use journal::{
@@ -18,4 +19,5 @@ pub use proposals::{
     Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
     writes_for_images,
 };
+pub use rebase::rebase;
 pub use record::record;

@@ -56,7 +56,7 @@ pub fn load(folder: &ClaudeFolder, id: &str) -> Result<Proposal, ReviewError> {
 }
 
 /// The text of `file` in the folder now (`None`: absent).
-fn current_text(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, String> {
+pub(super) fn current_text(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, String> {
     if let Some(rule) = images::path_rule(file) {
         return Err(rule.to_owned());
     }

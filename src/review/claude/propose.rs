@@ -10,7 +10,7 @@ use super::proposals::NewFiles;
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::write::FileImage;
-use crate::claude::{ClaudeFolder, Snapshot, Topic};
+use crate::claude::{ClaudeFolder, Snapshot, Topic, TopicContent, frontmatter};
 use crate::folder::copy::{Refusal, Source, into_claude, memory_name, new_topic};
 use crate::review::dedupe::similar_groups;
 use crate::review::error::ReviewError;
@@ -48,6 +48,20 @@ pub fn read(folder: &ClaudeFolder) -> Read {
     Read { snapshot, topics }
 }
 
+impl TopicText {
+    /// A topic file's text as the loader reads it.
+    pub fn parse(file: &str, text: &str) -> Self {
+        Self {
+            topic: Topic {
+                file: file.to_owned(),
+                content: TopicContent::Read(frontmatter::parse(text)),
+                modified: None,
+            },
+            text: text.to_owned(),
+        }
+    }
+}
+
 impl Read {
     pub fn sources(&self) -> Vec<Source<'_>> {
         self.topics
@@ -75,31 +89,7 @@ pub fn dedupe(read: &Read, now: Timestamp) -> Result<Vec<NewFiles>, ReviewError>
     let mut out = Vec::new();
     for group in groups {
         let members: Vec<&TopicText> = group.members.iter().map(|&i| &topics[i]).collect();
-        let first = members[0];
-        let longest = members
-            .iter()
-            .filter_map(|m| m.topic.description())
-            .max_by_key(|d| d.chars().count());
-        let mut paragraphs: Vec<&str> = Vec::new();
-        for member in &members {
-            for paragraph in member.topic.body().trim_matches('\n').split("\n\n") {
-                if !paragraph.trim().is_empty()
-                    && !paragraphs.iter().any(|p| p.trim() == paragraph.trim())
-                {
-                    paragraphs.push(paragraph);
-                }
-            }
-        }
-        let changes = Changes {
-            description: longest
-                .filter(|d| Some(*d) != first.topic.description())
-                .map(str::to_owned),
-            body: Some(paragraphs.join("\n\n")),
-            ..Changes::default()
-        };
-        let merged = edit_topic(&first.text, &changes, now).map_err(invalid)?;
-        let mut files = vec![edited(first, merged)];
-        files.extend(members[1..].iter().map(|m| removed(m)));
+        let files = merged(&members, now)?;
         let names: Vec<&str> = members.iter().map(|m| m.topic.name()).collect();
         out.push(NewFiles {
             kind: Kind::Consolidation,
@@ -109,11 +99,45 @@ pub fn dedupe(read: &Read, now: Timestamp) -> Result<Vec<NewFiles>, ReviewError>
                 "near-duplicates sharing the words: {}; {} is merged into {}, a draft to edit",
                 group.shared_words.join(", "),
                 names[1..].join(", "),
-                first.topic.file
+                members[0].topic.file
             )),
         });
     }
     Ok(out)
+}
+
+/// A dedupe group's draft: the first member becomes the merged memory (its name and type, the
+/// longest description, every distinct body paragraph in order), the others are removed.
+/// `members` must not be empty.
+pub fn merged(members: &[&TopicText], now: Timestamp) -> Result<Vec<FileImage>, ReviewError> {
+    let first = members
+        .first()
+        .ok_or_else(|| invalid("a dedupe group needs members"))?;
+    let longest = members
+        .iter()
+        .filter_map(|m| m.topic.description())
+        .max_by_key(|d| d.chars().count());
+    let mut paragraphs: Vec<&str> = Vec::new();
+    for member in members {
+        for paragraph in member.topic.body().trim_matches('\n').split("\n\n") {
+            if !paragraph.trim().is_empty()
+                && !paragraphs.iter().any(|p| p.trim() == paragraph.trim())
+            {
+                paragraphs.push(paragraph);
+            }
+        }
+    }
+    let changes = Changes {
+        description: longest
+            .filter(|d| Some(*d) != first.topic.description())
+            .map(str::to_owned),
+        body: Some(paragraphs.join("\n\n")),
+        ..Changes::default()
+    };
+    let merged = edit_topic(&first.text, &changes, now).map_err(invalid)?;
+    let mut files = vec![edited(first, merged)];
+    files.extend(members[1..].iter().map(|m| removed(m)));
+    Ok(files)
 }
 
 fn invalid(error: impl std::fmt::Display) -> ReviewError {

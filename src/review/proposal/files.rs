@@ -135,7 +135,7 @@ pub(super) fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewEr
     rewrite_at(open_dir(store)?, proposal)
 }
 
-pub(super) fn rewrite_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
+pub(crate) fn rewrite_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
     rewrite_at(proposals_of(Some(state))?, proposal)
 }
 

@@ -27,10 +27,10 @@ pub mod images;
 mod origin;
 mod rebase;
 
-pub(crate) use files::create_in;
+use files::rewrite;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
+pub(crate) use files::{create_in, rewrite_in};
 pub(crate) use files::{is_decided, is_decided_in};
-use files::{rewrite, rewrite_in};
 pub use origin::{AgentCall, Origin};
 pub use rebase::{Rebased, already_filed, rebase};
 

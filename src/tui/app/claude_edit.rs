@@ -48,10 +48,10 @@ impl App {
                 self.set_status(StatusKind::Info, text);
                 Vec::new()
             }
-            Action::Edit | Action::Rebase => {
+            Action::Edit => {
                 self.set_status(
                     StatusKind::Error,
-                    "proposals on Claude Code folders are approved or rejected here, not edited or rebased yet".into(),
+                    "proposals on Claude Code folders are approved or rejected here, not edited yet".into(),
                 );
                 Vec::new()
             }
@@ -169,6 +169,7 @@ impl App {
                 self.set_status(StatusKind::Info, format!("{what}: written ({summary})"));
             }
             (_, Ok(Outcome::Done(text))) => self.set_status(StatusKind::Info, text),
+            (_, Ok(Outcome::Rebased { id, changes })) => self.rebased(&id, Some(&changes)),
             (ClaudeJob::Save { .. } | ClaudeJob::Replace { .. }, Err(failure))
                 if self.editor.is_some() =>
             {
@@ -188,7 +189,13 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
-            (ClaudeJob::Undo(_), Err(failure)) => self.set_status(
+            (
+                ClaudeJob::Undo(_)
+                | ClaudeJob::Rebase { .. }
+                | ClaudeJob::Approve { .. }
+                | ClaudeJob::Reject { .. },
+                Err(failure),
+            ) => self.set_status(
                 StatusKind::Error,
                 format!("{what} refused: {}", failure.error.message),
             ),

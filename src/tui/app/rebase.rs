@@ -1,8 +1,10 @@
-//! Rebasing a stale proposal from the Proposals view (`b`): the engine re-plans it against the
-//! current records (`review::proposal::rebase`), and the status line says what changed.
+//! Rebasing a stale proposal from the Proposals view (`b`), on either format: the engine
+//! re-plans it against the current records (`review::proposal::rebase`) or files
+//! (`review::claude::rebase`), and the status line says what changed, in the same words.
 
 use super::{App, Effect, StatusKind};
 use crate::review::{ProposalStatus, State};
+use crate::tui::claude_jobs::ClaudeJob;
 use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 
@@ -30,6 +32,7 @@ impl App {
                 self.set_status(StatusKind::Error, text);
                 Vec::new()
             }
+            None if self.claude.is_some() => self.run_claude(ClaudeJob::Rebase { id }),
             None => self.run(Job::Rebase { id }),
         }
     }
