@@ -18,15 +18,11 @@ fn token() -> String {
 }
 
 fn memwb(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
+    common::cli::command(dir)
         .args(args)
         .env("TZ", "UTC")
         // No Claude Code folders of the machine's own: only what a test makes.
         .env("CLAUDE_CONFIG_DIR", dir.join(".no-claude-config"))
-        .env_remove("MEMWB_MODEL_URL")
-        .env_remove("MEMWB_MODEL_CMD")
         .output()
         .expect("memwb runs")
 }

@@ -4,23 +4,13 @@
 //! "Not a directory".
 
 use crate::common;
+use crate::common::cli::memwb;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::workspace;
 use serde_json::Value;
-
-fn memwb(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env_remove("MEMWB_CRASH_AT")
-        .stdin(Stdio::null())
-        .output()
-        .expect("memwb runs")
-}
 
 fn add(dir: &Path, name: &str) -> Output {
     memwb(

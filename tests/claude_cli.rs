@@ -13,21 +13,12 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const MEMORY: &str = "config/projects/-home-dev-shop/memory";
-
-/// A PID above Linux's largest `pid_max`, so no process has it.
-const DEAD_PID: &str = "4194305";
+use common::{CLAUDE_MEMORY as MEMORY, DEAD_PID};
 
 /// A temporary home holding a copy of the fixture's `config/`; the consolidation lock names a
 /// process that cannot exist.
 fn fixture() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-        &dir.path().join("config"),
-    );
-    fs::write(dir.path().join(MEMORY).join(".consolidate-lock"), DEAD_PID).expect("lock");
-    dir
+    common::claude_home()
 }
 
 fn memory(home: &Path) -> PathBuf {

@@ -8,16 +8,12 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use common::copy_dir;
 use serde_json::Value;
 
-const MEMORY: &str = "config/projects/-home-dev-shop/memory";
-
-/// A PID above Linux's largest `pid_max`, so no process has it.
-const DEAD_PID: &str = "4194305";
+use common::CLAUDE_MEMORY as MEMORY;
 
 struct Fixture {
     home: tempfile::TempDir,
@@ -26,12 +22,7 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Self {
-        let home = tempfile::tempdir().expect("temp dir");
-        copy_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-            &home.path().join("config"),
-        );
-        fs::write(home.path().join(MEMORY).join(".consolidate-lock"), DEAD_PID).expect("lock");
+        let home = common::claude_home();
         Self {
             home,
             state: tempfile::tempdir().expect("state dir"),

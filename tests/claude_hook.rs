@@ -14,8 +14,7 @@ use std::process::{Command, Output, Stdio};
 use common::copy_dir;
 use serde_json::{Value, json};
 
-/// A PID above Linux's largest `pid_max`, so no process has it.
-const DEAD_PID: &str = "4194305";
+use common::DEAD_PID;
 
 struct Session {
     dir: tempfile::TempDir,

@@ -7,7 +7,6 @@ use crate::common;
 use std::io::{Read, Write};
 use std::path::Path;
 
-use common::copy_dir;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -54,12 +53,8 @@ impl Screen {
 
 #[test]
 fn the_workbench_shows_the_cut_and_switches_sets() {
-    let home = tempfile::tempdir().expect("home");
+    let home = common::claude_home();
     let config = home.path().join("config");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-        &config,
-    );
     let other = config.join("projects/-home-dev-other/memory");
     std::fs::create_dir_all(&other).expect("mkdir");
     std::fs::write(
@@ -245,14 +240,8 @@ fn file_from_outside(folder: &Path, state: &Path, image: FileImage) -> String {
 /// A home holding a copy of the fixture's Claude Code config; its shop folder (no
 /// consolidation running) and memwb's state directory.
 fn fixture_home() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
-    let home = tempfile::tempdir().expect("home");
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-        &home.path().join("config"),
-    );
-    let folder = home.path().join("config/projects/-home-dev-shop/memory");
-    // A PID no process can have: no consolidation is running.
-    std::fs::write(folder.join(".consolidate-lock"), "4194305").expect("lock");
+    let home = common::claude_home();
+    let folder = home.path().join(common::CLAUDE_MEMORY);
     let state = home.path().join("state");
     (home, folder, state)
 }

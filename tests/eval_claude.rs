@@ -10,12 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::copy_dir;
 use serde_json::{Value, json};
 
-const MEMORY: &str = "config/projects/-home-dev-shop/memory";
-/// A PID above Linux's largest `pid_max`, so no process has it.
-const DEAD_PID: &str = "4194305";
+use common::CLAUDE_MEMORY as MEMORY;
 
 struct Fixture {
     home: tempfile::TempDir,
@@ -24,12 +21,7 @@ struct Fixture {
 
 impl Fixture {
     fn new() -> Self {
-        let home = tempfile::tempdir().expect("temp dir");
-        copy_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude/config"),
-            &home.path().join("config"),
-        );
-        fs::write(home.path().join(MEMORY).join(".consolidate-lock"), DEAD_PID).expect("lock");
+        let home = common::claude_home();
         Self {
             home,
             state: tempfile::tempdir().expect("temp dir"),

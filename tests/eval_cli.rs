@@ -3,24 +3,13 @@
 //! reply cache.
 
 use crate::common;
+use crate::common::cli::memwb;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::workspace;
 use serde_json::{Value, json};
-
-fn memwb(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env_remove("MEMWB_MODEL_URL")
-        .env_remove("MEMWB_MODEL")
-        .env_remove("MEMWB_MODEL_CMD")
-        .output()
-        .expect("memwb runs")
-}
 
 #[track_caller]
 fn ok(out: &Output) -> String {

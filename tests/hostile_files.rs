@@ -7,7 +7,7 @@ use crate::common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -19,9 +19,7 @@ const DEADLINE: Duration = Duration::from_secs(20);
 /// Runs `memwb -C dir args...` with `stdin` as its standard input, killing it (and failing
 /// the test) if it has not finished by the deadline.
 fn memwb_in(dir: &Path, args: &[&str], stdin: Stdio) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
+    let child = common::cli::command(dir)
         .args(args)
         .env("MEMWB_LOCK_TIMEOUT", "5")
         .stdin(stdin)

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,12 +19,9 @@ use serde_json::Value;
 /// Runs memwb with a generous deadline: a command that blocks on a FIFO fails the test
 /// instead of hanging it.
 fn memwb_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
+    let child = common::cli::command(dir)
         .args(args)
         .envs(env.iter().copied())
-        .env_remove("MEMWB_CRASH_AT")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,9 +1,10 @@
 //! The review gate: proposals, approve/reject, the journal, undo and crash recovery.
 
 use crate::common;
+use crate::common::cli::memwb;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use common::{names, open, record, workspace};
@@ -13,16 +14,6 @@ use memwb::review::{
     EntryMeta, Journal, Op, Origin, Plan, ProposalStatus, ReviewError, State, journaled, undo,
 };
 use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreOptions};
-
-fn memwb(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("memwb runs")
-}
 
 fn seed(store: &Store, names: &[&str]) {
     for name in names {

@@ -2,9 +2,9 @@
 //! deterministic dedupe, and the lifecycle's review mode. None of them changes the set.
 
 use crate::common;
+use crate::common::cli::memwb;
 
 use std::path::Path;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use common::chat_server::{completion, serve};
@@ -13,17 +13,6 @@ use memwb::review::proposal;
 use memwb::review::{Kind, Origin, ReviewPlans, State};
 use memwb::session::{CommandClient, MemorySession, Message, PlanOutcome};
 use serde_json::{Value, json};
-
-fn memwb(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env_remove("MEMWB_MODEL_URL")
-        .env_remove("MEMWB_MODEL_CMD")
-        .output()
-        .expect("memwb runs")
-}
 
 fn seed(dir: &Path, names: &[(&str, &str)]) {
     for (name, description) in names {

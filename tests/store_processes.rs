@@ -15,12 +15,8 @@ use std::time::{Duration, Instant, SystemTime};
 use common::*;
 use memwb::store::MemorySet;
 
-const MEMWB: &str = env!("CARGO_BIN_EXE_memwb");
-
 fn memwb(ws: &Path) -> Command {
-    let mut cmd = Command::new(MEMWB);
-    cmd.arg("-C").arg(ws).env_remove("MEMWB_CRASH_AT");
-    cmd
+    common::cli::command(ws)
 }
 
 fn add_cmd(ws: &Path, name: &str) -> Command {

@@ -4,6 +4,23 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+/// `memwb -C dir`, isolated from the environment the tests run in: no model settings and no
+/// fault injection reach it unless a test sets them. Every runner of the binary starts here.
+pub fn command(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
+    command.arg("-C").arg(dir);
+    for inherited in [
+        "MEMWB_MODEL_URL",
+        "MEMWB_MODEL",
+        "MEMWB_MODEL_CMD",
+        "MEMWB_CRASH_AT",
+        "MEMWB_STOP_AT",
+    ] {
+        command.env_remove(inherited);
+    }
+    command
+}
+
 /// `memwb -C dir args...` with empty standard input.
 pub fn memwb(dir: &Path, args: &[&str]) -> Output {
     memwb_with(dir, args, "", &[])
@@ -11,9 +28,7 @@ pub fn memwb(dir: &Path, args: &[&str]) -> Output {
 
 /// `memwb -C dir args...` with `stdin` and extra environment variables.
 pub fn memwb_with(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
-        .arg("-C")
-        .arg(dir)
+    let mut child = command(dir)
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())

@@ -208,6 +208,27 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The Claude Code fixture's project memory folder, relative to a home made by `claude_home`.
+pub const CLAUDE_MEMORY: &str = "config/projects/-home-dev-shop/memory";
+
+/// A PID above Linux's largest `pid_max`, so no process has it: a consolidation lock naming
+/// it says no consolidation is running.
+pub const DEAD_PID: &str = "4194305";
+
+/// A temporary home holding a copy of tests/fixtures/claude's `config/` (a Claude Code
+/// configuration folder with its projects' memory); the shop folder (`CLAUDE_MEMORY`) has no
+/// consolidation running.
+pub fn claude_home() -> tempfile::TempDir {
+    let home = workspace();
+    copy_dir(&fixture("claude/config"), &home.path().join("config"));
+    std::fs::write(
+        home.path().join(CLAUDE_MEMORY).join(".consolidate-lock"),
+        DEAD_PID,
+    )
+    .expect("lock");
+    home
+}
+
 /// A copy of the Claude Code fixture folder (tests/fixtures/claude's project memory) at
 /// `dir/memory`, with no consolidation running; its real path.
 pub fn claude_memory_copy(dir: &Path) -> PathBuf {
@@ -216,8 +237,7 @@ pub fn claude_memory_copy(dir: &Path) -> PathBuf {
             .join("tests/fixtures/claude/config/projects/-home-dev-shop/memory"),
         &dir.join("memory"),
     );
-    // A PID no process can have: no consolidation is running.
-    std::fs::write(dir.join("memory/.consolidate-lock"), "4194305").expect("lock");
+    std::fs::write(dir.join("memory/.consolidate-lock"), DEAD_PID).expect("lock");
     dir.join("memory").canonicalize().expect("real path")
 }
 
