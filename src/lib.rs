@@ -7,6 +7,7 @@
 //! - `tui` (feature `tui`): the workbench.
 //! - `watch` (feature `watch`): the `.memory` watcher the workbench and `memwb watch` share.
 //! - [`sanitize`]: the one place untrusted text is made inert for a terminal.
+//! - [`redact`]: the one place credentials in memory text are found and redacted.
 //!
 //! Embedding the engine without the UI crates: `memwb = { version = "0.1", default-features =
 //! false }` (add `features = ["http"]` for the HTTP model client). See docs/architecture.md.
@@ -42,6 +43,7 @@ pub mod cli;
 pub mod finding;
 pub mod folder;
 pub(crate) mod fs;
+pub mod redact;
 pub mod review;
 pub mod sanitize;
 pub mod session;

@@ -2,7 +2,7 @@
 //! Every token here is synthetic (random characters in the provider's documented shape),
 //! assembled at run time so that no scanner mistakes this file for a leak.
 
-use memwb::review::content::secrets::{REDACTED, find, preview, redact};
+use memwb::redact::{REDACTED, find, preview, redact};
 
 /// `(what, text, the value a scanner must find)`.
 fn real_shapes() -> Vec<(&'static str, String, String)> {

@@ -6,7 +6,7 @@
 
 use std::ops::Range;
 
-use memwb::review::content::secrets::{find, redact};
+use memwb::redact::{find, redact};
 
 const SAMPLES_PER_TEMPLATE: u64 = 4;
 const MIN_RECALL: f64 = 0.95;

@@ -56,8 +56,8 @@ fn an_unlisted_file_is_drawn_with_its_credentials_redacted() {
 
 #[test]
 fn a_redaction_proposal_is_diffed_redacted_and_says_what_it_redacts() {
-    use memwb::review::content::redaction::redact_record;
-    use memwb::review::content::secrets::redaction_evidence;
+    use memwb::redact::records::redact_record;
+    use memwb::redact::redaction_evidence;
     use memwb::review::proposal::{self, NewProposal};
     use memwb::review::{Origin, Plan};
 

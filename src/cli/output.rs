@@ -4,7 +4,7 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::review::content::secrets::{redact, redact_json};
+use crate::redact::{redact, redact_json};
 use crate::sanitize;
 
 /// Untrusted text as every output shows it: credentials redacted, then made [`inert`].

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::content::redaction::redact_input;
-use super::content::secrets::redact;
 use super::line_change::LineChange;
 use super::who::Who;
 use crate::claude::FileImage;
+use crate::redact::records::redact_input;
+use crate::redact::redact;
 use crate::store::{RecordInput, StoredRecord};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,8 +4,6 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::content::redaction::is_copy_of;
-use super::content::secrets::redact;
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent, listed_files, manifest_change, text_digest};
@@ -13,6 +11,7 @@ use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::proposal::{self, Deciding};
 use super::state::StateDir;
 use super::who::Who;
+use crate::redact::records::is_copy_of;
 use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Record, Store, StoreError, StoredRecord};
 
@@ -67,7 +66,7 @@ impl CommitObserver for JournalObserver {
         bytes: &[u8],
     ) -> Result<bool, StoreError> {
         let kept = StateDir::create(store).and_then(|state| state.create_subdir(DROPPED_DIR))?;
-        let redacted = redacted_bytes(bytes);
+        let redacted = crate::redact::redact_bytes(bytes);
         let bytes = redacted.as_deref().unwrap_or(bytes);
         match kept.read(file, bytes.len() + 1)? {
             Some(there) if there == bytes => {}
@@ -302,16 +301,6 @@ fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a Stor
     match (named.next(), named.next()) {
         (Some(only), None) => Some(only).filter(same),
         _ => None,
-    }
-}
-
-/// A dropped file's bytes with their credentials redacted, when it holds any: memwb's state
-/// never keeps a detected secret whole. Bytes that are not UTF-8 are read lossily to look.
-fn redacted_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
-    let text = String::from_utf8_lossy(bytes);
-    match redact(&text) {
-        std::borrow::Cow::Owned(redacted) => Some(redacted.into_bytes()),
-        std::borrow::Cow::Borrowed(_) => None,
     }
 }
 

@@ -3,8 +3,6 @@
 //! exact but for credentials, which are kept redacted as `repair --drop` keeps them), and
 //! undoing either, so that nothing memwb deletes or takes in is lost.
 
-use super::content::redaction::is_copy_of;
-use super::content::secrets;
 use super::entry::{DROPPED_DIR, StrayAction, StrayChange};
 use super::error::ReviewError;
 use super::intent::{Expect, Intent};
@@ -12,6 +10,8 @@ use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::observer::journaled;
 use super::state::StateDir;
 use super::who::Who;
+use crate::redact::records::is_copy_of;
+use crate::redact::redact_bytes;
 use crate::store::record::MAX_RECORD_BYTES;
 use crate::store::time::now_ms;
 use crate::store::{Commit, Store, StoreError, StoredRecord, codec};
@@ -145,11 +145,9 @@ fn change(file: &str, action: StrayAction, kept: Option<String>) -> StrayChange 
 /// with the credentials redacted (and `true`). A file that is not UTF-8 is scanned as its lossy
 /// text; one with a credential is then kept as that text, redacted: never the secret whole.
 fn kept_copy(seen: &[u8]) -> (Vec<u8>, bool) {
-    let text = String::from_utf8_lossy(seen);
-    if secrets::contains_secret(&text) {
-        (secrets::redact(&text).into_owned().into_bytes(), true)
-    } else {
-        (seen.to_vec(), false)
+    match redact_bytes(seen) {
+        Some(redacted) => (redacted, true),
+        None => (seen.to_vec(), false),
     }
 }
 

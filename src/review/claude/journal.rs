@@ -9,7 +9,6 @@
 
 use std::sync::Mutex;
 
-use super::super::content::secrets::redact;
 use super::super::error::ReviewError;
 use super::super::intent::{Expect, Intent};
 use super::super::journal::{Entry, EntryMeta, Journal, Op};
@@ -18,6 +17,7 @@ use super::super::proposal::{Deciding, check_as_read_in, is_decided_in};
 use super::super::who::Who;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
+use crate::redact::redact;
 use crate::store::time::now_ms;
 
 /// The journal of `folder` (in its state directory).

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::AuditFinding;
-use super::secrets::redact;
 use crate::fs::{IoHooks, atomic_replace_private, create_private_dir_all, read_optional};
+use crate::redact::redact;
 use crate::review::error::ReviewError;
 use crate::review::who::Who;
 use crate::store::StoreError;
@@ -39,7 +39,7 @@ pub struct Accepted {
     /// Unix milliseconds.
     pub at: i64,
     /// For `secret` and `secret-example`: the fingerprints of the values accepted
-    /// ([`super::secrets::fingerprint`], never the values). A value not among them is a new
+    /// ([`crate::redact::fingerprint`], never the values). A value not among them is a new
     /// finding. Empty in files written before fingerprints: those cover the code and record.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fingerprints: Vec<String>,

@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::secrets::redact;
 use super::{AuditFinding, Memory, finding};
 use crate::finding::Severity;
+use crate::redact::redact;
 use crate::session::history::Message;
 use crate::session::model::{ModelClient, SideQueryError, side_query, stable_json};
 

@@ -2,9 +2,9 @@
 //! change: each fix is a proposal a person approves or rejects.
 
 use super::AuditFinding;
-use super::redaction::redact_record;
 use super::report::Checked;
-use super::secrets::redaction_evidence;
+use crate::redact::records::redact_record;
+use crate::redact::redaction_evidence;
 use crate::review::dedupe::find_groups;
 use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
 use crate::store::{MemorySet, Record, Store};

@@ -14,10 +14,7 @@ pub mod fix;
 pub mod fix_claude;
 mod journaled;
 mod paths;
-pub mod redaction;
 pub mod report;
-mod secret_rules;
-pub mod secrets;
 
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -27,6 +24,7 @@ use serde::Serialize;
 use super::dedupe;
 use crate::claude::Topic;
 use crate::finding::{Finding, Severity};
+use crate::redact;
 use crate::session::model::ModelClient;
 use crate::store::{MemoryType, Store, StoredRecord};
 
@@ -219,7 +217,7 @@ pub struct AuditFinding {
     #[serde(skip)]
     pub fix: Option<fix::Fix>,
     /// For a `secret` or `secret-example`: the fingerprint of the value
-    /// ([`secrets::fingerprint`]), which an acceptance binds to.
+    /// ([`redact::fingerprint`]), which an acceptance binds to.
     #[serde(skip)]
     pub fingerprint: Option<String>,
 }
@@ -234,7 +232,7 @@ pub struct AuditReport {
 /// Audits `memories`: per memory in order, then across them (duplicates, conflicts).
 pub fn audit(memories: &[Memory], context: &AuditContext<'_>) -> AuditReport {
     let mut report = AuditReport::default();
-    if let Some(error) = secrets::scanner_error() {
+    if let Some(error) = redact::scanner_error() {
         report
             .notes
             .push(format!("the secret scanner could not start: {error}"));
@@ -321,11 +319,11 @@ pub fn secret_fingerprints(memory: &Memory) -> Vec<String> {
 fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
     let mut last_leak = None;
     for (text, first_line) in memory.secret_texts() {
-        for hit in secrets::find(text) {
+        for hit in redact::find(text) {
             let line = line_at(text, hit.range.start, first_line);
             let at = line.map(|l| format!(" on line {l}")).unwrap_or_default();
             let value = &text[hit.range.clone()];
-            let shown = secrets::preview(value);
+            let shown = redact::preview(value);
             let at_finding = out.len();
             if hit.example {
                 out.push(finding(
@@ -354,7 +352,7 @@ fn secret_findings(memory: &Memory, out: &mut Vec<AuditFinding>) {
                 ));
             }
             if let Some(found) = out.get_mut(at_finding) {
-                found.fingerprint = Some(secrets::fingerprint(value));
+                found.fingerprint = Some(redact::fingerprint(value));
             }
         }
     }

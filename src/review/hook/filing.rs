@@ -10,8 +10,8 @@ use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
+use crate::redact::redact;
 use crate::review::claude::NewFiles;
-use crate::review::content::secrets::redact;
 use crate::review::proposal::AgentCall;
 use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::claude::frontmatter;
 use crate::claude::index::INDEX_FILE;
 use crate::claude::write::FileImage;
-use crate::review::content::secrets::redact;
+use crate::redact::redact;
 use crate::store::RecordInput;
 
 use super::{Kind, State};

@@ -11,14 +11,14 @@ use serde::{Deserialize, Serialize};
 use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
-use super::content::redaction::{as_current, is_copy_of, redact_input};
-use super::content::secrets::{REDACTION_EVIDENCE, redact};
 use super::error::ReviewError;
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op, ProposalRef};
 use super::observer::journaled;
 use super::state::StateDir;
 use super::who::Who;
 use crate::claude::write::FileImage;
+use crate::redact::records::{as_current, is_copy_of, redact_input};
+use crate::redact::{REDACTION_EVIDENCE, redact};
 use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 

@@ -18,7 +18,7 @@ use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
 use crate::finding::Severity;
 use crate::folder::backend::ClaudeView;
-use crate::review::content::secrets::{redact, redact_json};
+use crate::redact::{redact, redact_json};
 use crate::sanitize;
 use crate::tui::text;
 use crate::tui::theme::Theme;

@@ -6,7 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use similar::{ChangeTag, TextDiff};
 
-use crate::review::content::secrets::redact;
+use crate::redact::redact;
 use crate::sanitize;
 use crate::store::RecordInput;
 use crate::tui::theme::Theme;

@@ -12,7 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
 use crate::finding::Severity;
-use crate::review::content::secrets::redact;
+use crate::redact::redact;
 use crate::sanitize;
 use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
 use crate::store::{LockState, StrayKind};

@@ -6,7 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use crate::claude::write::FileImage;
-use crate::review::content::secrets::redact;
+use crate::redact::redact;
 use crate::review::proposal::images::{self, Change};
 use crate::review::{Kind, Plan, Proposal};
 use crate::sanitize;

@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use super::list_filter::ListFilter;
 use super::proposal_files as files;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
-use crate::review::content::redaction::redact_input;
+use crate::redact::records::redact_input;
 use crate::review::journal::JournalRecord;
 use crate::review::{Kind, Plan, Proposal, ProposalStatus, State};
 use crate::sanitize;

@@ -5,7 +5,7 @@
 use ratatui::text::{Line, Span};
 
 use super::labelled;
-use crate::review::content::secrets::redact;
+use crate::redact::redact;
 use crate::sanitize;
 use crate::store::{StrayKind, codec};
 use crate::tui::keymap::{self, Action, Scope};

@@ -2,7 +2,7 @@
 //! a record that holds a credential, and how a redacted copy is matched back to the record it
 //! was made from.
 
-use super::secrets::redact;
+use super::redact;
 use crate::store::{MemorySet, Record, RecordInput};
 
 /// The record's fields with every credential replaced by `[REDACTED]`.

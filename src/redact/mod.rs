@@ -1,6 +1,8 @@
 //! Credentials in memory text: found with `redact-secret`'s detector set (see docs/audit.md
 //! for why that crate), told apart from the documented example keys that vendors publish, and
-//! redacted wherever memwb keeps a copy.
+//! redacted wherever memwb keeps a copy. The one place secrets are found and redacted: the
+//! content audit, the journal, proposals, the observers and every view call it, and it
+//! depends on nothing above the store (`records` redacts the store's records).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -8,7 +10,10 @@ use std::sync::LazyLock;
 
 use redact_secret::{BuiltInRegistry, DefaultPolicy};
 
-use super::secret_rules;
+pub mod records;
+mod rules;
+
+use rules as secret_rules;
 
 /// What a redacted value is replaced with, in records and in memwb's own files.
 pub const REDACTED: &str = "[REDACTED]";
@@ -101,6 +106,16 @@ pub fn find(text: &str) -> Vec<SecretHit> {
 /// Whether `text` holds a credential that is not a documented example.
 pub fn contains_secret(text: &str) -> bool {
     find(text).iter().any(|h| !h.example)
+}
+
+/// `bytes` with their credentials redacted, when they hold any (`None`: nothing to redact), for
+/// a file memwb keeps a copy of: its state never keeps a detected secret whole. Bytes that are
+/// not UTF-8 are read lossily to look, and a redacted copy is that lossy text.
+pub fn redact_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
+    match redact(&String::from_utf8_lossy(bytes)) {
+        Cow::Owned(redacted) => Some(redacted.into_bytes()),
+        Cow::Borrowed(_) => None,
+    }
 }
 
 /// `text` with every credential that is not an example replaced by [`REDACTED`]. Borrowed when
