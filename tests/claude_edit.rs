@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use jiff::Timestamp;
 use memwb::claude::LoadLimits;
 use memwb::claude::edit::{
-    self, ARCHIVE_FILE, Changes, FileWrite, NewMemory, TopicFile, TopicSummary, plan_index_fix,
+    self, Changes, FileWrite, NewMemory, TopicFile, TopicSummary, plan_index_fix,
 };
-use memwb::claude::index;
+use memwb::claude::index::{self, ARCHIVE_FILE};
 
 const FIXTURE: &str = "tests/fixtures/claude";
 const MEMORY: &str = "tests/fixtures/claude/config/projects/-home-dev-shop/memory";

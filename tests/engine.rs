@@ -15,6 +15,7 @@
 
 mod common;
 
+mod architecture;
 mod audit_secrets;
 mod bash_gate_props;
 mod claude_edit;

@@ -273,11 +273,12 @@ impl ClaudeFolder {
             },
             Err(e) => IndexFile::Unreadable(e.to_string()),
         };
-        snapshot.archive = read_regular(&self.root.join(super::edit::ARCHIVE_FILE), MAX_FILE_BYTES)
-            .ok()
-            .flatten()
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(|text| index::parse(&text, self.limits));
+        snapshot.archive =
+            read_regular(&self.root.join(super::index::ARCHIVE_FILE), MAX_FILE_BYTES)
+                .ok()
+                .flatten()
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .map(|text| index::parse(&text, self.limits));
         snapshot.consolidation = read_consolidation(&self.root.join(CONSOLIDATE_LOCK));
         snapshot
     }
@@ -317,7 +318,7 @@ impl ClaudeFolder {
                 continue;
             }
             // The archive `index --fix` writes is part of the index, not a memory.
-            if depth == 0 && (name == INDEX_FILE || name == super::edit::ARCHIVE_FILE) {
+            if depth == 0 && (name == INDEX_FILE || name == super::index::ARCHIVE_FILE) {
                 continue;
             }
             if !name.ends_with(".md") {
@@ -398,14 +399,14 @@ impl Snapshot {
     pub fn is_listed(&self, file: &str) -> bool {
         self.parsed_index().is_some_and(|index| {
             index.links_to(file)
-                || (index.links_to(super::edit::ARCHIVE_FILE)
+                || (index.links_to(super::index::ARCHIVE_FILE)
                     && self.archive.as_ref().is_some_and(|a| a.links_to(file)))
         })
     }
 
     /// Whether a link from MEMORY.md to `file` reaches something: a topic file, or the archive.
     pub fn links_somewhere(&self, file: &str) -> bool {
-        self.topic(file).is_some() || (file == super::edit::ARCHIVE_FILE && self.archive.is_some())
+        self.topic(file).is_some() || (file == super::index::ARCHIVE_FILE && self.archive.is_some())
     }
 
     /// The topic a query names: by `name`, else by file (with or without `.md`).

@@ -7,63 +7,11 @@
 use std::path::{Component, Path};
 
 use super::loader;
+pub use super::loader::{CutBy, LoadLimits, SizeUnit};
 
 pub const INDEX_FILE: &str = "MEMORY.md";
-
-/// How the size limit counts text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SizeUnit {
-    /// JavaScript string length (UTF-16 code units), which Claude Code most likely counts.
-    #[default]
-    Utf16,
-    Bytes,
-}
-
-impl SizeUnit {
-    pub fn measure(self, text: &str) -> usize {
-        match self {
-            Self::Utf16 => text.encode_utf16().count(),
-            Self::Bytes => text.len(),
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Utf16 => "characters",
-            Self::Bytes => "bytes",
-        }
-    }
-}
-
-impl std::str::FromStr for SizeUnit {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "utf16" => Ok(Self::Utf16),
-            "bytes" => Ok(Self::Bytes),
-            other => Err(format!("unknown unit {other:?}: use utf16 or bytes")),
-        }
-    }
-}
-
-/// Claude Code's load limits for MEMORY.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct LoadLimits {
-    pub lines: usize,
-    pub size: usize,
-    pub unit: SizeUnit,
-}
-
-impl Default for LoadLimits {
-    fn default() -> Self {
-        Self {
-            lines: 200,
-            size: 25_000,
-            unit: SizeUnit::Utf16,
-        }
-    }
-}
+/// The archive `index --fix` moves entries into, linked from MEMORY.md.
+pub const ARCHIVE_FILE: &str = "MEMORY-archive.md";
 
 /// Lines over this many characters get `index-line-long`.
 pub const LONG_LINE: usize = 150;
@@ -120,14 +68,6 @@ impl IndexLine {
     pub fn is_entry(&self) -> bool {
         matches!(self.kind, LineKind::Entry { .. })
     }
-}
-
-/// Which limit stopped loading first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CutBy {
-    Lines,
-    Size,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,7 +21,68 @@ use std::sync::OnceLock;
 use pulldown_cmark::{Event, Parser, Tag};
 use regex::Regex;
 
-use super::index::{CutBy, LoadLimits};
+/// How the size limit counts text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SizeUnit {
+    /// JavaScript string length (UTF-16 code units), which Claude Code most likely counts.
+    #[default]
+    Utf16,
+    Bytes,
+}
+
+impl SizeUnit {
+    pub fn measure(self, text: &str) -> usize {
+        match self {
+            Self::Utf16 => text.encode_utf16().count(),
+            Self::Bytes => text.len(),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Utf16 => "characters",
+            Self::Bytes => "bytes",
+        }
+    }
+}
+
+impl std::str::FromStr for SizeUnit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "utf16" => Ok(Self::Utf16),
+            "bytes" => Ok(Self::Bytes),
+            other => Err(format!("unknown unit {other:?}: use utf16 or bytes")),
+        }
+    }
+}
+
+/// Claude Code's load limits for MEMORY.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct LoadLimits {
+    pub lines: usize,
+    pub size: usize,
+    pub unit: SizeUnit,
+}
+
+impl Default for LoadLimits {
+    fn default() -> Self {
+        Self {
+            lines: 200,
+            size: 25_000,
+            unit: SizeUnit::Utf16,
+        }
+    }
+}
+
+/// Which limit stopped loading first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutBy {
+    Lines,
+    Size,
+}
 
 /// Why a byte of MEMORY.md is not in the counted text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::intent::text_digest;
+use crate::claude::index::ARCHIVE_FILE;
 use crate::claude::index::INDEX_FILE;
-use crate::claude::write::ARCHIVE_FILE;
 use crate::redact::redact;
 
 /// The files whose changes are kept as lines: the ones memwb edits line by line, and that grow

@@ -10,6 +10,14 @@ use yaml_rust2::scanner::TScalarStyle;
 use super::record::{MemoryType, Record, RecordError, check_budget};
 use super::yaml_scalar::{emit_scalar, resolves_to_non_string};
 
+// Here rather than in record.rs, so that the codec depends on the record and not both ways.
+impl Record {
+    /// The exact bytes the reference writes for this record.
+    pub fn to_file_text(&self) -> String {
+        serialize(self)
+    }
+}
+
 /// The serialized record: frontmatter, a blank line, the body and one final newline.
 pub fn serialize(record: &Record) -> String {
     let mut out = String::with_capacity(record.body().len() + record.description().len() + 64);

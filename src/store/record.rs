@@ -6,8 +6,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::codec;
-
 /// Limits on one serialized record file. The reference fixes these; they are not configurable.
 pub const MAX_RECORD_LINES: usize = 200;
 pub const MAX_RECORD_BYTES: usize = 4096;
@@ -253,11 +251,6 @@ impl Record {
             description: self.0.description.clone(),
             body: self.0.body.clone(),
         }
-    }
-
-    /// The exact bytes the reference writes for this record.
-    pub fn to_file_text(&self) -> String {
-        codec::serialize(self)
     }
 }
 

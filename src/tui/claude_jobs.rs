@@ -9,11 +9,9 @@ use jiff::Timestamp;
 
 use super::jobs::JobError;
 use super::review::Review;
-use crate::claude::edit::{
-    self, ARCHIVE_FILE, Changes, IndexFix, NewMemory, TopicFile, TopicSummary,
-};
+use crate::claude::edit::{self, Changes, IndexFix, NewMemory, TopicFile, TopicSummary};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::index::INDEX_FILE;
+use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
 use crate::review::content::fix_claude::file_claude_fixes;

@@ -5,9 +5,9 @@
 
 use jiff::Timestamp;
 
-use super::ARCHIVE_FILE;
 use super::index_lines::{IndexText, append_entry, entry_line, section_end};
 use crate::claude::folder::{Snapshot, Topic};
+use crate::claude::index::ARCHIVE_FILE;
 use crate::claude::index::{self, LineKind, Load, LoadLimits};
 
 /// The share of each load limit (lines, size) `index --fix` leaves free when it archives, so

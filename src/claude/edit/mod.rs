@@ -23,9 +23,6 @@ pub use plan::{
     plan_rename, plan_rm, plan_set,
 };
 
-/// The archive `index --fix` moves entries into, linked from MEMORY.md.
-pub const ARCHIVE_FILE: &str = "MEMORY-archive.md";
-
 /// A planned edit that cannot be written, naming the field and the rule.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {

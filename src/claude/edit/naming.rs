@@ -2,7 +2,7 @@
 
 use crate::claude::index::INDEX_FILE;
 
-use super::ARCHIVE_FILE;
+use crate::claude::index::ARCHIVE_FILE;
 
 /// Longest slug kept, in characters (file names stay well under every file system's limit).
 const MAX_SLUG_CHARS: usize = 64;

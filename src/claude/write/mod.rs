@@ -18,13 +18,11 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{ClaudeError, Result};
 use super::folder::{CONSOLIDATE_LOCK, ClaudeFolder, read_consolidation};
-use super::index::INDEX_FILE;
+use super::index::{ARCHIVE_FILE, INDEX_FILE};
 use super::state::ClaudeState;
 use files::Root;
 pub use files::{TEMP_PREFIX, TEMP_SUFFIX};
 pub use recover::recover;
-
-pub use super::edit::ARCHIVE_FILE;
 
 /// One file of a change.
 #[derive(Debug, Clone, PartialEq, Eq)]

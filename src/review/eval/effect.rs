@@ -6,7 +6,7 @@
 use super::cases::Case;
 use super::metrics::Verdict;
 use super::run::{Corpus, run_keyword};
-use crate::claude::edit::ARCHIVE_FILE;
+use crate::claude::index::ARCHIVE_FILE;
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{FileImage, Topic, TopicContent, frontmatter};
 use crate::review::Plan;
