@@ -66,6 +66,13 @@ pub enum ClaudeJob {
     Approve {
         id: String,
     },
+    /// Save a reviewer's edit of what a pending proposal writes into `file`.
+    EditProposal {
+        id: String,
+        opened: Vec<crate::claude::write::FileImage>,
+        file: String,
+        after: String,
+    },
     /// Re-plan a stale pending proposal against the files as they are now.
     Rebase {
         id: String,
@@ -98,6 +105,8 @@ pub enum Outcome {
     },
     /// The fix `R` would write, to show before it does.
     Planned(Box<IndexFix>),
+    /// A proposal's file edited by the reviewer.
+    ProposalEdited { id: String },
     /// A proposal rebased: what the rebase changed, in the reviewer's words.
     Rebased { id: String, changes: String },
 }
@@ -335,6 +344,15 @@ impl ClaudeJob {
                     select: None,
                 })
             }
+            ClaudeJob::EditProposal {
+                id,
+                opened,
+                file,
+                after,
+            } => {
+                crate::review::claude::edit_file(folder, id, opened, file, after.clone())?;
+                Ok(Outcome::ProposalEdited { id: id.clone() })
+            }
             ClaudeJob::Rebase { id } => {
                 let rebased = crate::review::claude::rebase(folder, id)?;
                 Ok(Outcome::Rebased {
@@ -379,6 +397,7 @@ impl ClaudeJob {
             ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),
             ClaudeJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
             ClaudeJob::Approve { id } => format!("approve {id}"),
+            ClaudeJob::EditProposal { id, .. } => format!("edit proposal {id}"),
             ClaudeJob::Rebase { id } => format!("rebase {id}"),
             ClaudeJob::Reject { id, .. } => format!("reject {id}"),
             ClaudeJob::FileFix(checked) => format!(

@@ -16,7 +16,7 @@ pub use journal::{
     ClaudeJournalObserver, journal_of, journaled, journaled_deciding, journaled_planned, undo,
 };
 pub use proposals::{
-    Approved, NewFiles, approve, file_proposal, list, load, recover, reject, state,
+    Approved, NewFiles, approve, edit_file, file_proposal, list, load, recover, reject, state,
     writes_for_images,
 };
 pub use rebase::rebase;

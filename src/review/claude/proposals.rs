@@ -228,6 +228,39 @@ pub fn reject(
     journal.record_decision_only(meta, decision)
 }
 
+/// Replaces the after image of `file` in the pending proposal `id` with `after` (a reviewer's
+/// edit), when the proposal's files are still the `opened` ones; the folder is not touched.
+pub fn edit_file(
+    folder: &ClaudeFolder,
+    id: &str,
+    opened: &[FileImage],
+    file: &str,
+    after: String,
+) -> Result<Proposal, ReviewError> {
+    recover(folder)?;
+    let _lock = ClaudeState::for_folder(folder)?.lock()?;
+    let state = state_dir(folder)?;
+    let mut proposal = proposal::load_in(&state, id)?;
+    proposal::pending(&proposal)?;
+    if proposal.files != opened {
+        return Err(ReviewError::ProposalEdited { id: id.to_owned() });
+    }
+    let image = proposal
+        .files
+        .iter_mut()
+        .find(|f| f.file == file && f.after.is_some())
+        .ok_or_else(|| ReviewError::ProposalInvalid {
+            rule: format!("proposal {id} writes no file {file}"),
+        })?;
+    image.after = Some(after);
+    proposal.files = images::redacted(proposal.files);
+    if let Some(rule) = images::stored_rule(&proposal.files) {
+        return Err(ReviewError::ProposalInvalid { rule });
+    }
+    proposal::rewrite_in(&state, &proposal)?;
+    Ok(proposal)
+}
+
 /// The folder's state directory, where its journal and proposals are.
 fn state_dir(folder: &ClaudeFolder) -> Result<StateDir, ReviewError> {
     journal_of(folder)?.create_state()

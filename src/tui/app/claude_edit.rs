@@ -49,10 +49,7 @@ impl App {
                 Vec::new()
             }
             Action::Edit => {
-                self.set_status(
-                    StatusKind::Error,
-                    "proposals on Claude Code folders are approved or rejected here, not edited yet".into(),
-                );
+                self.edit_proposal();
                 Vec::new()
             }
             _ => return None,
@@ -75,6 +72,27 @@ impl App {
         let Some(editor) = &mut self.editor else {
             return Vec::new();
         };
+        if let Target::ProposalTopic { id, file, opened } = editor.target.clone() {
+            let after = match editor.check_topic().and(
+                editor
+                    .proposed_topic_text()
+                    .unwrap_or_else(|| Err(format!("proposal {id} writes no file {file}"))),
+            ) {
+                Ok(after) => after,
+                Err(e) => {
+                    editor.error = Some(e);
+                    return Vec::new();
+                }
+            };
+            editor.saving = true;
+            editor.error = None;
+            return self.run_claude(ClaudeJob::EditProposal {
+                id,
+                opened,
+                file,
+                after,
+            });
+        }
         if let Target::TopicText { file, text } = editor.target.clone() {
             if let Err(e) = editor.check_topic_text() {
                 editor.error = Some(e);
@@ -170,9 +188,11 @@ impl App {
             }
             (_, Ok(Outcome::Done(text))) => self.set_status(StatusKind::Info, text),
             (_, Ok(Outcome::Rebased { id, changes })) => self.rebased(&id, Some(&changes)),
-            (ClaudeJob::Save { .. } | ClaudeJob::Replace { .. }, Err(failure))
-                if self.editor.is_some() =>
-            {
+            (_, Ok(Outcome::ProposalEdited { id })) => self.proposal_edited(&id),
+            (
+                ClaudeJob::Save { .. } | ClaudeJob::Replace { .. } | ClaudeJob::EditProposal { .. },
+                Err(failure),
+            ) if self.editor.is_some() => {
                 if let Some(editor) = &mut self.editor {
                     editor.saving = false;
                     // A raw text has no fields to re-apply: the refusal stays with it.

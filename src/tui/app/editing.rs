@@ -142,6 +142,22 @@ impl App {
         }
         let id = row.proposal.id.clone();
         let index = self.proposals.record;
+        if !row.proposal.files.is_empty() {
+            // A proposal that changes whole files (a Claude Code folder): the file it writes.
+            let files = row.proposal.files.clone();
+            let written: Vec<_> = files.iter().filter(|f| f.after.is_some()).collect();
+            match written.get(index).or(written.first()) {
+                Some(image) => {
+                    let text = image.after.clone().unwrap_or_default();
+                    self.editor = Some(Editor::proposed_topic(&id, &image.file, &text, &files));
+                }
+                None => self.set_status(
+                    StatusKind::Error,
+                    format!("proposal {id} only removes files: nothing to edit"),
+                ),
+            }
+            return;
+        }
         let records = self.proposals.proposed_records();
         match records.get(index) {
             Some(record) => self.editor = Some(Editor::proposal(&id, index, record, &records)),

@@ -50,14 +50,7 @@ impl App {
         match (&done.job, &done.result) {
             (Job::FileFix(_), Ok(_)) => self.set_inspection(done.inspection.clone()),
             (Job::EditProposal { id, .. }, Ok(_)) => {
-                self.editor = None;
-                self.set_status(
-                    StatusKind::Info,
-                    format!(
-                        "proposal {id}: record edited (nothing applied yet; {} approves)",
-                        keymap::label(Scope::Proposals, Action::Approve)
-                    ),
-                );
+                self.proposal_edited(id);
             }
             (Job::Repair { .. }, Ok(commit)) => {
                 self.editor = None;

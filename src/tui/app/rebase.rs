@@ -47,3 +47,17 @@ impl App {
         self.set_status(StatusKind::Info, text);
     }
 }
+
+impl App {
+    /// A reviewer's edit was saved into proposal `id` (either format): the editor closes.
+    pub(super) fn proposal_edited(&mut self, id: &str) {
+        self.editor = None;
+        self.set_status(
+            StatusKind::Info,
+            format!(
+                "proposal {id}: record edited (nothing applied yet; {} approves)",
+                keymap::label(Scope::Proposals, Action::Approve)
+            ),
+        );
+    }
+}

@@ -62,6 +62,13 @@ pub enum Target {
     /// A topic file whose frontmatter does not parse, edited as raw text (see `topic`) and
     /// saved whole over `text`, its exact text as read.
     TopicText { file: String, text: String },
+    /// What a pending proposal on a Claude Code folder writes into `file`, its files being
+    /// `opened` when the editor opened: `review::claude::edit_file`.
+    ProposalTopic {
+        id: String,
+        file: String,
+        opened: Vec<crate::claude::FileImage>,
+    },
 }
 
 pub struct Editor {
@@ -426,6 +433,9 @@ impl Editor {
         match (&self.target, &self.base) {
             (Target::Repair { file, .. } | Target::TopicText { file, .. }, _) => {
                 format!(" Repair {} ", sanitize::line(file))
+            }
+            (Target::ProposalTopic { id, file, .. }, _) => {
+                format!(" Edit proposed {} (proposal {id}) ", sanitize::line(file))
             }
             (Target::Proposal { id, .. }, Some(base)) => format!(
                 " Edit proposed {} (proposal {id}) ",

@@ -41,6 +41,42 @@ impl Editor {
         editor
     }
 
+    /// What proposal `id` writes into `file` (`text`), to be saved back into the proposal.
+    pub fn proposed_topic(
+        id: &str,
+        file: &str,
+        text: &str,
+        opened: &[crate::claude::FileImage],
+    ) -> Self {
+        let mut editor = Self::with_values(fields_of(text));
+        editor.target = Target::ProposalTopic {
+            id: id.to_owned(),
+            file: file.to_owned(),
+            opened: opened.to_vec(),
+        };
+        editor
+    }
+
+    /// The text of a proposed topic file with this edit's fields (every other byte kept).
+    pub fn proposed_topic_text(&self) -> Option<Result<String, String>> {
+        let Target::ProposalTopic { file, opened, .. } = &self.target else {
+            return None;
+        };
+        let text = opened
+            .iter()
+            .find(|f| f.file == *file)
+            .and_then(|f| f.after.as_deref())?;
+        let [name, kind, description, body] = self.values();
+        let changes = Changes {
+            name: Some(name),
+            kind: Some(kind),
+            description: Some(description),
+            body: Some(body),
+            fields: Vec::new(),
+        };
+        Some(edit_topic(text, &changes, Timestamp::now()).map_err(|e| e.to_string()))
+    }
+
     /// A new topic file (its name is picked from the memory's name when it is saved).
     pub fn new_topic() -> Self {
         let mut editor = Self::new_record();
@@ -149,6 +185,9 @@ impl Editor {
     }
 
     pub fn is_topic(&self) -> bool {
-        matches!(self.target, Target::Topic { .. } | Target::TopicText { .. })
+        matches!(
+            self.target,
+            Target::Topic { .. } | Target::TopicText { .. } | Target::ProposalTopic { .. }
+        )
     }
 }
