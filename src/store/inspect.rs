@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::error::StoreError;
 use super::lock::{self, LockState};
 use super::record_file::EntryFailure;
-use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest};
+use super::{Commit, MemorySet, Record, Store, StoredRecord, codec, index, manifest, parallel};
 use crate::finding::{Finding, Severity};
 use crate::fs::{Links, read_regular};
 
@@ -343,7 +343,10 @@ impl Store {
 
     /// [`Store::inspect`], taking the state of a listed entry from `reuse` where it answers
     /// (see `reinspect.rs`) instead of reading its file.
-    pub(super) fn inspect_reusing(&self, reuse: &dyn Fn(&str) -> Option<EntryState>) -> Inspection {
+    pub(super) fn inspect_reusing(
+        &self,
+        reuse: &(dyn Fn(&str) -> Option<EntryState> + Sync),
+    ) -> Inspection {
         let options = &self.options;
         let mut report = Inspection {
             workspace: self.workspace.clone(),
@@ -383,19 +386,16 @@ impl Store {
         // Relative to `.memory` as checked above; a failure here only means no cache.
         let dir = self.open_root().ok().flatten();
         let looked_at = SystemTime::now();
-        report.entries = listed
-            .iter()
-            .map(|(file, safe)| ManifestEntry {
-                file: file.clone(),
-                state: if !*safe {
-                    EntryState::UnsafeName
-                } else if let Some(state) = reuse(file) {
-                    state
-                } else {
-                    self.inspect_entry(dir.as_ref(), file, looked_at)
-                },
-            })
-            .collect();
+        report.entries = parallel::map_in_order(&listed, |(file, safe)| ManifestEntry {
+            file: file.clone(),
+            state: if !*safe {
+                EntryState::UnsafeName
+            } else if let Some(state) = reuse(file) {
+                state
+            } else {
+                self.inspect_entry(dir.as_ref(), file, looked_at)
+            },
+        });
         self.scan_folder(&mut report, &listed);
         report.lock = lock::observe(&self.root, options.lock.stale);
         report.lock_blocked = lock::blocked(&self.root.join(lock::LOCK_DIR));

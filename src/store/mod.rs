@@ -12,6 +12,7 @@ pub mod index;
 pub mod inspect;
 pub mod lock;
 pub mod manifest;
+mod parallel;
 pub mod record;
 mod record_file;
 mod reinspect;

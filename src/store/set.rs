@@ -156,13 +156,15 @@ impl Store {
             }
         })?;
         let looked_at = SystemTime::now();
-        let entries = files
-            .into_iter()
-            .map(|file| {
-                let record = self.load_entry_strict(Some(dir), &file, looked_at)?;
-                Ok(StoredRecord { file, record })
+        let entries = super::parallel::map_in_order(&files, |file| {
+            let record = self.load_entry_strict(Some(dir), file, looked_at)?;
+            Ok(StoredRecord {
+                file: file.clone(),
+                record,
             })
-            .collect::<Result<Vec<_>>>()?;
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>>>()?;
         self.cache.retain_listed(&entries);
         Ok(MemorySet { entries })
     }

@@ -200,6 +200,9 @@ pub struct App {
     pub prompt_on_screen: bool,
     /// How far the open yes/no question (a long diff, say) is scrolled.
     pub confirm_view: Detail,
+    /// How many readings of the set the watcher has delivered: a job started before the last
+    /// one read from an older base (see `job_done`).
+    pub watch_readings: u64,
 }
 
 /// How many status messages the log keeps.
@@ -244,6 +247,7 @@ impl App {
             reason: LineInput::default(),
             prompt_on_screen: false,
             confirm_view: Detail::default(),
+            watch_readings: 0,
         };
         app.manifest.refilter(&app.inspection, None);
         app.index.update(&app.inspection);

@@ -12,7 +12,7 @@ use crate::review::content::report::Checked;
 use crate::review::eval::{self, Case, EvalError, EvalState};
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
-use crate::store::{Commit, Record, Store, StoreError};
+use crate::store::{Commit, Record, Store, StoreError, Touched};
 
 #[derive(Debug, Clone)]
 pub enum Job {
@@ -106,15 +106,29 @@ pub struct JobDone {
     pub review: Arc<Review>,
     /// What the job did beyond its commit, for the status line (a rebase's changes).
     pub note: Option<String>,
+    /// Set when `inspection` was read incrementally ([`Job::run_from`]): how many readings the
+    /// watcher had delivered to the app when the job started.
+    pub read_from: Option<u64>,
 }
 
 impl Job {
+    /// Runs the job and reads the whole folder after it.
     pub fn run(self, store: &Store) -> JobDone {
+        self.run_from(store, None)
+    }
+
+    /// Runs the job; with `shown` (the reading the app shows, which a watcher keeps current, and
+    /// the count of readings it has delivered), the folder is read after it as the watcher
+    /// reads it after a commit ([`Store::reinspect`]): only the record files the manifest now
+    /// lists and `shown` did not hold are read. A reload reads everything.
+    pub fn run_from(self, store: &Store, shown: Option<(&Inspection, u64)>) -> JobDone {
+        let shown = shown.filter(|_| !matches!(self, Job::Reload));
         let result = match &self {
             Job::SaveCase(case) => {
                 let saved = eval::add_case(store, &EvalState::of(store), case.clone());
                 return self.done(
                     store,
+                    shown,
                     saved.map(|_| Commit::default()).map_err(JobError::from),
                 );
             }
@@ -127,7 +141,7 @@ impl Job {
                 let rebased = proposal::rebase(store, id);
                 let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
                 let result = rebased.map(|_| Commit::default()).map_err(JobError::from);
-                let mut done = self.done(store, result);
+                let mut done = self.done(store, shown, result);
                 done.note = note;
                 return done;
             }
@@ -135,6 +149,7 @@ impl Job {
                 Ok(filed) if filed.is_empty() => {
                     return self.done(
                         store,
+                        shown,
                         Err(JobError {
                             message: "nothing to propose: the fix is already in place".into(),
                             conflict: false,
@@ -191,16 +206,26 @@ impl Job {
             }
         }
         .map_err(JobError::from);
-        self.done(store, result)
+        self.done(store, shown, result)
     }
 
-    fn done(self, store: &Store, result: Result<Commit, JobError>) -> JobDone {
+    fn done(
+        self,
+        store: &Store,
+        shown: Option<(&Inspection, u64)>,
+        result: Result<Commit, JobError>,
+    ) -> JobDone {
+        let inspection = match shown {
+            Some((shown, _)) => store.reinspect(shown, &Touched::default()),
+            None => store.inspect(),
+        };
         JobDone {
             job: self,
             result,
-            inspection: Arc::new(store.inspect()),
+            inspection: Arc::new(inspection),
             review: Arc::new(Review::load(store)),
             note: None,
+            read_from: shown.map(|(_, readings)| readings),
         }
     }
 
@@ -236,5 +261,96 @@ impl Job {
                 checked.name.as_deref().unwrap_or(checked.finding.code)
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Job;
+    use crate::store::{MemoryType, Record, Store, StoreOptions};
+    use crate::tui::app::{App, Event};
+    use crate::tui::theme::Theme;
+
+    fn record(name: &str, body: &str) -> Record {
+        Record::new(name, MemoryType::Project, "a fact", body).expect("valid record")
+    }
+
+    /// A store of two records, and the first one's file edited in place behind memwb's back
+    /// after `shown` was read (so only a full read sees the edit).
+    fn edited_behind_the_reading() -> (tempfile::TempDir, Store, Arc<crate::store::inspect::Inspection>)
+    {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+        store
+            .extend(vec![record("one", "first"), record("two", "second")])
+            .expect("extend");
+        let shown = Arc::new(store.inspect());
+        let path = store.root().join(&shown.entries[0].file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        std::fs::write(&path, text.replace("first", "FIRST")).expect("edit in place");
+        (dir, store, shown)
+    }
+
+    fn body_of_one(inspection: &crate::store::inspect::Inspection) -> String {
+        inspection
+            .valid_records()
+            .find(|r| r.name() == "one")
+            .map(|r| r.body().to_owned())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_commit_reads_only_what_it_changed_on_top_of_the_shown_reading() {
+        let (_dir, store, shown) = edited_behind_the_reading();
+        let add = Job::Save {
+            base: None,
+            edited: record("three", "third"),
+        };
+        let done = add.clone().run_from(&store, Some((&shown, 7)));
+        assert!(done.result.is_ok(), "{:?}", done.result);
+        assert_eq!(done.read_from, Some(7));
+        let names: Vec<&str> = done.inspection.valid_records().map(Record::name).collect();
+        assert_eq!(names, ["one", "two", "three"]);
+        // The untouched entry came from the shown reading, unread: the edit is not in it.
+        assert_eq!(done.inspection.entries[0], shown.entries[0]);
+        assert_eq!(body_of_one(&done.inspection), "first");
+        // Without a reading to build on, everything is read.
+        let full = Job::Remove(record("three", "third")).run(&store);
+        assert_eq!(full.read_from, None);
+        assert_eq!(body_of_one(&full.inspection), "FIRST");
+    }
+
+    #[test]
+    fn a_reload_reads_everything_even_on_top_of_a_reading() {
+        let (_dir, store, shown) = edited_behind_the_reading();
+        let done = Job::Reload.run_from(&store, Some((&shown, 0)));
+        assert_eq!(done.read_from, None);
+        assert_eq!(*done.inspection, store.inspect());
+        assert_eq!(body_of_one(&done.inspection), "FIRST");
+    }
+
+    #[test]
+    fn a_jobs_reading_yields_to_one_the_watcher_delivered_while_it_ran() {
+        let (_dir, store, shown) = edited_behind_the_reading();
+        let add = Job::Save {
+            base: None,
+            edited: record("three", "third"),
+        };
+        // The watcher delivered nothing meanwhile: the job's reading is shown.
+        let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
+        let done = add.clone().run_from(&store, Some((&shown, app.watch_readings)));
+        app.update(Event::Job(Box::new(done)));
+        assert_eq!(app.inspection.valid_records().count(), 3);
+        // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
+        let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
+        let done = Job::Remove(record("three", "third")).run_from(&store, Some((&shown, 0)));
+        let watched = Arc::new(store.inspect());
+        app.watch_readings = 1;
+        app.inspection = watched.clone();
+        app.update(Event::Job(Box::new(done)));
+        assert!(Arc::ptr_eq(&app.inspection, &watched));
+        assert_eq!(body_of_one(&app.inspection), "FIRST");
     }
 }

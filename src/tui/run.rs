@@ -225,8 +225,11 @@ async fn event_loop(
                             continue;
                         };
                         let tx = tx.clone();
+                        // The watcher keeps the app's reading current: the job reads on top of it.
+                        let (shown, readings) = (app.inspection.clone(), app.watch_readings);
                         tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Job(Box::new(job.run(&store))));
+                            let done = job.run_from(&store, Some((&shown, readings)));
+                            let _ = tx.send(Event::Job(Box::new(done)));
                         });
                     }
                     Effect::LoadReview => {

@@ -38,10 +38,20 @@ impl App {
             .cloned()
     }
 
-    pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
+    pub(super) fn job_done(&mut self, mut done: JobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
         if done.result.is_ok() {
             self.own_commit_done(&FolderState::Memory(done.inspection.clone()));
+        }
+        if done
+            .read_from
+            .is_some_and(|readings| readings != self.watch_readings)
+        {
+            // The job read only what its commit changed on top of the reading shown when it
+            // started, trusting the rest to be as the watcher last reported it. The watcher has
+            // reported since, maybe a hand edit that base missed: its reading stands, and the
+            // watcher reports this job's commit too (it sees the manifest change).
+            done.inspection = self.inspection.clone();
         }
         let what = done.job.describe();
         // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.

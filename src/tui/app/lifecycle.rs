@@ -23,6 +23,9 @@ impl App {
     }
 
     pub(super) fn watch(&mut self, event: WatchEvent) {
+        if matches!(event, WatchEvent::Committed(_) | WatchEvent::Refreshed(_)) {
+            self.watch_readings += 1;
+        }
         match event {
             WatchEvent::Committed(change) => {
                 // Our own commits were already applied from the job's result: what is new is
