@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use memwb::store::{MemoryType, Record, Store, StoreOptions, index, manifest};
 use memwb::tui::app::{App, Event};
+use memwb::tui::jobs::Job;
 use memwb::tui::theme::Theme;
 use memwb::tui::ui;
 use memwb::watch::{WatchEvent, WatchOptions, Watcher};
@@ -154,12 +155,31 @@ fn bench_watch_latency() {
     Stats(after).show("200 records: txn return -> watcher event");
 }
 
-/// Resident memory of this process now, in bytes (Linux; 0 elsewhere).
+/// Resident memory of this process now, in bytes (Linux: `VmRSS` in `/proc/self/status`;
+/// 0 elsewhere).
 fn resident() -> usize {
-    std::fs::read_to_string("/proc/self/statm")
+    std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.split_whitespace().nth(1)?.parse::<usize>().ok())
-        .map_or(0, |pages| pages * 4096)
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+            line.split_whitespace().nth(1)?.parse::<usize>().ok()
+        })
+        .map_or(0, |kib| kib * 1024)
+}
+
+/// `runs` first screens, each timed up to its frame (the app is dropped untimed).
+fn time_first_screens(runs: usize, workspace: &std::path::Path, n: usize) -> Stats {
+    Stats(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let app = first_screen(workspace, n);
+                let took = start.elapsed();
+                drop(app);
+                took
+            })
+            .collect(),
+    )
 }
 
 /// Waits until the record files of a workspace just written are older than the record cache's
@@ -168,30 +188,105 @@ fn settle() {
     std::thread::sleep(memwb::store::RECORD_CACHE_SETTLE + Duration::from_millis(200));
 }
 
+/// Open, inspect, build the app and draw its first frame: what a person opening the workbench
+/// waits for.
+fn first_screen(workspace: &std::path::Path, n: usize) -> App {
+    let store = Store::open(workspace, options(n)).expect("open");
+    let inspection = Arc::new(store.inspect());
+    let mut app = App::new(store, inspection, Theme::from_env());
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+    app
+}
+
+/// The argument that makes this program the child of [`bench_first_screen`]'s memory figure.
+const MEMORY_CHILD: &str = "--first-screen-memory";
+
+/// In a fresh process (this program again), the first screen on the workspace at `args[0]`
+/// with `args[1]` records: prints the resident memory it added. Only a fresh process tells:
+/// in the bench's own process, the heap freed by the earlier runs is reused and the resident
+/// size does not grow.
+fn first_screen_memory_child(args: &[String]) {
+    let (Some(workspace), Some(n)) = (args.first(), args.get(1).and_then(|n| n.parse().ok()))
+    else {
+        panic!("usage: {MEMORY_CHILD} WORKSPACE RECORDS");
+    };
+    let before = resident();
+    let app = first_screen(std::path::Path::new(workspace), n);
+    println!("{}", resident().saturating_sub(before));
+    drop(app);
+}
+
 /// What a person opening the workbench on `n` records waits for: open, inspect, build the app
-/// and draw its first frame (each time in a fresh store, so no record comes from a cache), and
-/// the memory the app holds then.
+/// and draw its first frame (each time in a fresh store, so no record comes from a cache), on
+/// a set that has settled and on one just written; and the memory the app holds then.
 fn bench_first_screen(n: usize) {
     let dir = workspace(n);
+    time_first_screens(30, dir.path(), n).show(&format!("{n:>6} records: first screen, new files"));
     settle();
-    let mut grown = Vec::new();
-    time(10, || {
-        let before = resident();
-        let store = Store::open(dir.path(), options(n)).expect("open");
-        let inspection = Arc::new(store.inspect());
-        let mut app = App::new(store, inspection, Theme::from_env());
-        let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
-        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
-        grown.push(resident().saturating_sub(before));
-    })
-    .show(&format!("{n:>6} records: first screen (open..frame)"));
+    time_first_screens(30, dir.path(), n)
+        .show(&format!("{n:>6} records: first screen (open..frame)"));
+    let mut grown: Vec<usize> = (0..3)
+        .map(|_| {
+            let out = std::process::Command::new(std::env::current_exe().expect("exe"))
+                .arg(MEMORY_CHILD)
+                .arg(dir.path())
+                .arg(n.to_string())
+                .output()
+                .expect("child");
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .parse()
+                .expect("bytes")
+        })
+        .collect();
     grown.sort();
     println!(
-        "{:<48} {:.1} MiB (median of {})",
+        "{:<48} {:.1} MiB (median of {}, fresh processes)",
         format!("{n:>6} records: resident memory it added"),
         grown[grown.len() / 2] as f64 / (1 << 20) as f64,
         grown.len()
     );
+}
+
+/// The workbench commits one record onto `n` itself (a save in the editor) and draws the frame
+/// that shows it: the job, the reading after it, the panes, the frame. `incremental`: the job
+/// reads on top of the reading shown (as the workbench runs it), else the whole folder.
+fn bench_own_commit(n: usize, incremental: bool) {
+    let dir = workspace(n);
+    let store = Store::open(dir.path(), options(n + 100)).expect("open");
+    let mut app = App::new(store.clone(), Arc::new(store.inspect()), Theme::from_env());
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
+    let mut samples = Vec::new();
+    for i in 0..30 {
+        let record =
+            Record::new(format!("own-{i}"), MemoryType::Project, "added", "body").expect("valid");
+        let job = Job::Save {
+            base: None,
+            edited: record,
+        };
+        let start = Instant::now();
+        let done = if incremental {
+            job.run_from(&store, Some((&app.inspection.clone(), app.watch_readings)))
+        } else {
+            job.run(&store)
+        };
+        assert!(done.result.is_ok(), "{:?}", done.result);
+        app.update(Event::Job(Box::new(done)));
+        terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+        samples.push(start.elapsed());
+    }
+    let how = if incremental {
+        "reads what changed"
+    } else {
+        "reads everything"
+    };
+    Stats(samples).show(&format!("{n:>6} records: own commit -> on screen ({how})"));
 }
 
 /// Another process commits one record onto `n`; the workbench's watcher reloads and the app
@@ -233,7 +328,11 @@ fn bench_outside_commit(n: usize, settled: bool) {
 }
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == MEMORY_CHILD) {
+        return first_screen_memory_child(&args[at + 1..]);
+    }
+    if !args.iter().any(|a| a == "--bench") {
         return; // run by `cargo test --all-targets`: building it is the check
     }
     println!(
@@ -248,4 +347,6 @@ fn main() {
     bench_first_screen(10_000);
     bench_outside_commit(10_000, false);
     bench_outside_commit(10_000, true);
+    bench_own_commit(10_000, false);
+    bench_own_commit(10_000, true);
 }

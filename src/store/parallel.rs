@@ -49,7 +49,13 @@ mod tests {
 
     #[test]
     fn the_results_come_back_in_the_order_of_the_items() {
-        for len in [0, 1, MIN_PARALLEL_ITEMS - 1, 2 * MIN_PARALLEL_ITEMS + 7, 10_001] {
+        for len in [
+            0,
+            1,
+            MIN_PARALLEL_ITEMS - 1,
+            2 * MIN_PARALLEL_ITEMS + 7,
+            10_001,
+        ] {
             let items: Vec<usize> = (0..len).collect();
             let threads = std::sync::Mutex::new(std::collections::HashSet::new());
             let doubled = map_in_order(&items, |i| {

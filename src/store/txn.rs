@@ -256,7 +256,13 @@ impl Store {
             create_exclusive(&path, entry.record.to_file_text().as_bytes(), hooks)?;
             rollback.created.push(path);
         }
-        sync_dir(&self.root, hooks)?;
+        // No directory sync here: the one after the manifest's rename makes the new names
+        // durable together with both renames. A crash before it may lose the rename and keep
+        // the new files (unlisted files, the old set) or lose both; keeping the rename while
+        // losing a file it names would take a file system that persists one entry of a
+        // directory before an earlier one of the same directory, which ext4, XFS and btrfs do
+        // not (their journals commit in order, and the temp files' fsyncs in between commit
+        // it). docs/performance.md ("Five syncs") says more.
 
         rollback.old_index = Some(read_regular(
             &self.index_path(),

@@ -279,8 +279,11 @@ mod tests {
 
     /// A store of two records, and the first one's file edited in place behind memwb's back
     /// after `shown` was read (so only a full read sees the edit).
-    fn edited_behind_the_reading() -> (tempfile::TempDir, Store, Arc<crate::store::inspect::Inspection>)
-    {
+    fn edited_behind_the_reading() -> (
+        tempfile::TempDir,
+        Store,
+        Arc<crate::store::inspect::Inspection>,
+    ) {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
         store
@@ -340,7 +343,9 @@ mod tests {
         };
         // The watcher delivered nothing meanwhile: the job's reading is shown.
         let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = add.clone().run_from(&store, Some((&shown, app.watch_readings)));
+        let done = add
+            .clone()
+            .run_from(&store, Some((&shown, app.watch_readings)));
         app.update(Event::Job(Box::new(done)));
         assert_eq!(app.inspection.valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
