@@ -349,4 +349,223 @@ fn main() {
     bench_outside_commit(10_000, true);
     bench_own_commit(10_000, false);
     bench_own_commit(10_000, true);
+    claude::bench(&std::env::temp_dir());
+}
+
+/// The workbench on a Claude Code folder of [`CLAUDE_FILES`] topic files (issue 23): each
+/// action from the job's start to the frame that shows its outcome, and an outside write to
+/// the frame that shows it.
+mod claude {
+    use std::path::Path;
+    use std::sync::{Arc, mpsc};
+    use std::time::{Duration, Instant};
+
+    use memwb::claude::{ClaudeFolder, FileWrite, LoadLimits};
+    use memwb::claude_watch::{ClaudeEvent, ClaudeWatcher};
+    use memwb::review::claude::journaled;
+    use memwb::review::{EntryMeta, Op};
+    use memwb::tui::app::{App, Event};
+    use memwb::tui::claude_jobs::ClaudeJob;
+    use memwb::tui::theme::Theme;
+    use memwb::tui::ui;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::Stats;
+
+    const CLAUDE_FILES: usize = 200;
+    const RUNS: usize = 30;
+
+    fn topic(i: usize, body: &str) -> String {
+        format!(
+            "---\nname: note-{i}\ndescription: note number {i}\nmetadata:\n  type: project\n---\n\n{body}\n"
+        )
+    }
+
+    fn index_line(i: usize) -> String {
+        format!("- [note-{i}](project_note_{i}.md) — note number {i}\n")
+    }
+
+    fn file(i: usize) -> String {
+        format!("project_note_{i}.md")
+    }
+
+    /// A folder of [`CLAUDE_FILES`] topic files, each listed in MEMORY.md but the last (so
+    /// `R` has a line to add), and memwb's state for it beside it.
+    fn folder(dir: &Path) -> ClaudeFolder {
+        let memory = dir.join("memory");
+        std::fs::create_dir(&memory).expect("mkdir");
+        let mut index = String::from("# Memory index\n\n");
+        for i in 0..CLAUDE_FILES {
+            std::fs::write(
+                memory.join(file(i)),
+                topic(i, &format!("A body for note {i}.")),
+            )
+            .expect("fill");
+            if i + 1 < CLAUDE_FILES {
+                index.push_str(&index_line(i));
+            }
+        }
+        std::fs::write(memory.join("MEMORY.md"), index).expect("index");
+        ClaudeFolder::open(&memory, LoadLimits::default())
+            .expect("open")
+            .with_state_root(dir.join("state"))
+    }
+
+    fn app(folder: &ClaudeFolder) -> (App, Terminal<TestBackend>) {
+        let app = App::claude(folder.clone(), Arc::new(folder.read()), Theme::from_env());
+        (
+            app,
+            Terminal::new(TestBackend::new(100, 30)).expect("terminal"),
+        )
+    }
+
+    /// Runs `job` as the workbench does (off the UI thread there; here inline) and draws the
+    /// frame with its outcome.
+    fn on_screen(
+        folder: &ClaudeFolder,
+        app: &mut App,
+        terminal: &mut Terminal<TestBackend>,
+        job: ClaudeJob,
+    ) -> Duration {
+        let start = Instant::now();
+        let done = job.run(folder);
+        assert!(done.result.is_ok(), "{:?}", done.result.as_ref().err());
+        app.update(Event::ClaudeJob(Box::new(done)));
+        terminal.draw(|f| ui::render(f, app)).expect("draw");
+        start.elapsed()
+    }
+
+    /// Saving a topic file of about 10 KB from the editor.
+    fn save(dir: &Path) -> Stats {
+        let folder = folder(dir);
+        let (mut app, mut terminal) = app(&folder);
+        let target = file(7);
+        Stats(
+            (0..RUNS)
+                .map(|run| {
+                    let base = std::fs::read_to_string(folder.root().join(&target)).expect("read");
+                    let body = format!("run {run}: {}", "ten kilobytes of notes. ".repeat(420));
+                    let fields = [
+                        "note-7".to_owned(),
+                        "project".to_owned(),
+                        "note number 7".to_owned(),
+                        body,
+                    ];
+                    let job = ClaudeJob::Save {
+                        file: Some(target.clone()),
+                        base: Some(base),
+                        fields,
+                    };
+                    on_screen(&folder, &mut app, &mut terminal, job)
+                })
+                .collect(),
+        )
+    }
+
+    /// `R`: planning the index fix, up to the frame with its confirmation.
+    fn plan_index_fix(dir: &Path) -> Stats {
+        let folder = folder(dir);
+        let (mut app, mut terminal) = app(&folder);
+        Stats(
+            (0..RUNS)
+                .map(|_| on_screen(&folder, &mut app, &mut terminal, ClaudeJob::PlanIndexFix))
+                .collect(),
+        )
+    }
+
+    /// Undoing one journaled change of every topic file (what approving a proposal of
+    /// [`CLAUDE_FILES`] files journals), remade untimed before each run.
+    fn undo_wide_change(dir: &Path) -> Stats {
+        let folder = folder(dir);
+        let (mut app, mut terminal) = app(&folder);
+        Stats(
+            (0..RUNS)
+                .map(|run| {
+                    let writes = (0..CLAUDE_FILES)
+                        .map(|i| {
+                            let path = folder.root().join(file(i));
+                            let base = std::fs::read_to_string(path).expect("read");
+                            FileWrite {
+                                file: file(i),
+                                after: Some(base.replace("A body", &format!("Run {run}: a body"))),
+                                base: Some(base),
+                            }
+                        })
+                        .collect();
+                    let meta = EntryMeta {
+                        op: Some(Op::Approve),
+                        ..EntryMeta::default()
+                    };
+                    let (_, entry) = journaled(&folder, writes, meta).expect("change");
+                    let entry = entry.expect("journaled");
+                    app.update(Event::ClaudeJob(Box::new(ClaudeJob::Reload.run(&folder))));
+                    on_screen(
+                        &folder,
+                        &mut app,
+                        &mut terminal,
+                        ClaudeJob::Undo(Box::new(entry)),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// Another program writes a topic file; the watcher reads it and the app draws the frame
+    /// that shows it: from the write's return to that frame.
+    fn outside_write(dir: &Path) -> Stats {
+        let folder = folder(dir);
+        let (mut app, mut terminal) = app(&folder);
+        let (tx, rx) = mpsc::channel();
+        let (_watcher, _) = ClaudeWatcher::start(folder.clone(), move |event| {
+            if let ClaudeEvent::Changed(change) = event {
+                let _ = tx.send(change);
+            }
+        })
+        .expect("watch");
+        let path = folder.root().join(file(11));
+        Stats(
+            (0..RUNS)
+                .map(|run| {
+                    let text = topic(11, &format!("Written from outside, run {run}."));
+                    let temp = folder.root().join(".outside.tmp");
+                    std::fs::write(&temp, text).expect("write");
+                    std::fs::rename(&temp, &path).expect("rename");
+                    let written = Instant::now();
+                    let written_text = format!("run {run}.");
+                    let change = loop {
+                        let change = rx.recv_timeout(Duration::from_secs(30)).expect("event");
+                        let shows = change.snapshot.topics.iter().any(|t| {
+                            t.file == file(11)
+                                && t.parsed().is_some_and(|p| p.body.contains(&written_text))
+                        });
+                        if shows {
+                            break change;
+                        }
+                    };
+                    app.update(Event::ClaudeWatch(ClaudeEvent::Changed(change)));
+                    terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
+                    let took = written.elapsed();
+                    while rx.try_recv().is_ok() {}
+                    took
+                })
+                .collect(),
+        )
+    }
+
+    /// One of the cases above, run in a folder of its own.
+    type Case = fn(&Path) -> Stats;
+
+    pub fn bench(base: &Path) {
+        let runs: [(&str, Case); 4] = [
+            ("save a 10 KB topic -> on screen", save),
+            ("R (index fix) -> its modal", plan_index_fix),
+            ("undo a 200-file change -> on screen", undo_wide_change),
+            ("outside write -> on screen", outside_write),
+        ];
+        for (what, run) in runs {
+            let dir = tempfile::tempdir_in(base).expect("dir");
+            run(dir.path()).show(&format!("claude {CLAUDE_FILES} files: {what}"));
+        }
+    }
 }
