@@ -252,3 +252,74 @@ fn the_log_names_the_tool_that_made_each_change() {
         serde_json::json!({"user": "ana", "host": "box"})
     );
 }
+
+/// `ls`, `show` and `select` are one implementation over every format: the same rows, the
+/// same `show` heading, `--json` of `show` is the `ls --json` row, and `select` picks from the
+/// same memories.
+#[test]
+fn ls_show_and_select_read_one_model_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("tabs-style", "Indent with tabs in every file."));
+        folder.ok(&add("release-notes", "Write release notes on fridays."));
+        let rows: serde_json::Value =
+            serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
+        let rows = rows.as_array().expect("an array");
+        let names: Vec<&str> = rows
+            .iter()
+            .map(|r| r["name"].as_str().expect("name"))
+            .collect();
+        assert_eq!(names, ["tabs-style", "release-notes"], "{format:?}");
+        let row = &rows[0];
+        let keys: Vec<&str> = row
+            .as_object()
+            .expect("a row is an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys[..5],
+            ["name", "type", "description", "body", "file"],
+            "{format:?}: {row}"
+        );
+        let shown: serde_json::Value =
+            serde_json::from_str(&folder.ok(&["show", "tabs-style", "--json"])).expect("json");
+        assert_eq!(&shown, row, "{format:?}");
+        let file = row["file"].as_str().expect("file");
+        let text = folder.ok(&["show", "tabs-style"]);
+        assert!(
+            text.starts_with(&format!("# {file}\n---\n")),
+            "{format:?}: {text}"
+        );
+        assert!(
+            text.contains("Indent with tabs in every file."),
+            "{format:?}: {text}"
+        );
+        let raw = folder.run(&["show", "tabs-style", "--raw"]);
+        assert_eq!(
+            raw.stdout,
+            fs::read(folder.root().join(file)).expect("the file"),
+            "{format:?}"
+        );
+        let listed = folder.ok(&["ls"]);
+        assert!(
+            listed.starts_with("tabs-style     project    what it is about\n"),
+            "{format:?}: {listed:?}"
+        );
+        let selected: serde_json::Value =
+            serde_json::from_str(&folder.ok(&["select", "release fridays", "--json"]))
+                .expect("select --json");
+        assert_eq!(
+            selected["selected"],
+            serde_json::json!(["release-notes"]),
+            "{format:?}"
+        );
+        let missing = folder.run(&["show", "nothing-here"]);
+        assert_eq!(missing.status.code(), Some(2), "{format:?}");
+        assert!(
+            stderr(&missing).contains("no memory named \"nothing-here\""),
+            "{format:?}: {}",
+            stderr(&missing)
+        );
+    }
+}

@@ -326,7 +326,7 @@ fn self_retrieval_asks_each_description_for_its_record() {
         ],
     );
     let corpus = Corpus::of(&store.read().unwrap());
-    let cases = eval::self_cases(&corpus.records);
+    let cases = eval::self_cases(&corpus.memories);
     assert_eq!(
         cases[1],
         case("Integration tests hit a real database", &["db"], &[])
@@ -508,7 +508,7 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
         ],
     };
     let after = now.after(&plan);
-    let after_names: Vec<&str> = after.records.iter().map(|r| r.name()).collect();
+    let after_names: Vec<&str> = after.memories.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(after_names, ["db", "tabs"]);
     let changes = CaseChanges::between(&now, &after, &cases, 5);
     assert_eq!(
@@ -525,7 +525,7 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
     let extraction = Plan::Extraction(vec![record("weather-notes", "About the weather", "b")]);
     let unchanged = CaseChanges::between(&now, &now.after(&extraction), &cases, 5);
     assert_eq!(unchanged.describe(), "approving this changes no case");
-    assert_eq!(now.after(&extraction).records.len(), 3);
+    assert_eq!(now.after(&extraction).memories.len(), 3);
 }
 
 #[test]

@@ -248,10 +248,17 @@ fn a_proposal_shows_what_approving_it_does_to_the_cases() {
 #[test]
 fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_appears() {
     use memwb::review::eval::CaseResult;
-    use memwb::tui::evals::{Announcement, Evals, Evaluated, Memories};
+    use memwb::store::StoredRecord;
+    use memwb::tui::evals::{Announcement, Evals, Evaluated};
     let case = eval::Case::new("alpha", vec!["a".into()], vec![], None).unwrap();
     let run = |description: &str, selected: &[&str], blame: Option<u64>| Evaluated {
-        memories: Memories::Records(vec![record("a", description)]),
+        memories: vec![
+            StoredRecord {
+                file: "a.md".into(),
+                record: record("a", description),
+            }
+            .memory(0),
+        ],
         cases: vec![case.clone()],
         results: vec![CaseResult::score(
             &case,

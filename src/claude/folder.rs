@@ -11,6 +11,7 @@ use super::frontmatter::{self, Frontmatter, Parsed};
 use super::fsread::{MAX_FILE_BYTES, describe, read_regular};
 use super::index::{self, INDEX_FILE, LoadLimits, ParsedIndex};
 use crate::fs::IoHooks;
+use crate::memory::Memory;
 use crate::store::Touched;
 
 /// The lock auto dream holds while it consolidates: its text is the PID, its mtime the time of
@@ -118,6 +119,38 @@ impl Topic {
 
     pub fn body(&self) -> &str {
         self.parsed().map_or("", |p| p.body.as_str())
+    }
+
+    /// The topic file as the read model, with no place in the set (that is the snapshot's
+    /// to say: [`Snapshot::memories`]). The type is kept as written; the description's line
+    /// is found in the frontmatter.
+    pub fn memory(&self) -> Memory {
+        let parsed = self.parsed();
+        Memory {
+            name: self.name().to_owned(),
+            name_from_file: self.name_from_file(),
+            kind: self.kind().map(str::to_owned),
+            description: self.description().map(str::to_owned),
+            body: self.body().to_owned(),
+            file: self.file.clone(),
+            extra: Some(parsed.map(Parsed::extra).unwrap_or_default()),
+            position: None,
+            unreadable: match &self.content {
+                TopicContent::Read(_) => None,
+                TopicContent::Unreadable(why) => Some(why.clone()),
+            },
+            description_line: parsed.and_then(|p| {
+                p.raw
+                    .lines()
+                    .position(|l| l.trim_start().starts_with("description:"))
+                    // The opening `---` is line 1, so the frontmatter's first line is line 2.
+                    .map(|i| i + 2)
+            }),
+            body_line: parsed.map_or(1, |p| p.body_line),
+            frontmatter: parsed.map(|p| p.raw.clone()),
+            modified: self.modified,
+            journaled: None,
+        }
     }
 
     pub fn frontmatter(&self) -> Option<&Frontmatter> {
@@ -392,6 +425,19 @@ impl Snapshot {
             }
         }
         out
+    }
+
+    /// Every topic file as the read model, in [`Snapshot::ordered`] order; one that does not
+    /// read is there too, named after its file, with why.
+    pub fn memories(&self) -> Vec<Memory> {
+        self.ordered()
+            .into_iter()
+            .enumerate()
+            .map(|(place, topic)| Memory {
+                position: self.is_listed(&topic.file).then_some(place),
+                ..topic.memory()
+            })
+            .collect()
     }
 
     /// Whether MEMORY.md links to `file`, from an entry or from prose, or links to the

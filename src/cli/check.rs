@@ -18,7 +18,7 @@ use crate::folder::sets::discover;
 use crate::review::content::accept::Acceptances;
 use crate::review::content::fix;
 use crate::review::content::report::{Checked, SetReport, check_sets, check_store, project_root};
-use crate::review::content::{AuditContext, Memory, secret_fingerprints};
+use crate::review::content::{AuditContext, secret_fingerprints};
 use crate::review::journal::MEMWB_DIR;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
@@ -270,7 +270,7 @@ pub fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
         .read()
         .context("a finding is accepted for a record of the set, which must read first")?;
     let entry = set.require(&args.name)?;
-    let fingerprints = secret_fingerprints(&Memory::of_record(entry, None));
+    let fingerprints = secret_fingerprints(&entry.memory(0));
     let mut acceptances = Acceptances::load(&store.root().join(MEMWB_DIR))?;
     acceptances.accept(&args.code, &args.name, args.reason.clone(), fingerprints)?;
     say_accepted(&args.code, &args.name)?;

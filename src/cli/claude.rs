@@ -2,26 +2,20 @@
 //! Same output shapes as on `.memory`, with what Claude Code adds (other frontmatter fields,
 //! relative file paths, the load cut).
 
-use serde::Serialize;
-
 use anyhow::Context;
 
 use super::check::{AcceptArgs, CheckArgs, print_report, say_accepted, say_filed};
-use super::output::{print_json, print_raw, print_untrusted};
-use super::records::{IndexArgs, LsArgs, ShowArgs};
-use super::select::{SelectArgs, print_selection};
+use super::output::{print_json, print_untrusted};
+use super::records::IndexArgs;
 use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
-use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{CutBy, Load};
 use crate::claude::{ClaudeState, Snapshot, Topic};
 use crate::review::content::accept::Acceptances;
 use crate::review::content::fix_claude::file_claude_fixes;
 use crate::review::content::report::{Checked, check_claude};
-use crate::review::content::{AuditContext, Memory, secret_fingerprints};
-use crate::session::Selector;
-use crate::session::selection::claude_corpus;
+use crate::review::content::{AuditContext, secret_fingerprints};
 
 /// `memwb repair FILE`: a Claude Code folder has no manifest entry to repair.
 pub fn refuse_repair() -> anyhow::Result<u8> {
@@ -38,137 +32,13 @@ pub fn repair_journal(target: &ClaudeTarget) -> anyhow::Result<u8> {
     super::review::repair_journal(&journal)
 }
 
-#[derive(Serialize)]
-struct TopicJson<'a> {
-    name: &'a str,
-    /// `name` is the file's stem: the field is missing or blank.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    name_from_file: bool,
-    #[serde(rename = "type")]
-    kind: Option<&'a str>,
-    description: Option<&'a str>,
-    body: &'a str,
-    file: &'a str,
-    extra: serde_json::Map<String, serde_json::Value>,
-}
-
-impl<'a> From<&'a Topic> for TopicJson<'a> {
-    fn from(topic: &'a Topic) -> Self {
-        Self {
-            name: topic.name(),
-            name_from_file: topic.name_from_file(),
-            kind: topic.kind(),
-            description: topic.description(),
-            body: topic.body(),
-            file: &topic.file,
-            extra: topic.parsed().map(|p| p.extra()).unwrap_or_default(),
-        }
-    }
-}
-
-pub fn ls(target: &ClaudeTarget, args: &LsArgs) -> anyhow::Result<u8> {
-    let snapshot = target.folder.read();
-    let topics = snapshot.ordered();
-    if args.json {
-        let rows: Vec<TopicJson> = topics.iter().map(|t| TopicJson::from(*t)).collect();
-        print_json(&rows)?;
-        return Ok(EXIT_OK);
-    }
-    let width = super::output::widest(topics.iter().map(|t| t.name()));
-    let mut text = String::new();
-    for topic in &topics {
-        let listed = if snapshot.is_listed(&topic.file) {
-            ""
-        } else {
-            "  (not in MEMORY.md)"
-        };
-        let unnamed = if topic.name_from_file() {
-            "  (no name: the file name is shown)"
-        } else {
-            ""
-        };
-        text.push_str(&format!(
-            "{}  {}  {}{listed}{unnamed}\n",
-            super::output::padded(topic.name(), width),
-            super::output::padded(topic.kind().unwrap_or("-"), 9),
-            super::output::one_line(topic.description().unwrap_or("-")),
-        ));
-    }
-    for other in &snapshot.others {
-        text.push_str(&format!(
-            "not a memory: {} ({})\n",
-            super::output::one_line(&other.file),
-            super::output::one_line(&other.why)
-        ));
-    }
-    if topics.is_empty() {
-        text.push_str(super::output::NO_MEMORIES);
-        text.push('\n');
-    }
-    print_untrusted(&text)?;
-    Ok(EXIT_OK)
-}
-
 /// The topic `name` addresses: by its name, else by its file. A name two files share is
 /// refused, as on `.memory`, by every command (`show` too: it must not pick one silently).
 pub(super) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
-    let named: Vec<&Topic> = snapshot
-        .topics
-        .iter()
-        .filter(|t| t.name() == name)
-        .collect();
-    match named.as_slice() {
-        [one] => Ok(one),
-        [] => snapshot.find(name).ok_or_else(|| {
-            anyhow::anyhow!("no memory named {name:?} in {}", snapshot.root.display())
-        }),
-        many => anyhow::bail!(
-            "memory name {name:?} is ambiguous: it is held by {}; address one of them by its file (memwb show {})",
-            many.iter()
-                .map(|t| t.file.as_str())
-                .collect::<Vec<_>>()
-                .join(" and "),
-            many.last().map_or("FILE", |t| t.file.as_str())
-        ),
-    }
-}
-
-pub fn show(target: &ClaudeTarget, args: &ShowArgs) -> anyhow::Result<u8> {
-    let snapshot = target.folder.read();
-    let topic = require(&snapshot, &args.name)?;
-    if args.json {
-        print_json(&TopicJson::from(topic))?;
-        return Ok(EXIT_OK);
-    }
-    let path = snapshot.root.join(&topic.file);
-    let bytes = read_regular(&path, MAX_FILE_BYTES)?
-        .ok_or_else(|| anyhow::anyhow!("{} was removed", path.display()))?;
-    if args.raw {
-        print_raw(&bytes)?;
-    } else {
-        print_untrusted(&format!(
-            "# {}\n{}",
-            super::output::one_line(&topic.file),
-            String::from_utf8_lossy(&bytes)
-        ))?;
-    }
-    Ok(EXIT_OK)
-}
-
-/// `memwb select` over the topic files, through the same [`Selector`] as on `.memory`: the
-/// catalog is the index as Claude Code loads it.
-pub fn select_topics(target: &ClaudeTarget, args: &SelectArgs) -> anyhow::Result<u8> {
-    let selector = Selector::configured(&args.model.flags(), &|name| std::env::var(name).ok())?;
-    let selection = selector.select_from(&args.query, args.max, || {
-        anyhow::Ok(claude_corpus(&target.folder.read()))
-    })?;
-    print_selection(
-        &selection,
-        args.json,
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    )?;
-    Ok(EXIT_OK)
+    crate::formats::claude::address(&snapshot.topics, name, &snapshot.root, Topic::name, |t| {
+        &t.file
+    })
+    .map_err(super::read::reported)
 }
 
 /// What Claude Code loads, then the marked line where it stops and what it drops.
@@ -254,9 +124,12 @@ pub fn accept(target: &ClaudeTarget, args: &AcceptArgs) -> anyhow::Result<u8> {
     let _lock = state.lock()?;
     let snapshot = target.folder.read();
     let topic = require(&snapshot, &args.name)?;
-    let fingerprints = Memory::of_topic(topic)
-        .map(|memory| secret_fingerprints(&memory))
-        .unwrap_or_default();
+    let memory = topic.memory();
+    let fingerprints = if memory.is_readable() {
+        secret_fingerprints(&memory)
+    } else {
+        Vec::new()
+    };
     let mut acceptances = Acceptances::load(state.path())?;
     acceptances.accept(&args.code, topic.name(), args.reason.clone(), fingerprints)?;
     say_accepted(&args.code, topic.name())?;

@@ -8,14 +8,12 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
-use crate::claude::Topic;
 use crate::review::eval::{
     self, Case, CaseResult, ClaudeEval, Corpus, EvalState, ReplyCache, SelectorRun, Verdict,
     model_label,
 };
 use crate::session::Selector;
-use crate::session::selection::Candidate;
-use crate::store::{Record, Store};
+use crate::store::Store;
 
 /// More names than a MEMORY.md of 200 lines can list is no longer a selection.
 const MAX_K: usize = 200;
@@ -81,9 +79,8 @@ struct AddArgs {
 /// What `memwb eval` needs of a memory folder, whichever its format: where its evaluation
 /// lives, the set the cases run against, and the case edits under the folder's own lock.
 pub trait EvalFolder {
-    type Memory: Candidate;
     fn state(&self) -> &EvalState;
-    fn corpus(&self) -> anyhow::Result<Corpus<Self::Memory>>;
+    fn corpus(&self) -> anyhow::Result<Corpus>;
     /// Appends `case` (its names checked against the set) under the folder's lock.
     fn add(&self, case: Case) -> anyhow::Result<usize>;
     /// Removes case `number` (from 1) under the folder's lock.
@@ -106,7 +103,6 @@ impl<'a> MemoryEval<'a> {
 }
 
 impl EvalFolder for MemoryEval<'_> {
-    type Memory = Record;
     fn state(&self) -> &EvalState {
         &self.state
     }
@@ -123,11 +119,10 @@ impl EvalFolder for MemoryEval<'_> {
 
 /// A Claude Code folder: the cases in its state directory, edited under its state lock.
 impl EvalFolder for ClaudeEval {
-    type Memory = Topic;
     fn state(&self) -> &EvalState {
         ClaudeEval::state(self)
     }
-    fn corpus(&self) -> anyhow::Result<Corpus<Topic>> {
+    fn corpus(&self) -> anyhow::Result<Corpus> {
         Ok(ClaudeEval::corpus(self))
     }
     fn add(&self, case: Case) -> anyhow::Result<usize> {
@@ -374,7 +369,7 @@ pub fn execute_on<F: EvalFolder>(
     let selector = Selector::configured(&args.model.flags(), env)?;
     let corpus = folder.corpus()?;
     let cases = if args.self_cases {
-        eval::self_cases(&corpus.records)
+        eval::self_cases(&corpus.memories)
     } else {
         eval::load_cases(folder.state())?
     };

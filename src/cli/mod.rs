@@ -26,6 +26,7 @@ mod hooks;
 mod input;
 mod model_args;
 mod output;
+mod read;
 mod records;
 mod repair_target;
 mod review;
@@ -45,6 +46,8 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
+use crate::formats::claude::ClaudeBackend;
+use crate::formats::memory::MemoryBackend;
 use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
@@ -346,8 +349,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         );
     };
     match command {
-        Command::Ls(args) => records::ls(&store, args),
-        Command::Show(args) => records::show(&store, args),
+        Command::Ls(args) => read::ls(&MemoryBackend::new(&store), args),
+        Command::Show(args) => read::show(&MemoryBackend::new(&store), args),
         Command::Add(args) => records::add(&store, args),
         Command::Set(args) => records::set(&store, args),
         Command::Rm(args) => records::rm(&store, args),
@@ -356,7 +359,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Repair(args) => records::repair(&store, args),
         Command::Check(args) => check::run(&store, args),
         Command::Accept(args) => check::accept(&store, args),
-        Command::Select(args) => select::run(&store, args),
+        Command::Select(args) => read::select(&MemoryBackend::new(&store), args),
         Command::Eval(args) => eval::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),
         Command::Proposals(args) => review::proposals(&store, args),
@@ -400,8 +403,8 @@ fn run_claude(
         );
     };
     match command {
-        Command::Ls(args) => claude::ls(target, args),
-        Command::Show(args) => claude::show(target, args),
+        Command::Ls(args) => read::ls(&ClaudeBackend::new(&target.folder), args),
+        Command::Show(args) => read::show(&ClaudeBackend::new(&target.folder), args),
         Command::Index(args) if args.fix => claude_write::index_fix(target, args),
         Command::Index(args) => claude::index(target, args),
         Command::Add(args) => claude_write::add(target, args),
@@ -417,7 +420,7 @@ fn run_claude(
                 .then(|| workspace.to_owned());
             claude::check(target, args, project)
         }
-        Command::Select(args) => claude::select_topics(target, args),
+        Command::Select(args) => read::select(&ClaudeBackend::new(&target.folder), args),
         Command::Watch(args) => watch::run_claude(target, args),
         #[cfg(feature = "tui")]
         Command::Tui(args) if args.dir.is_none() => tui::run_claude(target, workspace, options),

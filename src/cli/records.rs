@@ -3,14 +3,14 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
-use super::output::{print_json, print_raw, print_untrusted};
+use super::output::print_untrusted;
 use crate::review::{EntryMeta, Op, journaled, journaled_op};
 use crate::store::record::ObjectOnly;
-use crate::store::{Commit, MemoryType, Record, RecordInput, Store, StoredRecord, codec};
+use crate::store::{Commit, Record, RecordInput, Store, codec};
 
 #[derive(clap::Args, Debug)]
 pub struct LsArgs {
@@ -165,73 +165,6 @@ impl<'de> Deserialize<'de> for ConsolidationPlan {
             records: fields.records,
         })
     }
-}
-
-#[derive(Serialize)]
-struct RecordJson<'a> {
-    name: &'a str,
-    #[serde(rename = "type")]
-    kind: MemoryType,
-    description: &'a str,
-    body: &'a str,
-    file: &'a str,
-}
-
-impl<'a> From<&'a StoredRecord> for RecordJson<'a> {
-    fn from(entry: &'a StoredRecord) -> Self {
-        Self {
-            name: entry.record.name(),
-            kind: entry.record.kind(),
-            description: entry.record.description(),
-            body: entry.record.body(),
-            file: &entry.file,
-        }
-    }
-}
-
-pub fn ls(store: &Store, args: &LsArgs) -> anyhow::Result<u8> {
-    let set = store.read()?;
-    if args.json {
-        let rows: Vec<RecordJson> = set.entries.iter().map(RecordJson::from).collect();
-        print_json(&rows)?;
-        return Ok(EXIT_OK);
-    }
-    if set.entries.is_empty() {
-        say!("{}", super::output::NO_MEMORIES)?;
-        return Ok(EXIT_OK);
-    }
-    let width = super::output::widest(set.records().map(|r| r.name()));
-    let mut text = String::new();
-    for record in set.records() {
-        text.push_str(&format!(
-            "{}  {:9}  {}\n",
-            super::output::padded(record.name(), width),
-            record.kind().as_str(),
-            super::output::one_line(record.description())
-        ));
-    }
-    print_untrusted(&text)?;
-    Ok(EXIT_OK)
-}
-
-pub fn show(store: &Store, args: &ShowArgs) -> anyhow::Result<u8> {
-    let set = store.read()?;
-    let entry = set.require(&args.name)?;
-    if args.json {
-        print_json(&RecordJson::from(entry))?;
-    } else if args.raw {
-        let bytes = store
-            .entry_bytes(&entry.file)
-            .with_context(|| format!("{} could not be read again", entry.file))?;
-        print_raw(&bytes)?;
-    } else {
-        print_untrusted(&format!(
-            "# {}\n{}",
-            super::output::one_line(&entry.file),
-            entry.record.to_file_text()
-        ))?;
-    }
-    Ok(EXIT_OK)
 }
 
 pub fn add(store: &Store, args: &AddArgs) -> anyhow::Result<u8> {

@@ -13,7 +13,8 @@ use super::model_args::ModelArgs;
 use std::io::Write;
 
 use super::output::{inert, shown, write_json};
-use crate::session::Selector;
+use crate::formats::memory::MemoryBackend;
+use crate::memory::Memory;
 use crate::session::selection::{Candidate, DEFAULT_MAX_SELECTED, Selection};
 use crate::store::Store;
 
@@ -52,17 +53,8 @@ impl<'a, R: Candidate> From<&'a Selection<R>> for SelectJson<'a> {
     }
 }
 
-pub fn run(store: &Store, args: &SelectArgs) -> anyhow::Result<u8> {
-    run_to(
-        store,
-        args,
-        &|name| std::env::var(name).ok(),
-        &mut std::io::stdout().lock(),
-        &mut std::io::stderr().lock(),
-    )
-}
-
-/// [`run`] with the environment and both outputs given, for tests and embedders.
+/// [`super::read::select`] on a `.memory` set with the environment and both outputs given,
+/// for tests and embedders.
 pub fn run_to(
     store: &Store,
     args: &SelectArgs,
@@ -70,9 +62,7 @@ pub fn run_to(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<u8> {
-    let selection = execute(store, args, env)?;
-    print_selection(&selection, args.json, out, err)?;
-    Ok(0)
+    super::read::select_to(&MemoryBackend::new(store), args, env, out, err)
 }
 
 /// What `memwb select` prints for a selection of either format: the `<relevant_memories>`
@@ -96,17 +86,11 @@ pub fn print_selection<R: Candidate>(
     Ok(())
 }
 
-/// The selection `run` prints; `env` looks up environment variables. Fails only when the
-/// model settings are contradictory or unusable, or the set cannot be read (see
-/// [`Selector`]).
+/// The selection `memwb select` prints on a `.memory` set ([`super::read::selection`]).
 pub fn execute(
     store: &Store,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
-) -> anyhow::Result<Selection> {
-    let selector = Selector::configured(&args.model.flags(), env)?;
-    selector.select_from(&args.query, args.max, || {
-        let set = store.read()?;
-        anyhow::Ok((set.records().cloned().collect(), set.index_text()))
-    })
+) -> anyhow::Result<Selection<Memory>> {
+    super::read::selection(&MemoryBackend::new(store), args, env)
 }

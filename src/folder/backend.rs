@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{Format, OpenOptions, Summary};
 use crate::claude::{ClaudeFolder, LoadLimits, Snapshot, Topic, audit};
 use crate::finding::{Finding, Severity};
+use crate::memory::Memory;
 use crate::store::Store;
 
 /// An open folder: the `.memory` contract through its store, or a Claude Code folder.
@@ -76,17 +77,21 @@ pub struct ClaudeView {
     pub order: Vec<String>,
     /// The load limits the index is measured against.
     pub limits: LoadLimits,
+    /// Every topic file as the read model, in `order`.
+    pub memories: Vec<Memory>,
 }
 
 impl ClaudeView {
     pub fn new(snapshot: Arc<Snapshot>, limits: LoadLimits) -> Self {
         let findings = audit(&snapshot);
-        let order = snapshot.ordered().iter().map(|t| t.file.clone()).collect();
+        let memories = snapshot.memories();
+        let order = memories.iter().map(|m| m.file.clone()).collect();
         Self {
             snapshot,
             findings,
             order,
             limits,
+            memories,
         }
     }
 
@@ -124,27 +129,15 @@ impl ClaudeView {
 
     /// What a filter looks through: name, type, description, file and body.
     pub fn haystack(&self, file: &str) -> String {
-        match self.topic(file) {
-            Some(t) => format!(
-                "{} {} {} {} {}",
-                t.name(),
-                t.kind().unwrap_or(""),
-                t.description().unwrap_or(""),
-                t.file,
-                t.body()
-            ),
-            None => file.to_owned(),
-        }
+        self.memories
+            .iter()
+            .find(|m| m.file == file)
+            .map_or_else(|| file.to_owned(), Memory::haystack)
     }
 
     /// The topic files a query chooses among (those that read), in index order.
-    pub fn candidates(&self) -> Vec<Topic> {
-        self.snapshot
-            .ordered()
-            .into_iter()
-            .filter(|t| t.parsed().is_some())
-            .cloned()
-            .collect()
+    pub fn candidates(&self) -> Vec<Memory> {
+        Memory::readable(&self.memories)
     }
 
     /// The index as Claude Code loads it: the catalog an agent's selection is given.

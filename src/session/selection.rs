@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::history::Message;
 use super::model::{ModelClient, SideQueryError, side_query, stable_json};
 use super::prompts;
+use crate::memory::Memory;
 use crate::store::Record;
 
 /// `last_error` after the selector failed, exactly as the reference words it.
@@ -18,7 +19,8 @@ pub const SELECTION_FAILED: &str = "Memory selection failed; deterministic fallb
 /// How many records a turn keeps by default (the reference's `max_selected`).
 pub const DEFAULT_MAX_SELECTED: usize = 5;
 
-/// What a selection chooses among: a `.memory` record, or a Claude Code topic file.
+/// What a selection chooses among: a memory of any format (the read model), or a `.memory`
+/// record (the agent session selects among the records it holds).
 pub trait Candidate: Clone {
     fn name(&self) -> &str;
     /// The type as the `## <name> (<type>)` heading shows it.
@@ -42,30 +44,29 @@ impl Candidate for Record {
     }
 }
 
-impl Candidate for crate::claude::Topic {
+impl Candidate for Memory {
     fn name(&self) -> &str {
-        crate::claude::Topic::name(self)
+        &self.name
     }
     fn kind_label(&self) -> &str {
-        self.kind().unwrap_or("untyped")
+        Memory::kind_label(self)
     }
     fn description(&self) -> &str {
-        crate::claude::Topic::description(self).unwrap_or("")
+        Memory::description(self)
     }
     fn body(&self) -> &str {
-        crate::claude::Topic::body(self)
+        &self.body
     }
 }
 
-/// What a selection over a Claude Code folder chooses among: the topic files whose frontmatter
-/// reads, in index order, and the catalog a model is shown, the index as Claude Code loads it
-/// (empty when there is no readable MEMORY.md).
-pub fn claude_corpus(snapshot: &crate::claude::Snapshot) -> (Vec<crate::claude::Topic>, String) {
+/// What a selection over a Claude Code folder chooses among: the topic files that read, in
+/// index order, and the catalog a model is shown, the index as Claude Code loads it (empty
+/// when there is no readable MEMORY.md).
+pub fn claude_corpus(snapshot: &crate::claude::Snapshot) -> (Vec<Memory>, String) {
     let topics = snapshot
-        .ordered()
+        .memories()
         .into_iter()
-        .filter(|t| t.parsed().is_some())
-        .cloned()
+        .filter(Memory::is_readable)
         .collect();
     let catalog = snapshot
         .parsed_index()

@@ -16,6 +16,14 @@ impl Record {
     pub fn to_file_text(&self) -> String {
         serialize(self)
     }
+
+    /// The line of the record's file (1-based) on which its body starts: the codec writes the
+    /// frontmatter, then one blank line.
+    pub fn body_line(&self) -> usize {
+        let text = self.to_file_text();
+        let header = text.len() - self.body().len() - 1;
+        text[..header].matches('\n').count() + 1
+    }
 }
 
 /// The serialized record: frontmatter, a blank line, the body and one final newline.

@@ -11,19 +11,16 @@ pub const MAX_INDEX_FILE_BYTES: usize = 1 << 20;
 pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> String {
     let mut out = String::new();
     for (file, record) in entries {
-        for part in [
-            "- [",
-            record.name(),
-            "](",
-            file,
-            ") - ",
-            record.description(),
-            "\n",
-        ] {
-            out.push_str(part);
-        }
+        push_entry_line(&mut out, record.name(), file, record.description());
     }
     out
+}
+
+/// Appends one line of the index to `out`: `- [name](file) - description`.
+pub fn push_entry_line(out: &mut String, name: &str, file: &str, description: &str) {
+    for part in ["- [", name, "](", file, ") - ", description, "\n"] {
+        out.push_str(part);
+    }
 }
 
 /// Lines and bytes of an index text, measured as the budget measures them.

@@ -6,6 +6,7 @@ use std::time::SystemTime;
 use super::error::{Result, StoreError};
 use super::{Record, Store, index, manifest};
 use crate::fs::{Links, read_regular};
+use crate::memory::Memory;
 
 /// A record and the file that holds this version of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,40 @@ pub struct MemorySet {
     pub entries: Vec<StoredRecord>,
 }
 
+impl StoredRecord {
+    /// The record as the read model: `position` is its place in the manifest. The codec
+    /// writes the description on line 3 and the body after the frontmatter and one blank line.
+    pub fn memory(&self, position: usize) -> Memory {
+        let record = &self.record;
+        Memory {
+            name: record.name().to_owned(),
+            name_from_file: false,
+            kind: Some(record.kind().as_str().to_owned()),
+            description: Some(record.description().to_owned()),
+            body: record.body().to_owned(),
+            file: self.file.clone(),
+            extra: None,
+            position: Some(position),
+            unreadable: None,
+            description_line: Some(3),
+            body_line: record.body_line(),
+            frontmatter: None,
+            modified: None,
+            journaled: None,
+        }
+    }
+}
+
 impl MemorySet {
+    /// Every record as the read model, in manifest order.
+    pub fn memories(&self) -> Vec<Memory> {
+        self.entries
+            .iter()
+            .enumerate()
+            .map(|(position, entry)| entry.memory(position))
+            .collect()
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }

@@ -133,7 +133,7 @@ pub enum Effect {
     /// Select among a Claude Code folder's topic files, then send [`Event::Query`].
     QueryTopics {
         query: String,
-        topics: Vec<crate::claude::Topic>,
+        topics: Vec<crate::memory::Memory>,
         catalog: String,
     },
     /// Find every memory folder, then send [`Event::Sets`].

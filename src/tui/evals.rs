@@ -6,42 +6,29 @@
 
 use std::collections::HashMap;
 
-use crate::claude::{ClaudeFolder, Topic};
+use crate::claude::ClaudeFolder;
 use crate::folder::backend::Backend;
+use crate::memory::Memory;
 use crate::review::eval::{
     self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
     Verdict,
 };
 use crate::review::{Entry, Journal, Plan, State as ProposalState};
-use crate::session::selection::Candidate;
 use crate::store::{Record, Store};
-
-/// The memories the cases run against, as the workbench shows them.
-#[derive(Debug, Clone)]
-pub enum EvalCorpus {
-    Records(Corpus),
-    Topics(Corpus<Topic>),
-}
-
-/// The memories a run was over (what a later run compares with to tell a change).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Memories {
-    Records(Vec<Record>),
-    Topics(Vec<Topic>),
-}
 
 /// What a background run needs: the set as the workbench shows it, and the pending plans.
 #[derive(Debug, Clone)]
 pub struct EvalRequest {
-    pub corpus: EvalCorpus,
+    /// The memories the cases run against, as the workbench shows them.
+    pub corpus: Corpus,
     pub proposals: Vec<(String, Plan)>,
 }
 
 /// A finished run.
 #[derive(Debug, Clone)]
 pub struct Evaluated {
-    /// The memories the cases ran against.
-    pub memories: Memories,
+    /// The memories the cases ran against (what a later run compares with to tell a change).
+    pub memories: Vec<Memory>,
     pub cases: Vec<Case>,
     pub results: Vec<CaseResult>,
     /// Per pending proposal: what approving it would change.
@@ -55,22 +42,9 @@ pub struct Evaluated {
 
 /// Loads the cases and runs them (blocking: call it off the UI thread).
 pub fn evaluate(backend: &Backend, request: EvalRequest) -> Evaluated {
-    match (backend, request.corpus) {
-        (Backend::Memory(store), EvalCorpus::Records(corpus)) => {
-            evaluate_set(store, corpus, &request.proposals)
-        }
-        (Backend::Claude(folder), EvalCorpus::Topics(corpus)) => evaluate_folder(folder, corpus),
-        (_, corpus) => Evaluated {
-            memories: match corpus {
-                EvalCorpus::Records(c) => Memories::Records(c.records),
-                EvalCorpus::Topics(c) => Memories::Topics(c.records),
-            },
-            cases: Vec::new(),
-            results: Vec::new(),
-            effects: Vec::new(),
-            blame: None,
-            error: Some("another folder was opened meanwhile".into()),
-        },
+    match backend {
+        Backend::Memory(store) => evaluate_set(store, request.corpus, &request.proposals),
+        Backend::Claude(folder) => evaluate_folder(folder, request.corpus),
     }
 }
 
@@ -92,7 +66,7 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
             .collect()
     };
     Evaluated {
-        memories: Memories::Records(corpus.records),
+        memories: corpus.memories,
         cases,
         results,
         effects,
@@ -103,7 +77,7 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
 
 /// A Claude Code folder: its cases in the state directory, and each ready proposal's effect
 /// on them from its after-images.
-fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
+fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus) -> Evaluated {
     let blame = last_of(crate::review::claude::journal_of(folder))
         .filter(|entry| files_left_as(entry, folder))
         .map(|entry| entry.id);
@@ -115,7 +89,7 @@ fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
         folder_effects(folder, &corpus, &cases)
     };
     Evaluated {
-        memories: Memories::Topics(corpus.records),
+        memories: corpus.memories,
         cases,
         results,
         effects,
@@ -127,7 +101,7 @@ fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus<Topic>) -> Evaluated {
 /// What approving each ready proposal filed for `folder` would change.
 fn folder_effects(
     folder: &ClaudeFolder,
-    corpus: &Corpus<Topic>,
+    corpus: &Corpus,
     cases: &[Case],
 ) -> Vec<(String, CaseChanges)> {
     let listed = crate::review::claude::list(folder).map(|l| l.proposals);
@@ -151,8 +125,8 @@ fn last_of(journal: Result<Journal, crate::review::ReviewError>) -> Option<Entry
     last_entry(journal.and_then(|j| j.last_entries(1)).ok())
 }
 
-fn run<R: Candidate>(
-    corpus: &Corpus<R>,
+fn run(
+    corpus: &Corpus,
     cases: Result<Vec<Case>, EvalError>,
 ) -> (Vec<Case>, Vec<CaseResult>, Option<String>) {
     let (cases, error) = match cases {
@@ -168,17 +142,33 @@ fn run<R: Candidate>(
 fn left_as(entry: &Entry, corpus: &Corpus) -> bool {
     let changed = !entry.before.is_empty() || !entry.after.is_empty();
     let written = entry.after.iter().all(|after| {
-        corpus
-            .records
-            .iter()
-            .any(|r| r.name() == after.record.name && r.to_input() == after.record)
+        let written = &after.record;
+        corpus.memories.iter().any(|m| {
+            holds(
+                m,
+                [
+                    &written.name,
+                    &written.kind,
+                    &written.description,
+                    &written.body,
+                ],
+            )
+        })
     });
     let removed = entry
         .before
         .iter()
         .filter(|b| !entry.after.iter().any(|a| a.record.name == b.record.name))
-        .all(|b| !corpus.records.iter().any(|r| r.name() == b.record.name));
+        .all(|b| !corpus.memories.iter().any(|m| m.name == b.record.name));
     changed && written && removed
+}
+
+/// Whether `memory` is the record whose name, type, description and body are `fields`.
+fn holds(memory: &Memory, [name, kind, description, body]: [&str; 4]) -> bool {
+    memory.name == name
+        && memory.kind.as_deref() == Some(kind)
+        && memory.description() == description
+        && memory.body == body
 }
 
 /// Whether the folder's files are as `entry` left them (each after-image on disk, each
@@ -237,7 +227,7 @@ pub struct Evals {
     /// Regressions announced before their journal entry was written (it follows the commit),
     /// with what they said: blamed on it when a later run finds it.
     unblamed: Vec<(CaseKey, String)>,
-    evaluated: Option<Memories>,
+    evaluated: Option<Vec<Memory>>,
     last_blame: Option<u64>,
 }
 
@@ -251,8 +241,16 @@ impl Evals {
     }
 
     /// Whether the last run was over exactly `records` (false before the first).
-    pub fn ran_on_records<'a>(&self, records: impl Iterator<Item = &'a Record>) -> bool {
-        matches!(&self.evaluated, Some(Memories::Records(before)) if before.iter().eq(records))
+    pub fn ran_on_records<'a>(&self, mut records: impl Iterator<Item = &'a Record>) -> bool {
+        let Some(before) = &self.evaluated else {
+            return false;
+        };
+        let mut before = before.iter();
+        records.all(|r| {
+            before
+                .next()
+                .is_some_and(|m| holds(m, [r.name(), r.kind().as_str(), r.description(), r.body()]))
+        }) && before.next().is_none()
     }
 
     /// Takes a finished run; returns one announcement per case that passed before a change to

@@ -31,8 +31,8 @@ pub fn conflicts(
         .map(|m| {
             json!({
                 "name": m.name,
-                "type": m.kind.map(|k| k.as_str()),
-                "description": redact(&m.description),
+                "type": m.memory_type().map(|k| k.as_str()),
+                "description": redact(m.description()),
                 "body": redact(&m.body),
             })
         })

@@ -30,7 +30,7 @@ pub(crate) fn stamp_store(store: &Store, entries: &[StoredRecord], memories: &mu
 /// Only the memories whose relative dates are checked need the journal read.
 fn dated(memory: &Memory) -> bool {
     matches!(
-        memory.kind,
+        memory.memory_type(),
         Some(MemoryType::Project | MemoryType::Feedback)
     )
 }

@@ -5,7 +5,7 @@
 //!
 //! It works on a format-neutral list of [`Memory`] values, so every memory format audits the
 //! same way: the `.memory` contract through [`memories_of`], Claude Code topic files through
-//! [`Memory::of_topic`]. Synchronous and UI-free; the model, when there is one, is called once per set.
+//! [`crate::claude::Snapshot::memories`] (those that read). Synchronous and UI-free; the model, when there is one, is called once per set.
 
 pub mod accept;
 mod conflict;
@@ -17,12 +17,10 @@ mod paths;
 pub mod report;
 
 use std::path::PathBuf;
-use std::time::SystemTime;
 
 use serde::Serialize;
 
 use super::dedupe;
-use crate::claude::Topic;
 use crate::finding::{Finding, Severity};
 use crate::redact;
 use crate::session::model::ModelClient;
@@ -30,78 +28,19 @@ use crate::store::{MemoryType, Store, StoredRecord};
 
 pub use dates::Clock;
 
-/// One memory as every format can describe it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Memory {
-    pub name: String,
-    /// `None` when the memory has no type, or one outside the four.
-    pub kind: Option<MemoryType>,
-    pub description: String,
-    pub body: String,
-    /// The file that holds it, relative to the set's folder.
-    pub file: String,
-    /// The file line (1-based) holding the description, when it has one.
-    pub description_line: Option<usize>,
-    /// The file line (1-based) on which the body starts.
-    pub body_line: usize,
-    /// The file's last change: the last resort for the day a relative date was written.
-    pub modified: Option<SystemTime>,
-    /// When memwb's journal wrote the file as it reads now, if it did: better evidence of
-    /// when its relative dates were written than `modified`.
-    pub journaled: Option<SystemTime>,
-    /// A topic file's whole frontmatter as written (it starts on file line 2): every field
-    /// of it is scanned for secrets, not only the description. `None` for a `.memory`
-    /// record, whose other fields are a checked slug and type.
-    pub frontmatter: Option<String>,
-}
+/// One memory as the audit reads it: the read model, whatever the format.
+pub use crate::memory::Memory;
 
 impl Memory {
-    /// The `.memory` contract's record as the audit sees it: the codec writes the description
-    /// on line 3 and the body after the frontmatter and one blank line.
-    pub fn of_record(entry: &StoredRecord, modified: Option<SystemTime>) -> Self {
-        let record = &entry.record;
-        Self {
-            name: record.name().to_owned(),
-            kind: Some(record.kind()),
-            description: record.description().to_owned(),
-            body: record.body().to_owned(),
-            file: entry.file.clone(),
-            description_line: Some(3),
-            body_line: body_line(record),
-            modified,
-            journaled: None,
-            frontmatter: None,
-        }
-    }
-
-    /// A Claude Code topic file as the audit sees it: its `name` (else its stem), a type
-    /// outside the four as none, and the description's line found in the frontmatter.
-    pub fn of_topic(topic: &Topic) -> Option<Self> {
-        let parsed = topic.parsed()?;
-        let description_line = parsed
-            .raw
-            .lines()
-            .position(|l| l.trim_start().starts_with("description:"))
-            // The opening `---` is line 1, so the frontmatter's first line is line 2.
-            .map(|i| i + 2);
-        Some(Self {
-            name: topic.name().to_owned(),
-            kind: topic.kind().and_then(|k| k.parse().ok()),
-            description: topic.description().unwrap_or_default().to_owned(),
-            body: parsed.body.clone(),
-            file: topic.file.clone(),
-            description_line,
-            body_line: parsed.body_line,
-            modified: topic.modified,
-            journaled: None,
-            frontmatter: Some(parsed.raw.clone()),
-        })
+    /// The type, when it is one of the four the audit knows.
+    fn memory_type(&self) -> Option<MemoryType> {
+        self.kind.as_deref().and_then(|kind| kind.parse().ok())
     }
 
     /// The fields the audit reads, each with the file line it starts on.
     fn texts(&self) -> [(&str, Option<usize>); 2] {
         [
-            (self.description.as_str(), self.description_line),
+            (self.description(), self.description_line),
             (self.body.as_str(), Some(self.body_line)),
         ]
     }
@@ -124,36 +63,33 @@ impl Memory {
     pub fn other_file(file: &str, text: String) -> Self {
         Self {
             name: file.to_owned(),
+            name_from_file: false,
             kind: None,
-            description: String::new(),
+            description: None,
             body: text,
             file: file.to_owned(),
+            extra: None,
+            position: None,
+            unreadable: None,
             description_line: None,
             body_line: 1,
+            frontmatter: None,
             modified: None,
             journaled: None,
-            frontmatter: None,
         }
     }
-}
-
-/// The line of a `.memory` record file (1-based) on which its body starts: the codec writes
-/// the frontmatter, then one blank line.
-pub fn body_line(record: &crate::store::Record) -> usize {
-    let text = record.to_file_text();
-    let header = text.len() - record.body().len() - 1;
-    text[..header].matches('\n').count() + 1
 }
 
 /// Every valid record of a `.memory` set, in manifest order, with its file's last change.
 pub fn memories_of(store: &Store, entries: &[StoredRecord]) -> Vec<Memory> {
     entries
         .iter()
-        .map(|entry| {
-            let modified = std::fs::symlink_metadata(store.root().join(&entry.file))
+        .enumerate()
+        .map(|(position, entry)| Memory {
+            modified: std::fs::symlink_metadata(store.root().join(&entry.file))
                 .and_then(|m| m.modified())
-                .ok();
-            Memory::of_record(entry, modified)
+                .ok(),
+            ..entry.memory(position)
         })
         .collect()
 }
@@ -370,7 +306,7 @@ fn duplicates(memories: &[Memory]) -> Vec<AuditFinding> {
     let groups = dedupe::similar_groups(
         memories
             .iter()
-            .map(|m| (m.name.as_str(), m.description.as_str(), m.body.as_str())),
+            .map(|m| (m.name.as_str(), m.description(), m.body.as_str())),
     );
     for group in groups {
         let names: Vec<String> = group
@@ -424,8 +360,12 @@ mod tests {
         (0..count)
             .map(|i| Memory {
                 name: format!("deploy-note-{i}"),
-                kind: Some(MemoryType::Project),
-                description: "deploy the checkout service from main on fridays".into(),
+                name_from_file: false,
+                extra: None,
+                position: None,
+                unreadable: None,
+                kind: Some("project".into()),
+                description: Some("deploy the checkout service from main on fridays".into()),
                 body: "b".into(),
                 file: format!("deploy-note-{i}.md"),
                 description_line: Some(3),

@@ -231,8 +231,12 @@ mod tests {
     fn memory(file: &str, body: &str) -> Memory {
         Memory {
             name: "m".into(),
+            name_from_file: false,
+            extra: None,
+            position: None,
+            unreadable: None,
             kind: None,
-            description: String::new(),
+            description: Some(String::new()),
             body: body.into(),
             file: file.into(),
             description_line: None,

@@ -215,10 +215,12 @@ pub fn check_claude(
             .into_iter()
             .map(bare),
     );
+    // In the folder's file order, as the audit has always reported them.
     let memories: Vec<Memory> = snapshot
         .topics
         .iter()
-        .filter_map(Memory::of_topic)
+        .map(claude::Topic::memory)
+        .filter(Memory::is_readable)
         .collect();
     let mut audited = audit(&memories, context);
     if let Some(index) = snapshot.parsed_index() {

@@ -9,7 +9,7 @@ use super::cases::{Case, add_case_locked, remove_case_locked};
 use super::error::EvalError;
 use super::run::Corpus;
 use super::state::EvalState;
-use crate::claude::{ClaudeFolder, ClaudeState, Topic};
+use crate::claude::{ClaudeFolder, ClaudeState};
 
 /// One Claude Code folder's evaluation.
 #[derive(Debug, Clone)]
@@ -36,7 +36,7 @@ impl ClaudeEval {
     }
 
     /// The topic files the cases run against, read now.
-    pub fn corpus(&self) -> Corpus<Topic> {
+    pub fn corpus(&self) -> Corpus {
         Corpus::of_claude(&self.folder.read())
     }
 

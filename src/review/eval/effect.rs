@@ -9,9 +9,9 @@ use super::run::{Corpus, run_keyword};
 use crate::claude::index::ARCHIVE_FILE;
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{FileImage, Topic, TopicContent, frontmatter};
+use crate::memory::Memory;
 use crate::review::Plan;
-use crate::session::selection::Candidate;
-use crate::store::{Record, index};
+use crate::store::{StoredRecord, index};
 
 impl Corpus {
     /// The set as it would be after `plan`: an extraction's records appended, a
@@ -20,46 +20,55 @@ impl Corpus {
     /// never reads.
     pub fn after(&self, plan: &Plan) -> Corpus {
         let sources = plan.source_names();
-        let records: Vec<Record> = self
-            .records
+        let mut memories: Vec<Memory> = self
+            .memories
             .iter()
-            .filter(|r| !sources.iter().any(|s| s == r.name()))
-            .chain(plan.records())
+            .filter(|m| !sources.contains(&m.name))
             .cloned()
             .collect();
-        let files: Vec<String> = records.iter().map(|r| format!("{}.md", r.name())).collect();
-        let catalog = index::render(files.iter().map(String::as_str).zip(&records));
-        Corpus { records, catalog }
+        for record in plan.records() {
+            let entry = StoredRecord {
+                file: format!("{}.md", record.name()),
+                record: record.clone(),
+            };
+            memories.push(entry.memory(memories.len()));
+        }
+        let mut catalog = String::new();
+        for m in &memories {
+            index::push_entry_line(&mut catalog, &m.name, &m.file, m.description());
+        }
+        Corpus { memories, catalog }
     }
-}
 
-impl Corpus<Topic> {
     /// The folder as it would be after `files` (a Claude Code proposal's after-images): each
     /// topic file's text replaced, added (after the others) or removed. The index keeps its
     /// text (approving derives its lines), which the keyword selector never reads.
-    pub fn after_files(&self, files: &[FileImage]) -> Corpus<Topic> {
-        let mut records = self.records.clone();
+    pub fn after_files(&self, files: &[FileImage]) -> Corpus {
+        let mut memories = self.memories.clone();
         let topics = files
             .iter()
             .filter(|image| image.file != INDEX_FILE && image.file != ARCHIVE_FILE);
         for image in topics {
-            let at = records.iter().position(|t| t.file == image.file);
-            let topic = image.after.as_deref().map(|text| Topic {
-                file: image.file.clone(),
-                content: TopicContent::Read(frontmatter::parse(text)),
-                modified: None,
-            });
-            match (at, topic) {
-                (Some(at), Some(topic)) => records[at] = topic,
-                (Some(at), None) => {
-                    records.remove(at);
+            let at = memories.iter().position(|m| m.file == image.file);
+            let memory = image.after.as_deref().map(|text| {
+                Topic {
+                    file: image.file.clone(),
+                    content: TopicContent::Read(frontmatter::parse(text)),
+                    modified: None,
                 }
-                (None, Some(topic)) => records.push(topic),
+                .memory()
+            });
+            match (at, memory) {
+                (Some(at), Some(memory)) => memories[at] = memory,
+                (Some(at), None) => {
+                    memories.remove(at);
+                }
+                (None, Some(memory)) => memories.push(memory),
                 (None, None) => {}
             }
         }
         Corpus {
-            records,
+            memories,
             catalog: self.catalog.clone(),
         }
     }
@@ -75,12 +84,7 @@ pub struct CaseChanges {
 
 impl CaseChanges {
     /// Runs `cases` on `before` and `after` with the keyword selector and compares.
-    pub fn between<R: Candidate>(
-        before: &Corpus<R>,
-        after: &Corpus<R>,
-        cases: &[Case],
-        k: usize,
-    ) -> Self {
+    pub fn between(before: &Corpus, after: &Corpus, cases: &[Case], k: usize) -> Self {
         let old = run_keyword(before, cases, k);
         let new = run_keyword(after, cases, k);
         let mut changes = Self::default();
@@ -144,10 +148,10 @@ mod tests {
             modified: None,
         };
         let corpus = Corpus {
-            records: vec![
-                topic("a.md", "a", "postgres tests"),
-                topic("b.md", "b", "tabs"),
-                topic("c.md", "c", "release"),
+            memories: vec![
+                topic("a.md", "a", "postgres tests").memory(),
+                topic("b.md", "b", "tabs").memory(),
+                topic("c.md", "c", "release").memory(),
             ],
             catalog: "- [a](a.md)\n".into(),
         };
@@ -161,9 +165,9 @@ mod tests {
             image("d.md", None, Some(topic_text("d", "postgres"))),
             image(INDEX_FILE, None, Some("- [d](d.md)\n".into())),
         ]);
-        let names: Vec<&str> = after.records.iter().map(|t| t.name()).collect();
+        let names: Vec<&str> = after.memories.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["a", "c", "d"]);
-        assert_eq!(after.records[0].description(), Some("real services"));
+        assert_eq!(after.memories[0].description(), "real services");
         assert_eq!(after.catalog, corpus.catalog);
         let cases = [Case::new("postgres", vec!["a".into()], vec![], None).expect("case")];
         let changes = CaseChanges::between(&corpus, &after, &cases, 5);

@@ -5,16 +5,17 @@ use serde::Serialize;
 use super::cache::{MeteredClient, ModelCost, ReplyCache};
 use super::cases::Case;
 use super::metrics::{CaseResult, Scores};
-use crate::claude::{Snapshot, Topic};
+use crate::claude::Snapshot;
+use crate::memory::Memory;
 use crate::session::selection::{Candidate, ask_selector, claude_corpus};
 use crate::session::{ModelClient, Selector};
-use crate::store::{MemorySet, Record};
+use crate::store::MemorySet;
 
-/// The set the cases run against: its memories in the set's order (a `.memory` set's records,
-/// or a Claude Code folder's topic files) and the catalog a model selector is shown.
-#[derive(Debug, Clone)]
-pub struct Corpus<R = Record> {
-    pub records: Vec<R>,
+/// The set the cases run against: its memories in the set's order (whatever the format) and
+/// the catalog a model selector is shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Corpus {
+    pub memories: Vec<Memory>,
     pub catalog: String,
 }
 
@@ -22,24 +23,20 @@ impl Corpus {
     /// A `.memory` set: its records in manifest order and its MEMORY.md text.
     pub fn of(set: &MemorySet) -> Self {
         Self {
-            records: set.records().cloned().collect(),
+            memories: set.memories(),
             catalog: set.index_text(),
         }
     }
-}
 
-impl Corpus<Topic> {
-    /// A Claude Code folder: its topic files in index order and the index as Claude Code loads
-    /// it, as `memwb select` chooses among them.
+    /// A Claude Code folder: its topic files that read, in index order, and the index as
+    /// Claude Code loads it, as `memwb select` chooses among them.
     pub fn of_claude(snapshot: &Snapshot) -> Self {
-        let (records, catalog) = claude_corpus(snapshot);
-        Self { records, catalog }
+        let (memories, catalog) = claude_corpus(snapshot);
+        Self { memories, catalog }
     }
-}
 
-impl<R: Candidate> Corpus<R> {
     pub fn contains(&self, name: &str) -> bool {
-        self.records.iter().any(|r| r.name() == name)
+        self.memories.iter().any(|m| m.name == name)
     }
 }
 
@@ -70,12 +67,12 @@ impl SelectorRun {
 }
 
 /// Runs `cases` with the reference's keyword fallback, keeping `k` names per case.
-pub fn run_keyword<R: Candidate>(corpus: &Corpus<R>, cases: &[Case], k: usize) -> SelectorRun {
+pub fn run_keyword(corpus: &Corpus, cases: &[Case], k: usize) -> SelectorRun {
     let keyword = Selector::keyword();
     let results = cases
         .iter()
         .map(|case| {
-            let selection = keyword.select(&corpus.records, &corpus.catalog, &case.query, k);
+            let selection = keyword.select(&corpus.memories, &corpus.catalog, &case.query, k);
             score(corpus, case, selection.names(), k, None)
         })
         .collect();
@@ -85,8 +82,8 @@ pub fn run_keyword<R: Candidate>(corpus: &Corpus<R>, cases: &[Case], k: usize) -
 /// Runs `cases` with the model selector (asked for at most `k` names). A reply that breaks
 /// the selector's rules, or a model that fails, fails that case alone: it selected nothing.
 /// With a cache, replies already kept are reused and new ones kept.
-pub fn run_model<R: Candidate>(
-    corpus: &Corpus<R>,
+pub fn run_model(
+    corpus: &Corpus,
     cases: &[Case],
     k: usize,
     client: &dyn ModelClient,
@@ -96,11 +93,11 @@ pub fn run_model<R: Candidate>(
     let results = cases
         .iter()
         .map(|case| {
-            if corpus.records.is_empty() {
+            if corpus.memories.is_empty() {
                 // An empty set selects nothing and asks nobody, as in a session.
                 return score(corpus, case, Vec::new(), k, None);
             }
-            match ask_selector(&metered, &corpus.records, &corpus.catalog, &case.query, k) {
+            match ask_selector(&metered, &corpus.memories, &corpus.catalog, &case.query, k) {
                 Ok(records) => {
                     let names = records.iter().map(|r| r.name().to_owned()).collect();
                     score(corpus, case, names, k, None)
@@ -112,8 +109,8 @@ pub fn run_model<R: Candidate>(
     SelectorRun::of(results, Some(metered.cost()))
 }
 
-fn score<R: Candidate>(
-    corpus: &Corpus<R>,
+fn score(
+    corpus: &Corpus,
     case: &Case,
     selected: Vec<String>,
     k: usize,

@@ -7,7 +7,7 @@ use super::{App, Effect, Modal, StatusKind};
 use crate::review::State as ProposalState;
 use crate::review::eval::{Case, Corpus};
 use crate::tui::claude_jobs::ClaudeJob;
-use crate::tui::evals::{EvalCorpus, EvalRequest, Evaluated};
+use crate::tui::evals::{EvalRequest, Evaluated};
 use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
 use crate::tui::line_input::LineInput;
@@ -24,11 +24,11 @@ impl App {
         self.evals.running = true;
         if let Some(view) = &self.claude {
             let corpus = Corpus {
-                records: view.candidates(),
+                memories: view.candidates(),
                 catalog: view.catalog(),
             };
             return Some(Effect::Evaluate(Box::new(EvalRequest {
-                corpus: EvalCorpus::Topics(corpus),
+                corpus,
                 proposals: Vec::new(),
             })));
         }
@@ -40,7 +40,7 @@ impl App {
             .filter_map(|row| Some((row.proposal.id.clone(), row.plan.clone().ok()?)))
             .collect();
         Some(Effect::Evaluate(Box::new(EvalRequest {
-            corpus: EvalCorpus::Records(Corpus::of(&self.inspection.valid_set())),
+            corpus: Corpus::of(&self.inspection.valid_set()),
             proposals,
         })))
     }

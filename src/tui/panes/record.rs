@@ -122,7 +122,7 @@ impl Component for RecordPane {
 fn row_of_line(entry: &ManifestEntry, line: usize, findings: usize) -> usize {
     match &entry.state {
         EntryState::Valid(record) => {
-            let body = crate::review::content::body_line(record);
+            let body = record.body_line();
             if line >= body {
                 VALID_HEADER_ROWS + findings + line - body
             } else if line == DESCRIPTION_LINE {

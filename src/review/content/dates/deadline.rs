@@ -189,20 +189,12 @@ pub(super) fn absolute(caps: &Captures<'_>) -> Option<Date> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryType;
 
     fn past(body: &str) -> Vec<String> {
         let memory = Memory {
             name: "m".into(),
-            kind: Some(MemoryType::Project),
-            description: String::new(),
-            body: body.into(),
-            file: "m.md".into(),
-            description_line: None,
-            body_line: 1,
-            modified: None,
-            journaled: None,
-            frontmatter: None,
+            kind: Some("project".into()),
+            ..Memory::other_file("m.md", body.into())
         };
         let clock = Clock::fixed(Date::new(2026, 12, 1).unwrap(), jiff::tz::TimeZone::UTC);
         past_deadlines(&memory, &clock)

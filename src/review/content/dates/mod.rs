@@ -66,7 +66,7 @@ struct Hit {
 /// Every relative time in a project or feedback memory.
 pub fn relative_dates(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
     if !matches!(
-        memory.kind,
+        memory.memory_type(),
         Some(MemoryType::Project | MemoryType::Feedback)
     ) {
         return Vec::new();
@@ -149,8 +149,12 @@ mod tests {
     fn project(file: &str, description: &str, body: &str) -> Memory {
         Memory {
             name: "m".into(),
-            kind: Some(MemoryType::Project),
-            description: description.into(),
+            name_from_file: false,
+            extra: None,
+            position: None,
+            unreadable: None,
+            kind: Some("project".into()),
+            description: Some(description.into()),
             body: body.into(),
             file: file.into(),
             description_line: Some(3),
@@ -179,9 +183,9 @@ mod tests {
         let Some(Fix::AbsoluteDate(edit)) = &found[0].fix else {
             panic!("no date fix: {found:?}");
         };
-        let (mut description, mut body) = (memory.description.clone(), memory.body.clone());
+        let (mut description, mut body) = (memory.description().to_owned(), memory.body.clone());
         assert_eq!(apply_date_edits(&[edit], &mut description, &mut body), 1);
-        assert_eq!(description, memory.description);
+        assert_eq!(description, memory.description());
         assert_eq!(
             body,
             "Use the `tomorrow` flag of the tomorrow.io client.\nRotate the key 2026-04-21."
@@ -220,7 +224,7 @@ mod tests {
     #[test]
     fn user_and_reference_memories_are_not_checked() {
         let mut memory = project("user_tz.md", "", "Moved to Berlin yesterday.");
-        memory.kind = Some(MemoryType::User);
+        memory.kind = Some("user".into());
         assert!(relative_dates(&memory, &clock()).is_empty());
     }
 }

@@ -160,22 +160,17 @@ fn modified_field(frontmatter: &str, clock: &Clock) -> Option<Date> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryType;
     use jiff::tz::TimeZone;
     use std::time::SystemTime;
 
     fn memory(file: &str, body: &str, frontmatter: Option<&str>) -> Memory {
         Memory {
             name: "m".into(),
-            kind: Some(MemoryType::Project),
-            description: String::new(),
-            body: body.into(),
-            file: file.into(),
-            description_line: None,
+            kind: Some("project".into()),
             body_line: 5,
             modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_776_643_200)),
-            journaled: None,
             frontmatter: frontmatter.map(str::to_owned),
+            ..Memory::other_file(file, body.into())
         }
     }
 

@@ -1,0 +1,102 @@
+//! A Claude Code auto memory folder as a [`Backend`]: a lenient reading (a topic file that
+//! does not read is still listed, with why), addressed by name, else by file.
+
+use std::path::Path;
+
+use super::{Backend, NotAMemory, ReadError, Reading};
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::{ClaudeFolder, audit};
+use crate::finding::Finding;
+use crate::folder::Format;
+use crate::memory::Memory;
+
+/// An open Claude Code folder.
+pub struct ClaudeBackend<'a> {
+    folder: &'a ClaudeFolder,
+}
+
+impl<'a> ClaudeBackend<'a> {
+    pub fn new(folder: &'a ClaudeFolder) -> Self {
+        Self { folder }
+    }
+}
+
+/// The item `name` addresses: the one whose name it is, else the one whose file it is (with
+/// or without `.md`). A name two files share is refused, naming the files in file order:
+/// no command may pick one silently.
+pub fn address<'a, T>(
+    items: &'a [T],
+    name: &str,
+    folder: &Path,
+    name_of: impl Fn(&T) -> &str,
+    file_of: impl Fn(&T) -> &str,
+) -> Result<&'a T, ReadError> {
+    let mut named: Vec<&T> = items.iter().filter(|t| name_of(t) == name).collect();
+    named.sort_by(|a, b| file_of(a).cmp(file_of(b)));
+    match named.as_slice() {
+        [one] => Ok(one),
+        [] => items
+            .iter()
+            .find(|t| file_of(t) == name || file_of(t).strip_suffix(".md") == Some(name))
+            .ok_or_else(|| ReadError::NotFound {
+                name: name.to_owned(),
+                folder: folder.to_owned(),
+            }),
+        many => Err(ReadError::Ambiguous {
+            name: name.to_owned(),
+            files: many.iter().map(|t| file_of(t).to_owned()).collect(),
+        }),
+    }
+}
+
+impl Backend for ClaudeBackend<'_> {
+    fn format(&self) -> Format {
+        Format::Claude
+    }
+
+    fn root(&self) -> &Path {
+        self.folder.root()
+    }
+
+    fn read(&self) -> Result<Reading, ReadError> {
+        let snapshot = self.folder.read();
+        Ok(Reading {
+            memories: snapshot.memories(),
+            others: snapshot
+                .others
+                .iter()
+                .map(|other| NotAMemory {
+                    file: other.file.clone(),
+                    why: other.why.clone(),
+                })
+                .collect(),
+            catalog: snapshot
+                .parsed_index()
+                .map(|i| i.loaded_text())
+                .unwrap_or_default(),
+        })
+    }
+
+    fn find<'r>(&self, reading: &'r Reading, name: &str) -> Result<&'r Memory, ReadError> {
+        address(
+            &reading.memories,
+            name,
+            self.folder.root(),
+            |m| &m.name,
+            |m| &m.file,
+        )
+    }
+
+    fn text(&self, memory: &Memory) -> Result<String, ReadError> {
+        Ok(String::from_utf8_lossy(&self.raw(memory)?).into_owned())
+    }
+
+    fn raw(&self, memory: &Memory) -> Result<Vec<u8>, ReadError> {
+        let path = self.folder.root().join(&memory.file);
+        read_regular(&path, MAX_FILE_BYTES)?.ok_or(ReadError::Removed { path })
+    }
+
+    fn audit(&self) -> Vec<Finding> {
+        audit(&self.folder.read())
+    }
+}

@@ -1,0 +1,88 @@
+//! Each memory format behind one trait: a backend opens nothing itself (the caller holds the
+//! open folder), reads its folder into the one read model ([`Memory`]), addresses a memory by
+//! name or file, gives its file's text, and audits the folder into [`Finding`]s. The readers
+//! above (the CLI's `ls`, `show`, `select`, `check`) are written once over [`Backend`]; a new
+//! format implements it in its own module here, over its own engine, and knows nothing above
+//! it. The write side (plan a change, apply it with compare-and-swap, the journal) is not on
+//! the trait yet: docs/architecture.md, "Backends".
+
+pub mod claude;
+pub mod memory;
+
+use std::path::{Path, PathBuf};
+
+use crate::claude::ClaudeError;
+use crate::finding::Finding;
+use crate::folder::Format;
+use crate::memory::Memory;
+use crate::store::StoreError;
+
+/// One format's view of an open memory folder: the read side.
+pub trait Backend {
+    fn format(&self) -> Format;
+
+    /// The memory folder itself (`<workspace>/.memory`, or the Claude Code folder).
+    fn root(&self) -> &Path;
+
+    /// Reads the folder: every memory in the set's order, the files that are no memory, and
+    /// the catalog an agent's selection is shown. Fails only when the format cannot read the
+    /// set at all (a `.memory` manifest that does not read).
+    fn read(&self) -> Result<Reading, ReadError>;
+
+    /// The memory `name` addresses in `reading`, by the format's rules (a name, or a file when
+    /// a name is ambiguous); a name two files share is refused with both files.
+    fn find<'r>(&self, reading: &'r Reading, name: &str) -> Result<&'r Memory, ReadError>;
+
+    /// The memory's file as `show` prints it.
+    fn text(&self, memory: &Memory) -> Result<String, ReadError>;
+
+    /// The memory file's exact bytes (`show --raw`).
+    fn raw(&self, memory: &Memory) -> Result<Vec<u8>, ReadError>;
+
+    /// The folder's own audit: what the format's rules find (never the content audit, which
+    /// reads the memories and is the same for every format).
+    fn audit(&self) -> Vec<Finding>;
+}
+
+/// A folder as its backend reads it.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    /// Every memory, in the set's order.
+    pub memories: Vec<Memory>,
+    /// Files in the folder that look like memories but are not (`ls` lists them after).
+    pub others: Vec<NotAMemory>,
+    /// The index as an agent is given it: what a model selector is shown.
+    pub catalog: String,
+}
+
+impl Reading {
+    /// The memories a selection chooses among: those that read, in the set's order.
+    pub fn candidates(&self) -> Vec<Memory> {
+        Memory::readable(&self.memories)
+    }
+}
+
+/// A file that is no memory, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAMemory {
+    pub file: String,
+    pub why: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Claude(#[from] ClaudeError),
+    #[error("no memory named {name:?} in {}", folder.display())]
+    NotFound { name: String, folder: PathBuf },
+    #[error(
+        "memory name {name:?} is ambiguous: it is held by {}; address one of them by its file (memwb show {})",
+        files.join(" and "),
+        files.last().map_or("FILE", String::as_str)
+    )]
+    Ambiguous { name: String, files: Vec<String> },
+    #[error("{} was removed", path.display())]
+    Removed { path: PathBuf },
+}

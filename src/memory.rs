@@ -1,0 +1,96 @@
+//! One memory as every format reads it: the read model both backends produce (`.memory`
+//! records through [`crate::store::MemorySet::memories`], Claude Code topic files through
+//! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
+//! selection, the content audit, eval and the workbench's query. A leaf: it depends on nothing
+//! in the crate, so a new format produces it without knowing who reads it.
+
+use std::time::SystemTime;
+
+use serde::Serialize;
+
+/// One memory. Serialized, it is the row `ls --json` and `show --json` print:
+/// `{"name","type","description","body","file"}`, with `"name_from_file"` when the name is the
+/// file's stem and `"extra"` where the format has other fields (Claude Code's frontmatter).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Memory {
+    pub name: String,
+    /// `name` is the file's stem: the memory names itself nowhere (a Claude Code topic file
+    /// whose `name` field is missing or blank).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub name_from_file: bool,
+    /// The type as written; `None` when it has none. A `.memory` record always has one of
+    /// the four (user, feedback, project, reference); a topic file may hold any.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub description: Option<String>,
+    pub body: String,
+    /// The file that holds it, relative to the memory folder, `/`-separated: its identity.
+    pub file: String,
+    /// The format's other fields, as JSON values (`None`: the format has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extra: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Its 0-based place in the set's order (the manifest's; for Claude Code, MEMORY.md's
+    /// entries, then the other files) when the index lists it (Claude Code: MEMORY.md or its
+    /// archive links to it); `None` when it does not, so an agent reading the index never
+    /// finds it.
+    #[serde(skip)]
+    pub position: Option<usize>,
+    /// Why the file cannot be read, when it cannot: it is still one of the set's memories
+    /// (`ls` lists it), but selection and the content audit pass it by.
+    #[serde(skip)]
+    pub unreadable: Option<String>,
+    /// The file line (1-based) holding the description, when it has one.
+    #[serde(skip)]
+    pub description_line: Option<usize>,
+    /// The file line (1-based) on which the body starts.
+    #[serde(skip)]
+    pub body_line: usize,
+    /// The whole frontmatter as written (it starts on file line 2), where the format keeps
+    /// fields a checked schema does not (Claude Code); `None` for a `.memory` record.
+    #[serde(skip)]
+    pub frontmatter: Option<String>,
+    /// The file's last change, when the backend read it.
+    #[serde(skip)]
+    pub modified: Option<SystemTime>,
+    /// When memwb's journal wrote the file as it reads now, if it did (the review layer fills
+    /// it in; a backend leaves it `None`).
+    #[serde(skip)]
+    pub journaled: Option<SystemTime>,
+}
+
+impl Memory {
+    /// The type as a selection's `## <name> (<type>)` heading shows it.
+    pub fn kind_label(&self) -> &str {
+        self.kind.as_deref().unwrap_or("untyped")
+    }
+
+    pub fn description(&self) -> &str {
+        self.description.as_deref().unwrap_or("")
+    }
+
+    /// Whether it reads: selection, eval and the content audit take only those.
+    pub fn is_readable(&self) -> bool {
+        self.unreadable.is_none()
+    }
+
+    /// Those of `memories` that read, in their order: what a selection chooses among.
+    pub fn readable(memories: &[Memory]) -> Vec<Memory> {
+        memories
+            .iter()
+            .filter(|m| m.is_readable())
+            .cloned()
+            .collect()
+    }
+
+    /// What a filter looks through: name, type, description, file and body.
+    pub fn haystack(&self) -> String {
+        format!(
+            "{} {} {} {} {}",
+            self.name,
+            self.kind.as_deref().unwrap_or(""),
+            self.description(),
+            self.file,
+            self.body
+        )
+    }
+}
