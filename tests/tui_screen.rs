@@ -421,3 +421,26 @@ fn a_jump_to_a_findings_line_counts_the_findings_rows() {
         .unwrap_or_else(|| panic!("{screen}"));
     assert!(top.contains("Run `scripts/gone.sh` first."), "{screen}");
 }
+
+/// Item 4: a topic file past the load cut is `✂` in the list and says so in the Record pane.
+#[test]
+fn a_topic_file_past_the_cut_says_so_in_the_record_pane() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = common::claude_memory_copy(dir.path());
+    let limits = LoadLimits {
+        lines: 10,
+        ..LoadLimits::default()
+    };
+    let mut h = Harness::claude(&folder, &dir.path().join("state"), limits, 150, 45);
+    h.keys("/project_release");
+    h.press(KeyCode::Enter);
+    // the last match (another file's text names it too)
+    h.press(KeyCode::Char('G'));
+    let screen = h.screen();
+    assert!(screen.contains("│✂ project_release"), "{screen}");
+    assert!(screen.contains("Record: project_release"), "{screen}");
+    assert!(
+        screen.contains("✂ not loaded: its MEMORY.md entry is past the load cut"),
+        "{screen}"
+    );
+}

@@ -309,6 +309,13 @@ pub fn render_record(
     }
     let found = findings_of(view.findings_for(&topic.file), ctx.report, &topic.file);
     lines.extend(finding_lines(&found, theme));
+    if view.past_cut(&topic.file) {
+        // what the row's `✂` says, in words
+        lines.push(Line::styled(
+            format!("{NOT_LOADED} not loaded: its MEMORY.md entry is past the load cut"),
+            theme.warning(),
+        ));
+    }
     lines.push(Line::styled("─".repeat(12), theme.dim()));
     lines.extend(
         sanitize::lines(&redact(topic.body()))
