@@ -7,9 +7,8 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -39,28 +38,13 @@ impl Fixture {
 
     /// `memwb --memory-dir <memory> ARGS` with `stdin`, nothing inherited but PATH.
     fn run_with(&self, args: &[&str], stdin: &str) -> Output {
-        let memory = self.memory();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("MEMWB_STATE_DIR", self.state.path())
-            .current_dir(self.home.path())
-            .arg("--memory-dir")
-            .arg(&memory)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn memwb");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(stdin.as_bytes())
-            .expect("stdin");
-        child.wait_with_output().expect("memwb runs")
+        common::cli::memwb_claude_with(
+            self.home.path(),
+            &self.memory(),
+            self.state.path(),
+            args,
+            stdin,
+        )
     }
 
     fn run(&self, args: &[&str]) -> Output {

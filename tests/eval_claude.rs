@@ -8,7 +8,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
@@ -35,17 +35,7 @@ impl Fixture {
     /// `memwb --memory-dir <the folder> ARGS`, with HOME and MEMWB_STATE_DIR in temporary
     /// directories and nothing else inherited.
     fn memwb(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_memwb"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("MEMWB_STATE_DIR", self.state.path())
-            .current_dir(self.home.path())
-            .arg("--memory-dir")
-            .arg(self.memory())
-            .args(args)
-            .output()
-            .expect("run memwb")
+        common::cli::memwb_claude(self.home.path(), &self.memory(), self.state.path(), args)
     }
 
     fn json(&self, args: &[&str]) -> (i32, Value) {

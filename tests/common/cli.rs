@@ -28,9 +28,14 @@ pub fn memwb(dir: &Path, args: &[&str]) -> Output {
 
 /// `memwb -C dir args...` with `stdin` and extra environment variables.
 pub fn memwb_with(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Output {
-    let mut child = command(dir)
-        .args(args)
-        .envs(env.iter().copied())
+    let mut command = command(dir);
+    command.args(args).envs(env.iter().copied());
+    output_with_stdin(command, stdin)
+}
+
+/// Runs `command` to its end with `stdin` as its standard input, capturing its output.
+fn output_with_stdin(mut command: Command, stdin: &str) -> Output {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -117,7 +122,19 @@ pub fn file_of(dir: &Path, name: &str) -> String {
 /// `memwb --memory-dir MEMORY ARGS` on a Claude Code folder, isolated: a clean environment with
 /// `HOME` at `home` and memwb's state directory at `state`.
 pub fn memwb_claude(home: &Path, memory: &Path, state: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_memwb"))
+    memwb_claude_with(home, memory, state, args, "")
+}
+
+/// `memwb_claude` with `stdin` as the standard input.
+pub fn memwb_claude_with(
+    home: &Path,
+    memory: &Path,
+    state: &Path,
+    args: &[&str],
+    stdin: &str,
+) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
+    command
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home)
@@ -125,9 +142,8 @@ pub fn memwb_claude(home: &Path, memory: &Path, state: &Path, args: &[&str]) -> 
         .current_dir(home)
         .arg("--memory-dir")
         .arg(memory)
-        .args(args)
-        .output()
-        .expect("run memwb")
+        .args(args);
+    output_with_stdin(command, stdin)
 }
 
 /// `(code, file)` of every finding of a `check --json` report on one folder.
