@@ -56,7 +56,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         ),
         rule(
             "hex-secret",
-            r"(?i)\b(?:hmac|signing|webhook|client|app|api|shared|secret|private)[A-Za-z _-]{0,24}(?:secret|key|token)\b[^\n:=]{0,20}(?:[:=]|\bis\b)\s*[`'\x22]?(?P<v>[0-9a-f]{32,128})\b",
+            r"(?i)\b(?:hmac|signing|webhook|client|app|api|shared|secret|private)[A-Za-z _-]{0,24}(?:secret|key|token)\b[^\n:=]{0,20}(?:[:=]|\bis\b)[ \t]*[`'\x22]?(?P<v>[0-9a-f]{32,128})\b",
             false,
         ),
         rule(
@@ -76,7 +76,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
         rule(
             "labelled-secret",
             &format!(
-                r"(?i)\b(?:client[ _-]?secret|secret[ _-]?key|secret|password|passphrase|api[ _-]?key|access[ _-]?key|auth[ _-]?token|token)\b[^\n:=]{{0,40}}?(?:[:=]|\bis\b)\s*[`'\x22]?(?P<v>{value}{{8,}})"
+                r"(?i)\b(?:client[ _-]?secret|secret[ _-]?key|secret|password|passphrase|api[ _-]?key|access[ _-]?key|auth[ _-]?token|token)\b[^\n:=]{{0,40}}?(?:[:=]|\bis\b)[ \t]*[`'\x22]?(?P<v>{value}{{8,}})"
             ),
             true,
         ),
