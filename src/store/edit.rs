@@ -2,7 +2,8 @@
 //! set from the set read inside the lock; [`super::txn`] commits it.
 //!
 //! Placement: a consolidation appends its replacements after every kept record (the contract,
-//! and the reference's golden `consolidated` store); an edit or a rename takes the place of the
+//! and the reference's golden `consolidated` store), but an approved proposal that replaces one
+//! record with one (a fix) is an edit; an edit or a rename takes the place of the
 //! record it replaces, in the manifest and so in MEMORY.md; a revert puts each restored record
 //! in the place of the record it takes back.
 //!
@@ -60,6 +61,31 @@ impl Store {
         source_names: &[String],
         replacements: Vec<Record>,
     ) -> Result<Commit> {
+        self.consolidate(base, additions, source_names, replacements, false)
+    }
+
+    /// [`Store::apply_consolidation`] for an approved proposal: one that replaces exactly one
+    /// record with exactly one (a fix, a redaction, a reviewer's edit) puts it in that record's
+    /// place, as a hand edit does; any other is appended, as the contract has it.
+    pub fn apply_proposed_consolidation(
+        &self,
+        base: &[Record],
+        additions: Vec<Record>,
+        source_names: &[String],
+        replacements: Vec<Record>,
+    ) -> Result<Commit> {
+        let one_for_one = source_names.len() == 1 && replacements.len() == 1;
+        self.consolidate(base, additions, source_names, replacements, one_for_one)
+    }
+
+    fn consolidate(
+        &self,
+        base: &[Record],
+        additions: Vec<Record>,
+        source_names: &[String],
+        replacements: Vec<Record>,
+        in_place: bool,
+    ) -> Result<Commit> {
         validate_plan(base, &additions, source_names, &replacements)?;
         self.transact(|current| {
             check_base(current, base)?;
@@ -67,20 +93,22 @@ impl Store {
             for name in &sources {
                 unique(current, name)?;
             }
-            let mut next: Vec<Next> = current
-                .entries
-                .iter()
-                .filter(|e| !sources.contains(e.record.name()))
-                .cloned()
-                .map(Next::Keep)
-                .collect();
+            let mut replacements = replacements.into_iter();
+            let mut next: Vec<Next> = Vec::with_capacity(current.len() + 1);
+            for entry in &current.entries {
+                if !sources.contains(entry.record.name()) {
+                    next.push(Next::Keep(entry.clone()));
+                } else if in_place && let Some(record) = replacements.next() {
+                    next.push(Next::Write(record));
+                }
+            }
             next.extend(
                 additions
                     .into_iter()
                     .filter(|r| !sources.contains(r.name()))
                     .map(Next::Write),
             );
-            next.extend(replacements.into_iter().map(Next::Write));
+            next.extend(replacements.map(Next::Write));
             Ok(next)
         })
     }

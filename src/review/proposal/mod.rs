@@ -548,7 +548,7 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         Plan::Consolidation {
             source_names,
             records,
-        } => s.apply_consolidation(&base, additions, &source_names, records),
+        } => s.apply_proposed_consolidation(&base, additions, &source_names, records),
     })
     .map_err(stale)
 }
