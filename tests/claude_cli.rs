@@ -412,24 +412,20 @@ fn the_size_limit_counts_utf16_units_or_bytes() {
 }
 
 #[test]
-fn the_manifest_commands_refuse_with_what_to_run_instead_and_change_nothing() {
+fn repair_of_a_manifest_entry_refuses_with_what_to_run_instead_and_changes_nothing() {
     let home = fixture();
     let before = tree(home.path());
-    // add, set, rm, index --fix, log and undo write here (tests/claude_curate_cli.rs), and
-    // the proposal commands (tests/claude_review.rs); only what needs a manifest refuses.
-    for (args, instead) in [
-        (&["index", "--write"][..], "memwb index --fix"),
-        (&["repair", "scratch.md", "--drop"], "memwb set FILE"),
-    ] {
-        let out = on_fixture(home.path(), args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = text(&out.stderr);
-        assert!(
-            err.contains(instead) && err.contains("nothing was changed"),
-            "{args:?}: {err}"
-        );
-        assert!(!err.contains("comes next"), "{args:?}: {err}");
-    }
+    // add, set, rm, index --fix (and its older spelling index --write), log and undo write
+    // here (tests/claude_curate_cli.rs, tests/conformance.rs), and the proposal commands
+    // (tests/claude_review.rs); only what needs a manifest refuses.
+    let out = on_fixture(home.path(), &["repair", "scratch.md", "--drop"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("memwb set FILE") && err.contains("nothing was changed"),
+        "{err}"
+    );
+    assert!(!err.contains("comes next"), "{err}");
     assert_eq!(tree(home.path()), before);
 }
 

@@ -145,7 +145,7 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
         log[0]["lines"][0]["hunks"][0]["added"],
         serde_json::json!([format!("{line}\n")])
     );
-    assert!(ok(fx.run(&["log"])).contains("files: "));
+    assert!(ok(fx.run(&["log"])).contains("  added review-size"));
 
     let out = ok(fx.run(&["undo"]));
     assert!(

@@ -650,7 +650,7 @@ fn a_topic_file_written_by_another_process_appears() {
     assert!(screen.contains("Topic files (10)"), "{screen}");
     assert!(screen.contains("project_new"), "{screen}");
     assert!(
-        screen.contains("changed on disk: +project_new"),
+        screen.contains("changed on disk: added project_new"),
         "the status line says what changed: {screen}"
     );
 }

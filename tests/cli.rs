@@ -137,7 +137,7 @@ fn invalid_flags_are_refused_and_write_nothing() {
                 "--body",
                 "b",
             ],
-            "MemoryType",
+            "unknown type",
         ),
         (
             vec![

@@ -107,7 +107,7 @@ fn an_old_layout_journal_still_loads_undoes_and_logs() {
     assert_eq!(ids(&logged(dir.path(), &["--last", "2"])), [4, 5]);
     let text = ok(memwb(dir.path(), &["log"]));
     assert!(
-        text.contains("#4") && text.contains("before: beta  after: beta"),
+        text.contains("#4") && text.contains("changed beta"),
         "{text}"
     );
 
@@ -441,7 +441,7 @@ fn an_old_layout_claude_code_journal_still_loads_undoes_and_logs() {
     assert_eq!(ids(&old), [1, 2, 3]);
     let text = claude_cli(dir.path(), &["log", "--last", "2"]);
     assert!(
-        !text.contains("#1") && text.contains("files: feedback_review_size.md, MEMORY.md"),
+        !text.contains("#1") && text.contains("#2") && text.contains("#3"),
         "{text}"
     );
 
@@ -486,8 +486,5 @@ fn an_old_layout_claude_code_journal_still_loads_undoes_and_logs() {
     assert_eq!(read("MEMORY.md").unwrap(), old_index(&old[0], true));
     assert_eq!(read("project_ci_cache.md"), None);
     let text = claude_cli(dir.path(), &["log", "--last", "1"]);
-    assert!(
-        text.contains("undoes #1") && text.contains("files: project_ci_cache.md, MEMORY.md"),
-        "{text}"
-    );
+    assert!(text.contains("removed ci-cache  undoes #1"), "{text}");
 }

@@ -136,7 +136,7 @@ fn edit_and_save_commits_a_transaction() {
         "the replaced file is gone"
     );
     assert!(
-        h.screen().contains("save beta: committed (~beta)"),
+        h.screen().contains("save beta: written (changed beta)"),
         "{}",
         h.screen()
     );
@@ -332,7 +332,7 @@ fn delete_asks_first() {
     assert!(current(&h, "beta").is_none());
     assert_eq!(h.app.manifest.visible.len(), 2);
     assert!(
-        h.screen().contains("delete beta: committed (-beta)"),
+        h.screen().contains("delete beta: written (removed beta)"),
         "{}",
         h.screen()
     );
@@ -347,7 +347,12 @@ fn rebuild_index_through_the_engine() {
     h.press(KeyCode::Tab);
     assert!(h.screen().contains("MEMORY.md: DRIFTED"), "{}", h.screen());
     assert!(h.screen().contains("- - hand edited"), "{}", h.screen());
+    // R shows the fix first (the drifted line goes, the derived ones come) and writes on yes.
     h.press(KeyCode::Char('R'));
+    assert!(h.screen().contains("Fix MEMORY.md"), "{}", h.screen());
+    let text = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
+    assert_eq!(text, "- hand edited\n", "shown, not written yet");
+    h.press(KeyCode::Char('y'));
     let text = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
     assert_eq!(text, other(&h).read().expect("read").index_text());
     assert!(h.screen().contains("MEMORY.md: in sync"), "{}", h.screen());
@@ -423,7 +428,10 @@ fn external_commit_reloads_keeping_the_selection_and_says_what_changed() {
         "selection follows the record"
     );
     let screen = h.screen();
-    assert!(screen.contains("commit: +zeta  -alpha"), "{screen}");
+    assert!(
+        screen.contains("changed on disk: added zeta; removed alpha"),
+        "{screen}"
+    );
     // the selected record vanishes: the selection stays at its position
     let gamma = current(&h, "gamma").expect("gamma");
     s.remove(&[gamma]).expect("remove");
@@ -447,7 +455,7 @@ fn external_editor_edit_is_committed() {
         "edited elsewhere"
     );
     assert!(
-        h.screen().contains("save alpha: committed"),
+        h.screen().contains("save alpha: written (changed alpha)"),
         "{}",
         h.screen()
     );
@@ -693,7 +701,11 @@ fn an_outside_commit_shows_exactly_the_new_state() {
     h.watch_until(|change| change.commit.added == ["delta"]);
     assert_eq!(h.app.inspection.entries, fresh(&h));
     assert!(h.screen().contains("delta"), "{}", h.screen());
-    assert!(h.screen().contains("commit: +delta"), "{}", h.screen());
+    assert!(
+        h.screen().contains("changed on disk: added delta"),
+        "{}",
+        h.screen()
+    );
 
     let beta = current(&h, "beta").expect("beta");
     theirs

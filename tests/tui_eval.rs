@@ -197,7 +197,11 @@ fn an_unrelated_commit_announces_nothing() {
         .unwrap();
     h.watcher_tick();
     assert!(!h.screen().contains("eval:"), "{}", h.screen());
-    assert!(h.screen().contains("commit: +weather"), "{}", h.screen());
+    assert!(
+        h.screen().contains("changed on disk: added weather"),
+        "{}",
+        h.screen()
+    );
 }
 
 #[test]

@@ -383,7 +383,10 @@ fn on_a_claude_code_folder_the_findings_list_jumps_f_files_the_redaction_and_dra
     let before = std::fs::read(folder.join("reference_ci.md")).expect("read");
     h.keys("f");
     let status = h.app.status.clone().expect("status").text;
-    assert!(status.contains("filed proposal"), "{status}");
+    assert!(
+        status.contains("new proposal: ") && status.contains("p shows it"),
+        "{status}"
+    );
     assert_eq!(
         std::fs::read(folder.join("reference_ci.md")).expect("read"),
         before,

@@ -168,8 +168,8 @@ fn the_history_list_filters_live_and_clamps_its_selection() {
     assert_eq!(h.app.history.selected, 0);
     let screen = list_box(&h);
     assert!(screen.contains(&format!("1/{total} entries")), "{screen}");
-    assert!(screen.contains("-gamma"), "{screen}");
-    assert!(!screen.contains("+theta"), "{screen}");
+    assert!(screen.contains("removed gamma"), "{screen}");
+    assert!(!screen.contains("added theta"), "{screen}");
     // `u` is typed into the filter, not an undo
     h.keys("u");
     assert!(h.app.modal.is_none());
@@ -333,7 +333,7 @@ fn an_unlisted_file_is_shown_inert_and_adopted_through_a_transaction() {
     assert_eq!(last.after[0].record.name, "old-draft");
     let status = h.app.status.as_ref().expect("status").text.clone();
     assert!(
-        status.contains("adopt old-draft-0badf00d.md: committed"),
+        status.contains("adopt old-draft-0badf00d.md: written"),
         "{status}"
     );
     assert!(h.app.inspection.unlisted.is_empty());

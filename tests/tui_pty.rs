@@ -200,7 +200,7 @@ fn open_edit_save_and_quit_restores_the_terminal() {
     pty.send(b"hello ");
     pty.wait_for("hello alpha body");
     pty.send(b"\x13"); // Ctrl-S
-    pty.wait_for("save alpha: committed");
+    pty.wait_for("save alpha: written");
     let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
     let alpha = store
         .read()
@@ -244,7 +244,7 @@ fn an_external_add_appears_without_a_key_press() {
     );
     pty.wait_for("Manifest (3)");
     pty.wait_for("gamma");
-    pty.wait_for("commit: +gamma");
+    pty.wait_for("changed on disk: added gamma");
     pty.send(b"q");
     pty.wait_exit();
     pty.assert_restored();
@@ -422,7 +422,7 @@ fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
     pty.send(b"a");
     pty.wait_for(&format!("Approve proposal {id}?"));
     pty.send(b"y");
-    pty.wait_for(&format!("approve {id}: committed (+gamma)"));
+    pty.wait_for(&format!("approve {id}: written (added gamma)"));
     let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
     let names: Vec<String> = store
         .records()
@@ -511,7 +511,7 @@ fn typing_over_1_kib_at_once_arrives_whole() {
     let mut bytes = typed.clone().into_bytes();
     bytes.push(0x13); // Ctrl-S, right behind the text
     pty.send(&bytes);
-    pty.wait_for("save alpha: committed");
+    pty.wait_for("save alpha: written");
     assert_eq!(body_of(ws.path(), "alpha"), format!("{typed}end"));
     pty.send(b"q");
     assert!(pty.wait_exit().success());
@@ -550,7 +550,7 @@ fn a_10_kb_paste_arrives_whole_and_a_paste_saves() {
     bytes.extend_from_slice(fits.as_bytes());
     bytes.extend_from_slice(b"\x1b[201~\x13");
     pty.send(&bytes);
-    pty.wait_for("save alpha: committed");
+    pty.wait_for("save alpha: written");
     assert_eq!(
         body_of(ws.path(), "alpha"),
         format!("{}end", "line of text\n".repeat(150))

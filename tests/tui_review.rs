@@ -282,7 +282,7 @@ fn approve_applies_through_the_engine_and_is_journaled() {
     assert_eq!(decided.journal_entry, Some(last.id));
     let screen = h.screen();
     assert!(
-        screen.contains("approve bbbb00000001: committed (+tabs  -alpha -beta)"),
+        screen.contains("approve bbbb00000001: written (added tabs; removed alpha, beta)"),
         "{screen}"
     );
     // the state and the id are apart, whatever the state's length
@@ -445,7 +445,12 @@ fn undo_from_history_and_undo_of_the_undo() {
     assert_eq!(names(&h), ["gamma", "alpha", "beta"]);
     let undo = journal(&h).pop().expect("entry");
     assert_eq!((undo.op, undo.undoes), (Op::Undo, Some(1)));
-    assert!(h.screen().contains("undo #1: committed"), "{}", h.screen());
+    assert!(
+        h.screen()
+            .contains("undo #1: written (added alpha, beta; removed tabs)"),
+        "{}",
+        h.screen()
+    );
     // the newest entry is the undo: undo it too
     h.press(KeyCode::Char('g'));
     assert_eq!(h.app.history.selected_entry().map(|e| e.id), Some(undo.id));
@@ -655,7 +660,18 @@ fn every_workbench_change_is_journaled() {
     h.press(KeyCode::Char('g'));
     h.press(KeyCode::Char('d'));
     h.press(KeyCode::Char('y'));
+    // R shows the fix first and writes it on yes; an index in sync needs none.
     h.press(KeyCode::Char('R'));
+    assert!(
+        h.screen().contains("MEMORY.md needs no fix"),
+        "{}",
+        h.screen()
+    );
+    std::fs::write(h.root().join("MEMORY.md"), "hand-edited\n").expect("drift");
+    h.ctrl('r');
+    h.press(KeyCode::Char('R'));
+    assert!(h.screen().contains("- hand-edited"), "{}", h.screen());
+    h.press(KeyCode::Char('y'));
     let ops: Vec<Op> = journal(&h).iter().map(|e| e.op).collect();
     assert_eq!(ops, [Op::Add, Op::Rm, Op::RebuildIndex]);
 }

@@ -20,6 +20,9 @@ mod tui_secrets;
 // These also run the `memwb` binary.
 #[cfg(feature = "cli")]
 mod claude_tui_pty;
+// The conformance suite: each case on both formats, through the binary and the workbench.
+#[cfg(feature = "cli")]
+mod conformance;
 #[cfg(feature = "cli")]
 mod selection_glue;
 #[cfg(feature = "cli")]

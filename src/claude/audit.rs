@@ -228,7 +228,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
                     "type-unknown",
                     Warning,
                     file,
-                    format!("type {kind:?} is not one of {}", KNOWN_TYPES.join(", ")),
+                    crate::store::RecordError::Type(kind.to_owned()).to_string(),
                 ));
             }
         }

@@ -44,9 +44,7 @@ pub(super) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<
 /// What Claude Code loads, then the marked line where it stops and what it drops.
 pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
-        anyhow::bail!(
-            "index --write rebuilds a .memory index from its manifest, and a Claude Code folder has none: `memwb index --fix` shows the fix of MEMORY.md (`--yes` writes it); nothing was changed"
-        );
+        return super::claude_write::index_fix(target, &args.spelled_now());
     }
     let snapshot = target.folder.read();
     let index = match &snapshot.index {

@@ -16,7 +16,7 @@ use crate::claude::write::FileImage;
 use crate::folder::copy::Refusal;
 use crate::review::claude::propose::{self, Candidates};
 use crate::review::claude::{self as review_claude, NewFiles};
-use crate::review::proposal::images::{self, Change, change, topic_name};
+use crate::review::proposal::images;
 use crate::review::proposal::{Origin, Plan};
 use crate::review::sink::evidence;
 use crate::session::history::{Message, validate_tool_pairing};
@@ -178,37 +178,7 @@ pub fn reject(target: &ClaudeTarget, args: &RejectArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-/// "added a; changed b; removed c", by memory name, as on `.memory` (MEMORY.md is not a
-/// memory, so it is not named).
+/// "added a; changed b; removed c", by memory name, as on `.memory`.
 pub(super) fn summary(files: &[FileImage]) -> String {
-    let mut parts = Vec::new();
-    for (label, wanted) in [
-        ("added", Change::Create),
-        ("changed", Change::Edit),
-        ("removed", Change::Delete),
-    ] {
-        let names: Vec<String> = files
-            .iter()
-            .filter(|f| f.file != crate::claude::index::INDEX_FILE && change(f) == wanted)
-            .map(|f| {
-                let text = f.after.as_deref().or(f.before.as_deref()).unwrap_or("");
-                topic_name(&f.file, text)
-            })
-            .collect();
-        if !names.is_empty() {
-            parts.push(format!("{label} {}", names.join(", ")));
-        }
-    }
-    // MEMORY.md is named when it is all that changed (an approved edit of the index).
-    let index_changed = files
-        .iter()
-        .any(|f| f.file == crate::claude::index::INDEX_FILE && f.before != f.after);
-    if parts.is_empty() {
-        parts.push(if index_changed {
-            format!("changed {}", crate::claude::index::INDEX_FILE)
-        } else {
-            "nothing to change".into()
-        });
-    }
-    parts.join("; ")
+    crate::review::summary::files_summary(files)
 }

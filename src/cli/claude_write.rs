@@ -81,10 +81,7 @@ fn one_line(what: &str, value: &str) -> anyhow::Result<()> {
 
 fn known_type(kind: &str) -> anyhow::Result<()> {
     if !KNOWN_TYPES.contains(&kind) {
-        anyhow::bail!(
-            "unknown type {:?}: use user, feedback, project or reference",
-            inert(kind)
-        );
+        anyhow::bail!(crate::store::RecordError::Type(inert(kind)));
     }
     Ok(())
 }

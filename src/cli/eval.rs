@@ -26,8 +26,9 @@ pub struct EvalArgs {
     /// Run the self-retrieval cases instead: each record's description must select it.
     #[arg(long = "self")]
     self_cases: bool,
-    /// Names kept per selection, and the k of recall@k and precision@k.
-    #[arg(long, value_name = "N", default_value_t = eval::DEFAULT_K)]
+    /// Most memories to select per query (as `select --max`), the k of recall@k and precision@k.
+    // `--k` was its first name: kept, hidden, so that scripts keep working.
+    #[arg(long = "max", alias = "k", value_name = "N", default_value_t = eval::DEFAULT_K)]
     k: usize,
     /// Print {"k","cases","selectors":{"keyword":{...},"model":{...}}}.
     #[arg(long)]

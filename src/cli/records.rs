@@ -127,10 +127,10 @@ pub struct RepairArgs {
     from: Option<PathBuf>,
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct IndexArgs {
-    /// On a .memory set: rewrite MEMORY.md through a transaction (the same as --fix --yes).
-    #[arg(long, conflicts_with = "fix")]
+    /// The older spelling of `--fix --yes`, kept working (hidden) with a note that says so.
+    #[arg(long, hide = true, conflicts_with = "fix")]
     pub(super) write: bool,
     /// Show the fix of MEMORY.md as a diff. On a .memory set: the index the manifest derives.
     /// On a Claude Code folder: dangling entries out, unlisted files in (under the heading of
@@ -140,6 +140,24 @@ pub struct IndexArgs {
     /// With --fix: write the fix (journaled; `memwb undo` reverts it).
     #[arg(long, requires = "fix")]
     pub(super) yes: bool,
+}
+
+impl IndexArgs {
+    /// The arguments as they are spelled now: `--write` is `--fix --yes` (docs/cli.md, "One
+    /// idea, one word"), and a note on standard error says so.
+    pub(super) fn spelled_now(&self) -> Self {
+        if !self.write {
+            return self.clone();
+        }
+        eprintln!(
+            "note: `index --write` is now `index --fix --yes` (shown as a diff, then written); the old spelling still works"
+        );
+        Self {
+            write: false,
+            fix: true,
+            yes: true,
+        }
+    }
 }
 
 /// The reference consolidator's reply format; an object with exactly these keys.
@@ -285,40 +303,38 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
 }
 
 pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
-    if !args.fix && !args.write {
+    let args = &args.spelled_now();
+    if !args.fix {
         print_untrusted(&store.read()?.index_text())?;
         return Ok(EXIT_OK);
     }
-    // `--fix` shows the difference from the index the manifest derives; `--yes` (or the
-    // older `--write`) writes it.
-    if args.fix {
-        let derived = store.read()?.index_text();
-        let path = store.index_path();
-        let current =
-            crate::claude::fsread::read_regular(&path, crate::store::index::MAX_INDEX_FILE_BYTES)
-                .map_err(|e| {
-                    anyhow::anyhow!(
-                        "cannot read {}: {e}",
-                        super::output::inert(&path.display().to_string())
-                    )
-                })?
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-        if current.as_deref() == Some(derived.as_str()) {
-            say!("MEMORY.md needs no fix")?;
-            return Ok(EXIT_OK);
-        }
-        let change = crate::claude::edit::TextChange {
-            file: crate::store::index::INDEX_FILE.into(),
-            before: current,
-            after: derived,
-        };
-        print_untrusted(&super::claude_write::unified_diff(&change))?;
-        if !args.yes {
-            eprintln!(
-                "MEMORY.md differs from the index the manifest derives; nothing written (run with --yes to write it)"
-            );
-            return Ok(EXIT_OK);
-        }
+    // `--fix` shows the difference from the index the manifest derives; `--yes` writes it.
+    let derived = store.read()?.index_text();
+    let path = store.index_path();
+    let current =
+        crate::claude::fsread::read_regular(&path, crate::store::index::MAX_INDEX_FILE_BYTES)
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot read {}: {e}",
+                    super::output::inert(&path.display().to_string())
+                )
+            })?
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+    if current.as_deref() == Some(derived.as_str()) {
+        say!("MEMORY.md needs no fix")?;
+        return Ok(EXIT_OK);
+    }
+    let change = crate::claude::edit::TextChange {
+        file: crate::store::index::INDEX_FILE.into(),
+        before: current,
+        after: derived,
+    };
+    print_untrusted(&super::claude_write::unified_diff(&change))?;
+    if !args.yes {
+        eprintln!(
+            "MEMORY.md differs from the index the manifest derives; nothing written (run with --yes to write it)"
+        );
+        return Ok(EXIT_OK);
     }
     journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
     say!("rebuilt {}", store.index_path().display())?;
@@ -331,20 +347,7 @@ pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
 
 /// "added a; changed b; removed c", by record name ("nothing to change" when it is empty).
 pub(super) fn summary(commit: &Commit) -> String {
-    let mut parts = Vec::new();
-    for (label, names) in [
-        ("added", &commit.added),
-        ("changed", &commit.changed),
-        ("removed", &commit.removed),
-    ] {
-        if !names.is_empty() {
-            parts.push(format!("{label} {}", names.join(", ")));
-        }
-    }
-    if parts.is_empty() {
-        parts.push("nothing to change".into());
-    }
-    parts.join("; ")
+    crate::review::summary::commit_summary(commit)
 }
 
 /// Prints `line`, the outcome of `commit`, and warns when the commit lost its lock.

@@ -455,44 +455,22 @@ pub(super) fn print_log(journal: &Journal, args: &LogArgs) -> anyhow::Result<u8>
     Ok(EXIT_OK)
 }
 
+/// One line of `memwb log`: the entry's number, time, op and who, then what it did, worded
+/// the same on both formats (`review::summary`).
 pub(super) fn describe(entry: &Entry) -> String {
-    let names = |records: &[JournalRecord]| {
-        records
-            .iter()
-            .map(|r| r.record.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let mut parts = vec![format!(
+    let head = format!(
         "#{:<4} {}  {:13} {}",
         entry.id,
         crate::store::time::format_ms(entry.at),
         entry.op.as_str(),
         entry.who
-    )];
-    if !entry.before.is_empty() {
-        parts.push(format!("before: {}", names(&entry.before)));
+    );
+    let said = crate::review::summary::entry_summary(entry);
+    if said.is_empty() {
+        head
+    } else {
+        format!("{head}  {said}")
     }
-    if !entry.after.is_empty() {
-        parts.push(format!("after: {}", names(&entry.after)));
-    }
-    let files = entry.touched_files();
-    if !files.is_empty() {
-        parts.push(format!("files: {}", files.join(", ")));
-    }
-    if let Some(p) = &entry.proposal {
-        parts.push(format!("proposal {} ({})", p.id, p.origin));
-    }
-    if let Some(stray) = &entry.stray {
-        parts.push(format!("{} {}", stray.action.as_str(), inert(&stray.file)));
-    }
-    if let Some(undone) = entry.undoes {
-        parts.push(format!("undoes #{undone}"));
-    }
-    if let Some(reason) = &entry.reason {
-        parts.push(format!("reason: {reason}"));
-    }
-    parts.join("  ")
 }
 
 pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {

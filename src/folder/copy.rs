@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 
 use crate::claude::edit::{NewMemory, file_name, plan_add};
-use crate::claude::frontmatter::{Frontmatter, KNOWN_TYPES};
+use crate::claude::frontmatter::Frontmatter;
 use crate::claude::write::FileImage;
 use crate::claude::{Snapshot, Topic, TopicContent};
 use crate::store::{MemoryType, Record};
@@ -112,7 +112,7 @@ fn topic_as_record(topic: &Topic, from: &str) -> Result<Record, String> {
         None => return Err("it has no type (user, feedback, project or reference)".into()),
         Some(kind) => kind
             .parse()
-            .map_err(|_| format!("its type {kind:?} is not one of {}", KNOWN_TYPES.join(", ")))?,
+            .map_err(|_| crate::store::RecordError::Type(kind.to_owned()).to_string())?,
     };
     let description = topic
         .description()
@@ -259,7 +259,7 @@ mod tests {
             (
                 "a.md",
                 "---\nname: a\ntype: idea\ndescription: d\n---\nb\n",
-                "its type \"idea\" is not one of",
+                "unknown type \"idea\": use user",
             ),
             (
                 "b.md",

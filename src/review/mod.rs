@@ -17,6 +17,7 @@ pub mod proposal;
 pub mod sink;
 pub mod state;
 pub mod strays;
+pub mod summary;
 pub mod who;
 
 pub use error::ReviewError;

@@ -291,8 +291,8 @@ impl Inspection {
         match self.index.status {
             // A linked MEMORY.md is reported as such, not also as missing.
             _ if index_linked => {}
-            IndexStatus::Missing => push("index-missing", Warning, Some(index::INDEX_FILE), "MEMORY.md is missing; `memwb index --write` rebuilds it".into()),
-            IndexStatus::Drifted => push("index-drift", Warning, Some(index::INDEX_FILE), "MEMORY.md differs from the index the manifest derives; `memwb index --write` rebuilds it".into()),
+            IndexStatus::Missing => push("index-missing", Warning, Some(index::INDEX_FILE), "MEMORY.md is missing; `memwb index --fix --yes` rebuilds it".into()),
+            IndexStatus::Drifted => push("index-drift", Warning, Some(index::INDEX_FILE), "MEMORY.md differs from the index the manifest derives; `memwb index --fix --yes` rebuilds it".into()),
             IndexStatus::InSync | IndexStatus::Unknown => {}
         }
         if let (LockState::Stale { .. }, Some(what)) = (&self.lock, self.lock_blocked) {

@@ -62,7 +62,7 @@ pub enum RecordError {
         "memory name must be at most {MAX_NAME_BYTES} characters so that its file name fits the file system (it has {0})"
     )]
     NameTooLong(usize),
-    #[error("memory kind must be MemoryType: user, feedback, project or reference (got {0:?})")]
+    #[error("unknown type {0:?}: use user, feedback, project or reference")]
     Type(String),
     #[error("memory description must be a non-empty string")]
     DescriptionEmpty,

@@ -12,6 +12,7 @@ mod claude_edit;
 mod editing;
 mod evaluation;
 mod findings;
+mod index_fix;
 mod job_results;
 mod lifecycle;
 mod messages;
@@ -533,7 +534,7 @@ impl App {
             Action::New => self.editor = Some(Editor::new_record()),
             Action::Delete => self.delete_selected(),
             Action::Yank | Action::YankPath => return self.yank(action),
-            Action::RebuildIndex => return self.run(Job::RebuildIndex),
+            Action::RebuildIndex => return self.preview_index_fix(),
             Action::SaveCase => self.open_save_case(),
             Action::JumpTo => self.jump_to_chosen(),
             Action::Reload => return self.run(Job::Reload),

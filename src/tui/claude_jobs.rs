@@ -182,18 +182,7 @@ fn engine(writes: Vec<edit::FileWrite>) -> Vec<FileWrite> {
 }
 
 fn summary(images: &[crate::claude::write::FileImage]) -> String {
-    if images.is_empty() {
-        return "nothing changed".into();
-    }
-    let parts: Vec<String> = images
-        .iter()
-        .map(|i| match (&i.before, &i.after) {
-            (None, _) => format!("+{}", i.file),
-            (_, None) => format!("-{}", i.file),
-            _ => format!("~{}", i.file),
-        })
-        .collect();
-    parts.join(" ")
+    crate::review::summary::files_summary(images)
 }
 
 fn write(
@@ -374,9 +363,14 @@ impl ClaudeJob {
                     ));
                 }
                 let ids: Vec<&str> = filed.iter().map(|p| p.id.as_str()).collect();
+                // Worded as a proposal filed from elsewhere is announced on `.memory`.
                 Ok(Outcome::Done(format!(
-                    "filed proposal {} (the Proposals view decides it)",
-                    ids.join(", ")
+                    "new proposal: {}; {} shows it",
+                    ids.join(", "),
+                    super::keymap::label(
+                        super::keymap::Scope::Global,
+                        super::keymap::Action::ShowProposals
+                    )
                 )))
             }
         }

@@ -166,7 +166,7 @@ mod tests {
             "{second}"
         );
         assert!(
-            second.contains("memory kind must be MemoryType"),
+            second.contains("unknown type \"bogus\": use user"),
             "{second}"
         );
     }

@@ -23,7 +23,10 @@ pub enum Job {
         edited: Record,
     },
     Remove(Record),
-    RebuildIndex,
+    /// Writes MEMORY.md as the manifest derives it, if that is still `shown` (what `R` showed).
+    RebuildIndex {
+        shown: String,
+    },
     Approve {
         id: String,
     },
@@ -169,7 +172,14 @@ impl Job {
             Job::Remove(record) => {
                 journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))
             }
-            Job::RebuildIndex => journaled_op(store, Op::RebuildIndex, Store::rebuild_index),
+            Job::RebuildIndex { shown } => journaled_op(store, Op::RebuildIndex, |s| {
+                if s.read()?.index_text() != *shown {
+                    return Err(StoreError::Conflict {
+                        detail: "the set changed since the fix was shown; R shows it again".into(),
+                    });
+                }
+                s.rebuild_index()
+            }),
             Job::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
             Job::Reject { id, reason } => {
                 proposal::reject(store, id, reason.clone()).map(|_| Commit::default())
@@ -245,7 +255,7 @@ impl Job {
             } => format!("save {}", edited.name()),
             Job::Save { base: None, edited } => format!("add {}", edited.name()),
             Job::Remove(r) => format!("delete {}", r.name()),
-            Job::RebuildIndex => "rebuild MEMORY.md".into(),
+            Job::RebuildIndex { .. } => "fix MEMORY.md".into(),
             Job::Approve { id } => format!("approve {id}"),
             Job::Reject { id, .. } => format!("reject {id}"),
             Job::EditProposal { id, .. } => format!("edit proposal {id}"),

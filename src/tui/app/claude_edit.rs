@@ -30,7 +30,6 @@ impl App {
                 self.editor = Some(Editor::new_topic());
                 Vec::new()
             }
-            Action::RebuildIndex => self.run_claude(ClaudeJob::PlanIndexFix),
             Action::Reload => self.run_claude(ClaudeJob::Reload),
             Action::EditExternal => {
                 let text = format!(
@@ -172,7 +171,7 @@ impl App {
                 }
             },
             (_, Ok(Outcome::Planned(fix))) if fix.is_empty() => {
-                self.set_status(StatusKind::Info, "MEMORY.md needs no fix".into());
+                self.set_status(StatusKind::Info, super::index_fix::NO_FIX.into());
             }
             (_, Ok(Outcome::Planned(fix))) => {
                 self.modal = Some(Modal::Confirm(Confirm::IndexFix(fix)));
@@ -253,7 +252,6 @@ impl App {
                 file: file.clone(),
                 base: base.clone(),
             },
-            Confirm::IndexFix(fix) => ClaudeJob::IndexFix(fix.clone()),
             Confirm::Undo(entry) if self.claude.is_some() => ClaudeJob::Undo(entry.clone()),
             Confirm::Approve(ids) if self.claude.is_some() => {
                 self.proposals.marked.clear();

@@ -12,21 +12,7 @@ pub(super) const EDIT_KEPT: &str = "; your edit is still in the editor";
 
 /// A one-line summary of a commit, names as they are (sanitized when drawn).
 pub fn describe_commit(commit: &Commit) -> String {
-    let mut parts = Vec::new();
-    for (sign, names) in [
-        ("+", &commit.added),
-        ("-", &commit.removed),
-        ("~", &commit.changed),
-    ] {
-        if !names.is_empty() {
-            parts.push(format!("{sign}{}", names.join(&format!(" {sign}"))));
-        }
-    }
-    if parts.is_empty() {
-        "no record changed".into()
-    } else {
-        parts.join("  ")
-    }
+    crate::review::summary::commit_summary(commit)
 }
 
 impl App {
@@ -67,7 +53,7 @@ impl App {
                 self.set_inspection(done.inspection.clone());
                 self.set_status(
                     StatusKind::Info,
-                    format!("{what}: committed ({})", describe_commit(commit)),
+                    format!("{what}: written ({})", describe_commit(commit)),
                 );
             }
             (Job::EditProposal { .. } | Job::Repair { .. }, Err(error)) => {
@@ -98,7 +84,7 @@ impl App {
                 }
                 let keep = edited.name().to_owned();
                 self.manifest.refilter(&self.inspection, Some(&keep));
-                let mut text = format!("{what}: committed ({})", describe_commit(commit));
+                let mut text = format!("{what}: written ({})", describe_commit(commit));
                 let kept = self.selected_record().is_some_and(|r| r.name() == keep);
                 if !kept && !self.manifest.filter.is_empty() {
                     // the filter no longer matches the edited record: clear it, keep the record
@@ -145,12 +131,21 @@ impl App {
                 );
             }
             (Job::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
+            (Job::RebuildIndex { .. }, Ok(_)) => {
+                // Worded as the same fix on a Claude Code folder: MEMORY.md is not a memory.
+                self.set_inspection(done.inspection.clone());
+                let index = crate::store::index::INDEX_FILE;
+                self.set_status(
+                    StatusKind::Info,
+                    format!("{what}: written (changed {index})"),
+                );
+            }
             (_, Ok(commit)) => {
                 self.set_inspection(done.inspection.clone());
                 let text = if commit.is_empty() {
                     format!("{what}: done")
                 } else {
-                    format!("{what}: committed ({})", describe_commit(commit))
+                    format!("{what}: written ({})", describe_commit(commit))
                 };
                 self.set_status(StatusKind::Info, text);
             }

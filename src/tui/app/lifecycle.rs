@@ -35,7 +35,7 @@ impl App {
                 let was_readable = self.inspection.is_readable();
                 self.set_inspection(change.inspection.clone());
                 if !ours {
-                    let text = format!("commit: {}", describe_commit(&news));
+                    let text = format!("changed on disk: {}", describe_commit(&news));
                     let state = FolderState::Memory(change.inspection);
                     if was_readable && let Some(why) = self.unreadable_status() {
                         self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);

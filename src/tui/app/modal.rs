@@ -145,7 +145,8 @@ impl App {
                     return effects;
                 }
                 match question {
-                    Confirm::DeleteTopic { .. } | Confirm::IndexFix(_) => {}
+                    Confirm::DeleteTopic { .. } => {}
+                    Confirm::IndexFix(fix) => return self.write_index_fix(&fix),
                     Confirm::Delete(record) => return self.run(Job::Remove(record)),
                     Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
                     Confirm::Undo(entry) => return self.run(Job::Undo(entry)),

@@ -109,7 +109,7 @@ pub static BINDINGS: &[Binding] = &[
     b(S::Workbench, &[key('d')], A::Delete, "delete the selected record (asks first); an entry that does not read: drop it from the manifest", Some("delete")),
     spare(S::Workbench, &[key('y')], A::Yank, "copy the selected record's name to the clipboard (OSC 52)", "copy name"),
     spare(S::Workbench, &[key('Y')], A::YankPath, "copy the path of the selected record's file to the clipboard (OSC 52)", "copy path"),
-    b(S::Workbench, &[key('R')], A::RebuildIndex, "rebuild MEMORY.md from the manifest (a transaction)", Some("rebuild index")),
+    b(S::Workbench, &[key('R')], A::RebuildIndex, "show the fix of MEMORY.md as a diff, written on yes (as index --fix)", Some("rebuild index")),
     b(S::Proposals, &[key('a')], A::Approve, "approve the selected (or the marked) proposals: asks, then applies each through the engine (journaled)", Some("approve")),
     b(S::Proposals, &[key('x')], A::Reject, "reject the selected (or the marked) proposals (asks for a reason)", Some("reject")),
     spare(S::Proposals, &[key('b')], A::Rebase, "rebase the selected stale proposal: re-plan it against the current records (a dedupe draft is recomputed)", "rebase"),

@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::Entry;
-use crate::review::journal::JournalRecord;
 use crate::sanitize;
 use crate::store::time::format_ms;
 use crate::tui::keymap::{Action, Scope};
@@ -31,37 +30,9 @@ pub struct HistoryPane {
     pub detail: Detail,
 }
 
-fn names(records: &[JournalRecord]) -> String {
-    records
-        .iter()
-        .map(|r| r.record.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// One line: what the entry did to which records.
+/// One line: what the entry did to which memories, as `memwb log` says it.
 pub fn summary(entry: &Entry) -> String {
-    let mut parts = Vec::new();
-    match (entry.before.is_empty(), entry.after.is_empty()) {
-        (true, true) => {}
-        (false, true) => parts.push(format!("-{}", names(&entry.before))),
-        (true, false) => parts.push(format!("+{}", names(&entry.after))),
-        (false, false) => parts.push(format!(
-            "{} → {}",
-            names(&entry.before),
-            names(&entry.after)
-        )),
-    }
-    if let Some(p) = &entry.proposal {
-        parts.push(format!("proposal {}", p.id));
-    }
-    if let Some(undone) = entry.undoes {
-        parts.push(format!("undoes #{undone}"));
-    }
-    if let Some(reason) = &entry.reason {
-        parts.push(format!("reason: {reason}"));
-    }
-    parts.join("  ")
+    crate::review::summary::entry_summary(entry)
 }
 
 /// What the `/` filter looks at in a journal entry.
@@ -328,11 +299,37 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
         ));
         lines.extend(diff::record(Some(&before.record), &after.record, theme));
     }
-    if entry.before.is_empty() && entry.after.is_empty() && entry.dropped.is_none() {
+    lines.extend(file_lines(entry, theme));
+    if !entry.changed_files() {
         lines.push(Line::styled(
             "changed no records (nothing to undo)",
             theme.dim(),
         ));
+    }
+    lines
+}
+
+/// The files a change on a Claude Code folder wrote (`+` created, `-` deleted, `~` edited),
+/// and MEMORY.md when its lines changed.
+fn file_lines(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
+    let files = entry.touched_files();
+    if files.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::styled("files:", theme.label())];
+    for image in &entry.files {
+        let (sign, style) = match (&image.before, &image.after) {
+            (None, _) => ('+', theme.added()),
+            (_, None) => ('-', theme.removed()),
+            _ => ('~', Style::default()),
+        };
+        lines.push(Line::styled(
+            format!("  {sign} {}", sanitize::line(&image.file)),
+            style,
+        ));
+    }
+    for change in entry.lines.iter().filter(|l| !l.is_empty()) {
+        lines.push(Line::raw(format!("  ~ {}", sanitize::line(&change.file))));
     }
     lines
 }

@@ -1,0 +1,59 @@
+//! `R`: the fix of MEMORY.md, shown as a diff and written only on yes, on every format (as
+//! `memwb index --fix` shows it and `--yes` writes it). On `.memory` the fix is the index the
+//! manifest derives, already in the inspection; on a Claude Code folder it is planned off the
+//! UI thread.
+
+use super::modal::{Confirm, Modal};
+use super::{App, Effect, StatusKind};
+use crate::claude::edit::{IndexFix, TextChange};
+use crate::store::index::INDEX_FILE;
+use crate::tui::claude_jobs::ClaudeJob;
+use crate::tui::jobs::Job;
+
+/// What `R` says when MEMORY.md is already what it should be.
+pub(super) const NO_FIX: &str = "MEMORY.md needs no fix";
+
+impl App {
+    pub(super) fn preview_index_fix(&mut self) -> Vec<Effect> {
+        if self.claude.is_some() {
+            return self.run_claude(ClaudeJob::PlanIndexFix);
+        }
+        let index = &self.inspection.index;
+        let Some(derived) = index.derived.clone() else {
+            self.set_status(
+                StatusKind::Error,
+                "cannot rebuild MEMORY.md: the set does not read (the Manifest view shows why)"
+                    .into(),
+            );
+            return Vec::new();
+        };
+        let fix = IndexFix {
+            index: TextChange {
+                file: INDEX_FILE.into(),
+                before: index.on_disk.clone(),
+                after: derived,
+            },
+            archive: None,
+            removed: Vec::new(),
+            added: Vec::new(),
+            archived: Vec::new(),
+            still_over: false,
+        };
+        if fix.is_empty() {
+            self.set_status(StatusKind::Info, NO_FIX.into());
+        } else {
+            self.modal = Some(Modal::Confirm(Confirm::IndexFix(Box::new(fix))));
+        }
+        Vec::new()
+    }
+
+    /// Yes to the shown fix: it is written if it is still the fix (the job checks).
+    pub(super) fn write_index_fix(&mut self, fix: &IndexFix) -> Vec<Effect> {
+        if self.claude.is_some() {
+            return self.run_claude(ClaudeJob::IndexFix(Box::new(fix.clone())));
+        }
+        self.run(Job::RebuildIndex {
+            shown: fix.index.after.clone(),
+        })
+    }
+}
