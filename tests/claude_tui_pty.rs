@@ -275,7 +275,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     screen.send(CTRL_U);
     screen.send(b"user-role-v2");
     screen.send(CTRL_S);
-    screen.wait_for("~MEMORY.md");
+    screen.wait_for("written (added user-role-v2; removed ");
     assert_eq!(read("user_role.md"), None);
     assert!(read("user_role_v2.md").is_some_and(|t| t.contains("name: user-role-v2")));
     assert!(read("MEMORY.md").is_some_and(|t| t.contains("(user_role_v2.md)")));
