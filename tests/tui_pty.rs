@@ -829,7 +829,7 @@ fn the_message_log_says_each_save_and_regression_once() {
     pty.send(b"more ");
     pty.wait_for("more Tabs.");
     pty.send(b"\x13"); // Ctrl-S
-    pty.wait_for("save prefers-tabs: committed");
+    pty.wait_for("save prefers-tabs: written");
     let entry = redescribe_by_cli(ws.path());
     // The watcher reports commits in order: once the CLI's is shown, the save's was handled.
     let regression =
@@ -837,7 +837,7 @@ fn the_message_log_says_each_save_and_regression_once() {
     pty.wait_for(&regression);
     assert_eq!(logged(&mut pty, "save prefers-tabs"), 1, "{}", pty.screen());
     assert_eq!(
-        logged(&mut pty, "commit: ~prefers-tabs"),
+        logged(&mut pty, "changed on disk: changed prefers-tabs"),
         0,
         "{}",
         pty.screen()
