@@ -4,8 +4,7 @@
 //! (docs/cli.md, "One idea, one word").
 
 use crate::claude::FileImage;
-use crate::claude::edit::ARCHIVE_FILE;
-use crate::claude::index::INDEX_FILE;
+use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::review::proposal::images::topic_name;
 use crate::store::Commit;
 
