@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use memwb::claude::LoadLimits;
+use memwb::content::AuditContext;
+use memwb::content::report::check_sets;
 use memwb::folder::sets::discover;
-use memwb::review::content::AuditContext;
-use memwb::review::content::report::check_sets;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 
 const RECORDS: usize = 50;

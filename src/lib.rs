@@ -2,6 +2,7 @@
 //!
 //! - [`store`]: the engine, the `.memory/` on-disk contract shared with the reference agents.
 //! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
+//! - [`content`]: the content audit (credentials, stale paths, dates, duplicates, conflicts).
 //! - [`review`]: proposals a person approves or rejects, the journal and undo.
 //! - `cli` (feature `cli`): the `memwb` command line.
 //! - `tui` (feature `tui`): the workbench.
@@ -40,6 +41,7 @@ pub mod claude;
 pub mod claude_watch;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod content;
 pub mod finding;
 pub mod folder;
 pub mod formats;

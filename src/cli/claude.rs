@@ -12,10 +12,10 @@ use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
 use crate::claude::index::{CutBy, Load};
 use crate::claude::{ClaudeState, Snapshot, Topic};
-use crate::review::content::accept::Acceptances;
-use crate::review::content::fix_claude::file_claude_fixes;
-use crate::review::content::report::{Checked, check_claude};
-use crate::review::content::{AuditContext, secret_fingerprints};
+use crate::content::accept::Acceptances;
+use crate::content::fix_claude::file_claude_fixes;
+use crate::content::report::{Checked, check_claude};
+use crate::content::{AuditContext, secret_fingerprints};
 
 /// `memwb repair FILE`: a Claude Code folder has no manifest entry to repair.
 pub fn refuse_repair() -> anyhow::Result<u8> {

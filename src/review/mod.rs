@@ -3,7 +3,6 @@
 
 pub mod audit;
 pub mod claude;
-pub mod content;
 pub mod dedupe;
 mod entry;
 pub mod error;

@@ -14,8 +14,8 @@ use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
-use crate::review::content::fix_claude::file_claude_fixes;
-use crate::review::content::report::Checked;
+use crate::content::fix_claude::file_claude_fixes;
+use crate::content::report::Checked;
 use crate::review::eval::{Case, ClaudeEval};
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use super::review::Review;
-use crate::review::content::fix::file_fixes;
-use crate::review::content::report::Checked;
+use crate::content::fix::file_fixes;
+use crate::content::report::Checked;
 use crate::review::eval::{self, Case, EvalError, EvalState};
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;

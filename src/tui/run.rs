@@ -70,12 +70,7 @@ pub fn find_sets(
 ) -> Vec<crate::folder::Summary> {
     let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
     let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {}).found;
-    crate::review::content::report::summarize_checked(
-        &found,
-        &options.store,
-        options.claude,
-        &|| {},
-    )
+    crate::content::report::summarize_checked(&found, &options.store, options.claude, &|| {})
 }
 
 fn map(event: TermEvent) -> Option<Event> {

@@ -16,12 +16,12 @@ use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, scroll};
+use crate::content::AuditContext;
+use crate::content::fix::Fix;
+use crate::content::report::{Checked, SetReport, check_claude, check_store, project_root};
 use crate::finding::Severity;
 use crate::folder::backend::Backend;
 use crate::folder::sets::project_of;
-use crate::review::content::AuditContext;
-use crate::review::content::fix::Fix;
-use crate::review::content::report::{Checked, SetReport, check_claude, check_store, project_root};
 use crate::sanitize;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::theme::Theme;

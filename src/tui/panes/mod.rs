@@ -50,7 +50,7 @@ pub struct Ctx<'a> {
     pub claude_selected: Option<&'a str>,
     /// The set's last check (the Findings view's): the Record pane lists the selected
     /// memory's findings from it.
-    pub report: Option<&'a crate::review::content::report::SetReport>,
+    pub report: Option<&'a crate::content::report::SetReport>,
 }
 
 /// A pane or a view. Adding one is a new type implementing this, its [`Scope`] and bindings

@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block, findings, labelled, state_marker, state_reason};
+use crate::content::report::SetReport;
 use crate::finding::Finding;
 use crate::redact::redact;
-use crate::review::content::report::SetReport;
 use crate::sanitize;
 use crate::store::inspect::{EntryState, ManifestEntry};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};

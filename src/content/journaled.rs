@@ -9,8 +9,8 @@ use std::ops::ControlFlow;
 use std::time::{Duration, SystemTime};
 
 use super::Memory;
-use crate::review::entry::{Entry, JournalRecord};
 use crate::review::journal::Journal;
+use crate::review::journal::{Entry, JournalRecord};
 use crate::store::{MemoryType, Store, StoredRecord};
 
 /// Sets [`Memory::journaled`] on the memories of a `.memory` set (`memories[i]` is

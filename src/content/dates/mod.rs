@@ -144,7 +144,7 @@ fn check_matcher(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::content::fix::apply_date_edits;
+    use crate::content::fix::apply_date_edits;
 
     fn project(file: &str, description: &str, body: &str) -> Memory {
         Memory {

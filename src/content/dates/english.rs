@@ -215,7 +215,7 @@ fn starts_a_sentence(before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::content::dates::check_matcher;
+    use crate::content::dates::check_matcher;
 
     #[test]
     fn english_points_in_time_are_found() {

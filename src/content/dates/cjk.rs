@@ -239,7 +239,7 @@ fn hangul_stands_alone(text: &str, range: &Range<usize>, caps: &Captures<'_>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::review::content::dates::check_matcher;
+    use crate::content::dates::check_matcher;
 
     #[test]
     fn chinese_japanese_and_korean_points_in_time_are_found() {

@@ -20,9 +20,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::dedupe;
 use crate::finding::{Finding, Severity};
 use crate::redact;
+use crate::review::dedupe;
 use crate::session::model::ModelClient;
 use crate::store::{MemoryType, Store, StoredRecord};
 
