@@ -22,11 +22,16 @@ use crate::redact::{REDACTION_EVIDENCE, redact};
 use crate::store::time::now_ms;
 use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
+mod deciding;
 mod files;
 pub mod images;
 mod origin;
 mod rebase;
 
+use deciding::load_pending;
+pub(crate) use deciding::{
+    check_as_read, check_as_read_in, decision, pending, record_decision, record_decision_in,
+};
 use files::rewrite;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 pub(crate) use files::{create_in, rewrite_in};
@@ -415,99 +420,6 @@ impl Proposal {
 /// A fresh proposal id: 12 lowercase hex digits.
 fn new_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
-}
-
-/// Fails unless `proposal` is still pending.
-pub(crate) fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
-    match proposal.status {
-        ProposalStatus::Pending => Ok(()),
-        status => Err(ReviewError::ProposalDecided {
-            id: proposal.id.clone(),
-            status: if status == ProposalStatus::Approved {
-                "approved"
-            } else {
-                "rejected"
-            },
-        }),
-    }
-}
-
-/// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.
-fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
-    Journal::of(store).recover(store)?;
-    let proposal = load(store, id)?;
-    pending(&proposal)?;
-    Ok(proposal)
-}
-
-/// Under the lock: the proposal must still be pending and exactly as the decider read it.
-pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), ReviewError> {
-    still_as_read(load(store, &read_as.id)?, read_as)
-}
-
-/// [`check_as_read`] in the state directory `state`.
-pub(crate) fn check_as_read_in(state: &StateDir, read_as: &Proposal) -> Result<(), ReviewError> {
-    still_as_read(load_in(state, &read_as.id)?, read_as)
-}
-
-fn still_as_read(now: Proposal, read_as: &Proposal) -> Result<(), ReviewError> {
-    pending(&now)?;
-    if now != *read_as {
-        return Err(ReviewError::ProposalStale {
-            id: read_as.id.clone(),
-            detail: "it was edited since it was read; look at it again".into(),
-        });
-    }
-    Ok(())
-}
-
-/// Marks the proposal decided; idempotent, so that crash recovery may repeat it.
-pub(crate) fn record_decision(
-    store: &Store,
-    decision: &Decision,
-    entry: u64,
-) -> Result<(), ReviewError> {
-    let proposal = load(store, &decision.proposal)?;
-    match decided(proposal, decision, entry) {
-        Some(proposal) => rewrite(store, &proposal),
-        None => Ok(()),
-    }
-}
-
-/// [`record_decision`] in the state directory `state`.
-pub(crate) fn record_decision_in(
-    state: &StateDir,
-    decision: &Decision,
-    entry: u64,
-) -> Result<(), ReviewError> {
-    let proposal = load_in(state, &decision.proposal)?;
-    match decided(proposal, decision, entry) {
-        Some(proposal) => rewrite_in(state, &proposal),
-        None => Ok(()),
-    }
-}
-
-/// The proposal with `decision` recorded, unless it was decided already.
-fn decided(mut proposal: Proposal, decision: &Decision, entry: u64) -> Option<Proposal> {
-    if proposal.status != ProposalStatus::Pending {
-        return None;
-    }
-    proposal.status = decision.status;
-    proposal.decided_at = Some(decision.at);
-    proposal.decided_by = Some(decision.by.clone());
-    proposal.reason = decision.reason.clone();
-    proposal.journal_entry = Some(entry);
-    Some(proposal)
-}
-
-pub(crate) fn decision(id: &str, status: ProposalStatus, reason: Option<String>) -> Decision {
-    Decision {
-        proposal: id.to_owned(),
-        status,
-        reason,
-        by: Who::current(),
-        at: now_ms(),
-    }
 }
 
 /// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
