@@ -12,7 +12,7 @@ use crate::fs::Links;
 pub const MAX_FILE_BYTES: usize = 4 * 1024 * 1024;
 
 /// The bytes of the regular file at `path`, not through a link; `Ok(None)` when it does not
-/// exist. The engine's rule ([`crate::fs::read_regular`]): a FIFO is refused without blocking.
+/// exist. The engine's rule (`fs::read_regular`): a FIFO is refused without blocking.
 pub fn read_regular(path: &Path, limit: usize) -> Result<Option<Vec<u8>>> {
     Ok(crate::fs::read_regular(path, limit, Links::Refuse)?)
 }

@@ -5,7 +5,7 @@
 //! `MEMWB_MODEL_URL`, `MEMWB_MODEL`, `MEMWB_MODEL_CMD`, `MEMWB_MODEL_TIMEOUT`; the API key from
 //! `MEMWB_API_KEY`, or from the variable `--api-key-env` names. A model failure is not an
 //! error: the fallback selects, the exit code stays 0, and a warning goes to stderr. Settings
-//! that contradict each other or name an unusable model are refused ([`Selector`]).
+//! that contradict each other or name an unusable model are refused (`session::Selector`).
 
 use serde::Serialize;
 
@@ -53,7 +53,7 @@ impl<'a, R: Candidate> From<&'a Selection<R>> for SelectJson<'a> {
     }
 }
 
-/// [`super::read::select`] on a `.memory` set with the environment and both outputs given,
+/// `memwb select` (`cli::read::select`) on a `.memory` set with the environment and both outputs given,
 /// for tests and embedders.
 pub fn run_to(
     store: &Store,
@@ -86,7 +86,7 @@ pub fn print_selection<R: Candidate>(
     Ok(())
 }
 
-/// The selection `memwb select` prints on a `.memory` set ([`super::read::selection`]).
+/// The selection `memwb select` prints on a `.memory` set (`cli::read::selection`).
 pub fn execute(
     store: &Store,
     args: &SelectArgs,

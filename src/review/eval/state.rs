@@ -4,7 +4,7 @@
 //! relative to the checked `.memory`, never through a link, regular files only, capped reads,
 //! atomic replace). A backend whose folder memwb must not write into (Claude Code's auto
 //! memory) passes a directory of its own in the user's state directory ([`EvalState::at`]),
-//! read with the engine's [`read_regular`] and replaced atomically.
+//! read with the engine's `fs::read_regular` and replaced atomically.
 
 use std::fs;
 use std::io;
