@@ -313,11 +313,14 @@ pub enum Links {
 
 /// Opens an existing regular file for reading without blocking on a FIFO or a device;
 /// `Ok(None)` when it does not exist. Anything else is [`FsError::NotAFile`].
+// Only the command line opens files by a path it was given; the library opens relative to a
+// directory it holds (`open_regular_at`).
+#[cfg(feature = "cli")]
 pub fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
     open_regular_at(rustix::fs::CWD, path, links, path)
 }
 
-/// [`open_regular`] for `name` relative to the directory `dir` (`shown` is the path errors
+/// `open_regular` for `name` relative to the directory `dir` (`shown` is the path errors
 /// name).
 pub fn open_regular_at<Fd: std::os::fd::AsFd>(
     dir: Fd,
