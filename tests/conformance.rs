@@ -114,12 +114,7 @@ fn approving_a_one_record_fix_keeps_its_place_on_both_formats() {
         };
         let before = order(&folder);
         let index_before = fs::read_to_string(folder.root().join("MEMORY.md")).expect("index");
-        let out = folder.run(&["check", "--fix"]);
-        let id = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .expect("the proposal's id")
-            .to_owned();
+        let id = filed(&folder);
         let said = folder.ok(&["approve", &id]);
         assert!(said.contains("changed alpha"), "{format:?}: {said}");
         assert_eq!(order(&folder), before, "{format:?}");
@@ -364,12 +359,7 @@ fn a_redaction_fix_leaves_the_lines_after_a_label_alone_on_both_formats() {
         let folder = Folder::new(format);
         let body = format!("The CI token is {TOKEN}.");
         folder.ok(&common::cli::add_args("alpha", "where the token is", &body));
-        let out = folder.run(&["check", "--fix"]);
-        let id = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .expect("the proposal's id")
-            .to_owned();
+        let id = filed(&folder);
         folder.ok(&["approve", &id]);
         let listed: Vec<serde_json::Value> =
             serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");

@@ -66,15 +66,20 @@ impl Editor {
             .iter()
             .find(|f| f.file == *file)
             .and_then(|f| f.after.as_deref())?;
+        let changes = self.field_changes();
+        Some(edit_topic(text, &changes, Timestamp::now()).map_err(|e| e.to_string()))
+    }
+
+    /// The four fields as they stand in the editor, as a change of a topic file's text.
+    fn field_changes(&self) -> Changes {
         let [name, kind, description, body] = self.values();
-        let changes = Changes {
+        Changes {
             name: Some(name),
             kind: Some(kind),
             description: Some(description),
             body: Some(body),
             fields: Vec::new(),
-        };
-        Some(edit_topic(text, &changes, Timestamp::now()).map_err(|e| e.to_string()))
+        }
     }
 
     /// A new topic file (its name is picked from the memory's name when it is saved).
@@ -108,14 +113,7 @@ impl Editor {
 
     /// The text this edit would write over the base (the base itself for a new file).
     fn topic_after(&self) -> String {
-        let [name, kind, description, body] = self.values();
-        let changes = Changes {
-            name: Some(name),
-            kind: Some(kind),
-            description: Some(description),
-            body: Some(body),
-            fields: Vec::new(),
-        };
+        let changes = self.field_changes();
         match &self.target {
             Target::Topic {
                 text: Some(text), ..
