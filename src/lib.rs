@@ -42,6 +42,7 @@ pub mod claude_watch;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod content;
+pub mod eval;
 pub mod finding;
 pub mod folder;
 pub mod formats;

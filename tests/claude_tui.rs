@@ -683,12 +683,12 @@ fn save_postgres_case(dir: &Path, h: &mut Harness) -> (std::path::PathBuf, Strin
         .claude()
         .expect("a Claude Code folder")
         .clone();
-    let evaluation = memwb::review::eval::ClaudeEval::open(&folder).expect("state");
+    let evaluation = memwb::eval::ClaudeEval::open(&folder).expect("state");
     assert!(
         evaluation.state().dir().starts_with(dir.join("state")),
         "the cases live in the state directory, outside the folder"
     );
-    let cases = memwb::review::eval::load_cases(evaluation.state()).expect("cases");
+    let cases = memwb::eval::load_cases(evaluation.state()).expect("cases");
     assert_eq!(cases.len(), 1);
     assert_eq!(cases[0].query, "postgres");
     assert_eq!(cases[0].expect, ["feedback_integration_tests"]);

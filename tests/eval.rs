@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{open, record, workspace};
-use memwb::review::eval::{
+use memwb::eval::{
     self, Case, CaseResult, Corpus, EvalError, EvalState, ReplyCache, Scores, Verdict,
 };
 use memwb::session::CommandClient;
@@ -484,8 +484,8 @@ fn an_empty_set_asks_the_model_nothing() {
 
 #[test]
 fn a_plan_is_judged_on_the_set_as_it_would_be() {
+    use memwb::eval::CaseChanges;
     use memwb::review::Plan;
-    use memwb::review::eval::CaseChanges;
     let ws = workspace();
     let store = seeded(
         ws.path(),

@@ -5,7 +5,7 @@
 use crate::tui_harness;
 
 use crossterm::event::KeyCode;
-use memwb::review::eval::{self, EvalState};
+use memwb::eval::{self, EvalState};
 use memwb::review::proposal::{self, NewProposal};
 use memwb::review::{Journal, Origin, Plan};
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
@@ -251,7 +251,7 @@ fn a_proposal_shows_what_approving_it_does_to_the_cases() {
 
 #[test]
 fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_appears() {
-    use memwb::review::eval::CaseResult;
+    use memwb::eval::CaseResult;
     use memwb::store::StoredRecord;
     use memwb::tui::evals::{Announcement, Evals, Evaluated};
     let case = eval::Case::new("alpha", vec!["a".into()], vec![], None).unwrap();

@@ -8,7 +8,7 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
-use crate::review::eval::{
+use crate::eval::{
     self, Case, CaseResult, ClaudeEval, Corpus, EvalState, ReplyCache, SelectorRun, Verdict,
     model_label,
 };

@@ -5,9 +5,9 @@
 use rustix::fs::FileType;
 
 use super::error::ReviewError;
-use super::eval::state::CACHE_DIR;
 use super::journal::{DAMAGED_PREFIX, JOURNAL_FILE, Journal, MEMWB_DIR, TORN_PREFIX};
 use super::proposal::{self, PROPOSALS_DIR};
+use super::state::CACHE_DIR;
 use super::state::StateDir;
 use std::path::Path;
 

@@ -6,9 +6,9 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::error::ReviewError;
-use super::eval::cache::sha256_hex;
 use super::journal::Entry;
 use super::proposal::{self, Decision};
+use super::state::sha256_hex;
 use crate::fs::read_optional;
 use crate::store::{Store, StoreError, manifest};
 

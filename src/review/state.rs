@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
+use sha2::{Digest, Sha256};
 
 use super::error::ReviewError;
 use crate::fs::{
@@ -28,6 +29,24 @@ type Result<T, E = ReviewError> = std::result::Result<T, E>;
 /// memwb's own folder inside `.memory`. The reference agents never scan the folder, and the
 /// audit ignores dot-directories, so nothing here is mistaken for a record.
 pub const MEMWB_DIR: &str = ".memwb";
+
+/// The model reply cache's directory in a state directory (`memwb eval` keeps it; the
+/// state audit scans it like the rest).
+pub const CACHE_DIR: &str = "eval-cache";
+
+/// The SHA-256 of the parts one after the other, hex: the keys memwb's state files are
+/// named or matched by (an entry's intent, a cached model reply).
+pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 fn c_name(name: &str, path: &Path) -> Result<CString> {
     CString::new(name).map_err(|e| StoreError::io("open", path, e.into()).into())

@@ -16,7 +16,7 @@ use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
 use crate::content::fix_claude::file_claude_fixes;
 use crate::content::report::Checked;
-use crate::review::eval::{Case, ClaudeEval};
+use crate::eval::{Case, ClaudeEval};
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
 /// The four fields the editor edits, in its order (name, type, description, body).

@@ -7,12 +7,12 @@
 use std::collections::HashMap;
 
 use crate::claude::ClaudeFolder;
-use crate::folder::backend::Backend;
-use crate::memory::Memory;
-use crate::review::eval::{
+use crate::eval::{
     self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
     Verdict,
 };
+use crate::folder::backend::Backend;
+use crate::memory::Memory;
 use crate::review::{Entry, Journal, Plan, State as ProposalState};
 use crate::store::{Record, Store};
 

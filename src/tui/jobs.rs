@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
-use crate::review::eval::{self, Case, EvalError, EvalState};
+use crate::eval::{self, Case, EvalError, EvalState};
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError, Touched};

@@ -4,8 +4,8 @@
 use crossterm::event::KeyEvent;
 
 use super::{App, Effect, Modal, StatusKind};
+use crate::eval::{Case, Corpus};
 use crate::review::State as ProposalState;
-use crate::review::eval::{Case, Corpus};
 use crate::tui::claude_jobs::ClaudeJob;
 use crate::tui::evals::{EvalRequest, Evaluated};
 use crate::tui::jobs::Job;

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::{Component, Ctx, Detail, block};
-use crate::review::eval::Verdict;
+use crate::eval::Verdict;
 use crate::sanitize;
 use crate::tui::evals::CaseRow;
 use crate::tui::keymap::{self, Action, Scope};

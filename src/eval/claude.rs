@@ -10,6 +10,8 @@ use super::error::EvalError;
 use super::run::Corpus;
 use super::state::EvalState;
 use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::formats::Backend;
+use crate::formats::claude::ClaudeBackend;
 
 /// One Claude Code folder's evaluation.
 #[derive(Debug, Clone)]
@@ -37,7 +39,9 @@ impl ClaudeEval {
 
     /// The topic files the cases run against, read now.
     pub fn corpus(&self) -> Corpus {
-        Corpus::of_claude(&self.folder.read())
+        let reading = ClaudeBackend::new(&self.folder).read();
+        // A Claude Code folder always reads (a file that does not is listed with why).
+        reading.map(Corpus::from).unwrap_or_default()
     }
 
     /// Appends `case` (every name must be a topic file's name now) under the state lock and

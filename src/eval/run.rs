@@ -5,22 +5,28 @@ use serde::Serialize;
 use super::cache::{MeteredClient, ModelCost, ReplyCache};
 use super::cases::Case;
 use super::metrics::{CaseResult, Scores};
-use crate::claude::Snapshot;
+use crate::formats::{Backend, ReadError, Reading};
 use crate::memory::Memory;
-use crate::session::selection::{Candidate, ask_selector, claude_corpus};
+use crate::session::selection::{Candidate, ask_selector};
 use crate::session::{ModelClient, Selector};
 use crate::store::MemorySet;
 
 /// The set the cases run against: its memories in the set's order (whatever the format) and
 /// the catalog a model selector is shown.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Corpus {
     pub memories: Vec<Memory>,
     pub catalog: String,
 }
 
 impl Corpus {
-    /// A `.memory` set: its records in manifest order and its MEMORY.md text.
+    /// The set `backend` reads now, whatever its format: its memories that read, in the set's
+    /// order, and the catalog a model selector is shown.
+    pub fn read(backend: &dyn Backend) -> Result<Self, ReadError> {
+        Ok(Self::from(backend.read()?))
+    }
+
+    /// A `.memory` set already read: its records in manifest order and its MEMORY.md text.
     pub fn of(set: &MemorySet) -> Self {
         Self {
             memories: set.memories(),
@@ -28,15 +34,17 @@ impl Corpus {
         }
     }
 
-    /// A Claude Code folder: its topic files that read, in index order, and the index as
-    /// Claude Code loads it, as `memwb select` chooses among them.
-    pub fn of_claude(snapshot: &Snapshot) -> Self {
-        let (memories, catalog) = claude_corpus(snapshot);
-        Self { memories, catalog }
-    }
-
     pub fn contains(&self, name: &str) -> bool {
         self.memories.iter().any(|m| m.name == name)
+    }
+}
+
+impl From<Reading> for Corpus {
+    fn from(reading: Reading) -> Self {
+        Self {
+            memories: reading.candidates(),
+            catalog: reading.catalog,
+        }
     }
 }
 

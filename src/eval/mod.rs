@@ -8,10 +8,12 @@
 //! cache.rs    model replies by (model, prompt hash), and what a model run cost
 //! effect.rs   what approving a proposal would change: the cases on the set as it would be
 //! state.rs    where a set's evaluation lives (.memory/.memwb/ or a backend's own directory)
-//! claude.rs   a Claude Code folder's evaluation, in its state directory, under its lock
+//! claude.rs   a Claude Code folder's evaluation: its cases in the folder's state directory,
+//!             under its lock; its corpus read through `formats::Backend` like any other
 //! ```
 //!
-//! See `docs/eval.md`.
+//! Above the review layer (it runs a proposal's plan against the cases), below the CLI and
+//! the workbench. See `docs/eval.md`.
 
 pub mod cache;
 pub mod cases;

@@ -12,11 +12,10 @@ use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
-use crate::review::state::{MEMWB_DIR, StateDir};
+use crate::review::state::{CACHE_DIR, MEMWB_DIR, StateDir};
 use crate::store::Store;
 
 pub const CASES_FILE: &str = "evals.json";
-pub const CACHE_DIR: &str = "eval-cache";
 
 #[derive(Debug, Clone)]
 enum Location {

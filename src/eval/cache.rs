@@ -9,9 +9,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use super::state::EvalState;
+use crate::review::state::sha256_hex;
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::{ModelClient, ModelError, ModelReply, ModelRequest, TokenUsage};
 
@@ -31,19 +31,6 @@ struct CachedReply {
     model: String,
     prompt_sha256: String,
     reply: ModelReply,
-}
-
-/// The SHA-256 of the parts one after the other, hex.
-pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The replies of one model, kept in one state directory.
