@@ -19,6 +19,7 @@ pub mod layout;
 pub mod line_input;
 pub mod merge;
 pub mod panes;
+pub mod perform;
 pub mod query;
 pub mod review;
 pub mod run;

@@ -25,6 +25,15 @@ pub struct Review {
 }
 
 impl Review {
+    /// The proposals and the journal of the folder `backend` opens, as its format keeps them.
+    pub fn of(backend: &crate::folder::backend::Backend) -> Self {
+        use crate::folder::backend::Backend;
+        match backend {
+            Backend::Memory(store) => Self::load(store),
+            Backend::Claude(folder) => Self::load_claude(folder),
+        }
+    }
+
     /// Reads the proposals and the journal. A failure is kept as a message, never fatal: the
     /// rest of the workbench does not depend on it.
     pub fn load(store: &Store) -> Self {

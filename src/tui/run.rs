@@ -8,9 +8,10 @@ use futures_core::Stream;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::TuiError;
-use super::app::{App, Effect, Event, Reading};
+use super::app::{App, Event, Reading};
+use super::perform::{Env, Handover, Host, Work, perform};
 use super::theme::Theme;
-use super::{external, query, terminal, ui};
+use super::{external, terminal, ui};
 use crate::claude::LoadLimits;
 use crate::claude_watch::ClaudeWatcher;
 use crate::folder::OpenOptions;
@@ -33,7 +34,7 @@ fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Re
                 Watcher::start(store.clone(), WatchOptions::default(), move |event| {
                     let _ = tx.send(Event::Watch(event));
                 })?;
-            let review = std::sync::Arc::new(super::review::Review::load(store));
+            let review = std::sync::Arc::new(super::review::Review::of(backend));
             (
                 Watching::Memory(watcher),
                 Reading::Memory {
@@ -49,7 +50,7 @@ fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Re
             let (watcher, baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
                 let _ = tx.send(Event::ClaudeWatch(event));
             })?;
-            let review = std::sync::Arc::new(super::review::Review::load_claude(folder));
+            let review = std::sync::Arc::new(super::review::Review::of(backend));
             (
                 Watching::Claude(watcher),
                 Reading::Claude {
@@ -180,6 +181,48 @@ fn spawn_input(tx: UnboundedSender<Event>) -> tokio::task::JoinHandle<()> {
     })
 }
 
+/// The event loop as the host of [`perform`]: work on the blocking pool, the real clipboard, the
+/// real watcher.
+struct Terminal<'a> {
+    tx: &'a UnboundedSender<Event>,
+    sets: &'a Sets,
+    watcher: &'a mut Watching,
+}
+
+impl Host for Terminal<'_> {
+    fn spawn(&mut self, work: Work) {
+        let tx = self.tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let _ = tx.send(work.run());
+        });
+    }
+
+    fn yank(&mut self, text: String) {
+        let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
+        if let Err(e) = crossterm::execute!(std::io::stdout(), copy) {
+            tracing::warn!(error = %e, "cannot copy to the clipboard");
+        }
+    }
+
+    fn set_roots(&self) -> Option<Vec<std::path::PathBuf>> {
+        Some(self.sets.roots.clone())
+    }
+
+    fn open_options(&self) -> OpenOptions {
+        self.sets.options.clone()
+    }
+
+    fn watch(&mut self, backend: &Backend) -> Result<Reading, String> {
+        let (watching, reading) = watch(backend, self.tx).map_err(|e| e.to_string())?;
+        *self.watcher = watching;
+        Ok(reading)
+    }
+
+    fn env(&self) -> Env {
+        |name| std::env::var(name).ok()
+    }
+}
+
 async fn event_loop(
     term: &mut terminal::Term,
     app: &mut App,
@@ -207,146 +250,29 @@ async fn event_loop(
                 return Err(TuiError::Input(why.clone()));
             }
             for effect in app.update(event) {
-                match effect {
-                    Effect::Quit => app.quit = true,
-                    Effect::Yank(text) => {
-                        let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
-                        if let Err(e) = crossterm::execute!(std::io::stdout(), copy) {
-                            tracing::warn!(error = %e, "cannot copy to the clipboard");
-                        }
-                    }
-                    Effect::Run(job) => {
-                        let Some(store) = app.store().cloned() else {
-                            continue;
-                        };
-                        let tx = tx.clone();
-                        // The watcher keeps the app's reading current: the job reads on top of it.
-                        let (shown, readings) = (app.inspection.clone(), app.watch_readings);
-                        tokio::task::spawn_blocking(move || {
-                            let done = job.run_from(&store, Some((&shown, readings)));
-                            let _ = tx.send(Event::Job(Box::new(done)));
-                        });
-                    }
-                    Effect::LoadReview => {
-                        if let Some(folder) = app.backend.claude().cloned() {
-                            let tx = tx.clone();
-                            tokio::task::spawn_blocking(move || {
-                                let review = super::review::Review::load_claude(&folder);
-                                let _ = tx.send(Event::Review(std::sync::Arc::new(review)));
-                            });
-                            continue;
-                        }
-                        let Some(store) = app.store().cloned() else {
-                            continue;
-                        };
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let review = super::review::Review::load(&store);
-                            let _ = tx.send(Event::Review(std::sync::Arc::new(review)));
-                        });
-                    }
-                    Effect::Evaluate(request) => {
-                        let backend = app.backend.clone();
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let done = super::evals::evaluate(&backend, *request);
-                            let _ = tx.send(Event::Evaluated(Box::new(done)));
-                        });
-                    }
-                    Effect::Audit => {
-                        let backend = app.backend.clone();
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let report = super::panes::findings::audit(&backend);
-                            let _ = tx.send(Event::Audited(std::sync::Arc::new(report)));
-                        });
-                    }
-                    Effect::ReadEntry { file } => {
-                        let Some(store) = app.store().cloned() else {
-                            continue;
-                        };
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let bytes = store.entry_bytes(&file);
-                            let _ = tx.send(Event::EntryRead { file, bytes });
-                        });
-                    }
-                    Effect::Query {
-                        query,
-                        records,
-                        catalog,
-                    } => {
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Query(query::select(
-                                &query,
-                                &records,
-                                catalog.as_deref(),
-                            )));
-                        });
-                    }
-                    Effect::QueryTopics {
-                        query,
-                        topics,
-                        catalog,
-                    } => {
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Query(query::select(
-                                &query,
-                                &topics,
-                                Some(&catalog),
-                            )));
-                        });
-                    }
-                    Effect::RunClaude(job) => {
-                        let Some(folder) = app.backend.claude().cloned() else {
-                            continue;
-                        };
-                        let tx = tx.clone();
-                        tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::ClaudeJob(Box::new(job.run(&folder))));
-                        });
-                    }
-                    Effect::LoadSets => {
-                        let tx = tx.clone();
-                        let (roots, options) = (sets.roots.clone(), sets.options.clone());
-                        tokio::task::spawn_blocking(move || {
-                            let _ = tx.send(Event::Sets(find_sets(&roots, &options)));
-                        });
-                    }
-                    Effect::OpenSet(set) => {
-                        let opened = Backend::open(&set, &sets.options).and_then(|backend| {
-                            let (watching, reading) =
-                                watch(&backend, &tx).map_err(|e| e.to_string())?;
-                            Ok((backend, watching, reading))
-                        });
-                        match opened {
-                            Ok((backend, watching, reading)) => {
-                                *watcher = watching;
-                                app.open_folder(backend, reading);
-                            }
-                            Err(why) => app.cannot_open(&set, &why),
-                        }
-                    }
-                    Effect::ExternalEdit { base } => {
-                        // The editor owns the terminal meanwhile: stop reading input first.
-                        input.abort();
-                        let _ = (&mut input).await;
-                        terminal::restore();
-                        let command = external::editor_command();
-                        let edit_base = base.clone();
-                        let outcome = tokio::task::spawn_blocking(move || {
-                            external::edit_until_valid(&edit_base, &command)
-                        })
-                        .await
-                        .map_err(TuiError::EditorTask)?;
-                        *term = terminal::enter().map_err(TuiError::Terminal)?;
-                        term.clear().map_err(TuiError::Draw)?;
-                        input = spawn_input(tx.clone());
-                        queue.push_back(Event::External { base, outcome });
-                    }
-                }
+                let mut host = Terminal {
+                    tx: &tx,
+                    sets,
+                    watcher: &mut *watcher,
+                };
+                let Some(Handover::EditExternally(base)) = perform(app, effect, &mut host) else {
+                    continue;
+                };
+                // The editor owns the terminal meanwhile: stop reading input first.
+                input.abort();
+                let _ = (&mut input).await;
+                terminal::restore();
+                let command = external::editor_command();
+                let edit_base = base.clone();
+                let outcome = tokio::task::spawn_blocking(move || {
+                    external::edit_until_valid(&edit_base, &command)
+                })
+                .await
+                .map_err(TuiError::EditorTask)?;
+                *term = terminal::enter().map_err(TuiError::Terminal)?;
+                term.clear().map_err(TuiError::Draw)?;
+                input = spawn_input(tx.clone());
+                queue.push_back(Event::External { base, outcome });
             }
         }
         if app.quit {

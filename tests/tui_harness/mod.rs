@@ -8,13 +8,48 @@ use std::sync::{Arc, mpsc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use memwb::store::time::now_ms;
 use memwb::store::{Store, StoreOptions};
-use memwb::tui::app::{App, Effect, Event, ExternalOutcome};
+use memwb::tui::app::{App, Event, Reading};
+use memwb::tui::perform::{Env, Handover, Host, Work, perform};
 use memwb::tui::review::Review;
 use memwb::tui::theme::Theme;
-use memwb::tui::{external, query, ui};
+use memwb::tui::{external, ui};
 use memwb::watch::{Change, WatchEvent, WatchOptions, Watcher};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+
+/// The harness as the host of [`perform`]: work runs on the calling thread, its event queued.
+struct Inline<'a> {
+    queue: std::collections::VecDeque<Event>,
+    yanked: &'a mut Vec<String>,
+}
+
+impl Host for Inline<'_> {
+    fn spawn(&mut self, work: Work) {
+        self.queue.push_back(work.run());
+    }
+
+    fn yank(&mut self, text: String) {
+        self.yanked.push(text);
+    }
+
+    /// Finding sets looks at the whole machine: tests send `Event::Sets` themselves.
+    fn set_roots(&self) -> Option<Vec<PathBuf>> {
+        None
+    }
+
+    fn open_options(&self) -> memwb::folder::OpenOptions {
+        memwb::folder::OpenOptions::default()
+    }
+
+    fn watch(&mut self, backend: &memwb::folder::backend::Backend) -> Result<Reading, String> {
+        Ok(Reading::of(backend))
+    }
+
+    /// No model: the keyword fallback, whatever the environment says.
+    fn env(&self) -> Env {
+        |_| None
+    }
+}
 
 pub struct Harness {
     pub app: App,
@@ -168,81 +203,20 @@ impl Harness {
         self.draw();
     }
 
-    /// Feeds one event and carries out every effect it leads to, without drawing.
+    /// Feeds one event and carries out every effect it leads to, without drawing: each through
+    /// the event loop's own [`perform`], its work run inline.
     fn feed(&mut self, event: Event) {
-        let mut queue = std::collections::VecDeque::from([event]);
-        while let Some(event) = queue.pop_front() {
+        let mut host = Inline {
+            queue: std::collections::VecDeque::from([event]),
+            yanked: &mut self.yanked,
+        };
+        while let Some(event) = host.queue.pop_front() {
             for effect in self.app.update(event) {
-                match effect {
-                    Effect::Quit => {}
-                    Effect::Yank(text) => self.yanked.push(text),
-                    Effect::Run(job) => {
-                        queue.push_back(Event::Job(Box::new(job.run(&self.store()))))
-                    }
-                    Effect::Query {
-                        query: q,
-                        records,
-                        catalog,
-                    } => queue.push_back(Event::Query(query::select_with(
-                        &q,
-                        &records,
-                        catalog.as_deref(),
-                        &|_| None,
-                    ))),
-                    Effect::LoadReview => {
-                        match self.app.backend.claude() {
-                            Some(folder) => queue
-                                .push_back(Event::Review(Arc::new(Review::load_claude(folder)))),
-                            None => queue
-                                .push_back(Event::Review(Arc::new(Review::load(&self.store())))),
-                        }
-                    }
-                    Effect::Evaluate(request) => queue.push_back(Event::Evaluated(Box::new(
-                        memwb::tui::evals::evaluate(&self.app.backend, *request),
-                    ))),
-                    Effect::Audit => queue.push_back(Event::Audited(Arc::new(
-                        memwb::tui::panes::findings::audit(&self.app.backend),
-                    ))),
-                    Effect::ReadEntry { file } => {
-                        let bytes = self.store().entry_bytes(&file);
-                        queue.push_back(Event::EntryRead { file, bytes });
-                    }
-                    Effect::QueryTopics {
-                        query: q,
-                        topics,
-                        catalog,
-                    } => queue.push_back(Event::Query(query::select_with(
-                        &q,
-                        &topics,
-                        Some(&catalog),
-                        &|_| None,
-                    ))),
-                    // Finding sets looks at the whole machine: tests send `Event::Sets` themselves.
-                    Effect::LoadSets => {}
-                    Effect::RunClaude(job) => {
-                        let folder = self
-                            .app
-                            .backend
-                            .claude()
-                            .expect("a Claude Code folder")
-                            .clone();
-                        queue.push_back(Event::ClaudeJob(Box::new(job.run(&folder))));
-                    }
-                    Effect::OpenSet(set) => {
-                        let options = memwb::folder::OpenOptions::default();
-                        match memwb::folder::backend::Backend::open(&set, &options) {
-                            Ok(backend) => {
-                                let reading = memwb::tui::app::Reading::of(&backend);
-                                self.app.open_folder(backend, reading);
-                            }
-                            Err(why) => self.app.cannot_open(&set, &why),
-                        }
-                    }
-                    Effect::ExternalEdit { base } => {
-                        let outcome: ExternalOutcome =
-                            external::edit_until_valid(&base, &self.editor);
-                        queue.push_back(Event::External { base, outcome });
-                    }
+                if let Some(Handover::EditExternally(base)) =
+                    perform(&mut self.app, effect, &mut host)
+                {
+                    let outcome = external::edit_until_valid(&base, &self.editor);
+                    host.queue.push_back(Event::External { base, outcome });
                 }
             }
         }
