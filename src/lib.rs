@@ -4,6 +4,8 @@
 //! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
 //! - [`content`]: the content audit (credentials, stale paths, dates, duplicates, conflicts).
 //! - [`review`]: proposals a person approves or rejects, the journal and undo.
+//! - [`agents`]: integrations with the agent programs (Claude Code's hook), beside the format
+//!   backends.
 //! - `cli` (feature `cli`): the `memwb` command line.
 //! - `tui` (feature `tui`): the workbench.
 //! - `watch` (feature `watch`): the `.memory` watcher the workbench and `memwb watch` share.
@@ -36,6 +38,7 @@
 //! # Ok(())
 //! # }
 //! ```
+pub mod agents;
 pub mod claude;
 #[cfg(feature = "watch")]
 pub mod claude_watch;

@@ -15,8 +15,8 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use memwb::claude::hook::Guarded;
-use memwb::claude::hook::bash::{BashVerdict, PathContext, judge};
+use memwb::agents::claude_code::hook::Guarded;
+use memwb::agents::claude_code::hook::bash::{BashVerdict, PathContext, judge};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use memwb::agents::claude_code::hook::HookInput;
 use memwb::claude::frontmatter::{self, Frontmatter};
-use memwb::claude::hook::HookInput;
 use memwb::store::codec;
 use proptest::prelude::*;
 

@@ -13,7 +13,6 @@ pub mod folder;
 pub mod frontmatter;
 mod frontmatter_lint;
 pub mod fsread;
-pub mod hook;
 pub mod index;
 mod loader;
 pub mod locate;
@@ -27,3 +26,8 @@ pub use index::{LoadLimits, SizeUnit};
 pub use locate::{Env, Location, locate};
 pub use state::{ClaudeState, StateLock};
 pub use write::{ChangeObserver, FileImage, FileWrite, apply, apply_planned};
+
+/// Only these may be written in a memory folder: Claude Code reads nothing else as memory.
+pub fn is_memory_file(file: &str) -> bool {
+    file.ends_with(".md") && !file.split('/').any(|part| part.starts_with('.'))
+}

@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use super::EXIT_OK;
 use super::output::inert;
-use crate::claude::hook::Mode;
-use crate::claude::hook::input::{MAX_INPUT_BYTES, read_one_value};
+use crate::agents::claude_code::answer::{Answer, BUDGET, Budget, answer, log_dir};
+use crate::agents::claude_code::hook::Mode;
+use crate::agents::claude_code::hook::input::{MAX_INPUT_BYTES, read_one_value};
 use crate::claude::locate::process_env;
-use crate::review::hook::{Answer, BUDGET, Budget, answer, log_dir};
 
 #[derive(clap::Args, Debug)]
 pub struct HookArgs {

@@ -6,7 +6,6 @@ pub mod claude;
 pub mod dedupe;
 mod entry;
 pub mod error;
-pub mod hook;
 mod intent;
 pub mod journal;
 pub mod line_change;

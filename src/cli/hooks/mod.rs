@@ -11,7 +11,7 @@ use anyhow::Context;
 
 use super::EXIT_OK;
 use super::output::inert;
-use crate::claude::hook::settings::ShapeError;
+use crate::agents::claude_code::hook::settings::ShapeError;
 use crate::claude::locate::{config_dir, process_env};
 
 #[derive(clap::Args, Debug)]

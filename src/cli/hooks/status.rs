@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::{WhereArgs, files};
-use crate::claude::hook::Mode;
-use crate::claude::hook::config::Config;
-use crate::claude::hook::settings::{self, EVENTS, command_mode};
+use crate::agents::claude_code::hook::Mode;
+use crate::agents::claude_code::hook::config::Config;
+use crate::agents::claude_code::hook::settings::{self, EVENTS, command_mode};
 use crate::claude::locate::{config_dir, locate, process_env, project_root};
 use crate::claude::state::{key, state_root};
 use crate::cli::EXIT_OK;

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::super::journal::Entry;
 use crate::claude::ClaudeFolder;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::hook::is_memory_file;
+use crate::claude::is_memory_file;
 use crate::claude::write::FileImage;
 
 /// How deep memory files are looked for (as the folder reader does).

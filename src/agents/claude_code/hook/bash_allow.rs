@@ -461,7 +461,7 @@ fn git_read_only(args: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claude::hook::bash_word::literal;
+    use crate::agents::claude_code::hook::bash_word::literal;
 
     fn role_of(words: &[&str]) -> Role {
         let words: Vec<Expanded> = words.iter().map(|w| literal(w)).collect();

@@ -1,7 +1,7 @@
 //! The pure half of `memwb hook claude`: what a Claude Code hook input asks for, whether it
 //! concerns a memory folder, what the file would hold after it, and the JSON answer. No I/O
 //! here but reading the config file; the runner that files proposals and journals is
-//! [`crate::review::hook`]. docs/claude-code.md, "Put memwb in front of Claude Code".
+//! [`crate::agents::claude_code::answer`]. docs/claude-code.md, "Put memwb in front of Claude Code".
 
 pub mod bash;
 mod bash_allow;
@@ -22,6 +22,8 @@ pub mod settings;
 use std::path::{Path, PathBuf};
 
 use crate::claude::locate::normalize;
+
+pub use crate::claude::is_memory_file;
 
 pub use bash::{BashVerdict, PathContext};
 pub use config::{Config, Mode};
@@ -139,11 +141,6 @@ pub fn classify(call: &ToolCall, gate: &Gate, context: &PathContext) -> Concern 
         }
         _ => Concern::None,
     }
-}
-
-/// Only these may be written in a memory folder (Claude Code reads nothing else as memory).
-pub fn is_memory_file(file: &str) -> bool {
-    file.ends_with(".md") && !file.split('/').any(|part| part.starts_with('.'))
 }
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ pub(crate) fn forms(path: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claude::hook::bash_word::literal;
+    use crate::agents::claude_code::hook::bash_word::literal;
 
     fn memory() -> Vec<Guarded> {
         vec![Guarded {

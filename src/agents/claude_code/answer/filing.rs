@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::claude::hook::HookInput;
+use crate::agents::claude_code::hook::HookInput;
 use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};

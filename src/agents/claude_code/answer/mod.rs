@@ -1,5 +1,5 @@
 //! `memwb hook claude`: one answer to one Claude Code hook input. Classifies the call
-//! ([`crate::claude::hook`]), and for a memory write either files a proposal and denies the
+//! ([`crate::agents::claude_code::hook`]), and for a memory write either files a proposal and denies the
 //! call (`review`), or lets it through and journals it (`record`: the before image stashed at
 //! PreToolUse, the change journaled at PostToolUse).
 //!
@@ -12,16 +12,16 @@ mod filing;
 
 use std::path::{Path, PathBuf};
 
-use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::hook::gate::gate_files;
-use crate::claude::hook::input::passes_unseen;
-use crate::claude::hook::output::{
+use crate::agents::claude_code::hook::gate::gate_files;
+use crate::agents::claude_code::hook::input::passes_unseen;
+use crate::agents::claude_code::hook::output::{
     bash_reason, deny, link_out_reason, not_memory_reason, pending_line, protected_reason,
     queued_reason, session_context, stale_edit_reason, tool_reason,
 };
-use crate::claude::hook::{
+use crate::agents::claude_code::hook::{
     Concern, Config, Event, Gate, HookInput, Mode, PathContext, ToolCall, classify, is_memory_file,
 };
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::locate::{Env, config_dir, locate, project_root};
 use crate::claude::{ClaudeFolder, LoadLimits};
 

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::Answer;
+use crate::agents::claude_code::hook::output::{deny, undecided_reason};
 use crate::claude::LockWaitPolicy;
-use crate::claude::hook::output::{deny, undecided_reason};
 
 /// The most time the hook takes to answer (docs/claude-code.md, "The time budget").
 pub const BUDGET: Duration = Duration::from_secs(2);
