@@ -7,7 +7,6 @@ use anyhow::Context;
 use super::check::{AcceptArgs, CheckArgs, print_report, say_accepted, say_filed};
 use super::output::{print_json, print_untrusted};
 use super::records::IndexArgs;
-use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::folder::IndexFile;
 use crate::claude::index::{CutBy, Load};
@@ -25,9 +24,9 @@ pub fn refuse_repair() -> anyhow::Result<u8> {
 }
 
 /// `memwb repair --journal` on the folder's journal, in its state directory.
-pub fn repair_journal(target: &ClaudeTarget) -> anyhow::Result<u8> {
+pub fn repair_journal(folder: &crate::claude::ClaudeFolder) -> anyhow::Result<u8> {
     let journal = crate::review::journal::Journal::of_claude(
-        &crate::claude::ClaudeState::for_folder(&target.folder)?,
+        &crate::claude::ClaudeState::for_folder(folder)?,
     );
     super::review::repair_journal(&journal)
 }
@@ -42,21 +41,20 @@ pub(super) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<
 }
 
 /// What Claude Code loads, then the marked line where it stops and what it drops.
-pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
+pub fn index(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
-        return super::claude_write::index_fix(target, &args.spelled_now());
+        return super::claude_write::index_fix(folder, &args.spelled_now());
     }
-    let snapshot = target.folder.read();
+    let snapshot = folder.read();
     let index = match &snapshot.index {
         IndexFile::Read(index) => index,
         IndexFile::Missing => anyhow::bail!(
             "{} has no MEMORY.md: Claude Code loads no index",
             snapshot.root.display()
         ),
-        IndexFile::Unreadable(why) => anyhow::bail!(
-            "{} cannot be read: {why}",
-            target.folder.index_path().display()
-        ),
+        IndexFile::Unreadable(why) => {
+            anyhow::bail!("{} cannot be read: {why}", folder.index_path().display())
+        }
     };
     let mut text = index.loaded_text();
     if !text.is_empty() {
@@ -93,14 +91,14 @@ pub fn index(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
 /// where mentioned paths are looked up (the workspace the folder was found for; for
 /// `--memory-dir`, the directory its `projects/<slug>` names, when there is one).
 pub fn check(
-    target: &ClaudeTarget,
+    folder: &crate::claude::ClaudeFolder,
     args: &CheckArgs,
     project: Option<std::path::PathBuf>,
 ) -> anyhow::Result<u8> {
     let client = super::check::model_client(&args.model)?;
     let mut context = AuditContext::new(project);
     context.model = client.as_deref();
-    let report = check_claude(&target.folder, &context, args.all_findings);
+    let report = check_claude(folder, &context, args.all_findings);
     if args.json {
         print_json(&report)?;
     } else {
@@ -108,7 +106,7 @@ pub fn check(
     }
     if args.fix {
         let checked: Vec<&Checked> = report.findings.iter().collect();
-        let filed = file_claude_fixes(&target.folder, &checked)
+        let filed = file_claude_fixes(folder, &checked)
             .context("--fix files proposals in the folder's state directory")?;
         say_filed(&filed)?;
     }
@@ -117,10 +115,10 @@ pub fn check(
 
 /// `memwb accept CODE NAME` on a Claude Code folder: kept in its state directory
 /// (`accepted.json`), never in the folder.
-pub fn accept(target: &ClaudeTarget, args: &AcceptArgs) -> anyhow::Result<u8> {
-    let state = ClaudeState::for_folder(&target.folder)?;
+pub fn accept(folder: &crate::claude::ClaudeFolder, args: &AcceptArgs) -> anyhow::Result<u8> {
+    let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
-    let snapshot = target.folder.read();
+    let snapshot = folder.read();
     let topic = require(&snapshot, &args.name)?;
     let memory = topic.memory();
     let fingerprints = if memory.is_readable() {

@@ -10,13 +10,14 @@ use super::claude_review::say_refused;
 use super::claude_write::{commit_planned, done};
 use super::input::read_json;
 use super::records::ConsolidateArgs;
-use super::target::ClaudeTarget;
 use crate::review::Op;
 use crate::review::claude::{propose, writes_for_images};
 use crate::review::proposal::{Kind, Plan};
 
-pub fn consolidate(target: &ClaudeTarget, args: &ConsolidateArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn consolidate(
+    folder: &crate::claude::ClaudeFolder,
+    args: &ConsolidateArgs,
+) -> anyhow::Result<u8> {
     let mut value: Value = read_json(&args.plan, "consolidation plan")?;
     let read = propose::read(folder);
     let candidates = propose::candidates(&read, &[])?;

@@ -11,7 +11,6 @@ use super::review::{
     ApproveArgs, ProposalsArgs, ProposeArgs, ProposeSource, RejectArgs, imported_plan, model,
     print_proposals, say_skipped,
 };
-use super::target::ClaudeTarget;
 use crate::claude::write::FileImage;
 use crate::folder::copy::Refusal;
 use crate::review::claude::propose::{self, Candidates};
@@ -22,8 +21,7 @@ use crate::review::sink::evidence;
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::replies::{ask_consolidator, ask_extractor};
 
-pub fn propose(target: &ClaudeTarget, args: &ProposeArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn propose(folder: &crate::claude::ClaudeFolder, args: &ProposeArgs) -> anyhow::Result<u8> {
     let read = propose::read(folder);
     let now = Timestamp::now();
     let proposals = match &args.source {
@@ -148,8 +146,7 @@ fn from_plan(
     })
 }
 
-pub fn proposals(target: &ClaudeTarget, args: &ProposalsArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn proposals(folder: &crate::claude::ClaudeFolder, args: &ProposalsArgs) -> anyhow::Result<u8> {
     // An approval a crash interrupted is finished (or rolled back) first, as `log` does.
     review_claude::recover(folder)?;
     print_proposals(
@@ -159,8 +156,8 @@ pub fn proposals(target: &ClaudeTarget, args: &ProposalsArgs) -> anyhow::Result<
     )
 }
 
-pub fn approve(target: &ClaudeTarget, args: &ApproveArgs) -> anyhow::Result<u8> {
-    let approved = review_claude::approve(&target.folder, &args.id)?;
+pub fn approve(folder: &crate::claude::ClaudeFolder, args: &ApproveArgs) -> anyhow::Result<u8> {
+    let approved = review_claude::approve(folder, &args.id)?;
     super::claude_write::done(
         &format!(
             "approved {}{}: {}",
@@ -172,8 +169,8 @@ pub fn approve(target: &ClaudeTarget, args: &ApproveArgs) -> anyhow::Result<u8> 
     )
 }
 
-pub fn reject(target: &ClaudeTarget, args: &RejectArgs) -> anyhow::Result<u8> {
-    review_claude::reject(&target.folder, &args.id, args.reason.clone())?;
+pub fn reject(folder: &crate::claude::ClaudeFolder, args: &RejectArgs) -> anyhow::Result<u8> {
+    review_claude::reject(folder, &args.id, args.reason.clone())?;
     say!("rejected {}", args.id)?;
     Ok(EXIT_OK)
 }

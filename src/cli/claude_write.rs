@@ -12,7 +12,6 @@ use super::input::read_json;
 use super::output::{inert, print_untrusted};
 use super::records::{AddArgs, IndexArgs, RmArgs, SetArgs};
 use super::review::{LogArgs, UndoArgs};
-use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile};
 use crate::claude::folder::IndexFile;
@@ -151,7 +150,7 @@ pub(super) fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
     Ok(code.unwrap_or(EXIT_OK))
 }
 
-pub fn add(target: &ClaudeTarget, args: &AddArgs) -> anyhow::Result<u8> {
+pub fn add(folder: &crate::claude::ClaudeFolder, args: &AddArgs) -> anyhow::Result<u8> {
     let inputs: Vec<RecordInput> = match &args.json {
         Some(path) => read_json(path, "JSON array of records")?,
         None => vec![RecordInput {
@@ -164,7 +163,6 @@ pub fn add(target: &ClaudeTarget, args: &AddArgs) -> anyhow::Result<u8> {
                 .context("--body or --body-file is required with --name")?,
         }],
     };
-    let folder = &target.folder;
     let snapshot = folder.read();
     let mut memories = Vec::with_capacity(inputs.len());
     for (i, input) in inputs.iter().enumerate() {
@@ -201,8 +199,7 @@ pub fn add(target: &ClaudeTarget, args: &AddArgs) -> anyhow::Result<u8> {
     done(&format!("added {}", added.join(", ")), code)
 }
 
-pub fn set(target: &ClaudeTarget, args: &SetArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn set(folder: &crate::claude::ClaudeFolder, args: &SetArgs) -> anyhow::Result<u8> {
     let snapshot = folder.read();
     let topic = require(&snapshot, &args.target)?;
     if let Some(name) = &args.name {
@@ -258,8 +255,7 @@ pub fn set(target: &ClaudeTarget, args: &SetArgs) -> anyhow::Result<u8> {
     )
 }
 
-pub fn rm(target: &ClaudeTarget, args: &RmArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn rm(folder: &crate::claude::ClaudeFolder, args: &RmArgs) -> anyhow::Result<u8> {
     let snapshot = folder.read();
     let mut topics: Vec<&Topic> = Vec::with_capacity(args.names.len());
     for name in &args.names {
@@ -288,8 +284,7 @@ pub fn rm(target: &ClaudeTarget, args: &RmArgs) -> anyhow::Result<u8> {
 }
 
 /// `index --fix`: the plan as a diff; written (journaled) only with `--yes`.
-pub fn index_fix(target: &ClaudeTarget, args: &IndexArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn index_fix(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::Result<u8> {
     let snapshot = folder.read();
     let index = read_index(folder, &snapshot)?;
     let archive = read_file(folder, ARCHIVE_FILE)?;
@@ -368,15 +363,13 @@ pub(super) fn unified_diff(change: &edit::TextChange) -> String {
         .to_string()
 }
 
-pub fn log(target: &ClaudeTarget, args: &LogArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn log(folder: &crate::claude::ClaudeFolder, args: &LogArgs) -> anyhow::Result<u8> {
     // An empty change only resolves one a crash interrupted, so the log is true.
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
     super::review::print_log(&journal::journal_of(folder)?, args)
 }
 
-pub fn undo(target: &ClaudeTarget, args: &UndoArgs) -> anyhow::Result<u8> {
-    let folder = &target.folder;
+pub fn undo(folder: &crate::claude::ClaudeFolder, args: &UndoArgs) -> anyhow::Result<u8> {
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
     let journal = journal::journal_of(folder)?;
     let entry = match args.entry {

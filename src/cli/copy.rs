@@ -9,10 +9,10 @@ use jiff::Timestamp;
 use super::EXIT_OK;
 use super::claude_review::say_refused;
 use super::output::inert;
-use super::target::{Target, open_folder};
 use crate::claude::LoadLimits;
-use crate::folder::Format;
 use crate::folder::copy::{Source, into_claude, into_set};
+use crate::folder::{Format, OpenOptions};
+use crate::formats::Open;
 use crate::review::claude::propose;
 use crate::review::claude::{self as review_claude, NewFiles};
 use crate::review::proposal::{self, NewProposal, Origin, Plan, images};
@@ -48,26 +48,23 @@ impl Read {
 }
 
 pub fn run(
-    target: &Target,
+    target: &Open,
     args: &CopyArgs,
     options: &StoreOptions,
     limits: LoadLimits,
 ) -> anyhow::Result<u8> {
-    let source = open_folder(&args.from, args.from_format, options.clone(), limits)?;
-    let from = match &source {
-        Target::Store(store) => store.root().to_owned(),
-        Target::Claude(claude) => claude.folder.root().to_owned(),
+    let open = OpenOptions {
+        store: options.clone(),
+        claude: limits,
     };
-    let target_root = match target {
-        Target::Store(store) => store.root().to_owned(),
-        Target::Claude(claude) => claude.folder.root().to_owned(),
-    };
-    if std::fs::canonicalize(&from).ok() == std::fs::canonicalize(&target_root).ok() {
+    let source = crate::formats::open(&args.from, args.from_format, &open)?;
+    let from = source.root().to_owned();
+    if std::fs::canonicalize(&from).ok() == std::fs::canonicalize(target.root()).ok() {
         anyhow::bail!("{} is the folder being copied into", from.display());
     }
     let read = match &source {
-        Target::Store(store) => Read::Set(store.read()?),
-        Target::Claude(claude) => Read::Claude(Box::new(propose::read(&claude.folder))),
+        Open::Memory(store) => Read::Set(store.read()?),
+        Open::Claude(folder) => Read::Claude(Box::new(propose::read(folder))),
     };
     let all = read.sources();
     let sources: Vec<Source> = if args.names.is_empty() {
@@ -93,7 +90,7 @@ pub fn run(
     let from_text = from.display().to_string();
     let evidence = Some(format!("copied from {from_text}"));
     let id = match target {
-        Target::Store(store) => {
+        Open::Memory(store) => {
             let seen = store.read()?;
             let taken: HashSet<String> = seen.records().map(|r| r.name().to_owned()).collect();
             let out = into_set(&sources, &taken, &from_text);
@@ -109,8 +106,8 @@ pub fn run(
             };
             proposal::file(store, new)?.id
         }
-        Target::Claude(claude) => {
-            let snapshot = claude.folder.read();
+        Open::Claude(folder) => {
+            let snapshot = folder.read();
             let out = into_claude(&sources, &snapshot, Timestamp::now());
             say_refused(&out.refused);
             nothing_left(out.files.is_empty())?;
@@ -120,7 +117,7 @@ pub fn run(
                 origin: Origin::new("copy"),
                 evidence,
             };
-            review_claude::file_proposal(&claude.folder, new)?.id
+            review_claude::file_proposal(folder, new)?.id
         }
     };
     say!("{}", inert(&id))?;

@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
-use super::target::ClaudeTarget;
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::eval::{
     self, Case, CaseResult, ClaudeEval, Corpus, EvalState, ReplyCache, SelectorRun, Verdict,
@@ -138,8 +137,8 @@ pub fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
     run_on(&MemoryEval::new(store), args)
 }
 
-pub fn run_claude(target: &ClaudeTarget, args: &EvalArgs) -> anyhow::Result<u8> {
-    run_on(&ClaudeEval::open(&target.folder)?, args)
+pub fn run_claude(folder: &crate::claude::ClaudeFolder, args: &EvalArgs) -> anyhow::Result<u8> {
+    run_on(&ClaudeEval::open(folder)?, args)
 }
 
 /// `memwb eval` and its subcommands on `folder`.

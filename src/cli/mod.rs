@@ -46,8 +46,7 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
-use crate::formats::claude::ClaudeBackend;
-use crate::formats::memory::MemoryBackend;
+use crate::formats::Open;
 use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
@@ -336,9 +335,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     if let Some(Command::Demo(args)) = &cli.command {
         return tui::demo(&crate::store::Store::open(&workspace, options)?, args);
     }
-    let store = match target::resolve(&cli.folder, &workspace, options.clone())? {
-        target::Target::Store(store) => store,
-        target::Target::Claude(folder) => return run_claude(&cli, &folder, &workspace, options),
+    let open = target::resolve(&cli.folder, &workspace, options.clone())?;
+    let store = match &open {
+        Open::Memory(store) => store.clone(),
+        Open::Claude(folder) => return run_claude(&cli, &open, folder, &workspace, options),
     };
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
@@ -349,8 +349,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         );
     };
     match command {
-        Command::Ls(args) => read::ls(&MemoryBackend::new(&store), args),
-        Command::Show(args) => read::show(&MemoryBackend::new(&store), args),
+        Command::Ls(args) => read::ls(&*open.backend(), args),
+        Command::Show(args) => read::show(&*open.backend(), args),
         Command::Add(args) => records::add(&store, args),
         Command::Set(args) => records::set(&store, args),
         Command::Rm(args) => records::rm(&store, args),
@@ -359,18 +359,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Repair(args) => records::repair(&store, args),
         Command::Check(args) => check::run(&store, args),
         Command::Accept(args) => check::accept(&store, args),
-        Command::Select(args) => read::select(&MemoryBackend::new(&store), args),
+        Command::Select(args) => read::select(&*open.backend(), args),
         Command::Eval(args) => eval::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),
         Command::Proposals(args) => review::proposals(&store, args),
         Command::Approve(args) => review::approve(&store, args),
         Command::Reject(args) => review::reject(&store, args),
-        Command::Copy(args) => copy::run(
-            &target::Target::Store(store.clone()),
-            args,
-            store.options(),
-            cli.folder.limits(),
-        ),
+        Command::Copy(args) => copy::run(&open, args, store.options(), cli.folder.limits()),
         Command::Log(args) => review::log(&store, args),
         Command::Undo(args) => review::undo(&store, args),
         #[cfg(feature = "tui")]
@@ -390,65 +385,61 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 /// only a `.memory` set has (a manifest to repair or rebuild an index from).
 fn run_claude(
     cli: &Cli,
-    target: &target::ClaudeTarget,
+    open: &Open,
+    folder: &crate::claude::ClaudeFolder,
     workspace: &std::path::Path,
     options: StoreOptions,
 ) -> anyhow::Result<u8> {
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
-        return tui::run_claude(target, workspace, options);
+        return tui::run_claude(folder, workspace, options);
         #[cfg(not(feature = "tui"))]
         anyhow::bail!(
             "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
         );
     };
     match command {
-        Command::Ls(args) => read::ls(&ClaudeBackend::new(&target.folder), args),
-        Command::Show(args) => read::show(&ClaudeBackend::new(&target.folder), args),
-        Command::Index(args) if args.fix => claude_write::index_fix(target, args),
-        Command::Index(args) => claude::index(target, args),
-        Command::Add(args) => claude_write::add(target, args),
-        Command::Set(args) => claude_write::set(target, args),
-        Command::Rm(args) => claude_write::rm(target, args),
-        Command::Log(args) => claude_write::log(target, args),
-        Command::Undo(args) => claude_write::undo(target, args),
+        Command::Ls(args) => read::ls(&*open.backend(), args),
+        Command::Show(args) => read::show(&*open.backend(), args),
+        Command::Index(args) if args.fix => claude_write::index_fix(folder, args),
+        Command::Index(args) => claude::index(folder, args),
+        Command::Add(args) => claude_write::add(folder, args),
+        Command::Set(args) => claude_write::set(folder, args),
+        Command::Rm(args) => claude_write::rm(folder, args),
+        Command::Log(args) => claude_write::log(folder, args),
+        Command::Undo(args) => claude_write::undo(folder, args),
         Command::Check(args) => {
             let project = cli
                 .folder
                 .memory_dir
                 .is_none()
                 .then(|| workspace.to_owned());
-            claude::check(target, args, project)
+            claude::check(folder, args, project)
         }
-        Command::Select(args) => read::select(&ClaudeBackend::new(&target.folder), args),
-        Command::Watch(args) => watch::run_claude(target, args),
+        Command::Select(args) => read::select(&*open.backend(), args),
+        Command::Watch(args) => watch::run_claude(folder, args),
         #[cfg(feature = "tui")]
-        Command::Tui(args) if args.dir.is_none() => tui::run_claude(target, workspace, options),
+        Command::Tui(args) if args.dir.is_none() => tui::run_claude(folder, workspace, options),
         // Both open another workspace's .memory, as they do without a Claude Code folder.
         #[cfg(feature = "tui")]
         Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
         #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
-        Command::Propose(args) => claude_review::propose(target, args),
-        Command::Proposals(args) => claude_review::proposals(target, args),
-        Command::Approve(args) => claude_review::approve(target, args),
-        Command::Reject(args) => claude_review::reject(target, args),
-        Command::Copy(args) => copy::run(
-            &target::Target::Claude(target.clone()),
-            args,
-            &options,
-            cli.folder.limits(),
-        ),
-        Command::Consolidate(args) => claude_consolidate::consolidate(target, args),
-        Command::Repair(args) if args.journal => claude::repair_journal(target),
+        Command::Propose(args) => claude_review::propose(folder, args),
+        Command::Proposals(args) => claude_review::proposals(folder, args),
+        Command::Approve(args) => claude_review::approve(folder, args),
+        Command::Reject(args) => claude_review::reject(folder, args),
+        Command::Copy(args) => copy::run(open, args, &options, cli.folder.limits()),
+        Command::Consolidate(args) => claude_consolidate::consolidate(folder, args),
+        Command::Repair(args) if args.journal => claude::repair_journal(folder),
         Command::Repair(_) => claude::refuse_repair(),
-        Command::Accept(args) => claude::accept(target, args),
+        Command::Accept(args) => claude::accept(folder, args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(args) => hooks::run(args),
-        Command::Eval(args) => eval::run_claude(target, args),
+        Command::Eval(args) => eval::run_claude(folder, args),
     }
 }
 

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::claude::locate::{Location, Source, locate, process_env};
-use crate::claude::{ClaudeFolder, LoadLimits, LockWaitPolicy, SizeUnit};
-use crate::folder::{Detected, Format, detect};
+use crate::claude::{LoadLimits, SizeUnit};
+use crate::folder::{Detected, Format, OpenOptions, detect};
+use crate::formats::Open;
 use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
@@ -70,24 +71,18 @@ impl FolderArgs {
     }
 }
 
-/// An opened Claude Code folder.
-#[derive(Debug, Clone)]
-pub struct ClaudeTarget {
-    pub folder: ClaudeFolder,
-}
-
-#[derive(Debug, Clone)]
-pub enum Target {
-    Store(Store),
-    Claude(ClaudeTarget),
-}
-
 /// Resolves the folder the command works on.
-pub fn resolve(
+pub fn resolve(args: &FolderArgs, workspace: &Path, options: StoreOptions) -> anyhow::Result<Open> {
+    let on_terminal = options.on_lock_wait.is_some();
+    let open = resolve_quietly(args, workspace, options)?;
+    Ok(say_lock_waits(open, on_terminal))
+}
+
+fn resolve_quietly(
     args: &FolderArgs,
     workspace: &Path,
     options: StoreOptions,
-) -> anyhow::Result<Target> {
+) -> anyhow::Result<Open> {
     if let Some(dir) = &args.memory_dir {
         return open_dir(args, dir, options);
     }
@@ -116,11 +111,11 @@ pub fn resolve(
                 }
             );
         }
-        return open_located(location, args.limits(), &options);
+        return open_located(location, args.limits(), options);
     }
     let store = Store::open(workspace, options.clone())?;
     if forced == Some(Format::Memory) || store.root().exists() {
-        return Ok(Target::Store(store));
+        return Ok(Open::Memory(store));
     }
     // The fallback must never stand in the way of today's behaviour: any trouble finding
     // Claude Code's folder means "not there".
@@ -131,9 +126,9 @@ pub fn resolve(
             "using Claude Code auto memory at {}",
             super::output::inert(&location.folder.display().to_string())
         );
-        return open_located(location, args.limits(), &options);
+        return open_located(location, args.limits(), options);
     }
-    Ok(Target::Store(store))
+    Ok(Open::Memory(store))
 }
 
 fn resolve_workspace(workspace: &Path) -> anyhow::Result<PathBuf> {
@@ -144,23 +139,30 @@ fn resolve_workspace(workspace: &Path) -> anyhow::Result<PathBuf> {
 fn open_located(
     location: Location,
     limits: LoadLimits,
-    options: &StoreOptions,
-) -> anyhow::Result<Target> {
+    options: StoreOptions,
+) -> anyhow::Result<Open> {
     if let Some(why) = &location.disabled {
         eprintln!(
             "note: Claude Code does not use auto memory here: {}",
             super::output::inert(why)
         );
     }
-    let folder = open_claude(&location.folder, limits, options)?;
-    Ok(Target::Claude(ClaudeTarget { folder }))
+    let options = OpenOptions {
+        store: options,
+        claude: limits,
+    };
+    crate::formats::open(&location.folder, Some(Format::Claude), &options)
 }
 
-fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Target> {
+fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Open> {
     if dir.is_dir() && !args.new_folder && detect(dir) == Detected::Format(Format::Claude) {
         refuse_unless_memory_folder(dir)?;
     }
-    open_folder(dir, args.format, options, args.limits())
+    let options = OpenOptions {
+        store: options,
+        claude: args.limits(),
+    };
+    crate::formats::open(dir, args.format, &options)
 }
 
 /// A folder with no manifest is taken for Claude Code auto memory only when it looks like one:
@@ -207,63 +209,11 @@ fn holds_memory_files(dir: &Path) -> bool {
         })
 }
 
-/// The memory folder at `dir` itself, in `format` or the one detected.
-pub fn open_folder(
-    dir: &Path,
-    format: Option<Format>,
-    options: StoreOptions,
-    limits: LoadLimits,
-) -> anyhow::Result<Target> {
-    if !dir.is_dir() {
-        anyhow::bail!("memory folder {} is not a directory", dir.display());
-    }
-    let format = match format {
-        Some(format) => format,
-        None => match detect(dir) {
-            Detected::Format(format) => format,
-            Detected::Foreign { manifest, rule } => anyhow::bail!(
-                "{} is not a .memory manifest ({rule}), so {} is neither the .memory contract nor Claude Code auto memory; nothing was read or written (--format forces one)",
-                manifest.display(),
-                dir.display()
-            ),
-        },
-    };
-    match format {
-        Format::Memory => {
-            let real = resolve_workspace(dir)?;
-            let workspace = match real.file_name() {
-                Some(name) if name == MEMORY_DIR => real.parent().map(Path::to_owned),
-                _ => None,
-            };
-            let workspace = workspace.with_context(|| {
-                format!(
-                    "{} holds a .memory manifest but is not named .memory; open its workspace with -C instead",
-                    dir.display()
-                )
-            })?;
-            Ok(Target::Store(Store::open(workspace, options)?))
-        }
-        Format::Claude => Ok(Target::Claude(ClaudeTarget {
-            folder: open_claude(dir, limits, &options)?,
-        })),
-    }
-}
-
-/// A Claude Code folder whose changes wait for the state lock as `.memory` writers wait for
-/// theirs: `--lock-timeout`, and the same notice on a terminal.
-pub fn open_claude(
-    dir: &Path,
-    limits: LoadLimits,
-    options: &StoreOptions,
-) -> anyhow::Result<ClaudeFolder> {
-    let folder = ClaudeFolder::open(dir, limits)?;
-    let shown = folder.root().display().to_string();
-    let notice = options.on_lock_wait.as_ref().map(|_| {
-        std::sync::Arc::new(move |wait| super::say_waiting_on(&shown, wait))
-            as crate::store::lock::WaitNotice
-    });
-    Ok(folder.with_lock_wait(LockWaitPolicy {
-        timeout: options.lock.timeout,
-        notice,
-    }))
+/// The folder, telling a person on a terminal when a change waits for another writer's lock
+/// (`on_terminal`: see `store_options`).
+fn say_lock_waits(open: Open, on_terminal: bool) -> Open {
+    let label = open.lock_label();
+    let notice = std::sync::Arc::new(move |wait| super::say_waiting_on(&label, wait))
+        as crate::store::lock::WaitNotice;
+    open.with_lock_notice(on_terminal.then_some(notice))
 }

@@ -137,7 +137,7 @@ fn shell_word(text: &str) -> String {
 /// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`
 /// and can open a folder of either format in place.
 pub fn run_claude(
-    target: &super::target::ClaudeTarget,
+    folder: &crate::claude::ClaudeFolder,
     workspace: &Path,
     options: crate::store::StoreOptions,
 ) -> anyhow::Result<u8> {
@@ -145,13 +145,9 @@ pub fn run_claude(
     let roots = vec![workspace.to_owned()];
     let open = crate::folder::OpenOptions {
         store: options,
-        claude: target.folder.limits(),
+        claude: folder.limits(),
     };
-    crate::tui::run::run_on(
-        crate::folder::backend::Backend::Claude(target.folder.clone()),
-        roots,
-        open,
-    )?;
+    crate::tui::run::run_on(crate::formats::Open::Claude(folder.clone()), roots, open)?;
     Ok(0)
 }
 

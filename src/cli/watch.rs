@@ -118,19 +118,18 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
 
 /// `memwb watch` on a Claude Code folder: the same lines, once the folder has been quiet.
 /// Says on stderr when the watch is set up (scripts can wait for that line).
-pub fn run_claude(target: &super::target::ClaudeTarget, args: &WatchArgs) -> anyhow::Result<u8> {
+pub fn run_claude(folder: &crate::claude::ClaudeFolder, args: &WatchArgs) -> anyhow::Result<u8> {
     use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
     if args.record {
-        return super::watch_record::run(vec![target.folder.clone()], args.json);
+        return super::watch_record::run(vec![folder.clone()], args.json);
     }
     let (tx, rx) = std::sync::mpsc::channel();
-    let folder = target.folder.clone();
-    let (_watcher, _baseline) = ClaudeWatcher::start(folder, move |event| {
+    let (_watcher, _baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
         let _ = tx.send(event);
     })?;
     eprintln!(
         "watching {}",
-        sanitize::line(&target.folder.root().display().to_string())
+        sanitize::line(&folder.root().display().to_string())
     );
     let stdout = std::io::stdout();
     for event in rx {

@@ -3,10 +3,9 @@
 //! Two backends sit behind it: the `.memory` contract ([`crate::store`], read and written
 //! through its transactions) and Claude Code's auto memory ([`crate::claude`], read-only for
 //! now). This module says which one a folder is, finds every folder on a machine
-//! ([`sets`]), sums each up the same way, and holds one open folder of either format
-//! ([`backend`]).
+//! ([`sets`]) and sums each up the same way; one open folder of either format is
+//! [`crate::formats::Open`].
 
-pub mod backend;
 pub mod copy;
 pub mod sets;
 mod shape;

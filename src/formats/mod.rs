@@ -8,6 +8,10 @@
 
 pub mod claude;
 pub mod memory;
+mod open;
+
+pub(crate) use open::Recognized;
+pub use open::{Open, open};
 
 use std::path::{Path, PathBuf};
 

@@ -11,7 +11,7 @@ use crate::eval::{
     self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
     Verdict,
 };
-use crate::folder::backend::Backend;
+use crate::formats::Open as Backend;
 use crate::memory::Memory;
 use crate::review::{Entry, Journal, Plan, State as ProposalState};
 use crate::store::{Record, Store};

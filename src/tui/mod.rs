@@ -1,5 +1,5 @@
 //! The workbench: a terminal UI on one memory folder of either format (a workspace's
-//! `.memory`, or Claude Code's auto memory), through [`crate::folder::backend`].
+//! `.memory`, or Claude Code's auto memory), through [`crate::formats::Open`].
 //!
 //! One event enum ([`app::Event`]) is fed by terminal input, the watcher ([`crate::watch`])
 //! and finished background jobs, and drained before each render ([`run()`]). Each pane is a small

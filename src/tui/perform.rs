@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::app::{App, Effect, Event, Reading};
 use crate::folder::OpenOptions;
-use crate::folder::backend::Backend;
+use crate::formats::Open as Backend;
 use crate::session::selection::Candidate;
 use crate::store::Record;
 
@@ -125,7 +125,7 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
             }
         }
         Effect::OpenSet(set) => {
-            let opened = Backend::open(&set, &host.open_options()).and_then(|backend| {
+            let opened = Backend::open_set(&set, &host.open_options()).and_then(|backend| {
                 let reading = host.watch(&backend)?;
                 Ok((backend, reading))
             });

@@ -26,8 +26,8 @@ pub struct Review {
 
 impl Review {
     /// The proposals and the journal of the folder `backend` opens, as its format keeps them.
-    pub fn of(backend: &crate::folder::backend::Backend) -> Self {
-        use crate::folder::backend::Backend;
+    pub fn of(backend: &crate::formats::Open) -> Self {
+        use crate::formats::Open as Backend;
         match backend {
             Backend::Memory(store) => Self::load(store),
             Backend::Claude(folder) => Self::load_claude(folder),

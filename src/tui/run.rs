@@ -15,7 +15,7 @@ use super::{external, terminal, ui};
 use crate::claude::LoadLimits;
 use crate::claude_watch::ClaudeWatcher;
 use crate::folder::OpenOptions;
-use crate::folder::backend::Backend;
+use crate::formats::Open as Backend;
 use crate::store::Store;
 use crate::watch::{WatchOptions, Watcher};
 

@@ -41,7 +41,7 @@ impl Host for Inline<'_> {
         memwb::folder::OpenOptions::default()
     }
 
-    fn watch(&mut self, backend: &memwb::folder::backend::Backend) -> Result<Reading, String> {
+    fn watch(&mut self, backend: &memwb::formats::Open) -> Result<Reading, String> {
         Ok(Reading::of(backend))
     }
 

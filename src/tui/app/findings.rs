@@ -10,7 +10,7 @@ use super::{App, Effect, StatusKind, View};
 use crate::content::fix::Fix;
 use crate::content::report::{Checked, SetReport};
 use crate::finding::Severity;
-use crate::folder::backend::ClaudeView;
+use crate::formats::claude::ClaudeView;
 use crate::sanitize;
 use crate::store::inspect::ManifestEntry;
 use crate::tui::claude_jobs::{ClaudeJob, ReadFor};

@@ -6,7 +6,7 @@ use super::{App, Effect, Event, StatusKind, View};
 use crate::claude::Snapshot;
 use crate::claude_watch::ClaudeEvent;
 use crate::folder::Summary;
-use crate::folder::backend::Backend;
+use crate::formats::Open as Backend;
 use crate::store::inspect::Inspection;
 use crate::tui::evals::Evals;
 use crate::tui::review::Review;

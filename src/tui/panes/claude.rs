@@ -17,7 +17,7 @@ use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
 use crate::finding::Severity;
-use crate::folder::backend::ClaudeView;
+use crate::formats::claude::ClaudeView;
 use crate::redact::{redact, redact_json};
 use crate::sanitize;
 use crate::tui::text;

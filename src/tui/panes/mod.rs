@@ -45,7 +45,7 @@ pub struct Ctx<'a> {
     pub editing: bool,
     /// The reading of a Claude Code folder, when that is what is open (the panes then draw
     /// topic files; see [`claude`]).
-    pub claude: Option<&'a crate::folder::backend::ClaudeView>,
+    pub claude: Option<&'a crate::formats::claude::ClaudeView>,
     /// The Manifest's selected topic file on a Claude Code folder.
     pub claude_selected: Option<&'a str>,
     /// The set's last check (the Findings view's): the Record pane lists the selected

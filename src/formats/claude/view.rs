@@ -1,72 +1,12 @@
-//! One open memory folder of either format, and what a reader (the workbench) needs from a
-//! Claude Code reading: topic files in index order with their health and findings, the
-//! candidates a query chooses among and the catalog it is given.
+//! What a reader (the workbench) needs from a Claude Code reading: topic files in index
+//! order with their health and findings, the candidates a query chooses among and the catalog
+//! it is given.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Format, OpenOptions, Summary};
-use crate::claude::{ClaudeFolder, LoadLimits, Snapshot, Topic, audit};
+use crate::claude::{LoadLimits, Snapshot, Topic, audit};
 use crate::finding::{Finding, Severity};
 use crate::memory::Memory;
-use crate::store::Store;
-
-/// An open folder: the `.memory` contract through its store, or a Claude Code folder.
-#[derive(Clone)]
-pub enum Backend {
-    Memory(Store),
-    Claude(ClaudeFolder),
-}
-
-impl Backend {
-    pub fn format(&self) -> Format {
-        match self {
-            Self::Memory(_) => Format::Memory,
-            Self::Claude(_) => Format::Claude,
-        }
-    }
-
-    /// The memory folder itself (`<workspace>/.memory`, or the Claude Code folder).
-    pub fn root(&self) -> &Path {
-        match self {
-            Self::Memory(store) => store.root(),
-            Self::Claude(folder) => folder.root(),
-        }
-    }
-
-    pub fn store(&self) -> Option<&Store> {
-        match self {
-            Self::Memory(store) => Some(store),
-            Self::Claude(_) => None,
-        }
-    }
-
-    pub fn claude(&self) -> Option<&ClaudeFolder> {
-        match self {
-            Self::Memory(_) => None,
-            Self::Claude(folder) => Some(folder),
-        }
-    }
-
-    /// Opens the folder a row of `memwb sets` names. A `.memory` folder opens its workspace
-    /// (its parent).
-    pub fn open(set: &Summary, options: &OpenOptions) -> Result<Self, String> {
-        let path = PathBuf::from(&set.path);
-        match set.format {
-            Format::Memory => {
-                let workspace = path
-                    .parent()
-                    .ok_or_else(|| format!("{} has no workspace above it", path.display()))?;
-                Store::open(workspace, options.store.clone())
-                    .map(Self::Memory)
-                    .map_err(|e| e.to_string())
-            }
-            Format::Claude => ClaudeFolder::open(&path, options.claude)
-                .map(Self::Claude)
-                .map_err(|e| e.to_string()),
-        }
-    }
-}
 
 /// A reading of a Claude Code folder as the workbench shows it.
 #[derive(Debug, Clone)]

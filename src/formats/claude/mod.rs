@@ -1,14 +1,36 @@
 //! A Claude Code auto memory folder as a [`Backend`]: a lenient reading (a topic file that
 //! does not read is still listed, with why), addressed by name, else by file.
 
+mod view;
+
 use std::path::Path;
 
-use super::{Backend, NotAMemory, ReadError, Reading};
+use super::{Backend, NotAMemory, Open, ReadError, Reading, Recognized};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::{ClaudeFolder, audit};
+use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
-use crate::folder::Format;
+use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
+
+pub use view::ClaudeView;
+
+/// Any folder without a `manifest.json`.
+pub(crate) fn recognize(dir: &Path) -> Recognized {
+    match detect(dir) {
+        Detected::Format(Format::Claude) => Recognized::Yes,
+        _ => Recognized::No,
+    }
+}
+
+/// Opens the folder; its changes wait for the state lock as long as a `.memory` writer
+/// waits for its lock.
+pub(crate) fn open(dir: &Path, options: &OpenOptions) -> anyhow::Result<Open> {
+    let folder = ClaudeFolder::open(dir, options.claude)?;
+    Ok(Open::Claude(folder.with_lock_wait(LockWaitPolicy {
+        timeout: options.store.lock.timeout,
+        notice: None,
+    })))
+}
 
 /// An open Claude Code folder.
 pub struct ClaudeBackend<'a> {

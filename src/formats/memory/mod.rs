@@ -3,11 +3,45 @@
 
 use std::path::Path;
 
-use super::{Backend, ReadError, Reading};
+use anyhow::Context;
+
+use super::{Backend, Open, ReadError, Reading, Recognized};
 use crate::finding::Finding;
-use crate::folder::Format;
+use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
-use crate::store::{Store, StoreError};
+use crate::store::{MEMORY_DIR, Store, StoreError};
+
+/// A folder whose `manifest.json` reads as the contract's manifest; one of another schema is
+/// refused (neither format may write there).
+pub(crate) fn recognize(dir: &Path) -> Recognized {
+    match detect(dir) {
+        Detected::Format(Format::Memory) => Recognized::Yes,
+        Detected::Format(_) => Recognized::No,
+        Detected::Foreign { manifest, rule } => Recognized::Refused(format!(
+            "{} is not a .memory manifest ({rule}), so {} is neither the .memory contract nor Claude Code auto memory; nothing was read or written (--format forces one)",
+            manifest.display(),
+            dir.display()
+        )),
+    }
+}
+
+/// Opens the set in `dir`, which must be a workspace's `.memory` (the store opens the
+/// workspace above it).
+pub(crate) fn open(dir: &Path, options: &OpenOptions) -> anyhow::Result<Open> {
+    let real = std::fs::canonicalize(dir)
+        .with_context(|| format!("resolve workspace {}", dir.display()))?;
+    let workspace = match real.file_name() {
+        Some(name) if name == MEMORY_DIR => real.parent().map(Path::to_owned),
+        _ => None,
+    };
+    let workspace = workspace.with_context(|| {
+        format!(
+            "{} holds a .memory manifest but is not named .memory; open its workspace with -C instead",
+            dir.display()
+        )
+    })?;
+    Ok(Open::Memory(Store::open(workspace, options.store.clone())?))
+}
 
 /// An open `.memory` set, read through its store.
 pub struct MemoryBackend<'a> {
