@@ -1,16 +1,37 @@
 //! memwb: audit and curate the file memory of coding agents.
 //!
-//! - [`store`]: the engine, the `.memory/` on-disk contract shared with the reference agents.
-//! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
+//! # The library's surface
+//!
+//! What an embedder uses (docs/architecture.md, "The library's surface"); every other item is
+//! `pub(crate)`:
+//! - [`formats`]: a folder of any format behind one trait, [`formats::Backend`]: read it,
+//!   find a memory, show it, audit it.
+//! - [`memory`]: the read model, one memory whatever the format.
+//! - [`finding`]: one finding of any audit.
+//! - [`folder`]: format detection, the memory folders under a directory, one summary of each.
+//! - [`store`]: the `.memory/` engine, shared byte for byte with the reference agents; its
+//!   codec, manifest, index and lock are public for tools that must agree with that contract.
+//! - [`claude`]: the Claude Code backend: locate a project's auto memory, read, audit and
+//!   write it.
 //! - [`content`]: the content audit (credentials, stale paths, dates, duplicates, conflicts).
-//! - [`review`]: proposals a person approves or rejects, the journal and undo.
+//! - [`review`]: proposals a person approves or rejects, the journal and undo, on every format.
+//! - [`eval`]: selection evaluation: a memory set's own regression queries, scored.
+//! - [`session`]: the agent lifecycle (selection, extraction, consolidation) and model clients.
 //! - [`agents`]: integrations with the agent programs (Claude Code's hook), beside the format
 //!   backends.
-//! - `cli` (feature `cli`): the `memwb` command line.
-//! - `tui` (feature `tui`): the workbench.
-//! - `watch` (feature `watch`): the `.memory` watcher the workbench and `memwb watch` share.
-//! - [`sanitize`]: the one place untrusted text is made inert for a terminal.
 //! - [`redact`]: the one place credentials in memory text are found and redacted.
+//! - [`sanitize`]: the one place untrusted text is made inert for a terminal.
+//! - `watch`, `claude_watch` (feature `watch`): the folder watchers the workbench and
+//!   `memwb watch` share.
+//!
+//! Public for the binary and for this repository's tests, not an API (no stability promised):
+//! - `cli` (feature `cli`): `cli::main` is what the `memwb` binary runs; `cli::select` is
+//!   public for the selection tests, which run it in process.
+//! - `tui` (feature `tui`): the workbench; its state, editor and panes are public because
+//!   the workbench tests drive them by keys and read the screen.
+//!
+//! `tests/architecture.rs` keeps this list and the `pub mod`s below the same, and keeps the
+//! number of `pub` items in `cli` and `tui` from growing.
 //!
 //! Embedding the engine without the UI crates: `memwb = { version = "0.1", default-features =
 //! false }` (add `features = ["http"]` for the HTTP model client). See docs/architecture.md.

@@ -3,6 +3,7 @@
 //! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
 //! selection, the content audit, eval and the workbench's query. A leaf: it depends on nothing
 //! in the crate, so a new format produces it without knowing who reads it.
+#![warn(unreachable_pub)]
 
 use std::time::SystemTime;
 
@@ -60,7 +61,7 @@ pub struct Memory {
 
 impl Memory {
     /// The type as a selection's `## <name> (<type>)` heading shows it.
-    pub fn kind_label(&self) -> &str {
+    pub(crate) fn kind_label(&self) -> &str {
         self.kind.as_deref().unwrap_or("untyped")
     }
 
@@ -83,7 +84,7 @@ impl Memory {
     }
 
     /// What a filter looks through: name, type, description, file and body.
-    pub fn haystack(&self) -> String {
+    pub(crate) fn haystack(&self) -> String {
         format!(
             "{} {} {} {} {}",
             self.name,

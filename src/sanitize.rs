@@ -5,13 +5,14 @@
 //! become `⍰` followed by their hex code, bidirectional overrides become a visible marker, and
 //! a tab becomes spaces up to the next multiple of [`TAB_WIDTH`]. Line breaks are the caller's
 //! business: [`line()`] maps `\n` and `\r` to pictures too, [`lines`] splits on them.
+#![warn(unreachable_pub)]
 
 use std::borrow::Cow;
 
 pub const TAB_WIDTH: usize = 4;
 
 /// Whether `c` must not be written to a terminal as is.
-pub fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     c.is_control() || is_bidi_control(c)
 }
 

@@ -12,24 +12,6 @@ fn about(code: &'static str, severity: Severity, file: &str, message: String) ->
     Finding::new(code, severity, Some(file.to_owned()), message)
 }
 
-/// Every finding code, for docs and tests.
-pub const CODES: [&str; 14] = [
-    "index-truncated",
-    "index-dangling",
-    "index-unlisted",
-    "frontmatter-missing",
-    "frontmatter-invalid",
-    "field-missing",
-    "name-empty",
-    "value-truncated",
-    "type-unknown",
-    "link-dangling",
-    "index-line-long",
-    "index-content",
-    "consolidation-running",
-    "file-unreadable",
-];
-
 use Severity::{Error, Warning};
 
 pub fn audit(snapshot: &Snapshot) -> Vec<Finding> {
@@ -254,7 +236,7 @@ fn audit_topic(snapshot: &Snapshot, topic: &Topic, out: &mut Vec<Finding>) {
 
 /// `[[target]]` links (`[[target|label]]`, `[[target#part]]` link to `target`), each with its
 /// line offset in `text`.
-pub fn wiki_links(text: &str) -> Vec<(usize, String)> {
+pub(crate) fn wiki_links(text: &str) -> Vec<(usize, String)> {
     let mut links = Vec::new();
     for (offset, line) in text.split('\n').enumerate() {
         let mut rest = line;

@@ -6,10 +6,10 @@ use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// The four types the agent is told to use.
-pub const KNOWN_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
+pub(crate) const KNOWN_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];
 
 /// The block nested fields may live in (`metadata:`, sometimes with a trailing space).
-pub const METADATA_KEY: &str = "metadata";
+pub(crate) const METADATA_KEY: &str = "metadata";
 
 /// What stands between the opening and closing `---` lines of a topic file.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +115,7 @@ fn split(text: &str) -> Option<(&str, &str, usize)> {
 }
 
 /// The most frontmatter text memwb parses; an agent's frontmatter is a few hundred bytes.
-pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
 
 /// The most YAML events (scalars, starts and ends) one frontmatter may produce.
 const MAX_EVENTS: usize = 4096;
@@ -241,7 +241,8 @@ fn to_json(value: &Yaml) -> Value {
 }
 
 /// A field value as one line of text for people (strings unquoted).
-pub fn display_value(value: &Value) -> String {
+#[cfg(feature = "tui")]
+pub(crate) fn display_value(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
         other => other.to_string(),

@@ -31,7 +31,7 @@ fn quoted(key: &str, value: &str) -> String {
 
 /// For invalid frontmatter: the quoted form of the field on file `line` (the opening `---`
 /// is line 1), when that line is a plain `key: value` whose value needed quotes.
-pub fn quoting_fix(raw: &str, line: usize) -> Option<String> {
+pub(crate) fn quoting_fix(raw: &str, line: usize) -> Option<String> {
     let text = raw.split('\n').nth(line.checked_sub(2)?)?;
     let field = field_line(text)?;
     let plain = !field.value.starts_with(['\'', '|', '>', '[', '{']);
@@ -40,7 +40,7 @@ pub fn quoting_fix(raw: &str, line: usize) -> Option<String> {
 
 /// A value an unquoted ` #` cut short.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Truncated {
+pub(crate) struct Truncated {
     /// The file line (1-based).
     pub line: usize,
     pub key: String,
@@ -51,7 +51,7 @@ pub struct Truncated {
 }
 
 /// Top-level plain values in which a ` #` starts a comment that eats the rest of the line.
-pub fn truncated_values(parsed: &Parsed) -> Vec<Truncated> {
+pub(crate) fn truncated_values(parsed: &Parsed) -> Vec<Truncated> {
     if !matches!(parsed.frontmatter, Frontmatter::Fields(_)) {
         return Vec::new();
     }
@@ -94,7 +94,7 @@ fn comment_start(value: &str) -> Option<usize> {
 
 /// Whether the `name` field is there but blank (`name: ""`): Claude Code slugifies a name
 /// with no ASCII letters to this.
-pub fn name_is_blank(parsed: &Parsed) -> bool {
+pub(crate) fn name_is_blank(parsed: &Parsed) -> bool {
     parsed.field("name").is_some_and(|n| n.trim().is_empty())
 }
 

@@ -25,12 +25,12 @@ use super::fsread::read_regular;
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The process environment, for [`Env`].
-pub fn process_env(name: &str) -> Option<String> {
+pub(crate) fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
 /// Slugs longer than this are cut by Claude Code and get a hash suffix.
-pub const MAX_SLUG: usize = 200;
+pub(crate) const MAX_SLUG: usize = 200;
 const SETTINGS_LIMIT: usize = 1024 * 1024;
 
 pub fn slug(path: &Path) -> String {
@@ -46,7 +46,7 @@ pub fn slug(path: &Path) -> String {
 /// The directory whose slug names the project of `dir`: the main repository's root when `dir`
 /// is inside a git work tree (a linked worktree resolves to the repository it belongs to),
 /// otherwise `dir` itself. `dir` should be absolute and resolved.
-pub fn project_root(dir: &Path) -> PathBuf {
+pub(crate) fn project_root(dir: &Path) -> PathBuf {
     for ancestor in dir.ancestors() {
         let dot_git = ancestor.join(".git");
         let Ok(meta) = fs::symlink_metadata(&dot_git) else {
@@ -81,7 +81,7 @@ fn main_worktree(work_tree: &Path, dot_git: &Path) -> Option<PathBuf> {
 }
 
 /// `$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`.
-pub fn config_dir(env: Env) -> Result<PathBuf> {
+pub(crate) fn config_dir(env: Env) -> Result<PathBuf> {
     if let Some(dir) = env("CLAUDE_CONFIG_DIR") {
         return Ok(expand_home(&dir, env).unwrap_or_else(|| PathBuf::from(dir)));
     }
@@ -90,7 +90,7 @@ pub fn config_dir(env: Env) -> Result<PathBuf> {
 }
 
 /// `~/rest` against `$HOME`; other text unchanged; `None` when `~/` has no home to expand to.
-pub fn expand_home(value: &str, env: Env) -> Option<PathBuf> {
+pub(crate) fn expand_home(value: &str, env: Env) -> Option<PathBuf> {
     match value.strip_prefix("~/") {
         Some(rest) => env("HOME").map(|home| PathBuf::from(home).join(rest)),
         None if value == "~" => env("HOME").map(PathBuf::from),
@@ -124,7 +124,7 @@ pub struct Location {
 }
 
 /// The settings files that may set `autoMemoryDirectory`, most specific first.
-pub fn settings_files(project: &Path, config: &Path) -> [PathBuf; 3] {
+pub(crate) fn settings_files(project: &Path, config: &Path) -> [PathBuf; 3] {
     [
         project.join(".claude").join("settings.local.json"),
         project.join(".claude").join("settings.json"),
@@ -214,7 +214,7 @@ fn default_folder(project: &Path, config: &Path, slug: &str) -> Result<PathBuf> 
 
 /// The folder `autoMemoryDirectory` in the settings file at `path` moves auto memory to, when
 /// the file sets a value Claude Code (and memwb) would use.
-pub fn auto_memory_setting(path: &Path, env: Env) -> Option<PathBuf> {
+pub(crate) fn auto_memory_setting(path: &Path, env: Env) -> Option<PathBuf> {
     let settings = read_settings(path).ok()??;
     auto_memory_directory(settings.get("autoMemoryDirectory")?, env).ok()
 }
@@ -257,7 +257,7 @@ fn auto_memory_directory(value: &Value, env: Env) -> std::result::Result<PathBuf
 
 /// The home directory, when `folder` is inside this machine's Claude Code config folder: the
 /// absolute and `~` paths its memories mention were written on this machine.
-pub fn machine_home(folder: &Path, env: Env) -> Option<PathBuf> {
+pub(crate) fn machine_home(folder: &Path, env: Env) -> Option<PathBuf> {
     let config = config_dir(env).ok()?;
     let config = fs::canonicalize(&config).unwrap_or(config);
     if !folder.starts_with(&config) {
@@ -268,7 +268,7 @@ pub fn machine_home(folder: &Path, env: Env) -> Option<PathBuf> {
 }
 
 /// `.` and `..` resolved on the text (`/..` is `/`), as Node's `path.resolve` does.
-pub fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

@@ -41,7 +41,7 @@ pub struct ClaudeState {
 }
 
 /// Held while a memwb process changes the folder; dropping it releases the lock. It also
-/// counts in the process's exit gate ([`crate::store::lock::close_for_exit`]), so a signal
+/// counts in the process's exit gate ((`store::lock::close_for_exit`)), so a signal
 /// lets the change finish or roll back before the process exits.
 pub struct StateLock {
     // Dropped in this order: the lock is released before the exit gate lets the process go.

@@ -58,7 +58,7 @@ pub struct IntoClaude {
 /// `text` as a `.memory` name: ASCII letters and digits lowercased, every other run of
 /// characters one `-`, none at either end; empty when nothing is left. The name Claude Code
 /// keeps is the same (file names keep every script: that is [`crate::claude::edit::slug`]).
-pub use crate::claude::edit::claude_form::kept_name as memory_name;
+pub(crate) use crate::claude::edit::claude_form::kept_name as memory_name;
 
 /// The sources as records for a `.memory` set that holds `taken` names; `from` says where they
 /// came from, for the note in each converted body.

@@ -21,7 +21,7 @@ pub enum FsError {
     ReadBackMismatch { path: PathBuf },
 }
 
-pub type Result<T, E = FsError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = FsError> = std::result::Result<T, E>;
 
 impl FsError {
     pub(crate) fn io(op: &'static str, path: impl Into<PathBuf>, error: io::Error) -> Self {

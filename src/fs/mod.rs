@@ -2,6 +2,7 @@
 //! and capped reads of regular files only. Each write step passes through [`IoHooks`], so tests
 //! can fail or crash any one of them. A leaf: it knows no format, and its errors are its own
 //! ([`FsError`]); each backend maps them into its own error.
+#![warn(unreachable_pub)]
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -11,7 +12,8 @@ use std::sync::Arc;
 
 mod error;
 
-pub use error::{FsError, Result};
+pub use error::FsError;
+pub(crate) use error::Result;
 
 /// One step of a commit, as seen by a fault hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,7 +137,7 @@ pub(crate) fn io_err<'a>(
 }
 
 /// `mkdir`, where a directory that already exists is fine.
-pub fn create_dir_if_missing(path: &Path) -> Result<()> {
+pub(crate) fn create_dir_if_missing(path: &Path) -> Result<()> {
     match fs::create_dir(path) {
         Err(e) if e.kind() != io::ErrorKind::AlreadyExists => Err(FsError::io("create", path, e)),
         _ => Ok(()),
@@ -143,7 +145,7 @@ pub fn create_dir_if_missing(path: &Path) -> Result<()> {
 }
 
 /// Writes a new file that must not exist yet, syncs it, and reads it back to compare.
-pub fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+pub(crate) fn create_exclusive(path: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     hooks.step(IoOp::CreateRecord, "create", path)?;
     let mut file = OpenOptions::new()
         .read(true)
@@ -190,18 +192,18 @@ fn read_back(file: &File, limit: usize) -> io::Result<Vec<u8>> {
     Ok(back)
 }
 
-pub fn temp_name() -> String {
+pub(crate) fn temp_name() -> String {
     format!(".{}.tmp", uuid::Uuid::new_v4().simple())
 }
 
 /// The mode of every file memwb keeps about a folder outside it (journal, proposals, stash,
 /// logs, backups): they hold before images and may hold what a secret scan missed.
-pub const PRIVATE_FILE: u32 = 0o600;
+pub(crate) const PRIVATE_FILE: u32 = 0o600;
 /// The mode of memwb's state directories.
-pub const PRIVATE_DIR: u32 = 0o700;
+pub(crate) const PRIVATE_DIR: u32 = 0o700;
 
 /// Creates `path` and its missing parents, each private to the user.
-pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
+pub(crate) fn create_private_dir_all(path: &Path) -> io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
     fs::DirBuilder::new()
         .recursive(true)
@@ -210,20 +212,20 @@ pub fn create_private_dir_all(path: &Path) -> io::Result<()> {
 }
 
 /// [`atomic_replace`] for a file of memwb's own state: a new file is private to the user.
-pub fn atomic_replace_private(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+pub(crate) fn atomic_replace_private(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     replace_file_with_mode(target, bytes, hooks, || Ok::<_, FsError>(()), PRIVATE_FILE)?;
     sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
 }
 
 /// Replaces `target` so that readers see the old or the new content, never a mix.
-pub fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+pub(crate) fn atomic_replace(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     replace_file(target, bytes, hooks)?;
     sync_dir(target.parent().unwrap_or(Path::new(".")), hooks)
 }
 
 /// [`atomic_replace`] without the final directory sync: on `Ok` the new content is in place
 /// (visible to every reader); on `Err` the old content is, and no temp file is left.
-pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
+pub(crate) fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> {
     replace_file_checked(target, bytes, hooks, || Ok::<_, FsError>(()))
 }
 
@@ -231,7 +233,7 @@ pub fn replace_file(target: &Path, bytes: &[u8], hooks: &IoHooks) -> Result<()> 
 /// fsync and fault hook: a commit that must still hold its lock checks it there, so that a
 /// writer stalled at any earlier step (a suspended laptop, SIGSTOP) cannot rename over a
 /// newer commit. `check` failing leaves the old content in place.
-pub fn replace_file_checked<E: From<FsError>>(
+pub(crate) fn replace_file_checked<E: From<FsError>>(
     target: &Path,
     bytes: &[u8],
     hooks: &IoHooks,
@@ -273,14 +275,14 @@ fn replace_file_with_mode<E: From<FsError>>(
     result
 }
 
-pub fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {
+pub(crate) fn sync_dir(dir: &Path, hooks: &IoHooks) -> Result<()> {
     hooks.step(IoOp::SyncDir, "fsync", dir)?;
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(io_err("fsync", dir))
 }
 
-pub fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
+pub(crate) fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
     hooks.step(IoOp::RemoveReplaced, "remove", path)?;
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(FsError::io("remove", path, e)),
@@ -290,7 +292,7 @@ pub fn remove_replaced(path: &Path, hooks: &IoHooks) -> Result<()> {
 
 /// Reads a file that may be absent, refusing anything but a regular file (as
 /// [`read_regular`] does, with no size limit). Prefer [`read_regular`] with a budget.
-pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
+pub(crate) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
     read_regular(path, usize::MAX, Links::Follow)
 }
 
@@ -305,7 +307,7 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
 
 /// Whether the last component of a path may be a symbolic link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Links {
+pub(crate) enum Links {
     Follow,
     /// `O_NOFOLLOW`: a link is refused (`ELOOP`), for files inside `.memory`.
     Refuse,
@@ -316,13 +318,13 @@ pub enum Links {
 // Only the command line opens files by a path it was given; the library opens relative to a
 // directory it holds (`open_regular_at`).
 #[cfg(feature = "cli")]
-pub fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
+pub(crate) fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
     open_regular_at(rustix::fs::CWD, path, links, path)
 }
 
 /// `open_regular` for `name` relative to the directory `dir` (`shown` is the path errors
 /// name).
-pub fn open_regular_at<Fd: std::os::fd::AsFd>(
+pub(crate) fn open_regular_at<Fd: std::os::fd::AsFd>(
     dir: Fd,
     name: &Path,
     links: Links,
@@ -399,7 +401,7 @@ fn file_kind(kind: rustix::fs::FileType) -> &'static str {
 
 /// Reads `reader` to its end, refusing more than `max` bytes ([`FsError::TooLarge`]):
 /// never reads more than `max + 1`.
-pub fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Result<Vec<u8>> {
     read_capped_sized(reader, 0, max, path)
 }
 
@@ -436,7 +438,7 @@ pub(crate) fn read_capped_sized(
 
 /// A regular file's bytes, at most `max` of them; `Ok(None)` when it does not exist. A FIFO,
 /// device or directory is [`FsError::NotAFile`], a longer file [`FsError::TooLarge`].
-pub fn read_regular(path: &Path, max: usize, links: Links) -> Result<Option<Vec<u8>>> {
+pub(crate) fn read_regular(path: &Path, max: usize, links: Links) -> Result<Option<Vec<u8>>> {
     match open_regular_with_stat(rustix::fs::CWD, path, links) {
         Ok((file, stat)) => read_capped_sized(file, stat_len(&stat), max, path).map(Some),
         Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),

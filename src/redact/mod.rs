@@ -3,6 +3,7 @@
 //! redacted wherever memwb keeps a copy. The one place secrets are found and redacted: the
 //! content audit, the journal, proposals, the observers and every view call it, and it
 //! depends on nothing above the store (`records` redacts the store's records).
+#![warn(unreachable_pub)]
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -41,7 +42,7 @@ static REGISTRY: LazyLock<Result<BuiltInRegistry, String>> =
 
 /// Whether the detector set could be built; when it cannot, `find` finds nothing and the
 /// audit says so instead of passing silently.
-pub fn scanner_error() -> Option<&'static str> {
+pub(crate) fn scanner_error() -> Option<&'static str> {
     REGISTRY.as_ref().err().map(String::as_str)
 }
 
@@ -103,11 +104,6 @@ pub fn find(text: &str) -> Vec<SecretHit> {
     hits
 }
 
-/// Whether `text` holds a credential that is not a documented example.
-pub fn contains_secret(text: &str) -> bool {
-    find(text).iter().any(|h| !h.example)
-}
-
 /// `bytes` with their credentials redacted, when they hold any (`None`: nothing to redact), for
 /// a file memwb keeps a copy of: its state never keeps a detected secret whole. Bytes that are
 /// not UTF-8 are read lossily to look, and a redacted copy is that lossy text.
@@ -157,7 +153,7 @@ pub fn fingerprint(value: &str) -> String {
 
 /// What redacting `text` replaces, for people: each credential's rule and file line (`text`
 /// starts on line 1), e.g. "github-token on line 7, connection-string on line 9".
-pub fn describe_redaction(text: &str) -> String {
+pub(crate) fn describe_redaction(text: &str) -> String {
     let hits: Vec<String> = find(text)
         .into_iter()
         .filter(|h| !h.example)
@@ -178,7 +174,7 @@ pub fn redaction_evidence(text: &str) -> String {
 }
 
 /// How a redaction proposal's evidence starts, so its summary can name what it redacts.
-pub const REDACTION_EVIDENCE: &str = "redacts ";
+pub(crate) const REDACTION_EVIDENCE: &str = "redacts ";
 
 /// Redacts the credentials in every string of a JSON value, keys included: what `--json`
 /// outputs and the workbench's field views show.

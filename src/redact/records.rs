@@ -6,7 +6,7 @@ use super::redact;
 use crate::store::{MemorySet, Record, RecordInput};
 
 /// The record's fields with every credential replaced by `[REDACTED]`.
-pub fn redact_input(input: &RecordInput) -> RecordInput {
+pub(crate) fn redact_input(input: &RecordInput) -> RecordInput {
     RecordInput {
         name: input.name.clone(),
         kind: input.kind.clone(),
@@ -22,7 +22,7 @@ pub fn redact_record(record: &Record) -> Option<Record> {
 }
 
 /// Whether `stored` (as memwb's files keep it) is `current`, or `current` redacted.
-pub fn is_copy_of(stored: &RecordInput, current: &Record) -> bool {
+pub(crate) fn is_copy_of(stored: &RecordInput, current: &Record) -> bool {
     let current = current.to_input();
     *stored == current || *stored == redact_input(&current)
 }
@@ -30,7 +30,7 @@ pub fn is_copy_of(stored: &RecordInput, current: &Record) -> bool {
 /// The records a change is based on, as they are in `current`: a stored copy that is the
 /// redacted form of the current record stands for that record (the base check then runs
 /// against the real text, under the lock); anything else is kept, and found stale.
-pub fn as_current(current: &MemorySet, stored: Vec<Record>) -> Vec<Record> {
+pub(crate) fn as_current(current: &MemorySet, stored: Vec<Record>) -> Vec<Record> {
     stored
         .into_iter()
         .map(|record| match current.get(record.name()) {

@@ -1,7 +1,7 @@
 //! Record files: writing them byte for byte as the reference does, and reading them strictly.
 //!
 //! Reading uses a YAML 1.2 parser (yaml-rust2, which, unlike libyaml, does not treat U+0085,
-//! U+2028 or U+2029 as line breaks). Writing is hand-made in [`super::yaml_scalar`], because no
+//! U+2028 or U+2029 as line breaks). Writing is hand-made in `yaml_scalar`, because no
 //! library writes the `yaml` npm package's scalar style.
 
 use yaml_rust2::parser::{Event, Parser};
@@ -19,7 +19,7 @@ impl Record {
 
     /// The line of the record's file (1-based) on which its body starts: the codec writes the
     /// frontmatter, then one blank line.
-    pub fn body_line(&self) -> usize {
+    pub(crate) fn body_line(&self) -> usize {
         let text = self.to_file_text();
         let header = text.len() - self.body().len() - 1;
         text[..header].matches('\n').count() + 1

@@ -67,7 +67,7 @@ impl Store {
     /// [`Store::apply_consolidation`] for an approved proposal: one that replaces exactly one
     /// record with exactly one (a fix, a redaction, a reviewer's edit) puts it in that record's
     /// place, as a hand edit does; any other is appended, as the contract has it.
-    pub fn apply_proposed_consolidation(
+    pub(crate) fn apply_proposed_consolidation(
         &self,
         base: &[Record],
         additions: Vec<Record>,

@@ -2,11 +2,11 @@
 
 use super::record::{Record, count_lines};
 
-pub const INDEX_FILE: &str = "MEMORY.md";
+pub(crate) const INDEX_FILE: &str = "MEMORY.md";
 
 /// The most bytes of an existing MEMORY.md memwb reads (to compare it, or to restore it after
 /// a failed commit); one byte more is refused as too large. Far above any budget in use.
-pub const MAX_INDEX_FILE_BYTES: usize = 1 << 20;
+pub(crate) const MAX_INDEX_FILE_BYTES: usize = 1 << 20;
 
 pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> String {
     let mut out = String::new();
@@ -17,7 +17,7 @@ pub fn render<'a>(entries: impl IntoIterator<Item = (&'a str, &'a Record)>) -> S
 }
 
 /// Appends one line of the index to `out`: `- [name](file) - description`.
-pub fn push_entry_line(out: &mut String, name: &str, file: &str, description: &str) {
+pub(crate) fn push_entry_line(out: &mut String, name: &str, file: &str, description: &str) {
     for part in ["- [", name, "](", file, ") - ", description, "\n"] {
         out.push_str(part);
     }

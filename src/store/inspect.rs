@@ -112,7 +112,7 @@ const BUDGET_WARNING: f64 = 0.9;
 
 impl Inspection {
     /// The entries that are valid records, in manifest order, as a set.
-    pub fn valid_set(&self) -> MemorySet {
+    pub(crate) fn valid_set(&self) -> MemorySet {
         MemorySet {
             entries: self
                 .entries

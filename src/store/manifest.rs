@@ -4,11 +4,11 @@ use serde_json::Value;
 
 use super::record::is_windows_device_name;
 
-pub const MANIFEST_FILE: &str = "manifest.json";
+pub(crate) const MANIFEST_FILE: &str = "manifest.json";
 
 /// The most bytes a manifest may hold (reads stop one byte past it). 200 entries of the
 /// longest names take about 60 KB; 1 MiB leaves room for a raised `max_index_lines`.
-pub const MAX_MANIFEST_BYTES: usize = 1 << 20;
+pub(crate) const MAX_MANIFEST_BYTES: usize = 1 << 20;
 
 /// Why a manifest was refused: the rule, in the reference's words where it has them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -26,7 +26,7 @@ pub enum ManifestError {
 }
 
 /// `^[a-z0-9]+(-[a-z0-9]+)*\.md$`, and the stem is not a Windows device name.
-pub fn is_safe_file_name(name: &str) -> bool {
+pub(crate) fn is_safe_file_name(name: &str) -> bool {
     name.strip_suffix(".md").is_some_and(|stem| {
         !stem.is_empty()
             && stem.split('-').all(|part| {
@@ -62,7 +62,7 @@ pub fn parse(bytes: &[u8], max_files: usize) -> Result<Vec<String>, ManifestErro
 
 /// The schema alone (`{"version":1,"files":[string...]}`), without the per-name rules, so an
 /// audit can still list what a broken manifest names.
-pub fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
+pub(crate) fn parse_lenient(bytes: &[u8]) -> Result<Vec<String>, ManifestError> {
     if let Some(files) = parse_canonical(bytes) {
         return Ok(files);
     }

@@ -2,6 +2,7 @@
 //!
 //! Synchronous and UI-free. Reads take no lock (the manifest is replaced atomically and record
 //! files are immutable); every read-modify-write runs in `txn` under [`lock::StoreLock`].
+#![warn(unreachable_pub)]
 
 mod cache;
 pub mod codec;
@@ -21,7 +22,7 @@ mod set;
 mod strays;
 pub mod time;
 mod txn;
-pub mod yaml_scalar;
+pub(crate) mod yaml_scalar;
 
 use std::fmt;
 use std::fs;
@@ -45,7 +46,7 @@ pub use reinspect::Touched;
 pub use set::{MemorySet, StoredRecord};
 pub use strays::StrayKind;
 
-pub const MEMORY_DIR: &str = ".memory";
+pub(crate) const MEMORY_DIR: &str = ".memory";
 
 /// Makes the `<id>` of a new record file name; the default is a UUID v4 without dashes.
 pub type IdSource = Arc<dyn Fn() -> String + Send + Sync>;
@@ -150,7 +151,7 @@ impl Store {
 
     /// `Ok(false)` when `.memory` does not exist; an error when it is a link, not a directory,
     /// or resolves outside the workspace.
-    pub fn check_root(&self) -> Result<bool> {
+    pub(crate) fn check_root(&self) -> Result<bool> {
         Ok(self.open_root()?.is_some())
     }
 
@@ -217,7 +218,7 @@ impl Store {
     }
 
     /// The same store, with every transaction seen by `observer`.
-    pub fn with_observer(&self, observer: Arc<dyn CommitObserver>) -> Self {
+    pub(crate) fn with_observer(&self, observer: Arc<dyn CommitObserver>) -> Self {
         let mut store = self.clone();
         store.options.observer = Some(observer);
         store

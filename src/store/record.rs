@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 /// Limits on one serialized record file. The reference fixes these; they are not configurable.
-pub const MAX_RECORD_LINES: usize = 200;
-pub const MAX_RECORD_BYTES: usize = 4096;
+pub(crate) const MAX_RECORD_LINES: usize = 200;
+pub(crate) const MAX_RECORD_BYTES: usize = 4096;
 /// Longest name: its file `<name>-<32 hex id>.md` must fit the 255 bytes a file name may have on
 /// every common file system, and is refused before anything is written.
-pub const MAX_NAME_BYTES: usize = 255 - "-".len() - 32 - ".md".len();
+pub(crate) const MAX_NAME_BYTES: usize = 255 - "-".len() - 32 - ".md".len();
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -266,7 +266,7 @@ pub fn is_safe_slug(name: &str) -> bool {
     well_formed && !is_windows_device_name(name)
 }
 
-pub fn is_windows_device_name(stem: &str) -> bool {
+pub(crate) fn is_windows_device_name(stem: &str) -> bool {
     match stem {
         "con" | "prn" | "aux" | "nul" => true,
         _ => {
@@ -279,13 +279,13 @@ pub fn is_windows_device_name(stem: &str) -> bool {
 }
 
 /// `\r\n` and `\r` become `\n`; outer runs of `\n` are dropped, other white space is kept.
-pub fn normalize_body(body: &str) -> String {
+pub(crate) fn normalize_body(body: &str) -> String {
     let unified = body.replace("\r\n", "\n").replace('\r', "\n");
     unified.trim_matches('\n').to_owned()
 }
 
 /// Counts lines the way the reference does: split on `\r\n|\r|\n`, a final empty piece not counted.
-pub fn count_lines(text: &str) -> usize {
+pub(crate) fn count_lines(text: &str) -> usize {
     if text.is_empty() {
         return 0;
     }
@@ -311,7 +311,7 @@ pub fn count_lines(text: &str) -> usize {
 }
 
 /// The budget of one record file, applied to what is written and to what is read.
-pub fn check_budget(file_text: &str) -> Result<(), RecordError> {
+pub(crate) fn check_budget(file_text: &str) -> Result<(), RecordError> {
     let lines = count_lines(file_text);
     if lines > MAX_RECORD_LINES {
         return Err(RecordError::TooManyLines(lines));
@@ -324,7 +324,7 @@ pub fn check_budget(file_text: &str) -> Result<(), RecordError> {
 
 /// JavaScript's `String.prototype.trim`, which the reference uses: its white-space set differs
 /// from Rust's (it includes U+FEFF and excludes U+0085).
-pub fn js_trim(s: &str) -> &str {
+pub(crate) fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 

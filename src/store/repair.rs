@@ -96,7 +96,7 @@ impl Store {
     /// records the repair wrote in its place (`written`, each still exactly as written) leave
     /// the set. The entry may not read (that is why it was dropped): the manifest alone is
     /// committed, and MEMORY.md is left as it is.
-    pub fn restore_entry(
+    pub(crate) fn restore_entry(
         &self,
         file: &str,
         bytes: &[u8],

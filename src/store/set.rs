@@ -98,15 +98,6 @@ impl MemorySet {
             .collect()
     }
 
-    /// Names held by more than one listed file, each with those files in manifest order.
-    pub fn duplicate_names(&self) -> Vec<(&str, Vec<&str>)> {
-        duplicate_names(
-            self.entries
-                .iter()
-                .map(|e| (e.record.name(), e.file.as_str())),
-        )
-    }
-
     pub fn records(&self) -> impl Iterator<Item = &Record> {
         self.entries.iter().map(|e| &e.record)
     }

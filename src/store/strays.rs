@@ -43,7 +43,7 @@ impl StrayKind {
 impl Store {
     /// The bytes of a file outside the set, read as a record file is (never through a link out
     /// of `.memory`, never blocking, capped at the record budget).
-    pub fn stray_bytes(&self, file: &str) -> Result<Vec<u8>> {
+    pub(crate) fn stray_bytes(&self, file: &str) -> Result<Vec<u8>> {
         let refuse = |rule: &str| StoreError::StrayRefused {
             file: file.to_owned(),
             rule: rule.into(),
@@ -96,16 +96,6 @@ impl Store {
             record,
         }));
         self.commit_next(&lock, &current, next)
-    }
-
-    /// Deletes the unlisted or temp file `file` if it still holds `seen`. Under the lock, so a
-    /// temp file is never one a writer is still filling. Not journaled: the workbench and the
-    /// review gate delete through `review::strays`, which keeps the bytes for undo.
-    pub fn remove_stray(&self, file: &str, seen: &[u8]) -> Result<()> {
-        let _lock = self.lock_for_write()?;
-        self.recover_observer()?;
-        self.check_stray(file, seen)?;
-        self.delete_stray_file(file)
     }
 
     /// Under the caller's lock: `file` is an unlisted or temp file, a regular file holding
@@ -188,7 +178,7 @@ impl Store {
 
     /// Takes the record in `base.file` out of the set and leaves its file in `.memory` as it is,
     /// an unlisted file again (the undo of [`Store::adopt`]). `base` must still be listed as read.
-    pub fn unlist(&self, base: &StoredRecord) -> Result<Commit> {
+    pub(crate) fn unlist(&self, base: &StoredRecord) -> Result<Commit> {
         let lock = self.lock_for_write()?;
         self.recover_observer()?;
         let current = self.read()?;
@@ -228,6 +218,14 @@ mod tests {
         let store = Store::open(dir.path(), options).expect("open");
         store.extend(vec![record("alpha")]).expect("seed");
         (dir, store)
+    }
+
+    /// How `review::strays` deletes a stray (it journals the bytes first): under the lock,
+    /// checked against what was shown.
+    fn remove_stray(store: &Store, file: &str, seen: &[u8]) -> Result<()> {
+        let _lock = store.lock_for_write()?;
+        store.check_stray(file, seen)?;
+        store.delete_stray_file(file)
     }
 
     /// Writes `bytes` as `file` in `.memory`, outside the set.
@@ -381,27 +379,24 @@ mod tests {
         let (_dir, store) = store(StoreOptions::default());
         let temp = stray(&store, ".alpha-5eed.tmp", b"half a record");
         let unlisted = stray(&store, "draft.md", b"notes");
-        let err = store
-            .remove_stray(".alpha-5eed.tmp", b"other")
-            .expect_err("changed");
+        let err = remove_stray(&store, ".alpha-5eed.tmp", b"other").expect_err("changed");
         assert!(
             err.to_string().contains("changed since it was shown"),
             "{err}"
         );
         assert!(store.root().join(".alpha-5eed.tmp").exists());
-        store.remove_stray(".alpha-5eed.tmp", &temp).expect("temp");
-        store.remove_stray("draft.md", &unlisted).expect("unlisted");
+        remove_stray(&store, ".alpha-5eed.tmp", &temp).expect("temp");
+        remove_stray(&store, "draft.md", &unlisted).expect("unlisted");
         let inspection = store.inspect();
         assert!(inspection.temp_files.is_empty() && inspection.unlisted.is_empty());
         // a listed record, the index and the manifest are not strays
         let listed = store.read().expect("read").files().remove(0);
-        let err = store
-            .remove_stray(&listed, b"")
+        let err = remove_stray(&store, &listed, b"")
             .expect_err("listed")
             .to_string();
         assert!(err.contains("delete the record instead"), "{err}");
         for file in ["MEMORY.md", "manifest.json", "../x.md"] {
-            let err = store.remove_stray(file, b"").expect_err(file).to_string();
+            let err = remove_stray(&store, file, b"").expect_err(file).to_string();
             assert!(
                 err.contains("not an unlisted or temp file"),
                 "{file}: {err}"
@@ -424,8 +419,7 @@ mod tests {
         .expect("mkfifo");
         // reading neither blocks nor succeeds; deleting is refused
         assert!(store.stray_bytes("pipe.md").is_err());
-        let err = store
-            .remove_stray("pipe.md", b"")
+        let err = remove_stray(&store, "pipe.md", b"")
             .expect_err("fifo")
             .to_string();
         assert!(err.contains("not a regular file"), "{err}");

@@ -5,21 +5,21 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Milliseconds since the epoch, rounded to the nearest, as Node's `fs.Stats#mtime` is.
-pub fn millis_rounded(time: SystemTime) -> i64 {
+pub(crate) fn millis_rounded(time: SystemTime) -> i64 {
     match time.duration_since(UNIX_EPOCH) {
         Ok(d) => ((d.as_nanos() + 500_000) / 1_000_000) as i64,
         Err(e) => -(((e.duration().as_nanos() + 500_000) / 1_000_000) as i64),
     }
 }
 
-/// Now, in milliseconds since the epoch, rounded as [`millis_rounded`] does.
+/// Now, in milliseconds since the epoch, rounded as `millis_rounded` does.
 pub fn now_ms() -> i64 {
     millis_rounded(SystemTime::now())
 }
 
 /// Renders milliseconds since the epoch as RFC 3339 in UTC (times before the epoch as the
 /// epoch).
-pub fn format_ms(ms: i64) -> String {
+pub(crate) fn format_ms(ms: i64) -> String {
     let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
     rfc3339(time, Precision::Millis)
 }

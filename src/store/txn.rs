@@ -65,7 +65,7 @@ impl Store {
         )
     }
 
-    /// Creates `.memory` if it does not exist, and checks it like [`Store::check_root`].
+    /// Creates `.memory` if it does not exist, and checks it like `Store::check_root`.
     pub fn ensure_root(&self) -> Result<()> {
         if !self.check_root()? {
             create_dir_if_missing(&self.root)?;

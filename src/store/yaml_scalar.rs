@@ -9,7 +9,7 @@ const VALUE_INDENT: &str = "  ";
 
 /// The text after `key: ` for `value`, where the key and colon take `key_width` columns.
 /// Values never contain line breaks (record validation forbids them in every field written).
-pub fn emit_scalar(value: &str, key_width: usize) -> String {
+pub(crate) fn emit_scalar(value: &str, key_width: usize) -> String {
     debug_assert!(!value.contains(['\n', '\r']));
     let indent_at_start = key_width + 1;
     if value.chars().any(is_forcing_control) {
@@ -22,7 +22,7 @@ pub fn emit_scalar(value: &str, key_width: usize) -> String {
 }
 
 /// What the YAML 1.2 core schema makes of a plain scalar when it is not a string.
-pub fn resolves_to_non_string(value: &str) -> Option<&'static str> {
+pub(crate) fn resolves_to_non_string(value: &str) -> Option<&'static str> {
     if matches!(value, "" | "~" | "null" | "Null" | "NULL") {
         return Some("null");
     }

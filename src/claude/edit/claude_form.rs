@@ -12,7 +12,7 @@ use crate::claude::frontmatter::{self, Frontmatter, METADATA_KEY};
 
 /// The name Claude Code keeps of `name`: ASCII letters and digits lowercased, every run of
 /// anything else one `-`, none at either end (`发布流程` becomes empty).
-pub fn kept_name(name: &str) -> String {
+pub(crate) fn kept_name(name: &str) -> String {
     let mut out = String::with_capacity(name.len());
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {
@@ -29,7 +29,7 @@ pub fn kept_name(name: &str) -> String {
 
 /// Refuses a name Claude Code would change or erase on its next edit of the file, naming the
 /// one it would keep.
-pub fn check_name(name: &str) -> Result<(), EditError> {
+pub(crate) fn check_name(name: &str) -> Result<(), EditError> {
     let kept = kept_name(name);
     if kept == name {
         Ok(())
@@ -43,7 +43,7 @@ pub fn check_name(name: &str) -> Result<(), EditError> {
 
 /// The text of a new topic file as Claude Code leaves it; `session` is the Claude Code session
 /// it came from, when there is one (Claude Code adds its own `originSessionId` otherwise).
-pub fn topic_text(
+pub(crate) fn topic_text(
     name: &str,
     description: &str,
     kind: &str,
@@ -88,7 +88,7 @@ pub fn topic_text(
 /// nested block other than `metadata:`), which memwb then writes as it is. The name becomes
 /// the slug Claude Code keeps; a name it would erase (no ASCII letter or digit) is refused
 /// ([`check_name`]).
-pub fn rewrite(
+pub(crate) fn rewrite(
     text: &str,
     session: Option<&str>,
     now: Timestamp,
@@ -178,7 +178,7 @@ pub fn rewrite(
 
 /// `value` as Claude Code's writer puts it (observed on 2.1.332 over many values): bare when
 /// it holds nothing its rules quote, else in double quotes with JSON's escapes.
-pub fn scalar(value: &str) -> String {
+pub(crate) fn scalar(value: &str) -> String {
     if bare_as_claude_writes(value) {
         value.to_owned()
     } else {

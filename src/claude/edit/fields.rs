@@ -19,14 +19,6 @@ pub struct TopicText<'a> {
     body: &'a str,
 }
 
-/// Where a field sits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Placement {
-    TopLevel,
-    /// Inside the `metadata:` block.
-    Metadata,
-}
-
 /// One field found: lines `start..end` of the frontmatter, the key line first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Span {
@@ -86,17 +78,6 @@ impl<'a> TopicText<'a> {
 
     fn owned_lines(&self) -> Vec<String> {
         self.lines.iter().map(|l| (*l).to_owned()).collect()
-    }
-
-    /// Where `key` is: at the top level first, else inside `metadata:`.
-    pub fn placement(&self, key: &str) -> Option<Placement> {
-        if self.top_level(key).is_some() {
-            Some(Placement::TopLevel)
-        } else if self.nested(key).is_some() {
-            Some(Placement::Metadata)
-        } else {
-            None
-        }
     }
 
     fn top_level(&self, key: &str) -> Option<Span> {
@@ -208,7 +189,7 @@ fn value_text(line: &str) -> &str {
 /// else appended as a new top-level field. A file without frontmatter gets one holding only
 /// this field. The value is written plain when YAML reads it back as the same string, else
 /// quoted (in the quotes the old value used, double by default).
-pub fn set_field(text: &str, key: &str, value: &str) -> Result<String, EditError> {
+pub(crate) fn set_field(text: &str, key: &str, value: &str) -> Result<String, EditError> {
     check_field(key, value)?;
     let Some(topic) = TopicText::split(text) else {
         let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
@@ -225,7 +206,11 @@ pub fn set_field(text: &str, key: &str, value: &str) -> Result<String, EditError
 
 /// Sets `key` where it is, else inside `metadata:` when the file has that block (else at the
 /// top level). `None` when the file has no frontmatter: this stamp never adds one.
-pub fn set_nested_field(text: &str, key: &str, value: &str) -> Result<Option<String>, EditError> {
+pub(crate) fn set_nested_field(
+    text: &str,
+    key: &str,
+    value: &str,
+) -> Result<Option<String>, EditError> {
     check_field(key, value)?;
     let Some(topic) = TopicText::split(text) else {
         return Ok(None);
@@ -241,7 +226,7 @@ pub fn set_nested_field(text: &str, key: &str, value: &str) -> Result<Option<Str
 
 /// Removes `key` (top level, else under `metadata:`) and the lines that belong to it. The text
 /// comes back unchanged when the field is not there.
-pub fn remove_field(text: &str, key: &str) -> String {
+pub(crate) fn remove_field(text: &str, key: &str) -> String {
     let Some(topic) = TopicText::split(text) else {
         return text.to_owned();
     };
@@ -425,10 +410,8 @@ mod tests {
             edited,
             "---\nname: a\nmetadata: \n  type: project\n  modified: 2026-01-01T00:00:00.000Z\n---\n"
         );
-        assert_eq!(
-            TopicText::split(&edited).unwrap().placement("type"),
-            Some(Placement::Metadata)
-        );
+        let split = TopicText::split(&edited).unwrap();
+        assert!(split.top_level("type").is_none() && split.nested("type").is_some());
     }
 
     #[test]

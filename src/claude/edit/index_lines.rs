@@ -70,7 +70,7 @@ impl IndexText {
 }
 
 /// `- [name](file) — description`, the line Claude Code is told to write.
-pub fn entry_line(name: &str, file: &str, description: &str) -> String {
+pub(crate) fn entry_line(name: &str, file: &str, description: &str) -> String {
     let name = one_line(name);
     let description = one_line(description);
     let target = link_target(file);
@@ -90,7 +90,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// A file path as a Markdown link target that [`index::resolve_target`] reads back.
-pub fn link_target(file: &str) -> String {
+pub(crate) fn link_target(file: &str) -> String {
     let mut out = String::with_capacity(file.len());
     for c in file.chars() {
         match c {
@@ -115,7 +115,7 @@ pub fn link_target(file: &str) -> String {
 }
 
 /// The section an entry of a memory without a usable type goes under.
-pub const DEFAULT_SECTION: &str = "Other";
+pub(crate) const DEFAULT_SECTION: &str = "Other";
 
 /// The section title an entry of `kind` is filed under: its type when it is one short word
 /// (`decision` gets `## Decision`), else [`DEFAULT_SECTION`] (no frontmatter, no type, or a
@@ -163,7 +163,7 @@ pub(crate) fn section_end(lines: &[String], kinds: &[LineKind], heading: usize) 
 /// Adds `line` to the index. An index with sections (more than one heading) gets it after the
 /// last entry under the heading of its type (see `section_of`), or under a new heading for
 /// that type at the end; a flat index (no heading, or a title only) gets it at the end.
-pub fn append_entry(index: &str, line: &str, kind: Option<&str>) -> String {
+pub(crate) fn append_entry(index: &str, line: &str, kind: Option<&str>) -> String {
     let mut text = IndexText::new(index);
     let kinds = text.kinds();
     let headings: Vec<usize> = (0..kinds.len())
@@ -203,7 +203,7 @@ pub fn append_entry(index: &str, line: &str, kind: Option<&str>) -> String {
 }
 
 /// Removes every entry linking to `file`; nothing else moves.
-pub fn remove_entries(index: &str, file: &str) -> String {
+pub(crate) fn remove_entries(index: &str, file: &str) -> String {
     let mut text = IndexText::new(index);
     let keep: Vec<bool> = (0..text.lines.len())
         .map(|i| text.entry_file(i).as_deref() != Some(file))
@@ -215,7 +215,7 @@ pub fn remove_entries(index: &str, file: &str) -> String {
 
 /// Points every entry linking to `old_file` at `new_file`; a title that was the memory's old
 /// name (or the old file's stem) becomes `new_name`. The rest of each line stays.
-pub fn rename_entries(
+pub(crate) fn rename_entries(
     index: &str,
     old_file: &str,
     new_file: &str,
@@ -255,7 +255,7 @@ pub fn rename_entries(
 
 /// Gives every entry linking to `file` whose hook is `old` the hook `new` (a hook the agent
 /// wrote differently from the description is its own and stays).
-pub fn rehook_entries(index: &str, file: &str, old: &str, new: &str) -> String {
+pub(crate) fn rehook_entries(index: &str, file: &str, old: &str, new: &str) -> String {
     let mut text = IndexText::new(index);
     let kinds = text.kinds();
     for (i, kind) in kinds.iter().enumerate() {

@@ -5,18 +5,21 @@
 //!
 //! See docs/claude-code.md, "Writing".
 
-pub mod claude_form;
+pub(crate) mod claude_form;
 pub mod fields;
 pub mod fix;
-pub mod index_lines;
+pub(crate) mod index_lines;
 pub mod naming;
 pub mod plan;
 
 use jiff::Timestamp;
 
-pub use fields::{Placement, TopicText, remove_field, set_field, set_nested_field};
+pub use fields::TopicText;
+pub(crate) use fields::set_nested_field;
 pub use fix::{HEADROOM_PERCENT, IndexFix, TextChange, TopicSummary, plan_index_fix};
-pub use index_lines::{append_entry, entry_line, rehook_entries, remove_entries, rename_entries};
+pub(crate) use index_lines::{
+    append_entry, entry_line, rehook_entries, remove_entries, rename_entries,
+};
 pub use naming::{file_name, slug};
 pub use plan::{
     Changes, FileWrite, NewMemory, TopicFile, edit_topic, plan_add, plan_add_all, plan_edit,

@@ -61,7 +61,7 @@ fn ensure_newline(text: &str) -> String {
 
 /// A new topic file (`<type>_<slug>.md`, unique among `existing`) in Claude Code's own form
 /// (`name`, `description`, `metadata:` with `node_type`, `type` and `modified`; a name Claude
-/// Code would change is refused, see [`claude_form`]), and its entry in MEMORY.md (`index`:
+/// Code would change is refused, see `claude_form`), and its entry in MEMORY.md (`index`:
 /// its text, `None` when missing). Returns the new file's name and the writes.
 pub fn plan_add(
     memory: &NewMemory,
@@ -102,7 +102,7 @@ pub fn plan_add_all(
     Ok((files, writes))
 }
 
-/// The new file as Claude Code's own Write would leave it (see [`claude_form`]).
+/// The new file as Claude Code's own Write would leave it (see `claude_form`).
 fn new_topic(memory: &NewMemory, now: Timestamp) -> Result<String, EditError> {
     claude_form::topic_text(
         &memory.name,

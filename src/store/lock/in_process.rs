@@ -126,7 +126,8 @@ fn exit_gate() -> &'static (Mutex<ExitGate>, Condvar) {
 /// Keeps any new store lock from being taken in this process and waits until every lock
 /// held now is released: after it returns, the process may exit without leaving a `.lock`
 /// behind or a transaction half done. Meant for a signal handler's thread, right before exit.
-pub fn close_for_exit() {
+#[cfg(feature = "cli")]
+pub(crate) fn close_for_exit() {
     let (gate, changed) = exit_gate();
     let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
     state.closing = true;

@@ -19,10 +19,12 @@ use super::time::{format_ms, millis_rounded, now_ms};
 mod in_process;
 
 pub(crate) use in_process::GateTurn;
+#[cfg(feature = "cli")]
+pub(crate) use in_process::close_for_exit;
+pub use in_process::wait_for_busy_attempts;
 use in_process::{QueueTurn, count_busy_attempt};
-pub use in_process::{close_for_exit, wait_for_busy_attempts};
 
-pub const LOCK_DIR: &str = ".lock";
+pub(crate) const LOCK_DIR: &str = ".lock";
 const RETRY_INTERVAL: Duration = Duration::from_millis(10);
 /// After breaking a stale lock, how long to wait before checking that no other writer, which
 /// saw the same stale lock, removed ours and made its own (proper-lockfile's `rmdir` + `mkdir`
@@ -130,7 +132,7 @@ impl StoreLock {
 
     /// [`StoreLock::acquire`], telling `notice` once when the lock has been held by another
     /// process for [`WAIT_NOTICE_AFTER`] of our wait.
-    pub fn acquire_noting(
+    pub(crate) fn acquire_noting(
         root: &Path,
         timing: LockTiming,
         notice: Option<&WaitNotice>,

@@ -15,7 +15,7 @@ use super::bash_allow::{Role, Script, role};
 use super::bash_parse::{Exec, Refused, commands};
 use super::bash_reach::{Cwds, cwd_inside, forms, touched};
 use super::bash_word::{Expanded, Seg, known_text, literal, path_candidates};
-pub use crate::claude::locate::normalize;
+pub(crate) use crate::claude::locate::normalize;
 
 /// How to expand and resolve the paths a command names.
 pub struct PathContext<'a> {
