@@ -1,4 +1,4 @@
-//! Carrying out the app's effects: one interpreter for the event loop ([`super::run`]) and the
+//! Carrying out the app's effects: one interpreter for the event loop ([`mod@super::run`]) and the
 //! tests' harness, so that a test exercises the code the terminal runs. What differs between
 //! the two is only where the work runs and what touches the terminal, behind [`Host`].
 
