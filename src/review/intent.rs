@@ -5,10 +5,10 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::entry::Entry;
 use super::error::ReviewError;
-use super::journal::Entry;
 use super::proposal::{self, Decision};
-use super::state::sha256_hex;
+use super::state::{sha256_hex, text_digest};
 use crate::fs::read_optional;
 use crate::store::{Store, StoreError, manifest};
 
@@ -75,11 +75,6 @@ pub(crate) fn files_digest(files: &[String]) -> String {
         .flat_map(|file| [file.as_bytes(), b"\n"])
         .collect();
     sha256_hex(&parts)
-}
-
-/// The SHA-256 of a text, hex.
-pub(crate) fn text_digest(text: &[u8]) -> String {
-    sha256_hex(&[text])
 }
 
 /// What an intent expects of the manifest: the files a commit from `before` to `after` adds

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-use super::intent::text_digest;
+use super::state::text_digest;
 use crate::claude::index::ARCHIVE_FILE;
 use crate::claude::index::INDEX_FILE;
 use crate::redact::redact;

@@ -56,6 +56,11 @@ fn io(op: &'static str, path: &Path, error: impl Into<io::Error>) -> ReviewError
     StoreError::io(op, path, error.into()).into()
 }
 
+/// The SHA-256 of a text, hex.
+pub(crate) fn text_digest(text: &[u8]) -> String {
+    sha256_hex(&[text])
+}
+
 /// A directory under `.memory`, opened without following links.
 #[derive(Debug)]
 pub struct StateDir {

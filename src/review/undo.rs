@@ -1,0 +1,136 @@
+//! Undoing a `.memory` journal entry: the inverse change, base-checked like any other, and
+//! journaled. A stray file's entry is undone by `strays`; a repair's by putting the dropped
+//! file back; every other entry by exchanging the records it wrote for those it replaced.
+//! Above the observer (it runs the inverse through [`journaled`]) and the strays.
+
+use super::entry::DROPPED_DIR;
+use super::error::ReviewError;
+use super::journal::{Entry, EntryMeta, JournalRecord, Op};
+use super::observer::journaled;
+use super::state::StateDir;
+use super::strays;
+use crate::redact::records::is_copy_of;
+use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
+
+/// The listed entry that holds what `written` wrote: its own file, or (once a later change and
+/// its undo rewrote the same record into a new file, as a rename and its undo do) the one
+/// entry of that name whose record is the same. Either must hold the written record or its
+/// redacted copy; `None` leaves the base check to report what changed.
+fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a StoredRecord> {
+    let same = |e: &&StoredRecord| is_copy_of(&written.record, &e.record);
+    if let Some(own) = set.entries.iter().find(|e| e.file == written.file) {
+        return Some(own).filter(same);
+    }
+    let mut named = set
+        .entries
+        .iter()
+        .filter(|e| e.record.name() == written.record.name);
+    match (named.next(), named.next()) {
+        (Some(only), None) => Some(only).filter(same),
+        _ => None,
+    }
+}
+
+/// Whether the entry's records are the same before and after, as the journal keeps them
+/// (redacted): a change that only redacted credentials, which undo cannot take back.
+fn only_redacted(entry: &Entry) -> bool {
+    let fields = |r: &JournalRecord| {
+        let r = &r.record;
+        (
+            r.name.clone(),
+            r.kind.clone(),
+            r.description.clone(),
+            r.body.clone(),
+        )
+    };
+    let mut before: Vec<_> = entry.before.iter().map(fields).collect();
+    let mut after: Vec<_> = entry.after.iter().map(fields).collect();
+    before.sort();
+    after.sort();
+    !before.is_empty() && before == after
+}
+
+/// Reverts one entry as a new, base-checked transaction: the files it wrote must still be
+/// listed, unchanged; they are replaced by the records it removed, each in the place of the
+/// one that replaced it.
+pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
+    if let Some(stray) = &entry.stray {
+        return strays::undo(store, entry, stray);
+    }
+    if !entry.changed_files() {
+        return Err(ReviewError::NothingToUndo {
+            id: entry.id,
+            op: entry.op.as_str(),
+        });
+    }
+    if entry.dropped.is_none() && only_redacted(entry) {
+        return Err(ReviewError::RedactionNotRestorable { id: entry.id });
+    }
+    let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
+        records
+            .iter()
+            .map(|r| Record::from_input(&r.record).map_err(StoreError::from))
+            .collect()
+    };
+    // The files the entry wrote, addressed by file: exact even when a name is held twice. A
+    // stored copy is redacted where the record holds a secret: the file's current record
+    // stands for it when it is that copy (the base check then runs on the real text).
+    let current = store.read().ok();
+    let base: Vec<StoredRecord> = to_records(&entry.after)?
+        .into_iter()
+        .zip(&entry.after)
+        .map(|(record, written)| {
+            current
+                .as_ref()
+                .and_then(|set| holder_of(set, written))
+                .map_or(
+                    StoredRecord {
+                        file: written.file.clone(),
+                        record,
+                    },
+                    |e| e.clone(),
+                )
+        })
+        .collect();
+    let restore = to_records(&entry.before)?;
+    let meta = EntryMeta {
+        op: Some(Op::Undo),
+        undoes: Some(entry.id),
+        ..EntryMeta::default()
+    };
+    let since = entry.id;
+    if let Some(dropped) = &entry.dropped {
+        // A repair: put the dropped file back, exactly, where it was listed.
+        let kept = StateDir::open(store)?
+            .and_then(|state| state.subdir(DROPPED_DIR).transpose())
+            .transpose()?;
+        let bytes = match kept {
+            Some(dir) => dir.read(&dropped.file, crate::store::record::MAX_RECORD_BYTES)?,
+            None => None,
+        }
+        .ok_or_else(|| ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("the dropped bytes of {} are no longer kept", dropped.file),
+        })?;
+        return journaled(store, meta, None, |s| {
+            s.restore_entry(&dropped.file, &bytes, dropped.position, &base)
+        })
+        .map_err(|e| match e {
+            ReviewError::Store(StoreError::Conflict { detail }) => {
+                ReviewError::UndoBlocked { id: since, detail }
+            }
+            other => other,
+        });
+    }
+    journaled(store, meta, None, |s| s.exchange_entries(&base, restore)).map_err(|e| match e {
+        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: detail.replace("since it was read", &format!("since #{since}")),
+        },
+        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("{name:?} was added again since #{since}"),
+        },
+        other => other,
+    })
+}
