@@ -59,22 +59,6 @@ impl Candidate for Memory {
     }
 }
 
-/// What a selection over a Claude Code folder chooses among: the topic files that read, in
-/// index order, and the catalog a model is shown, the index as Claude Code loads it (empty
-/// when there is no readable MEMORY.md).
-pub fn claude_corpus(snapshot: &crate::claude::Snapshot) -> (Vec<Memory>, String) {
-    let topics = snapshot
-        .memories()
-        .into_iter()
-        .filter(Memory::is_readable)
-        .collect();
-    let catalog = snapshot
-        .parsed_index()
-        .map(|i| i.loaded_text())
-        .unwrap_or_default();
-    (topics, catalog)
-}
-
 /// The outcome of one selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection<R = Record> {
