@@ -1,13 +1,17 @@
-//! What fixes a finding, and the proposals `check --fix` files for it. Nothing here applies a
-//! change: each fix is a proposal a person approves or rejects.
+//! What fixes a finding, and the proposals `check --fix` files for it, written once for
+//! every format: the fixes are computed on the read model ([`Memory`]: which memory, its
+//! description and body with the dates replaced), and only filing one as a proposal is the
+//! format's ([`FixTarget`]: `fix_store` for `.memory`, `fix_claude` for Claude Code). Nothing
+//! here applies a change: each fix is a proposal a person approves or rejects.
 
-use super::AuditFinding;
 use super::report::Checked;
-use crate::redact::records::redact_record;
-use crate::redact::redaction_evidence;
-use crate::review::dedupe::find_groups;
-use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
-use crate::store::{MemorySet, Record, Store};
+use super::{AuditFinding, Memory};
+#[cfg(test)]
+use crate::finding::Finding;
+use crate::review::{Proposal, ReviewError};
+use crate::store::Store;
+
+pub use super::fix_store::dedupe_proposal;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fix {
@@ -71,91 +75,151 @@ pub fn apply_date_edits(edits: &[&DateEdit], description: &mut String, body: &mu
     applied
 }
 
-/// The proposals for `findings` against `seen` (the set they were found in), one per
-/// record and kind of fix: a record's relative dates are corrected in one edit, so approving
-/// one never makes another stale. Findings of records not in `seen` are skipped.
-pub fn proposals(seen: &MemorySet, findings: &[&AuditFinding]) -> Vec<NewProposal> {
+/// One memory's fix as the audit's findings add up to it, before any format writes it.
+#[derive(Debug, Clone)]
+pub(crate) enum Planned {
+    /// The memory with every credential in its file replaced by `[REDACTED]`.
+    Redact { memory: Memory },
+    /// The memory's relative dates replaced by the dates they meant: the new description
+    /// and body (`None`: that field is unchanged), and the phrases, for the reviewer.
+    Dates {
+        memory: Memory,
+        description: Option<String>,
+        body: Option<String>,
+        why: String,
+    },
+    /// The dedupe proposal for the group of these memories.
+    Dedupe { names: Vec<String> },
+}
+
+/// One format's folder as read now, to which fixes are filed as proposals.
+pub(crate) trait FixTarget {
+    /// A proposal as the format files it.
+    type New;
+
+    /// The memories as read now, which findings are matched to.
+    fn memories(&self) -> &[Memory];
+
+    /// The proposal for `planned`, or none when it would change nothing or is already filed
+    /// (`proposed` holds the ones this call proposed before it).
+    fn propose(
+        &mut self,
+        planned: Planned,
+        proposed: &[Self::New],
+    ) -> Result<Option<Self::New>, ReviewError>;
+
+    /// Files one proposal.
+    fn file(&self, new: Self::New) -> Result<Proposal, ReviewError>;
+}
+
+/// The fixes for `findings` among `memories`: one redaction, one date edit per memory at
+/// most (all its relative dates in one edit, so approving one never makes another stale) and
+/// one dedupe per group. Redactions and dedupes come in the findings' order, date edits
+/// after. A finding is about the memory of its file, else of its name; findings of memories
+/// not among `memories` are skipped.
+pub(crate) fn plan(memories: &[Memory], findings: &[&AuditFinding]) -> Vec<Planned> {
     let mut out = Vec::new();
-    let mut dated: Vec<(&str, Vec<&DateEdit>)> = Vec::new();
+    let mut redacted: Vec<&str> = Vec::new();
+    let mut dedupes: Vec<Vec<String>> = Vec::new();
+    let mut dated: Vec<(&Memory, Vec<&DateEdit>)> = Vec::new();
     for finding in findings {
         let Some(fix) = &finding.fix else { continue };
-        let name = finding.name.as_str();
-        match fix {
-            Fix::Redact => {
-                if let Some(record) = seen.get(name).map(|e| &e.record)
-                    && let Some(redacted) = redact_record(record)
-                    && redacted != *record
-                {
-                    let why = redaction_evidence(&record.to_file_text());
-                    out.push(edit(seen, record, redacted, &why));
-                }
-            }
-            Fix::AbsoluteDate(date) => match dated.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, edits)) => edits.push(date),
-                None => dated.push((name, vec![date])),
-            },
-            Fix::Dedupe { names } => {
-                if let Some(group) = find_groups(seen).into_iter().find(|g| {
-                    g.sources
-                        .iter()
-                        .map(Record::name)
-                        .eq(names.iter().map(String::as_str))
-                }) {
-                    out.push(dedupe_proposal(seen, group));
-                }
-            }
-            Fix::OpenInEditor => {}
-        }
-    }
-    for (name, edits) in dated {
-        let Some(record) = seen.get(name).map(|e| &e.record) else {
+        let Some(memory) = memory_of(memories, finding) else {
             continue;
         };
-        let mut body = record.body().to_owned();
-        let mut description = record.description().to_owned();
-        apply_date_edits(&edits, &mut description, &mut body);
-        if let Ok(edited) = Record::new(name, record.kind(), description, body)
-            && edited != *record
-        {
-            let phrases: Vec<String> = edits
-                .iter()
-                .map(|d| format!("{:?} → {}", d.phrase, d.absolute))
-                .collect();
-            out.push(edit(
-                seen,
-                record,
-                edited,
-                &format!(
-                    "relative dates replaced by the dates they meant when written: {}",
-                    phrases.join(", ")
-                ),
-            ));
+        match fix {
+            Fix::Redact if !redacted.contains(&memory.file.as_str()) => {
+                redacted.push(&memory.file);
+                out.push(Planned::Redact {
+                    memory: memory.clone(),
+                });
+            }
+            Fix::Redact | Fix::OpenInEditor => {}
+            Fix::AbsoluteDate(date) => {
+                match dated.iter_mut().find(|(m, _)| m.file == memory.file) {
+                    Some((_, edits)) => edits.push(date),
+                    None => dated.push((memory, vec![date])),
+                }
+            }
+            Fix::Dedupe { names } => {
+                let group = sorted(names);
+                if !dedupes.contains(&group) {
+                    dedupes.push(group);
+                    out.push(Planned::Dedupe {
+                        names: names.clone(),
+                    });
+                }
+            }
         }
+    }
+    for (memory, edits) in dated {
+        let mut description = memory.description().to_owned();
+        let mut body = memory.body.clone();
+        apply_date_edits(&edits, &mut description, &mut body);
+        let description = (description != memory.description()).then_some(description);
+        let body = (body != memory.body).then_some(body);
+        if description.is_none() && body.is_none() {
+            continue;
+        }
+        let phrases: Vec<String> = edits
+            .iter()
+            .map(|d| format!("{:?} → {}", d.phrase, d.absolute))
+            .collect();
+        out.push(Planned::Dates {
+            memory: memory.clone(),
+            description,
+            body,
+            why: format!(
+                "relative dates replaced by the dates they meant when written: {}",
+                phrases.join(", ")
+            ),
+        });
     }
     out
 }
 
-/// Files the proposals for the unaccepted content findings among `checked`, against the set
-/// as it reads now, and returns them as filed (`check --fix` and the workbench's `f`). Applies
-/// nothing; an empty answer means no finding has a fix that is not already in place.
-pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, ReviewError> {
-    let seen = store.read()?;
+/// The memory a finding is about: by its file, else by its name.
+fn memory_of<'a>(memories: &'a [Memory], finding: &AuditFinding) -> Option<&'a Memory> {
+    let by_file = finding
+        .finding
+        .file
+        .as_deref()
+        .and_then(|file| memories.iter().find(|m| m.file == file));
+    by_file.or_else(|| memories.iter().find(|m| m.name == finding.name))
+}
+
+pub(crate) fn sorted(names: &[String]) -> Vec<String> {
+    let mut names = names.to_vec();
+    names.sort();
+    names
+}
+
+/// Files the proposals for the unaccepted content findings among `checked` to `target`, and
+/// returns them as filed. Applies nothing; an empty answer means no finding has a fix that is
+/// not already filed.
+pub(crate) fn file_to<T: FixTarget>(
+    target: &mut T,
+    checked: &[&Checked],
+) -> Result<Vec<Proposal>, ReviewError> {
     let fixable = fixable(checked);
     let refs: Vec<&AuditFinding> = fixable.iter().collect();
-    // A dedupe group already pending or rejected is not filed again, as `propose dedupe` says.
-    let filed = proposal::list(store)?;
-    proposals(&seen, &refs)
-        .into_iter()
-        .filter(|new| {
-            new.origin.source != "dedupe"
-                || proposal::already_filed(&new.plan, &filed, &seen).is_none()
-        })
-        .map(|new| proposal::file(store, new))
-        .collect()
+    let mut proposed = Vec::new();
+    for planned in plan(target.memories(), &refs) {
+        if let Some(new) = target.propose(planned, &proposed)? {
+            proposed.push(new);
+        }
+    }
+    proposed.into_iter().map(|new| target.file(new)).collect()
+}
+
+/// Files the proposals for the unaccepted content findings among `checked` in a `.memory`
+/// set, against the set as it reads now (`check --fix` and the workbench's `f`).
+pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, ReviewError> {
+    file_to(&mut super::fix_store::StoreFixes::read(store)?, checked)
 }
 
 /// The unaccepted content findings among `checked`, as the audit found them.
-pub(super) fn fixable(checked: &[&Checked]) -> Vec<AuditFinding> {
+fn fixable(checked: &[&Checked]) -> Vec<AuditFinding> {
     checked
         .iter()
         .filter(|c| c.accepted.is_none())
@@ -170,32 +234,93 @@ pub(super) fn fixable(checked: &[&Checked]) -> Vec<AuditFinding> {
         .collect()
 }
 
-fn edit(seen: &MemorySet, record: &Record, edited: Record, why: &str) -> NewProposal {
-    NewProposal {
-        plan: Plan::Consolidation {
-            source_names: vec![record.name().to_owned()],
-            records: vec![edited],
-        },
-        origin: Origin::new("audit"),
-        seen: seen.clone(),
-        additions: Vec::new(),
-        evidence: Some(why.to_owned()),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Severity;
 
-/// The proposal `propose dedupe` files for one group, also filed by `check --fix`.
-pub fn dedupe_proposal(seen: &MemorySet, group: crate::review::dedupe::Group) -> NewProposal {
-    NewProposal {
-        plan: Plan::Consolidation {
-            source_names: group.sources.iter().map(|r| r.name().to_owned()).collect(),
-            records: vec![group.draft],
-        },
-        origin: Origin::new("dedupe"),
-        seen: seen.clone(),
-        additions: Vec::new(),
-        evidence: Some(format!(
-            "near-duplicates sharing the words: {}; the merged record is a draft to edit",
-            group.shared_words.join(", ")
-        )),
+    fn memory(name: &str, file: &str, body: &str) -> Memory {
+        Memory {
+            name: name.to_owned(),
+            body: body.to_owned(),
+            file: file.to_owned(),
+            ..Memory::other_file(file, String::new())
+        }
+    }
+
+    fn finding(name: &str, file: Option<&str>, fix: Fix) -> AuditFinding {
+        AuditFinding {
+            finding: Finding::new(
+                "x",
+                Severity::Warning,
+                file.map(str::to_owned),
+                String::new(),
+            ),
+            name: name.to_owned(),
+            fix: Some(fix),
+            fingerprint: None,
+        }
+    }
+
+    fn date(phrase: &str, absolute: &str, at: usize) -> Fix {
+        Fix::AbsoluteDate(DateEdit {
+            phrase: phrase.to_owned(),
+            absolute: absolute.to_owned(),
+            field: DateField::Body,
+            at,
+        })
+    }
+
+    #[test]
+    fn a_memory_gets_one_redaction_and_one_date_edit_and_a_group_one_dedupe() {
+        let memories = [
+            memory("a", "a.md", "ship today, review tomorrow"),
+            memory("b", "b.md", "key"),
+        ];
+        let group = Fix::Dedupe {
+            names: vec!["b".into(), "a".into()],
+        };
+        let findings = [
+            finding("b", Some("b.md"), Fix::Redact),
+            finding("a", Some("a.md"), date("tomorrow", "2026-01-02", 19)),
+            finding("b", None, Fix::Redact),
+            finding("a", None, date("today", "2026-01-01", 5)),
+            finding("a", Some("a.md"), group.clone()),
+            finding(
+                "b",
+                Some("b.md"),
+                Fix::Dedupe {
+                    names: vec!["a".into(), "b".into()],
+                },
+            ),
+            finding("gone", Some("gone.md"), Fix::Redact),
+            finding("a", Some("a.md"), Fix::OpenInEditor),
+        ];
+        let refs: Vec<&AuditFinding> = findings.iter().collect();
+        let planned = plan(&memories, &refs);
+        assert_eq!(planned.len(), 3, "{planned:?}");
+        assert!(matches!(&planned[0], Planned::Redact { memory } if memory.file == "b.md"));
+        assert!(matches!(&planned[1], Planned::Dedupe { names } if *names == ["b", "a"]));
+        let Planned::Dates {
+            memory,
+            description,
+            body,
+            why,
+        } = &planned[2]
+        else {
+            panic!("{planned:?}")
+        };
+        assert_eq!(memory.file, "a.md");
+        assert_eq!(*description, None);
+        assert_eq!(body.as_deref(), Some("ship 2026-01-01, review 2026-01-02"));
+        assert!(why.contains("\"today\" → 2026-01-01"), "{why}");
+    }
+
+    #[test]
+    fn a_date_no_longer_at_its_place_plans_nothing() {
+        let memories = [memory("a", "a.md", "ship later")];
+        let findings = [finding("a", Some("a.md"), date("today", "2026-01-01", 5))];
+        let refs: Vec<&AuditFinding> = findings.iter().collect();
+        assert!(plan(&memories, &refs).is_empty());
     }
 }

@@ -12,6 +12,7 @@ mod conflict;
 mod dates;
 pub mod fix;
 pub mod fix_claude;
+mod fix_store;
 mod journaled;
 mod paths;
 pub mod report;
