@@ -2,20 +2,24 @@
 //! (`store::inspect`), a Claude Code folder's (`claude::audit`), memwb's state and the content
 //! audit all report this one shape, and `check` (its `--json` too), `check --all` and the
 //! workbench show it. A leaf: it depends on nothing in the crate.
-#![warn(unreachable_pub)]
+#![warn(unreachable_pub, missing_docs)]
 
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+/// How much a finding matters.
 pub enum Severity {
+    /// Something is wrong; fails `check`.
     Error,
+    /// Worth fixing; does not fail `check`.
     Warning,
     /// Worth knowing; never fails `check`.
     Info,
 }
 
 impl Severity {
+    /// The word `check` prints and its JSON holds.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -28,13 +32,16 @@ impl Severity {
 /// The envelope `memwb check` prints for every format. The field order is the JSON's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
+    /// What kind of finding it is (`index-dangling`, `secret`, ...), one word per rule.
     pub code: &'static str,
+    /// How much it matters.
     pub severity: Severity,
     /// The file it is about, relative to the memory folder; `None` for the folder itself.
     pub file: Option<String>,
     /// The line of `file` (1-based) the finding is about, where there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
+    /// What is wrong, for people (untrusted text in it is the caller's to make inert).
     pub message: String,
     /// The other files a finding about an index concerns: for `index-truncated`, the memory
     /// files whose only index entries are past the cut, in index order.

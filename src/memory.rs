@@ -3,7 +3,7 @@
 //! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
 //! selection, the content audit, eval and the workbench's query. A leaf: it depends on nothing
 //! in the crate, so a new format produces it without knowing who reads it.
-#![warn(unreachable_pub)]
+#![warn(unreachable_pub, missing_docs)]
 
 use std::time::SystemTime;
 
@@ -14,6 +14,7 @@ use serde::Serialize;
 /// file's stem and `"extra"` where the format has other fields (Claude Code's frontmatter).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Memory {
+    /// The memory's name (its file's stem when it names itself nowhere).
     pub name: String,
     /// `name` is the file's stem: the memory names itself nowhere (a Claude Code topic file
     /// whose `name` field is missing or blank).
@@ -23,7 +24,9 @@ pub struct Memory {
     /// the four (user, feedback, project, reference); a topic file may hold any.
     #[serde(rename = "type")]
     pub kind: Option<String>,
+    /// The one-line description an agent reads in the index; `None` when it has none.
     pub description: Option<String>,
+    /// The text after the frontmatter.
     pub body: String,
     /// The file that holds it, relative to the memory folder, `/`-separated: its identity.
     pub file: String,
@@ -65,6 +68,7 @@ impl Memory {
         self.kind.as_deref().unwrap_or("untyped")
     }
 
+    /// The description, empty when it has none.
     pub fn description(&self) -> &str {
         self.description.as_deref().unwrap_or("")
     }

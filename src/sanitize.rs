@@ -5,10 +5,11 @@
 //! become `⍰` followed by their hex code, bidirectional overrides become a visible marker, and
 //! a tab becomes spaces up to the next multiple of [`TAB_WIDTH`]. Line breaks are the caller's
 //! business: [`line()`] maps `\n` and `\r` to pictures too, [`lines`] splits on them.
-#![warn(unreachable_pub)]
+#![warn(unreachable_pub, missing_docs)]
 
 use std::borrow::Cow;
 
+/// The columns a tab becomes when text is made inert.
 pub const TAB_WIDTH: usize = 4;
 
 /// Whether `c` must not be written to a terminal as is.

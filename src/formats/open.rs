@@ -18,7 +18,7 @@ use crate::store::lock::WaitNotice;
 /// An enum rather than a `Box<dyn Backend>`: an open folder is cloned into watchers and
 /// background jobs, and the engines (a [`Store`], a [`ClaudeFolder`]) are cheap to clone
 /// while a trait object is not; a new format adds its variant here and its entry in
-/// [`FORMATS`]. Everything above reads and changes the folder through [`Open::backend`].
+/// `FORMATS`. Everything above reads and changes the folder through [`Open::backend`].
 #[derive(Clone)]
 pub enum Open {
     Memory(Store),
