@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use memwb::store::{MemoryType, Record, Store, StoreOptions, index, manifest};
 use memwb::tui::app::{App, Event};
-use memwb::tui::jobs::Job;
+use memwb::tui::jobs::MemoryJob;
 use memwb::tui::theme::Theme;
 use memwb::tui::ui;
 use memwb::watch::{WatchEvent, WatchOptions, Watcher};
@@ -266,7 +266,7 @@ fn bench_own_commit(n: usize, incremental: bool) {
     for i in 0..30 {
         let record =
             Record::new(format!("own-{i}"), MemoryType::Project, "added", "body").expect("valid");
-        let job = Job::Save {
+        let job = MemoryJob::Save {
             base: None,
             edited: record,
         };
@@ -277,7 +277,7 @@ fn bench_own_commit(n: usize, incremental: bool) {
             job.run(&store)
         };
         assert!(done.result.is_ok(), "{:?}", done.result);
-        app.update(Event::Job(Box::new(done)));
+        app.update(Event::Job(Box::new(done.into())));
         terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
         samples.push(start.elapsed());
     }
@@ -431,7 +431,7 @@ mod claude {
         let start = Instant::now();
         let done = job.run(folder);
         assert!(done.result.is_ok(), "{:?}", done.result.as_ref().err());
-        app.update(Event::ClaudeJob(Box::new(done)));
+        app.update(Event::Job(Box::new(done.into())));
         terminal.draw(|f| ui::render(f, app)).expect("draw");
         start.elapsed()
     }
@@ -499,7 +499,7 @@ mod claude {
                     };
                     let (_, entry) = journaled(&folder, writes, meta).expect("change");
                     let entry = entry.expect("journaled");
-                    app.update(Event::ClaudeJob(Box::new(ClaudeJob::Reload.run(&folder))));
+                    app.update(Event::Job(Box::new(ClaudeJob::Reload.run(&folder).into())));
                     on_screen(
                         &folder,
                         &mut app,
@@ -543,7 +543,7 @@ mod claude {
                             break change;
                         }
                     };
-                    app.update(Event::ClaudeWatch(ClaudeEvent::Changed(change)));
+                    app.update(Event::Watch(ClaudeEvent::Changed(change).into()));
                     terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
                     let took = written.elapsed();
                     while rx.try_recv().is_ok() {}

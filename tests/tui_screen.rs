@@ -236,8 +236,8 @@ fn claude_with_two_proposals(dir: &Path, w: u16, hgt: u16) -> Harness {
         };
         memwb::review::claude::file_proposal(&opened, new).expect("filed");
     }
-    h.send(memwb::tui::app::Event::ClaudeWatch(
-        memwb::claude_watch::ClaudeEvent::Review,
+    h.send(memwb::tui::app::Event::Watch(
+        memwb::claude_watch::ClaudeEvent::Review.into(),
     ));
     h
 }

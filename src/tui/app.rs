@@ -35,7 +35,7 @@ pub use view::View;
 
 use super::editor::{Editor, OnDisk, Target};
 use super::evals::{EvalRequest, Evals, Evaluated};
-use super::jobs::{Job, JobDone};
+use super::jobs::{Job, JobDone, MemoryJob};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
 use super::line_input::LineInput;
@@ -50,7 +50,7 @@ use super::panes::sets::SetsPane;
 use super::panes::{Detail, Pane};
 use super::review::Review;
 use super::theme::Theme;
-use crate::claude_watch::ClaudeEvent;
+use super::watching::Watched;
 use crate::content::report::SetReport;
 use crate::folder::Summary;
 use crate::formats::Open as Backend;
@@ -58,7 +58,6 @@ use crate::formats::claude::ClaudeView;
 use crate::review::ProposalStatus;
 use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{Record, Store};
-use crate::watch::WatchEvent;
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -68,7 +67,8 @@ pub enum Event {
     /// Text pasted in the terminal (bracketed paste), whole.
     Paste(String),
     Resize(u16, u16),
-    Watch(WatchEvent),
+    /// The watcher of the open folder saw it change.
+    Watch(super::watching::Watched),
     Job(Box<JobDone>),
     /// `$VISUAL`/`$EDITOR` finished an edit of `base`.
     External {
@@ -91,14 +91,10 @@ pub enum Event {
     LockWait(crate::store::LockWait),
     /// The eval cases ran in the background.
     Evaluated(Box<Evaluated>),
-    /// The watcher of a Claude Code folder saw it change.
-    ClaudeWatch(ClaudeEvent),
     /// Every memory folder found, for the Sets view.
     Sets(Vec<Summary>),
     /// The set was checked in the background (`Effect::Audit`).
     Audited(Arc<SetReport>),
-    /// A change to a Claude Code folder finished.
-    ClaudeJob(Box<super::claude_jobs::ClaudeJobDone>),
 }
 
 #[derive(Debug, Clone)]
@@ -111,15 +107,18 @@ pub enum ExternalOutcome {
 /// What the event loop must do for the app.
 #[derive(Debug, Clone)]
 pub enum Effect {
+    /// Run a job on the folder open, then send [`Event::Job`].
     Run(Job),
     /// Suspend the screen and edit `base` in `$VISUAL`/`$EDITOR`.
     ExternalEdit {
         base: Record,
     },
-    /// Select records for a query (keyword fallback, or the model when configured).
+    /// Select among the memories that read for a query, as an agent given `catalog` would
+    /// (keyword fallback, or the model when configured), then send [`Event::Query`]. `catalog`
+    /// is `None` when the set is unreadable: an agent then selects nothing.
     Query {
         query: String,
-        records: Vec<Record>,
+        candidates: Vec<crate::memory::Memory>,
         catalog: Option<String>,
     },
     /// Load the proposals and the journal, then send [`Event::Review`].
@@ -132,16 +131,8 @@ pub enum Effect {
     Yank(String),
     /// Run the eval cases (`tui::evals::evaluate`), then send [`Event::Evaluated`].
     Evaluate(Box<EvalRequest>),
-    /// Select among a Claude Code folder's topic files, then send [`Event::Query`].
-    QueryTopics {
-        query: String,
-        topics: Vec<crate::memory::Memory>,
-        catalog: String,
-    },
     /// Find every memory folder, then send [`Event::Sets`].
     LoadSets,
-    /// Run a change on the Claude Code folder, then send [`Event::ClaudeJob`].
-    RunClaude(super::claude_jobs::ClaudeJob),
     /// Open this folder in place of the one open (then [`App::open_folder`]).
     OpenSet(Box<Summary>),
     /// Check the set (`tui::panes::findings::audit`), then send [`Event::Audited`].
@@ -183,10 +174,10 @@ pub struct App {
     pub editor: Option<Editor>,
     pub modal: Option<Modal>,
     pub status: Option<StatusLine>,
-    pub zoom: bool,
-    pub theme: Theme,
+    pub(crate) zoom: bool,
+    pub(crate) theme: Theme,
     /// Jobs started and not finished.
-    pub busy: usize,
+    pub(crate) busy: usize,
     pub quit: bool,
     /// Where each pane was drawn last, for the mouse.
     pub areas: Areas,
@@ -195,13 +186,13 @@ pub struct App {
     /// What the watcher said while a job of ours ran (it may be that job's commit).
     watcher_said: Vec<messages::WatcherSaid>,
     /// The eval cases' latest run and what changed since the one before.
-    pub evals: Evals,
+    pub(crate) evals: Evals,
     /// The reason line of a rejection (its history outlives each rejection).
-    pub reason: LineInput,
+    pub(crate) reason: LineInput,
     /// The open yes/no question has been drawn: only a key read after that answers it.
-    pub prompt_on_screen: bool,
+    pub(crate) prompt_on_screen: bool,
     /// How far the open yes/no question (a long diff, say) is scrolled.
-    pub confirm_view: Detail,
+    pub(crate) confirm_view: Detail,
     /// How many readings of the set the watcher has delivered: a job started before the last
     /// one read from an older base (see `job_done`).
     pub watch_readings: u64,
@@ -414,8 +405,6 @@ impl App {
                 Vec::new()
             }
             event if self.stale(&event) => Vec::new(),
-            Event::ClaudeWatch(event) => self.claude_watch(event),
-            Event::ClaudeJob(done) => self.claude_job_done(*done),
             Event::Sets(sets) => {
                 self.sets.loaded(sets);
                 if self
@@ -428,9 +417,10 @@ impl App {
                 }
                 Vec::new()
             }
-            Event::Watch(WatchEvent::Review) => vec![Effect::LoadReview],
-            Event::Watch(watch) => {
-                self.watch(watch);
+            Event::Watch(watched) if watched.is_review() => vec![Effect::LoadReview],
+            Event::Watch(Watched::Claude(event)) => self.claude_watch(event),
+            Event::Watch(Watched::Memory(event)) => {
+                self.watch(event);
                 Vec::new()
             }
             Event::Review(review) => {
@@ -438,7 +428,10 @@ impl App {
                 Vec::new()
             }
             Event::EntryRead { file, bytes } => self.entry_read(file, bytes),
-            Event::Job(done) => self.job_done(*done),
+            Event::Job(done) => match *done {
+                JobDone::Memory(done) => self.job_done(done),
+                JobDone::Claude(done) => self.claude_job_done(done),
+            },
             Event::External { base, outcome } => self.external_done(base, outcome),
             // A selection for an earlier query may finish after a later one: keep the latest.
             Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
@@ -449,13 +442,15 @@ impl App {
         }
     }
 
-    fn run(&mut self, job: Job) -> Vec<Effect> {
+    fn run(&mut self, job: MemoryJob) -> Vec<Effect> {
         self.run_all(vec![job])
     }
 
-    fn run_all(&mut self, jobs: Vec<Job>) -> Vec<Effect> {
+    fn run_all(&mut self, jobs: Vec<MemoryJob>) -> Vec<Effect> {
         self.busy += jobs.len();
-        jobs.into_iter().map(Effect::Run).collect()
+        jobs.into_iter()
+            .map(|job| Effect::Run(Job::Memory(job)))
+            .collect()
     }
 
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -538,7 +533,7 @@ impl App {
             Action::RebuildIndex => return self.preview_index_fix(),
             Action::SaveCase => self.open_save_case(),
             Action::JumpTo => self.jump_to_chosen(),
-            Action::Reload => return self.run(Job::Reload),
+            Action::Reload => return self.run(MemoryJob::Reload),
             _ => {}
         }
         Vec::new()

@@ -6,16 +6,70 @@
 
 use std::sync::Arc;
 
+use super::claude_jobs::{ClaudeJob, ClaudeJobDone};
 use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{self, Case, EvalError, EvalState};
+use crate::formats::Open as Backend;
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError, Touched};
 
+/// A job on the open folder, in its format's terms: the one place the workbench's work branches
+/// by format, until the write side is on `formats::Backend` (docs/architecture.md, "Backends").
 #[derive(Debug, Clone)]
 pub enum Job {
+    Memory(MemoryJob),
+    Claude(ClaudeJob),
+}
+
+/// A job finished: what it did and the folder as it is after it.
+#[derive(Debug, Clone)]
+pub enum JobDone {
+    Memory(MemoryJobDone),
+    Claude(ClaudeJobDone),
+}
+
+impl From<MemoryJobDone> for JobDone {
+    fn from(done: MemoryJobDone) -> Self {
+        Self::Memory(done)
+    }
+}
+
+impl From<ClaudeJobDone> for JobDone {
+    fn from(done: ClaudeJobDone) -> Self {
+        Self::Claude(done)
+    }
+}
+
+/// A job ready to run off the UI thread.
+pub type Bound = Box<dyn FnOnce() -> JobDone + Send>;
+
+impl Job {
+    /// The job bound to `backend`, the folder open (`None`: it was made for a folder of another
+    /// format, no longer open). A `.memory` job reads the set after it on top of `shown` (the
+    /// reading the app shows and how many readings the watcher had delivered), as
+    /// [`MemoryJob::run_from`] says.
+    pub fn bind(self, backend: &Backend, shown: (Arc<Inspection>, u64)) -> Option<Bound> {
+        match (self, backend) {
+            (Job::Memory(job), Backend::Memory(store)) => {
+                let store = store.clone();
+                Some(Box::new(move || {
+                    JobDone::Memory(job.run_from(&store, Some((&shown.0, shown.1))))
+                }))
+            }
+            (Job::Claude(job), Backend::Claude(folder)) => {
+                let folder = folder.clone();
+                Some(Box::new(move || JobDone::Claude(job.run(&folder))))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum MemoryJob {
     Reload,
     /// `base` is the version the editor opened (`None` for a new record).
     Save {
@@ -100,8 +154,8 @@ impl From<ReviewError> for JobError {
 }
 
 #[derive(Debug, Clone)]
-pub struct JobDone {
-    pub job: Job,
+pub struct MemoryJobDone {
+    pub job: MemoryJob,
     pub result: Result<Commit, JobError>,
     /// The folder as it is after the job, so the panes update without waiting on the watcher.
     pub inspection: Arc<Inspection>,
@@ -109,14 +163,14 @@ pub struct JobDone {
     pub review: Arc<Review>,
     /// What the job did beyond its commit, for the status line (a rebase's changes).
     pub note: Option<String>,
-    /// Set when `inspection` was read incrementally ([`Job::run_from`]): how many readings the
+    /// Set when `inspection` was read incrementally ([`MemoryJob::run_from`]): how many readings the
     /// watcher had delivered to the app when the job started.
     pub read_from: Option<u64>,
 }
 
-impl Job {
+impl MemoryJob {
     /// Runs the job and reads the whole folder after it.
-    pub fn run(self, store: &Store) -> JobDone {
+    pub fn run(self, store: &Store) -> MemoryJobDone {
         self.run_from(store, None)
     }
 
@@ -124,10 +178,10 @@ impl Job {
     /// the count of readings it has delivered), the folder is read after it as the watcher
     /// reads it after a commit ([`Store::reinspect`]): only the record files the manifest now
     /// lists and `shown` did not hold are read. A reload reads everything.
-    pub fn run_from(self, store: &Store, shown: Option<(&Inspection, u64)>) -> JobDone {
-        let shown = shown.filter(|_| !matches!(self, Job::Reload));
+    pub fn run_from(self, store: &Store, shown: Option<(&Inspection, u64)>) -> MemoryJobDone {
+        let shown = shown.filter(|_| !matches!(self, MemoryJob::Reload));
         let result = match &self {
-            Job::SaveCase(case) => {
+            MemoryJob::SaveCase(case) => {
                 let saved = eval::add_case(store, &EvalState::of(store), case.clone());
                 return self.done(
                     store,
@@ -135,12 +189,12 @@ impl Job {
                     saved.map(|_| Commit::default()).map_err(JobError::from),
                 );
             }
-            Job::Reload => Ok(Commit::default()),
-            Job::Adopt { file, seen } => strays::adopt(store, file, seen),
-            Job::RemoveStray { file, seen } => {
+            MemoryJob::Reload => Ok(Commit::default()),
+            MemoryJob::Adopt { file, seen } => strays::adopt(store, file, seen),
+            MemoryJob::RemoveStray { file, seen } => {
                 strays::delete(store, file, seen).map(|_| Commit::default())
             }
-            Job::Rebase { id } => {
+            MemoryJob::Rebase { id } => {
                 let rebased = proposal::rebase(store, id);
                 let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
                 let result = rebased.map(|_| Commit::default()).map_err(JobError::from);
@@ -148,7 +202,7 @@ impl Job {
                 done.note = note;
                 return done;
             }
-            Job::FileFix(checked) => match file_fixes(store, &[checked.as_ref()]) {
+            MemoryJob::FileFix(checked) => match file_fixes(store, &[checked.as_ref()]) {
                 Ok(filed) if filed.is_empty() => {
                     return self.done(
                         store,
@@ -162,17 +216,17 @@ impl Job {
                 Ok(_) => Ok(Commit::default()),
                 Err(e) => Err(e),
             },
-            Job::Save {
+            MemoryJob::Save {
                 base: Some(base),
                 edited,
             } => journaled_op(store, Op::Set, |s| s.replace(base, edited.clone())),
-            Job::Save { base: None, edited } => {
+            MemoryJob::Save { base: None, edited } => {
                 journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))
             }
-            Job::Remove(record) => {
+            MemoryJob::Remove(record) => {
                 journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))
             }
-            Job::RebuildIndex { shown } => journaled_op(store, Op::RebuildIndex, |s| {
+            MemoryJob::RebuildIndex { shown } => journaled_op(store, Op::RebuildIndex, |s| {
                 if s.read()?.index_text() != *shown {
                     return Err(StoreError::Conflict {
                         detail: "the set changed since the fix was shown; R shows it again".into(),
@@ -180,25 +234,25 @@ impl Job {
                 }
                 s.rebuild_index()
             }),
-            Job::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
-            Job::Reject { id, reason } => {
+            MemoryJob::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
+            MemoryJob::Reject { id, reason } => {
                 proposal::reject(store, id, reason.clone()).map(|_| Commit::default())
             }
-            Job::EditProposal {
+            MemoryJob::EditProposal {
                 id,
                 opened,
                 records,
             } => proposal::edit_records(store, id, opened, records.clone())
                 .map(|_| Commit::default()),
-            Job::Undo(entry) => crate::review::undo(store, entry).map(|(commit, _)| commit),
-            Job::Repair {
+            MemoryJob::Undo(entry) => crate::review::undo(store, entry).map(|(commit, _)| commit),
+            MemoryJob::Repair {
                 file,
                 seen,
                 replacement,
             } => journaled_op(store, Op::Repair, |s| {
                 s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
             }),
-            Job::DropEntry { file, seen } => {
+            MemoryJob::DropEntry { file, seen } => {
                 let now = store.entry_bytes(file);
                 let shown = now.as_deref().map(String::from_utf8_lossy);
                 if shown.as_deref() != seen.as_deref() {
@@ -224,12 +278,12 @@ impl Job {
         store: &Store,
         shown: Option<(&Inspection, u64)>,
         result: Result<Commit, JobError>,
-    ) -> JobDone {
+    ) -> MemoryJobDone {
         let inspection = match shown {
             Some((shown, _)) => store.reinspect(shown, &Touched::default()),
             None => store.inspect(),
         };
-        JobDone {
+        MemoryJobDone {
             job: self,
             result,
             inspection: Arc::new(inspection),
@@ -241,31 +295,31 @@ impl Job {
 
     pub fn describe(&self) -> String {
         match self {
-            Job::Reload => "reload".into(),
-            Job::SaveCase(case) => format!("save eval case '{}'", case.label()),
-            Job::Save {
+            MemoryJob::Reload => "reload".into(),
+            MemoryJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
+            MemoryJob::Save {
                 base: Some(b),
                 edited,
             } if b.name() != edited.name() => {
                 format!("rename {} to {}", b.name(), edited.name())
             }
-            Job::Save {
+            MemoryJob::Save {
                 base: Some(_),
                 edited,
             } => format!("save {}", edited.name()),
-            Job::Save { base: None, edited } => format!("add {}", edited.name()),
-            Job::Remove(r) => format!("delete {}", r.name()),
-            Job::RebuildIndex { .. } => "fix MEMORY.md".into(),
-            Job::Approve { id } => format!("approve {id}"),
-            Job::Reject { id, .. } => format!("reject {id}"),
-            Job::EditProposal { id, .. } => format!("edit proposal {id}"),
-            Job::Undo(entry) => format!("undo #{}", entry.id),
-            Job::Rebase { id } => format!("rebase {id}"),
-            Job::Adopt { file, .. } => format!("adopt {file}"),
-            Job::RemoveStray { file, .. } => format!("delete {file}"),
-            Job::Repair { file, .. } => format!("repair {file}"),
-            Job::DropEntry { file, .. } => format!("drop {file} from the manifest"),
-            Job::FileFix(checked) => format!(
+            MemoryJob::Save { base: None, edited } => format!("add {}", edited.name()),
+            MemoryJob::Remove(r) => format!("delete {}", r.name()),
+            MemoryJob::RebuildIndex { .. } => "fix MEMORY.md".into(),
+            MemoryJob::Approve { id } => format!("approve {id}"),
+            MemoryJob::Reject { id, .. } => format!("reject {id}"),
+            MemoryJob::EditProposal { id, .. } => format!("edit proposal {id}"),
+            MemoryJob::Undo(entry) => format!("undo #{}", entry.id),
+            MemoryJob::Rebase { id } => format!("rebase {id}"),
+            MemoryJob::Adopt { file, .. } => format!("adopt {file}"),
+            MemoryJob::RemoveStray { file, .. } => format!("delete {file}"),
+            MemoryJob::Repair { file, .. } => format!("repair {file}"),
+            MemoryJob::DropEntry { file, .. } => format!("drop {file} from the manifest"),
+            MemoryJob::FileFix(checked) => format!(
                 "file the {} for {}",
                 checked.fix.as_ref().map_or("fix", |f| f.describe()),
                 checked.name.as_deref().unwrap_or(checked.finding.code)
@@ -278,7 +332,7 @@ impl Job {
 mod tests {
     use std::sync::Arc;
 
-    use super::Job;
+    use super::MemoryJob;
     use crate::store::{MemoryType, Record, Store, StoreOptions};
     use crate::tui::app::{App, Event};
     use crate::tui::theme::Theme;
@@ -317,7 +371,7 @@ mod tests {
     #[test]
     fn a_commit_reads_only_what_it_changed_on_top_of_the_shown_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let add = Job::Save {
+        let add = MemoryJob::Save {
             base: None,
             edited: record("three", "third"),
         };
@@ -330,7 +384,7 @@ mod tests {
         assert_eq!(done.inspection.entries[0], shown.entries[0]);
         assert_eq!(body_of_one(&done.inspection), "first");
         // Without a reading to build on, everything is read.
-        let full = Job::Remove(record("three", "third")).run(&store);
+        let full = MemoryJob::Remove(record("three", "third")).run(&store);
         assert_eq!(full.read_from, None);
         assert_eq!(body_of_one(&full.inspection), "FIRST");
     }
@@ -338,7 +392,7 @@ mod tests {
     #[test]
     fn a_reload_reads_everything_even_on_top_of_a_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let done = Job::Reload.run_from(&store, Some((&shown, 0)));
+        let done = MemoryJob::Reload.run_from(&store, Some((&shown, 0)));
         assert_eq!(done.read_from, None);
         assert_eq!(*done.inspection, store.inspect());
         assert_eq!(body_of_one(&done.inspection), "FIRST");
@@ -347,7 +401,7 @@ mod tests {
     #[test]
     fn a_jobs_reading_yields_to_one_the_watcher_delivered_while_it_ran() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let add = Job::Save {
+        let add = MemoryJob::Save {
             base: None,
             edited: record("three", "third"),
         };
@@ -356,15 +410,15 @@ mod tests {
         let done = add
             .clone()
             .run_from(&store, Some((&shown, app.watch_readings)));
-        app.update(Event::Job(Box::new(done)));
+        app.update(Event::Job(Box::new(done.into())));
         assert_eq!(app.inspection.valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
         let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = Job::Remove(record("three", "third")).run_from(&store, Some((&shown, 0)));
+        let done = MemoryJob::Remove(record("three", "third")).run_from(&store, Some((&shown, 0)));
         let watched = Arc::new(store.inspect());
         app.watch_readings = 1;
         app.inspection = watched.clone();
-        app.update(Event::Job(Box::new(done)));
+        app.update(Event::Job(Box::new(done.into())));
         assert!(Arc::ptr_eq(&app.inspection, &watched));
         assert_eq!(body_of_one(&app.inspection), "FIRST");
     }

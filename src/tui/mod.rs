@@ -28,6 +28,7 @@ pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod ui;
+pub mod watching;
 
 pub use error::TuiError;
 pub use run::run;

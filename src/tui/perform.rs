@@ -8,7 +8,6 @@ use std::sync::Arc;
 use super::app::{App, Effect, Event, Reading};
 use crate::folder::OpenOptions;
 use crate::formats::Open as Backend;
-use crate::session::selection::Candidate;
 use crate::store::Record;
 
 /// Engine work an effect asked for; its result goes back into the app's queue as an event.
@@ -65,19 +64,10 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
         Effect::Yank(text) => host.yank(text),
         Effect::ExternalEdit { base } => return Some(Handover::EditExternally(base)),
         Effect::Run(job) => {
-            if let Some(store) = app.store().cloned() {
-                // The watcher keeps the app's reading current: the job reads on top of it.
-                let (shown, readings) = (app.inspection.clone(), app.watch_readings);
-                host.spawn(Work::new(move || {
-                    Event::Job(Box::new(job.run_from(&store, Some((&shown, readings)))))
-                }));
-            }
-        }
-        Effect::RunClaude(job) => {
-            if let Some(folder) = app.backend.claude().cloned() {
-                host.spawn(Work::new(move || {
-                    Event::ClaudeJob(Box::new(job.run(&folder)))
-                }));
+            // The watcher keeps the app's reading current: a job reads on top of it.
+            let shown = (app.inspection.clone(), app.watch_readings);
+            if let Some(job) = job.bind(&app.backend, shown) {
+                host.spawn(Work::new(move || Event::Job(Box::new(job()))));
             }
         }
         Effect::LoadReview => {
@@ -108,14 +98,19 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
         }
         Effect::Query {
             query,
-            records,
+            candidates,
             catalog,
-        } => host.spawn(selection(query, records, catalog, host.env())),
-        Effect::QueryTopics {
-            query,
-            topics,
-            catalog,
-        } => host.spawn(selection(query, topics, Some(catalog), host.env())),
+        } => {
+            let env = host.env();
+            host.spawn(Work::new(move || {
+                Event::Query(super::query::select_with(
+                    &query,
+                    &candidates,
+                    catalog.as_deref(),
+                    &env,
+                ))
+            }));
+        }
         Effect::LoadSets => {
             if let Some(roots) = host.set_roots() {
                 let options = host.open_options();
@@ -136,21 +131,4 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
         }
     }
     None
-}
-
-/// The selection an agent would make for `query` among `candidates`, as the Query pane shows it.
-fn selection<R: Candidate + Send + 'static>(
-    query: String,
-    candidates: Vec<R>,
-    catalog: Option<String>,
-    env: Env,
-) -> Work {
-    Work::new(move || {
-        Event::Query(super::query::select_with(
-            &query,
-            &candidates,
-            catalog.as_deref(),
-            &env,
-        ))
-    })
 }

@@ -11,56 +11,11 @@ use super::TuiError;
 use super::app::{App, Event, Reading};
 use super::perform::{Env, Handover, Host, Work, perform};
 use super::theme::Theme;
+use super::watching::{Watching, watch};
 use super::{external, terminal, ui};
-use crate::claude::LoadLimits;
-use crate::claude_watch::ClaudeWatcher;
 use crate::folder::OpenOptions;
 use crate::formats::Open as Backend;
 use crate::store::Store;
-use crate::watch::{WatchOptions, Watcher};
-
-/// The watch on the folder open; replaced when another one is opened.
-enum Watching {
-    Memory(#[allow(dead_code)] Watcher),
-    Claude(#[allow(dead_code)] ClaudeWatcher),
-}
-
-/// Starts watching `backend`, sending its news to `tx`; its first reading is the baseline.
-fn watch(backend: &Backend, tx: &UnboundedSender<Event>) -> Result<(Watching, Reading), TuiError> {
-    let tx = tx.clone();
-    Ok(match backend {
-        Backend::Memory(store) => {
-            let (watcher, baseline) =
-                Watcher::start(store.clone(), WatchOptions::default(), move |event| {
-                    let _ = tx.send(Event::Watch(event));
-                })?;
-            let review = std::sync::Arc::new(super::review::Review::of(backend));
-            (
-                Watching::Memory(watcher),
-                Reading::Memory {
-                    inspection: baseline,
-                    review,
-                },
-            )
-        }
-        Backend::Claude(folder) => {
-            // The workbench keeps its journal there; made first so that its proposals are
-            // watched too (the loader below reports why, if it cannot be).
-            let _ = crate::claude::ClaudeState::for_folder(folder);
-            let (watcher, baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
-                let _ = tx.send(Event::ClaudeWatch(event));
-            })?;
-            let review = std::sync::Arc::new(super::review::Review::of(backend));
-            (
-                Watching::Claude(watcher),
-                Reading::Claude {
-                    snapshot: baseline,
-                    review,
-                },
-            )
-        }
-    })
-}
 
 /// Every memory folder under Claude Code's config folder and `roots`, summed up, with the
 /// error and warning counts of `check` (the folder's own findings and the content audit, as
@@ -90,7 +45,7 @@ pub fn run(store: Store) -> Result<(), TuiError> {
     let roots = vec![store.workspace().to_owned()];
     let options = OpenOptions {
         store: store.options().clone(),
-        claude: LoadLimits::default(),
+        ..OpenOptions::default()
     };
     run_on(Backend::Memory(store), roots, options)
 }

@@ -157,12 +157,13 @@ impl Harness {
             .snapshot
             .clone();
         let commit = memwb::claude_watch::diff(&before, &snapshot);
-        self.send(Event::ClaudeWatch(
+        self.send(Event::Watch(
             memwb::claude_watch::ClaudeEvent::Changed(memwb::claude_watch::ClaudeChange {
                 at_ms: now_ms(),
                 commit,
                 snapshot,
-            }),
+            })
+            .into(),
         ));
     }
 
@@ -289,12 +290,15 @@ impl Harness {
     pub fn watcher_tick(&mut self) {
         let inspection = Arc::new(self.store().inspect());
         let commit = self.app.inspection.diff(&inspection);
-        self.send(Event::Watch(WatchEvent::Committed(Change {
-            at_ms: now_ms(),
-            commit,
-            inspection,
-            unreadable: None,
-        })));
+        self.send(Event::Watch(
+            WatchEvent::Committed(Change {
+                at_ms: now_ms(),
+                commit,
+                inspection,
+                unreadable: None,
+            })
+            .into(),
+        ));
     }
 
     /// Starts the watcher the event loop starts on this folder, its baseline what the app shows
@@ -336,13 +340,13 @@ impl Harness {
                 Err(e) => panic!("no news from the watcher: {e}"),
             }
         };
-        self.send(Event::Watch(event));
+        self.send(Event::Watch(event.into()));
         change
     }
 
     /// What the watcher sends when `.memory/.memwb` changed (a proposal filed, a decision).
     pub fn review_tick(&mut self) {
-        self.send(Event::Watch(WatchEvent::Review));
+        self.send(Event::Watch(WatchEvent::Review.into()));
     }
 
     /// The screen as text, one line per row, trailing blanks trimmed, the workspace path

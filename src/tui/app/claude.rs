@@ -206,10 +206,10 @@ impl App {
         let view = self.claude.clone()?;
         let query = self.query.input.text().to_owned();
         self.query.asked = Some(query.clone());
-        Some(vec![Effect::QueryTopics {
+        Some(vec![Effect::Query {
             query,
-            topics: view.candidates(),
-            catalog: view.catalog(),
+            candidates: view.candidates(),
+            catalog: Some(view.catalog()),
         }])
     }
 }

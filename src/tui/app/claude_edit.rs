@@ -17,7 +17,7 @@ const EDIT_KEPT: &str = "; your edit is still in the editor";
 impl App {
     pub(super) fn run_claude(&mut self, job: ClaudeJob) -> Vec<Effect> {
         self.busy += 1;
-        vec![Effect::RunClaude(job)]
+        vec![Effect::Run(crate::tui::jobs::Job::Claude(job))]
     }
 
     /// The write keys on a Claude Code folder (`None`: not one of them).

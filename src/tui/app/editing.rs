@@ -9,7 +9,7 @@ use crate::review::ProposalStatus;
 use crate::store::Record;
 use crate::store::inspect::EntryState;
 use crate::tui::editor::{Editor, Target};
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::{self, Action, Scope};
 
 /// Pasted text as terminals send it (`\r` or `\r\n` line ends) with `\n` line ends.
@@ -193,7 +193,7 @@ impl App {
                         Ok(replacement) => {
                             editor.saving = true;
                             editor.error = None;
-                            return self.run(Job::Repair {
+                            return self.run(MemoryJob::Repair {
                                 file,
                                 seen,
                                 replacement,
@@ -231,14 +231,14 @@ impl App {
                         if let Target::Proposal { id, index, opened } = editor.target.clone() {
                             let mut records = opened.clone();
                             records[index] = edited;
-                            return self.run(Job::EditProposal {
+                            return self.run(MemoryJob::EditProposal {
                                 id,
                                 opened,
                                 records,
                             });
                         }
                         let base = editor.base.clone();
-                        return self.run(Job::Save { base, edited });
+                        return self.run(MemoryJob::Save { base, edited });
                     }
                     Err(e) => editor.error = Some(format!("{}: {e}", e.field())),
                 }
@@ -382,13 +382,13 @@ impl App {
         if let Some(effects) = self.claude_query() {
             return effects;
         }
-        let records: Vec<Record> = self.inspection.valid_records().cloned().collect();
+        let candidates = self.inspection.valid_set().memories();
         let catalog = self.inspection.index.derived.clone();
         let query = self.query.input.text().to_owned();
         self.query.asked = Some(query.clone());
         vec![Effect::Query {
             query,
-            records,
+            candidates,
             catalog,
         }]
     }

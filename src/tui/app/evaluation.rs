@@ -8,7 +8,7 @@ use crate::eval::{Case, Corpus};
 use crate::review::State as ProposalState;
 use crate::tui::claude_jobs::ClaudeJob;
 use crate::tui::evals::{EvalRequest, Evaluated};
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::Action;
 use crate::tui::line_input::LineInput;
 
@@ -104,7 +104,7 @@ impl App {
                         if self.claude.is_some() {
                             return self.run_claude(ClaudeJob::SaveCase(case));
                         }
-                        return self.run(Job::SaveCase(case));
+                        return self.run(MemoryJob::SaveCase(case));
                     }
                     // The modal stays open with the text, so that it can be fixed.
                     Err(error) => self.set_status(StatusKind::Error, error.to_string()),

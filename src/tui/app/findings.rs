@@ -15,7 +15,7 @@ use crate::sanitize;
 use crate::store::inspect::ManifestEntry;
 use crate::tui::claude_jobs::{ClaudeJob, ReadFor};
 use crate::tui::editor::Editor;
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::Pane;
 use crate::tui::panes::claude as claude_panes;
@@ -167,7 +167,7 @@ impl App {
             Some(_) if self.claude.is_some() => {
                 return self.run_claude(ClaudeJob::FileFix(Box::new(checked)));
             }
-            Some(_) => return self.run(Job::FileFix(Box::new(checked))),
+            Some(_) => return self.run(MemoryJob::FileFix(Box::new(checked))),
         }
         Vec::new()
     }

@@ -8,7 +8,7 @@ use super::{App, Effect, StatusKind};
 use crate::claude::edit::{IndexFix, TextChange};
 use crate::store::index::INDEX_FILE;
 use crate::tui::claude_jobs::ClaudeJob;
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 
 /// What `R` says when MEMORY.md is already what it should be.
 pub(super) const NO_FIX: &str = "MEMORY.md needs no fix";
@@ -52,7 +52,7 @@ impl App {
         if self.claude.is_some() {
             return self.run_claude(ClaudeJob::IndexFix(Box::new(fix.clone())));
         }
-        self.run(Job::RebuildIndex {
+        self.run(MemoryJob::RebuildIndex {
             shown: fix.index.after.clone(),
         })
     }

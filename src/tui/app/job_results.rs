@@ -4,7 +4,7 @@ use super::messages::FolderState;
 use super::{App, Effect, ExternalOutcome, StatusKind};
 use crate::store::{Commit, Record};
 use crate::tui::editor::{Conflict, Editor};
-use crate::tui::jobs::{Job, JobDone};
+use crate::tui::jobs::{MemoryJob, MemoryJobDone};
 use crate::tui::keymap::{self, Action, Scope};
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
@@ -24,7 +24,7 @@ impl App {
             .cloned()
     }
 
-    pub(super) fn job_done(&mut self, mut done: JobDone) -> Vec<Effect> {
+    pub(super) fn job_done(&mut self, mut done: MemoryJobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
         if done.result.is_ok() {
             self.own_commit_done(&FolderState::Memory(done.inspection.clone()));
@@ -41,14 +41,14 @@ impl App {
         }
         let what = done.job.describe();
         // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.
-        let filed = matches!(done.job, Job::FileFix(_)) && done.result.is_ok();
+        let filed = matches!(done.job, MemoryJob::FileFix(_)) && done.result.is_ok();
         self.set_review(done.review.clone(), filed);
         match (&done.job, &done.result) {
-            (Job::FileFix(_), Ok(_)) => self.set_inspection(done.inspection.clone()),
-            (Job::EditProposal { id, .. }, Ok(_)) => {
+            (MemoryJob::FileFix(_), Ok(_)) => self.set_inspection(done.inspection.clone()),
+            (MemoryJob::EditProposal { id, .. }, Ok(_)) => {
                 self.proposal_edited(id);
             }
-            (Job::Repair { .. }, Ok(commit)) => {
+            (MemoryJob::Repair { .. }, Ok(commit)) => {
                 self.editor = None;
                 self.set_inspection(done.inspection.clone());
                 self.set_status(
@@ -56,7 +56,7 @@ impl App {
                     format!("{what}: written ({})", describe_commit(commit)),
                 );
             }
-            (Job::EditProposal { .. } | Job::Repair { .. }, Err(error)) => {
+            (MemoryJob::EditProposal { .. } | MemoryJob::Repair { .. }, Err(error)) => {
                 self.set_inspection(done.inspection.clone());
                 if let Some(editor) = &mut self.editor {
                     editor.saving = false;
@@ -64,7 +64,7 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
-            (Job::Save { edited, .. }, Ok(commit)) => {
+            (MemoryJob::Save { edited, .. }, Ok(commit)) => {
                 // Keys typed while the save waited (for the lock, say) are not lost with a
                 // closing editor: it stays open on them, based on what was saved.
                 let typed_since = self
@@ -94,7 +94,7 @@ impl App {
                 }
                 self.set_status(StatusKind::Info, text);
             }
-            (Job::Save { base, edited }, Err(error)) => {
+            (MemoryJob::Save { base, edited }, Err(error)) => {
                 self.set_inspection(done.inspection.clone());
                 let current = base.as_ref().and_then(|b| self.current(b.name()));
                 let editor = self.editor.get_or_insert_with(|| {
@@ -121,7 +121,7 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
-            (Job::Adopt { .. } | Job::RemoveStray { .. }, Err(error)) => {
+            (MemoryJob::Adopt { .. } | MemoryJob::RemoveStray { .. }, Err(error)) => {
                 self.set_inspection(done.inspection.clone());
                 // what is shown may be what changed: read it again
                 self.record.stray = None;
@@ -130,8 +130,8 @@ impl App {
                     format!("{what} refused: {}", error.message),
                 );
             }
-            (Job::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
-            (Job::RebuildIndex { .. }, Ok(_)) => {
+            (MemoryJob::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
+            (MemoryJob::RebuildIndex { .. }, Ok(_)) => {
                 // Worded as the same fix on a Claude Code folder: MEMORY.md is not a memory.
                 self.set_inspection(done.inspection.clone());
                 let index = crate::store::index::INDEX_FILE;
@@ -150,7 +150,10 @@ impl App {
                 self.set_status(StatusKind::Info, text);
             }
             (
-                Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_) | Job::Rebase { .. },
+                MemoryJob::Reject { .. }
+                | MemoryJob::Approve { .. }
+                | MemoryJob::Undo(_)
+                | MemoryJob::Rebase { .. },
                 Err(error),
             ) => {
                 self.set_inspection(done.inspection.clone());
@@ -172,7 +175,7 @@ impl App {
 
     pub(super) fn external_done(&mut self, base: Record, outcome: ExternalOutcome) -> Vec<Effect> {
         match outcome {
-            ExternalOutcome::Edited(edited) => self.run(Job::Save {
+            ExternalOutcome::Edited(edited) => self.run(MemoryJob::Save {
                 base: Some(base),
                 edited,
             }),

@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use super::{App, Effect, StatusKind};
 use crate::store::Record;
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::panes::Detail;
@@ -97,7 +97,7 @@ pub enum Modal {
     Log(Detail),
     Confirm(Confirm),
     /// Rejecting the proposals `ids`: the reason being typed (one reason for all) is
-    /// [`App::reason`], which keeps its history across rejections.
+    /// `App::reason`, which keeps its history across rejections.
     Reason {
         ids: Vec<String>,
     },
@@ -147,20 +147,25 @@ impl App {
                 match question {
                     Confirm::DeleteTopic { .. } => {}
                     Confirm::IndexFix(fix) => return self.write_index_fix(&fix),
-                    Confirm::Delete(record) => return self.run(Job::Remove(record)),
-                    Confirm::Drop { file, seen } => return self.run(Job::DropEntry { file, seen }),
-                    Confirm::Undo(entry) => return self.run(Job::Undo(entry)),
+                    Confirm::Delete(record) => return self.run(MemoryJob::Remove(record)),
+                    Confirm::Drop { file, seen } => {
+                        return self.run(MemoryJob::DropEntry { file, seen });
+                    }
+                    Confirm::Undo(entry) => return self.run(MemoryJob::Undo(entry)),
                     Confirm::Approve(ids) => {
                         self.proposals.marked.clear();
-                        let jobs = ids.into_iter().map(|id| Job::Approve { id }).collect();
+                        let jobs = ids
+                            .into_iter()
+                            .map(|id| MemoryJob::Approve { id })
+                            .collect();
                         return self.run_all(jobs);
                     }
                     Confirm::Quit => return self.quit_now(),
                     Confirm::Stray { file, seen, adopt } => {
                         return self.run(if adopt {
-                            Job::Adopt { file, seen }
+                            MemoryJob::Adopt { file, seen }
                         } else {
-                            Job::RemoveStray { file, seen }
+                            MemoryJob::RemoveStray { file, seen }
                         });
                     }
                     Confirm::DiscardEdit => {
@@ -206,7 +211,7 @@ impl App {
                 }
                 let jobs = ids
                     .into_iter()
-                    .map(|id| Job::Reject {
+                    .map(|id| MemoryJob::Reject {
                         id,
                         reason: reason.clone(),
                     })

@@ -5,7 +5,7 @@
 use super::{App, Effect, StatusKind};
 use crate::review::{ProposalStatus, State};
 use crate::tui::claude_jobs::ClaudeJob;
-use crate::tui::jobs::Job;
+use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::{self, Action, Scope};
 
 impl App {
@@ -33,7 +33,7 @@ impl App {
                 Vec::new()
             }
             None if self.claude.is_some() => self.run_claude(ClaudeJob::Rebase { id }),
-            None => self.run(Job::Rebase { id }),
+            None => self.run(MemoryJob::Rebase { id }),
         }
     }
 

@@ -11,6 +11,7 @@ use crate::store::inspect::Inspection;
 use crate::tui::evals::Evals;
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
+use crate::tui::watching::Watched;
 use crate::watch::WatchEvent;
 
 /// A folder as first read, to show it ([`App::open_folder`]).
@@ -153,15 +154,15 @@ impl App {
     /// News from a watcher of another folder than the one open (it was replaced meanwhile).
     pub(super) fn stale(&self, event: &Event) -> bool {
         match event {
-            Event::Watch(WatchEvent::Committed(change) | WatchEvent::Refreshed(change)) => {
-                self.claude.is_some() || change.inspection.root != self.inspection.root
-            }
-            Event::Watch(_) => self.claude.is_some(),
-            Event::ClaudeWatch(ClaudeEvent::Changed(change)) => self
+            Event::Watch(Watched::Memory(
+                WatchEvent::Committed(change) | WatchEvent::Refreshed(change),
+            )) => self.claude.is_some() || change.inspection.root != self.inspection.root,
+            Event::Watch(Watched::Memory(_)) => self.claude.is_some(),
+            Event::Watch(Watched::Claude(ClaudeEvent::Changed(change))) => self
                 .backend
                 .claude()
                 .is_none_or(|f| change.snapshot.root != f.root()),
-            Event::ClaudeWatch(ClaudeEvent::Error(_) | ClaudeEvent::Review) => {
+            Event::Watch(Watched::Claude(ClaudeEvent::Error(_) | ClaudeEvent::Review)) => {
                 self.claude.is_none()
             }
             _ => false,
