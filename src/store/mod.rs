@@ -8,7 +8,7 @@ mod cache;
 pub mod codec;
 mod commit;
 mod edit;
-pub mod error;
+pub(crate) mod error;
 pub mod index;
 pub mod inspect;
 pub mod lock;

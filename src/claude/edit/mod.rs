@@ -6,10 +6,10 @@
 //! See docs/claude-code.md, "Writing".
 
 pub(crate) mod claude_form;
-pub mod fields;
+pub(crate) mod fields;
 pub mod fix;
 pub(crate) mod index_lines;
-pub mod naming;
+pub(crate) mod naming;
 pub mod plan;
 
 use jiff::Timestamp;
