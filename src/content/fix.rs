@@ -1,7 +1,7 @@
 //! What fixes a finding, and the proposals `check --fix` files for it, written once for
 //! every format: the fixes are computed on the read model ([`Memory`]: which memory, its
 //! description and body with the dates replaced), and only filing one as a proposal is the
-//! format's ([`FixTarget`]: `fix_store` for `.memory`, `fix_claude` for Claude Code). Nothing
+//! format's (`FixTarget`: `fix_store` for `.memory`, `fix_claude` for Claude Code). Nothing
 //! here applies a change: each fix is a proposal a person approves or rejects.
 
 use super::report::Checked;
