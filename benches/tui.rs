@@ -335,21 +335,38 @@ fn main() {
     if !args.iter().any(|a| a == "--bench") {
         return; // run by `cargo test --all-targets`: building it is the check
     }
+    // `cargo bench --bench tui -- claude` runs what holds `claude` in its name (`-- undo`: the
+    // Claude Code undo case alone).
+    let filters: Vec<&str> = args[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wanted = |group: &str| filters.is_empty() || filters.iter().any(|f| group.contains(f));
     println!(
         "memwb workbench benchmarks ({} cores)",
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     );
-    bench_set(200);
-    bench_set(10_000);
-    bench_watch_latency();
-    bench_first_screen(10_000);
-    bench_outside_commit(10_000, false);
-    bench_outside_commit(10_000, true);
-    bench_own_commit(10_000, false);
-    bench_own_commit(10_000, true);
-    claude::bench(&std::env::temp_dir());
+    let groups: [(&str, &dyn Fn()); 5] = [
+        ("store 200", &|| bench_set(200)),
+        ("store 10000", &|| bench_set(10_000)),
+        ("store watch", &bench_watch_latency),
+        ("store first screen", &|| bench_first_screen(10_000)),
+        ("store commits", &|| {
+            bench_outside_commit(10_000, false);
+            bench_outside_commit(10_000, true);
+            bench_own_commit(10_000, false);
+            bench_own_commit(10_000, true);
+        }),
+    ];
+    for (group, run) in groups {
+        if wanted(group) {
+            run();
+        }
+    }
+    claude::bench(&std::env::temp_dir(), &filters);
 }
 
 /// The workbench on a Claude Code folder of [`CLAUDE_FILES`] topic files (issue 23): each
@@ -556,7 +573,8 @@ mod claude {
     /// One of the cases above, run in a folder of its own.
     type Case = fn(&Path) -> Stats;
 
-    pub fn bench(base: &Path) {
+    /// Runs the cases whose label holds one of `filters` (all when there is none).
+    pub fn bench(base: &Path, filters: &[&str]) {
         let runs: [(&str, Case); 4] = [
             ("save a 10 KB topic -> on screen", save),
             ("R (index fix) -> its modal", plan_index_fix),
@@ -564,8 +582,12 @@ mod claude {
             ("outside write -> on screen", outside_write),
         ];
         for (what, run) in runs {
+            let label = format!("claude {CLAUDE_FILES} files: {what}");
+            if !filters.is_empty() && !filters.iter().any(|f| label.contains(f)) {
+                continue;
+            }
             let dir = tempfile::tempdir_in(base).expect("dir");
-            run(dir.path()).show(&format!("claude {CLAUDE_FILES} files: {what}"));
+            run(dir.path()).show(&label);
         }
     }
 }

@@ -2,14 +2,17 @@
 //!
 //! Claude Code writes with plain file writes (no manifest, no commit point), often several in
 //! a row, so a change is reported once the folder has been quiet for a moment: then the folder
-//! is read again and compared with the last reading, topic file by topic file.
+//! is read again and compared with the last reading, topic file by topic file. The moment is
+//! short ([`SETTLE`]) when every file written since was also closed (inotify reports the
+//! close, so no write is half done), and longer ([`QUIET`]) while a file may still be open
+//! for writing (or on a system that reports no close).
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use notify::event::{AccessKind, AccessMode, EventKind};
+use notify::event::{AccessKind, AccessMode, CreateKind, EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher as _};
 
 use crate::claude::index::INDEX_FILE;
@@ -18,8 +21,14 @@ use crate::store::time::now_ms;
 use crate::store::{Commit, Touched};
 use crate::watch::WatchError;
 
-/// How long the folder must be quiet before it is read again.
+/// How long the folder must be quiet before it is read again while a file written may still
+/// be open (a write event without its close).
 pub const QUIET: Duration = Duration::from_millis(100);
+
+/// How long the folder must be quiet before it is read again when every file written was
+/// closed: enough to take a burst (a topic file, then MEMORY.md) as one change, short enough
+/// that an outside write is on screen well within 100 ms.
+pub const SETTLE: Duration = Duration::from_millis(15);
 
 /// What one reading found that differs from the one before.
 #[derive(Debug, Clone)]
@@ -66,8 +75,13 @@ impl Drop for ClaudeWatcher {
 }
 
 enum Poke {
-    /// These paths in the folder changed.
-    Touched(Vec<std::path::PathBuf>),
+    /// These paths in the folder changed; `writing`: the event says they are being written
+    /// (created or their data modified), `closed`: that a writer closed them.
+    Touched {
+        paths: Vec<std::path::PathBuf>,
+        writing: bool,
+        closed: bool,
+    },
     /// Events were lost (the kernel's queue overflowed): anything may have changed.
     Rescan,
     Review,
@@ -143,7 +157,18 @@ impl ClaudeWatcher {
                         match state.as_ref().and_then(|s| s.classify(&event.paths)) {
                             Some(true) => Poke::Review,
                             Some(false) => return,
-                            None => Poke::Touched(event.paths),
+                            None => Poke::Touched {
+                                writing: matches!(
+                                    event.kind,
+                                    EventKind::Create(CreateKind::File | CreateKind::Any)
+                                        | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Any)
+                                ),
+                                closed: matches!(
+                                    event.kind,
+                                    EventKind::Access(AccessKind::Close(AccessMode::Write))
+                                ),
+                                paths: event.paths,
+                            },
                         }
                     }
                     Err(e) => Poke::Failed(e.to_string()),
@@ -174,31 +199,39 @@ impl ClaudeWatcher {
                         return;
                     }
                     let (mut touched, mut review) = (false, false);
-                    let mut take = |poke: Poke, seen: &mut Touched| match poke {
-                        Poke::Touched(paths) => {
-                            note(&mut *seen, folder.root(), &paths);
-                            touched = true;
-                        }
-                        Poke::Rescan | Poke::Failed(_) => {
-                            seen.all();
-                            touched = true;
-                        }
-                        Poke::Review => review = true,
-                    };
+                    let mut open = OpenForWriting::default();
+                    let mut take =
+                        |poke: Poke, seen: &mut Touched, open: &mut OpenForWriting| match poke {
+                            Poke::Touched {
+                                paths,
+                                writing,
+                                closed,
+                            } => {
+                                note(&mut *seen, folder.root(), &paths);
+                                open.note(&paths, writing, closed);
+                                touched = true;
+                            }
+                            Poke::Rescan | Poke::Failed(_) => {
+                                seen.all();
+                                touched = true;
+                            }
+                            Poke::Review => review = true,
+                        };
                     match rx.recv_timeout(Duration::from_millis(200)) {
                         Ok(Poke::Failed(message)) => {
                             seen.all();
                             sink(ClaudeEvent::Error(message));
                             continue;
                         }
-                        Ok(poke) => take(poke, &mut seen),
+                        Ok(poke) => take(poke, &mut seen, &mut open),
                         Err(RecvTimeoutError::Timeout) => continue,
                         Err(RecvTimeoutError::Disconnected) => return,
                     }
-                    // Wait for quiet: every poke within QUIET restarts the wait.
+                    // Wait for quiet: every poke restarts the wait.
                     loop {
-                        match rx.recv_timeout(QUIET) {
-                            Ok(poke) => take(poke, &mut seen),
+                        let wait = if open.any() { QUIET } else { SETTLE };
+                        match rx.recv_timeout(wait) {
+                            Ok(poke) => take(poke, &mut seen, &mut open),
                             Err(RecvTimeoutError::Timeout) => break,
                             Err(RecvTimeoutError::Disconnected) => return,
                         }
@@ -235,6 +268,27 @@ impl ClaudeWatcher {
             },
             baseline,
         ))
+    }
+}
+
+/// The files written since the last reading that no close event has been seen for: a writer
+/// may still be writing them.
+#[derive(Default)]
+struct OpenForWriting(std::collections::HashSet<std::path::PathBuf>);
+
+impl OpenForWriting {
+    fn note(&mut self, paths: &[std::path::PathBuf], writing: bool, closed: bool) {
+        for path in paths {
+            if closed {
+                self.0.remove(path);
+            } else if writing {
+                self.0.insert(path.clone());
+            }
+        }
+    }
+
+    fn any(&self) -> bool {
+        !self.0.is_empty()
     }
 }
 
@@ -279,4 +333,30 @@ pub fn diff(before: &Snapshot, after: &Snapshot) -> Commit {
         commit.changed.push(INDEX_FILE.to_owned());
     }
     commit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short settle applies only once every file written has been closed: a file written
+    /// and not closed (a writer still at it) keeps the longer wait, as does one of two files.
+    #[test]
+    fn a_written_file_counts_as_open_until_its_close_is_seen() {
+        let (topic, index) = (
+            std::path::PathBuf::from("/m/topic.md"),
+            std::path::PathBuf::from("/m/MEMORY.md"),
+        );
+        let mut open = OpenForWriting::default();
+        open.note(std::slice::from_ref(&topic), true, false);
+        open.note(std::slice::from_ref(&index), true, false);
+        assert!(open.any(), "written, not closed");
+        open.note(std::slice::from_ref(&topic), false, true);
+        assert!(open.any(), "MEMORY.md is still open");
+        open.note(std::slice::from_ref(&index), false, true);
+        assert!(!open.any(), "both closed");
+        // A rename or a removal says nothing about a write in progress.
+        open.note(std::slice::from_ref(&topic), false, false);
+        assert!(!open.any());
+    }
 }

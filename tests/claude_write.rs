@@ -259,7 +259,9 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
             result.expect("a clean run");
             assert_eq!(fixture.files(), after_files());
             assert_eq!(consistent_journal(&fixture).len(), 1);
-            assert!(steps >= 12, "only {steps} steps were exercised");
+            // Two temp files written and synced, two renames, two removals, one directory sync
+            // (the files share it), the journal's intent and mark.
+            assert!(steps >= 11, "only {steps} steps were exercised");
             assert!(kept >= 1 && undone >= 10, "kept {kept}, undone {undone}");
             return;
         };
@@ -340,7 +342,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
         if out.status.success() {
             assert_eq!(fixture.files(), after_files());
             assert_eq!(consistent_journal(&fixture).len(), 1);
-            assert!(crashes >= 12, "only {crashes} crash points");
+            assert!(crashes >= 11, "only {crashes} crash points");
             // A crash after the last file but before the mark keeps the change; any earlier
             // crash (at least one per file) rolls it back.
             assert!(

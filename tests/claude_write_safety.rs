@@ -581,9 +581,10 @@ fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exi
     use rustix::process::Signal;
     let new_alpha_body = "Renamed and rewritten.";
     for (signal, code) in [(Signal::TERM, 143), (Signal::HUP, 129), (Signal::INT, 130)] {
-        // Steps of a rename: 0 intent, then per file a temp, its fsync, the rename, the
-        // directory's fsync (the new file, MEMORY.md), then the removal of the old name.
-        for step in [1, 3, 6, 9, 10] {
+        // Steps of a rename: 0 intent, 1-4 a temp file and its fsync for the new file and
+        // for MEMORY.md, 5-6 their renames, 7 the removal of the old name, 8 the directory's
+        // fsync, 9 the mark.
+        for step in [1, 4, 5, 7, 8] {
             let fixture = Fixture::new();
             assert_eq!(fixture.run(&["log"]).status.code(), Some(0));
             let before = fixture.tree();

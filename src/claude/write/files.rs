@@ -1,7 +1,8 @@
 //! The file operations a change to a Claude Code folder is made of, each relative to a
 //! directory descriptor opened one component at a time without following links: read a file
 //! as it is, replace it atomically (temp file in its own directory, fsync, rename, directory
-//! fsync), remove it. Every step passes the folder's fault hooks.
+//! fsync), remove it; or a change of many files in passes ([`Batch`]). Every step passes the
+//! folder's fault hooks.
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -162,17 +163,25 @@ impl Root {
     /// [`Root::write`] of any bytes; with `new`, refused as a conflict when a file of that
     /// name appeared since it was read as absent.
     pub(crate) fn write_bytes(&self, file: &str, bytes: &[u8], new: bool) -> Result<()> {
-        match self.dir_of(file, true)? {
-            Some((dir, name)) => dir.replace(name, bytes, new, &self.hooks),
-            None => Err(refused(self.shown(file), "its folder could not be made")),
-        }
+        let mut batch = self.batch();
+        batch.stage(file, bytes)?;
+        batch.put(file, new)?;
+        batch.sync()
     }
 
     /// Removes `file` (already gone, or its folder, is fine), durably.
     pub(crate) fn remove(&self, file: &str) -> Result<()> {
-        match self.dir_of(file, false)? {
-            Some((dir, name)) => dir.remove(name, &self.hooks),
-            None => Ok(()),
+        let mut batch = self.batch();
+        batch.remove(file)?;
+        batch.sync()
+    }
+
+    /// A change of several files, made in three passes ([`Batch`]).
+    pub(crate) fn batch(&self) -> Batch<'_> {
+        Batch {
+            root: self,
+            dirs: Vec::new(),
+            staged: Vec::new(),
         }
     }
 
@@ -233,10 +242,9 @@ impl Dir {
         Ok(Some((text, file)))
     }
 
-    /// Replaces `name` with `bytes`; with `new`, only if no file has the name by the rename
-    /// (one made meanwhile by another writer is a conflict, never overwritten).
-    fn replace(&self, name: &str, bytes: &[u8], new: bool, hooks: &IoHooks) -> Result<()> {
-        let target = self.path.join(name);
+    /// Writes `bytes` to a new temp file beside `name` (with `name`'s permissions when it is a
+    /// regular file) and syncs it; returns the temp file's name. Nothing is left on failure.
+    fn stage(&self, name: &str, bytes: &[u8], hooks: &IoHooks) -> Result<String> {
         let temp = temp_name();
         let temp_path = self.path.join(&temp);
         // A replaced file keeps its permissions.
@@ -257,15 +265,17 @@ impl Dir {
             file.write_all(bytes)
                 .map_err(|e| io("write", &temp_path, e))?;
             hooks.step(IoOp::SyncTemp, "fsync", &temp_path)?;
-            file.sync_all().map_err(|e| io("fsync", &temp_path, e))?;
-            hooks.step(IoOp::Rename, "rename", &target)?;
-            self.rename_into_place(&temp, name, new)
+            file.sync_all().map_err(|e| io("fsync", &temp_path, e))
         })();
         if written.is_err() {
-            let _ = rustix::fs::unlinkat(&self.fd, temp.as_str(), AtFlags::empty());
+            self.discard(&temp);
         }
-        written?;
-        self.sync(hooks)
+        written.map(|()| temp)
+    }
+
+    /// Removes a temp file of ours that will not be renamed into place.
+    fn discard(&self, temp: &str) {
+        let _ = rustix::fs::unlinkat(&self.fd, temp, AtFlags::empty());
     }
 
     fn rename_into_place(&self, temp: &str, name: &str, new: bool) -> Result<()> {
@@ -295,14 +305,14 @@ impl Dir {
         rustix::fs::renameat(&self.fd, temp, &self.fd, name).map_err(|e| io("rename", &target, e))
     }
 
-    fn remove(&self, name: &str, hooks: &IoHooks) -> Result<()> {
+    /// Unlinks `name` (already gone is fine); not durable until [`Dir::sync`].
+    fn unlink(&self, name: &str, hooks: &IoHooks) -> Result<()> {
         let path = self.path.join(name);
         hooks.step(IoOp::RemoveReplaced, "remove", &path)?;
         match rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()) {
-            Ok(()) | Err(Errno::NOENT) => {}
-            Err(e) => return Err(io("remove", &path, e)),
+            Ok(()) | Err(Errno::NOENT) => Ok(()),
+            Err(e) => Err(io("remove", &path, e)),
         }
-        self.sync(hooks)
     }
 
     fn sync(&self, hooks: &IoHooks) -> Result<()> {
@@ -329,6 +339,109 @@ impl Dir {
             rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))?;
         }
         Ok(())
+    }
+}
+
+/// The files of one change, written in three passes so that a change of many files costs one
+/// directory fsync per directory, not one per file: every new text is written to a temp file
+/// beside its target and synced ([`Batch::stage`]); then each temp file is renamed into place
+/// or a file removed, in the change's order ([`Batch::put`], [`Batch::remove`]); then each
+/// directory touched is synced once ([`Batch::sync`]). Durability is the same as one file at a
+/// time: every text is on disk before any rename, and no rename counts as done before its
+/// directory's sync. Temp files not renamed are removed when the batch is dropped.
+pub(crate) struct Batch<'r> {
+    root: &'r Root,
+    /// The directories of the change so far, by their path in the folder (`""`: the root),
+    /// and whether a rename or removal in them still waits for their sync.
+    dirs: Vec<(String, Dir, bool)>,
+    /// Files staged and not yet put: the file's name in the folder, its directory (an index
+    /// into `dirs`), its temp file's name.
+    staged: Vec<(String, usize, String)>,
+}
+
+impl Batch<'_> {
+    /// The directory holding `file` (opened once per batch) and the file's last component;
+    /// `None` as [`Root::dir_of`] says.
+    fn dir_of<'f>(&mut self, file: &'f str, create: bool) -> Result<Option<(usize, &'f str)>> {
+        let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
+        if let Some(at) = self.dirs.iter().position(|(known, ..)| known == dir) {
+            return Ok(Some((at, name)));
+        }
+        let Some((opened, _)) = self.root.dir_of(file, create)? else {
+            return Ok(None);
+        };
+        self.dirs.push((dir.to_owned(), opened, false));
+        Ok(Some((self.dirs.len() - 1, name)))
+    }
+
+    /// Writes `bytes` beside `file` and syncs them; nothing is in place before [`Batch::put`].
+    pub(crate) fn stage(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        let Some((dir, name)) = self.dir_of(file, true)? else {
+            return Err(refused(
+                self.root.shown(file),
+                "its folder could not be made",
+            ));
+        };
+        let temp = self.dirs[dir].1.stage(name, bytes, &self.root.hooks)?;
+        self.staged.push((file.to_owned(), dir, temp));
+        Ok(())
+    }
+
+    /// Renames the text staged for `file` into place; with `new`, only if no file has the
+    /// name by then (one made meanwhile by another writer is a conflict, never overwritten).
+    pub(crate) fn put(&mut self, file: &str, new: bool) -> Result<()> {
+        let Some(at) = self.staged.iter().position(|(staged, ..)| staged == file) else {
+            return Err(refused(self.root.shown(file), "nothing was staged for it"));
+        };
+        let (_, dir, temp) = self.staged.swap_remove(at);
+        let (_, opened, unsynced) = &mut self.dirs[dir];
+        let name = file.rsplit_once('/').map_or(file, |(_, name)| name);
+        let renamed = self
+            .root
+            .hooks
+            .step(IoOp::Rename, "rename", &opened.path.join(name))
+            .map_err(ClaudeError::from)
+            .and_then(|()| opened.rename_into_place(&temp, name, new));
+        match renamed {
+            Ok(()) => {
+                *unsynced = true;
+                Ok(())
+            }
+            Err(e) => {
+                opened.discard(&temp);
+                Err(e)
+            }
+        }
+    }
+
+    /// Removes `file` (already gone, or its folder, is fine).
+    pub(crate) fn remove(&mut self, file: &str) -> Result<()> {
+        let Some((dir, name)) = self.dir_of(file, false)? else {
+            return Ok(());
+        };
+        let (_, opened, unsynced) = &mut self.dirs[dir];
+        opened.unlink(name, &self.root.hooks)?;
+        *unsynced = true;
+        Ok(())
+    }
+
+    /// Syncs every directory a rename or removal changed: the change is durable.
+    pub(crate) fn sync(&mut self) -> Result<()> {
+        for (_, dir, unsynced) in &mut self.dirs {
+            if *unsynced {
+                dir.sync(&self.root.hooks)?;
+                *unsynced = false;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        for (_, dir, temp) in self.staged.drain(..) {
+            self.dirs[dir].1.discard(&temp);
+        }
     }
 }
 

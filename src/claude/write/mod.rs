@@ -4,7 +4,8 @@
 //! is, is never to write over a change memwb did not see: every file of a change names the
 //! exact text it was based on, and [`apply`] re-reads each one under memwb's state lock and
 //! refuses the whole change when any differs. Each file is then replaced atomically (a temp
-//! file in its own directory, fsync, rename, directory fsync), and an observer (the journal)
+//! file in its own directory, fsync, rename; each directory fsynced once after the last
+//! rename: [`files::Batch`]), and an observer (the journal)
 //! keeps every before and after image, so a crash in the middle is resolved at the next
 //! `apply` (see [`recover`] and docs/claude-code.md).
 
@@ -159,7 +160,9 @@ fn write_order(image: &FileImage) -> u8 {
 /// Under the folder's state lock: the change is refused while Claude Code consolidates the
 /// folder; an earlier change a crash interrupted is resolved first ([`recover`]); every file
 /// is re-read and compared with its base ([`ClaudeError::Conflict`] carries the current text);
-/// `observer.prepare` keeps the images; then each file is replaced or removed atomically. A
+/// `observer.prepare` keeps the images; then every new text is written and synced beside its
+/// file, each file replaced (renamed into place) or removed atomically in [`write_order`],
+/// and each directory synced once. A
 /// failure part-way puts back what was written (the before images are in memory), then tells
 /// the observer `aborted`; when even that fails, the observer's intent stays for the next
 /// `apply` to resolve. Returns the images of the files that changed (a write whose `after` is
@@ -234,16 +237,27 @@ pub fn apply_planned(
     if let Some(observer) = observer {
         observer.prepare(folder, &images)?;
     }
+    // How many files were renamed into place or removed (the one that failed included): what
+    // a failure rolls back.
     let mut written = 0;
-    let outcome = images.iter().try_for_each(|image| {
-        written += 1;
-        match &image.after {
-            Some(after) => root
-                .write_bytes(&image.file, after.as_bytes(), image.before.is_none())
-                .map_err(|e| named_conflict(e, &image.file)),
-            None => root.remove(&image.file),
-        }
-    });
+    let mut batch = root.batch();
+    let outcome = images
+        .iter()
+        .filter_map(|image| Some((&image.file, image.after.as_ref()?)))
+        .try_for_each(|(file, after)| batch.stage(file, after.as_bytes()))
+        .and_then(|()| {
+            images.iter().try_for_each(|image| {
+                written += 1;
+                match &image.after {
+                    Some(_) => batch
+                        .put(&image.file, image.before.is_none())
+                        .map_err(|e| named_conflict(e, &image.file)),
+                    None => batch.remove(&image.file),
+                }
+            })
+        })
+        .and_then(|()| batch.sync());
+    drop(batch);
     if outcome.is_ok() {
         // After every rename: a plain write into a file between its compare and its rename.
         let raced = compared.written_since(&images, root.path());
