@@ -13,6 +13,7 @@ mod dates;
 pub mod fix;
 pub mod fix_claude;
 mod fix_store;
+mod gather;
 mod journaled;
 mod paths;
 pub mod report;

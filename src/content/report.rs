@@ -9,18 +9,14 @@ use serde::Serialize;
 
 use super::accept::{Acceptances, Accepted};
 use super::fix::Fix;
-use super::{AuditContext, Memory, audit, memories_of};
-use crate::claude::{self, ClaudeFolder, ClaudeState, LoadLimits};
+use super::gather::Gathered;
+use super::{AuditContext, audit};
+use crate::claude::{ClaudeFolder, LoadLimits};
 use crate::finding::{Finding, Severity};
-use crate::folder::Format;
-use crate::folder::sets::{Found, project_of_folder};
-use crate::fs::{Links, read_regular};
-use crate::review::audit::findings as state_findings;
+use crate::folder::sets::Found;
+use crate::folder::{Format, OpenOptions};
 use crate::review::error::ReviewError;
-use crate::review::journal::MEMWB_DIR;
-use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
-use crate::store::inspect::IndexStatus;
-use crate::store::{EntryState, Inspection, Store, StoreOptions, StoredRecord};
+use crate::store::{Store, StoreOptions};
 
 /// A finding as `check` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -86,47 +82,27 @@ fn bare(finding: Finding) -> Checked {
     }
 }
 
-/// Checks one `.memory` set: the folder, memwb's state in it, then the content. `all_findings` keeps accepted findings in the report (marked).
-pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool) -> SetReport {
-    let inspection = store.inspect();
-    let mut notes = Vec::new();
-    let mut findings: Vec<Checked> = inspection
-        .findings()
-        .into_iter()
-        .chain(state_findings(store))
-        .map(bare)
-        .collect();
-    let entries: Vec<StoredRecord> = inspection
-        .entries
-        .iter()
-        .filter_map(|e| {
-            e.record().map(|record| StoredRecord {
-                file: e.file.clone(),
-                record: record.clone(),
-            })
-        })
-        .collect();
-    let mut memories = memories_of(store, &entries);
-    super::journaled::stamp_store(store, &entries, &mut memories);
-    let mut audited = audit(&memories, context);
-    audited
-        .findings
-        .extend(unmanaged_secrets(store, &inspection));
-    notes.extend(audited.notes);
-    let acceptances = Acceptances::load(&store.root().join(MEMWB_DIR));
+/// Checks one folder as its format gave it: the folder's own findings and memwb's state, then
+/// the content audit of its memories, with the findings a person accepted. `all_findings`
+/// keeps accepted findings in the report (marked).
+pub(crate) fn check(gathered: Gathered<'_>, all_findings: bool) -> SetReport {
+    let mut findings: Vec<Checked> = gathered.folder_findings.into_iter().map(bare).collect();
+    let mut audited = audit(&gathered.memories, &gathered.context);
+    audited.findings.extend(gathered.other_secrets);
+    let mut notes = audited.notes;
     push_content(
         &mut findings,
         &mut notes,
         audited.findings,
-        acceptances,
+        gathered.acceptances,
         all_findings,
     );
     let mut report = SetReport {
-        workspace: store.workspace().display().to_string(),
-        format: Format::Memory,
-        folder: store.root().display().to_string(),
+        workspace: gathered.workspace,
+        format: gathered.format,
+        folder: gathered.folder,
         ok: true,
-        records: entries.len(),
+        records: gathered.records,
         findings,
         notes,
     };
@@ -134,33 +110,21 @@ pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool
     report
 }
 
-/// The secrets in what a `.memory` folder holds besides its valid records: a MEMORY.md that
-/// is not the index the manifest derives (a person or an agent wrote into it), record files
-/// that do not parse, and files the manifest does not list. Each is read as `check` reads
-/// the folder, within the index's size limit.
-fn unmanaged_secrets(store: &Store, inspection: &Inspection) -> Vec<super::AuditFinding> {
-    let mut out = Vec::new();
-    if inspection.index.status != IndexStatus::InSync
-        && let Some(text) = &inspection.index.on_disk
-    {
-        out.extend(super::other_file_secrets(INDEX_FILE, text.clone()));
-    }
-    for entry in &inspection.entries {
-        if let EntryState::Invalid { raw, .. } = &entry.state {
-            out.extend(super::other_file_secrets(&entry.file, raw.clone()));
-        }
-    }
-    for file in &inspection.unlisted {
-        if let Ok(Some(bytes)) = read_regular(
-            &store.root().join(file),
-            MAX_INDEX_FILE_BYTES,
-            Links::Refuse,
-        ) {
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            out.extend(super::other_file_secrets(file, text));
-        }
-    }
-    out
+/// Checks one `.memory` set: the folder, memwb's state in it, then the content.
+/// `all_findings` keeps accepted findings in the report (marked).
+pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool) -> SetReport {
+    check(super::gather::store(store, context), all_findings)
+}
+
+/// Checks one Claude Code folder: its own audit (`claude::audit`), then the content audit of
+/// its topic files, with the findings accepted in its state directory (outside the folder).
+/// `all_findings` keeps accepted findings in the report (marked).
+pub fn check_claude(
+    folder: &ClaudeFolder,
+    context: &AuditContext<'_>,
+    all_findings: bool,
+) -> SetReport {
+    check(super::gather::claude(folder, context), all_findings)
 }
 
 /// Adds the content findings to `findings`, each marked when a person accepted it; accepted
@@ -192,68 +156,6 @@ fn push_content(
 /// The project root of a `.memory` set: its workspace.
 pub fn project_root(store: &Store) -> PathBuf {
     store.workspace().to_owned()
-}
-
-/// Checks one Claude Code folder: its own audit (`claude::audit`), then the content audit of
-/// its topic files, with the findings accepted in its state directory (outside the folder).
-/// `all_findings` keeps accepted findings in the report (marked).
-pub fn check_claude(
-    folder: &ClaudeFolder,
-    context: &AuditContext<'_>,
-    all_findings: bool,
-) -> SetReport {
-    let project = context
-        .project_root
-        .clone()
-        .or_else(|| project_of_folder(folder.root()));
-    let home = claude::locate::machine_home(folder.root(), &claude::locate::process_env);
-    let context = &context.for_folder(project, Some(folder.root().to_owned()), home);
-    let snapshot = folder.read();
-    let mut findings: Vec<Checked> = claude::audit(&snapshot).into_iter().map(bare).collect();
-    findings.extend(
-        crate::review::audit::claude_findings(folder)
-            .into_iter()
-            .map(bare),
-    );
-    // In the folder's file order, as the audit has always reported them.
-    let memories: Vec<Memory> = snapshot
-        .topics
-        .iter()
-        .map(claude::Topic::memory)
-        .filter(Memory::is_readable)
-        .collect();
-    let mut audited = audit(&memories, context);
-    if let Some(index) = snapshot.parsed_index() {
-        let text: Vec<&str> = index.lines.iter().map(|l| l.text.as_str()).collect();
-        audited.findings.extend(super::other_file_secrets(
-            claude::index::INDEX_FILE,
-            text.join("\n"),
-        ));
-    }
-    let mut notes = audited.notes;
-    // Read where `accept` keeps them; a check creates no state directory.
-    let acceptances = ClaudeState::path_of(folder)
-        .map_err(ReviewError::from)
-        .and_then(|dir| Acceptances::load(&dir));
-    push_content(
-        &mut findings,
-        &mut notes,
-        audited.findings,
-        acceptances,
-        all_findings,
-    );
-    let root = folder.root().display().to_string();
-    let mut report = SetReport {
-        workspace: root.clone(),
-        format: Format::Claude,
-        folder: root,
-        ok: true,
-        records: snapshot.topics.len(),
-        findings,
-        notes,
-    };
-    report.ok = report.count(Severity::Error) == 0;
-    report
 }
 
 /// Checks every set in `sets` on all cores, in the given order; `done` is called once per set
@@ -328,28 +230,15 @@ fn check_found(
     context: &AuditContext<'_>,
     all_findings: bool,
 ) -> SetReport {
-    let opened = match set.format {
-        Format::Memory => set
-            .path
-            .parent()
-            .ok_or_else(|| "a .memory folder without a parent".to_owned())
-            .and_then(|workspace| {
-                Store::open(workspace, options.clone()).map_err(|e| e.to_string())
-            })
-            .map(|store| {
-                check_store(
-                    &store,
-                    &context.for_project(project_root(&store)),
-                    all_findings,
-                )
-            }),
-        Format::Claude => ClaudeFolder::open(&set.path, limits)
-            .map_err(|e| e.to_string())
-            // Its project is the directory its slug matches, found by `check_claude`.
-            .map(|folder| {
-                check_claude(&folder, &context.for_folder(None, None, None), all_findings)
-            }),
+    let options = OpenOptions {
+        store: options.clone(),
+        claude: limits,
     };
+    // Each set's own project: its workspace, or the directory a Claude Code slug matches.
+    let context = context.for_folder(None, None, None);
+    let opened = crate::formats::open(&set.path, Some(set.format), &options)
+        .map(|open| check(super::gather::open(&open, &context), all_findings))
+        .map_err(|e| format!("{e:#}"));
     opened.unwrap_or_else(|message| SetReport {
         workspace: set.path.display().to_string(),
         format: set.format,
