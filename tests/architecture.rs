@@ -12,21 +12,6 @@ use std::path::{Path, PathBuf};
 /// The parents whose children must not form a cycle among themselves.
 const LAYERED: [&str; 3] = ["review", "claude", "store"];
 
-/// The one cycle left, among review's journal, proposals and observers (issue 23): it goes
-/// once the journal entry and the proposal are one change model. Until then each of its edges
-/// is listed here, so that no new edge joins it, and an edge that leaves it must leave this
-/// list too (the test says so): the list only shrinks.
-const KNOWN_REVIEW_CYCLE: [(&str, &str); 8] = [
-    ("intent", "proposal"),
-    ("journal", "intent"),
-    ("journal", "proposal"),
-    ("observer", "intent"),
-    ("observer", "journal"),
-    ("observer", "proposal"),
-    ("proposal", "journal"),
-    ("proposal", "observer"),
-];
-
 /// One source file: its module path (`["review", "content", "fix"]`; `[]` for lib.rs) and
 /// whether it is a parent's own file (mod.rs, lib.rs).
 struct Source {
@@ -425,18 +410,12 @@ fn no_module_cycles() {
         all[0].1.contains_key("cli") && all[0].1["cli"].contains_key("store"),
         "the scanner sees no edge from cli to store: it reads nothing"
     );
-    let mut known_seen = BTreeSet::new();
     for (level, graph) in &all {
-        let review = level.contains("src/review/");
         for component in cycles(graph) {
             let mut new_edges = Vec::new();
             for from in &component {
                 for (to, lines) in &graph[from] {
                     if !component.contains(to) {
-                        continue;
-                    }
-                    if review && KNOWN_REVIEW_CYCLE.contains(&(from.as_str(), to.as_str())) {
-                        known_seen.insert((from.clone(), to.clone()));
                         continue;
                     }
                     new_edges.push(format!("  {from} -> {to}:"));
@@ -450,14 +429,6 @@ fn no_module_cycles() {
                 ));
                 report.extend(new_edges);
             }
-        }
-    }
-    for edge in KNOWN_REVIEW_CYCLE {
-        if !known_seen.contains(&(edge.0.to_owned(), edge.1.to_owned())) {
-            report.push(format!(
-                "review::{} -> review::{} is no longer in a cycle: remove it from KNOWN_REVIEW_CYCLE",
-                edge.0, edge.1
-            ));
         }
     }
     assert!(

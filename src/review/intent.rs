@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::entry::Entry;
 use super::error::ReviewError;
-use super::proposal::{self, Decision};
+use super::filed::{self, Decision};
 use super::state::{sha256_hex, text_digest};
 use crate::fs::read_optional;
 use crate::store::{Store, StoreError, manifest};
@@ -167,7 +167,7 @@ impl Intent {
             }
             Expect::IndexDigest { digest } => read_optional(&store.index_path())?
                 .is_some_and(|bytes| text_digest(&bytes) == *digest),
-            Expect::Decided { proposal: id } => proposal::is_decided(store, id)?,
+            Expect::Decided { proposal: id } => filed::is_decided(store, id)?,
             // Never in a `.memory` journal; the Claude Code engine decides these.
             Expect::Files => false,
             Expect::Stray { file, present } => {

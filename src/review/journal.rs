@@ -26,8 +26,8 @@ pub use super::entry::{
     Entry, EntryMeta, JournalRecord, Op, ProposalRef, StrayAction, StrayChange,
 };
 use super::error::ReviewError;
+use super::filed::{self, Decision};
 use super::intent::Intent;
-use super::proposal::{self, Decision};
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
 use super::who::Who;
@@ -448,9 +448,9 @@ impl Journal {
     pub(crate) fn finish(&self, intent: &Intent) -> Result<(), ReviewError> {
         if let Some(decision) = &intent.decision {
             match &self.home {
-                Home::Store(store) => proposal::record_decision(store, decision, intent.entry.id)?,
+                Home::Store(store) => filed::record_decision(store, decision, intent.entry.id)?,
                 Home::Claude(_) => {
-                    proposal::record_decision_in(&self.create_state()?, decision, intent.entry.id)?
+                    filed::record_decision_in(&self.create_state()?, decision, intent.entry.id)?
                 }
             }
         }

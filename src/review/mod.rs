@@ -6,6 +6,7 @@ pub mod claude;
 pub mod dedupe;
 mod entry;
 pub mod error;
+mod filed;
 mod intent;
 pub mod journal;
 pub mod line_change;

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use super::entry::{DROPPED_DIR, DroppedFile};
 use super::error::ReviewError;
+use super::filed::{self, Deciding};
 use super::intent::{Expect, Intent, listed_files, manifest_change};
 use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
-use super::proposal::{self, Deciding};
 use super::state::StateDir;
 use super::state::text_digest;
 use super::who::Who;
@@ -88,7 +88,7 @@ impl CommitObserver for JournalObserver {
     fn recover(&self, store: &Store) -> Result<(), StoreError> {
         self.journal.recover(store)?;
         match &self.decision {
-            Some(deciding) => Ok(proposal::check_as_read(store, &deciding.read_as)?),
+            Some(deciding) => Ok(filed::check_as_read(store, &deciding.read_as)?),
             None => Ok(()),
         }
     }

@@ -131,7 +131,7 @@ pub(super) fn encode(proposal: &Proposal) -> Vec<u8> {
     bytes
 }
 
-pub(super) fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
+pub(crate) fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
     rewrite_at(open_dir(store)?, proposal)
 }
 

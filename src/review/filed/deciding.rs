@@ -4,7 +4,6 @@
 use super::files::{load, load_in, rewrite, rewrite_in};
 use super::{Decision, Proposal, ProposalStatus};
 use crate::review::error::ReviewError;
-use crate::review::journal::Journal;
 use crate::review::state::StateDir;
 use crate::review::who::Who;
 use crate::store::Store;
@@ -23,14 +22,6 @@ pub(crate) fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
             },
         }),
     }
-}
-
-/// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.
-pub(super) fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
-    Journal::of(store).recover(store)?;
-    let proposal = load(store, id)?;
-    pending(&proposal)?;
-    Ok(proposal)
 }
 
 /// Under the lock: the proposal must still be pending and exactly as the decider read it.
