@@ -88,8 +88,10 @@ pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
 
 /// Whether a consolidation of `files` (made from the files as they are now) is already filed
 /// among `proposals`: a pending one replaces exactly the same files, or a rejected one would
-/// have replaced them with the same texts (as [`super::already_filed`] says for `.memory`
-/// plans: a file changed since the rejection brings the group back).
+/// have replaced them with the same texts (as [`proposal::already_filed`] says for
+/// `.memory` plans: a file changed since the rejection brings the group back).
+///
+/// [`proposal::already_filed`]: crate::review::proposal::already_filed
 pub fn already_filed<'a>(
     files: &[FileImage],
     proposals: &'a [super::Proposal],
