@@ -422,4 +422,27 @@ mod tests {
         assert!(Arc::ptr_eq(&app.inspection, &watched));
         assert_eq!(body_of_one(&app.inspection), "FIRST");
     }
+
+    #[test]
+    fn a_job_runs_only_on_a_folder_of_its_own_format() {
+        let (_dir, store, shown) = edited_behind_the_reading();
+        let backend = super::Backend::Memory(store);
+        let other = super::Job::Claude(crate::tui::claude_jobs::ClaudeJob::Reload);
+        assert!(other.bind(&backend, (shown.clone(), 0)).is_none());
+        let add = super::Job::Memory(MemoryJob::Save {
+            base: None,
+            edited: record("three", "third"),
+        });
+        let job = add
+            .bind(&backend, (shown, 4))
+            .expect("a .memory job on a .memory set");
+        let super::JobDone::Memory(done) = job() else {
+            panic!("a .memory job gives a .memory result");
+        };
+        assert!(done.result.is_ok(), "{:?}", done.result);
+        // It read on top of the reading it was given, as the event loop's jobs do.
+        assert_eq!(done.read_from, Some(4));
+        let names: Vec<&str> = done.inspection.valid_records().map(Record::name).collect();
+        assert_eq!(names, ["one", "two", "three"]);
+    }
 }
