@@ -16,6 +16,7 @@ pub mod fsread;
 pub mod index;
 mod loader;
 pub mod locate;
+pub(crate) mod shape;
 pub mod state;
 pub mod write;
 

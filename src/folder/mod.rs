@@ -8,7 +8,6 @@
 
 pub mod copy;
 pub mod sets;
-mod shape;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;

@@ -6,8 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{Detected, Format, Project, Summary, detect, shape, summarize_claude, summarize_store};
+use super::{Detected, Format, Project, Summary, detect, summarize_claude, summarize_store};
 use crate::claude::locate::{auto_memory_setting, process_env, slug};
+use crate::claude::shape;
 use crate::claude::{ClaudeFolder, LoadLimits};
 use crate::store::{MEMORY_DIR, Store, StoreOptions};
 

@@ -1,4 +1,5 @@
-//! Whether a folder looks like Claude Code's auto memory, whatever its name: it holds a
+//! Whether a folder looks like Claude Code's auto memory, whatever its name (the format's own
+//! sign, which `folder::sets` asks when it walks a root): it holds a
 //! MEMORY.md, or topic files whose frontmatter has one of the four types. This is how
 //! `memory/`, `claude-memory/`, `.claude/memory/`, `docs/memory/` copies and folders moved by
 //! `autoMemoryDirectory` are found under a root.
