@@ -476,3 +476,33 @@ fn a_stale_proposal_is_refused_on_both_formats() {
         assert_eq!(folder.state(), before, "{format:?}: nothing written");
     }
 }
+
+/// Undoing an approved redaction is refused alike on both formats, and changes nothing: the
+/// journal keeps no copy of the secret, so "undo" could only put back `[REDACTED]` while saying
+/// it restored the file (docs/review.md, "Undo").
+#[test]
+fn undoing_an_approved_redaction_is_refused_and_changes_nothing_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let body = format!("The CI token is {TOKEN}.");
+        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
+        let id = filed(&folder);
+        folder.ok(&["approve", &id]);
+        let memories = || {
+            common::tree(&folder.root())
+                .into_iter()
+                .filter(|(path, _)| !path.starts_with(".memwb"))
+                .collect::<Vec<_>>()
+        };
+        let before = memories();
+        let out = folder.run(&["undo"]);
+        assert!(!out.status.success(), "{format:?}: undo succeeded");
+        let said = stderr(&out);
+        assert!(
+            said.contains("a redacted secret is not restored")
+                && said.contains("nothing was changed"),
+            "{format:?}: {said}"
+        );
+        assert_eq!(memories(), before, "{format:?}: undo changed the memories");
+    }
+}
