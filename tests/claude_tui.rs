@@ -958,8 +958,10 @@ fn b_rebases_a_stale_proposal_and_it_approves() {
     h.keys("b");
     let status = h.app.status.clone().expect("status").text;
     assert!(
-        status.contains(&format!("proposal {id} is not stale: nothing to rebase")),
-        "{status}"
+        status.contains(
+            "b is not available now: the selected proposal is not stale: nothing to rebase"
+        ),
+        "{id}: {status}"
     );
     std::fs::write(
         dir.path().join("memory/user_role.md"),

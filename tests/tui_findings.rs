@@ -308,7 +308,7 @@ fn f_on_a_finding_without_a_fix_files_nothing() {
     h.keys("f");
     let status = h.app.status.clone().expect("status").text;
     assert!(
-        status.starts_with("secret-example has no fix to file"),
+        status.contains("f is not available now: the finding has no fix to file"),
         "{status}"
     );
     assert_eq!(proposal_count(&h), 0);

@@ -359,7 +359,7 @@ fn a_stray_changed_after_it_was_shown_is_neither_adopted_nor_deleted() {
     assert!(h.app.modal.is_none());
     let status = h.app.status.as_ref().expect("status").text.clone();
     assert!(
-        status.contains("is a temp file, not a record to adopt"),
+        status.contains("a is not available now: a temp file is not a memory to adopt"),
         "{status}"
     );
     std::fs::write(h.root().join(".alpha-0badf00d.tmp"), b"more").expect("change");

@@ -11,6 +11,7 @@ mod tui_daily;
 mod tui_eval;
 mod tui_findings;
 mod tui_fixes;
+mod tui_keys;
 mod tui_lists;
 mod tui_panes;
 mod tui_review;

@@ -46,6 +46,27 @@ pub trait Backend {
     /// The folder's own audit: what the format's rules find (never the content audit, which
     /// reads the memories and is the same for every format).
     fn audit(&self) -> Vec<Finding>;
+
+    /// Why this format cannot do `capability`, in words that name no key or command of any
+    /// front end (`None`: it can). The workbench neither offers nor runs a command whose
+    /// capability its folder lacks, and its help shows this reason.
+    fn lacks(&self, _capability: Capability) -> Option<&'static str> {
+        None
+    }
+}
+
+/// What a front end may do with a folder that not every format supports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capability {
+    /// Hand a memory's file to the person's own editor (`$VISUAL`/`$EDITOR`) and write back
+    /// what they saved.
+    ExternalEdit,
+    /// List a file of the folder that is not in the set into the set, bytes untouched.
+    Adopt,
+}
+
+impl Capability {
+    pub const ALL: [Capability; 2] = [Capability::ExternalEdit, Capability::Adopt];
 }
 
 /// A folder as its backend reads it.

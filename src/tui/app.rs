@@ -14,6 +14,7 @@ mod evaluation;
 mod findings;
 mod index_fix;
 mod job_results;
+mod keys;
 mod lifecycle;
 mod messages;
 mod modal;
@@ -455,7 +456,11 @@ impl App {
 
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let scopes = self.scopes();
-        let action = keymap::lookup(&scopes, &key);
+        let binding = keymap::binding_for(&scopes, &key);
+        if binding.is_some_and(|b| self.refused(b)) {
+            return Vec::new();
+        }
+        let action = binding.map(|b| b.action);
         match scopes.first() {
             Some(Scope::Help) => self.help_key(action),
             Some(Scope::Confirm) => self.confirm(action),

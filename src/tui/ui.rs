@@ -228,8 +228,9 @@ fn render_hints(frame: &mut Frame, app: &App, area: Rect) {
     let theme = &app.theme;
     let mut spans = Vec::new();
     let mut used = 0;
-    // most specific first; a hint that does not fit whole is left out, not cut
-    for (key, hint) in keymap::hints(&app.scopes()) {
+    // most specific first; a hint that does not fit whole is left out, not cut; only what
+    // can run now is named
+    for (key, hint) in keymap::hints(&app.scopes(), &app.key_state()) {
         let words = format!(" {hint}  ");
         let wide = text::width(&key) + text::width(words.trim_end());
         if used + wide > area.width as usize {
@@ -246,18 +247,30 @@ fn render_help(frame: &mut Frame, app: &mut App) {
     let theme = app.theme;
     let mut lines = Vec::new();
     let here = app.scopes_below_modals();
-    for (title, rows) in keymap::help_sections_for(&here) {
-        let title = if here.iter().any(|s| s.title() == title) {
-            format!("{title} (here)")
+    for (scope, rows) in keymap::help_sections_for(&here, &app.key_state()) {
+        let title = if here.contains(&scope) {
+            format!("{} (here)", scope.title())
         } else {
-            title.to_owned()
+            scope.title().to_owned()
         };
         lines.push(Line::styled(title, theme.label()));
-        for (keys, help) in rows {
+        for row in rows {
+            // An unavailable command stays listed, marked, with why: the help lists every
+            // command of where you are, the hints bar only those that run now.
+            let (mark, style) = match &row.unavailable {
+                Some(_) => ("✗ ", theme.dim()),
+                None => ("  ", ratatui::style::Style::default()),
+            };
             lines.push(Line::from(vec![
-                Span::styled(format!("  {keys:<18}"), theme.key()),
-                Span::raw(help),
+                Span::styled(format!("{mark}{:<18}", row.keys), theme.key()),
+                Span::styled(row.help, style),
             ]));
+            if let Some(why) = row.unavailable {
+                lines.push(Line::styled(
+                    format!("{:20}not available now: {why}", ""),
+                    theme.dim(),
+                ));
+            }
         }
         lines.push(Line::raw(""));
     }
@@ -278,7 +291,7 @@ fn legend() -> Vec<(String, String)> {
     let findings = keymap::label(Scope::Global, Action::ShowFindings);
     [
         ("✓", "reads and is listed; an eval case passes".to_owned()),
-        ("✗", "does not read, or an error finding; a dangling MEMORY.md entry; a failing eval case".to_owned()),
+        ("✗", "does not read, or an error finding; a dangling MEMORY.md entry; a failing eval case; in this help: a command not available now".to_owned()),
         ("⚠", "a warning (unlisted, a finding); a MEMORY.md line that is not an entry".to_owned()),
         ("✂", "a Claude Code topic file past MEMORY.md's load cut: Claude Code does not load it".to_owned()),
         ("·", "a note (the finding column); a dimmed MEMORY.md line is not loaded".to_owned()),

@@ -5,7 +5,7 @@ mod view;
 
 use std::path::Path;
 
-use super::{Backend, NotAMemory, Open, ReadError, Reading, Recognized};
+use super::{Backend, Capability, NotAMemory, Open, ReadError, Reading, Recognized};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
@@ -120,5 +120,16 @@ impl Backend for ClaudeBackend<'_> {
 
     fn audit(&self) -> Vec<Finding> {
         audit(&self.folder.read())
+    }
+
+    fn lacks(&self, capability: Capability) -> Option<&'static str> {
+        Some(match capability {
+            Capability::ExternalEdit => {
+                "a Claude Code topic file is not handed to $VISUAL / $EDITOR yet: edit it in the workbench's editor"
+            }
+            Capability::Adopt => {
+                "a Claude Code folder has no file outside its set: every topic file is a memory (fixing MEMORY.md lists one it misses)"
+            }
+        })
     }
 }

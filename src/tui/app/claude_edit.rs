@@ -8,7 +8,7 @@ use super::{App, Effect, StatusKind, View};
 use crate::claude::edit::IndexFix;
 use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
 use crate::tui::editor::{Conflict, Editor, Target};
-use crate::tui::keymap::{self, Action, Scope};
+use crate::tui::keymap::Action;
 use crate::tui::panes::claude as panes;
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
@@ -31,22 +31,6 @@ impl App {
                 Vec::new()
             }
             Action::Reload => self.run_claude(ClaudeJob::Reload),
-            Action::EditExternal => {
-                let text = format!(
-                    "$EDITOR does not edit topic files yet; {} edits this one here",
-                    keymap::label(Scope::Workbench, Action::Edit)
-                );
-                self.set_status(StatusKind::Error, text);
-                Vec::new()
-            }
-            Action::Adopt => {
-                let text = format!(
-                    "every topic file is a memory here; {} lists the unlisted ones in MEMORY.md",
-                    keymap::label(Scope::Workbench, Action::RebuildIndex)
-                );
-                self.set_status(StatusKind::Info, text);
-                Vec::new()
-            }
             Action::Edit => {
                 self.edit_proposal();
                 Vec::new()

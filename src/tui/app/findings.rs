@@ -69,7 +69,7 @@ impl App {
     }
 
     /// The manifest entry a finding is about: its record, else the entry of its file.
-    fn entry_of(&self, checked: &Checked) -> Option<&ManifestEntry> {
+    pub(super) fn entry_of(&self, checked: &Checked) -> Option<&ManifestEntry> {
         let entries = &self.inspection.entries;
         checked
             .name

@@ -20,9 +20,8 @@ pub fn unreadable() -> String {
     )
 }
 
-/// The status line while `manifest.json` does not parse: every record file then looks unlisted,
-/// so none is offered for deletion or adoption until it reads again.
-pub const MANIFEST_UNREADABLE: &str = "manifest.json does not parse, so the set's own files look unlisted: none is offered for deletion until it reads; repair manifest.json (memwb check says where it breaks; if another writer is mid-way, wait for it)";
+/// The status line while `manifest.json` does not parse (the keys' refusal says the same).
+pub(crate) use crate::tui::keymap::MANIFEST_UNREADABLE;
 
 impl App {
     /// What the status line says while the set does not read, if it does not.
@@ -36,7 +35,7 @@ impl App {
         }
     }
 
-    fn manifest_unreadable(&self) -> bool {
+    pub(super) fn manifest_unreadable(&self) -> bool {
         matches!(self.inspection.manifest, ManifestState::Invalid(_))
     }
 

@@ -1,11 +1,15 @@
 //! The keymap, held as data. Dispatch, the hints bar and the `?` help overlay all read this one
-//! table, so they cannot drift apart.
+//! table, and whether each binding is available now ([`available`]), so they cannot drift apart.
 
+mod available;
 mod key;
 mod table;
 
 use crossterm::event::KeyEvent;
 
+pub(crate) use available::{
+    FindingFacts, KeyState, MANIFEST_UNREADABLE, ProposalFacts, Selected, refusal,
+};
 pub use key::Key;
 pub use table::BINDINGS;
 
@@ -180,25 +184,47 @@ pub fn label(scope: Scope, action: Action) -> String {
 
 /// The action bound to `event` in the first of `scopes` that binds it.
 pub fn lookup(scopes: &[Scope], event: &KeyEvent) -> Option<Action> {
+    binding_for(scopes, event).map(|b| b.action)
+}
+
+/// The binding of `event` in the first of `scopes` that binds it.
+pub(crate) fn binding_for(scopes: &[Scope], event: &KeyEvent) -> Option<&'static Binding> {
     scopes.iter().find_map(|scope| {
         BINDINGS
             .iter()
             .filter(|b| b.scope == *scope)
             .find(|b| b.keys.iter().any(|k| k.matches(event)))
-            .map(|b| b.action)
+    })
+}
+
+/// Whether `binding` is the one its first key reaches in `scopes` (a scope before it may bind
+/// the same key: `n` in the Record pane is its next match, not the four panes' new memory).
+fn reachable(scopes: &[Scope], binding: &Binding) -> bool {
+    binding.keys.iter().any(|key| {
+        scopes
+            .iter()
+            .find(|scope| {
+                BINDINGS
+                    .iter()
+                    .any(|b| b.scope == **scope && b.keys.contains(key))
+            })
+            .is_some_and(|scope| *scope == binding.scope)
     })
 }
 
 /// The bindings of the hints bar for the active scopes, in table order, each key once: the
-/// essential hints of every scope first, then the spare ones.
-pub fn hints(scopes: &[Scope]) -> Vec<(String, &'static str)> {
+/// essential hints of every scope first, then the spare ones. Only what `state` makes
+/// available is named, so every key the bar shows runs.
+pub(crate) fn hints(scopes: &[Scope], state: &KeyState) -> Vec<(String, &'static str)> {
     let mut out: Vec<(String, &'static str)> = Vec::new();
     for spare in [false, true] {
         for scope in scopes {
-            for binding in BINDINGS
-                .iter()
-                .filter(|b| b.scope == *scope && b.spare == spare)
-            {
+            for binding in BINDINGS.iter().filter(|b| {
+                b.scope == *scope
+                    && b.spare == spare
+                    && reachable(scopes, b)
+                    && state.why_not(b.scope, b.action).is_none()
+            }) {
                 if let (Some(hint), Some(first)) = (binding.hint, binding.keys.first()) {
                     let label = first.label();
                     if !out.iter().any(|(l, _)| *l == label) {
@@ -211,42 +237,63 @@ pub fn hints(scopes: &[Scope]) -> Vec<(String, &'static str)> {
     out
 }
 
-/// The help overlay's sections: those of the `active` scopes first, in their order (what works
-/// here, most specific first), then every other scope.
-pub fn help_sections_for(active: &[Scope]) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
-    let mut sections = help_sections();
-    let rank = |title: &str| {
-        active
-            .iter()
-            .position(|s| s.title() == title)
-            .unwrap_or(active.len())
-    };
-    sections.sort_by_key(|(title, _)| rank(title));
-    sections
+/// One command of the help: its keys, what it does, and (where you are) why it is not
+/// available now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HelpRow {
+    pub(crate) keys: String,
+    pub(crate) help: &'static str,
+    pub(crate) unavailable: Option<String>,
 }
+
+/// The help overlay's sections: those of the `active` scopes first, in their order (what works
+/// here, most specific first), each command marked with why when `state` makes it unavailable;
+/// then every other scope, unmarked (its commands do not apply here).
+pub(crate) fn help_sections_for(active: &[Scope], state: &KeyState) -> Vec<(Scope, Vec<HelpRow>)> {
+    let mut order: Vec<Scope> = active.to_vec();
+    order.extend(HELP_ORDER.iter().filter(|s| !active.contains(s)));
+    order
+        .into_iter()
+        .filter_map(|scope| {
+            let here = active.contains(&scope);
+            let rows: Vec<HelpRow> = BINDINGS
+                .iter()
+                .filter(|b| b.scope == scope)
+                .map(|b| HelpRow {
+                    keys: b.keys.iter().map(Key::label).collect::<Vec<_>>().join(" "),
+                    help: b.help,
+                    unavailable: here.then(|| state.why_not(b.scope, b.action)).flatten(),
+                })
+                .collect();
+            (!rows.is_empty()).then_some((scope, rows))
+        })
+        .collect()
+}
+
+/// The order of the help's sections (and of docs/workbench.md's tables).
+const HELP_ORDER: [Scope; 17] = [
+    Scope::Global,
+    Scope::Workbench,
+    Scope::List,
+    Scope::Manifest,
+    Scope::Record,
+    Scope::Index,
+    Scope::Query,
+    Scope::Proposals,
+    Scope::History,
+    Scope::Sets,
+    Scope::Findings,
+    Scope::Input,
+    Scope::Editor,
+    Scope::Conflict,
+    Scope::Merge,
+    Scope::Confirm,
+    Scope::Help,
+];
 
 /// Every binding grouped by scope, for the help overlay: (scope title, [(keys, help)]).
 pub fn help_sections() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
-    let order = [
-        Scope::Global,
-        Scope::Workbench,
-        Scope::List,
-        Scope::Manifest,
-        Scope::Record,
-        Scope::Index,
-        Scope::Query,
-        Scope::Proposals,
-        Scope::History,
-        Scope::Sets,
-        Scope::Findings,
-        Scope::Input,
-        Scope::Editor,
-        Scope::Conflict,
-        Scope::Merge,
-        Scope::Confirm,
-        Scope::Help,
-    ];
-    order
+    HELP_ORDER
         .iter()
         .filter_map(|scope| {
             let rows: Vec<_> = BINDINGS
