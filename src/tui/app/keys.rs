@@ -23,14 +23,13 @@ impl App {
             },
         });
         let finding = self.findings.selected_finding().map(|checked| {
-            let about_memory = match &self.claude {
-                Some(view) => checked
+            // The marks hold the files of the set's memories with findings, on every format.
+            let about_memory = self.entry_of(checked).is_some()
+                || checked
                     .finding
                     .file
                     .as_deref()
-                    .is_some_and(|f| view.topic(f).is_some()),
-                None => self.entry_of(checked).is_some(),
-            };
+                    .is_some_and(|f| self.manifest.marks.contains_key(f));
             let twin = self
                 .findings
                 .report
@@ -51,8 +50,9 @@ impl App {
                     .collect()
             },
             selected: self.key_selection(),
-            set_unreadable: self.claude.is_none() && self.inspection.index.derived.is_none(),
-            manifest_unreadable: self.claude.is_none() && self.manifest_unreadable(),
+            // only a `.memory` set derives its index from a set that may not read
+            set_unreadable: self.store().is_some() && self.inspection.index.derived.is_none(),
+            manifest_unreadable: self.manifest_unreadable(),
             query_chosen: query.is_some_and(|r| r.names.get(self.query.chosen).is_some()),
             query_ran: query.is_some_and(|r| !r.query.trim().is_empty()),
             proposal,
@@ -64,11 +64,8 @@ impl App {
     }
 
     fn key_selection(&self) -> Selected {
-        if self.claude.is_some() {
-            return match self.selected_topic_file() {
-                Some(_) => Selected::Memory,
-                None => Selected::Nothing,
-            };
+        if self.selected_topic_file().is_some() {
+            return Selected::Memory;
         }
         if let Some((_, kind)) = self.manifest.selected_stray() {
             return match kind {
