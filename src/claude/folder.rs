@@ -1,7 +1,7 @@
 //! Reading one Claude Code memory folder: its topic files, its MEMORY.md and its
 //! consolidation lock, all as they are (nothing here fails on bad content).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -409,18 +409,23 @@ impl Snapshot {
 
     /// Topic files in index order (first entry linking to each), then the unlisted ones.
     pub fn ordered(&self) -> Vec<&Topic> {
+        // By file, and which are placed: a lookup per entry, not a scan (200 files, 200
+        // entries: the scans were 80,000 comparisons per reading).
+        let by_file: HashMap<&str, &Topic> =
+            self.topics.iter().map(|t| (t.file.as_str(), t)).collect();
+        let mut placed: HashSet<&str> = HashSet::with_capacity(self.topics.len());
         let mut out: Vec<&Topic> = Vec::with_capacity(self.topics.len());
         if let Some(index) = self.parsed_index() {
             for file in index.entries().filter_map(|l| l.entry_file()) {
-                if let Some(topic) = self.topic(file)
-                    && !out.iter().any(|t| t.file == topic.file)
+                if let Some(topic) = by_file.get(file)
+                    && placed.insert(topic.file.as_str())
                 {
                     out.push(topic);
                 }
             }
         }
         for topic in &self.topics {
-            if !out.iter().any(|t| t.file == topic.file) {
+            if placed.insert(topic.file.as_str()) {
                 out.push(topic);
             }
         }

@@ -4,6 +4,7 @@
 //! What loads is computed by `super::loader` exactly as the client does it; here each line of
 //! the file learns whether it loads, is dropped past a limit, or is stripped before counting.
 
+use std::collections::BTreeSet;
 use std::path::{Component, Path};
 
 use super::loader;
@@ -81,6 +82,9 @@ pub struct ParsedIndex {
     /// Index in `lines` of the first line not loaded whole.
     cut_line: Option<usize>,
     loaded: String,
+    /// Every file [`ParsedIndex::links_to`] answers for, gathered once when parsed: asked for
+    /// each topic file of a folder, a scan of every line each time was quadratic.
+    linked: BTreeSet<String>,
 }
 
 impl ParsedIndex {
@@ -106,10 +110,7 @@ impl ParsedIndex {
     /// link in a line that is not stripped (`자세한 내용: [x.md](./x.md)`, "See [x](x.md) for
     /// details"). What counts as listed for `index-unlisted` and for `index --fix` alike.
     pub fn links_to(&self, file: &str) -> bool {
-        self.lines
-            .iter()
-            .filter(|l| l.load != Load::Stripped)
-            .any(|l| l.entry_file() == Some(file) || link_targets(&l.text).any(|t| t == file))
+        self.linked.contains(file)
     }
 }
 
@@ -179,7 +180,18 @@ pub fn parse(text: &str, limits: LoadLimits) -> ParsedIndex {
         });
         offset += line.len() + 1;
     }
+    let linked = lines
+        .iter()
+        .filter(|l| l.load != Load::Stripped)
+        .flat_map(|l| {
+            l.entry_file()
+                .map(str::to_owned)
+                .into_iter()
+                .chain(link_targets(&l.text))
+        })
+        .collect();
     ParsedIndex {
+        linked,
         lines,
         limits,
         counted_lines: loaded.counted.len(),
