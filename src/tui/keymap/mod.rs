@@ -1,5 +1,5 @@
 //! The keymap, held as data. Dispatch, the hints bar and the `?` help overlay all read this one
-//! table, and whether each binding is available now ([`available`]), so they cannot drift apart.
+//! table, and whether each binding is available now (the `available` module), so they cannot drift apart.
 
 mod available;
 mod key;
