@@ -1,7 +1,8 @@
 //! The documentation keeps up with the code: docs/testing.md names every test file, the README
 //! names every subcommand, every `memwb …` command the docs show parses, no doc keeps a claim
 //! from before a capability shipped, the CI recipe in docs/audit.md fails when it should, and
-//! the README's screen is the one `memwb demo` draws.
+//! the README's screen is the one `memwb demo` draws, and docs/architecture.md shows the
+//! `formats::Backend` trait as the code declares it.
 
 use std::path::Path;
 
@@ -69,6 +70,49 @@ const PROSE: &[&str] = &["memwb queued this memory change"];
 
 /// The `memwb …` commands the docs show: inline code spans and lines of code blocks, cut at a
 /// pipe, redirection or comment, with placeholders left out (`[ENTRY]`, `A|B`, `...`).
+/// Each `fn` of the trait, joined onto one line with its whitespace squeezed.
+fn trait_methods(text: &str, start: &str) -> Vec<String> {
+    let body = &text[text.find(start).expect(start)..];
+    let body = &body[..body.find("\n}").expect("the trait's end")];
+    let mut methods = Vec::new();
+    let mut current: Option<String> = None;
+    for line in body.lines().map(str::trim) {
+        if line.starts_with("fn ") {
+            current = Some(String::new());
+        }
+        if let Some(method) = current.as_mut() {
+            if !method.is_empty() && !method.ends_with('(') {
+                method.push(' ');
+            }
+            // A method with a default body counts by its signature.
+            let line = line
+                .strip_suffix(" {")
+                .map_or(line.to_owned(), |l| format!("{l};"));
+            method.push_str(&line);
+            if line.ends_with(';') {
+                let squeezed = method
+                    .replace("( ", "(")
+                    .replace(", )", ")")
+                    .replace(",)", ")");
+                methods.push(squeezed);
+                current = None;
+            }
+        }
+    }
+    methods
+}
+
+#[test]
+fn architecture_md_shows_the_backend_trait_as_the_code_has_it() {
+    let code = trait_methods(&read("src/formats/mod.rs"), "pub trait Backend {");
+    let docs = trait_methods(&read("docs/architecture.md"), "pub trait Backend {");
+    assert!(code.len() >= 10, "{code:?}");
+    assert_eq!(
+        docs, code,
+        "docs/architecture.md's `Backend` (left) differs from src/formats/mod.rs (right)"
+    );
+}
+
 fn commands_in(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut in_block = false;

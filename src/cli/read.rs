@@ -8,20 +8,12 @@ use super::EXIT_OK;
 use super::output::{NO_MEMORIES, one_line, padded, print_json, print_raw, print_untrusted};
 use super::records::{LsArgs, ShowArgs};
 use super::select::{SelectArgs, print_selection};
-use crate::formats::{Backend, ReadError};
+use crate::formats::Backend;
 use crate::memory::Memory;
 use crate::session::Selector;
 use crate::session::selection::Selection;
 
-/// A backend's error as the CLI reports it: the engine's own error where there is one, so the
-/// hints that name the fix still find it.
-pub(super) fn reported(error: ReadError) -> anyhow::Error {
-    match error {
-        ReadError::Store(e) => e.into(),
-        ReadError::Claude(e) => e.into(),
-        other => other.into(),
-    }
-}
+pub(super) use crate::formats::reported;
 
 /// `memwb ls`: one line per memory in the set's order (`--json`: the read model's rows).
 pub fn ls(backend: &dyn Backend, args: &LsArgs) -> anyhow::Result<u8> {

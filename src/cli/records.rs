@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
 use super::output::print_untrusted;
+use crate::formats::{Backend, Edit, Written};
 use crate::review::{EntryMeta, Op, journaled, journaled_op};
 use crate::store::record::ObjectOnly;
 use crate::store::{Commit, Record, RecordInput, Store, codec};
@@ -185,27 +186,48 @@ impl<'de> Deserialize<'de> for ConsolidationPlan {
     }
 }
 
-pub fn add(store: &Store, args: &AddArgs) -> anyhow::Result<u8> {
-    let records = match &args.json {
-        Some(path) => {
-            let inputs: Vec<RecordInput> = read_json(path, "JSON array of records")?;
-            validate_all(&inputs)?
-        }
-        None => {
-            let body = args
+/// `memwb add`: one memory from the flags, or a JSON array of them, all or nothing.
+pub fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
+    let inputs: Vec<RecordInput> = match &args.json {
+        Some(path) => read_json(path, "JSON array of records")?,
+        None => vec![RecordInput {
+            name: args.name.clone().unwrap_or_default(),
+            kind: args.kind.clone().unwrap_or_default(),
+            description: args.description.clone().unwrap_or_default(),
+            body: args
                 .body
                 .read()?
-                .context("--body or --body-file is required with --name")?;
-            let input = RecordInput {
-                name: args.name.clone().unwrap_or_default(),
-                kind: args.kind.clone().unwrap_or_default(),
-                description: args.description.clone().unwrap_or_default(),
-                body,
-            };
-            vec![Record::from_input(&input)?]
-        }
+                .context("--body or --body-file is required with --name")?,
+        }],
     };
-    report(journaled_op(store, Op::Add, |s| s.extend(records))?)
+    said(backend.add(&inputs)?)
+}
+
+/// `memwb set NAME`: the fields given change, the others stay.
+pub fn set(backend: &dyn Backend, args: &SetArgs) -> anyhow::Result<u8> {
+    let edit = Edit {
+        name: args.name.clone(),
+        kind: args.kind.clone(),
+        description: args.description.clone(),
+        body: args.body.read()?,
+    };
+    said(backend.set(&args.target, &edit)?)
+}
+
+pub fn rm(backend: &dyn Backend, args: &RmArgs) -> anyhow::Result<u8> {
+    said(backend.rm(&args.names)?)
+}
+
+/// Prints what a change did, and its warning (then exits 1).
+pub(super) fn said(written: Written) -> anyhow::Result<u8> {
+    say!("{}", super::output::one_line(&written.summary))?;
+    match written.warning {
+        Some(warning) => {
+            eprintln!("warning: {}", super::output::inert(&warning));
+            Ok(super::EXIT_FINDINGS)
+        }
+        None => Ok(EXIT_OK),
+    }
 }
 
 /// Validates a batch; the first invalid item rejects the whole batch, naming its position.
@@ -218,41 +240,6 @@ fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
                 .with_context(|| format!("record {} ({:?})", i + 1, input.name))
         })
         .collect()
-}
-
-pub fn set(store: &Store, args: &SetArgs) -> anyhow::Result<u8> {
-    let current = store.read()?;
-    let entry = current.require(&args.target)?;
-    let base = &entry.record;
-    let input = RecordInput {
-        name: args.name.clone().unwrap_or_else(|| base.name().to_owned()),
-        kind: args
-            .kind
-            .clone()
-            .unwrap_or_else(|| base.kind().as_str().to_owned()),
-        description: args
-            .description
-            .clone()
-            .unwrap_or_else(|| base.description().to_owned()),
-        body: args.body.read()?.unwrap_or_else(|| base.body().to_owned()),
-    };
-    let edited = Record::from_input(&input)?;
-    if edited == *base {
-        say!("{}", unchanged(base.name()))?;
-        return Ok(EXIT_OK);
-    }
-    let renamed = set_summary(base.name(), edited.name());
-    let commit = journaled_op(store, Op::Set, |s| s.replace_entry(entry, edited))?;
-    if commit.is_empty() {
-        return report(commit);
-    }
-    finish(&renamed, &commit)
-}
-
-pub fn rm(store: &Store, args: &RmArgs) -> anyhow::Result<u8> {
-    let current = store.read()?;
-    let base = current.require_all(&args.names)?;
-    report(journaled_op(store, Op::Rm, |s| s.remove_entries(&base))?)
 }
 
 pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
@@ -362,22 +349,4 @@ pub(super) fn finish(line: &str, commit: &Commit) -> anyhow::Result<u8> {
         return Ok(super::EXIT_FINDINGS);
     }
     Ok(EXIT_OK)
-}
-
-/// What `set` says when the record already holds every value given, on both formats.
-pub(super) fn unchanged(name: &str) -> String {
-    format!(
-        "unchanged: {} already holds what was given",
-        super::output::inert(name)
-    )
-}
-
-/// What `set` did, in the same words on both formats: a rename says so rather than "added
-/// the new name; removed the old one".
-pub(super) fn set_summary(before: &str, after: &str) -> String {
-    if before == after {
-        format!("changed {after}")
-    } else {
-        format!("renamed {before} to {after}")
-    }
 }

@@ -3,8 +3,9 @@
 //! name or file, gives its file's text, and audits the folder into [`Finding`]s. The readers
 //! above (the CLI's `ls`, `show`, `select`, `check`) are written once over [`Backend`]; a new
 //! format implements it in its own module here, over its own engine, and knows nothing above
-//! it. The write side (plan a change, apply it with compare-and-swap, the journal) is not on
-//! the trait yet: docs/architecture.md, "Backends".
+//! it. The write side starts with the record changes every format has (`add`, `set`, `rm`),
+//! each one journaled compare-and-swap by the format's engine; the rest of the write side is
+//! still per format in the CLI: docs/architecture.md, "Backends".
 
 pub mod claude;
 pub mod memory;
@@ -19,7 +20,7 @@ use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::folder::Format;
 use crate::memory::Memory;
-use crate::store::StoreError;
+use crate::store::{RecordInput, StoreError};
 
 /// One format's view of an open memory folder: the read side.
 pub trait Backend {
@@ -47,11 +48,80 @@ pub trait Backend {
     /// reads the memories and is the same for every format).
     fn audit(&self) -> Vec<Finding>;
 
+    /// Adds memories, all or none; a memory that does not read is refused naming its
+    /// position in `memories` (1-based) and its name.
+    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written>;
+
+    /// Changes the memory `name` addresses, based on the version read just before; a rename
+    /// keeps its place in the set.
+    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written>;
+
+    /// Removes the memories `names` address, all or none.
+    fn rm(&self, names: &[String]) -> anyhow::Result<Written>;
+
     /// Why this format cannot do `capability`, in words that name no key or command of any
     /// front end (`None`: it can). The workbench neither offers nor runs a command whose
     /// capability its folder lacks, and its help shows this reason.
     fn lacks(&self, _capability: Capability) -> Option<&'static str> {
         None
+    }
+}
+
+/// What a `set` changes: `None` keeps the field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct Edit {
+    pub name: Option<String>,
+    pub kind: Option<String>,
+    pub description: Option<String>,
+    pub body: Option<String>,
+}
+
+/// What a change did, in words, and what a person must know about how it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// One line: "added a; changed b", "renamed a to b", "unchanged: ...".
+    pub summary: String,
+    /// The change is in place, but something about it needs a look (said as a warning;
+    /// the command then exits 1).
+    pub warning: Option<String>,
+}
+
+impl Written {
+    pub(crate) fn done(summary: String) -> Self {
+        Self {
+            summary,
+            warning: None,
+        }
+    }
+}
+
+/// `result` for the memory at `position` in `batch`: when the batch holds more than one, its
+/// error names which (1-based) and its name; one memory alone needs no pointing at.
+pub(crate) fn placed<T>(
+    result: anyhow::Result<T>,
+    batch: &[RecordInput],
+    position: usize,
+) -> anyhow::Result<T> {
+    if batch.len() < 2 {
+        return result;
+    }
+    anyhow::Context::with_context(result, || {
+        format!("record {} ({:?})", position + 1, batch[position].name)
+    })
+}
+
+/// What `set` says when the memory already holds every value given, on every format.
+pub(crate) fn unchanged(name: &str) -> String {
+    format!("unchanged: {name} already holds what was given")
+}
+
+/// What `set` did, in the same words on every format: a rename says so rather than "added
+/// the new name; removed the old one".
+pub(crate) fn set_summary(before: &str, after: &str) -> String {
+    if before == after {
+        format!("changed {after}")
+    } else {
+        format!("renamed {before} to {after}")
     }
 }
 
@@ -84,6 +154,16 @@ impl Reading {
     /// The memories a selection chooses among: those that read, in the set's order.
     pub fn candidates(&self) -> Vec<Memory> {
         Memory::readable(&self.memories)
+    }
+}
+
+/// A backend's error as a command reports it: the engine's own error where there is one, so
+/// the hints that name the fix still find it.
+pub(crate) fn reported(error: ReadError) -> anyhow::Error {
+    match error {
+        ReadError::Store(e) => e.into(),
+        ReadError::Claude(e) => e.into(),
+        other => other.into(),
     }
 }
 

@@ -2,15 +2,17 @@
 //! does not read is still listed, with why), addressed by name, else by file.
 
 mod view;
+pub(crate) mod write;
 
 use std::path::Path;
 
-use super::{Backend, Capability, NotAMemory, Open, ReadError, Reading, Recognized};
+use super::{Backend, Capability, Edit, NotAMemory, Open, ReadError, Reading, Recognized, Written};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
 use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
+use crate::store::RecordInput;
 
 pub use view::ClaudeView;
 
@@ -120,6 +122,18 @@ impl Backend for ClaudeBackend<'_> {
 
     fn audit(&self) -> Vec<Finding> {
         audit(&self.folder.read())
+    }
+
+    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written> {
+        self.add_topics(memories)
+    }
+
+    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+        self.set_topic(name, edit)
+    }
+
+    fn rm(&self, names: &[String]) -> anyhow::Result<Written> {
+        self.rm_topics(names)
     }
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {

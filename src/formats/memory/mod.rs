@@ -1,15 +1,17 @@
 //! The `.memory` contract as a [`Backend`]: a strict reading of the manifest's set, addressed
 //! by the store's rules (a listed file name, or a name one file holds).
 
+mod write;
+
 use std::path::Path;
 
 use anyhow::Context;
 
-use super::{Backend, Open, ReadError, Reading, Recognized};
+use super::{Backend, Edit, Open, ReadError, Reading, Recognized, Written};
 use crate::finding::Finding;
 use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
-use crate::store::{MEMORY_DIR, Store, StoreError};
+use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
 /// A folder whose `manifest.json` reads as the contract's manifest; one of another schema is
 /// refused (neither format may write there).
@@ -106,5 +108,17 @@ impl Backend for MemoryBackend<'_> {
 
     fn audit(&self) -> Vec<Finding> {
         self.store.inspect().findings()
+    }
+
+    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written> {
+        self.add_records(memories)
+    }
+
+    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+        self.set_record(name, edit)
+    }
+
+    fn rm(&self, names: &[String]) -> anyhow::Result<Written> {
+        self.rm_records(names)
     }
 }

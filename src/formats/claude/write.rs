@@ -1,0 +1,262 @@
+//! The record changes on a Claude Code folder: each planned as text (`claude::edit`) and
+//! written by the engine as one journaled compare-and-swap (`review::claude::journaled`), so
+//! a file Claude Code changed after memwb read it is never written over.
+
+use anyhow::Context;
+use jiff::Timestamp;
+
+use super::ClaudeBackend;
+use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile};
+use crate::claude::folder::IndexFile;
+use crate::claude::frontmatter::KNOWN_TYPES;
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::claude::index::INDEX_FILE;
+use crate::claude::{ClaudeFolder, Snapshot, Topic};
+use crate::formats::{Edit, Written, placed, set_summary, unchanged};
+use crate::review::claude as journal;
+use crate::review::{EntryMeta, Op, ReviewError};
+use crate::store::RecordInput;
+
+/// The exact text of `file` in the folder (`None` when it does not exist).
+pub(crate) fn read_file(folder: &ClaudeFolder, file: &str) -> anyhow::Result<Option<String>> {
+    let path = folder.root().join(file);
+    let Some(bytes) = read_regular(&path, MAX_FILE_BYTES)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes).map(Some).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is not valid UTF-8 (first bad byte at offset {}); memwb edits text only",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+pub(crate) fn read_index(
+    folder: &ClaudeFolder,
+    snapshot: &Snapshot,
+) -> anyhow::Result<Option<String>> {
+    if let IndexFile::Unreadable(why) = &snapshot.index {
+        anyhow::bail!("{} cannot be read: {why}", folder.index_path().display());
+    }
+    read_file(folder, INDEX_FILE)
+}
+
+/// Every file in the folder, memories or not: a new file must not take any of their names.
+pub(crate) fn existing_files(snapshot: &Snapshot) -> Vec<String> {
+    snapshot
+        .topics
+        .iter()
+        .map(|t| t.file.clone())
+        .chain(snapshot.others.iter().map(|o| o.file.clone()))
+        .collect()
+}
+
+/// A topic's exact text, which the change is based on.
+pub(crate) fn topic_text(folder: &ClaudeFolder, topic: &Topic) -> anyhow::Result<String> {
+    read_file(folder, &topic.file)?
+        .with_context(|| format!("{} was removed", folder.root().join(&topic.file).display()))
+}
+
+/// A memory's field as the rules for Claude Code folders take it: one line, not empty.
+fn one_line(what: &str, value: &str) -> anyhow::Result<()> {
+    if value.trim().is_empty() {
+        anyhow::bail!("the {what} is empty");
+    }
+    if value.contains(['\n', '\r']) {
+        anyhow::bail!("the {what} must be one line");
+    }
+    if value.chars().any(char::is_control) {
+        anyhow::bail!("the {what} holds a control character");
+    }
+    Ok(())
+}
+
+fn known_type(kind: &str) -> anyhow::Result<()> {
+    if !KNOWN_TYPES.contains(&kind) {
+        anyhow::bail!(crate::store::RecordError::Type(
+            crate::sanitize::line(kind).into_owned()
+        ));
+    }
+    Ok(())
+}
+
+fn validate(input: &RecordInput) -> anyhow::Result<NewMemory> {
+    one_line("name", &input.name)?;
+    known_type(&input.kind)?;
+    one_line("description", &input.description)?;
+    if input.body.trim().is_empty() {
+        anyhow::bail!("the body is empty");
+    }
+    Ok(NewMemory {
+        name: input.name.clone(),
+        kind: input.kind.clone(),
+        description: input.description.clone(),
+        body: input.body.clone(),
+    })
+}
+
+/// Writes `writes` through the journal as one change of `op`. `Ok(Some(warning))` when it
+/// was written but the journal could not record it.
+pub(crate) fn journal_writes(
+    folder: &ClaudeFolder,
+    writes: Vec<FileWrite>,
+    op: Op,
+) -> anyhow::Result<Option<String>> {
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    not_journaled(journal::journaled(folder, writes, meta).map(|_| ()))
+}
+
+/// The warning a change that is written but not journaled says; any other error fails.
+pub(crate) fn not_journaled(result: Result<(), ReviewError>) -> anyhow::Result<Option<String>> {
+    match result {
+        Ok(()) => Ok(None),
+        Err(ReviewError::NotJournaled { path, detail }) => Ok(Some(format!(
+            "committed, but not journaled: {}: {detail}; the next change records it",
+            path.display()
+        ))),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The topic `name` addresses (see [`super::address`]).
+pub(crate) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
+    super::address(&snapshot.topics, name, &snapshot.root, Topic::name, |t| {
+        &t.file
+    })
+    .map_err(crate::formats::reported)
+}
+
+impl ClaudeBackend<'_> {
+    pub(super) fn add_topics(&self, inputs: &[RecordInput]) -> anyhow::Result<Written> {
+        let folder = self.folder;
+        let snapshot = folder.read();
+        let mut memories = Vec::with_capacity(inputs.len());
+        for (i, input) in inputs.iter().enumerate() {
+            let memory = placed(validate(input), inputs, i)?;
+            if let Some(topic) = snapshot.topics.iter().find(|t| t.name() == memory.name) {
+                anyhow::bail!(
+                    "record {} ({:?}): a memory with this name exists ({})",
+                    i + 1,
+                    input.name,
+                    topic.file
+                );
+            }
+            if memories.iter().any(|m: &NewMemory| m.name == memory.name) {
+                anyhow::bail!(
+                    "record {} ({:?}): the name is twice in the batch",
+                    i + 1,
+                    input.name
+                );
+            }
+            memories.push(memory);
+        }
+        let index = read_index(folder, &snapshot)?;
+        let existing = existing_files(&snapshot);
+        let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+        let (files, writes) =
+            edit::plan_add_all(&memories, index.as_deref(), &existing, Timestamp::now())?;
+        let warning = journal_writes(folder, writes, Op::Add)?;
+        let added: Vec<String> = memories
+            .iter()
+            .zip(&files)
+            .map(|(m, f)| format!("{} ({f})", m.name))
+            .collect();
+        Ok(Written {
+            summary: format!("added {}", added.join(", ")),
+            warning,
+        })
+    }
+
+    pub(super) fn set_topic(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+        let folder = self.folder;
+        let snapshot = folder.read();
+        let topic = require(&snapshot, name)?;
+        if let Some(name) = &edit.name {
+            one_line("name", name)?;
+            if let Some(other) = snapshot
+                .topics
+                .iter()
+                .find(|t| t.name() == name && t.file != topic.file)
+            {
+                anyhow::bail!("a memory named {name:?} exists ({})", other.file);
+            }
+        }
+        if let Some(kind) = &edit.kind {
+            known_type(kind)?;
+        }
+        if let Some(description) = &edit.description {
+            one_line("description", description)?;
+        }
+        let changes = Changes {
+            name: edit.name.clone(),
+            kind: edit.kind.clone(),
+            description: edit.description.clone(),
+            body: edit.body.clone(),
+            fields: Vec::new(),
+        };
+        let text = topic_text(folder, topic)?;
+        let index = read_index(folder, &snapshot)?;
+        let existing = existing_files(&snapshot);
+        let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+        let (file, writes) = edit::plan_edit(
+            TopicFile {
+                file: &topic.file,
+                text: &text,
+            },
+            index.as_deref(),
+            &changes,
+            Some(&existing),
+            Timestamp::now(),
+        )?;
+        if writes.is_empty() {
+            return Ok(Written::done(unchanged(topic.name())));
+        }
+        let warning = journal_writes(folder, writes, Op::Set)?;
+        let name = edit.name.as_deref().unwrap_or(topic.name());
+        let moved = if file == topic.file {
+            String::new()
+        } else {
+            format!(" (now {file})")
+        };
+        Ok(Written {
+            summary: format!("{}{moved}", set_summary(topic.name(), name)),
+            warning,
+        })
+    }
+
+    pub(super) fn rm_topics(&self, names: &[String]) -> anyhow::Result<Written> {
+        let folder = self.folder;
+        let snapshot = folder.read();
+        let mut topics: Vec<&Topic> = Vec::with_capacity(names.len());
+        for name in names {
+            let topic = require(&snapshot, name)?;
+            if !topics.iter().any(|t| t.file == topic.file) {
+                topics.push(topic);
+            }
+        }
+        let texts: Vec<String> = topics
+            .iter()
+            .map(|t| topic_text(folder, t))
+            .collect::<anyhow::Result<_>>()?;
+        let files: Vec<TopicFile> = topics
+            .iter()
+            .zip(&texts)
+            .map(|(t, text)| TopicFile {
+                file: &t.file,
+                text,
+            })
+            .collect();
+        let index = read_index(folder, &snapshot)?;
+        let writes = edit::plan_rm(&files, index.as_deref());
+        let warning = journal_writes(folder, writes, Op::Rm)?;
+        let names: Vec<&str> = topics.iter().map(|t| t.name()).collect();
+        Ok(Written {
+            summary: format!("removed {}", names.join(", ")),
+            warning,
+        })
+    }
+}
