@@ -2,7 +2,7 @@
 //! (`store::inspect`), a Claude Code folder's (`claude::audit`), memwb's state and the content
 //! audit all report this one shape, and `check` (its `--json` too), `check --all` and the
 //! workbench show it. A leaf: it depends on nothing in the crate.
-#![warn(unreachable_pub, missing_docs)]
+#![warn(missing_docs)]
 
 use serde::Serialize;
 

@@ -59,6 +59,11 @@
 //! # Ok(())
 //! # }
 //! ```
+// Every item the library does not document is pub(crate) (docs/architecture.md, "The
+// library's surface"). Here rather than in Cargo.toml's [lints]: there it would also hold the
+// test and bench crates, whose shared helpers are `pub` for their sibling modules.
+#![warn(unreachable_pub)]
+
 pub mod agents;
 pub mod claude;
 #[cfg(feature = "watch")]

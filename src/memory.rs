@@ -3,7 +3,7 @@
 //! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
 //! selection, the content audit, eval and the workbench's query. A leaf: it depends on nothing
 //! in the crate, so a new format produces it without knowing who reads it.
-#![warn(unreachable_pub, missing_docs)]
+#![warn(missing_docs)]
 
 use std::time::SystemTime;
 

@@ -5,7 +5,7 @@
 //! become `⍰` followed by their hex code, bidirectional overrides become a visible marker, and
 //! a tab becomes spaces up to the next multiple of [`TAB_WIDTH`]. Line breaks are the caller's
 //! business: [`line()`] maps `\n` and `\r` to pictures too, [`lines`] splits on them.
-#![warn(unreachable_pub, missing_docs)]
+#![warn(missing_docs)]
 
 use std::borrow::Cow;
 

@@ -116,7 +116,7 @@ pub(crate) struct Loaded {
 
 impl Loaded {
     /// The text Claude Code puts into the session (before the warning it appends when cut).
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let loaded: Vec<&str> = self
             .counted
             .iter()

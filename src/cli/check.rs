@@ -25,7 +25,7 @@ use crate::session::model::ModelClient;
 use crate::store::{Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     /// Print {"workspace","ok","records","findings":[...],"notes":[...]} (with --all, an
     /// array of those).
     #[arg(long)]
@@ -45,7 +45,7 @@ pub struct CheckArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct AcceptArgs {
+pub(super) struct AcceptArgs {
     /// The finding's code (`secret`, `stale-path`, `relative-date`, ...).
     pub(super) code: String,
     /// The record it is about.
@@ -60,7 +60,7 @@ pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn Mo
     settings.map(|s| s.client()).transpose().map_err(Into::into)
 }
 
-pub fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
+pub(super) fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
     let client = model_client(&args.model)?;
     let mut context = AuditContext::new(Some(project_root(store)));
     context.model = client.as_deref();
@@ -264,7 +264,7 @@ fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
+pub(super) fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
     let _lock = store.lock_for_write()?;
     let set = store
         .read()

@@ -17,14 +17,14 @@ use crate::content::report::{Checked, check_claude};
 use crate::content::{AuditContext, secret_fingerprints};
 
 /// `memwb repair FILE`: a Claude Code folder has no manifest entry to repair.
-pub fn refuse_repair() -> anyhow::Result<u8> {
+pub(super) fn refuse_repair() -> anyhow::Result<u8> {
     anyhow::bail!(
         "repair fixes a .memory manifest entry, and a Claude Code folder has no manifest: edit a topic file with `memwb set FILE ...`, remove it with `memwb rm FILE`, or move damaged journal lines aside with `memwb repair --journal`; nothing was changed"
     )
 }
 
 /// `memwb repair --journal` on the folder's journal, in its state directory.
-pub fn repair_journal(folder: &crate::claude::ClaudeFolder) -> anyhow::Result<u8> {
+pub(super) fn repair_journal(folder: &crate::claude::ClaudeFolder) -> anyhow::Result<u8> {
     let journal = crate::review::journal::Journal::of_claude(
         &crate::claude::ClaudeState::for_folder(folder)?,
     );
@@ -41,7 +41,7 @@ pub(super) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<
 }
 
 /// What Claude Code loads, then the marked line where it stops and what it drops.
-pub fn index(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::Result<u8> {
+pub(super) fn index(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::Result<u8> {
     if args.write {
         return super::claude_write::index_fix(folder, &args.spelled_now());
     }
@@ -90,7 +90,7 @@ pub fn index(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::
 /// as proposals in the folder's state directory (the folder is not written). `project` is
 /// where mentioned paths are looked up (the workspace the folder was found for; for
 /// `--memory-dir`, the directory its `projects/<slug>` names, when there is one).
-pub fn check(
+pub(super) fn check(
     folder: &crate::claude::ClaudeFolder,
     args: &CheckArgs,
     project: Option<std::path::PathBuf>,
@@ -115,7 +115,10 @@ pub fn check(
 
 /// `memwb accept CODE NAME` on a Claude Code folder: kept in its state directory
 /// (`accepted.json`), never in the folder.
-pub fn accept(folder: &crate::claude::ClaudeFolder, args: &AcceptArgs) -> anyhow::Result<u8> {
+pub(super) fn accept(
+    folder: &crate::claude::ClaudeFolder,
+    args: &AcceptArgs,
+) -> anyhow::Result<u8> {
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     let snapshot = folder.read();

@@ -14,7 +14,7 @@ use crate::review::Op;
 use crate::review::claude::{propose, writes_for_images};
 use crate::review::proposal::{Kind, Plan};
 
-pub fn consolidate(
+pub(super) fn consolidate(
     folder: &crate::claude::ClaudeFolder,
     args: &ConsolidateArgs,
 ) -> anyhow::Result<u8> {

@@ -21,7 +21,10 @@ use crate::review::sink::evidence;
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::replies::{ask_consolidator, ask_extractor};
 
-pub fn propose(folder: &crate::claude::ClaudeFolder, args: &ProposeArgs) -> anyhow::Result<u8> {
+pub(super) fn propose(
+    folder: &crate::claude::ClaudeFolder,
+    args: &ProposeArgs,
+) -> anyhow::Result<u8> {
     let read = propose::read(folder);
     let now = Timestamp::now();
     let proposals = match &args.source {
@@ -146,7 +149,10 @@ fn from_plan(
     })
 }
 
-pub fn proposals(folder: &crate::claude::ClaudeFolder, args: &ProposalsArgs) -> anyhow::Result<u8> {
+pub(super) fn proposals(
+    folder: &crate::claude::ClaudeFolder,
+    args: &ProposalsArgs,
+) -> anyhow::Result<u8> {
     // An approval a crash interrupted is finished (or rolled back) first, as `log` does.
     review_claude::recover(folder)?;
     print_proposals(
@@ -156,7 +162,10 @@ pub fn proposals(folder: &crate::claude::ClaudeFolder, args: &ProposalsArgs) -> 
     )
 }
 
-pub fn approve(folder: &crate::claude::ClaudeFolder, args: &ApproveArgs) -> anyhow::Result<u8> {
+pub(super) fn approve(
+    folder: &crate::claude::ClaudeFolder,
+    args: &ApproveArgs,
+) -> anyhow::Result<u8> {
     let approved = review_claude::approve(folder, &args.id)?;
     super::claude_write::done(
         &format!(
@@ -169,7 +178,10 @@ pub fn approve(folder: &crate::claude::ClaudeFolder, args: &ApproveArgs) -> anyh
     )
 }
 
-pub fn reject(folder: &crate::claude::ClaudeFolder, args: &RejectArgs) -> anyhow::Result<u8> {
+pub(super) fn reject(
+    folder: &crate::claude::ClaudeFolder,
+    args: &RejectArgs,
+) -> anyhow::Result<u8> {
     review_claude::reject(folder, &args.id, args.reason.clone())?;
     say!("rejected {}", args.id)?;
     Ok(EXIT_OK)

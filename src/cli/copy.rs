@@ -19,7 +19,7 @@ use crate::review::proposal::{self, NewProposal, Origin, Plan, images};
 use crate::store::{MemorySet, Record, StoreOptions};
 
 #[derive(clap::Args, Debug)]
-pub struct CopyArgs {
+pub(super) struct CopyArgs {
     /// The memory folder to copy from (a `.memory` folder or a Claude Code folder; format
     /// detected, or forced with --from-format).
     #[arg(long, value_name = "DIR")]
@@ -47,7 +47,7 @@ impl Read {
     }
 }
 
-pub fn run(
+pub(super) fn run(
     target: &Open,
     args: &CopyArgs,
     options: &StoreOptions,

@@ -19,7 +19,7 @@ const MAX_K: usize = 200;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct EvalArgs {
+pub(crate) struct EvalArgs {
     #[command(subcommand)]
     command: Option<EvalCommand>,
     /// Run the self-retrieval cases instead: each record's description must select it.
@@ -78,7 +78,7 @@ struct AddArgs {
 
 /// What `memwb eval` needs of a memory folder, whichever its format: where its evaluation
 /// lives, the set the cases run against, and the case edits under the folder's own lock.
-pub trait EvalFolder {
+pub(crate) trait EvalFolder {
     fn state(&self) -> &EvalState;
     fn corpus(&self) -> anyhow::Result<Corpus>;
     /// Appends `case` (its names checked against the set) under the folder's lock.
@@ -88,13 +88,13 @@ pub trait EvalFolder {
 }
 
 /// A `.memory` set: the cases in `.memory/.memwb/`, edited under the store's lock.
-pub struct MemoryEval<'a> {
+pub(crate) struct MemoryEval<'a> {
     store: &'a Store,
     state: EvalState,
 }
 
 impl<'a> MemoryEval<'a> {
-    pub fn new(store: &'a Store) -> Self {
+    pub(crate) fn new(store: &'a Store) -> Self {
         Self {
             store,
             state: EvalState::of(store),
@@ -133,16 +133,19 @@ impl EvalFolder for ClaudeEval {
     }
 }
 
-pub fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
+pub(crate) fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
     run_on(&MemoryEval::new(store), args)
 }
 
-pub fn run_claude(folder: &crate::claude::ClaudeFolder, args: &EvalArgs) -> anyhow::Result<u8> {
+pub(crate) fn run_claude(
+    folder: &crate::claude::ClaudeFolder,
+    args: &EvalArgs,
+) -> anyhow::Result<u8> {
     run_on(&ClaudeEval::open(folder)?, args)
 }
 
 /// `memwb eval` and its subcommands on `folder`.
-pub fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Result<u8> {
+pub(crate) fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Result<u8> {
     match &args.command {
         Some(EvalCommand::Add(add)) => {
             let case = Case::new(
@@ -207,7 +210,7 @@ fn names(list: &[String]) -> String {
 
 /// One run, for printing and for the exit code.
 #[derive(Debug)]
-pub struct Report {
+pub(crate) struct Report {
     pub k: usize,
     pub cases: usize,
     pub keyword: SelectorRun,
@@ -260,7 +263,7 @@ impl Report {
 
     /// 1 when a selector's recall is below `min_recall` (or nothing could be scored), or when
     /// any forbidden name was selected.
-    pub fn exit_code(&self, min_recall: Option<f64>) -> u8 {
+    pub(crate) fn exit_code(&self, min_recall: Option<f64>) -> u8 {
         let failed = self.selectors().any(|(_, run)| {
             run.scores.forbidden_hits > 0
                 || min_recall.is_some_and(|min| run.scores.recall_at_k.is_none_or(|r| r < min))
@@ -337,23 +340,9 @@ impl<'a> From<&'a CaseResult> for ResultJson<'a> {
     }
 }
 
-/// Runs the cases `args` names on a `.memory` set whose evaluation is kept in `state`; `env`
-/// looks up environment variables (model settings).
-pub fn execute(
-    store: &Store,
-    state: &EvalState,
-    args: &EvalArgs,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> anyhow::Result<Report> {
-    let folder = MemoryEval {
-        store,
-        state: state.clone(),
-    };
-    execute_on(&folder, args, env)
-}
-
-/// [`execute`] on a folder of either format.
-pub fn execute_on<F: EvalFolder>(
+/// Runs the cases `args` names on a folder of either format; `env` looks up environment
+/// variables (model settings).
+pub(crate) fn execute_on<F: EvalFolder>(
     folder: &F,
     args: &EvalArgs,
     env: &dyn Fn(&str) -> Option<String>,

@@ -4,7 +4,7 @@ use crate::review::ReviewError;
 use crate::store::StoreError;
 
 /// What to run next, for the errors that have a known way out.
-pub fn for_error(error: &anyhow::Error) -> Vec<String> {
+pub(super) fn for_error(error: &anyhow::Error) -> Vec<String> {
     for cause in error.chain() {
         if let Some(review) = cause.downcast_ref::<ReviewError>() {
             return match review {

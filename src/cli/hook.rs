@@ -15,28 +15,28 @@ use crate::agents::claude_code::hook::input::{MAX_INPUT_BYTES, read_one_value};
 use crate::claude::locate::process_env;
 
 #[derive(clap::Args, Debug)]
-pub struct HookArgs {
+pub(super) struct HookArgs {
     #[command(subcommand)]
     pub agent: HookAgent,
 }
 
 #[derive(clap::Subcommand, Debug)]
-pub enum HookAgent {
+pub(super) enum HookAgent {
     /// Answer one Claude Code hook input (PreToolUse, PostToolUse, SessionStart) read on stdin.
     Claude(ClaudeHookArgs),
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ClaudeHookArgs {
+pub(super) struct ClaudeHookArgs {
     /// The mode when neither MEMWB_CLAUDE_MODE nor memwb's config file sets one: review, record or off.
     #[arg(long, value_name = "MODE", value_parser = ["review", "record", "off"])]
     pub mode: Option<String>,
 }
 
 /// The file problems are appended to, in the folder's state directory (else the state root).
-pub const LOG_FILE: &str = "hook.log";
+pub(super) const LOG_FILE: &str = "hook.log";
 
-pub fn run(args: &HookArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: &HookArgs) -> anyhow::Result<u8> {
     let HookAgent::Claude(args) = &args.agent;
     let installed = args.mode.as_deref().and_then(Mode::parse);
     let budget = Budget::until(Instant::now() + BUDGET);
@@ -122,7 +122,7 @@ fn log(answer: &Answer) {
 }
 
 /// How a decision's line in `hook.log` starts, after its time.
-pub const DECISION: &str = "decision: ";
+pub(super) const DECISION: &str = "decision: ";
 
 /// What an answer decided, for the log: `PreToolUse deny`, `SessionStart context`.
 fn decision_of(stdout: &str) -> Option<String> {
@@ -138,14 +138,14 @@ fn decision_of(stdout: &str) -> Option<String> {
 }
 
 /// Whether the command line is `memwb [global options] hook claude ...`.
-pub fn is_hook_invocation(args: impl Iterator<Item = String>) -> bool {
+pub(super) fn is_hook_invocation(args: impl Iterator<Item = String>) -> bool {
     let args: Vec<String> = args.skip(1).collect();
     args.windows(2)
         .any(|pair| pair[0] == "hook" && pair[1] == "claude")
 }
 
 /// Logs a command line that did not parse, for a hook invocation (there is no folder yet).
-pub fn log_unparsed(message: &str) {
+pub(super) fn log_unparsed(message: &str) {
     let first = message.lines().next().unwrap_or(message);
     log(&Answer::default_with(&format!(
         "the hook's command line did not parse: {first}"

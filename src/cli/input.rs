@@ -15,15 +15,15 @@ use crate::store::record::MAX_RECORD_BYTES;
 /// The most bytes of a JSON input (`add --json`, `consolidate --plan`, `propose extract
 /// --history`, `propose import`): a full batch of 200 records at their byte budget, escaped,
 /// fits several times over.
-pub const MAX_JSON_INPUT_BYTES: usize = 16 << 20;
+pub(super) const MAX_JSON_INPUT_BYTES: usize = 16 << 20;
 /// The most bytes of `--body-file`: far above the 4096-byte record budget, so that CRLF line
 /// ends and outer blank lines (normalised away) never make a body that fits refused here.
-pub const MAX_BODY_INPUT_BYTES: usize = 64 << 10;
+pub(super) const MAX_BODY_INPUT_BYTES: usize = 64 << 10;
 /// The most bytes of `repair --from`: a record file is at most this long.
-pub const MAX_RECORD_INPUT_BYTES: usize = MAX_RECORD_BYTES;
+pub(super) const MAX_RECORD_INPUT_BYTES: usize = MAX_RECORD_BYTES;
 
 /// The text of `path`, or of standard input when `path` is `-`, at most `max` bytes.
-pub fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {
+pub(super) fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {
     let bytes = if path == Path::new("-") {
         read_capped(std::io::stdin().lock(), max, Path::new("standard input"))?
     } else {
@@ -42,14 +42,17 @@ pub fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {
 
 /// JSON from `path` (or `-`); a UTF-8 byte order mark at the start, as some editors and
 /// Windows tools write, is skipped.
-pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<T> {
+pub(super) fn read_json<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    what: &str,
+) -> anyhow::Result<T> {
     let text = read_text(path, MAX_JSON_INPUT_BYTES)?;
     let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
     serde_json::from_str(json).with_context(|| format!("{} is not a valid {what}", describe(path)))
 }
 
 /// A path as messages name it: `-` is standard input.
-pub fn describe(path: &Path) -> String {
+pub(super) fn describe(path: &Path) -> String {
     if path == Path::new("-") {
         "standard input".into()
     } else {

@@ -19,7 +19,7 @@ mod claude_consolidate;
 mod claude_review;
 mod claude_write;
 mod copy;
-pub mod eval;
+pub(crate) mod eval;
 mod hints;
 mod hook;
 mod hooks;

@@ -8,13 +8,13 @@ use crate::redact::{redact, redact_json};
 use crate::sanitize;
 
 /// Untrusted text as every output shows it: credentials redacted, then made [`inert`].
-pub fn shown(text: &str) -> String {
+pub(super) fn shown(text: &str) -> String {
     inert(&redact(text))
 }
 
 /// Untrusted text made inert (see [`crate::sanitize`]): every control, C1 and bidi character
 /// becomes a visible picture; line breaks and tabs stay as they are.
-pub fn inert(text: &str) -> String {
+pub(super) fn inert(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if sanitize::is_unsafe(c) && c != '\n' && c != '\t' {
@@ -29,13 +29,13 @@ pub fn inert(text: &str) -> String {
 /// A one-line field (a name, a description, a file name) as one line, as every output shows
 /// it: credentials redacted, line breaks and every other unsafe character made visible
 /// ([`sanitize::line`]), so a field can never forge an output line of its own.
-pub fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     sanitize::line(&redact(text)).into_owned()
 }
 
 /// [`one_line`] padded with spaces to `width` characters. Unlike `format!`'s width, any width
 /// works (a name may be longer than 65,535 characters).
-pub fn padded(text: &str, width: usize) -> String {
+pub(super) fn padded(text: &str, width: usize) -> String {
     let text = one_line(text);
     let pad = width.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
     let mut out = String::with_capacity(text.len() + pad);
@@ -46,7 +46,7 @@ pub fn padded(text: &str, width: usize) -> String {
 
 /// The widest of `texts` as [`one_line`] prints them, in terminal columns (a CJK character
 /// takes two), so that [`padded`] columns line up on screen.
-pub fn widest<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
+pub(super) fn widest<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
     texts
         .into_iter()
         .map(|t| unicode_width::UnicodeWidthStr::width(one_line(t).as_str()))
@@ -57,14 +57,14 @@ pub fn widest<'a>(texts: impl IntoIterator<Item = &'a str>) -> usize {
 /// Writes untrusted text to stdout, credentials redacted and made inert whether or not stdout
 /// is a terminal: a pipe often ends in one (`memwb show x | less -R`). Scripts that need the
 /// exact bytes use `show --raw`.
-pub fn print_untrusted(text: &str) -> std::io::Result<()> {
+pub(super) fn print_untrusted(text: &str) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(shown(text).as_bytes())?;
     out.flush()
 }
 
 /// Writes bytes to stdout exactly as they are (`show --raw`).
-pub fn print_raw(bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn print_raw(bytes: &[u8]) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(bytes)?;
     out.flush()
@@ -72,7 +72,7 @@ pub fn print_raw(bytes: &[u8]) -> std::io::Result<()> {
 
 /// JSON text with every character a terminal must not see raw (serde_json leaves DEL, C1
 /// controls and bidi overrides as they are) written as a `\uXXXX` escape: still the same JSON.
-pub fn escape_json(text: &str) -> String {
+pub(super) fn escape_json(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         if c != '\n' && sanitize::is_unsafe(c) {
@@ -89,13 +89,13 @@ pub fn escape_json(text: &str) -> String {
 
 /// JSON on stdout, escaped by [`escape_json`]: pretty for a person at a terminal, compact (one
 /// line) for a script reading a pipe or a file.
-pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+pub(super) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     write_json(&mut std::io::stdout().lock(), value)
 }
 
 /// JSON for stdout, every string in it with its credentials redacted, escaped by
 /// [`escape_json`], on `out`: pretty when stdout is a terminal, compact otherwise.
-pub fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
+pub(super) fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let mut value = serde_json::to_value(value)?;
     redact_json(&mut value);
     let text = json_text(&value, std::io::stdout().is_terminal())?;
@@ -114,10 +114,10 @@ fn json_text(value: &impl serde::Serialize, pretty: bool) -> anyhow::Result<Stri
 }
 
 /// What `ls` says on a set with no memories, on both formats, with the command that adds one.
-pub const NO_MEMORIES: &str = "no memories in this set; add one with: memwb add --name NAME --type user --description TEXT --body TEXT";
+pub(super) const NO_MEMORIES: &str = "no memories in this set; add one with: memwb add --name NAME --type user --description TEXT --body TEXT";
 
 /// "1 entry", "2 entries": a count with its noun in the right number.
-pub fn counted(n: usize, one: &str, many: &str) -> String {
+pub(super) fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -16,7 +16,7 @@ use crate::session::selection::Selection;
 pub(super) use crate::formats::reported;
 
 /// `memwb ls`: one line per memory in the set's order (`--json`: the read model's rows).
-pub fn ls(backend: &dyn Backend, args: &LsArgs) -> anyhow::Result<u8> {
+pub(super) fn ls(backend: &dyn Backend, args: &LsArgs) -> anyhow::Result<u8> {
     let reading = backend.read().map_err(reported)?;
     if args.json {
         print_json(&reading.memories)?;
@@ -59,7 +59,7 @@ pub fn ls(backend: &dyn Backend, args: &LsArgs) -> anyhow::Result<u8> {
 
 /// `memwb show NAME`: the memory's file under a `# FILE` heading (made inert), its read-model
 /// row (`--json`), or its exact bytes (`--raw`).
-pub fn show(backend: &dyn Backend, args: &ShowArgs) -> anyhow::Result<u8> {
+pub(super) fn show(backend: &dyn Backend, args: &ShowArgs) -> anyhow::Result<u8> {
     let reading = backend.read().map_err(reported)?;
     let memory = backend.find(&reading, &args.name).map_err(reported)?;
     if args.json {
@@ -74,7 +74,7 @@ pub fn show(backend: &dyn Backend, args: &ShowArgs) -> anyhow::Result<u8> {
 }
 
 /// `memwb select QUERY`, on the standard outputs.
-pub fn select(backend: &dyn Backend, args: &SelectArgs) -> anyhow::Result<u8> {
+pub(super) fn select(backend: &dyn Backend, args: &SelectArgs) -> anyhow::Result<u8> {
     select_to(
         backend,
         args,
@@ -85,7 +85,7 @@ pub fn select(backend: &dyn Backend, args: &SelectArgs) -> anyhow::Result<u8> {
 }
 
 /// [`select`] with the environment and both outputs given, for tests and embedders.
-pub fn select_to(
+pub(super) fn select_to(
     backend: &dyn Backend,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
@@ -100,7 +100,7 @@ pub fn select_to(
 /// The selection `select` prints: the memories that read, in the set's order, and the
 /// catalog a model is shown. Fails only when the model settings are contradictory or
 /// unusable, or the set cannot be read.
-pub fn selection(
+pub(super) fn selection(
     backend: &dyn Backend,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,

@@ -8,7 +8,7 @@ use crate::store::Store;
 use crate::store::inspect::EntryState;
 
 /// The listed file `given` names.
-pub fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
+pub(super) fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
     let report = store.inspect();
     let listed: Vec<&str> = report.entries.iter().map(|e| e.file.as_str()).collect();
     let path = Path::new(given);

@@ -26,7 +26,7 @@ use crate::session::replies::{ask_consolidator, ask_extractor};
 use crate::store::{Record, RecordInput, Store};
 
 #[derive(clap::Args, Debug)]
-pub struct ProposeArgs {
+pub(super) struct ProposeArgs {
     #[command(subcommand)]
     pub(super) source: ProposeSource,
 }
@@ -83,7 +83,7 @@ pub(super) enum KindArg {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ProposalsArgs {
+pub(super) struct ProposalsArgs {
     /// Print a JSON array of {"id","kind","state","changes","origin","created_at",
     /// "source_names","records","base","additions","evidence","reason","journal_entry"}, and
     /// "files" ({"file","before","after"}) on a Claude Code folder.
@@ -95,13 +95,13 @@ pub struct ProposalsArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ApproveArgs {
+pub(super) struct ApproveArgs {
     /// The proposal's id (see `memwb proposals`).
     pub(super) id: String,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct RejectArgs {
+pub(super) struct RejectArgs {
     /// The proposal's id (see `memwb proposals`).
     pub(super) id: String,
     /// Why, kept in the journal (any text, leading dashes included).
@@ -110,7 +110,7 @@ pub struct RejectArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct LogArgs {
+pub(super) struct LogArgs {
     /// Print a JSON array of the entries {"id","at","op","who","before","after","proposal",
     /// "reason","undoes"} (on a Claude Code folder also "files": [{"file","before","after"}]).
     #[arg(long)]
@@ -121,13 +121,13 @@ pub struct LogArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct UndoArgs {
+pub(super) struct UndoArgs {
     /// The journal entry to revert, an undo included (default: the newest change not undone
     /// yet, so repeated `undo` steps back through history).
     pub(super) entry: Option<u64>,
 }
 
-pub fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
+pub(super) fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
     let proposals = match &args.source {
         ProposeSource::Import(import) => vec![import_proposal(store, import)?],
         ProposeSource::Consolidate(consolidate) => {
@@ -328,7 +328,7 @@ fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
     }
 }
 
-pub fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
+pub(super) fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
     let current = store.read()?;
     print_proposals(proposal::list_all(store)?, |p| p.state(&current), args)
 }
@@ -396,7 +396,7 @@ pub(super) fn print_proposals(
     Ok(EXIT_OK)
 }
 
-pub fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
+pub(super) fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
     let (commit, entry) = proposal::approve(store, &args.id)?;
     let line = format!(
         "approved {}{}: {}",
@@ -412,13 +412,13 @@ pub(super) fn as_entry(entry: Option<&Entry>) -> String {
     entry.map(|e| format!(" as #{}", e.id)).unwrap_or_default()
 }
 
-pub fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
+pub(super) fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
     proposal::reject(store, &args.id, args.reason.clone())?;
     say!("rejected {}", args.id)?;
     Ok(EXIT_OK)
 }
 
-pub fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
+pub(super) fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
     let journal = Journal::of(store);
     recover_if_pending(store)?;
     print_log(&journal, args)
@@ -473,7 +473,7 @@ pub(super) fn describe(entry: &Entry) -> String {
     }
 }
 
-pub fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
+pub(super) fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
     recover_if_pending(store)?;
     let journal = Journal::of(store);
     let entry = match args.entry {
@@ -524,7 +524,7 @@ pub(super) fn undid(entry: &Entry, undo: Option<&Entry>) -> String {
 }
 
 /// `memwb repair --journal`, on a `.memory` set's journal or a Claude Code folder's.
-pub fn repair_journal(journal: &Journal) -> anyhow::Result<u8> {
+pub(super) fn repair_journal(journal: &Journal) -> anyhow::Result<u8> {
     let Some(repaired) = journal.repair()? else {
         say!("the journal has no damaged lines")?;
         return Ok(EXIT_OK);
@@ -550,7 +550,7 @@ pub fn repair_journal(journal: &Journal) -> anyhow::Result<u8> {
 }
 
 /// Finishes a journal intent a crash left behind, so that reads show the recovered entry.
-pub fn recover_if_pending(store: &Store) -> anyhow::Result<()> {
+pub(super) fn recover_if_pending(store: &Store) -> anyhow::Result<()> {
     if Journal::of(store).has_pending() {
         let _lock = store.lock_for_write()?;
         Journal::of(store).recover(store)?;

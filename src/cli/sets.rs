@@ -14,7 +14,7 @@ use crate::folder::sets::discover;
 use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug, Default)]
-pub struct SetsArgs {
+pub(super) struct SetsArgs {
     /// Folders to search (recursively) for memory folders of either format, by their shape.
     #[arg(value_name = "ROOT")]
     pub roots: Vec<PathBuf>,
@@ -28,7 +28,11 @@ const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
 /// Every folder found under Claude Code's config folder and the roots, summed up with the
 /// counts `check --all` gives.
-pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> Vec<Summary> {
+pub(super) fn find_all(
+    roots: &[PathBuf],
+    store: &StoreOptions,
+    limits: LoadLimits,
+) -> Vec<Summary> {
     let config = config_dir(&process_env).ok();
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal();
@@ -58,7 +62,7 @@ pub fn find_all(roots: &[PathBuf], store: &StoreOptions, limits: LoadLimits) -> 
     summarize_checked(&discovery.found, store, limits, &|| {})
 }
 
-pub fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {
+pub(super) fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {
     let rows = find_all(&args.roots, store, limits);
     if args.json {
         print_json(&rows)?;

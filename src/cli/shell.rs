@@ -9,21 +9,21 @@ use clap_complete::Shell;
 use super::{Cli, EXIT_OK};
 
 #[derive(clap::Args, Debug)]
-pub struct CompletionsArgs {
+pub(super) struct CompletionsArgs {
     /// The shell to complete for.
     #[arg(value_enum)]
     shell: Shell,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ManArgs {
+pub(super) struct ManArgs {
     /// Write memwb.1 and one memwb-COMMAND.1 page per command into DIR (created if missing)
     /// instead of printing memwb.1.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
 
-pub fn completions(args: &CompletionsArgs) -> anyhow::Result<u8> {
+pub(super) fn completions(args: &CompletionsArgs) -> anyhow::Result<u8> {
     let mut command = Cli::command();
     let mut out = std::io::stdout().lock();
     clap_complete::generate(args.shell, &mut command, "memwb", &mut out);
@@ -31,7 +31,7 @@ pub fn completions(args: &CompletionsArgs) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-pub fn man(args: &ManArgs) -> anyhow::Result<u8> {
+pub(super) fn man(args: &ManArgs) -> anyhow::Result<u8> {
     let mut command = Cli::command().disable_help_subcommand(true);
     // Built, the subcommands carry the names their pages take (`memwb-ls`).
     command.build();

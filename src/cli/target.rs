@@ -13,7 +13,7 @@ use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]
 #[command(next_help_heading = super::GLOBAL)]
-pub struct FolderArgs {
+pub(super) struct FolderArgs {
     /// Open this memory folder itself (format detected, or forced with --format).
     #[arg(long, global = true, value_name = "PATH")]
     pub memory_dir: Option<PathBuf>,
@@ -62,7 +62,7 @@ pub struct FolderArgs {
 }
 
 impl FolderArgs {
-    pub fn limits(&self) -> LoadLimits {
+    pub(super) fn limits(&self) -> LoadLimits {
         LoadLimits {
             lines: self.claude_index_lines,
             size: self.claude_index_size,
@@ -72,7 +72,11 @@ impl FolderArgs {
 }
 
 /// Resolves the folder the command works on.
-pub fn resolve(args: &FolderArgs, workspace: &Path, options: StoreOptions) -> anyhow::Result<Open> {
+pub(super) fn resolve(
+    args: &FolderArgs,
+    workspace: &Path,
+    options: StoreOptions,
+) -> anyhow::Result<Open> {
     let on_terminal = options.on_lock_wait.is_some();
     let open = resolve_quietly(args, workspace, options)?;
     Ok(say_lock_waits(open, on_terminal))

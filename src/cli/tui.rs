@@ -8,13 +8,13 @@ use anyhow::Context;
 use crate::store::Store;
 
 #[derive(clap::Args, Debug, Default)]
-pub struct TuiArgs {
+pub(super) struct TuiArgs {
     /// The workspace to open (default: `-C DIR`, else the current directory).
     pub dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug, Default)]
-pub struct DemoArgs {}
+pub(super) struct DemoArgs {}
 
 fn require_terminal() -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -26,7 +26,7 @@ fn require_terminal() -> anyhow::Result<()> {
 }
 
 /// Opens the workbench on `args.dir`, else on the workspace of `store`.
-pub fn run(store: &Store, args: &TuiArgs) -> anyhow::Result<u8> {
+pub(super) fn run(store: &Store, args: &TuiArgs) -> anyhow::Result<u8> {
     require_terminal()?;
     let store = match &args.dir {
         Some(dir) => Store::open(dir, store.options().clone())
@@ -39,7 +39,7 @@ pub fn run(store: &Store, args: &TuiArgs) -> anyhow::Result<u8> {
 
 /// Copies the demo workspace to a fresh temporary directory and opens the workbench on it; on
 /// exit removes a copy left as shipped, or prints where a changed one is.
-pub fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
+pub(super) fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
     require_terminal()?;
     let dir = crate::tui::demo::create()?;
     let demo_store = Store::open(&dir, store.options().clone())
@@ -136,7 +136,7 @@ fn shell_word(text: &str) -> String {
 
 /// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`
 /// and can open a folder of either format in place.
-pub fn run_claude(
+pub(super) fn run_claude(
     folder: &crate::claude::ClaudeFolder,
     workspace: &Path,
     options: crate::store::StoreOptions,

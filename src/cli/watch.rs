@@ -13,7 +13,7 @@ use crate::store::time::now_ms;
 use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher};
 
 #[derive(clap::Args, Debug, Default)]
-pub struct WatchArgs {
+pub(super) struct WatchArgs {
     /// One JSON object per line: {"at":<unix ms>,"added":[...],"removed":[...],"changed":[...]},
     /// or {"at":<unix ms>,"error":"..."} when the set stops reading.
     #[arg(long)]
@@ -65,7 +65,7 @@ fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
     })
 }
 
-pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
+pub(super) fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
     if args.record {
         anyhow::bail!(
             "--record is for Claude Code folders (--claude, --memory-dir DIR or --all); memwb journals every change it makes to a .memory set itself"
@@ -118,7 +118,10 @@ pub fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
 
 /// `memwb watch` on a Claude Code folder: the same lines, once the folder has been quiet.
 /// Says on stderr when the watch is set up (scripts can wait for that line).
-pub fn run_claude(folder: &crate::claude::ClaudeFolder, args: &WatchArgs) -> anyhow::Result<u8> {
+pub(super) fn run_claude(
+    folder: &crate::claude::ClaudeFolder,
+    args: &WatchArgs,
+) -> anyhow::Result<u8> {
     use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
     if args.record {
         return super::watch_record::run(vec![folder.clone()], args.json);

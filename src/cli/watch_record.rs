@@ -25,7 +25,7 @@ struct RecordedLine<'a> {
     files: Vec<&'a str>,
 }
 
-pub fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
+pub(super) fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
     if folders.is_empty() {
         anyhow::bail!("no Claude Code memory folder to watch");
     }
@@ -115,7 +115,7 @@ pub fn run(folders: Vec<ClaudeFolder>, json: bool) -> anyhow::Result<u8> {
 }
 
 /// Every Claude Code folder `memwb sets` finds under Claude Code's config folder.
-pub fn all_folders(limits: crate::claude::LoadLimits) -> anyhow::Result<Vec<ClaudeFolder>> {
+pub(super) fn all_folders(limits: crate::claude::LoadLimits) -> anyhow::Result<Vec<ClaudeFolder>> {
     let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env)?;
     let discovery = crate::folder::sets::discover(Some(&config), &[], &mut |_| {});
     Ok(discovery

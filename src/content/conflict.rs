@@ -19,7 +19,7 @@ JSON array, empty when there is no contradiction; each item is {\"names\": [firs
 /// The longest reason kept from a reply, in characters.
 const MAX_REASON: usize = 200;
 
-pub fn conflicts(
+pub(super) fn conflicts(
     memories: &[Memory],
     model: &dyn ModelClient,
 ) -> Result<Vec<AuditFinding>, SideQueryError> {

@@ -20,7 +20,7 @@ pub mod cases;
 pub mod claude;
 pub mod effect;
 pub mod error;
-pub mod metrics;
+pub(crate) mod metrics;
 pub mod run;
 pub mod state;
 

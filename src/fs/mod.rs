@@ -2,8 +2,6 @@
 //! and capped reads of regular files only. Each write step passes through [`IoHooks`], so tests
 //! can fail or crash any one of them. A leaf: it knows no format, and its errors are its own
 //! ([`FsError`]); each backend maps them into its own error.
-#![warn(unreachable_pub)]
-
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

@@ -3,7 +3,7 @@
 //! redacted wherever memwb keeps a copy. The one place secrets are found and redacted: the
 //! content audit, the journal, proposals, the observers and every view call it, and it
 //! depends on nothing above the store (`records` redacts the store's records).
-#![warn(unreachable_pub, missing_docs)]
+#![warn(missing_docs)]
 
 use std::borrow::Cow;
 use std::ops::Range;

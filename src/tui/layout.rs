@@ -50,7 +50,7 @@ fn frame_rows(area: Rect) -> [Rect; 3] {
 
 /// The four panes. A zoomed pane takes the whole body; the editor takes the whole right column
 /// (it needs the room more than MEMORY.md does).
-pub fn layout(area: Rect, focus: Pane, zoom: bool, editing: bool) -> Areas {
+pub(crate) fn layout(area: Rect, focus: Pane, zoom: bool, editing: bool) -> Areas {
     let [body, status, hints] = frame_rows(area);
     let mut areas = Areas {
         status,
@@ -80,7 +80,7 @@ pub fn layout(area: Rect, focus: Pane, zoom: bool, editing: bool) -> Areas {
 
 /// A view (Proposals, History): the list on top (at most a third of the body), the detail of
 /// the selected item below, full width.
-pub fn view_layout(area: Rect, rows: usize) -> Areas {
+pub(crate) fn view_layout(area: Rect, rows: usize) -> Areas {
     let [body, status, hints] = frame_rows(area);
     let [list, detail] = split_view(body, rows);
     Areas {
@@ -93,14 +93,14 @@ pub fn view_layout(area: Rect, rows: usize) -> Areas {
 }
 
 /// A view's body: the list (`rows` rows and its frame, at most a third), the detail below.
-pub fn split_view(body: Rect, rows: usize) -> [Rect; 2] {
+pub(crate) fn split_view(body: Rect, rows: usize) -> [Rect; 2] {
     let most = (body.height / 3).max(4);
     let want = (rows as u16).saturating_add(2).clamp(4, most);
     Layout::vertical([Constraint::Length(want), Constraint::Min(3)]).areas(body)
 }
 
 /// A `width` × `height` rectangle in the middle of `area` (clipped to it).
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect {

@@ -9,7 +9,7 @@ use super::keymap::Action;
 use super::sanitize;
 
 /// How many earlier lines Up/Down recall.
-pub const HISTORY_SIZE: usize = 50;
+pub(crate) const HISTORY_SIZE: usize = 50;
 
 #[derive(Debug, Clone, Default)]
 pub struct LineInput {

@@ -23,13 +23,13 @@ pub struct FieldConflict {
 /// The outcome of a three-way merge: each field's merged value (a conflicting field holds the
 /// user's value until resolved) and the conflicts, in field order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Merged {
+pub(crate) struct Merged {
     pub values: [String; 4],
     pub conflicts: Vec<FieldConflict>,
 }
 
 /// Merges `mine` and `theirs`, both derived from `base`, field by field.
-pub fn three_way(base: &[String; 4], mine: &[String; 4], theirs: &[String; 4]) -> Merged {
+pub(crate) fn three_way(base: &[String; 4], mine: &[String; 4], theirs: &[String; 4]) -> Merged {
     let mut conflicts = Vec::new();
     let values = std::array::from_fn(|i| {
         if mine[i] == base[i] || mine[i] == theirs[i] {
@@ -49,7 +49,13 @@ pub fn three_way(base: &[String; 4], mine: &[String; 4], theirs: &[String; 4]) -
 }
 
 /// Draws the first open conflict: the user's value beside the current one.
-pub fn render(frame: &mut Frame, area: Rect, conflict: &FieldConflict, label: &str, theme: &Theme) {
+pub(crate) fn render(
+    frame: &mut Frame,
+    area: Rect,
+    conflict: &FieldConflict,
+    label: &str,
+    theme: &Theme,
+) {
     let key = |action| keymap::label(Scope::Merge, action);
     let title = format!(
         " both changed {label}: {} keeps yours, {} takes theirs ",

@@ -33,7 +33,7 @@ pub(crate) struct Current {
 
 impl Current {
     /// `text` as it would be written back, with the file's byte order mark if it had one.
-    pub fn with_bom(&self, text: &str) -> Vec<u8> {
+    pub(super) fn with_bom(&self, text: &str) -> Vec<u8> {
         if self.bom {
             [UTF8_BOM, text].concat().into_bytes()
         } else {

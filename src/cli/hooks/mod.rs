@@ -15,13 +15,13 @@ use crate::agents::claude_code::hook::settings::ShapeError;
 use crate::claude::locate::{config_dir, process_env};
 
 #[derive(clap::Args, Debug)]
-pub struct HooksArgs {
+pub(super) struct HooksArgs {
     #[command(subcommand)]
     pub action: HooksAction,
 }
 
 #[derive(clap::Subcommand, Debug)]
-pub enum HooksAction {
+pub(super) enum HooksAction {
     /// Add memwb's hooks (PreToolUse, PostToolUse, SessionStart) to a Claude Code settings file.
     Install(InstallArgs),
     /// Remove memwb's hooks from a settings file, and nothing else.
@@ -32,7 +32,7 @@ pub enum HooksAction {
 }
 
 #[derive(clap::Args, Debug, Default)]
-pub struct WhereArgs {
+pub(super) struct WhereArgs {
     /// The user's settings ($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json; the default).
     #[arg(long, conflicts_with = "project")]
     pub user: bool,
@@ -42,7 +42,7 @@ pub struct WhereArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct InstallArgs {
+pub(super) struct InstallArgs {
     #[command(flatten)]
     pub place: WhereArgs,
     /// review: memory writes become proposals (the default); record: they go through and are journaled.
@@ -81,7 +81,7 @@ fn hook_command(mode: Option<&str>) -> String {
     }
 }
 
-pub fn run(args: &HooksArgs) -> anyhow::Result<u8> {
+pub(super) fn run(args: &HooksArgs) -> anyhow::Result<u8> {
     match &args.action {
         HooksAction::Install(args) => install(args),
         HooksAction::Uninstall(place) => uninstall(place),

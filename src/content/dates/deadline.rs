@@ -86,7 +86,7 @@ static NAMES_A_FORMAT: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Absolute dates already past where a deadline word governs them.
-pub fn past_deadlines(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
+pub(crate) fn past_deadlines(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
     let mut out = Vec::new();
     for (text, first_line) in memory.texts() {
         let not_prose = not_prose(text);

@@ -22,7 +22,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
 
-pub use deadline::past_deadlines;
+pub(super) use deadline::past_deadlines;
 
 use super::fix::{DateEdit, DateField, Fix};
 use super::{AuditFinding, Memory, finding, line_at};
@@ -64,7 +64,7 @@ struct Hit {
 }
 
 /// Every relative time in a project or feedback memory.
-pub fn relative_dates(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
+pub(super) fn relative_dates(memory: &Memory, clock: &Clock) -> Vec<AuditFinding> {
     if !matches!(
         memory.memory_type(),
         Some(MemoryType::Project | MemoryType::Feedback)

@@ -14,7 +14,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// Content words by the form they are compared in (an English word's stem), each with the
 /// word as first written (lowercased), for messages.
-pub type Words = BTreeMap<String, String>;
+pub(super) type Words = BTreeMap<String, String>;
 
 /// Words that name the format, not the subject: the four types (`feedback_…`, `project_…`
 /// file-name prefixes) and the parts of URLs and file names.
@@ -70,7 +70,7 @@ fn is_hiragana(c: char) -> bool {
 }
 
 /// The distinct content words of `text`.
-pub fn words(text: &str) -> Words {
+pub(super) fn words(text: &str) -> Words {
     let mut out = Words::new();
     let mut rest = text;
     while let Some(start) = rest.find(is_cjk) {
@@ -115,14 +115,14 @@ fn spaced_words(text: &str, out: &mut Words) {
 }
 
 /// Whether a word is a bigram (or lone character) of Han, kana or Hangul.
-pub fn is_bigram(word: &str) -> bool {
+pub(super) fn is_bigram(word: &str) -> bool {
     word.chars().next().is_some_and(is_cjk)
 }
 
 /// The longest stretches of `text`'s Han, kana and Hangul runs whose every bigram is in
 /// `shared`, each once, in text order: what a person reads instead of overlapping pairs
 /// (`데이터베이스`, not `데이`, `이터`, `터베`, `베이`, `이스`).
-pub fn joined_bigrams(text: &str, shared: impl Fn(&str) -> bool) -> Vec<String> {
+pub(super) fn joined_bigrams(text: &str, shared: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |stretch: &[char]| {
         let phrase: String = stretch.iter().collect();

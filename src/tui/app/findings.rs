@@ -23,7 +23,7 @@ use crate::tui::panes::findings::{rank, twin_with_fix};
 use crate::tui::panes::manifest::entry_key;
 
 /// The most severe unaccepted finding of each manifest entry, by its file.
-pub fn marks(report: &SetReport) -> HashMap<String, Severity> {
+pub(super) fn marks(report: &SetReport) -> HashMap<String, Severity> {
     let mut marks: HashMap<String, Severity> = HashMap::new();
     for checked in report.findings.iter().filter(|c| c.accepted.is_none()) {
         let Some(file) = &checked.finding.file else {

@@ -12,7 +12,7 @@ use crate::store::inspect::Inspection;
 
 /// The folder as the watcher reported it, or as a job left it.
 #[derive(Debug, Clone)]
-pub enum FolderState {
+pub(super) enum FolderState {
     Memory(Arc<Inspection>),
     Claude(Arc<Snapshot>),
 }
@@ -29,7 +29,7 @@ impl FolderState {
 
 /// What the watcher said while one of our jobs ran, and the state it said it of.
 #[derive(Debug, Clone)]
-pub struct WatcherSaid {
+pub(super) struct WatcherSaid {
     text: String,
     state: FolderState,
 }

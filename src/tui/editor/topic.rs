@@ -9,7 +9,7 @@ use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::frontmatter::{self, Frontmatter};
 
 /// A topic file's four editable fields, as the editor shows them.
-pub fn fields_of(text: &str) -> [String; 4] {
+pub(super) fn fields_of(text: &str) -> [String; 4] {
     let parsed = frontmatter::parse(text);
     let field = |key| parsed.field(key).unwrap_or("").to_owned();
     [

@@ -15,7 +15,7 @@ use crate::tui::review::Review;
 use crate::tui::theme::Theme;
 
 /// "add a, b" or "replace a, b with c"; for a proposal of file images, what they do.
-pub fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
+pub(crate) fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
     if let Some(redaction) = proposal.redaction_summary() {
         return redaction;
     }
@@ -40,7 +40,7 @@ pub fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
 }
 
 /// "undone by #7" when the journal entry that applied this proposal was undone.
-pub fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {
+pub(crate) fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {
     let applied = proposal.journal_entry?;
     let undos: Vec<String> = review
         .journal
@@ -53,7 +53,7 @@ pub fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {
 
 /// Every file the proposal writes: a heading saying what happens to it, then its lines
 /// (`+` added, `-` removed, kept lines plain), as the index fix shows MEMORY.md.
-pub fn lines(files: &[FileImage], theme: &Theme) -> Vec<Line<'static>> {
+pub(crate) fn lines(files: &[FileImage], theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![Line::styled(
         "MEMORY.md's lines follow from the index as it is when this is approved",
         theme.dim(),

@@ -39,7 +39,7 @@ pub fn log_dir(folder: Option<&ClaudeFolder>) -> Option<PathBuf> {
 /// Files a pending proposal holding the file's full before and after; returns its id. A
 /// repeated call (Claude Code retrying, a hook installed twice) answers with the proposal
 /// already pending for it instead of filing another.
-pub fn file_proposal(
+pub(super) fn file_proposal(
     folder: &ClaudeFolder,
     image: HookImage,
     input: &HookInput,
@@ -66,7 +66,11 @@ pub fn file_proposal(
 }
 
 /// Journals a change that was made (record mode).
-pub fn record(folder: &ClaudeFolder, image: HookImage, input: &HookInput) -> Result<(), String> {
+pub(super) fn record(
+    folder: &ClaudeFolder,
+    image: HookImage,
+    input: &HookInput,
+) -> Result<(), String> {
     let meta = EntryMeta {
         reason: Some(format!(
             "recorded from Claude Code: {}",
@@ -132,7 +136,7 @@ fn pending_for(
 }
 
 /// How many proposals wait for review on the folder.
-pub fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
+pub(super) fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
     let listing = crate::review::claude::list(folder).map_err(|e| e.to_string())?;
     Ok(listing
         .proposals
@@ -166,7 +170,11 @@ fn stash_name(input: &HookInput) -> Result<String, String> {
 
 /// Keeps the file's before image until PostToolUse, keyed by the tool call's id: redacted,
 /// as the journal entry it becomes keeps it, and private to the user.
-pub fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage) -> Result<(), String> {
+pub(super) fn stash(
+    folder: &ClaudeFolder,
+    input: &HookInput,
+    image: &HookImage,
+) -> Result<(), String> {
     let dir = state_dir(folder)?.join(STASH_DIR);
     create_private_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     drop_old_stashes(&dir);
@@ -180,7 +188,7 @@ pub fn stash(folder: &ClaudeFolder, input: &HookInput, image: &HookImage) -> Res
 }
 
 /// The before image PreToolUse kept for this call, removed; `None` when there is none.
-pub fn take_stash(
+pub(super) fn take_stash(
     folder: &ClaudeFolder,
     input: &HookInput,
     file: &str,
