@@ -5,7 +5,7 @@
 //! exact text it was based on, and [`apply`] re-reads each one under memwb's state lock and
 //! refuses the whole change when any differs. Each file is then replaced atomically (a temp
 //! file in its own directory, fsync, rename; each directory fsynced once after the last
-//! rename: [`files::Batch`]), and an observer (the journal)
+//! rename: `files::Batch`), and an observer (the journal)
 //! keeps every before and after image, so a crash in the middle is resolved at the next
 //! `apply` (see [`recover`] and docs/claude-code.md).
 
@@ -161,7 +161,7 @@ fn write_order(image: &FileImage) -> u8 {
 /// folder; an earlier change a crash interrupted is resolved first ([`recover`]); every file
 /// is re-read and compared with its base ([`ClaudeError::Conflict`] carries the current text);
 /// `observer.prepare` keeps the images; then every new text is written and synced beside its
-/// file, each file replaced (renamed into place) or removed atomically in [`write_order`],
+/// file, each file replaced (renamed into place) or removed atomically in `write_order`,
 /// and each directory synced once. A
 /// failure part-way puts back what was written (the before images are in memory), then tells
 /// the observer `aborted`; when even that fails, the observer's intent stays for the next
