@@ -454,7 +454,7 @@ fn a_grouped_use_names_each_path() {
 /// `pub` items (and fields) in the modules that are public for the binary and the tests only,
 /// not as an API (lib.rs says so): the numbers may go down, never up. A new item there is
 /// `pub(crate)`; lower the number when a sweep makes items `pub(crate)`.
-const PUB_ITEMS_CEILING: [(&str, usize); 2] = [("cli", 57), ("tui", 496)];
+const PUB_ITEMS_CEILING: [(&str, usize); 2] = [("cli", 57), ("tui", 494)];
 
 /// The names lib.rs declares as `pub mod` and as `pub(crate) mod` or `mod`, each list in
 /// file order (a `#[cfg]` line above a module does not matter here).

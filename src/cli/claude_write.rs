@@ -61,7 +61,10 @@ pub(super) fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
 }
 
 /// `index --fix`: the plan as a diff; written (journaled) only with `--yes`.
-pub fn index_fix(folder: &crate::claude::ClaudeFolder, args: &IndexArgs) -> anyhow::Result<u8> {
+pub(super) fn index_fix(
+    folder: &crate::claude::ClaudeFolder,
+    args: &IndexArgs,
+) -> anyhow::Result<u8> {
     let snapshot = folder.read();
     let index = read_index(folder, &snapshot)?;
     let archive = read_file(folder, ARCHIVE_FILE)?;
@@ -140,13 +143,13 @@ pub(super) fn unified_diff(change: &edit::TextChange) -> String {
         .to_string()
 }
 
-pub fn log(folder: &crate::claude::ClaudeFolder, args: &LogArgs) -> anyhow::Result<u8> {
+pub(super) fn log(folder: &crate::claude::ClaudeFolder, args: &LogArgs) -> anyhow::Result<u8> {
     // An empty change only resolves one a crash interrupted, so the log is true.
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
     super::review::print_log(&journal::journal_of(folder)?, args)
 }
 
-pub fn undo(folder: &crate::claude::ClaudeFolder, args: &UndoArgs) -> anyhow::Result<u8> {
+pub(super) fn undo(folder: &crate::claude::ClaudeFolder, args: &UndoArgs) -> anyhow::Result<u8> {
     journal::journaled(folder, Vec::new(), EntryMeta::default())?;
     let journal = journal::journal_of(folder)?;
     let entry = match args.entry {

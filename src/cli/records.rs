@@ -14,7 +14,7 @@ use crate::store::record::ObjectOnly;
 use crate::store::{Commit, Record, RecordInput, Store, codec};
 
 #[derive(clap::Args, Debug)]
-pub struct LsArgs {
+pub(super) struct LsArgs {
     /// Print a JSON array of {"name","type","description","body","file"} (Claude Code folders
     /// add "extra": the other frontmatter fields).
     #[arg(long)]
@@ -22,7 +22,7 @@ pub struct LsArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ShowArgs {
+pub(super) struct ShowArgs {
     /// The record: its name, or its file name (`<name>-<id>.md`) when the name is ambiguous.
     pub(super) name: String,
     /// Print {"name","type","description","body","file"}.
@@ -36,7 +36,7 @@ pub struct ShowArgs {
 
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["name", "json"]))]
-pub struct AddArgs {
+pub(super) struct AddArgs {
     /// The record's name: a lowercase slug (a-z, 0-9, single dashes), unique in the set.
     #[arg(long, requires_all = ["kind", "description"])]
     pub(super) name: Option<String>,
@@ -79,7 +79,7 @@ impl BodyArgs {
     .required(true)
     .multiple(true)
     .args(["name", "kind", "description", "body", "body_file"]))]
-pub struct SetArgs {
+pub(super) struct SetArgs {
     /// The record to edit: its name, or its file name when the name is ambiguous.
     pub(super) target: String,
     /// A new name (a rename): a lowercase slug (a-z, 0-9, single dashes).
@@ -96,14 +96,14 @@ pub struct SetArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct RmArgs {
+pub(super) struct RmArgs {
     /// The records to remove, all or none: names, or file names when a name is ambiguous.
     #[arg(required = true, value_name = "NAME")]
     pub(super) names: Vec<String>,
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ConsolidateArgs {
+pub(super) struct ConsolidateArgs {
     /// `{"source_names":[...],"records":[...]}` (a path, or - for standard input).
     #[arg(long, value_name = "PATH")]
     pub plan: PathBuf,
@@ -111,7 +111,7 @@ pub struct ConsolidateArgs {
 
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("fix").required(true).args(["drop", "from", "journal"]))]
-pub struct RepairArgs {
+pub(super) struct RepairArgs {
     /// The entry that does not read: its file name, a path to it inside .memory, or the
     /// record name written in it.
     #[arg(required_unless_present = "journal")]
@@ -129,7 +129,7 @@ pub struct RepairArgs {
 }
 
 #[derive(clap::Args, Debug, Clone)]
-pub struct IndexArgs {
+pub(super) struct IndexArgs {
     /// The older spelling of `--fix --yes`, kept working (hidden) with a note that says so.
     #[arg(long, hide = true, conflicts_with = "fix")]
     pub(super) write: bool,
@@ -163,7 +163,7 @@ impl IndexArgs {
 
 /// The reference consolidator's reply format; an object with exactly these keys.
 #[derive(Debug)]
-pub struct ConsolidationPlan {
+pub(super) struct ConsolidationPlan {
     pub source_names: Vec<String>,
     pub records: Vec<RecordInput>,
 }
@@ -187,7 +187,7 @@ impl<'de> Deserialize<'de> for ConsolidationPlan {
 }
 
 /// `memwb add`: one memory from the flags, or a JSON array of them, all or nothing.
-pub fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
+pub(super) fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
     let inputs: Vec<RecordInput> = match &args.json {
         Some(path) => read_json(path, "JSON array of records")?,
         None => vec![RecordInput {
@@ -204,7 +204,7 @@ pub fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
 }
 
 /// `memwb set NAME`: the fields given change, the others stay.
-pub fn set(backend: &dyn Backend, args: &SetArgs) -> anyhow::Result<u8> {
+pub(super) fn set(backend: &dyn Backend, args: &SetArgs) -> anyhow::Result<u8> {
     let edit = Edit {
         name: args.name.clone(),
         kind: args.kind.clone(),
@@ -214,7 +214,7 @@ pub fn set(backend: &dyn Backend, args: &SetArgs) -> anyhow::Result<u8> {
     said(backend.set(&args.target, &edit)?)
 }
 
-pub fn rm(backend: &dyn Backend, args: &RmArgs) -> anyhow::Result<u8> {
+pub(super) fn rm(backend: &dyn Backend, args: &RmArgs) -> anyhow::Result<u8> {
     said(backend.rm(&args.names)?)
 }
 
@@ -242,7 +242,7 @@ fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
         .collect()
 }
 
-pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
+pub(super) fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
     let plan: ConsolidationPlan = read_json(&args.plan, "consolidation plan")?;
     let replacements = validate_all(&plan.records)?;
     let base = store.records()?;
@@ -251,7 +251,7 @@ pub fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> 
     })?)
 }
 
-pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
+pub(super) fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
     let Some(file) = args.file.as_deref() else {
         return super::review::repair_journal(&crate::review::journal::Journal::of(store));
     };
@@ -289,7 +289,7 @@ pub fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
     report(commit)
 }
 
-pub fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
+pub(super) fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
     let args = &args.spelled_now();
     if !args.fix {
         print_untrusted(&store.read()?.index_text())?;
