@@ -25,62 +25,30 @@ const BETA: &str = "---\nname: beta\r\ndescription: the second\n---\nBeta body, 
 const MERGED: &str = "---\nname: merged\ndescription: alpha and beta\ntype: project\n---\nBoth.\n";
 const INDEX_AFTER: &str = "# Memory index\n\n- [merged](merged.md) — alpha and beta\n";
 
-/// A Claude Code folder with two topic files and MEMORY.md, and a state root beside it.
-struct Fixture {
-    dir: tempfile::TempDir,
+/// A Claude Code folder with two topic files and MEMORY.md, and a state root of its own.
+type Fixture = common::claude::ClaudeDir;
+
+fn fixture() -> Fixture {
+    Fixture::with(&[("MEMORY.md", INDEX), ("alpha.md", ALPHA), ("beta.md", BETA)])
 }
 
-impl Fixture {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let memory = dir.path().join("memory");
-        fs::create_dir(&memory).expect("mkdir");
-        fs::write(memory.join("MEMORY.md"), INDEX).expect("write");
-        fs::write(memory.join("alpha.md"), ALPHA).expect("write");
-        fs::write(memory.join("beta.md"), BETA).expect("write");
-        Self { dir }
-    }
+/// Every entry in the folder, relative, with its bytes (a link or FIFO: no bytes).
+fn files(fixture: &Fixture) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    collect(&fixture.memory(), "", &mut out);
+    out.sort();
+    out
+}
 
-    fn memory(&self) -> PathBuf {
-        self.dir.path().join("memory")
-    }
-
-    fn state_root(&self) -> PathBuf {
-        self.dir.path().join("state")
-    }
-
-    fn folder(&self) -> ClaudeFolder {
-        ClaudeFolder::open(&self.memory(), LoadLimits::default())
-            .expect("open")
-            .with_state_root(self.state_root())
-    }
-
-    fn folder_with(&self, hooks: IoHooks) -> ClaudeFolder {
-        self.folder().with_hooks(hooks)
-    }
-
-    fn read(&self, file: &str) -> Option<String> {
-        fs::read_to_string(self.memory().join(file)).ok()
-    }
-
-    /// Every file in the folder, relative, with its bytes.
-    fn files(&self) -> Vec<(String, Vec<u8>)> {
-        let mut out = Vec::new();
-        collect(&self.memory(), "", &mut out);
-        out.sort();
-        out
-    }
-
-    /// Nothing inside the folder but topic files and MEMORY.md (and `extra`).
-    fn assert_only_memories(&self, extra: &[&str]) {
-        for (file, _) in self.files() {
-            let name = file.rsplit('/').next().unwrap_or(&file);
-            assert!(
-                (file.ends_with(".md") && !name.starts_with('.')) || extra.contains(&file.as_str()),
-                "{file} is in the Claude Code folder"
-            );
-            assert!(!name.starts_with(TEMP_PREFIX), "temp file {file} left");
-        }
+/// Nothing inside the folder but topic files and MEMORY.md (and `extra`).
+fn assert_only_memories(fixture: &Fixture, extra: &[&str]) {
+    for (file, _) in files(fixture) {
+        let name = file.rsplit('/').next().unwrap_or(&file);
+        assert!(
+            (file.ends_with(".md") && !name.starts_with('.')) || extra.contains(&file.as_str()),
+            "{file} is in the Claude Code folder"
+        );
+        assert!(!name.starts_with(TEMP_PREFIX), "temp file {file} left");
     }
 }
 
@@ -159,12 +127,12 @@ fn consistent_journal(fixture: &Fixture) -> Vec<memwb::review::Entry> {
 
 #[test]
 fn a_plain_write_between_read_and_apply_is_a_conflict_and_nothing_is_clobbered() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let read = fixture.read("alpha.md").expect("alpha");
     // Claude Code rewrites the file after memwb read it.
     let theirs = ALPHA.replace("Alpha body.", "Alpha body, edited by Claude.");
     fs::write(fixture.memory().join("alpha.md"), &theirs).expect("write");
-    let before = fixture.files();
+    let before = files(&fixture);
     let error = journaled(
         &fixture.folder(),
         vec![
@@ -186,7 +154,7 @@ fn a_plain_write_between_read_and_apply_is_a_conflict_and_nothing_is_clobbered()
         error.to_string().contains("changed since it was read"),
         "{error}"
     );
-    assert_eq!(fixture.files(), before, "nothing was written");
+    assert_eq!(files(&fixture), before, "nothing was written");
     assert!(consistent_journal(&fixture).is_empty());
     // A file that must not exist, but does, is a conflict too.
     let error = apply(
@@ -196,17 +164,17 @@ fn a_plain_write_between_read_and_apply_is_a_conflict_and_nothing_is_clobbered()
     )
     .expect_err("exists");
     assert!(matches!(error, ClaudeError::Conflict { current: Some(ref c), .. } if c == BETA));
-    assert_eq!(fixture.files(), before);
-    fixture.assert_only_memories(&[]);
+    assert_eq!(files(&fixture), before);
+    assert_only_memories(&fixture, &[]);
 }
 
 #[test]
 fn a_journaled_change_writes_every_file_and_undo_restores_the_exact_bytes() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let folder = fixture.folder();
     let (images, entry) =
         journaled(&folder, consolidation(), meta(Op::Consolidate)).expect("consolidation");
-    assert_eq!(fixture.files(), after_files());
+    assert_eq!(files(&fixture), after_files());
     let entry = entry.expect("journaled");
     assert_eq!(entry.op, Op::Consolidate);
     // The topic files whole, MEMORY.md as its changed lines.
@@ -224,7 +192,7 @@ fn a_journaled_change_writes_every_file_and_undo_restores_the_exact_bytes() {
     assert_eq!(consistent_journal(&fixture), vec![entry.clone()]);
 
     let (_, undone) = undo(&folder, &entry).expect("undo");
-    assert_eq!(fixture.files(), before_files(), "the exact bytes are back");
+    assert_eq!(files(&fixture), before_files(), "the exact bytes are back");
     let undone = undone.expect("journaled");
     assert_eq!((undone.op, undone.undoes), (Op::Undo, Some(entry.id)));
     assert_eq!(consistent_journal(&fixture).len(), 2);
@@ -235,11 +203,11 @@ fn a_journaled_change_writes_every_file_and_undo_restores_the_exact_bytes() {
         matches!(blocked, ReviewError::UndoBlocked { .. }),
         "{blocked:?}"
     );
-    assert_eq!(fixture.files(), before_files());
-    fixture.assert_only_memories(&[]);
+    assert_eq!(files(&fixture), before_files());
+    assert_only_memories(&fixture, &[]);
     // memwb's files are outside the folder.
     let state = ClaudeState::for_folder(&folder).expect("state");
-    assert!(state.path().starts_with(fixture.state_root()));
+    assert!(state.path().starts_with(fixture.state.path()));
     assert!(state.path().join("journal.jsonl").is_file());
 }
 
@@ -248,7 +216,7 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
     let (mut steps, mut kept, mut undone) = (0, 0, 0);
     for n in 0.. {
         assert!(n < 100, "the change never completed");
-        let fixture = Fixture::new();
+        let fixture = fixture();
         let hook = FailAt::new(n);
         let result = journaled(
             &fixture.folder_with(IoHooks::new(hook.clone())),
@@ -257,7 +225,7 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
         );
         let Some((op, path)) = hook.failed() else {
             result.expect("a clean run");
-            assert_eq!(fixture.files(), after_files());
+            assert_eq!(files(&fixture), after_files());
             assert_eq!(consistent_journal(&fixture).len(), 1);
             // Two temp files written and synced, two renames, two removals, one directory sync
             // (the files share it), the journal's intent and mark.
@@ -270,7 +238,7 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
         // Whatever the step, the next change (here: none) leaves the change whole or undone.
         journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
         let entries = consistent_journal(&fixture);
-        let files = fixture.files();
+        let files = files(&fixture);
         if files == after_files() {
             kept += 1;
             assert_eq!(entries.len(), 1, "step {n} ({op:?} {path:?}): entry kept");
@@ -283,7 +251,7 @@ fn a_fault_at_any_step_of_a_three_file_change_loses_nothing() {
             assert_eq!(files, before_files(), "step {n} ({op:?} {path:?}): {error}");
             assert!(entries.is_empty(), "step {n}: no entry for a change undone");
         }
-        fixture.assert_only_memories(&[]);
+        assert_only_memories(&fixture, &[]);
     }
 }
 
@@ -316,7 +284,7 @@ fn child(test: &str, fixture: &Fixture) -> Command {
         .env_remove("MEMWB_CRASH_AT")
         .env_remove("MEMWB_STOP_AT")
         .env("MEMWB_TEST_CHILD_FOLDER", fixture.memory())
-        .env("MEMWB_TEST_CHILD_STATE", fixture.state_root());
+        .env("MEMWB_TEST_CHILD_STATE", fixture.state.path());
     cmd
 }
 
@@ -331,7 +299,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
     let (mut crashes, mut kept, mut rolled_back) = (0, 0, 0);
     for n in 0.. {
         assert!(n < 100, "the change never completed");
-        let fixture = Fixture::new();
+        let fixture = fixture();
         // The state directory exists before the child runs, so every step counted is the
         // change's own.
         ClaudeState::for_folder(&fixture.folder()).expect("state");
@@ -340,7 +308,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
             .output()
             .expect("run the child");
         if out.status.success() {
-            assert_eq!(fixture.files(), after_files());
+            assert_eq!(files(&fixture), after_files());
             assert_eq!(consistent_journal(&fixture).len(), 1);
             assert!(crashes >= 11, "only {crashes} crash points");
             // A crash after the last file but before the mark keeps the change; any earlier
@@ -361,7 +329,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
         crashes += 1;
         journaled(&fixture.folder(), Vec::new(), EntryMeta::default()).expect("recovery");
         let entries = consistent_journal(&fixture);
-        let files = fixture.files();
+        let files = files(&fixture);
         if files == after_files() {
             kept += 1;
             assert_eq!(
@@ -377,7 +345,7 @@ fn a_crash_at_any_step_of_a_three_file_change_is_recovered() {
                 "crash {n}: no entry for a change rolled back"
             );
         }
-        fixture.assert_only_memories(&[]);
+        assert_only_memories(&fixture, &[]);
     }
 }
 
@@ -390,7 +358,7 @@ fn a_third_partys_write_after_a_crash_survives_the_recovery() {
         return;
     }
     for fifo in [false, true] {
-        let fixture = Fixture::new();
+        let fixture = fixture();
         ClaudeState::for_folder(&fixture.folder()).expect("state");
         // Crash after the merged file and the index are written (steps: intent, then 4 per
         // replace), before the removals.
@@ -448,16 +416,16 @@ fn a_third_partys_write_after_a_crash_survives_the_recovery() {
         assert_eq!(fixture.read("alpha.md").as_deref(), Some(ALPHA));
         assert_eq!(fixture.read("beta.md").as_deref(), Some(BETA));
         assert!(consistent_journal(&fixture).is_empty());
-        fixture.assert_only_memories(&[]);
+        assert_only_memories(&fixture, &[]);
     }
 }
 
 #[test]
 fn a_live_consolidation_refuses_every_write_and_a_stale_one_does_not() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let lock = fixture.memory().join(".consolidate-lock");
     fs::write(&lock, std::process::id().to_string()).expect("lock");
-    let before = fixture.files();
+    let before = files(&fixture);
     let error =
         journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect_err("refused");
     assert!(
@@ -470,22 +438,22 @@ fn a_live_consolidation_refuses_every_write_and_a_stale_one_does_not() {
         error,
         ReviewError::Claude(ClaudeError::Consolidating { .. })
     ));
-    assert_eq!(fixture.files(), before, "nothing written");
+    assert_eq!(files(&fixture), before, "nothing written");
     assert!(consistent_journal(&fixture).is_empty());
     // A PID no process can have (above Linux's pid_max).
     fs::write(&lock, "999999999\n").expect("lock");
     journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect("allowed");
     assert_eq!(fixture.read("merged.md").as_deref(), Some(MERGED));
-    fixture.assert_only_memories(&[".consolidate-lock"]);
+    assert_only_memories(&fixture, &[".consolidate-lock"]);
 }
 
 #[test]
 fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
-    let fixture = Fixture::new();
-    let outside = fixture.dir.path().join("outside.md");
+    let fixture = fixture();
+    let outside = fixture.home.path().join("outside.md");
     fs::write(&outside, "outside\n").expect("write");
     std::os::unix::fs::symlink(&outside, fixture.memory().join("link.md")).expect("link");
-    std::os::unix::fs::symlink(fixture.dir.path(), fixture.memory().join("sub")).expect("link");
+    std::os::unix::fs::symlink(fixture.home.path(), fixture.memory().join("sub")).expect("link");
     rustix::fs::mknodat(
         rustix::fs::CWD,
         fixture.memory().join("pipe.md"),
@@ -494,7 +462,7 @@ fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
         0,
     )
     .expect("mkfifo");
-    let before = fixture.files();
+    let before = files(&fixture);
     let cases = [
         (
             write("link.md", Some("outside\n"), Some("x\n")),
@@ -527,7 +495,7 @@ fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
             error.to_string().contains("nothing was written") || rule == "FIFO",
             "{file}: {error}"
         );
-        assert_eq!(fixture.files(), before, "{file}: nothing written");
+        assert_eq!(files(&fixture), before, "{file}: nothing written");
     }
     assert_eq!(fs::read_to_string(&outside).expect("outside"), "outside\n");
     let twice = apply(
@@ -543,12 +511,12 @@ fn links_fifos_and_names_outside_the_rules_are_refused_without_a_hang() {
         twice.to_string().contains("names this file twice"),
         "{twice}"
     );
-    assert_eq!(fixture.files(), before);
+    assert_eq!(files(&fixture), before);
 }
 
 #[test]
 fn a_new_file_in_a_missing_subfolder_creates_the_folder_inside_never_through_a_link() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let changed = apply(
         &fixture.folder(),
         vec![write("notes/deep/x.md", None, Some("x\n"))],
@@ -561,7 +529,7 @@ fn a_new_file_in_a_missing_subfolder_creates_the_folder_inside_never_through_a_l
         "x\n"
     );
     // Removing a file whose folder is gone is nothing to do; a link on the way is refused.
-    std::os::unix::fs::symlink(fixture.dir.path(), fixture.memory().join("away")).expect("link");
+    std::os::unix::fs::symlink(fixture.home.path(), fixture.memory().join("away")).expect("link");
     let error = apply(
         &fixture.folder(),
         vec![write("away/new/x.md", None, Some("x\n"))],
@@ -570,14 +538,14 @@ fn a_new_file_in_a_missing_subfolder_creates_the_folder_inside_never_through_a_l
     .expect_err("through a link");
     assert!(error.to_string().contains("not a real folder"), "{error}");
     assert!(
-        !fixture.dir.path().join("new").exists(),
+        !fixture.home.path().join("new").exists(),
         "nothing made outside"
     );
 }
 
 #[test]
 fn a_secret_stays_out_of_the_journal_and_undo_restores_the_rest_exactly() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let folder = fixture.folder();
     let key = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
     let secret = format!("---\nname: token\n---\nThe deploy token is {key} for now.\n");
@@ -608,7 +576,7 @@ fn a_secret_stays_out_of_the_journal_and_undo_restores_the_rest_exactly() {
     // Undo of the add removes the file: its redacted text is what the entry wrote, as kept.
     undo(&folder, &added).expect("undo the add");
     assert_eq!(fixture.read("token.md"), None);
-    fixture.assert_only_memories(&[]);
+    assert_only_memories(&fixture, &[]);
 }
 
 /// Run as a child process: holds the folder's state lock until its stdin closes.
@@ -627,7 +595,7 @@ fn child_holds_the_state_lock() {
 
 #[test]
 fn two_memwb_processes_serialize_on_the_state_lock() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let mut holder = child("child_holds_the_state_lock", &fixture)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -648,12 +616,12 @@ fn two_memwb_processes_serialize_on_the_state_lock() {
     assert!(holder.wait().expect("wait").success());
     assert!(state.try_lock().expect("try").is_some(), "released at exit");
     journaled(&fixture.folder(), consolidation(), meta(Op::Consolidate)).expect("then writes");
-    fixture.assert_only_memories(&[]);
+    assert_only_memories(&fixture, &[]);
 }
 
 #[test]
 fn concurrent_writers_each_land_once_through_conflicts_and_retries() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     const WRITERS: usize = 4;
     std::thread::scope(|scope| {
         for n in 0..WRITERS {
@@ -697,5 +665,5 @@ fn concurrent_writers_each_land_once_through_conflicts_and_retries() {
         (1..=WRITERS as u64).collect::<Vec<_>>(),
         "one entry each, in order"
     );
-    fixture.assert_only_memories(&[]);
+    assert_only_memories(&fixture, &[]);
 }

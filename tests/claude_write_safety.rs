@@ -5,72 +5,36 @@
 
 use crate::common;
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use memwb::claude::{ClaudeFolder, ClaudeState, LoadLimits};
+use memwb::claude::ClaudeState;
 
 const INDEX: &str = "# Memory index\n\n- [alpha](alpha.md) — the first\n";
 const ALPHA: &str = "---\nname: alpha\ndescription: the first\ntype: user\n---\nAlpha body.\n";
 
 /// A Claude Code folder (`home/memory`: MEMORY.md and one topic file) and a state root.
-struct Fixture {
-    home: tempfile::TempDir,
-    state: tempfile::TempDir,
+type Fixture = common::claude::ClaudeDir;
+
+fn fixture() -> Fixture {
+    Fixture::with(&[("MEMORY.md", INDEX), ("alpha.md", ALPHA)])
 }
 
-impl Fixture {
-    fn new() -> Self {
-        let home = tempfile::tempdir().expect("temp dir");
-        let memory = home.path().join("memory");
-        fs::create_dir(&memory).expect("mkdir");
-        fs::write(memory.join("MEMORY.md"), INDEX).expect("write");
-        fs::write(memory.join("alpha.md"), ALPHA).expect("write");
-        Self {
-            home,
-            state: tempfile::tempdir().expect("state dir"),
-        }
-    }
+/// `memwb --memory-dir <memory> ARGS`, nothing inherited but PATH, its output captured.
+fn command(fixture: &Fixture, args: &[&str]) -> Command {
+    let mut command = fixture.command();
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
 
-    fn memory(&self) -> PathBuf {
-        self.home.path().join("memory")
-    }
-
-    fn folder(&self) -> ClaudeFolder {
-        ClaudeFolder::open(&self.memory(), LoadLimits::default())
-            .expect("open")
-            .with_state_root(self.state.path().to_owned())
-    }
-
-    fn tree(&self) -> BTreeMap<String, Vec<u8>> {
-        common::tree(&self.memory())
-    }
-
-    /// `memwb --memory-dir <memory> ARGS`, nothing inherited but PATH.
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
-        command
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("MEMWB_STATE_DIR", self.state.path())
-            .current_dir(self.home.path())
-            .arg("--memory-dir")
-            .arg(self.memory())
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        command
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("memwb runs")
-    }
+fn run(fixture: &Fixture, args: &[&str]) -> Output {
+    command(fixture, args).output().expect("memwb runs")
 }
 
 /// Runs `command` to its end, or kills it after `deadline` and fails the test.
@@ -112,14 +76,14 @@ const ADD_BETA: [&str; 9] = [
 
 #[test]
 fn a_held_state_lock_makes_a_change_give_up_at_its_lock_timeout_and_write_nothing() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let state = ClaudeState::for_folder(&fixture.folder()).expect("state");
     let held = state.lock().expect("lock");
     let before = fixture.tree();
     let mut args = vec!["--lock-timeout", "1"];
     args.extend(ADD_BETA);
     let out = output_within(
-        fixture.command(&args),
+        command(&fixture, &args),
         Duration::from_secs(30),
         "add with the state lock held",
     );
@@ -130,14 +94,14 @@ fn a_held_state_lock_makes_a_change_give_up_at_its_lock_timeout_and_write_nothin
     assert!(err.contains("gave up after"), "{err}");
     assert_eq!(fixture.tree(), before, "nothing written");
     // Released: the same change goes through.
-    let out = fixture.run(&ADD_BETA);
+    let out = run(&fixture, &ADD_BETA);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[test]
 fn a_waiting_change_says_once_since_when_the_state_lock_is_held() {
     use std::sync::{Arc, Mutex};
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let holder = ClaudeState::for_folder(&fixture.folder()).expect("state");
     let held = holder.lock().expect("lock");
     let stamped = fs::metadata(holder.path().join("lock"))
@@ -172,7 +136,7 @@ fn a_waiting_change_says_once_since_when_the_state_lock_is_held() {
 
 #[test]
 fn a_waiting_writer_on_a_claude_folder_prints_the_waiting_line_on_a_terminal() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let state = ClaudeState::for_folder(&fixture.folder()).expect("state");
     let held = state.lock().expect("lock");
     let mut cmd = portable_pty::CommandBuilder::new(env!("CARGO_BIN_EXE_memwb"));
@@ -308,7 +272,7 @@ fn journal_entries(fixture: &Fixture) -> usize {
 
 #[test]
 fn a_plain_write_into_a_topic_file_between_compare_and_rename_is_kept_and_the_change_put_back() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let error = race(
         &fixture,
         "alpha.md",
@@ -333,7 +297,7 @@ fn a_plain_write_into_a_topic_file_between_compare_and_rename_is_kept_and_the_ch
 
 #[test]
 fn a_plain_write_into_memory_md_between_compare_and_rename_is_kept_and_the_change_put_back() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let error = race(
         &fixture,
         "MEMORY.md",
@@ -357,7 +321,7 @@ fn a_plain_write_into_memory_md_between_compare_and_rename_is_kept_and_the_chang
 
 #[test]
 fn a_file_created_between_compare_and_rename_of_a_new_file_is_kept() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let error = race(
         &fixture,
         "beta.md",
@@ -384,7 +348,7 @@ fn a_file_created_between_compare_and_rename_of_a_new_file_is_kept() {
 
 #[test]
 fn without_a_race_the_same_change_applies_and_is_journaled_once() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     memwb::review::claude::journaled(
         &fixture.folder(),
         vec![
@@ -421,13 +385,12 @@ fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
         );
         return;
     }
-    let fixture = Fixture::new();
+    let fixture = fixture();
     // The state directory exists, so the change's steps are: 0 the journal's intent, 1 the
     // temp file, 2 its fsync, 3 the rename of alpha.md.
-    assert_eq!(fixture.run(&["log"]).status.code(), Some(0));
+    assert_eq!(run(&fixture, &["log"]).status.code(), Some(0));
     #[allow(clippy::zombie_processes)] // reaped by wait_pid
-    let child = fixture
-        .command(&["set", "alpha", "--body", "Mine."])
+    let child = command(&fixture, &["set", "alpha", "--body", "Mine."])
         .env("MEMWB_STOP_AT", "3")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -455,7 +418,7 @@ fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
 fn parallel_approvals_of_unrelated_proposals_all_succeed() {
     use memwb::review::claude::{NewFiles, approve, file_proposal};
     const APPROVERS: usize = 6;
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let folder = fixture.folder();
     let ids: Vec<String> = (0..APPROVERS)
         .map(|i| {
@@ -531,7 +494,7 @@ fn parallel_approvals_of_unrelated_proposals_all_succeed() {
 #[test]
 fn the_same_change_observed_again_after_an_undo_is_journaled_and_undoes() {
     use memwb::review::claude::{journal_of, journaled, observed, record, undo};
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let folder = fixture.folder();
     let theirs_index = INDEX.replace("the first", "the first, edited");
     let (_, first) = journaled(
@@ -585,17 +548,19 @@ fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exi
         // for MEMORY.md, 5-6 their renames, 7 the removal of the old name, 8 the directory's
         // fsync, 9 the mark.
         for step in [1, 4, 5, 7, 8] {
-            let fixture = Fixture::new();
-            assert_eq!(fixture.run(&["log"]).status.code(), Some(0));
+            let fixture = fixture();
+            assert_eq!(run(&fixture, &["log"]).status.code(), Some(0));
             let before = fixture.tree();
             #[allow(clippy::zombie_processes)] // reaped by wait_pid
-            let child = fixture
-                .command(&["set", "alpha", "--name", "gamma", "--body", new_alpha_body])
-                .env("MEMWB_STOP_AT", step.to_string())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("spawn");
+            let child = command(
+                &fixture,
+                &["set", "alpha", "--name", "gamma", "--body", new_alpha_body],
+            )
+            .env("MEMWB_STOP_AT", step.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn");
             let pid = rustix::process::Pid::from_raw(child.id() as i32).expect("pid");
             assert!(wait_pid(pid, true).stopped(), "{signal:?} {step}: stopped");
             rustix::process::kill_process(pid, signal).expect("signal");
@@ -621,7 +586,7 @@ fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exi
             let mut next = vec!["--lock-timeout", "2"];
             next.extend(ADD_BETA);
             assert_eq!(
-                fixture.run(&next).status.code(),
+                run(&fixture, &next).status.code(),
                 Some(0),
                 "{signal:?} {step}"
             );
@@ -636,14 +601,14 @@ fn ls_lists_a_name_of_65000_characters_padding_the_others_to_it() {
     // A name over 65,535 characters panicked `format!`'s width; frontmatter is now capped at
     // 64 KiB, so the longest name that parses is a little shorter (the padding itself is
     // tested past 65,535 in src/cli/output.rs).
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let name = "n".repeat(65_000);
     fs::write(
         fixture.memory().join("long.md"),
         format!("---\nname: {name}\ndescription: long\ntype: user\n---\nBody.\n"),
     )
     .expect("write");
-    let out = fixture.run(&["ls"]);
+    let out = run(&fixture, &["ls"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let listed = text(&out.stdout);
     assert!(
@@ -661,14 +626,14 @@ fn ls_lists_a_name_of_65000_characters_padding_the_others_to_it() {
 fn with_closed_stdout(fixture: &Fixture, args: &[&str]) -> Output {
     let (reader, writer) = std::io::pipe().expect("pipe");
     drop(reader);
-    let mut command = fixture.command(args);
-    command.stdout(writer);
-    output_within(command, Duration::from_secs(30), "closed stdout")
+    let mut memwb = command(fixture, args);
+    memwb.stdout(writer);
+    output_within(memwb, Duration::from_secs(30), "closed stdout")
 }
 
 #[test]
 fn a_closed_stdout_ends_every_command_quietly() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     for args in [
         &["completions", "bash"][..],
         &["man"],
@@ -700,7 +665,7 @@ const FORGED: &str = "0123456789ab  ready  edit  harmless.md";
 
 /// A topic file whose name, description and file name each hold a line break.
 fn hostile_fixture() -> Fixture {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     fs::write(
         fixture.memory().join(format!("evil\n{FORGED}.md")),
         format!(
@@ -732,26 +697,29 @@ fn names_descriptions_and_file_names_print_on_one_line_everywhere() {
         &["proposals"],
         &["log"],
     ] {
-        let out = fixture.run(args);
+        let out = run(&fixture, args);
         assert_no_forged_line(&format!("{args:?}"), &out);
     }
-    let out = fixture.run(&["ls"]);
+    let out = run(&fixture, &["ls"]);
     assert!(
         text(&out.stdout).contains("evil\u{240A}"),
         "{}",
         text(&out.stdout)
     );
     // A change to it: `set` and `log` name it on one line too.
-    let out = fixture.run(&["set", &format!("evil\n{FORGED}"), "--body", "New."]);
+    let out = run(
+        &fixture,
+        &["set", &format!("evil\n{FORGED}"), "--body", "New."],
+    );
     assert_no_forged_line("set", &out);
-    let out = fixture.run(&["log"]);
+    let out = run(&fixture, &["log"]);
     assert_no_forged_line("log after set", &out);
 }
 
 #[test]
 fn index_fix_never_writes_a_line_break_from_a_field_into_memory_md() {
     let fixture = hostile_fixture();
-    let out = fixture.run(&["index", "--fix", "--yes"]);
+    let out = run(&fixture, &["index", "--fix", "--yes"]);
     assert_no_forged_line("index --fix", &out);
     let index = String::from_utf8(fixture.tree()["MEMORY.md"].clone()).expect("utf-8");
     assert!(
@@ -768,13 +736,13 @@ fn index_fix_never_writes_a_line_break_from_a_field_into_memory_md() {
 
 #[test]
 fn a_symlinked_state_directory_is_refused_before_anything_is_written_through_it() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let state_dir = ClaudeState::path_of(&fixture.folder()).expect("path");
     let elsewhere = tempfile::tempdir().expect("elsewhere");
     fs::create_dir_all(state_dir.parent().expect("parent")).expect("mkdir");
     std::os::unix::fs::symlink(elsewhere.path(), &state_dir).expect("symlink");
     let before = fixture.tree();
-    let out = fixture.run(&ADD_BETA);
+    let out = run(&fixture, &ADD_BETA);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
@@ -794,7 +762,7 @@ fn a_symlinked_state_directory_is_refused_before_anything_is_written_through_it(
 #[test]
 fn an_after_image_over_the_read_limit_is_neither_filed_nor_written() {
     use memwb::review::claude::{NewFiles, file_proposal};
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let folder = fixture.folder();
     let huge = format!(
         "---\nname: huge\ndescription: big\ntype: user\n---\n{}\n",

@@ -11,8 +11,9 @@ use memwb::session::{MemorySession, ModelClient, ModelError, ModelReply, ModelRe
 use memwb::store::{Record, RecordInput};
 use serde::Deserialize;
 
+/// `fixtures/selection.json`: the reference's sets and the cases run over them.
 #[derive(Deserialize)]
-struct Fixture {
+struct SelectionCases {
     sets: Vec<Vec<RecordInput>>,
     cases: Vec<Case>,
 }
@@ -29,7 +30,7 @@ struct Case {
 
 fn load() -> (Vec<Vec<Record>>, Vec<Case>) {
     let text = std::fs::read_to_string(fixture("selection.json")).expect("fixture");
-    let fixture: Fixture = serde_json::from_str(&text).expect("fixture json");
+    let fixture: SelectionCases = serde_json::from_str(&text).expect("fixture json");
     let sets = fixture
         .sets
         .iter()

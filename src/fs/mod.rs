@@ -57,7 +57,12 @@ impl IoHooks {
     /// Passes one step to the hook (and, with the `fault-injection` feature, the crash point).
     pub(crate) fn step(&self, op: IoOp, op_name: &'static str, path: &Path) -> Result<()> {
         #[cfg(feature = "fault-injection")]
-        crash_point::reached(op, path);
+        {
+            crash_point::reached(op, path);
+            if let Some(injected) = crash_point::fails_here(op, path) {
+                return Err(FsError::io(op_name, path, injected));
+            }
+        }
         match &self.0 {
             Some(hook) => hook
                 .before(op, path)
@@ -70,7 +75,9 @@ impl IoHooks {
 /// With the `fault-injection` feature only (tests): `MEMWB_CRASH_AT=<n>` aborts the process right before its n-th (0-based)
 /// commit step, as a crash would, so that the crash tests can stop a `memwb` process at every
 /// step deterministically (see docs/testing.md); `MEMWB_STOP_AT=<n>` stops it there with
-/// SIGSTOP instead (a stalled writer). Without the feature nothing reads the variables.
+/// SIGSTOP instead (a stalled writer); `MEMWB_FAIL_AT=<n>` fails it with an I/O error (a full
+/// disk, a read-only folder), so that a test can fail every step of either format's writes
+/// through the binary. Without the feature nothing reads the variables.
 #[cfg(feature = "fault-injection")]
 pub(crate) mod crash_point {
     use std::path::Path;
@@ -93,6 +100,27 @@ pub(crate) mod crash_point {
     fn stop_self() {
         let _ =
             rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::STOP);
+    }
+
+    /// The error `MEMWB_FAIL_AT=<n>` injects at the n-th (0-based) step, said on stderr so
+    /// that a test knows the run got that far.
+    pub(super) fn fails_here(op: IoOp, path: &Path) -> Option<std::io::Error> {
+        static AT: OnceLock<Option<usize>> = OnceLock::new();
+        static STEPS: AtomicUsize = AtomicUsize::new(0);
+        let at = AT
+            .get_or_init(|| {
+                std::env::var("MEMWB_FAIL_AT")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+            })
+            .as_ref()?;
+        if STEPS.fetch_add(1, Ordering::SeqCst) != *at {
+            return None;
+        }
+        eprintln!("MEMWB_FAIL_AT={at}: failing {op:?} {}", path.display());
+        Some(std::io::Error::other(format!(
+            "injected failure (MEMWB_FAIL_AT={at})"
+        )))
     }
 
     pub(super) fn reached(op: IoOp, path: &Path) {

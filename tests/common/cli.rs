@@ -14,6 +14,7 @@ pub fn command(dir: &Path) -> Command {
         "MEMWB_MODEL",
         "MEMWB_MODEL_CMD",
         "MEMWB_CRASH_AT",
+        "MEMWB_FAIL_AT",
         "MEMWB_STOP_AT",
     ] {
         command.env_remove(inherited);
@@ -133,6 +134,13 @@ pub fn memwb_claude_with(
     args: &[&str],
     stdin: &str,
 ) -> Output {
+    let mut command = claude_command(home, memory, state);
+    command.args(args);
+    output_with_stdin(command, stdin)
+}
+
+/// `memwb --memory-dir MEMORY` as [`memwb_claude`] runs it, not started: arguments to add.
+pub fn claude_command(home: &Path, memory: &Path, state: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
     command
         .env_clear()
@@ -141,9 +149,8 @@ pub fn memwb_claude_with(
         .env("MEMWB_STATE_DIR", state)
         .current_dir(home)
         .arg("--memory-dir")
-        .arg(memory)
-        .args(args);
-    output_with_stdin(command, stdin)
+        .arg(memory);
+    command
 }
 
 /// `(code, file)` of every finding of a `check --json` report on one folder.

@@ -43,8 +43,9 @@ impl Folder {
         self.run_with(args, "")
     }
 
-    /// Runs `args` with `stdin` on standard input.
-    pub fn run_with(&self, args: &[&str], stdin: &str) -> Output {
+    /// `memwb` on this folder, isolated (a clean environment, memwb's state in `state`), not
+    /// started: `args` still to add.
+    pub fn command(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_memwb"));
         command
             .env_clear()
@@ -58,8 +59,20 @@ impl Folder {
                 .arg(self.dir.path())
                 .args(["--format", "claude"]),
         };
+        command
+    }
+
+    /// Runs `args` with `stdin` on standard input.
+    pub fn run_with(&self, args: &[&str], stdin: &str) -> Output {
+        self.run_env(args, stdin, &[])
+    }
+
+    /// Runs `args` with `stdin` on standard input and `env` added to its environment (the
+    /// fault-injection variables, say).
+    pub fn run_env(&self, args: &[&str], stdin: &str, env: &[(&str, String)]) -> Output {
+        let mut command = self.command();
+        command.args(args).envs(env.iter().map(|(k, v)| (k, v)));
         let mut child = command
-            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -74,6 +87,19 @@ impl Folder {
     /// Runs `args`, which must succeed.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{:?} {args:?}: {}",
+            self.format,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs `args` with `stdin` on standard input, which must succeed.
+    pub fn ok_with(&self, args: &[&str], stdin: &str) -> String {
+        let out = self.run_with(args, stdin);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -117,5 +143,49 @@ impl Folder {
     pub fn entry_ids(&self) -> Vec<u64> {
         let log: Vec<Value> = serde_json::from_str(&self.ok(&["log", "--json"])).expect("log");
         log.iter().map(|e| e["id"].as_u64().expect("id")).collect()
+    }
+
+    /// Makes the lock a crashed writer left look stale (older than the 30 s after which the
+    /// next writer breaks it), so the next command does not wait for it. A Claude Code
+    /// folder's state lock is released by the kernel when its holder dies: nothing to do.
+    pub fn age_lock(&self) {
+        let lock = self.root().join(".lock");
+        if let Format::Memory = self.format
+            && lock.exists()
+        {
+            let old = std::time::SystemTime::now() - std::time::Duration::from_secs(120);
+            fs::File::open(&lock)
+                .and_then(|f| f.set_times(fs::FileTimes::new().set_accessed(old).set_modified(old)))
+                .expect("age the lock");
+        }
+    }
+
+    /// Files in the folder that are neither a memory nor its index: what an interrupted write
+    /// left half-done (a temp file, an unlisted record file). memwb's own `.memwb/` folder and
+    /// `.memory`'s lock are not counted.
+    pub fn leftovers(&self) -> Vec<String> {
+        let files = super::tree(&self.root());
+        match self.format {
+            Format::Claude => files
+                .into_keys()
+                .filter(|path| !path.ends_with(".md"))
+                .collect(),
+            Format::Memory => {
+                let listed: Vec<Value> =
+                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
+                let listed: Vec<&str> = listed
+                    .iter()
+                    .map(|entry| entry["file"].as_str().expect("file"))
+                    .collect();
+                files
+                    .into_keys()
+                    .filter(|path| {
+                        !path.starts_with(".memwb/")
+                            && !["manifest.json", "MEMORY.md", ".lock"].contains(&path.as_str())
+                            && !listed.contains(&path.as_str())
+                    })
+                    .collect()
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod chat_server;
+pub mod claude;
 // These run the `memwb` binary, which exists only with the `cli` feature.
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -1,0 +1,245 @@
+//! A fault at every step of every change, on both formats, through the binary: each write
+//! step (`fs::IoOp`, numbered in the order a process reaches them) fails with an I/O error
+//! (`MEMWB_FAIL_AT=<n>`) or crashes the process (`MEMWB_CRASH_AT=<n>`, an abort). Whatever
+//! the step, the folder holds the old state or the new one, never a mix; once the next command
+//! ran, nothing half-written is left (a temp file, an unlisted record file); and that next
+//! command, and an undo of it, work.
+
+use std::collections::BTreeMap;
+
+use crate::common::formats::{BOTH, Folder, Format};
+
+/// Each change of the table runs on a folder holding alpha and beta.
+const SEED: &str = r#"[
+  {"name":"alpha","type":"project","description":"the first","body":"Alpha's body."},
+  {"name":"beta","type":"user","description":"the second","body":"Beta's body."}
+]"#;
+
+const CHANGES: [&[&str]; 6] = [
+    &[
+        "add",
+        "--name",
+        "gamma",
+        "--type",
+        "project",
+        "--description",
+        "the third",
+        "--body",
+        "Gamma's body.",
+    ],
+    &["set", "alpha", "--body", "Alpha, edited."],
+    &["set", "alpha", "--name", "delta"],
+    &["rm", "beta"],
+    &["index", "--fix", "--yes"],
+    &["undo"],
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Fault {
+    /// `MEMWB_FAIL_AT`: the step returns an I/O error.
+    Fail,
+    /// `MEMWB_CRASH_AT`: the process aborts before the step.
+    Crash,
+}
+
+impl Fault {
+    fn variable(self) -> &'static str {
+        match self {
+            Fault::Fail => "MEMWB_FAIL_AT",
+            Fault::Crash => "MEMWB_CRASH_AT",
+        }
+    }
+
+    /// Whether the run reached the faulted step.
+    fn reached(self, out: &std::process::Output) -> bool {
+        let said = String::from_utf8_lossy(&out.stderr);
+        said.contains(&format!("{}=", self.variable()))
+    }
+}
+
+/// A folder of `format` holding the seed; for `index --fix`, with MEMORY.md drifted (a line
+/// for a missing file) so that it has a fix to write.
+fn seeded(format: Format, change: &[&str]) -> Folder {
+    let folder = Folder::new(format);
+    folder.ok_with(&["add", "--json", "-"], SEED);
+    if change[0] != "index" {
+        return folder;
+    }
+    let index = folder.root().join("MEMORY.md");
+    let mut text = std::fs::read_to_string(&index).expect("index");
+    text.push_str("- [ghost](ghost.md) — gone\n");
+    std::fs::write(&index, text).expect("drift");
+    folder
+}
+
+/// The memories and MEMORY.md, byte for byte; on `.memory`, MEMORY.md's links without the
+/// random part of each record's file name (every write of a record gets a fresh one).
+fn state(folder: &Folder) -> BTreeMap<String, Vec<u8>> {
+    let mut state = folder.state();
+    // What the tests compare is the change, not when it was made: Claude Code's frontmatter
+    // stamps `modified`, and each folder of the table is seeded at its own moment. The temp
+    // files an interrupted write leaves are looked at by `assert_nothing_half_written`.
+    let modified = regex::Regex::new(r"(?m)^\s*modified: .*\n").expect("pattern");
+    state.retain(|file, _| file.ends_with(".md") || !matches!(folder.format, Format::Claude));
+    for bytes in state.values_mut() {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            *bytes = modified.replace_all(text, "").into_owned().into_bytes();
+        }
+    }
+    let index = std::fs::read_to_string(folder.root().join("MEMORY.md")).expect("index");
+    let index = match folder.format {
+        Format::Memory => regex::Regex::new(r"-[0-9a-f]{32}\.md\)")
+            .expect("pattern")
+            .replace_all(&index, ".md)")
+            .into_owned(),
+        Format::Claude => index,
+    };
+    state.insert("MEMORY.md".into(), index.into_bytes());
+    state
+}
+
+/// What an interrupted write may leave on each format, once the next command ran: nothing on
+/// a Claude Code folder (recovery removes its temp files); on `.memory`, a record file the
+/// writer created and never listed (a crash) or one it replaced and could not remove (a
+/// failure after the commit point), or a temp file, which `check` reports (`orphan-file`,
+/// `temp-file`) and `repair` handles.
+fn assert_nothing_half_written(folder: &Folder, context: &str) {
+    let left = folder.leftovers();
+    if left.is_empty() {
+        return;
+    }
+    assert!(
+        matches!(folder.format, Format::Memory),
+        "{context}: left behind: {left:?}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&String::from_utf8_lossy(
+        &folder.run(&["check", "--json"]).stdout,
+    ))
+    .expect("check --json");
+    let reported = crate::common::cli::finding_files(&report);
+    for file in left {
+        assert!(
+            reported
+                .iter()
+                .any(|(code, f)| (code == "orphan-file" || code == "temp-file")
+                    && f.ends_with(&file)),
+            "{context}: {file} left behind and not reported: {reported:?}"
+        );
+    }
+}
+
+/// What the next command is: an unrelated add, then its undo, which must both work.
+fn next_command_works(folder: &Folder, context: &str) {
+    let out = folder.run(&crate::common::cli::add_args("zeta", "next", "Next."));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{context}: the next command fails: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = folder.run(&["undo"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{context}: the undo after it fails: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs every change of the table with `fault` at each of its steps in turn, on `format`.
+fn every_step(format: Format, fault: Fault) {
+    for change in CHANGES {
+        let expected = {
+            let folder = seeded(format, change);
+            folder.ok(change);
+            state(&folder)
+        };
+        let mut reached_any = false;
+        for n in 0.. {
+            let context = format!("{format:?} {change:?}, {fault:?} at step {n}");
+            let folder = seeded(format, change);
+            let old = state(&folder);
+            assert_ne!(old, expected, "{context}: the change changes something");
+            let out = folder.run_env(change, "", &[(fault.variable(), n.to_string())]);
+            if !fault.reached(&out) {
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{context}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(state(&folder), expected, "{context}");
+                assert!(reached_any, "{context}: the change passed no fault step");
+                break;
+            }
+            reached_any = true;
+            // A process that failed a step handles it itself: the folder is old or new at
+            // once. A crashed one leaves that to the next command (recovery), checked below.
+            if let Fault::Fail = fault {
+                let now = state(&folder);
+                match out.status.code() {
+                    Some(0) => assert_eq!(now, expected, "{context}: reported done"),
+                    _ => assert!(
+                        now == old || now == expected,
+                        "{context}: half-written: {}",
+                        differs(&old, &expected, &now)
+                    ),
+                }
+            }
+            if let Fault::Crash = fault {
+                folder.age_lock();
+            }
+            next_command_works(&folder, &context);
+            let recovered = state(&folder);
+            assert!(
+                recovered == old || recovered == expected,
+                "{context}: after the next command: {}",
+                differs(&old, &expected, &recovered)
+            );
+            if out.status.code() == Some(0) {
+                assert_eq!(recovered, expected, "{context}: a reported change was lost");
+            }
+            assert_nothing_half_written(&folder, &context);
+        }
+    }
+}
+
+/// Which names differ from the old and the new state, for a failure message.
+fn differs(
+    old: &BTreeMap<String, Vec<u8>>,
+    new: &BTreeMap<String, Vec<u8>>,
+    now: &BTreeMap<String, Vec<u8>>,
+) -> String {
+    let names = |other: &BTreeMap<String, Vec<u8>>| {
+        now.keys()
+            .chain(other.keys())
+            .filter(|k| now.get(*k) != other.get(*k))
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    format!(
+        "differs from the old state in {:?}, from the new in {:?}",
+        names(old),
+        names(new)
+    )
+}
+
+/// One table, every step of every change, both formats (in parallel: each runs its own
+/// processes on its own folders).
+fn on_both_formats(fault: Fault) {
+    std::thread::scope(|scope| {
+        for format in BOTH {
+            scope.spawn(move || every_step(format, fault));
+        }
+    });
+}
+
+#[test]
+fn a_failure_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_both_formats() {
+    on_both_formats(Fault::Fail);
+}
+
+#[test]
+fn a_crash_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_both_formats() {
+    on_both_formats(Fault::Crash);
+}

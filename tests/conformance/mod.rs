@@ -1,0 +1,72 @@
+//! The conformance suite: one body per behaviour, run on a `.memory` set and on a Claude Code
+//! folder (`common::formats::BOTH`). A person sees one product: the same action behaves, and is
+//! worded, the same on both formats (docs/cli.md, "One idea, one word"). One file per area; a
+//! new backend joins every case by joining `BOTH`.
+
+use crate::common;
+use crate::tui_harness;
+
+use common::formats::{Folder, Format};
+use memwb::claude::LoadLimits;
+use tui_harness::Harness;
+
+mod edits;
+mod eval;
+mod faults;
+mod history;
+mod review;
+mod undo;
+mod watch;
+mod wording;
+mod workbench;
+
+const TOKEN: &str = "ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5";
+
+fn add(name: &'static str, body: &'static str) -> [&'static str; 9] {
+    common::cli::add_args(name, "what it is about", body)
+}
+
+/// The workbench on `folder`, whichever its format.
+fn workbench(folder: &Folder) -> Harness {
+    match folder.format {
+        Format::Memory => Harness::open(
+            folder.dir.path().to_owned(),
+            None,
+            120,
+            40,
+            Default::default(),
+        ),
+        Format::Claude => Harness::claude(
+            folder.dir.path(),
+            folder.state.path(),
+            LoadLimits::default(),
+            120,
+            40,
+        ),
+    }
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The id `check --fix` printed last: the proposal it filed.
+fn filed(folder: &Folder) -> String {
+    let out = folder.run(&["check", "--fix"]);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .last()
+        .expect("the proposal's id")
+        .to_owned()
+}
+
+/// Every file memwb keeps beside the memories (its journal, proposals, dropped copies), with
+/// the path it is at: `.memory/.memwb/` on a `.memory` set, the state directory on a Claude
+/// Code folder.
+fn kept_files(folder: &Folder) -> Vec<(String, Vec<u8>)> {
+    let state = match folder.format {
+        Format::Memory => folder.root().join(".memwb"),
+        Format::Claude => folder.state.path().to_owned(),
+    };
+    common::tree(&state).into_iter().collect()
+}

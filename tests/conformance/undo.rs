@@ -1,0 +1,141 @@
+//! Undo walks back a chain of changes of any length and any order of ops (edits, renames,
+//! removals and re-adds of the same name): after each step the set is captured; undoing the
+//! entries newest first must bring back each captured state in turn.
+
+use super::add;
+use crate::common::formats::{BOTH, Folder};
+
+/// Runs `steps` on `folder`: the state before each step and the journal entry each made.
+fn run_steps(
+    folder: &Folder,
+    steps: &[&[&str]],
+) -> (Vec<std::collections::BTreeMap<String, Vec<u8>>>, Vec<u64>) {
+    let mut states = Vec::new();
+    let mut ids = Vec::new();
+    for step in steps {
+        states.push(folder.state());
+        folder.ok(step);
+        ids.push(*folder.entry_ids().last().expect("journaled"));
+    }
+    (states, ids)
+}
+
+/// Runs `steps` on a fresh folder of each format, then undoes every step's entry newest first,
+/// checking after each undo that the set is exactly what it was before that step.
+fn walks_back(steps: &[&[&str]]) {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let (states, ids) = run_steps(&folder, steps);
+        for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
+            folder.ok(&["undo", &id.to_string()]);
+            assert_eq!(
+                &folder.state(),
+                before,
+                "{format:?}: after undoing #{id} of {steps:?}"
+            );
+        }
+    }
+}
+
+/// Plain `undo`, again and again, steps back through history: each one reverts the newest
+/// change not undone yet (never the undo before it), so the states come back newest first, and
+/// once all are undone it says there is nothing left. Each names the entry it undid.
+#[test]
+fn plain_undo_steps_back_through_history_and_never_redoes() {
+    let steps: [&[&str]; 4] = [
+        &add("alpha", "one"),
+        &["set", "alpha", "--body", "two"],
+        &add("beta", "three"),
+        &["set", "alpha", "--name", "gamma"],
+    ];
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let (states, ids) = run_steps(&folder, &steps);
+        for (id, before) in ids.iter().rev().zip(states.iter().rev()) {
+            let said = folder.ok(&["undo"]);
+            let undo_id = *folder.entry_ids().last().expect("journaled");
+            assert!(
+                said.starts_with(&format!("undid #{id} ("))
+                    && said.contains(&format!(" as #{undo_id}: ")),
+                "{format:?}: {said}"
+            );
+            assert_eq!(&folder.state(), before, "{format:?}: plain undo of #{id}");
+        }
+        let out = folder.run(&["undo"]);
+        assert_eq!(out.status.code(), Some(2), "{format:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no change left to undo"), "{format:?}: {err}");
+    }
+}
+
+/// `undo N` reverts that one entry; a plain `undo` after it skips both the entry undone and
+/// the undo, and reverts the newest change still in effect. `undo N` of an undo re-does.
+#[test]
+fn undo_n_reverts_one_entry_and_plain_undo_skips_it() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("beta", "two"));
+        // Body edits touch one file each, so the older one can be undone on its own on a
+        // Claude Code folder too (MEMORY.md is not in them).
+        folder.ok(&["set", "alpha", "--body", "one, edited"]);
+        let before_beta_edit = folder.state();
+        folder.ok(&["set", "beta", "--body", "two, edited"]);
+        let ids = folder.entry_ids();
+        let (alpha_edit, beta_edit) = (ids[2], ids[3]);
+        let said = folder.ok(&["undo", &alpha_edit.to_string()]);
+        assert!(
+            said.starts_with(&format!("undid #{alpha_edit} (set)"))
+                && said.contains("changed alpha"),
+            "{format:?}: {said}"
+        );
+        let undo_of_alpha_edit = *folder.entry_ids().last().expect("journaled");
+        let said = folder.ok(&["undo"]);
+        assert!(
+            said.starts_with(&format!("undid #{beta_edit} (set)")),
+            "{format:?}: {said}"
+        );
+        // Undoing the undo by its number re-does alpha's edit: the state before beta's edit.
+        folder.ok(&["undo", &undo_of_alpha_edit.to_string()]);
+        assert_eq!(folder.state(), before_beta_edit, "{format:?}");
+        // Undo entries are never a plain undo's target: the newest original change in effect
+        // is alpha's edit again (its undo was undone).
+        let said = folder.ok(&["undo"]);
+        assert!(
+            said.starts_with(&format!("undid #{alpha_edit} (set)")),
+            "{format:?}: {said}"
+        );
+    }
+}
+
+#[test]
+fn undo_walks_back_an_edit_then_a_rename() {
+    walks_back(&[
+        &add("alpha", "one"),
+        &["set", "alpha", "--body", "two"],
+        &["set", "alpha", "--name", "beta"],
+    ]);
+}
+
+#[test]
+fn undo_walks_back_a_remove_and_an_add_of_the_same_name() {
+    walks_back(&[
+        &add("x", "first"),
+        &add("keep", "stays"),
+        &["rm", "x"],
+        &add("x", "first"),
+        &["set", "x", "--name", "y"],
+        &["rm", "keep"],
+    ]);
+}
+
+#[test]
+fn undo_walks_back_renames_back_and_forth() {
+    walks_back(&[
+        &add("a", "body"),
+        &["set", "a", "--name", "b"],
+        &["set", "b", "--name", "a"],
+        &["set", "a", "--body", "changed"],
+        &["set", "a", "--name", "c"],
+    ]);
+}
