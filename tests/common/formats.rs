@@ -86,15 +86,7 @@ impl Folder {
 
     /// Runs `args`, which must succeed.
     pub fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{:?} {args:?}: {}",
-            self.format,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        self.ok_with(args, "")
     }
 
     /// Runs `args` with `stdin` on standard input, which must succeed.
