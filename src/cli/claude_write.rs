@@ -6,6 +6,7 @@
 use anyhow::Context;
 
 use super::output::{inert, print_untrusted};
+use super::read::failed;
 use super::records::IndexArgs;
 use super::review::{LogArgs, UndoArgs};
 use super::{EXIT_FINDINGS, EXIT_OK};
@@ -49,10 +50,12 @@ pub(super) fn commit_planned(
 fn committed(
     result: Result<(Vec<FileImage>, Option<Entry>), ReviewError>,
 ) -> anyhow::Result<Option<u8>> {
-    Ok(not_journaled(result.map(|_| ()))?.map(|warning| {
-        eprintln!("warning: {}", inert(&warning));
-        EXIT_FINDINGS
-    }))
+    Ok(not_journaled(result.map(|_| ()))
+        .map_err(failed)?
+        .map(|warning| {
+            eprintln!("warning: {}", inert(&warning));
+            EXIT_FINDINGS
+        }))
 }
 
 pub(super) fn done(summary: &str, code: Option<u8>) -> anyhow::Result<u8> {
@@ -66,8 +69,8 @@ pub(super) fn index_fix(
     args: &IndexArgs,
 ) -> anyhow::Result<u8> {
     let snapshot = folder.read();
-    let index = read_index(folder, &snapshot)?;
-    let archive = read_file(folder, ARCHIVE_FILE)?;
+    let index = read_index(folder, &snapshot).map_err(failed)?;
+    let archive = read_file(folder, ARCHIVE_FILE).map_err(failed)?;
     let topics = edit::TopicSummary::all(&snapshot);
     let fix = edit::plan_index_fix(
         index.as_deref(),

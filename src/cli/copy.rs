@@ -9,6 +9,7 @@ use jiff::Timestamp;
 use super::EXIT_OK;
 use super::claude_review::say_refused;
 use super::output::inert;
+use super::read::failed;
 use crate::claude::LoadLimits;
 use crate::folder::copy::{Source, into_claude, into_set};
 use crate::folder::{Format, OpenOptions};
@@ -57,7 +58,7 @@ pub(super) fn run(
         store: options.clone(),
         claude: limits,
     };
-    let source = crate::formats::open(&args.from, args.from_format, &open)?;
+    let source = crate::formats::open(&args.from, args.from_format, &open).map_err(failed)?;
     let from = source.root().to_owned();
     if std::fs::canonicalize(&from).ok() == std::fs::canonicalize(target.root()).ok() {
         anyhow::bail!("{} is the folder being copied into", from.display());

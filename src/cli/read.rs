@@ -8,12 +8,10 @@ use super::EXIT_OK;
 use super::output::{NO_MEMORIES, one_line, padded, print_json, print_raw, print_untrusted};
 use super::records::{LsArgs, ShowArgs};
 use super::select::{SelectArgs, print_selection};
-use crate::formats::Backend;
+use crate::formats::{Backend, Cause, FormatError, ReadError};
 use crate::memory::Memory;
 use crate::session::Selector;
 use crate::session::selection::Selection;
-
-pub(super) use crate::formats::reported;
 
 /// `memwb ls`: one line per memory in the set's order (`--json`: the read model's rows).
 pub(super) fn ls(backend: &dyn Backend, args: &LsArgs) -> anyhow::Result<u8> {
@@ -110,4 +108,26 @@ pub(super) fn selection(
         let reading = backend.read().map_err(reported)?;
         anyhow::Ok((reading.candidates(), reading.catalog))
     })
+}
+
+/// A backend's read error as a command reports it: the engine's own error where there is
+/// one, so the hints that name the fix still find it.
+pub(super) fn reported(error: ReadError) -> anyhow::Error {
+    failed(error.into())
+}
+
+/// A backend's error as a command reports it: the engine's own error (which the hints and
+/// the exit rules in `cli::main` tell apart), under the batch places it was found at.
+pub(super) fn failed(error: FormatError) -> anyhow::Error {
+    let (places, cause) = error.cause();
+    let mut error = match cause {
+        Cause::Store(e) => anyhow::Error::from(e),
+        Cause::Claude(e) => e.into(),
+        Cause::Review(e) => e.into(),
+        Cause::Other(e) => e.into(),
+    };
+    for place in places.into_iter().rev() {
+        error = error.context(place);
+    }
+    error
 }

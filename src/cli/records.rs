@@ -8,6 +8,7 @@ use serde::Deserialize;
 use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
 use super::output::print_untrusted;
+use super::read::failed;
 use crate::formats::{Backend, Edit, Written};
 use crate::review::{EntryMeta, Op, journaled, journaled_op};
 use crate::store::record::ObjectOnly;
@@ -200,7 +201,7 @@ pub(super) fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
                 .context("--body or --body-file is required with --name")?,
         }],
     };
-    said(backend.add(&inputs)?)
+    said(backend.add(&inputs).map_err(failed)?)
 }
 
 /// `memwb set NAME`: the fields given change, the others stay.
@@ -211,11 +212,11 @@ pub(super) fn set(backend: &dyn Backend, args: &SetArgs) -> anyhow::Result<u8> {
         description: args.description.clone(),
         body: args.body.read()?,
     };
-    said(backend.set(&args.target, &edit)?)
+    said(backend.set(&args.target, &edit).map_err(failed)?)
 }
 
 pub(super) fn rm(backend: &dyn Backend, args: &RmArgs) -> anyhow::Result<u8> {
-    said(backend.rm(&args.names)?)
+    said(backend.rm(&args.names).map_err(failed)?)
 }
 
 /// Prints what a change did, and its warning (then exits 1).

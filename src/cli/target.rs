@@ -156,6 +156,7 @@ fn open_located(
         claude: limits,
     };
     crate::formats::open(&location.folder, Some(Format::Claude), &options)
+        .map_err(super::read::failed)
 }
 
 fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Result<Open> {
@@ -166,7 +167,7 @@ fn open_dir(args: &FolderArgs, dir: &Path, options: StoreOptions) -> anyhow::Res
         store: options,
         claude: args.limits(),
     };
-    crate::formats::open(dir, args.format, &options)
+    crate::formats::open(dir, args.format, &options).map_err(super::read::failed)
 }
 
 /// A folder with no manifest is taken for Claude Code auto memory only when it looks like one:

@@ -8,9 +8,11 @@
 //! still per format in the CLI: docs/architecture.md, "Backends".
 
 pub mod claude;
+mod error;
 pub mod memory;
 mod open;
 
+pub use error::{Cause, FormatError};
 pub(crate) use open::Recognized;
 pub use open::{Open, open};
 
@@ -50,14 +52,14 @@ pub trait Backend {
 
     /// Adds memories, all or none; a memory that does not read is refused naming its
     /// position in `memories` (1-based) and its name.
-    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written>;
+    fn add(&self, memories: &[RecordInput]) -> Result<Written, FormatError>;
 
     /// Changes the memory `name` addresses, based on the version read just before; a rename
     /// keeps its place in the set.
-    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written>;
+    fn set(&self, name: &str, edit: &Edit) -> Result<Written, FormatError>;
 
     /// Removes the memories `names` address, all or none.
-    fn rm(&self, names: &[String]) -> anyhow::Result<Written>;
+    fn rm(&self, names: &[String]) -> Result<Written, FormatError>;
 
     /// Why this format cannot do `capability`, in words that name no key or command of any
     /// front end (`None`: it can). The workbench neither offers nor runs a command whose
@@ -98,15 +100,16 @@ impl Written {
 /// `result` for the memory at `position` in `batch`: when the batch holds more than one, its
 /// error names which (1-based) and its name; one memory alone needs no pointing at.
 pub(crate) fn placed<T>(
-    result: anyhow::Result<T>,
+    result: Result<T, FormatError>,
     batch: &[RecordInput],
     position: usize,
-) -> anyhow::Result<T> {
+) -> Result<T, FormatError> {
     if batch.len() < 2 {
         return result;
     }
-    anyhow::Context::with_context(result, || {
-        format!("record {} ({:?})", position + 1, batch[position].name)
+    result.map_err(|error| FormatError::Placed {
+        place: format!("record {} ({:?})", position + 1, batch[position].name),
+        error: Box::new(error),
     })
 }
 
@@ -154,16 +157,6 @@ impl Reading {
     /// The memories a selection chooses among: those that read, in the set's order.
     pub fn candidates(&self) -> Vec<Memory> {
         Memory::readable(&self.memories)
-    }
-}
-
-/// A backend's error as a command reports it: the engine's own error where there is one, so
-/// the hints that name the fix still find it.
-pub(crate) fn reported(error: ReadError) -> anyhow::Error {
-    match error {
-        ReadError::Store(e) => e.into(),
-        ReadError::Claude(e) => e.into(),
-        other => other.into(),
     }
 }
 

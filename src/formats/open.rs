@@ -3,11 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
-use super::Backend;
 use super::claude::ClaudeBackend;
 use super::memory::MemoryBackend;
+use super::{Backend, FormatError};
 use crate::claude::ClaudeFolder;
 use crate::folder::{Format, OpenOptions, Summary};
 use crate::store::Store;
@@ -41,7 +39,7 @@ pub(crate) enum Recognized {
 pub(crate) struct Registered {
     pub(crate) format: Format,
     pub(crate) recognize: fn(&Path) -> Recognized,
-    pub(crate) open: fn(&Path, &OpenOptions) -> anyhow::Result<Open>,
+    pub(crate) open: fn(&Path, &OpenOptions) -> Result<Open, FormatError>,
 }
 
 /// Every format, asked in this order when a folder's format is not given: the first that
@@ -60,31 +58,38 @@ pub(crate) const FORMATS: &[Registered] = &[
 ];
 
 /// Opens the memory folder `dir` itself, in `format` or the one it is recognised as.
-pub fn open(dir: &Path, format: Option<Format>, options: &OpenOptions) -> anyhow::Result<Open> {
+pub fn open(
+    dir: &Path,
+    format: Option<Format>,
+    options: &OpenOptions,
+) -> Result<Open, FormatError> {
     if !dir.is_dir() {
-        anyhow::bail!("memory folder {} is not a directory", dir.display());
+        return Err(FormatError::refused(format!(
+            "memory folder {} is not a directory",
+            dir.display()
+        )));
     }
     let registered = match format {
         Some(format) => FORMATS.iter().find(|r| r.format == format),
         None => recognize(dir)?,
     };
-    let registered = registered.with_context(|| {
-        format!(
+    let registered = registered.ok_or_else(|| {
+        FormatError::refused(format!(
             "{} is no memory folder of any format memwb knows; nothing was read or written (--format forces one)",
             dir.display()
-        )
+        ))
     })?;
     (registered.open)(dir, options)
 }
 
 /// The first registered format that recognises `dir`; refused when one says it must not be
 /// touched.
-fn recognize(dir: &Path) -> anyhow::Result<Option<&'static Registered>> {
+fn recognize(dir: &Path) -> Result<Option<&'static Registered>, FormatError> {
     for registered in FORMATS {
         match (registered.recognize)(dir) {
             Recognized::Yes => return Ok(Some(registered)),
             Recognized::No => {}
-            Recognized::Refused(why) => anyhow::bail!("{why}"),
+            Recognized::Refused(why) => return Err(FormatError::Refused(why)),
         }
     }
     Ok(None)
@@ -156,6 +161,6 @@ impl Open {
             .iter()
             .find(|r| r.format == set.format)
             .ok_or_else(|| format!("no backend for {}", set.format.describe()))?;
-        (registered.open)(&path, options).map_err(|e| format!("{e:#}"))
+        (registered.open)(&path, options).map_err(|e| e.to_string())
     }
 }

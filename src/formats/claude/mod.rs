@@ -6,7 +6,10 @@ pub(crate) mod write;
 
 use std::path::Path;
 
-use super::{Backend, Capability, Edit, NotAMemory, Open, ReadError, Reading, Recognized, Written};
+use super::{
+    Backend, Capability, Edit, FormatError, NotAMemory, Open, ReadError, Reading, Recognized,
+    Written,
+};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
@@ -26,7 +29,7 @@ pub(crate) fn recognize(dir: &Path) -> Recognized {
 
 /// Opens the folder; its changes wait for the state lock as long as a `.memory` writer
 /// waits for its lock.
-pub(crate) fn open(dir: &Path, options: &OpenOptions) -> anyhow::Result<Open> {
+pub(crate) fn open(dir: &Path, options: &OpenOptions) -> Result<Open, FormatError> {
     let folder = ClaudeFolder::open(dir, options.claude)?;
     Ok(Open::Claude(folder.with_lock_wait(LockWaitPolicy {
         timeout: options.store.lock.timeout,
@@ -124,15 +127,15 @@ impl Backend for ClaudeBackend<'_> {
         audit(&self.folder.read())
     }
 
-    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written> {
+    fn add(&self, memories: &[RecordInput]) -> Result<Written, FormatError> {
         self.add_topics(memories)
     }
 
-    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+    fn set(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
         self.set_topic(name, edit)
     }
 
-    fn rm(&self, names: &[String]) -> anyhow::Result<Written> {
+    fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_topics(names)
     }
 

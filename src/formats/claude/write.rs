@@ -2,7 +2,6 @@
 //! written by the engine as one journaled compare-and-swap (`review::claude::journaled`), so
 //! a file Claude Code changed after memwb read it is never written over.
 
-use anyhow::Context;
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
@@ -12,32 +11,35 @@ use crate::claude::frontmatter::KNOWN_TYPES;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot, Topic};
-use crate::formats::{Edit, Written, placed, set_summary, unchanged};
+use crate::formats::{Edit, FormatError, ReadError, Written, placed, set_summary, unchanged};
 use crate::review::claude as journal;
 use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::RecordInput;
 
 /// The exact text of `file` in the folder (`None` when it does not exist).
-pub(crate) fn read_file(folder: &ClaudeFolder, file: &str) -> anyhow::Result<Option<String>> {
+pub(crate) fn read_file(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, FormatError> {
     let path = folder.root().join(file);
     let Some(bytes) = read_regular(&path, MAX_FILE_BYTES)? else {
         return Ok(None);
     };
     String::from_utf8(bytes).map(Some).map_err(|e| {
-        anyhow::anyhow!(
+        FormatError::refused(format!(
             "{} is not valid UTF-8 (first bad byte at offset {}); memwb edits text only",
             path.display(),
             e.utf8_error().valid_up_to()
-        )
+        ))
     })
 }
 
 pub(crate) fn read_index(
     folder: &ClaudeFolder,
     snapshot: &Snapshot,
-) -> anyhow::Result<Option<String>> {
+) -> Result<Option<String>, FormatError> {
     if let IndexFile::Unreadable(why) = &snapshot.index {
-        anyhow::bail!("{} cannot be read: {why}", folder.index_path().display());
+        return Err(FormatError::refused(format!(
+            "{} cannot be read: {why}",
+            folder.index_path().display()
+        )));
     }
     read_file(folder, INDEX_FILE)
 }
@@ -53,40 +55,45 @@ pub(crate) fn existing_files(snapshot: &Snapshot) -> Vec<String> {
 }
 
 /// A topic's exact text, which the change is based on.
-pub(crate) fn topic_text(folder: &ClaudeFolder, topic: &Topic) -> anyhow::Result<String> {
-    read_file(folder, &topic.file)?
-        .with_context(|| format!("{} was removed", folder.root().join(&topic.file).display()))
+pub(crate) fn topic_text(folder: &ClaudeFolder, topic: &Topic) -> Result<String, FormatError> {
+    read_file(folder, &topic.file)?.ok_or_else(|| {
+        FormatError::Read(ReadError::Removed {
+            path: folder.root().join(&topic.file),
+        })
+    })
 }
 
 /// A memory's field as the rules for Claude Code folders take it: one line, not empty.
-fn one_line(what: &str, value: &str) -> anyhow::Result<()> {
+fn one_line(what: &str, value: &str) -> Result<(), FormatError> {
     if value.trim().is_empty() {
-        anyhow::bail!("the {what} is empty");
+        return Err(FormatError::refused(format!("the {what} is empty")));
     }
     if value.contains(['\n', '\r']) {
-        anyhow::bail!("the {what} must be one line");
+        return Err(FormatError::refused(format!("the {what} must be one line")));
     }
     if value.chars().any(char::is_control) {
-        anyhow::bail!("the {what} holds a control character");
+        return Err(FormatError::refused(format!(
+            "the {what} holds a control character"
+        )));
     }
     Ok(())
 }
 
-fn known_type(kind: &str) -> anyhow::Result<()> {
+fn known_type(kind: &str) -> Result<(), FormatError> {
     if !KNOWN_TYPES.contains(&kind) {
-        anyhow::bail!(crate::store::RecordError::Type(
-            crate::sanitize::line(kind).into_owned()
-        ));
+        return Err(
+            crate::store::RecordError::Type(crate::sanitize::line(kind).into_owned()).into(),
+        );
     }
     Ok(())
 }
 
-fn validate(input: &RecordInput) -> anyhow::Result<NewMemory> {
+fn validate(input: &RecordInput) -> Result<NewMemory, FormatError> {
     one_line("name", &input.name)?;
     known_type(&input.kind)?;
     one_line("description", &input.description)?;
     if input.body.trim().is_empty() {
-        anyhow::bail!("the body is empty");
+        return Err(FormatError::refused("the body is empty"));
     }
     Ok(NewMemory {
         name: input.name.clone(),
@@ -102,7 +109,7 @@ pub(crate) fn journal_writes(
     folder: &ClaudeFolder,
     writes: Vec<FileWrite>,
     op: Op,
-) -> anyhow::Result<Option<String>> {
+) -> Result<Option<String>, FormatError> {
     let meta = EntryMeta {
         op: Some(op),
         ..EntryMeta::default()
@@ -111,7 +118,9 @@ pub(crate) fn journal_writes(
 }
 
 /// The warning a change that is written but not journaled says; any other error fails.
-pub(crate) fn not_journaled(result: Result<(), ReviewError>) -> anyhow::Result<Option<String>> {
+pub(crate) fn not_journaled(
+    result: Result<(), ReviewError>,
+) -> Result<Option<String>, FormatError> {
     match result {
         Ok(()) => Ok(None),
         Err(ReviewError::NotJournaled { path, detail }) => Ok(Some(format!(
@@ -123,34 +132,34 @@ pub(crate) fn not_journaled(result: Result<(), ReviewError>) -> anyhow::Result<O
 }
 
 /// The topic `name` addresses (see [`super::address`]).
-pub(crate) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> anyhow::Result<&'a Topic> {
+pub(crate) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> Result<&'a Topic, FormatError> {
     super::address(&snapshot.topics, name, &snapshot.root, Topic::name, |t| {
         &t.file
     })
-    .map_err(crate::formats::reported)
+    .map_err(FormatError::from)
 }
 
 impl ClaudeBackend<'_> {
-    pub(super) fn add_topics(&self, inputs: &[RecordInput]) -> anyhow::Result<Written> {
+    pub(super) fn add_topics(&self, inputs: &[RecordInput]) -> Result<Written, FormatError> {
         let folder = self.folder;
         let snapshot = folder.read();
         let mut memories = Vec::with_capacity(inputs.len());
         for (i, input) in inputs.iter().enumerate() {
             let memory = placed(validate(input), inputs, i)?;
             if let Some(topic) = snapshot.topics.iter().find(|t| t.name() == memory.name) {
-                anyhow::bail!(
+                return Err(FormatError::refused(format!(
                     "record {} ({:?}): a memory with this name exists ({})",
                     i + 1,
                     input.name,
                     topic.file
-                );
+                )));
             }
             if memories.iter().any(|m: &NewMemory| m.name == memory.name) {
-                anyhow::bail!(
+                return Err(FormatError::refused(format!(
                     "record {} ({:?}): the name is twice in the batch",
                     i + 1,
                     input.name
-                );
+                )));
             }
             memories.push(memory);
         }
@@ -171,7 +180,7 @@ impl ClaudeBackend<'_> {
         })
     }
 
-    pub(super) fn set_topic(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+    pub(super) fn set_topic(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
         let folder = self.folder;
         let snapshot = folder.read();
         let topic = require(&snapshot, name)?;
@@ -182,7 +191,10 @@ impl ClaudeBackend<'_> {
                 .iter()
                 .find(|t| t.name() == name && t.file != topic.file)
             {
-                anyhow::bail!("a memory named {name:?} exists ({})", other.file);
+                return Err(FormatError::refused(format!(
+                    "a memory named {name:?} exists ({})",
+                    other.file
+                )));
             }
         }
         if let Some(kind) = &edit.kind {
@@ -228,7 +240,7 @@ impl ClaudeBackend<'_> {
         })
     }
 
-    pub(super) fn rm_topics(&self, names: &[String]) -> anyhow::Result<Written> {
+    pub(super) fn rm_topics(&self, names: &[String]) -> Result<Written, FormatError> {
         let folder = self.folder;
         let snapshot = folder.read();
         let mut topics: Vec<&Topic> = Vec::with_capacity(names.len());
@@ -241,7 +253,7 @@ impl ClaudeBackend<'_> {
         let texts: Vec<String> = topics
             .iter()
             .map(|t| topic_text(folder, t))
-            .collect::<anyhow::Result<_>>()?;
+            .collect::<Result<_, FormatError>>()?;
         let files: Vec<TopicFile> = topics
             .iter()
             .zip(&texts)

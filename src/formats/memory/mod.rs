@@ -5,9 +5,7 @@ mod write;
 
 use std::path::Path;
 
-use anyhow::Context;
-
-use super::{Backend, Edit, Open, ReadError, Reading, Recognized, Written};
+use super::{Backend, Edit, FormatError, Open, ReadError, Reading, Recognized, Written};
 use crate::finding::Finding;
 use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
@@ -29,18 +27,18 @@ pub(crate) fn recognize(dir: &Path) -> Recognized {
 
 /// Opens the set in `dir`, which must be a workspace's `.memory` (the store opens the
 /// workspace above it).
-pub(crate) fn open(dir: &Path, options: &OpenOptions) -> anyhow::Result<Open> {
+pub(crate) fn open(dir: &Path, options: &OpenOptions) -> Result<Open, FormatError> {
     let real = std::fs::canonicalize(dir)
-        .with_context(|| format!("resolve workspace {}", dir.display()))?;
+        .map_err(|e| FormatError::io(format!("resolve workspace {}", dir.display()), e))?;
     let workspace = match real.file_name() {
         Some(name) if name == MEMORY_DIR => real.parent().map(Path::to_owned),
         _ => None,
     };
-    let workspace = workspace.with_context(|| {
-        format!(
+    let workspace = workspace.ok_or_else(|| {
+        FormatError::refused(format!(
             "{} holds a .memory manifest but is not named .memory; open its workspace with -C instead",
             dir.display()
-        )
+        ))
     })?;
     Ok(Open::Memory(Store::open(workspace, options.store.clone())?))
 }
@@ -110,15 +108,15 @@ impl Backend for MemoryBackend<'_> {
         self.store.inspect().findings()
     }
 
-    fn add(&self, memories: &[RecordInput]) -> anyhow::Result<Written> {
+    fn add(&self, memories: &[RecordInput]) -> Result<Written, FormatError> {
         self.add_records(memories)
     }
 
-    fn set(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+    fn set(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
         self.set_record(name, edit)
     }
 
-    fn rm(&self, names: &[String]) -> anyhow::Result<Written> {
+    fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_records(names)
     }
 }

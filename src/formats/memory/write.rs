@@ -1,13 +1,13 @@
 //! The record changes on a `.memory` set: each one store transaction, journaled.
 
 use super::MemoryBackend;
-use crate::formats::{Edit, Written, placed, set_summary, unchanged};
+use crate::formats::{Edit, FormatError, Written, placed, set_summary, unchanged};
 use crate::review::summary::commit_summary;
 use crate::review::{Op, journaled_op};
 use crate::store::{Commit, Record, RecordInput};
 
 impl MemoryBackend<'_> {
-    pub(super) fn add_records(&self, inputs: &[RecordInput]) -> anyhow::Result<Written> {
+    pub(super) fn add_records(&self, inputs: &[RecordInput]) -> Result<Written, FormatError> {
         let records = validate_all(inputs)?;
         Ok(written(
             journaled_op(self.store, Op::Add, |s| s.extend(records))?,
@@ -15,7 +15,7 @@ impl MemoryBackend<'_> {
         ))
     }
 
-    pub(super) fn set_record(&self, name: &str, edit: &Edit) -> anyhow::Result<Written> {
+    pub(super) fn set_record(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
         let current = self.store.read()?;
         let entry = current.require(name)?;
         let base = &entry.record;
@@ -41,7 +41,7 @@ impl MemoryBackend<'_> {
         Ok(written(commit, said))
     }
 
-    pub(super) fn rm_records(&self, names: &[String]) -> anyhow::Result<Written> {
+    pub(super) fn rm_records(&self, names: &[String]) -> Result<Written, FormatError> {
         let current = self.store.read()?;
         let base = current.require_all(names)?;
         Ok(written(
@@ -52,7 +52,7 @@ impl MemoryBackend<'_> {
 }
 
 /// Validates a batch; the first invalid item rejects the whole batch.
-fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
+fn validate_all(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
     inputs
         .iter()
         .enumerate()

@@ -1,0 +1,84 @@
+//! What opening a folder or changing it through a backend refuses, or what failed under it.
+//!
+//! A typed error rather than `anyhow`: the library below the command line has no `anyhow`
+//! (it is the CLI's edge type), and a front end must be able to tell a lock wait, a race or a
+//! change that is written but not journaled from a refusal. The engines' errors are carried
+//! whole ([`FormatError::cause`] hands the CLI the engine's own error, whose hints it knows).
+
+use crate::claude::ClaudeError;
+use crate::claude::edit::EditError;
+use crate::review::ReviewError;
+use crate::store::{RecordError, StoreError};
+
+use super::ReadError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Claude(#[from] ClaudeError),
+    #[error(transparent)]
+    Review(#[from] ReviewError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// Refused before anything was read or written, in the words a person reads.
+    #[error("{0}")]
+    Refused(String),
+    /// A file step failed: what was being done, and the system's error.
+    #[error("{what}: {error}")]
+    Io { what: String, error: std::io::Error },
+    /// The memory of a batch the error is about (`record 2 ("name")`).
+    #[error("{place}: {error}")]
+    Placed {
+        place: String,
+        error: Box<FormatError>,
+    },
+}
+
+impl FormatError {
+    pub(crate) fn refused(why: impl Into<String>) -> Self {
+        Self::Refused(why.into())
+    }
+
+    pub(crate) fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Self::Io {
+            what: what.into(),
+            error: source,
+        }
+    }
+
+    /// The error under the batch placement, and the places (outermost first): a front end
+    /// reports the engine's own error, whose kind it can tell, with the places as context.
+    pub fn cause(self) -> (Vec<String>, Cause) {
+        let mut places = Vec::new();
+        let mut error = self;
+        loop {
+            error = match error {
+                Self::Placed { place, error } => {
+                    places.push(place);
+                    *error
+                }
+                Self::Store(e) => return (places, Cause::Store(e)),
+                Self::Claude(e) => return (places, Cause::Claude(e)),
+                Self::Review(e) => return (places, Cause::Review(e)),
+                Self::Read(ReadError::Store(e)) => return (places, Cause::Store(e)),
+                Self::Read(ReadError::Claude(e)) => return (places, Cause::Claude(e)),
+                other => return (places, Cause::Other(other)),
+            }
+        }
+    }
+}
+
+/// An engine's own error, or this module's.
+#[derive(Debug)]
+pub enum Cause {
+    Store(StoreError),
+    Claude(ClaudeError),
+    Review(ReviewError),
+    Other(FormatError),
+}
