@@ -10,6 +10,7 @@ use common::formats::{Folder, Format};
 use memwb::claude::LoadLimits;
 use tui_harness::Harness;
 
+mod concurrency;
 mod edits;
 mod eval;
 mod faults;
