@@ -239,11 +239,7 @@ fn a_failure_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_bo
     on_both_formats(Fault::Fail);
 }
 
-/// On `.memory` only for now: on a Claude Code folder the command after a crash in a rename
-/// (step 7) fails with "MEMORY.md changed since it was read", since add plans MEMORY.md before
-/// the lock and recovery then changes it; the both-format test waits on branch
-/// `conformance-pending` for that fix (formats/claude/write.rs planning under the lock).
 #[test]
-fn a_crash_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_memory() {
-    every_step(Format::Memory, Fault::Crash);
+fn a_crash_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_both_formats() {
+    on_both_formats(Fault::Crash);
 }

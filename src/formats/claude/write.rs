@@ -103,20 +103,6 @@ fn validate(input: &RecordInput) -> Result<NewMemory, FormatError> {
     })
 }
 
-/// Writes `writes` through the journal as one change of `op`. `Ok(Some(warning))` when it
-/// was written but the journal could not record it.
-pub(crate) fn journal_writes(
-    folder: &ClaudeFolder,
-    writes: Vec<FileWrite>,
-    op: Op,
-) -> Result<Option<String>, FormatError> {
-    let meta = EntryMeta {
-        op: Some(op),
-        ..EntryMeta::default()
-    };
-    not_journaled(journal::journaled(folder, writes, meta).map(|_| ()))
-}
-
 /// The warning a change that is written but not journaled says; any other error fails.
 pub(crate) fn not_journaled(
     result: Result<(), ReviewError>,
@@ -139,63 +125,66 @@ pub(crate) fn require<'a>(snapshot: &'a Snapshot, name: &str) -> Result<&'a Topi
     .map_err(FormatError::from)
 }
 
+/// A change planned on a reading of the folder: its writes, and what it says it did.
+struct Planned {
+    writes: Vec<FileWrite>,
+    summary: String,
+}
+
+/// Plans and writes one change of `op` under the folder's lock. What the plan reads (the
+/// topics, MEMORY.md) is read there, so a parallel memwb change is waited for rather than
+/// refused as a conflict; a file another program changed is still refused by the
+/// compare-and-swap. `Written::warning` when it was written but not journaled.
+fn write_planned(
+    folder: &ClaudeFolder,
+    op: Op,
+    plan: &mut dyn FnMut(&Snapshot) -> Result<Planned, FormatError>,
+) -> Result<Written, FormatError> {
+    let mut refused = None;
+    let mut summary = String::new();
+    let mut under_lock = || match plan(&folder.read()) {
+        Ok(planned) => {
+            summary = planned.summary;
+            Ok(planned.writes)
+        }
+        Err(error) => {
+            // The journal's plan answers a ReviewError; the refusal itself is kept whole
+            // and returned below, this carrier is never shown.
+            let carrier = ReviewError::ProposalInvalid {
+                rule: error.to_string(),
+            };
+            refused = Some(error);
+            Err(carrier)
+        }
+    };
+    let meta = EntryMeta {
+        op: Some(op),
+        ..EntryMeta::default()
+    };
+    let result = journal::journaled_planned(folder, &mut under_lock, meta);
+    if let Some(error) = refused {
+        return Err(error);
+    }
+    let warning = not_journaled(result.map(|_| ()))?;
+    Ok(Written { summary, warning })
+}
+
 impl ClaudeBackend<'_> {
     pub(super) fn add_topics(&self, inputs: &[RecordInput]) -> Result<Written, FormatError> {
         let folder = self.folder;
-        let snapshot = folder.read();
-        let mut memories = Vec::with_capacity(inputs.len());
-        for (i, input) in inputs.iter().enumerate() {
-            let memory = placed(validate(input), inputs, i)?;
-            if let Some(topic) = snapshot.topics.iter().find(|t| t.name() == memory.name) {
-                return Err(FormatError::refused(format!(
-                    "record {} ({:?}): a memory with this name exists ({})",
-                    i + 1,
-                    input.name,
-                    topic.file
-                )));
-            }
-            if memories.iter().any(|m: &NewMemory| m.name == memory.name) {
-                return Err(FormatError::refused(format!(
-                    "record {} ({:?}): the name is twice in the batch",
-                    i + 1,
-                    input.name
-                )));
-            }
-            memories.push(memory);
-        }
-        let index = read_index(folder, &snapshot)?;
-        let existing = existing_files(&snapshot);
-        let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
-        let (files, writes) =
-            edit::plan_add_all(&memories, index.as_deref(), &existing, Timestamp::now())?;
-        let warning = journal_writes(folder, writes, Op::Add)?;
-        let added: Vec<String> = memories
+        let memories = inputs
             .iter()
-            .zip(&files)
-            .map(|(m, f)| format!("{} ({f})", m.name))
-            .collect();
-        Ok(Written {
-            summary: format!("added {}", added.join(", ")),
-            warning,
+            .enumerate()
+            .map(|(i, input)| placed(validate(input), inputs, i))
+            .collect::<Result<Vec<_>, FormatError>>()?;
+        write_planned(folder, Op::Add, &mut |snapshot| {
+            plan_add(folder, snapshot, inputs, &memories)
         })
     }
 
     pub(super) fn set_topic(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
-        let folder = self.folder;
-        let snapshot = folder.read();
-        let topic = require(&snapshot, name)?;
         if let Some(name) = &edit.name {
             one_line("name", name)?;
-            if let Some(other) = snapshot
-                .topics
-                .iter()
-                .find(|t| t.name() == name && t.file != topic.file)
-            {
-                return Err(FormatError::refused(format!(
-                    "a memory named {name:?} exists ({})",
-                    other.file
-                )));
-            }
         }
         if let Some(kind) = &edit.kind {
             known_type(kind)?;
@@ -203,72 +192,145 @@ impl ClaudeBackend<'_> {
         if let Some(description) = &edit.description {
             one_line("description", description)?;
         }
-        let changes = Changes {
-            name: edit.name.clone(),
-            kind: edit.kind.clone(),
-            description: edit.description.clone(),
-            body: edit.body.clone(),
-            fields: Vec::new(),
-        };
-        let text = topic_text(folder, topic)?;
-        let index = read_index(folder, &snapshot)?;
-        let existing = existing_files(&snapshot);
-        let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
-        let (file, writes) = edit::plan_edit(
-            TopicFile {
-                file: &topic.file,
-                text: &text,
-            },
-            index.as_deref(),
-            &changes,
-            Some(&existing),
-            Timestamp::now(),
-        )?;
-        if writes.is_empty() {
-            return Ok(Written::done(unchanged(topic.name())));
-        }
-        let warning = journal_writes(folder, writes, Op::Set)?;
-        let name = edit.name.as_deref().unwrap_or(topic.name());
-        let moved = if file == topic.file {
-            String::new()
-        } else {
-            format!(" (now {file})")
-        };
-        Ok(Written {
-            summary: format!("{}{moved}", set_summary(topic.name(), name)),
-            warning,
+        let folder = self.folder;
+        write_planned(folder, Op::Set, &mut |snapshot| {
+            plan_set(folder, snapshot, name, edit)
         })
     }
 
     pub(super) fn rm_topics(&self, names: &[String]) -> Result<Written, FormatError> {
         let folder = self.folder;
-        let snapshot = folder.read();
-        let mut topics: Vec<&Topic> = Vec::with_capacity(names.len());
-        for name in names {
-            let topic = require(&snapshot, name)?;
-            if !topics.iter().any(|t| t.file == topic.file) {
-                topics.push(topic);
-            }
-        }
-        let texts: Vec<String> = topics
-            .iter()
-            .map(|t| topic_text(folder, t))
-            .collect::<Result<_, FormatError>>()?;
-        let files: Vec<TopicFile> = topics
-            .iter()
-            .zip(&texts)
-            .map(|(t, text)| TopicFile {
-                file: &t.file,
-                text,
-            })
-            .collect();
-        let index = read_index(folder, &snapshot)?;
-        let writes = edit::plan_rm(&files, index.as_deref());
-        let warning = journal_writes(folder, writes, Op::Rm)?;
-        let names: Vec<&str> = topics.iter().map(|t| t.name()).collect();
-        Ok(Written {
-            summary: format!("removed {}", names.join(", ")),
-            warning,
+        write_planned(folder, Op::Rm, &mut |snapshot| {
+            plan_rm(folder, snapshot, names)
         })
     }
+}
+
+fn plan_add(
+    folder: &ClaudeFolder,
+    snapshot: &Snapshot,
+    inputs: &[RecordInput],
+    memories: &[NewMemory],
+) -> Result<Planned, FormatError> {
+    for (i, memory) in memories.iter().enumerate() {
+        if let Some(topic) = snapshot.topics.iter().find(|t| t.name() == memory.name) {
+            return Err(FormatError::refused(format!(
+                "record {} ({:?}): a memory with this name exists ({})",
+                i + 1,
+                inputs[i].name,
+                topic.file
+            )));
+        }
+        if memories[..i].iter().any(|m| m.name == memory.name) {
+            return Err(FormatError::refused(format!(
+                "record {} ({:?}): the name is twice in the batch",
+                i + 1,
+                inputs[i].name
+            )));
+        }
+    }
+    let index = read_index(folder, snapshot)?;
+    let existing = existing_files(snapshot);
+    let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let (files, writes) =
+        edit::plan_add_all(memories, index.as_deref(), &existing, Timestamp::now())?;
+    let added: Vec<String> = memories
+        .iter()
+        .zip(&files)
+        .map(|(m, f)| format!("{} ({f})", m.name))
+        .collect();
+    Ok(Planned {
+        writes,
+        summary: format!("added {}", added.join(", ")),
+    })
+}
+
+fn plan_set(
+    folder: &ClaudeFolder,
+    snapshot: &Snapshot,
+    name: &str,
+    edit: &Edit,
+) -> Result<Planned, FormatError> {
+    let topic = require(snapshot, name)?;
+    if let Some(name) = &edit.name
+        && let Some(other) = snapshot
+            .topics
+            .iter()
+            .find(|t| t.name() == name && t.file != topic.file)
+    {
+        return Err(FormatError::refused(format!(
+            "a memory named {name:?} exists ({})",
+            other.file
+        )));
+    }
+    let changes = Changes {
+        name: edit.name.clone(),
+        kind: edit.kind.clone(),
+        description: edit.description.clone(),
+        body: edit.body.clone(),
+        fields: Vec::new(),
+    };
+    let text = topic_text(folder, topic)?;
+    let index = read_index(folder, snapshot)?;
+    let existing = existing_files(snapshot);
+    let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
+    let (file, writes) = edit::plan_edit(
+        TopicFile {
+            file: &topic.file,
+            text: &text,
+        },
+        index.as_deref(),
+        &changes,
+        Some(&existing),
+        Timestamp::now(),
+    )?;
+    if writes.is_empty() {
+        return Ok(Planned {
+            writes,
+            summary: unchanged(topic.name()),
+        });
+    }
+    let renamed = edit.name.as_deref().unwrap_or(topic.name());
+    let moved = if file == topic.file {
+        String::new()
+    } else {
+        format!(" (now {file})")
+    };
+    Ok(Planned {
+        writes,
+        summary: format!("{}{moved}", set_summary(topic.name(), renamed)),
+    })
+}
+
+fn plan_rm(
+    folder: &ClaudeFolder,
+    snapshot: &Snapshot,
+    names: &[String],
+) -> Result<Planned, FormatError> {
+    let mut topics: Vec<&Topic> = Vec::with_capacity(names.len());
+    for name in names {
+        let topic = require(snapshot, name)?;
+        if !topics.iter().any(|t| t.file == topic.file) {
+            topics.push(topic);
+        }
+    }
+    let texts: Vec<String> = topics
+        .iter()
+        .map(|t| topic_text(folder, t))
+        .collect::<Result<_, FormatError>>()?;
+    let files: Vec<TopicFile> = topics
+        .iter()
+        .zip(&texts)
+        .map(|(t, text)| TopicFile {
+            file: &t.file,
+            text,
+        })
+        .collect();
+    let index = read_index(folder, snapshot)?;
+    let writes = edit::plan_rm(&files, index.as_deref());
+    let names: Vec<&str> = topics.iter().map(|t| t.name()).collect();
+    Ok(Planned {
+        writes,
+        summary: format!("removed {}", names.join(", ")),
+    })
 }
