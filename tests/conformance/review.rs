@@ -58,10 +58,7 @@ fn approving_a_one_record_fix_keeps_its_place_on_both_formats() {
 #[test]
 fn a_redaction_fix_leaves_the_lines_after_a_label_alone_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("alpha", "where the token is", &body));
-        let id = filed(&folder);
+        let (folder, id) = token_filed(format, "where the token is");
         folder.ok(&["approve", &id]);
         let listed: Vec<serde_json::Value> =
             serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
@@ -76,10 +73,7 @@ fn a_redaction_fix_leaves_the_lines_after_a_label_alone_on_both_formats() {
 #[test]
 fn a_credential_is_kept_redacted_in_the_journal_and_proposals_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = token_filed(format, "the CI credentials");
         folder.ok(&["approve", &id]);
         let kept = kept_files(&folder);
         assert!(
@@ -106,10 +100,7 @@ fn a_credential_is_kept_redacted_in_the_journal_and_proposals_on_both_formats() 
 #[test]
 fn reject_is_journaled_with_its_reason_and_changes_nothing_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = token_filed(format, "the CI credentials");
         let before = common::tree(&folder.root());
         let said = folder.ok(&["reject", &id, "--reason", "rotated already"]);
         assert_eq!(said.trim(), format!("rejected {id}"), "{format:?}");
@@ -139,10 +130,7 @@ fn reject_is_journaled_with_its_reason_and_changes_nothing_on_both_formats() {
 #[test]
 fn a_stale_proposal_is_refused_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = token_filed(format, "the CI credentials");
         folder.ok(&["set", "alpha", "--body", "No token here any more."]);
         let listed = folder.ok(&["proposals"]);
         assert!(listed.contains("stale"), "{format:?}: {listed}");
@@ -164,10 +152,7 @@ fn a_stale_proposal_is_refused_on_both_formats() {
 #[test]
 fn undoing_an_approved_redaction_is_refused_and_changes_nothing_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = token_filed(format, "the CI credentials");
         folder.ok(&["approve", &id]);
         let memories = || {
             common::tree(&folder.root())
@@ -186,4 +171,14 @@ fn undoing_an_approved_redaction_is_refused_and_changes_nothing_on_both_formats(
         );
         assert_eq!(memories(), before, "{format:?}: undo changed the memories");
     }
+}
+
+/// A folder of `format` holding one memory `alpha` (described by `description`) whose body
+/// holds a credential, and the id of the redaction proposal `check --fix` filed for it.
+fn token_filed(format: Format, description: &str) -> (Folder, String) {
+    let folder = Folder::new(format);
+    let body = format!("The CI token is {TOKEN}.");
+    folder.ok(&common::cli::add_args("alpha", description, &body));
+    let id = filed(&folder);
+    (folder, id)
 }
