@@ -4,11 +4,11 @@
 //!
 //! What an embedder uses (docs/architecture.md, "The library's surface"); every other item is
 //! `pub(crate)`:
-//! - [`formats`]: a folder of any format behind one trait, [`formats::Backend`]: read it,
-//!   find a memory, show it, audit it.
+//! - [`formats`]: a folder of any format behind one trait, [`formats::Backend`]: which
+//!   format it is and how it opens, read it, find a memory, show it, audit it, sum it up.
 //! - [`memory`]: the read model, one memory whatever the format.
 //! - [`finding`]: one finding of any audit.
-//! - [`folder`]: format detection, the memory folders under a directory, one summary of each.
+//! - [`folder`]: the memory folders under a directory, one summary of each.
 //! - [`store`]: the `.memory/` engine, shared byte for byte with the reference agents; its
 //!   codec, manifest, index and lock are public for tools that must agree with that contract.
 //! - [`claude`]: the Claude Code backend: locate a project's auto memory, read, audit and

@@ -12,7 +12,7 @@ use crossterm::event::KeyCode;
 use memwb::claude::FileImage;
 use memwb::claude::LoadLimits;
 use memwb::claude_watch::ClaudeEvent;
-use memwb::folder::Format;
+use memwb::formats::Format;
 use memwb::review::Origin;
 use memwb::review::claude::{self, NewFiles};
 use memwb::review::proposal::images;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crossterm::event::KeyCode;
 use memwb::claude::LoadLimits;
-use memwb::folder::{Format, Summary};
+use memwb::formats::{Format, Summary};
 use memwb::store::{MemoryType, Record};
 use memwb::tui::app::{Event, View};
 use memwb::tui::panes::Pane;

@@ -430,7 +430,7 @@ fn on_a_claude_code_folder_the_findings_list_jumps_f_files_the_redaction_and_dra
 #[test]
 fn the_sets_view_counts_the_errors_and_warnings_of_the_whole_check() {
     let h = audited(100, 30);
-    let options = memwb::folder::OpenOptions::default();
+    let options = memwb::formats::OpenOptions::default();
     let sets = memwb::tui::run::find_sets(std::slice::from_ref(&h.workspace), &options);
     let root = h.root().display().to_string();
     let row = sets
@@ -440,7 +440,7 @@ fn the_sets_view_counts_the_errors_and_warnings_of_the_whole_check() {
     // The secret, then the two duplicates and the stale path: the content audit's, which
     // the folder's own check (0 and 0 for this well-formed set) does not see.
     assert_eq!((row.errors, row.warnings), (1, 3));
-    let structural = memwb::folder::summarize_store(&other(&h));
+    let structural = memwb::formats::Open::Memory(other(&h)).backend().summary();
     assert_eq!((structural.errors, structural.warnings), (0, 0));
 }
 

@@ -7,6 +7,7 @@
 //! See docs/claude-code.md for what is read, how it is found and what each finding means.
 
 pub mod audit;
+pub mod copy;
 pub mod edit;
 pub mod error;
 pub mod folder;

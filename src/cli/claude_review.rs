@@ -11,8 +11,8 @@ use super::review::{
     ApproveArgs, ProposalsArgs, ProposeArgs, ProposeSource, RejectArgs, imported_plan, model,
     print_proposals, say_skipped,
 };
+use crate::claude::copy::Refusal;
 use crate::claude::write::FileImage;
-use crate::folder::copy::Refusal;
 use crate::review::claude::propose::{self, Candidates};
 use crate::review::claude::{self as review_claude, NewFiles};
 use crate::review::proposal::images;

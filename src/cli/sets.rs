@@ -9,8 +9,8 @@ use super::output::{inert, print_json, print_untrusted};
 use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
 use crate::content::report::summarize_checked;
-use crate::folder::Summary;
 use crate::folder::sets::discover;
+use crate::formats::Summary;
 use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug, Default)]

@@ -7,8 +7,8 @@ use anyhow::Context;
 
 use crate::claude::locate::{Location, Source, locate, process_env};
 use crate::claude::{LoadLimits, SizeUnit};
-use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::formats::Open;
+use crate::formats::{Detected, Format, OpenOptions, detect};
 use crate::store::{MEMORY_DIR, Store, StoreOptions};
 
 #[derive(clap::Args, Debug)]

@@ -143,7 +143,7 @@ pub(super) fn run_claude(
 ) -> anyhow::Result<u8> {
     require_terminal()?;
     let roots = vec![workspace.to_owned()];
-    let open = crate::folder::OpenOptions {
+    let open = crate::formats::OpenOptions {
         store: options,
         claude: folder.limits(),
     };

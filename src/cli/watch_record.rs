@@ -121,7 +121,7 @@ pub(super) fn all_folders(limits: crate::claude::LoadLimits) -> anyhow::Result<V
     Ok(discovery
         .found
         .iter()
-        .filter(|f| f.format == crate::folder::Format::Claude)
+        .filter(|f| f.format == crate::formats::Format::Claude)
         .filter_map(|f| ClaudeFolder::open(&f.path, limits).ok())
         .collect())
 }

@@ -14,7 +14,7 @@ use super::{AuditContext, audit};
 use crate::claude::{ClaudeFolder, LoadLimits};
 use crate::finding::{Finding, Severity};
 use crate::folder::sets::Found;
-use crate::folder::{Format, OpenOptions};
+use crate::formats::{Format, OpenOptions, Summary};
 use crate::review::error::ReviewError;
 use crate::store::{Store, StoreOptions};
 
@@ -202,7 +202,7 @@ pub fn summarize_checked(
     options: &StoreOptions,
     limits: LoadLimits,
     done: &(dyn Fn() + Sync),
-) -> Vec<crate::folder::Summary> {
+) -> Vec<Summary> {
     let reports = check_sets(
         found,
         options,
@@ -215,7 +215,13 @@ pub fn summarize_checked(
         .iter()
         .zip(reports)
         .filter_map(|(set, report)| {
-            let mut summary = crate::folder::sets::summarize(set, options, limits)?;
+            let mut summary = crate::folder::sets::summarize(
+                set,
+                &OpenOptions {
+                    store: options.clone(),
+                    claude: limits,
+                },
+            )?;
             summary.errors = report.count(Severity::Error);
             summary.warnings = report.count(Severity::Warning);
             Some(summary)

@@ -6,11 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{Detected, Format, Project, Summary, detect, summarize_claude, summarize_store};
 use crate::claude::locate::{auto_memory_setting, process_env, slug};
 use crate::claude::shape;
-use crate::claude::{ClaudeFolder, LoadLimits};
-use crate::store::{MEMORY_DIR, Store, StoreOptions};
+use crate::formats::{Detected, Format, OpenOptions, Project, Summary, detect};
+use crate::store::MEMORY_DIR;
 
 /// Folders never descended into while scanning a root: version control, dependencies, build
 /// output and caches, which hold no memory but can hold millions of files.
@@ -268,23 +267,12 @@ fn add_dot_memory(path: &Path, seen: &mut HashSet<PathBuf>, out: &mut Discovery)
     }
 }
 
-/// Sums up one folder found; `None` when it cannot be opened any more.
-pub fn summarize(found: &Found, store: &StoreOptions, limits: LoadLimits) -> Option<Summary> {
-    match found.format {
-        Format::Memory => {
-            let workspace = found.path.parent()?;
-            Some(summarize_store(
-                &Store::open(workspace, store.clone()).ok()?,
-            ))
-        }
-        Format::Claude => {
-            let folder = ClaudeFolder::open(&found.path, limits).ok()?;
-            Some(summarize_claude(
-                &folder,
-                found.slug.as_deref().map(project_of),
-            ))
-        }
-    }
+/// Sums up one folder found through its backend; `None` when it cannot be opened any more.
+pub fn summarize(found: &Found, options: &OpenOptions) -> Option<Summary> {
+    let open = crate::formats::open(&found.path, Some(found.format), options).ok()?;
+    let mut summary = open.backend().summary();
+    summary.project = found.slug.as_deref().map(project_of);
+    Some(summary)
 }
 
 /// The subdirectories of `dir`, sorted, with their names.

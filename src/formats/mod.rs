@@ -8,19 +8,22 @@
 //! still per format in the CLI: docs/architecture.md, "Backends".
 
 pub mod claude;
+mod detect;
 mod error;
 pub mod memory;
 mod open;
+mod summary;
 
+pub use detect::{Detected, Format, OpenOptions, detect};
 pub use error::{Cause, FormatError};
 pub(crate) use open::Recognized;
 pub use open::{Open, open};
+pub use summary::{IndexUse, Project, Summary};
 
 use std::path::{Path, PathBuf};
 
 use crate::claude::ClaudeError;
 use crate::finding::Finding;
-use crate::folder::Format;
 use crate::memory::Memory;
 use crate::store::{RecordInput, StoreError};
 
@@ -60,6 +63,13 @@ pub trait Backend {
 
     /// Removes the memories `names` address, all or none.
     fn rm(&self, names: &[String]) -> Result<Written, FormatError>;
+
+    // What the format-neutral layers above (`folder`, `content`, `eval`, `session`) ask of
+    // a folder.
+
+    /// The folder summed up as one row of `memwb sets` (its project left for the caller, who
+    /// knows where the folder was found).
+    fn summary(&self) -> Summary;
 
     /// Why this format cannot do `capability`, in words that name no key or command of any
     /// front end (`None`: it can). The workbench neither offers nor runs a command whose

@@ -5,9 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::claude::ClaudeBackend;
 use super::memory::MemoryBackend;
-use super::{Backend, FormatError};
+use super::{Backend, Format, FormatError, OpenOptions, Summary};
 use crate::claude::ClaudeFolder;
-use crate::folder::{Format, OpenOptions, Summary};
 use crate::store::Store;
 use crate::store::lock::WaitNotice;
 

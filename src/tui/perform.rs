@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::app::{App, Effect, Event, Reading};
-use crate::folder::OpenOptions;
 use crate::formats::Open as Backend;
+use crate::formats::OpenOptions;
 use crate::store::Record;
 
 /// Engine work an effect asked for; its result goes back into the app's queue as an event.

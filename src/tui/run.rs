@@ -13,8 +13,8 @@ use super::perform::{Env, Handover, Host, Work, perform};
 use super::theme::Theme;
 use super::watching::{Watching, watch};
 use super::{external, terminal, ui};
-use crate::folder::OpenOptions;
 use crate::formats::Open as Backend;
+use crate::formats::OpenOptions;
 use crate::store::Store;
 
 /// Every memory folder under Claude Code's config folder and `roots`, summed up, with the
@@ -23,7 +23,7 @@ use crate::store::Store;
 pub fn find_sets(
     roots: &[std::path::PathBuf],
     options: &OpenOptions,
-) -> Vec<crate::folder::Summary> {
+) -> Vec<crate::formats::Summary> {
     let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
     let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {}).found;
     crate::content::report::summarize_checked(&found, &options.store, options.claude, &|| {})

@@ -37,8 +37,8 @@ impl Host for Inline<'_> {
         None
     }
 
-    fn open_options(&self) -> memwb::folder::OpenOptions {
-        memwb::folder::OpenOptions::default()
+    fn open_options(&self) -> memwb::formats::OpenOptions {
+        memwb::formats::OpenOptions::default()
     }
 
     fn watch(&mut self, backend: &memwb::formats::Open) -> Result<Reading, String> {
@@ -382,15 +382,15 @@ impl Harness {
 }
 
 /// A row of the Sets view for the folder at `path` (the counts are the view's, not checked).
-pub fn set_row(format: memwb::folder::Format, path: &Path) -> memwb::folder::Summary {
-    memwb::folder::Summary {
+pub fn set_row(format: memwb::formats::Format, path: &Path) -> memwb::formats::Summary {
+    memwb::formats::Summary {
         format,
         path: path.display().to_string(),
         project: None,
         records: 1,
         errors: 0,
         warnings: 0,
-        index: Some(memwb::folder::IndexUse {
+        index: Some(memwb::formats::IndexUse {
             lines: 1,
             max_lines: 200,
             size: 10,

@@ -1,19 +1,19 @@
 //! A Claude Code auto memory folder as a [`Backend`]: a lenient reading (a topic file that
 //! does not read is still listed, with why), addressed by name, else by file.
 
+mod summary;
 mod view;
 pub(crate) mod write;
 
 use std::path::Path;
 
 use super::{
-    Backend, Capability, Edit, FormatError, NotAMemory, Open, ReadError, Reading, Recognized,
-    Written,
+    Backend, Capability, Detected, Edit, Format, FormatError, NotAMemory, Open, OpenOptions,
+    ReadError, Reading, Recognized, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
-use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
 use crate::store::RecordInput;
 
@@ -137,6 +137,10 @@ impl Backend for ClaudeBackend<'_> {
 
     fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_topics(names)
+    }
+
+    fn summary(&self) -> Summary {
+        self.summarize()
     }
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {

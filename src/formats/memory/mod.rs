@@ -1,13 +1,16 @@
 //! The `.memory` contract as a [`Backend`]: a strict reading of the manifest's set, addressed
 //! by the store's rules (a listed file name, or a name one file holds).
 
+mod summary;
 mod write;
 
 use std::path::Path;
 
-use super::{Backend, Edit, FormatError, Open, ReadError, Reading, Recognized, Written};
+use super::{
+    Backend, Detected, Edit, Format, FormatError, Open, OpenOptions, ReadError, Reading,
+    Recognized, Summary, Written, detect,
+};
 use crate::finding::Finding;
-use crate::folder::{Detected, Format, OpenOptions, detect};
 use crate::memory::Memory;
 use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
@@ -118,5 +121,9 @@ impl Backend for MemoryBackend<'_> {
 
     fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_records(names)
+    }
+
+    fn summary(&self) -> Summary {
+        self.summarize()
     }
 }

@@ -7,11 +7,11 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 
 use super::proposals::NewFiles;
+use crate::claude::copy::{Refusal, Source, into_claude, memory_name, new_topic};
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, Snapshot, Topic, TopicContent, frontmatter};
-use crate::folder::copy::{Refusal, Source, into_claude, memory_name, new_topic};
 use crate::review::dedupe::similar_groups;
 use crate::review::error::ReviewError;
 use crate::review::proposal::{Kind, Origin, Plan};

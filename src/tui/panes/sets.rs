@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::{Component, Ctx, ListRows, block, render_list, scroll};
-use crate::folder::Summary;
+use crate::formats::Summary;
 use crate::sanitize;
 use crate::tui::keymap::{self, Action, Scope};
 
