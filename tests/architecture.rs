@@ -630,16 +630,23 @@ fn format_names(text: &str) -> usize {
         .count()
 }
 
-#[test]
-fn the_workbench_names_no_format_outside_its_known_list() {
+/// What breaks a list of the files under `layers` that may still name a format, each with
+/// how many names it holds (`count` finds them): a file over its count or off the list, a
+/// count that went down and was not lowered, a file that is gone. `list` is the list's name.
+fn known_names_broken(
+    layers: &[&str],
+    known: &[(&str, usize)],
+    list: &str,
+    count: fn(&str) -> usize,
+) -> Vec<String> {
     let mut report = Vec::new();
     let mut seen = BTreeSet::new();
     for source in sources() {
-        if !source.file.starts_with("src/tui/") {
+        if !layers.iter().any(|l| source.file.starts_with(l)) {
             continue;
         }
-        let count = format_names(&source.text);
-        let allowed = TUI_FORMAT_NAMES
+        let count = count(&source.text);
+        let allowed = known
             .iter()
             .find(|(file, _)| *file == source.file)
             .map(|(_, n)| *n);
@@ -656,17 +663,28 @@ fn the_workbench_names_no_format_outside_its_known_list() {
                 source.file
             )),
             Some(n) if count < n => report.push(format!(
-                "{} names a format {count} times now: lower its count in TUI_FORMAT_NAMES from {n}",
+                "{} names a format {count} times now: lower its count in {list} from {n}",
                 source.file
             )),
             _ => {}
         }
     }
-    for (file, _) in TUI_FORMAT_NAMES {
-        if !seen.contains(file) {
-            report.push(format!("{file} is gone: remove it from TUI_FORMAT_NAMES"));
+    for (file, _) in known {
+        if !seen.contains(*file) {
+            report.push(format!("{file} is gone: remove it from {list}"));
         }
     }
+    report
+}
+
+#[test]
+fn the_workbench_names_no_format_outside_its_known_list() {
+    let report = known_names_broken(
+        &["src/tui/"],
+        &TUI_FORMAT_NAMES,
+        "TUI_FORMAT_NAMES",
+        format_names,
+    );
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
 
@@ -734,43 +752,12 @@ fn engine_names(text: &str) -> usize {
 
 #[test]
 fn the_neutral_layers_name_no_format_outside_their_known_list() {
-    let mut report = Vec::new();
-    let mut seen = BTreeSet::new();
-    for source in sources() {
-        if !NEUTRAL_LAYERS.iter().any(|l| source.file.starts_with(l)) {
-            continue;
-        }
-        let count = engine_names(&source.text);
-        let allowed = NEUTRAL_FORMAT_NAMES
-            .iter()
-            .find(|(file, _)| *file == source.file)
-            .map(|(_, n)| *n);
-        if allowed.is_some() {
-            seen.insert(source.file.clone());
-        }
-        match allowed {
-            None if count > 0 => report.push(format!(
-                "(\"{}\", {count}) names a format: reach it through formats::Backend",
-                source.file
-            )),
-            Some(n) if count > n => report.push(format!(
-                "{} names a format {count} times, {n} allowed: reach it through formats::Backend",
-                source.file
-            )),
-            Some(n) if count < n => report.push(format!(
-                "{} names a format {count} times now: lower its count in NEUTRAL_FORMAT_NAMES from {n}",
-                source.file
-            )),
-            _ => {}
-        }
-    }
-    for (file, _) in NEUTRAL_FORMAT_NAMES {
-        if !seen.contains(file) {
-            report.push(format!(
-                "{file} is gone: remove it from NEUTRAL_FORMAT_NAMES"
-            ));
-        }
-    }
+    let report = known_names_broken(
+        &NEUTRAL_LAYERS,
+        &NEUTRAL_FORMAT_NAMES,
+        "NEUTRAL_FORMAT_NAMES",
+        engine_names,
+    );
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
 
