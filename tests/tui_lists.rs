@@ -209,8 +209,11 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
         .into_iter()
         .next()
         .expect("group");
-    let filed =
-        proposal::file(&store, memwb::content::fix::dedupe_proposal(&seen, group)).expect("file");
+    let filed = proposal::file(
+        &store,
+        memwb::formats::memory::dedupe_proposal(&seen, group),
+    )
+    .expect("file");
     // a source changes after the proposal was made
     let before = seen.get("indentation-tabs").expect("there").record.clone();
     store

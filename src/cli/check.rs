@@ -14,11 +14,12 @@ use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
 use crate::content::accept::Acceptances;
 use crate::content::fix;
-use crate::content::report::{Checked, SetReport, check_sets, check_store, project_root};
+use crate::content::report::{Checked, SetReport, check_folder, check_sets};
 use crate::content::{AuditContext, secret_fingerprints};
 use crate::finding::Severity;
 use crate::folder::sets::discover;
 use crate::formats::Format;
+use crate::formats::memory::MemoryBackend;
 use crate::review::journal::MEMWB_DIR;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
@@ -62,9 +63,9 @@ pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn Mo
 
 pub(super) fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
     let client = model_client(&args.model)?;
-    let mut context = AuditContext::new(Some(project_root(store)));
+    let mut context = AuditContext::new(Some(store.workspace().to_owned()));
     context.model = client.as_deref();
-    let report = check_store(store, &context, args.all_findings);
+    let report = check_folder(&MemoryBackend::new(store), &context, args.all_findings);
     if args.json {
         print_json(&report)?;
     } else {
@@ -143,7 +144,7 @@ pub(super) fn counted(n: usize, noun: &str) -> String {
 /// Files one proposal per fix, against the set as it is now read; prints each id.
 fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
     let checked: Vec<&Checked> = report.findings.iter().collect();
-    let filed = fix::file_fixes(store, &checked)
+    let filed = fix::file_fixes(&MemoryBackend::new(store), &checked)
         .context("--fix files proposals against the set, which must read first")?;
     say_filed(&filed)
 }

@@ -12,9 +12,10 @@ use crate::claude::folder::IndexFile;
 use crate::claude::index::{CutBy, Load};
 use crate::claude::{ClaudeState, Snapshot, Topic};
 use crate::content::accept::Acceptances;
-use crate::content::fix_claude::file_claude_fixes;
-use crate::content::report::{Checked, check_claude};
+use crate::content::fix::file_fixes;
+use crate::content::report::{Checked, check_folder};
 use crate::content::{AuditContext, secret_fingerprints};
+use crate::formats::claude::ClaudeBackend;
 
 /// `memwb repair FILE`: a Claude Code folder has no manifest entry to repair.
 pub(super) fn refuse_repair() -> anyhow::Result<u8> {
@@ -98,7 +99,7 @@ pub(super) fn check(
     let client = super::check::model_client(&args.model)?;
     let mut context = AuditContext::new(project);
     context.model = client.as_deref();
-    let report = check_claude(folder, &context, args.all_findings);
+    let report = check_folder(&ClaudeBackend::new(folder), &context, args.all_findings);
     if args.json {
         print_json(&report)?;
     } else {
@@ -106,7 +107,7 @@ pub(super) fn check(
     }
     if args.fix {
         let checked: Vec<&Checked> = report.findings.iter().collect();
-        let filed = file_claude_fixes(folder, &checked)
+        let filed = file_fixes(&ClaudeBackend::new(folder), &checked)
             .context("--fix files proposals in the folder's state directory")?;
         say_filed(&filed)?;
     }

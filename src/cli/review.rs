@@ -12,7 +12,7 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::records::{finish, summary};
 use crate::claude::write::FileImage;
-use crate::content::fix::dedupe_proposal;
+use crate::formats::memory::dedupe_proposal;
 use crate::review::dedupe::find_groups;
 use crate::review::journal::StrayAction;
 use crate::review::journal::{Entry, JournalRecord};

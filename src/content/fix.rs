@@ -1,17 +1,16 @@
 //! What fixes a finding, and the proposals `check --fix` files for it, written once for
 //! every format: the fixes are computed on the read model ([`Memory`]: which memory, its
 //! description and body with the dates replaced), and only filing one as a proposal is the
-//! format's (`FixTarget`: `fix_store` for `.memory`, `fix_claude` for Claude Code). Nothing
-//! here applies a change: each fix is a proposal a person approves or rejects.
+//! format's ([`Backend::file_fixes`]). Nothing here applies a change: each fix is a proposal a
+//! person approves or rejects.
 
 use super::report::Checked;
 use super::{AuditFinding, Memory};
 #[cfg(test)]
 use crate::finding::Finding;
+use crate::formats::fix::sorted;
+use crate::formats::{Backend, PlannedFix as Planned};
 use crate::review::{Proposal, ReviewError};
-use crate::store::Store;
-
-pub use super::fix_store::dedupe_proposal;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fix {
@@ -73,43 +72,6 @@ pub fn apply_date_edits(edits: &[&DateEdit], description: &mut String, body: &mu
         }
     }
     applied
-}
-
-/// One memory's fix as the audit's findings add up to it, before any format writes it.
-#[derive(Debug, Clone)]
-pub(crate) enum Planned {
-    /// The memory with every credential in its file replaced by `[REDACTED]`.
-    Redact { memory: Memory },
-    /// The memory's relative dates replaced by the dates they meant: the new description
-    /// and body (`None`: that field is unchanged), and the phrases, for the reviewer.
-    Dates {
-        memory: Memory,
-        description: Option<String>,
-        body: Option<String>,
-        why: String,
-    },
-    /// The dedupe proposal for the group of these memories.
-    Dedupe { names: Vec<String> },
-}
-
-/// One format's folder as read now, to which fixes are filed as proposals.
-pub(crate) trait FixTarget {
-    /// A proposal as the format files it.
-    type New;
-
-    /// The memories as read now, which findings are matched to.
-    fn memories(&self) -> &[Memory];
-
-    /// The proposal for `planned`, or none when it would change nothing or is already filed
-    /// (`proposed` holds the ones this call proposed before it).
-    fn propose(
-        &mut self,
-        planned: Planned,
-        proposed: &[Self::New],
-    ) -> Result<Option<Self::New>, ReviewError>;
-
-    /// Files one proposal.
-    fn file(&self, new: Self::New) -> Result<Proposal, ReviewError>;
 }
 
 /// The fixes for `findings` among `memories`: one redaction, one date edit per memory at
@@ -188,34 +150,17 @@ fn memory_of<'a>(memories: &'a [Memory], finding: &AuditFinding) -> Option<&'a M
     by_file.or_else(|| memories.iter().find(|m| m.name == finding.name))
 }
 
-pub(crate) fn sorted(names: &[String]) -> Vec<String> {
-    let mut names = names.to_vec();
-    names.sort();
-    names
-}
-
-/// Files the proposals for the unaccepted content findings among `checked` to `target`, and
-/// returns them as filed. Applies nothing; an empty answer means no finding has a fix that is
-/// not already filed.
-pub(crate) fn file_to<T: FixTarget>(
-    target: &mut T,
+/// Files the proposals for the unaccepted content findings among `checked` in the folder
+/// `backend` reads, against the folder as it reads now (`check --fix` and the workbench's
+/// `f`). Applies nothing; an empty answer means no finding has a fix that is not already
+/// filed.
+pub fn file_fixes(
+    backend: &dyn Backend,
     checked: &[&Checked],
 ) -> Result<Vec<Proposal>, ReviewError> {
     let fixable = fixable(checked);
     let refs: Vec<&AuditFinding> = fixable.iter().collect();
-    let mut proposed = Vec::new();
-    for planned in plan(target.memories(), &refs) {
-        if let Some(new) = target.propose(planned, &proposed)? {
-            proposed.push(new);
-        }
-    }
-    proposed.into_iter().map(|new| target.file(new)).collect()
-}
-
-/// Files the proposals for the unaccepted content findings among `checked` in a `.memory`
-/// set, against the set as it reads now (`check --fix` and the workbench's `f`).
-pub fn file_fixes(store: &Store, checked: &[&Checked]) -> Result<Vec<Proposal>, ReviewError> {
-    file_to(&mut super::fix_store::StoreFixes::read(store)?, checked)
+    backend.file_fixes(&|memories| plan(memories, &refs))
 }
 
 /// The unaccepted content findings among `checked`, as the audit found them.

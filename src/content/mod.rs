@@ -4,17 +4,15 @@
 //! contradictions (`conflict`).
 //!
 //! It works on a format-neutral list of [`Memory`] values, so every memory format audits the
-//! same way: the `.memory` contract through [`memories_of`], Claude Code topic files through
-//! [`crate::claude::Snapshot::memories`] (those that read). Synchronous and UI-free; the model, when there is one, is called once per set.
+//! same way: each backend gives its memories and the rest of what the check reads
+//! ([`crate::formats::Backend::audit_inputs`]). Synchronous and UI-free; the model, when there
+//! is one, is called once per set.
 
 pub mod accept;
 mod conflict;
 mod dates;
 pub mod fix;
-pub mod fix_claude;
-mod fix_store;
 mod gather;
-mod journaled;
 mod paths;
 pub mod report;
 
@@ -26,7 +24,7 @@ use crate::finding::{Finding, Severity};
 use crate::redact;
 use crate::review::dedupe;
 use crate::session::model::ModelClient;
-use crate::store::{MemoryType, Store, StoredRecord};
+use crate::store::MemoryType;
 
 pub use dates::Clock;
 
@@ -80,20 +78,6 @@ impl Memory {
             journaled: None,
         }
     }
-}
-
-/// Every valid record of a `.memory` set, in manifest order, with its file's last change.
-pub fn memories_of(store: &Store, entries: &[StoredRecord]) -> Vec<Memory> {
-    entries
-        .iter()
-        .enumerate()
-        .map(|(position, entry)| Memory {
-            modified: std::fs::symlink_metadata(store.root().join(&entry.file))
-                .and_then(|m| m.modified())
-                .ok(),
-            ..entry.memory(position)
-        })
-        .collect()
 }
 
 /// What the audit is given besides the memories.

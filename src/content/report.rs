@@ -1,7 +1,6 @@
 //! One set's whole check: the folder's own findings (`Store::inspect`), the content audit, and
 //! which findings a person accepted. `check`, `check --all` and the workbench all show this.
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -9,14 +8,14 @@ use serde::Serialize;
 
 use super::accept::{Acceptances, Accepted};
 use super::fix::Fix;
-use super::gather::Gathered;
+use super::gather::{Gathered, gather};
 use super::{AuditContext, audit};
-use crate::claude::{ClaudeFolder, LoadLimits};
+use crate::claude::LoadLimits;
 use crate::finding::{Finding, Severity};
 use crate::folder::sets::Found;
-use crate::formats::{Format, OpenOptions, Summary};
+use crate::formats::{Backend, Format, OpenOptions, Summary};
 use crate::review::error::ReviewError;
-use crate::store::{Store, StoreOptions};
+use crate::store::StoreOptions;
 
 /// A finding as `check` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -110,21 +109,15 @@ pub(crate) fn check(gathered: Gathered<'_>, all_findings: bool) -> SetReport {
     report
 }
 
-/// Checks one `.memory` set: the folder, memwb's state in it, then the content.
-/// `all_findings` keeps accepted findings in the report (marked).
-pub fn check_store(store: &Store, context: &AuditContext<'_>, all_findings: bool) -> SetReport {
-    check(super::gather::store(store, context), all_findings)
-}
-
-/// Checks one Claude Code folder: its own audit (`claude::audit`), then the content audit of
-/// its topic files, with the findings accepted in its state directory (outside the folder).
-/// `all_findings` keeps accepted findings in the report (marked).
-pub fn check_claude(
-    folder: &ClaudeFolder,
+/// Checks the folder `backend` reads: its own findings and memwb's state about it, then the
+/// content audit of its memories, with the findings a person accepted. `all_findings` keeps
+/// accepted findings in the report (marked).
+pub fn check_folder(
+    backend: &dyn Backend,
     context: &AuditContext<'_>,
     all_findings: bool,
 ) -> SetReport {
-    check(super::gather::claude(folder, context), all_findings)
+    check(gather(backend, context), all_findings)
 }
 
 /// Adds the content findings to `findings`, each marked when a person accepted it; accepted
@@ -151,11 +144,6 @@ fn push_content(
             accepted,
         });
     }
-}
-
-/// The project root of a `.memory` set: its workspace.
-pub fn project_root(store: &Store) -> PathBuf {
-    store.workspace().to_owned()
 }
 
 /// Checks every set in `sets` on all cores, in the given order; `done` is called once per set
@@ -243,7 +231,7 @@ fn check_found(
     // Each set's own project: its workspace, or the directory a Claude Code slug matches.
     let context = context.for_folder(None, None, None);
     let opened = crate::formats::open(&set.path, Some(set.format), &options)
-        .map(|open| check(super::gather::open(&open, &context), all_findings))
+        .map(|open| check_folder(&*open.backend(), &context, all_findings))
         .map_err(|e| format!("{e:#}"));
     opened.unwrap_or_else(|message| SetReport {
         workspace: set.path.display().to_string(),

@@ -6,9 +6,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::claude::locate::{auto_memory_setting, process_env, slug};
+use crate::claude::locate::{auto_memory_setting, process_env};
 use crate::claude::shape;
-use crate::formats::{Detected, Format, OpenOptions, Project, Summary, detect};
+use crate::formats::{Detected, Format, OpenOptions, Summary, detect};
+use crate::fs::subdirectories as children;
 use crate::store::MEMORY_DIR;
 
 /// Folders never descended into while scanning a root: version control, dependencies, build
@@ -270,94 +271,5 @@ fn add_dot_memory(path: &Path, seen: &mut HashSet<PathBuf>, out: &mut Discovery)
 /// Sums up one folder found through its backend; `None` when it cannot be opened any more.
 pub fn summarize(found: &Found, options: &OpenOptions) -> Option<Summary> {
     let open = crate::formats::open(&found.path, Some(found.format), options).ok()?;
-    let mut summary = open.backend().summary();
-    summary.project = found.slug.as_deref().map(project_of);
-    Some(summary)
-}
-
-/// The subdirectories of `dir`, sorted, with their names.
-fn children(dir: &Path) -> Vec<(PathBuf, String)> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<(PathBuf, String)> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| Some((e.path(), e.file_name().into_string().ok()?)))
-        .collect();
-    out.sort();
-    out
-}
-
-/// How many directories [`project_of`] may list while matching one slug.
-const MATCH_BUDGET: usize = 4096;
-
-/// The project a slug stands for, with the existing directory it matches when there is one
-/// (a slug loses `/`, `.` and `_` alike, so the match walks the file system from `/`).
-pub fn project_of(slug_text: &str) -> Project {
-    let mut budget = MATCH_BUDGET;
-    let path = slug_text
-        .strip_prefix('-')
-        .and_then(|rest| match_slug(Path::new("/"), rest, &mut budget))
-        .map(|p| p.display().to_string());
-    Project {
-        slug: slug_text.to_owned(),
-        path,
-    }
-}
-
-/// The project of a folder at `<config>/projects/<slug>/memory`, when its slug matches an
-/// existing directory ([`project_of`]).
-pub fn project_of_folder(folder: &Path) -> Option<PathBuf> {
-    let slug_dir = folder.parent()?;
-    let is_projects = slug_dir
-        .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|n| n == "projects");
-    if folder.file_name()? != "memory" || !is_projects {
-        return None;
-    }
-    project_of(slug_dir.file_name()?.to_str()?)
-        .path
-        .map(PathBuf::from)
-}
-
-fn match_slug(dir: &Path, rest: &str, budget: &mut usize) -> Option<PathBuf> {
-    if rest.is_empty() {
-        return Some(dir.to_owned());
-    }
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    for (child, name) in children(dir) {
-        let part = slug(Path::new(&name));
-        if rest == part {
-            return Some(child);
-        }
-        if let Some(tail) = rest
-            .strip_prefix(part.as_str())
-            .and_then(|t| t.strip_prefix('-'))
-            && let Some(found) = match_slug(&child, tail, budget)
-        {
-            return Some(found);
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_slug_matches_its_directory() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let real = fs::canonicalize(dir.path()).expect("realpath");
-        let project = real.join("my.proj").join("sub_dir");
-        fs::create_dir_all(&project).expect("mkdir");
-        let found = project_of(&slug(&project));
-        assert_eq!(found.path, Some(project.display().to_string()));
-        assert_eq!(project_of("-no-such-place-anywhere-42").path, None);
-    }
+    Some(open.backend().summary())
 }

@@ -7,15 +7,19 @@
 //! each one journaled compare-and-swap by the format's engine; the rest of the write side is
 //! still per format in the CLI: docs/architecture.md, "Backends".
 
+mod audit_inputs;
 pub mod claude;
 mod detect;
 mod error;
+pub(crate) mod fix;
 pub mod memory;
 mod open;
 mod summary;
 
+pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use detect::{Detected, Format, OpenOptions, detect};
 pub use error::{Cause, FormatError};
+pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Open, open};
 pub use summary::{IndexUse, Project, Summary};
@@ -25,6 +29,7 @@ use std::path::{Path, PathBuf};
 use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::{Proposal, ReviewError};
 use crate::store::{RecordInput, StoreError};
 
 /// One format's view of an open memory folder: the read side.
@@ -70,6 +75,14 @@ pub trait Backend {
     /// The folder summed up as one row of `memwb sets` (its project left for the caller, who
     /// knows where the folder was found).
     fn summary(&self) -> Summary;
+
+    /// What the content audit reads of the folder (`memwb check`, the Findings view).
+    fn audit_inputs(&self) -> AuditInputs;
+
+    /// Files the fixes `plan` plans for the folder's memories, as read now, as proposals a
+    /// person approves or rejects; a fix that would change nothing or is already filed is
+    /// not filed again. Writes no memory.
+    fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError>;
 
     /// Why this format cannot do `capability`, in words that name no key or command of any
     /// front end (`None`: it can). The workbench neither offers nor runs a command whose

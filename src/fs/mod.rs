@@ -476,3 +476,18 @@ pub(crate) fn read_regular(path: &Path, max: usize, links: Links) -> Result<Opti
 pub(crate) fn stat_len(stat: &rustix::fs::Stat) -> u64 {
     u64::try_from(stat.st_size).unwrap_or(0)
 }
+
+/// The subdirectories of `dir`, sorted, with their names (those whose name is UTF-8); none
+/// when `dir` does not list.
+pub(crate) fn subdirectories(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(std::path::PathBuf, String)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| Some((e.path(), e.file_name().into_string().ok()?)))
+        .collect();
+    out.sort();
+    out
+}

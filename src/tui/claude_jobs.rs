@@ -14,7 +14,7 @@ use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
-use crate::content::fix_claude::file_claude_fixes;
+use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, ClaudeEval};
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
@@ -356,7 +356,10 @@ impl ClaudeJob {
                 )))
             }
             ClaudeJob::FileFix(checked) => {
-                let filed = file_claude_fixes(folder, &[checked.as_ref()])?;
+                let filed = file_fixes(
+                    &*crate::formats::Open::Claude(folder.clone()).backend(),
+                    &[checked.as_ref()],
+                )?;
                 if filed.is_empty() {
                     return Err(failed(
                         "nothing to propose: the fix is already filed or in place".into(),

@@ -12,6 +12,7 @@ use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{self, Case, EvalError, EvalState};
 use crate::formats::Open as Backend;
+use crate::formats::memory::MemoryBackend;
 use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError, Touched};
@@ -202,20 +203,22 @@ impl MemoryJob {
                 done.note = note;
                 return done;
             }
-            MemoryJob::FileFix(checked) => match file_fixes(store, &[checked.as_ref()]) {
-                Ok(filed) if filed.is_empty() => {
-                    return self.done(
-                        store,
-                        shown,
-                        Err(JobError {
-                            message: "nothing to propose: the fix is already in place".into(),
-                            conflict: false,
-                        }),
-                    );
+            MemoryJob::FileFix(checked) => {
+                match file_fixes(&MemoryBackend::new(store), &[checked.as_ref()]) {
+                    Ok(filed) if filed.is_empty() => {
+                        return self.done(
+                            store,
+                            shown,
+                            Err(JobError {
+                                message: "nothing to propose: the fix is already in place".into(),
+                                conflict: false,
+                            }),
+                        );
+                    }
+                    Ok(_) => Ok(Commit::default()),
+                    Err(e) => Err(e),
                 }
-                Ok(_) => Ok(Commit::default()),
-                Err(e) => Err(e),
-            },
+            }
             MemoryJob::Save {
                 base: Some(base),
                 edited,

@@ -1,6 +1,9 @@
 //! A Claude Code auto memory folder as a [`Backend`]: a lenient reading (a topic file that
 //! does not read is still listed, with why), addressed by name, else by file.
 
+mod audit_inputs;
+mod fix;
+mod project;
 mod summary;
 mod view;
 pub(crate) mod write;
@@ -8,13 +11,14 @@ pub(crate) mod write;
 use std::path::Path;
 
 use super::{
-    Backend, Capability, Detected, Edit, Format, FormatError, NotAMemory, Open, OpenOptions,
-    ReadError, Reading, Recognized, Summary, Written, detect,
+    AuditInputs, Backend, Capability, Detected, Edit, FixPlanner, Format, FormatError, NotAMemory,
+    Open, OpenOptions, ReadError, Reading, Recognized, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::{Proposal, ReviewError};
 use crate::store::RecordInput;
 
 pub use view::ClaudeView;
@@ -141,6 +145,14 @@ impl Backend for ClaudeBackend<'_> {
 
     fn summary(&self) -> Summary {
         self.summarize()
+    }
+
+    fn audit_inputs(&self) -> AuditInputs {
+        self.gather_audit_inputs()
+    }
+
+    fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError> {
+        self.file_planned_fixes(plan)
     }
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {

@@ -2,6 +2,7 @@
 //! load limits MEMORY.md uses.
 
 use super::ClaudeBackend;
+use super::project::{project_of, slug_of_folder};
 use crate::claude::{self, SizeUnit};
 use crate::formats::{Format, IndexUse, Summary};
 
@@ -14,7 +15,7 @@ impl ClaudeBackend<'_> {
             .parsed_index()
             .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
         let has_index = !matches!(snapshot.index, claude::folder::IndexFile::Missing);
-        Summary::counted(
+        let mut summary = Summary::counted(
             Format::Claude,
             self.folder.root().display().to_string(),
             snapshot.topics.len(),
@@ -30,6 +31,8 @@ impl ClaudeBackend<'_> {
                 },
             }),
             snapshot.last_change(),
-        )
+        );
+        summary.project = slug_of_folder(self.folder.root()).map(project_of);
+        summary
     }
 }

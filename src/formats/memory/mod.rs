@@ -1,17 +1,23 @@
 //! The `.memory` contract as a [`Backend`]: a strict reading of the manifest's set, addressed
 //! by the store's rules (a listed file name, or a name one file holds).
 
+mod audit_inputs;
+mod fix;
+mod journaled;
 mod summary;
 mod write;
+
+pub use fix::dedupe_proposal;
 
 use std::path::Path;
 
 use super::{
-    Backend, Detected, Edit, Format, FormatError, Open, OpenOptions, ReadError, Reading,
-    Recognized, Summary, Written, detect,
+    AuditInputs, Backend, Detected, Edit, FixPlanner, Format, FormatError, Open, OpenOptions,
+    ReadError, Reading, Recognized, Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::{Proposal, ReviewError};
 use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
 /// A folder whose `manifest.json` reads as the contract's manifest; one of another schema is
@@ -125,5 +131,13 @@ impl Backend for MemoryBackend<'_> {
 
     fn summary(&self) -> Summary {
         self.summarize()
+    }
+
+    fn audit_inputs(&self) -> AuditInputs {
+        self.gather_audit_inputs()
+    }
+
+    fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError> {
+        self.file_planned_fixes(plan)
     }
 }

@@ -162,7 +162,7 @@ pub fn already_filed<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::content::fix::dedupe_proposal;
+    use crate::formats::memory::dedupe_proposal;
     use crate::review::Origin;
     use crate::review::dedupe::find_groups;
     use crate::review::proposal::{NewProposal, edit_records, file, load, reject};

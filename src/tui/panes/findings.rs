@@ -6,7 +6,6 @@
 //! Messages are the audit's own: a credential appears only as its first characters and `…`.
 //! The view never draws a record's text.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use ratatui::Frame;
@@ -18,33 +17,18 @@ use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, ListRows, block, labelled, labelled_lines, scroll};
 use crate::content::AuditContext;
 use crate::content::fix::Fix;
-use crate::content::report::{Checked, SetReport, check_claude, check_store, project_root};
+use crate::content::report::{Checked, SetReport, check_folder};
 use crate::finding::Severity;
-use crate::folder::sets::project_of;
 use crate::formats::Open as Backend;
 use crate::sanitize;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::theme::Theme;
 
 /// The whole check of the workbench's folder, as `memwb check` runs it without a model, for
-/// either format. Runs off the UI thread (the event loop's blocking pool).
+/// any format (the project is the one the folder names). Runs off the UI thread (the event
+/// loop's blocking pool).
 pub fn audit(backend: &Backend) -> SetReport {
-    match backend {
-        Backend::Memory(store) => {
-            check_store(store, &AuditContext::new(Some(project_root(store))), false)
-        }
-        Backend::Claude(folder) => {
-            // `~/.claude/projects/<slug>/memory`: the project is the directory the slug names.
-            let project = folder
-                .root()
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|slug| slug.to_str())
-                .and_then(|slug| project_of(slug).path)
-                .map(PathBuf::from);
-            check_claude(folder, &AuditContext::new(project), false)
-        }
-    }
+    check_folder(&*backend.backend(), &AuditContext::new(None), false)
 }
 
 /// Most severe first.

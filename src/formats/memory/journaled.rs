@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::{Duration, SystemTime};
 
-use super::Memory;
+use crate::memory::Memory;
 use crate::review::journal::Journal;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::store::{MemoryType, Store, StoredRecord};
 
 /// Sets [`Memory::journaled`] on the memories of a `.memory` set (`memories[i]` is
 /// `entries[i]`'s) that memwb's journal wrote as they read now.
-pub(crate) fn stamp_store(store: &Store, entries: &[StoredRecord], memories: &mut [Memory]) {
+pub(super) fn stamp_store(store: &Store, entries: &[StoredRecord], memories: &mut [Memory]) {
     // What each file must read as, in the journal's redacted form, for an entry to have
     // written it.
     let wanted: HashMap<String, JournalRecord> = entries
@@ -30,7 +30,7 @@ pub(crate) fn stamp_store(store: &Store, entries: &[StoredRecord], memories: &mu
 /// Only the memories whose relative dates are checked need the journal read.
 fn dated(memory: &Memory) -> bool {
     matches!(
-        memory.memory_type(),
+        memory.kind.as_deref().and_then(|kind| kind.parse().ok()),
         Some(MemoryType::Project | MemoryType::Feedback)
     )
 }

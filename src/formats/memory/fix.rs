@@ -1,8 +1,9 @@
 //! Filing a fix in a `.memory` set: a consolidation proposal of the one record, rewritten,
 //! against the set as read (the journal's redaction applies when it is stored).
 
-use super::Memory;
-use super::fix::{FixTarget, Planned};
+use super::MemoryBackend;
+use crate::formats::fix::{FixPlanner, FixTarget, PlannedFix as Planned, file_planned};
+use crate::memory::Memory;
 use crate::redact::records::redact_record;
 use crate::redact::redaction_evidence;
 use crate::review::dedupe::{Group, find_groups};
@@ -10,7 +11,7 @@ use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
 use crate::store::{MemorySet, Record, Store};
 
 /// A `.memory` set as read now, with the proposals already filed in it.
-pub(crate) struct StoreFixes<'a> {
+struct StoreFixes<'a> {
     store: &'a Store,
     seen: MemorySet,
     memories: Vec<Memory>,
@@ -18,7 +19,7 @@ pub(crate) struct StoreFixes<'a> {
 }
 
 impl<'a> StoreFixes<'a> {
-    pub(crate) fn read(store: &'a Store) -> Result<Self, ReviewError> {
+    fn read(store: &'a Store) -> Result<Self, ReviewError> {
         let seen = store.read()?;
         Ok(Self {
             store,
@@ -85,6 +86,15 @@ impl FixTarget for StoreFixes<'_> {
 
     fn file(&self, new: NewProposal) -> Result<Proposal, ReviewError> {
         proposal::file(self.store, new)
+    }
+}
+
+impl MemoryBackend<'_> {
+    pub(super) fn file_planned_fixes(
+        &self,
+        plan: FixPlanner<'_>,
+    ) -> Result<Vec<Proposal>, ReviewError> {
+        file_planned(&mut StoreFixes::read(self.store)?, plan)
     }
 }
 

@@ -4,12 +4,12 @@
 
 use jiff::Timestamp;
 
-use super::Memory;
-use super::fix::{FixTarget, Planned, file_to, sorted};
-use super::report::Checked;
+use super::ClaudeBackend;
 use crate::claude::ClaudeFolder;
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::write::FileImage;
+use crate::formats::fix::{FixPlanner, FixTarget, PlannedFix as Planned, file_planned, sorted};
+use crate::memory::Memory;
 use crate::redact::{redact, redaction_evidence};
 use crate::review::ReviewError;
 use crate::review::claude::propose::{self, Read, TopicText};
@@ -142,14 +142,15 @@ fn before_images(files: &[FileImage]) -> Vec<(&str, Option<&str>)> {
         .collect()
 }
 
-/// Files the proposals for the unaccepted content findings among `checked`, against the
-/// folder as it reads now, in its state directory (`check --fix` and the workbench's `f`).
-/// Applies nothing; an empty answer means no finding has a fix that is not already filed.
-pub fn file_claude_fixes(
-    folder: &ClaudeFolder,
-    checked: &[&Checked],
-) -> Result<Vec<Proposal>, ReviewError> {
-    file_to(&mut ClaudeFixes::read(folder, Timestamp::now())?, checked)
+impl ClaudeBackend<'_> {
+    /// Files against the folder as it reads now, in its state directory; the folder is not
+    /// written.
+    pub(super) fn file_planned_fixes(
+        &self,
+        plan: FixPlanner<'_>,
+    ) -> Result<Vec<Proposal>, ReviewError> {
+        file_planned(&mut ClaudeFixes::read(self.folder, Timestamp::now())?, plan)
+    }
 }
 
 fn edit(source: &TopicText, after: String, why: String) -> NewFiles {
