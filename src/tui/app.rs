@@ -36,7 +36,7 @@ pub use view::View;
 
 use super::editor::{Editor, OnDisk, Target};
 use super::evals::{EvalRequest, Evals, Evaluated};
-use super::jobs::{Job, JobDone, MemoryJob};
+use super::jobs::{Job, JobDone, Shared};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
 use super::line_input::LineInput;
@@ -443,15 +443,13 @@ impl App {
         }
     }
 
-    fn run(&mut self, job: MemoryJob) -> Vec<Effect> {
-        self.run_all(vec![job])
+    fn run(&mut self, job: impl Into<Job>) -> Vec<Effect> {
+        self.run_all(vec![job.into()])
     }
 
-    fn run_all(&mut self, jobs: Vec<MemoryJob>) -> Vec<Effect> {
+    fn run_all(&mut self, jobs: Vec<Job>) -> Vec<Effect> {
         self.busy += jobs.len();
-        jobs.into_iter()
-            .map(|job| Effect::Run(Job::Memory(job)))
-            .collect()
+        jobs.into_iter().map(Effect::Run).collect()
     }
 
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -538,7 +536,7 @@ impl App {
             Action::RebuildIndex => return self.preview_index_fix(),
             Action::SaveCase => self.open_save_case(),
             Action::JumpTo => self.jump_to_chosen(),
-            Action::Reload => return self.run(MemoryJob::Reload),
+            Action::Reload => return self.run(Shared::Reload),
             _ => {}
         }
         Vec::new()

@@ -17,6 +17,7 @@ use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, ClaudeEval};
+use crate::review::claude as journal;
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
 /// The four fields the editor edits, in its order (name, type, description, body).
@@ -85,6 +86,21 @@ pub enum ClaudeJob {
     /// Files the fix of one finding as a proposal in the state directory (`check --fix` for
     /// one finding); the folder is not written.
     FileFix(Box<Checked>),
+}
+
+impl From<super::jobs::Shared> for ClaudeJob {
+    fn from(job: super::jobs::Shared) -> Self {
+        use super::jobs::Shared;
+        match job {
+            Shared::Reload => Self::Reload,
+            Shared::Approve { id } => Self::Approve { id },
+            Shared::Reject { id, reason } => Self::Reject { id, reason },
+            Shared::Undo(entry) => Self::Undo(entry),
+            Shared::Rebase { id } => Self::Rebase { id },
+            Shared::SaveCase(case) => Self::SaveCase(case),
+            Shared::FileFix(checked) => Self::FileFix(checked),
+        }
+    }
 }
 
 /// What a job gave, beside the folder and the journal as they are after it.
@@ -195,7 +211,7 @@ fn write(
         op: Some(op),
         ..EntryMeta::default()
     };
-    let (images, _) = crate::review::claude::journaled(folder, engine(writes), meta)?;
+    let (images, _) = journal::journaled(folder, engine(writes), meta)?;
     Ok(Outcome::Written {
         summary: summary(&images),
         select,
@@ -320,14 +336,14 @@ impl ClaudeJob {
                 write(folder, Op::RebuildIndex, writes, None)
             }
             ClaudeJob::Undo(entry) => {
-                let (images, _) = crate::review::claude::undo(folder, entry)?;
+                let (images, _) = journal::undo(folder, entry)?;
                 Ok(Outcome::Written {
                     summary: summary(&images),
                     select: None,
                 })
             }
             ClaudeJob::Approve { id } => {
-                let approved = crate::review::claude::approve(folder, id)?;
+                let approved = journal::approve(folder, id)?;
                 Ok(Outcome::Written {
                     summary: summary(&approved.files),
                     select: None,
@@ -339,18 +355,18 @@ impl ClaudeJob {
                 file,
                 after,
             } => {
-                crate::review::claude::edit_file(folder, id, opened, file, after.clone())?;
+                journal::edit_file(folder, id, opened, file, after.clone())?;
                 Ok(Outcome::ProposalEdited { id: id.clone() })
             }
             ClaudeJob::Rebase { id } => {
-                let rebased = crate::review::claude::rebase(folder, id)?;
+                let rebased = journal::rebase(folder, id)?;
                 Ok(Outcome::Rebased {
                     id: id.clone(),
                     changes: rebased.changes.join("; "),
                 })
             }
             ClaudeJob::Reject { id, reason } => {
-                crate::review::claude::reject(folder, id, reason.clone())?;
+                journal::reject(folder, id, reason.clone())?;
                 Ok(Outcome::Done(format!(
                     "rejected {id}; the folder is unchanged"
                 )))

@@ -17,12 +17,60 @@ use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError, Touched};
 
-/// A job on the open folder, in its format's terms: the one place the workbench's work branches
+/// A job on the open folder. What every format does is asked for once, in [`Shared`]'s words,
+/// whatever folder is open; what only one format's screens ask for (their editors' payloads
+/// differ) is in that format's terms. Binding it is the one place the workbench's work branches
 /// by format, until the write side is on `formats::Backend` (docs/architecture.md, "Backends").
 #[derive(Debug, Clone)]
 pub enum Job {
+    Shared(Shared),
     Memory(MemoryJob),
     Claude(ClaudeJob),
+}
+
+/// A job every format runs: [`Job::bind`] hands it to the open folder's own job.
+#[derive(Debug, Clone)]
+pub enum Shared {
+    /// Read the folder and its journal again.
+    Reload,
+    /// Apply a pending proposal through the engine.
+    Approve { id: String },
+    /// Close a pending proposal without applying it.
+    Reject { id: String, reason: Option<String> },
+    /// Undo a journal entry.
+    Undo(Box<Entry>),
+    /// Re-plan a stale pending proposal against the folder as it is now.
+    Rebase { id: String },
+    /// Append an eval case to the folder's cases.
+    SaveCase(Case),
+    /// File the fix of one finding as a proposal (`check --fix` for one finding).
+    FileFix(Box<Checked>),
+}
+
+impl From<Shared> for MemoryJob {
+    fn from(job: Shared) -> Self {
+        match job {
+            Shared::Reload => Self::Reload,
+            Shared::Approve { id } => Self::Approve { id },
+            Shared::Reject { id, reason } => Self::Reject { id, reason },
+            Shared::Undo(entry) => Self::Undo(entry),
+            Shared::Rebase { id } => Self::Rebase { id },
+            Shared::SaveCase(case) => Self::SaveCase(case),
+            Shared::FileFix(checked) => Self::FileFix(checked),
+        }
+    }
+}
+
+impl From<Shared> for Job {
+    fn from(job: Shared) -> Self {
+        Self::Shared(job)
+    }
+}
+
+impl From<MemoryJob> for Job {
+    fn from(job: MemoryJob) -> Self {
+        Self::Memory(job)
+    }
 }
 
 /// A job finished: what it did and the folder as it is after it.
@@ -53,18 +101,27 @@ impl Job {
     /// reading the app shows and how many readings the watcher had delivered), as
     /// [`MemoryJob::run_from`] says.
     pub fn bind(self, backend: &Backend, shown: (Arc<Inspection>, u64)) -> Option<Bound> {
-        match (self, backend) {
-            (Job::Memory(job), Backend::Memory(store)) => {
+        match backend {
+            Backend::Memory(store) => {
+                let job = match self {
+                    Job::Shared(job) => job.into(),
+                    Job::Memory(job) => job,
+                    _ => return None,
+                };
                 let store = store.clone();
                 Some(Box::new(move || {
                     JobDone::Memory(job.run_from(&store, Some((&shown.0, shown.1))))
                 }))
             }
-            (Job::Claude(job), Backend::Claude(folder)) => {
+            Backend::Claude(folder) => {
+                let job = match self {
+                    Job::Shared(job) => job.into(),
+                    Job::Claude(job) => job,
+                    _ => return None,
+                };
                 let folder = folder.clone();
                 Some(Box::new(move || JobDone::Claude(job.run(&folder))))
             }
-            _ => None,
         }
     }
 }
@@ -447,5 +504,31 @@ mod tests {
         assert_eq!(done.read_from, Some(4));
         let names: Vec<&str> = done.inspection.valid_records().map(Record::name).collect();
         assert_eq!(names, ["one", "two", "three"]);
+    }
+
+    #[test]
+    fn a_shared_job_runs_as_the_open_folders_own() {
+        let (_dir, store, shown) = edited_behind_the_reading();
+        let memory = super::Backend::Memory(store);
+        let reload = super::Job::from(super::Shared::Reload);
+        let done = reload
+            .clone()
+            .bind(&memory, (shown.clone(), 0))
+            .expect("binds");
+        assert!(matches!(done(), super::JobDone::Memory(d) if matches!(d.job, MemoryJob::Reload)));
+        let claude_dir = tempfile::tempdir().expect("temp dir");
+        let limits = crate::claude::LoadLimits::default();
+        let folder = crate::claude::ClaudeFolder::open(claude_dir.path(), limits).expect("open");
+        let claude = super::Backend::Claude(folder);
+        let done = reload.bind(&claude, (shown, 0)).expect("binds");
+        let super::JobDone::Claude(done) = done() else {
+            panic!("a shared job on a Claude Code folder runs as its job");
+        };
+        assert!(
+            matches!(done.job, super::ClaudeJob::Reload),
+            "{:?}",
+            done.job
+        );
+        assert!(done.result.is_ok());
     }
 }

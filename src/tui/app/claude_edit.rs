@@ -8,6 +8,7 @@ use super::{App, Effect, StatusKind, View};
 use crate::claude::edit::IndexFix;
 use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
 use crate::tui::editor::{Conflict, Editor, Target};
+use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
 use crate::tui::panes::claude as panes;
 
@@ -15,11 +16,6 @@ use crate::tui::panes::claude as panes;
 const EDIT_KEPT: &str = "; your edit is still in the editor";
 
 impl App {
-    pub(super) fn run_claude(&mut self, job: ClaudeJob) -> Vec<Effect> {
-        self.busy += 1;
-        vec![Effect::Run(crate::tui::jobs::Job::Claude(job))]
-    }
-
     /// The write keys on a Claude Code folder (`None`: not one of them).
     pub(super) fn claude_write(&mut self, action: Action) -> Option<Vec<Effect>> {
         let in_proposals = self.view == View::Proposals;
@@ -30,7 +26,6 @@ impl App {
                 self.editor = Some(Editor::new_topic());
                 Vec::new()
             }
-            Action::Reload => self.run_claude(ClaudeJob::Reload),
             Action::Edit => {
                 self.edit_proposal();
                 Vec::new()
@@ -42,12 +37,17 @@ impl App {
     /// `e` / `d`: the selected topic file's exact text first (the base of the change).
     pub(super) fn read_topic(&mut self, purpose: ReadFor) -> Vec<Effect> {
         match self.selected_topic_file() {
-            Some(file) => self.run_claude(ClaudeJob::Read { file, purpose }),
+            Some(file) => self.run(Job::Claude(ClaudeJob::Read { file, purpose })),
             None => {
                 self.set_status(StatusKind::Error, "no topic file selected".into());
                 Vec::new()
             }
         }
+    }
+
+    /// Yes to deleting a topic file whose text was `base`.
+    pub(super) fn remove_topic(&mut self, file: String, base: String) -> Vec<Effect> {
+        self.run(Job::Claude(ClaudeJob::Remove { file, base }))
     }
 
     /// `C-s` in the editor on a topic file.
@@ -69,12 +69,12 @@ impl App {
             };
             editor.saving = true;
             editor.error = None;
-            return self.run_claude(ClaudeJob::EditProposal {
+            return self.run(Job::Claude(ClaudeJob::EditProposal {
                 id,
                 opened,
                 file,
                 after,
-            });
+            }));
         }
         if let Target::TopicText { file, text } = editor.target.clone() {
             if let Err(e) = editor.check_topic_text() {
@@ -84,11 +84,11 @@ impl App {
             editor.saving = true;
             editor.error = None;
             let replacement = editor.value(crate::tui::editor::BODY);
-            return self.run_claude(ClaudeJob::Replace {
+            return self.run(Job::Claude(ClaudeJob::Replace {
                 file,
                 base: text,
                 text: replacement,
-            });
+            }));
         }
         let Target::Topic { file, text } = editor.target.clone() else {
             return Vec::new();
@@ -109,11 +109,11 @@ impl App {
         editor.saving = true;
         editor.error = None;
         let fields = editor.values();
-        self.run_claude(ClaudeJob::Save {
+        self.run(Job::Claude(ClaudeJob::Save {
             file,
             base: text,
             fields,
-        })
+        }))
     }
 
     /// Selects `file` in the list (clearing a filter that hides it).
@@ -227,38 +227,6 @@ impl App {
             let current = editor.current_text.clone().flatten();
             editor.reapply_topic(current);
         }
-    }
-
-    /// Yes to a confirmation that writes a Claude Code folder (`None`: not one of those).
-    pub(super) fn claude_confirmed(&mut self, question: &Confirm) -> Option<Vec<Effect>> {
-        let job = match question {
-            Confirm::DeleteTopic { file, base } => ClaudeJob::Remove {
-                file: file.clone(),
-                base: base.clone(),
-            },
-            Confirm::Undo(entry) if self.claude.is_some() => ClaudeJob::Undo(entry.clone()),
-            Confirm::Approve(ids) if self.claude.is_some() => {
-                self.proposals.marked.clear();
-                let jobs = ids.iter().map(|id| ClaudeJob::Approve { id: id.clone() });
-                return Some(jobs.flat_map(|job| self.run_claude(job)).collect());
-            }
-            _ => return None,
-        };
-        Some(self.run_claude(job))
-    }
-
-    /// The reason typed for rejecting `ids` on a Claude Code folder (`None`: not on one).
-    pub(super) fn claude_reject(
-        &mut self,
-        ids: &[String],
-        reason: &Option<String>,
-    ) -> Option<Vec<Effect>> {
-        self.claude.as_ref()?;
-        let jobs = ids.iter().map(|id| ClaudeJob::Reject {
-            id: id.clone(),
-            reason: reason.clone(),
-        });
-        Some(jobs.flat_map(|job| self.run_claude(job)).collect())
     }
 }
 

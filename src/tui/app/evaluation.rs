@@ -6,9 +6,8 @@ use crossterm::event::KeyEvent;
 use super::{App, Effect, Modal, StatusKind};
 use crate::eval::{Case, Corpus};
 use crate::review::State as ProposalState;
-use crate::tui::claude_jobs::ClaudeJob;
 use crate::tui::evals::{EvalRequest, Evaluated};
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::Shared;
 use crate::tui::keymap::Action;
 use crate::tui::line_input::LineInput;
 
@@ -101,10 +100,7 @@ impl App {
                 match Case::new(query.clone(), expect, forbid, None) {
                     Ok(case) => {
                         self.modal = None;
-                        if self.claude.is_some() {
-                            return self.run_claude(ClaudeJob::SaveCase(case));
-                        }
-                        return self.run(MemoryJob::SaveCase(case));
+                        return self.run(Shared::SaveCase(case));
                     }
                     // The modal stays open with the text, so that it can be fixed.
                     Err(error) => self.set_status(StatusKind::Error, error.to_string()),

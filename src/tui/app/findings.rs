@@ -13,9 +13,9 @@ use crate::finding::Severity;
 use crate::formats::claude::ClaudeView;
 use crate::sanitize;
 use crate::store::inspect::ManifestEntry;
-use crate::tui::claude_jobs::{ClaudeJob, ReadFor};
+use crate::tui::claude_jobs::ReadFor;
 use crate::tui::editor::Editor;
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::Shared;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::Pane;
 use crate::tui::panes::claude as claude_panes;
@@ -164,10 +164,7 @@ impl App {
                     ),
                 }
             }
-            Some(_) if self.claude.is_some() => {
-                return self.run_claude(ClaudeJob::FileFix(Box::new(checked)));
-            }
-            Some(_) => return self.run(MemoryJob::FileFix(Box::new(checked))),
+            Some(_) => return self.run(Shared::FileFix(Box::new(checked))),
         }
         Vec::new()
     }

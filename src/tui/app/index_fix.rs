@@ -8,7 +8,7 @@ use super::{App, Effect, StatusKind};
 use crate::claude::edit::{IndexFix, TextChange};
 use crate::store::index::INDEX_FILE;
 use crate::tui::claude_jobs::ClaudeJob;
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::{Job, MemoryJob};
 
 /// What `R` says when MEMORY.md is already what it should be.
 pub(super) const NO_FIX: &str = "MEMORY.md needs no fix";
@@ -16,7 +16,7 @@ pub(super) const NO_FIX: &str = "MEMORY.md needs no fix";
 impl App {
     pub(super) fn preview_index_fix(&mut self) -> Vec<Effect> {
         if self.claude.is_some() {
-            return self.run_claude(ClaudeJob::PlanIndexFix);
+            return self.run(Job::Claude(ClaudeJob::PlanIndexFix));
         }
         let index = &self.inspection.index;
         let Some(derived) = index.derived.clone() else {
@@ -50,7 +50,7 @@ impl App {
     /// Yes to the shown fix: it is written if it is still the fix (the job checks).
     pub(super) fn write_index_fix(&mut self, fix: &IndexFix) -> Vec<Effect> {
         if self.claude.is_some() {
-            return self.run_claude(ClaudeJob::IndexFix(Box::new(fix.clone())));
+            return self.run(Job::Claude(ClaudeJob::IndexFix(Box::new(fix.clone()))));
         }
         self.run(MemoryJob::RebuildIndex {
             shown: fix.index.after.clone(),

@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 
 use super::{App, Effect, StatusKind};
 use crate::store::Record;
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::{MemoryJob, Shared};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::panes::Detail;
@@ -141,22 +141,19 @@ impl App {
             }
             Some(Action::Yes) => {
                 self.modal = None;
-                if let Some(effects) = self.claude_confirmed(&question) {
-                    return effects;
-                }
                 match question {
-                    Confirm::DeleteTopic { .. } => {}
+                    Confirm::DeleteTopic { file, base } => return self.remove_topic(file, base),
                     Confirm::IndexFix(fix) => return self.write_index_fix(&fix),
                     Confirm::Delete(record) => return self.run(MemoryJob::Remove(record)),
                     Confirm::Drop { file, seen } => {
                         return self.run(MemoryJob::DropEntry { file, seen });
                     }
-                    Confirm::Undo(entry) => return self.run(MemoryJob::Undo(entry)),
+                    Confirm::Undo(entry) => return self.run(Shared::Undo(entry)),
                     Confirm::Approve(ids) => {
                         self.proposals.marked.clear();
                         let jobs = ids
                             .into_iter()
-                            .map(|id| MemoryJob::Approve { id })
+                            .map(|id| Shared::Approve { id }.into())
                             .collect();
                         return self.run_all(jobs);
                     }
@@ -206,14 +203,11 @@ impl App {
                 let reason = (!reason.is_empty()).then_some(reason);
                 self.modal = None;
                 self.proposals.marked.clear();
-                if let Some(effects) = self.claude_reject(&ids, &reason) {
-                    return effects;
-                }
                 let jobs = ids
                     .into_iter()
-                    .map(|id| MemoryJob::Reject {
-                        id,
-                        reason: reason.clone(),
+                    .map(|id| {
+                        let reason = reason.clone();
+                        Shared::Reject { id, reason }.into()
                     })
                     .collect();
                 return self.run_all(jobs);

@@ -4,8 +4,7 @@
 
 use super::{App, Effect, StatusKind};
 use crate::review::{ProposalStatus, State};
-use crate::tui::claude_jobs::ClaudeJob;
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::Shared;
 use crate::tui::keymap::{self, Action, Scope};
 
 impl App {
@@ -32,8 +31,7 @@ impl App {
                 self.set_status(StatusKind::Error, text);
                 Vec::new()
             }
-            None if self.claude.is_some() => self.run_claude(ClaudeJob::Rebase { id }),
-            None => self.run(MemoryJob::Rebase { id }),
+            None => self.run(Shared::Rebase { id }),
         }
     }
 
