@@ -482,9 +482,6 @@ impl App {
         let Some(action) = self.active_mut().handle_key(action) else {
             return Vec::new();
         };
-        if let Some(effects) = self.claude_act(action) {
-            return effects;
-        }
         match action {
             Action::Quit => return self.quit(),
             Action::Help => self.modal = Some(Modal::Help(Default::default())),
@@ -530,8 +527,8 @@ impl App {
             Action::Zoom => self.zoom = !self.zoom,
             Action::Edit => return self.edit_selected(),
             Action::EditExternal => return self.edit_selected_externally(),
-            Action::New => self.editor = Some(Editor::new_record()),
-            Action::Delete => self.delete_selected(),
+            Action::New => self.editor = Some(self.new_editor()),
+            Action::Delete => return self.delete_selected(),
             Action::Yank | Action::YankPath => return self.yank(action),
             Action::RebuildIndex => return self.preview_index_fix(),
             Action::SaveCase => self.open_save_case(),

@@ -13,7 +13,6 @@ use crate::formats::claude::ClaudeView;
 use crate::store::LockState;
 use crate::store::inspect::{BudgetUse, IndexState, IndexStatus, Inspection, ManifestState};
 use crate::tui::editor::OnDisk;
-use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::claude as panes;
 use crate::tui::panes::manifest::entry_key;
 use crate::tui::theme::Theme;
@@ -57,7 +56,7 @@ impl App {
 
     /// A new reading of the Claude Code folder; the selection stays on the same file when it
     /// still exists.
-    pub fn set_claude_reading(&mut self, snapshot: Arc<Snapshot>) {
+    pub(crate) fn set_claude_reading(&mut self, snapshot: Arc<Snapshot>) {
         let Some(folder) = self.backend.claude() else {
             return;
         };
@@ -103,17 +102,63 @@ impl App {
         panes::selected_file(&self.manifest, view).map(str::to_owned)
     }
 
-    /// The filter changed: recompute the visible rows, keeping the selection.
-    pub(super) fn refilter_selected(&mut self) {
-        match self.claude.clone() {
+    /// The list's key of the selected row: a memory's name (an entry that does not read: its
+    /// file) on `.memory`, a topic file on Claude Code.
+    pub(super) fn selected_key(&self) -> Option<String> {
+        match &self.claude {
+            Some(_) => self.selected_topic_file(),
+            None => self.selected_entry().map(|e| entry_key(e).to_owned()),
+        }
+    }
+
+    /// The selected memory's name (a file that does not read: the file) and its file.
+    pub(super) fn selected_name_and_file(&self) -> Option<(String, String)> {
+        match &self.claude {
             Some(view) => {
-                let keep = self.selected_topic_file();
-                panes::refilter(&mut self.manifest, &view, keep.as_deref());
+                let file = self.selected_topic_file()?;
+                let name = view
+                    .topic(&file)
+                    .map_or(file.clone(), |t| t.name().to_owned());
+                Some((name, file))
             }
             None => {
-                let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
-                self.manifest.refilter(&self.inspection, keep.as_deref());
+                let entry = self.selected_entry()?;
+                Some((entry_key(entry).to_owned(), entry.file.clone()))
             }
+        }
+    }
+
+    /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
+    pub(super) fn key_of_memory(&self, name: &str) -> Option<String> {
+        match &self.claude {
+            Some(view) => view.file_named(name),
+            None => Some(name.to_owned()),
+        }
+    }
+
+    /// Recomputes the visible rows, keeping the row whose key is `keep` selected.
+    pub(super) fn refilter_keeping(&mut self, keep: Option<&str>) {
+        match self.claude.clone() {
+            Some(view) => panes::refilter(&mut self.manifest, &view, keep),
+            None => self.manifest.refilter(&self.inspection, keep),
+        }
+    }
+
+    /// The filter changed: recompute the visible rows, keeping the selection.
+    pub(super) fn refilter_selected(&mut self) {
+        let keep = self.selected_key();
+        self.refilter_keeping(keep.as_deref());
+    }
+
+    /// What a query chooses among (the memories that read) and the catalog an agent is given
+    /// (`None`: the set does not read, so an agent selects nothing).
+    pub(super) fn query_corpus(&self) -> (Vec<crate::memory::Memory>, Option<String>) {
+        match &self.claude {
+            Some(view) => (view.candidates(), Some(view.catalog())),
+            None => (
+                self.inspection.valid_set().memories(),
+                self.inspection.index.derived.clone(),
+            ),
         }
     }
 
@@ -143,73 +188,5 @@ impl App {
             }
         }
         Vec::new()
-    }
-
-    /// The actions that differ on a Claude Code folder (`None`: not one, or not on one).
-    pub(super) fn claude_act(&mut self, action: Action) -> Option<Vec<Effect>> {
-        let view = self.claude.clone()?;
-        if let Some(effects) = self.claude_write(action) {
-            return Some(effects);
-        }
-        match action {
-            Action::Yank | Action::YankPath => {
-                let Some(file) = self.selected_topic_file() else {
-                    self.set_status(StatusKind::Error, "nothing selected to copy".into());
-                    return Some(Vec::new());
-                };
-                let text = if action == Action::YankPath {
-                    self.backend.root().join(&file).display().to_string()
-                } else {
-                    view.topic(&file)
-                        .map_or(file.clone(), |t| t.name().to_owned())
-                };
-                self.set_status(StatusKind::Info, format!("copied {text}"));
-                return Some(vec![Effect::Yank(text)]);
-            }
-            Action::JumpTo if self.view != super::View::Findings => {
-                self.claude_jump_to_chosen(&view)
-            }
-            _ => return None,
-        }
-        Some(Vec::new())
-    }
-
-    /// Enter in the Query pane on a Claude Code folder: the chosen topic file is selected.
-    fn claude_jump_to_chosen(&mut self, view: &ClaudeView) {
-        let chosen = self
-            .query
-            .result
-            .as_ref()
-            .and_then(|r| r.names.get(self.query.chosen))
-            .cloned();
-        let Some(file) = chosen.as_deref().and_then(|name| view.file_named(name)) else {
-            let text = format!(
-                "no selected memory to jump to; {} types a query",
-                keymap::label(Scope::Query, Action::QueryInput)
-            );
-            self.set_status(StatusKind::Error, text);
-            return;
-        };
-        panes::refilter(&mut self.manifest, view, Some(&file));
-        let mut text = format!("jumped to {}", crate::sanitize::line(&file));
-        if self.selected_topic_file().as_deref() != Some(file.as_str()) {
-            self.manifest.filter.clear();
-            panes::refilter(&mut self.manifest, view, Some(&file));
-            text.push_str("; filter cleared to show it");
-        }
-        self.focus = super::Pane::Manifest;
-        self.set_status(StatusKind::Info, text);
-    }
-
-    /// The query over the topic files, with the index as Claude Code loads it as the catalog.
-    pub(super) fn claude_query(&mut self) -> Option<Vec<Effect>> {
-        let view = self.claude.clone()?;
-        let query = self.query.input.text().to_owned();
-        self.query.asked = Some(query.clone());
-        Some(vec![Effect::Query {
-            query,
-            candidates: view.candidates(),
-            catalog: Some(view.catalog()),
-        }])
     }
 }

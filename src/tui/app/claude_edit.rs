@@ -4,34 +4,29 @@
 
 use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind, View};
+use super::{App, Effect, StatusKind};
 use crate::claude::edit::IndexFix;
 use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
 use crate::tui::editor::{Conflict, Editor, Target};
 use crate::tui::jobs::Job;
-use crate::tui::keymap::Action;
 use crate::tui::panes::claude as panes;
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
 const EDIT_KEPT: &str = "; your edit is still in the editor";
 
 impl App {
-    /// The write keys on a Claude Code folder (`None`: not one of them).
-    pub(super) fn claude_write(&mut self, action: Action) -> Option<Vec<Effect>> {
-        let in_proposals = self.view == View::Proposals;
-        Some(match action {
-            Action::Edit if !in_proposals => self.read_topic(ReadFor::Edit),
-            Action::Delete => self.read_topic(ReadFor::Delete),
-            Action::New => {
-                self.editor = Some(Editor::new_topic());
-                Vec::new()
-            }
-            Action::Edit => {
-                self.edit_proposal();
-                Vec::new()
-            }
-            _ => return None,
-        })
+    /// A topic file's folder is open: the editor and the list work on files' text.
+    pub(super) fn is_topics(&self) -> bool {
+        self.claude.is_some()
+    }
+
+    /// `n`: the editor on a new memory, in the open format's fields.
+    pub(super) fn new_editor(&self) -> Editor {
+        if self.is_topics() {
+            Editor::new_topic()
+        } else {
+            Editor::new_record()
+        }
     }
 
     /// `e` / `d`: the selected topic file's exact text first (the base of the change).
@@ -51,7 +46,7 @@ impl App {
     }
 
     /// `C-s` in the editor on a topic file.
-    pub(super) fn claude_save(&mut self) -> Vec<Effect> {
+    pub(super) fn save_topic(&mut self) -> Vec<Effect> {
         let Some(editor) = &mut self.editor else {
             return Vec::new();
         };

@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
 use crate::review::ProposalStatus;
-use crate::store::Record;
 use crate::store::inspect::EntryState;
+use crate::tui::claude_jobs::ReadFor;
 use crate::tui::editor::{Editor, Target};
 use crate::tui::jobs::MemoryJob;
 use crate::tui::keymap::{self, Action, Scope};
@@ -64,6 +64,9 @@ impl App {
 
     /// `e`: the selected record in the editor, or the raw text of an entry that does not read.
     pub(super) fn edit_selected(&mut self) -> Vec<Effect> {
+        if self.is_topics() {
+            return self.read_topic(ReadFor::Edit);
+        }
         match self.selected_record().cloned() {
             Some(record) => self.editor = Some(Editor::open(&record)),
             None => match self.repairable() {
@@ -84,9 +87,13 @@ impl App {
     }
 
     /// `d`: asks before deleting the selected record, or dropping an entry that does not read.
-    pub(super) fn delete_selected(&mut self) {
+    pub(super) fn delete_selected(&mut self) -> Vec<Effect> {
+        if self.is_topics() {
+            return self.read_topic(ReadFor::Delete);
+        }
         if self.manifest.selected_stray().is_some() {
-            return self.ask_about_stray(false);
+            self.ask_about_stray(false);
+            return Vec::new();
         }
         match self.selected_record().cloned() {
             Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
@@ -103,6 +110,7 @@ impl App {
                 }
             },
         }
+        Vec::new()
     }
 
     fn cannot_edit(&mut self) {
@@ -186,7 +194,7 @@ impl App {
                     return Vec::new();
                 }
                 if editor.is_topic() {
-                    return self.claude_save();
+                    return self.save_topic();
                 }
                 if let Target::Repair { file, seen } = editor.target.clone() {
                     match editor.parse_raw() {
@@ -348,13 +356,12 @@ impl App {
     /// Enter in the Query pane: the chosen selected memory is selected in the Manifest pane
     /// (shown in the Record pane); a filter that hides it is cleared, and the status says so.
     pub(super) fn jump_to_chosen(&mut self) {
-        let Some(name) = self
+        let chosen = self
             .query
             .result
             .as_ref()
-            .and_then(|r| r.names.get(self.query.chosen))
-            .cloned()
-        else {
+            .and_then(|r| r.names.get(self.query.chosen));
+        let Some(key) = chosen.and_then(|name| self.key_of_memory(name)) else {
             let text = format!(
                 "no selected memory to jump to; {} types a query",
                 keymap::label(Scope::Query, Action::QueryInput)
@@ -362,15 +369,15 @@ impl App {
             self.set_status(StatusKind::Error, text);
             return;
         };
-        self.manifest.refilter(&self.inspection, Some(&name));
-        let mut text = format!("jumped to {}", crate::sanitize::line(&name));
-        if self.selected_record().map(Record::name) != Some(name.as_str()) {
+        self.refilter_keeping(Some(&key));
+        let mut text = format!("jumped to {}", crate::sanitize::line(&key));
+        if self.selected_key().as_deref() != Some(key.as_str()) {
             self.manifest.filter.clear();
-            self.manifest.refilter(&self.inspection, Some(&name));
+            self.refilter_keeping(Some(&key));
             text.push_str("; filter cleared to show it");
         }
-        if self.selected_record().map(Record::name) != Some(name.as_str()) {
-            let text = format!("{} is no longer in the set", crate::sanitize::line(&name));
+        if self.selected_key().as_deref() != Some(key.as_str()) {
+            let text = format!("{} is no longer in the set", crate::sanitize::line(&key));
             self.set_status(StatusKind::Error, text);
             return;
         }
@@ -379,11 +386,7 @@ impl App {
     }
 
     pub(super) fn run_query(&mut self) -> Vec<Effect> {
-        if let Some(effects) = self.claude_query() {
-            return effects;
-        }
-        let candidates = self.inspection.valid_set().memories();
-        let catalog = self.inspection.index.derived.clone();
+        let (candidates, catalog) = self.query_corpus();
         let query = self.query.input.text().to_owned();
         self.query.asked = Some(query.clone());
         vec![Effect::Query {

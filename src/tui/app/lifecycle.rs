@@ -5,7 +5,6 @@ use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind, describe_commit};
 use crate::tui::editor::Editor;
 use crate::tui::keymap::Action;
-use crate::tui::panes::manifest::entry_key;
 use crate::watch::WatchEvent;
 
 impl App {
@@ -53,14 +52,14 @@ impl App {
     /// `y`: the selected record's name (an entry that does not read: its file); `Y`: the path
     /// of its file. On the clipboard through the terminal (OSC 52), said in the status line.
     pub(super) fn yank(&mut self, action: Action) -> Vec<Effect> {
-        let Some(entry) = self.selected_entry() else {
+        let Some((name, file)) = self.selected_name_and_file() else {
             self.set_status(StatusKind::Error, "nothing selected to copy".into());
             return Vec::new();
         };
         let text = if action == Action::YankPath {
-            self.inspection.root.join(&entry.file).display().to_string()
+            self.backend.root().join(&file).display().to_string()
         } else {
-            entry_key(entry).to_owned()
+            name
         };
         self.set_status(StatusKind::Info, format!("copied {text}"));
         vec![Effect::Yank(text)]
