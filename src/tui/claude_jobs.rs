@@ -88,20 +88,7 @@ pub enum ClaudeJob {
     FileFix(Box<Checked>),
 }
 
-impl From<super::jobs::Shared> for ClaudeJob {
-    fn from(job: super::jobs::Shared) -> Self {
-        use super::jobs::Shared;
-        match job {
-            Shared::Reload => Self::Reload,
-            Shared::Approve { id } => Self::Approve { id },
-            Shared::Reject { id, reason } => Self::Reject { id, reason },
-            Shared::Undo(entry) => Self::Undo(entry),
-            Shared::Rebase { id } => Self::Rebase { id },
-            Shared::SaveCase(case) => Self::SaveCase(case),
-            Shared::FileFix(checked) => Self::FileFix(checked),
-        }
-    }
-}
+super::jobs::from_shared!(ClaudeJob);
 
 /// What a job gave, beside the folder and the journal as they are after it.
 #[derive(Debug, Clone)]

@@ -47,19 +47,29 @@ pub enum Shared {
     FileFix(Box<Checked>),
 }
 
-impl From<Shared> for MemoryJob {
-    fn from(job: Shared) -> Self {
-        match job {
-            Shared::Reload => Self::Reload,
-            Shared::Approve { id } => Self::Approve { id },
-            Shared::Reject { id, reason } => Self::Reject { id, reason },
-            Shared::Undo(entry) => Self::Undo(entry),
-            Shared::Rebase { id } => Self::Rebase { id },
-            Shared::SaveCase(case) => Self::SaveCase(case),
-            Shared::FileFix(checked) => Self::FileFix(checked),
+/// `From<Shared>` for a format's own job, which has a variant of each [`Shared`] job's name
+/// and fields.
+macro_rules! from_shared {
+    ($job:ty) => {
+        impl From<$crate::tui::jobs::Shared> for $job {
+            fn from(job: $crate::tui::jobs::Shared) -> Self {
+                use $crate::tui::jobs::Shared;
+                match job {
+                    Shared::Reload => Self::Reload,
+                    Shared::Approve { id } => Self::Approve { id },
+                    Shared::Reject { id, reason } => Self::Reject { id, reason },
+                    Shared::Undo(entry) => Self::Undo(entry),
+                    Shared::Rebase { id } => Self::Rebase { id },
+                    Shared::SaveCase(case) => Self::SaveCase(case),
+                    Shared::FileFix(checked) => Self::FileFix(checked),
+                }
+            }
         }
-    }
+    };
 }
+pub(crate) use from_shared;
+
+from_shared!(MemoryJob);
 
 impl From<Shared> for Job {
     fn from(job: Shared) -> Self {
