@@ -18,6 +18,9 @@ pub enum Format {
     Claude,
 }
 
+/// What [`Folder::snapshot`] copied.
+pub struct Snapshot(tempfile::TempDir);
+
 /// A fresh folder of one format, with memwb's state (for Claude Code) in a temporary folder.
 pub struct Folder {
     pub format: Format,
@@ -116,18 +119,70 @@ impl Folder {
     pub fn state(&self) -> BTreeMap<String, Vec<u8>> {
         match self.format {
             Format::Claude => super::tree(&self.root()),
-            Format::Memory => {
-                let listed: Vec<Value> =
-                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
-                listed
-                    .iter()
-                    .map(|entry| {
-                        let name = entry["name"].as_str().expect("name").to_owned();
-                        let file = entry["file"].as_str().expect("file");
-                        (name, fs::read(self.root().join(file)).expect("record file"))
-                    })
-                    .collect()
+            Format::Memory => self
+                .listed()
+                .into_iter()
+                .map(|(name, file)| {
+                    let bytes = fs::read(self.root().join(&file)).expect("record file");
+                    (name, bytes)
+                })
+                .collect(),
+        }
+    }
+
+    /// A `.memory` set's listed records, `(name, file)` in manifest order: what `memwb ls
+    /// --json` lists, read in this process (the engine's read, as `ls` does it) because the
+    /// fault tests ask it thousands of times.
+    fn listed(&self) -> Vec<(String, String)> {
+        let store = memwb::store::Store::open(self.dir.path(), Default::default()).expect("open");
+        let set = store.read().expect("the set reads");
+        set.entries
+            .into_iter()
+            .map(|entry| (entry.record.name().to_owned(), entry.file))
+            .collect()
+    }
+
+    /// [`Folder::state`] plus MEMORY.md, comparable between two folders that went through
+    /// the same changes at different moments: Claude Code's frontmatter stamp `modified` is
+    /// left out, and so is the random part of each `.memory` record's file name in MEMORY.md's
+    /// links (every write of a record gets a fresh one). Only the memories and the index are
+    /// compared on a Claude Code folder; what else lies there is [`Folder::leftovers`]'s.
+    pub fn comparable_state(&self) -> BTreeMap<String, Vec<u8>> {
+        let mut state = self.state();
+        let modified = regex::Regex::new(r"(?m)^\s*modified: .*\n").expect("pattern");
+        state.retain(|file, _| file.ends_with(".md") || !matches!(self.format, Format::Claude));
+        for bytes in state.values_mut() {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                *bytes = modified.replace_all(text, "").into_owned().into_bytes();
             }
+        }
+        let index = fs::read_to_string(self.root().join("MEMORY.md")).expect("index");
+        let index = match self.format {
+            Format::Memory => regex::Regex::new(r"-[0-9a-f]{32}\.md\)")
+                .expect("pattern")
+                .replace_all(&index, ".md)")
+                .into_owned(),
+            Format::Claude => index,
+        };
+        state.insert("MEMORY.md".into(), index.into_bytes());
+        state
+    }
+
+    /// A copy of the folder and of memwb's state for it, for [`Folder::restore`].
+    pub fn snapshot(&self) -> Snapshot {
+        let copy = tempfile::tempdir().expect("snapshot dir");
+        super::copy_tree(self.dir.path(), &copy.path().join("dir"));
+        super::copy_tree(self.state.path(), &copy.path().join("state"));
+        Snapshot(copy)
+    }
+
+    /// Puts the folder and its state back as `snapshot` copied them, at the same paths (memwb
+    /// keeps a Claude Code folder's journal under a name made from the folder's path), so a
+    /// test can start each try from a folder set up once through memwb.
+    pub fn restore(&self, snapshot: &Snapshot) {
+        for (path, copy) in [(self.dir.path(), "dir"), (self.state.path(), "state")] {
+            super::empty_dir(path);
+            super::copy_tree(&snapshot.0.path().join(copy), path);
         }
     }
 
@@ -163,18 +218,13 @@ impl Folder {
                 .filter(|path| !path.ends_with(".md"))
                 .collect(),
             Format::Memory => {
-                let listed: Vec<Value> =
-                    serde_json::from_str(&self.ok(&["ls", "--json"])).expect("ls --json");
-                let listed: Vec<&str> = listed
-                    .iter()
-                    .map(|entry| entry["file"].as_str().expect("file"))
-                    .collect();
+                let listed: Vec<String> = self.listed().into_iter().map(|(_, file)| file).collect();
                 files
                     .into_keys()
                     .filter(|path| {
                         !path.starts_with(".memwb/")
                             && !["manifest.json", "MEMORY.md", ".lock"].contains(&path.as_str())
-                            && !listed.contains(&path.as_str())
+                            && !listed.contains(path)
                     })
                     .collect()
             }

@@ -261,6 +261,44 @@ pub fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// Copies the directory `from` into `to` (created), files with their permissions and
+/// directories with theirs; anything else (a link, a FIFO) is a test's mistake.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk");
+        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
+        let kind = entry.file_type();
+        if kind.is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        } else {
+            panic!("not a file or directory: {}", entry.path().display());
+        }
+    }
+    // Directories last: one made read-only would refuse what is copied into it.
+    for entry in walkdir::WalkDir::new(from).contents_first(true) {
+        let entry = entry.expect("walk");
+        if entry.file_type().is_dir() {
+            let target = to.join(entry.path().strip_prefix(from).expect("inside"));
+            let permissions = entry.metadata().expect("metadata").permissions();
+            std::fs::set_permissions(&target, permissions).expect("permissions");
+        }
+    }
+}
+
+/// Removes everything inside `dir`, keeping `dir` itself.
+pub fn empty_dir(dir: &Path) {
+    for entry in std::fs::read_dir(dir).expect("read dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() && !path.is_symlink() {
+            std::fs::remove_dir_all(&path).expect("remove dir");
+        } else {
+            std::fs::remove_file(&path).expect("remove file");
+        }
+    }
+}
+
 /// Runs `command` on a pseudo-terminal (so its stderr is a terminal) and returns what it
 /// printed, once the output contains `until`, or after 30 s without new output; the process is
 /// then ended.

@@ -72,32 +72,6 @@ fn seeded(format: Format, change: &[&str]) -> Folder {
     folder
 }
 
-/// The memories and MEMORY.md, byte for byte; on `.memory`, MEMORY.md's links without the
-/// random part of each record's file name (every write of a record gets a fresh one).
-fn state(folder: &Folder) -> BTreeMap<String, Vec<u8>> {
-    let mut state = folder.state();
-    // What the tests compare is the change, not when it was made: Claude Code's frontmatter
-    // stamps `modified`, and each folder of the table is seeded at its own moment. The temp
-    // files an interrupted write leaves are looked at by `assert_nothing_half_written`.
-    let modified = regex::Regex::new(r"(?m)^\s*modified: .*\n").expect("pattern");
-    state.retain(|file, _| file.ends_with(".md") || !matches!(folder.format, Format::Claude));
-    for bytes in state.values_mut() {
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            *bytes = modified.replace_all(text, "").into_owned().into_bytes();
-        }
-    }
-    let index = std::fs::read_to_string(folder.root().join("MEMORY.md")).expect("index");
-    let index = match folder.format {
-        Format::Memory => regex::Regex::new(r"-[0-9a-f]{32}\.md\)")
-            .expect("pattern")
-            .replace_all(&index, ".md)")
-            .into_owned(),
-        Format::Claude => index,
-    };
-    state.insert("MEMORY.md".into(), index.into_bytes());
-    state
-}
-
 /// What an interrupted write may leave on each format, once the next command ran: nothing on
 /// a Claude Code folder (recovery removes its temp files); on `.memory`, a record file the
 /// writer created and never listed (a crash) or one it replaced and could not remove (a
@@ -146,20 +120,23 @@ fn next_command_works(folder: &Folder, context: &str) {
     );
 }
 
-/// Runs every change of the table with `fault` at each of its steps in turn, on `format`.
+/// Runs every change of the table with `fault` at each of its steps in turn, on `format`. Each
+/// change's folder is seeded once through memwb and put back from a copy before each step.
 fn every_step(format: Format, fault: Fault) {
     for change in CHANGES {
-        let expected = {
-            let folder = seeded(format, change);
-            folder.ok(change);
-            state(&folder)
-        };
+        let folder = seeded(format, change);
+        let seed = folder.snapshot();
+        let old = folder.comparable_state();
+        folder.ok(change);
+        let expected = folder.comparable_state();
+        assert_ne!(
+            old, expected,
+            "{format:?} {change:?}: the change changes something"
+        );
         let mut reached_any = false;
         for n in 0.. {
             let context = format!("{format:?} {change:?}, {fault:?} at step {n}");
-            let folder = seeded(format, change);
-            let old = state(&folder);
-            assert_ne!(old, expected, "{context}: the change changes something");
+            folder.restore(&seed);
             let out = folder.run_env(change, "", &[(fault.variable(), n.to_string())]);
             if !fault.reached(&out) {
                 assert_eq!(
@@ -168,7 +145,7 @@ fn every_step(format: Format, fault: Fault) {
                     "{context}: {}",
                     String::from_utf8_lossy(&out.stderr)
                 );
-                assert_eq!(state(&folder), expected, "{context}");
+                assert_eq!(folder.comparable_state(), expected, "{context}");
                 assert!(reached_any, "{context}: the change passed no fault step");
                 break;
             }
@@ -176,7 +153,7 @@ fn every_step(format: Format, fault: Fault) {
             // A process that failed a step handles it itself: the folder is old or new at
             // once. A crashed one leaves that to the next command (recovery), checked below.
             if let Fault::Fail = fault {
-                let now = state(&folder);
+                let now = folder.comparable_state();
                 match out.status.code() {
                     Some(0) => assert_eq!(now, expected, "{context}: reported done"),
                     _ => assert!(
@@ -190,7 +167,7 @@ fn every_step(format: Format, fault: Fault) {
                 folder.age_lock();
             }
             next_command_works(&folder, &context);
-            let recovered = state(&folder);
+            let recovered = folder.comparable_state();
             assert!(
                 recovered == old || recovered == expected,
                 "{context}: after the next command: {}",
