@@ -15,6 +15,7 @@ mod edits;
 mod eval;
 mod faults;
 mod history;
+mod rebase;
 mod review;
 mod undo;
 mod watch;

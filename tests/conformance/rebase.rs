@@ -1,0 +1,139 @@
+//! Rebasing a stale proposal from the workbench's Proposals view (`b`), on both formats: the
+//! same proposal (same id) is re-planned against the memories as they are now and can then be
+//! approved; a rebase that cannot hold is refused with its reason and leaves the proposal as it
+//! was; a ready proposal has nothing to rebase. Nothing is written to the memories by a rebase.
+
+use super::{add, kept_files, workbench};
+use crate::common::formats::{BOTH, Folder};
+
+/// Files `reply` through `propose import` and returns the proposal's id.
+fn imported(folder: &Folder, reply: &str) -> String {
+    folder
+        .ok_with(&["propose", "import", "-"], reply)
+        .trim()
+        .to_owned()
+}
+
+/// The proposal file of `id` among memwb's own files, and its bytes.
+fn proposal_bytes(folder: &Folder, id: &str) -> Vec<u8> {
+    kept_files(folder)
+        .into_iter()
+        .find(|(path, _)| path.contains("proposals/") && path.contains(id))
+        .unwrap_or_else(|| panic!("{:?}: no proposal file for {id}", folder.format))
+        .1
+}
+
+const REPLACE_ALPHA: &str = r#"{"source_names":["alpha"],"records":[{"name":"alpha","type":"project","description":"what it is about","body":"Alpha, as proposed."}]}"#;
+
+/// A proposal made stale by an edit of its memory is rebased by `b`: the status line names the
+/// proposal and what changed, the proposal is ready again under the same id, the memories are
+/// untouched until it is approved, and approving then writes what it proposed.
+#[test]
+fn b_rebases_a_stale_proposal_which_then_approves_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        folder.ok(&add("beta", "Beta's body."));
+        let id = imported(&folder, REPLACE_ALPHA);
+        folder.ok(&["set", "alpha", "--body", "Alpha, edited meanwhile."]);
+        let listed = folder.ok(&["proposals"]);
+        assert!(listed.contains("stale"), "{format:?}: {listed}");
+
+        let mut h = workbench(&folder);
+        h.keys("p");
+        let screen = h.screen();
+        assert!(
+            screen.contains(&id) && screen.contains("stale"),
+            "{format:?}: {screen}"
+        );
+        let before = folder.state();
+        h.keys("b");
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.starts_with(&format!("proposal {id} rebased onto the current records: "))
+                && status.contains("alpha")
+                && status.contains("was changed")
+                && status.contains("nothing applied yet"),
+            "{format:?}: {status}"
+        );
+        assert_eq!(
+            folder.state(),
+            before,
+            "{format:?}: a rebase writes no memory"
+        );
+        let row = h.app.proposals.selected_row().expect("a row");
+        assert_eq!(row.proposal.id, id, "{format:?}: the same proposal");
+        assert_eq!(row.state.as_str(), "ready", "{format:?}");
+        let listed = folder.ok(&["proposals"]);
+        assert!(
+            listed.contains(&id) && !listed.contains("stale"),
+            "{format:?}: {listed}"
+        );
+
+        h.keys("a");
+        h.keys("y");
+        assert!(
+            h.screen().contains(&format!("approve {id}: written")),
+            "{format:?}: {}",
+            h.screen()
+        );
+        let shown = folder.ok(&["show", "alpha"]);
+        assert!(shown.contains("Alpha, as proposed."), "{format:?}: {shown}");
+        let shown = folder.ok(&["show", "beta"]);
+        assert!(shown.contains("Beta's body."), "{format:?}: {shown}");
+    }
+}
+
+/// A rebase that cannot hold (the memory the proposal would create exists now, added by
+/// someone else) is refused with its reason: the proposal's file is byte for byte as it was,
+/// it stays stale and pending, and no memory changes.
+#[test]
+fn a_rebase_that_cannot_hold_is_refused_and_changes_nothing_on_both_formats() {
+    const NEW_GAMMA: &str = r#"[{"name":"gamma","type":"project","description":"what it is about","body":"Gamma, as proposed."}]"#;
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        let id = imported(&folder, NEW_GAMMA);
+        folder.ok(&add("gamma", "Gamma, added meanwhile."));
+
+        let mut h = workbench(&folder);
+        h.keys("p");
+        let kept = proposal_bytes(&folder, &id);
+        let before = folder.state();
+        h.keys("b");
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.contains(&id) && status.contains("gamma") && status.contains("refused"),
+            "{format:?}: {status}"
+        );
+        assert_eq!(proposal_bytes(&folder, &id), kept, "{format:?}: {status}");
+        assert_eq!(folder.state(), before, "{format:?}: nothing written");
+        let row = h.app.proposals.selected_row().expect("a row");
+        assert_eq!(row.proposal.id, id, "{format:?}");
+        assert_eq!(row.state.as_str(), "stale", "{format:?}");
+    }
+}
+
+/// `b` on a ready proposal says there is nothing to rebase, in the same words on both formats,
+/// and writes nothing.
+#[test]
+fn b_on_a_ready_proposal_says_there_is_nothing_to_rebase_on_both_formats() {
+    let mut said = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        let id = imported(&folder, REPLACE_ALPHA);
+        let mut h = workbench(&folder);
+        h.keys("p");
+        let kept = proposal_bytes(&folder, &id);
+        h.keys("b");
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.contains("not stale") && status.contains("nothing to rebase"),
+            "{format:?}: {status}"
+        );
+        assert_eq!(proposal_bytes(&folder, &id), kept, "{format:?}");
+        said.push(status.replace(&id, "ID"));
+    }
+    assert_eq!(said[0], said[1], "one wording on both formats");
+}
