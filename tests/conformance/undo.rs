@@ -139,3 +139,31 @@ fn undo_walks_back_renames_back_and_forth() {
         &["set", "a", "--name", "c"],
     ]);
 }
+
+/// A removal cannot be undone while its name is taken again (the memory was added anew since):
+/// refused, nothing changed; once the new one is removed, the removal's undo
+/// brings back the memory it removed, byte for byte.
+#[test]
+fn undoing_a_removal_whose_name_was_added_again_is_refused_until_it_is_free_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("x", "the first x"));
+        let first = folder.state();
+        folder.ok(&["rm", "x"]);
+        let removal = *folder.entry_ids().last().expect("journaled");
+        folder.ok(&add("x", "the second x"));
+        let before = folder.comparable_state();
+        let out = folder.run(&["undo", &removal.to_string()]);
+        assert_eq!(out.status.code(), Some(2), "{format:?}");
+        let err = super::stderr(&out);
+        assert!(
+            err.contains(&format!("cannot undo entry {removal}: "))
+                && err.contains("nothing was changed"),
+            "{format:?}: {err}"
+        );
+        assert_eq!(folder.comparable_state(), before, "{format:?}: refused");
+        folder.ok(&["rm", "x"]);
+        folder.ok(&["undo", &removal.to_string()]);
+        assert_eq!(folder.state(), first, "{format:?}: the first x is back");
+    }
+}
