@@ -182,3 +182,63 @@ fn token_filed(format: Format, description: &str) -> (Folder, String) {
     let id = filed(&folder);
     (folder, id)
 }
+
+/// A credential in what a proposal brings (an imported reply and its evidence, a copy from a
+/// folder of the other format) is redacted from filing on, on both formats: the proposal's
+/// file, `proposals --json`, the journal and `log` never hold it whole, and approving writes
+/// the redacted text.
+#[test]
+fn a_credential_a_proposal_brings_is_kept_redacted_from_filing_to_approval_on_both_formats() {
+    let reply = format!(
+        r#"[{{"name":"alpha","type":"project","description":"the CI credentials","body":"The CI token is {TOKEN}."}}]"#
+    );
+    let evidence = format!("the user pasted {TOKEN}");
+    for (format, other) in [(BOTH[0], BOTH[1]), (BOTH[1], BOTH[0])] {
+        let source = Folder::new(other);
+        source.ok(&common::cli::add_args(
+            "beta",
+            "the deploy credentials",
+            &format!("Deploy with {TOKEN}."),
+        ));
+        let folder = Folder::new(format);
+        let imported = folder
+            .ok_with(&["propose", "import", "--evidence", &evidence, "-"], &reply)
+            .trim()
+            .to_owned();
+        let from = source.root();
+        let from = from.to_str().expect("a UTF-8 path");
+        let copied = folder.ok(&["copy", "--from", from]).trim().to_owned();
+        let listed = folder.ok(&["proposals", "--json"]);
+        assert!(
+            listed.contains(&imported) && listed.contains(&copied),
+            "{format:?}: {listed}"
+        );
+        assert!(
+            !listed.contains(TOKEN) && listed.contains("[REDACTED]"),
+            "{format:?}: {listed}"
+        );
+        for (path, bytes) in kept_files(&folder) {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(TOKEN),
+                "{format:?}: {path} holds the token whole"
+            );
+        }
+        folder.ok(&["approve", &imported]);
+        folder.ok(&["approve", &copied]);
+        for name in ["alpha", "beta"] {
+            let raw = folder.ok(&["show", "--raw", name]);
+            assert!(
+                !raw.contains(TOKEN) && raw.contains("[REDACTED]"),
+                "{format:?}: {name}: {raw}"
+            );
+        }
+        for (path, bytes) in kept_files(&folder) {
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(TOKEN),
+                "{format:?}: {path} holds the token whole after approval"
+            );
+        }
+        let log = folder.ok(&["log", "--json"]);
+        assert!(!log.contains(TOKEN), "{format:?}: {log}");
+    }
+}
