@@ -214,7 +214,7 @@ fn records_and_plans_are_objects_and_a_byte_order_mark_is_accepted() {
         &[],
     ));
     assert!(
-        plan_line.starts_with("error: standard input is not a valid consolidation plan: invalid type: sequence, expected an object {source_names, records}"),
+        plan_line.starts_with("error: the consolidation plan is refused: invalid type: sequence, expected an object {source_names, records}"),
         "{plan_line}"
     );
     let nested = error_line(memwb_with(
@@ -243,7 +243,7 @@ fn records_and_plans_are_objects_and_a_byte_order_mark_is_accepted() {
             plan,
             &[]
         )),
-        "added merged; removed alpha, beta\n"
+        "consolidated alpha, beta into merged\n"
     );
 }
 

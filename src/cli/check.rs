@@ -12,14 +12,14 @@ use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
-use crate::content::accept::Acceptances;
+use crate::content::AuditContext;
 use crate::content::fix;
 use crate::content::report::{Checked, SetReport, check_folder, check_sets};
 use crate::content::{AuditContext, secret_fingerprints};
 use crate::finding::Severity;
 use crate::folder::sets::discover;
-use crate::formats::Format;
 use crate::formats::memory::MemoryBackend;
+use crate::formats::{Backend, Format};
 use crate::review::journal::MEMWB_DIR;
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
@@ -265,16 +265,12 @@ fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub(super) fn accept(store: &Store, args: &AcceptArgs) -> anyhow::Result<u8> {
-    let _lock = store.lock_for_write()?;
-    let set = store
-        .read()
-        .context("a finding is accepted for a record of the set, which must read first")?;
-    let entry = set.require(&args.name)?;
-    let fingerprints = secret_fingerprints(&entry.memory(0));
-    let mut acceptances = Acceptances::load(&store.root().join(MEMWB_DIR))?;
-    acceptances.accept(&args.code, &args.name, args.reason.clone(), fingerprints)?;
-    say_accepted(&args.code, &args.name)?;
+/// `memwb accept CODE NAME`: kept in memwb's state about the folder, never in the folder.
+pub(super) fn accept(backend: &dyn Backend, args: &AcceptArgs) -> anyhow::Result<u8> {
+    let name = backend
+        .accept(&args.code, &args.name, args.reason.clone())
+        .map_err(super::read::failed)?;
+    say_accepted(&args.code, &name)?;
     Ok(EXIT_OK)
 }
 

@@ -15,7 +15,6 @@ macro_rules! say {
 mod budgets;
 mod check;
 mod claude;
-mod claude_consolidate;
 mod claude_review;
 mod claude_write;
 mod copy;
@@ -28,7 +27,6 @@ mod model_args;
 mod output;
 mod read;
 mod records;
-mod repair_target;
 mod review;
 pub mod select;
 mod sets;
@@ -354,11 +352,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Add(args) => records::add(&*open.backend(), args),
         Command::Set(args) => records::set(&*open.backend(), args),
         Command::Rm(args) => records::rm(&*open.backend(), args),
-        Command::Consolidate(args) => records::consolidate(&store, args),
-        Command::Index(args) => records::index(&store, args),
-        Command::Repair(args) => records::repair(&store, args),
+        Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
+        Command::Index(args) => records::index(&*open.backend(), args),
+        Command::Repair(args) => records::repair(&*open.backend(), args),
         Command::Check(args) => check::run(&store, args),
-        Command::Accept(args) => check::accept(&store, args),
+        Command::Accept(args) => check::accept(&*open.backend(), args),
         Command::Select(args) => read::select(&*open.backend(), args),
         Command::Eval(args) => eval::run(&store, args),
         Command::Propose(args) => review::propose(&store, args),
@@ -401,8 +399,7 @@ fn run_claude(
     match command {
         Command::Ls(args) => read::ls(&*open.backend(), args),
         Command::Show(args) => read::show(&*open.backend(), args),
-        Command::Index(args) if args.fix => claude_write::index_fix(folder, args),
-        Command::Index(args) => claude::index(folder, args),
+        Command::Index(args) => records::index(&*open.backend(), args),
         Command::Add(args) => records::add(&*open.backend(), args),
         Command::Set(args) => records::set(&*open.backend(), args),
         Command::Rm(args) => records::rm(&*open.backend(), args),
@@ -430,10 +427,9 @@ fn run_claude(
         Command::Approve(args) => claude_review::approve(folder, args),
         Command::Reject(args) => claude_review::reject(folder, args),
         Command::Copy(args) => copy::run(open, args, &options, cli.folder.limits()),
-        Command::Consolidate(args) => claude_consolidate::consolidate(folder, args),
-        Command::Repair(args) if args.journal => claude::repair_journal(folder),
-        Command::Repair(_) => claude::refuse_repair(),
-        Command::Accept(args) => claude::accept(folder, args),
+        Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
+        Command::Repair(args) => records::repair(&*open.backend(), args),
+        Command::Accept(args) => check::accept(&*open.backend(), args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

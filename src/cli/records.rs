@@ -3,16 +3,14 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use serde::Deserialize;
 
 use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
 use super::output::print_untrusted;
 use super::read::failed;
-use crate::formats::{Backend, Edit, Written};
-use crate::review::{EntryMeta, Op, journaled, journaled_op};
-use crate::store::record::ObjectOnly;
-use crate::store::{Commit, Record, RecordInput, Store, codec};
+use crate::formats::{Backend, Edit, Replacement, Written};
+use crate::review::journal::Repaired;
+use crate::store::{Commit, RecordInput};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct LsArgs {
@@ -162,31 +160,6 @@ impl IndexArgs {
     }
 }
 
-/// The reference consolidator's reply format; an object with exactly these keys.
-#[derive(Debug)]
-pub(super) struct ConsolidationPlan {
-    pub source_names: Vec<String>,
-    pub records: Vec<RecordInput>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PlanFields {
-    source_names: Vec<String>,
-    records: Vec<RecordInput>,
-}
-
-impl<'de> Deserialize<'de> for ConsolidationPlan {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let fields: PlanFields = deserializer
-            .deserialize_map(ObjectOnly::expecting("an object {source_names, records}"))?;
-        Ok(Self {
-            source_names: fields.source_names,
-            records: fields.records,
-        })
-    }
-}
-
 /// `memwb add`: one memory from the flags, or a JSON array of them, all or nothing.
 pub(super) fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
     let inputs: Vec<RecordInput> = match &args.json {
@@ -231,106 +204,79 @@ pub(super) fn said(written: Written) -> anyhow::Result<u8> {
     }
 }
 
-/// Validates a batch; the first invalid item rejects the whole batch, naming its position.
-fn validate_all(inputs: &[RecordInput]) -> anyhow::Result<Vec<Record>> {
-    inputs
-        .iter()
-        .enumerate()
-        .map(|(i, input)| {
-            Record::from_input(input)
-                .with_context(|| format!("record {} ({:?})", i + 1, input.name))
-        })
-        .collect()
+/// `memwb consolidate --plan PATH`: the plan applied at once as one journaled change.
+pub(super) fn consolidate(backend: &dyn Backend, args: &ConsolidateArgs) -> anyhow::Result<u8> {
+    let plan: serde_json::Value = read_json(&args.plan, "consolidation plan")?;
+    said(backend.consolidate(&plan).map_err(failed)?)
 }
 
-pub(super) fn consolidate(store: &Store, args: &ConsolidateArgs) -> anyhow::Result<u8> {
-    let plan: ConsolidationPlan = read_json(&args.plan, "consolidation plan")?;
-    let replacements = validate_all(&plan.records)?;
-    let base = store.records()?;
-    report(journaled_op(store, Op::Consolidate, |s| {
-        s.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)
-    })?)
-}
-
-pub(super) fn repair(store: &Store, args: &RepairArgs) -> anyhow::Result<u8> {
+/// `memwb repair FILE --drop|--from PATH`, or `memwb repair --journal`.
+pub(super) fn repair(backend: &dyn Backend, args: &RepairArgs) -> anyhow::Result<u8> {
     let Some(file) = args.file.as_deref() else {
-        return super::review::repair_journal(&crate::review::journal::Journal::of(store));
+        return repaired_journal(backend.repair_journal().map_err(failed)?);
     };
-    let replacement = match &args.from {
-        Some(path) => {
-            let text = read_text(path, MAX_RECORD_INPUT_BYTES)?;
-            Some(codec::parse(text.as_bytes()).with_context(|| {
-                format!("the corrected file ({}) does not read", describe(path))
-            })?)
-        }
+    let with = match &args.from {
+        Some(path) => Some(Replacement {
+            text: read_text(path, MAX_RECORD_INPUT_BYTES)?,
+            from: describe(path),
+        }),
         None => None,
     };
-    let file = &super::repair_target::resolve(store, file)?;
-    let seen = store.entry_bytes(file);
-    let meta = EntryMeta {
-        op: Some(Op::Repair),
-        ..EntryMeta::default()
-    };
-    let dropping = replacement.is_none();
-    let (commit, entry) = journaled(store, meta, None, |s| {
-        s.repair_entry(file, seen.as_deref(), replacement)
-    })?;
-    let journal = entry
-        .map(|e| format!(" (journal #{})", e.id))
-        .unwrap_or_default();
-    let shown = super::output::inert(file);
-    if dropping {
-        say!("dropped {shown}{journal}")?;
-        if commit.is_empty() && commit.lock_lost.is_none() {
-            return Ok(EXIT_OK);
-        }
-    } else {
-        say!("repaired {shown}{journal}")?;
-    }
-    report(commit)
+    said(backend.repair(file, with.as_ref()).map_err(failed)?)
 }
 
-pub(super) fn index(store: &Store, args: &IndexArgs) -> anyhow::Result<u8> {
-    let args = &args.spelled_now();
-    if !args.fix {
-        print_untrusted(&store.read()?.index_text())?;
+fn repaired_journal(repaired: Option<Repaired>) -> anyhow::Result<u8> {
+    let Some(repaired) = repaired else {
+        say!("the journal has no damaged lines")?;
         return Ok(EXIT_OK);
-    }
-    // `--fix` shows the difference from the index the manifest derives; `--yes` writes it.
-    let derived = store.read()?.index_text();
-    let path = store.index_path();
-    let current =
-        crate::claude::fsread::read_regular(&path, crate::store::index::MAX_INDEX_FILE_BYTES)
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot read {}: {e}",
-                    super::output::inert(&path.display().to_string())
-                )
-            })?
-            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
-    if current.as_deref() == Some(derived.as_str()) {
-        say!("MEMORY.md needs no fix")?;
-        return Ok(EXIT_OK);
-    }
-    let change = crate::claude::edit::TextChange {
-        file: crate::store::index::INDEX_FILE.into(),
-        before: current,
-        after: derived,
     };
-    print_untrusted(&super::claude_write::unified_diff(&change))?;
-    if !args.yes {
-        eprintln!(
-            "MEMORY.md differs from the index the manifest derives; nothing written (run with --yes to write it)"
-        );
-        return Ok(EXIT_OK);
+    let lines: Vec<String> = repaired
+        .damaged
+        .iter()
+        .map(|d| d.line.to_string())
+        .collect();
+    let mut what = Vec::new();
+    if !lines.is_empty() {
+        what.push(format!("damaged lines {}", lines.join(", ")));
     }
-    journaled_op(store, Op::RebuildIndex, Store::rebuild_index)?;
-    say!("rebuilt {}", store.index_path().display())?;
+    if repaired.torn {
+        what.push("a torn last line".to_owned());
+    }
+    say!(
+        "moved {} to {}",
+        what.join(" and "),
+        super::output::inert(&repaired.moved_to.display().to_string())
+    )?;
     Ok(EXIT_OK)
 }
 
-pub(super) fn report(commit: Commit) -> anyhow::Result<u8> {
-    finish(&summary(&commit), &commit)
+/// `memwb index`: the index as an agent is given it; `--fix` shows its fix as a diff, and
+/// `--yes` writes it.
+pub(super) fn index(backend: &dyn Backend, args: &IndexArgs) -> anyhow::Result<u8> {
+    let args = &args.spelled_now();
+    if !args.fix {
+        print_untrusted(&backend.index().map_err(failed)?)?;
+        return Ok(EXIT_OK);
+    }
+    let fix = backend.index_fix(args.yes).map_err(failed)?;
+    if fix.diff.is_empty() {
+        say!("MEMORY.md needs no fix")?;
+        return Ok(EXIT_OK);
+    }
+    print_untrusted(&fix.diff)?;
+    let summary = super::output::one_line(&fix.summary);
+    let Some(written) = fix.written else {
+        eprintln!("{summary}; nothing written (run with --yes to write it)");
+        return Ok(EXIT_OK);
+    };
+    eprintln!("fixed: {summary}");
+    match written.warning {
+        Some(warning) => {
+            eprintln!("warning: {}", super::output::inert(&warning));
+            Ok(super::EXIT_FINDINGS)
+        }
+        None => Ok(EXIT_OK),
+    }
 }
 
 /// "added a; changed b; removed c", by record name ("nothing to change" when it is empty).

@@ -523,32 +523,6 @@ pub(super) fn undid(entry: &Entry, undo: Option<&Entry>) -> String {
     )
 }
 
-/// `memwb repair --journal`, on a `.memory` set's journal or a Claude Code folder's.
-pub(super) fn repair_journal(journal: &Journal) -> anyhow::Result<u8> {
-    let Some(repaired) = journal.repair()? else {
-        say!("the journal has no damaged lines")?;
-        return Ok(EXIT_OK);
-    };
-    let lines: Vec<String> = repaired
-        .damaged
-        .iter()
-        .map(|d| d.line.to_string())
-        .collect();
-    let mut what = Vec::new();
-    if !lines.is_empty() {
-        what.push(format!("damaged lines {}", lines.join(", ")));
-    }
-    if repaired.torn {
-        what.push("a torn last line".to_owned());
-    }
-    say!(
-        "moved {} to {}",
-        what.join(" and "),
-        inert(&repaired.moved_to.display().to_string())
-    )?;
-    Ok(EXIT_OK)
-}
-
 /// Finishes a journal intent a crash left behind, so that reads show the recovered entry.
 pub(super) fn recover_if_pending(store: &Store) -> anyhow::Result<()> {
     if Journal::of(store).has_pending() {

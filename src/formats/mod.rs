@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::journal::Repaired;
 use crate::review::{Proposal, ReviewError};
 use crate::store::{RecordInput, StoreError};
 
@@ -68,6 +69,34 @@ pub trait Backend {
 
     /// Removes the memories `names` address, all or none.
     fn rm(&self, names: &[String]) -> Result<Written, FormatError>;
+
+    // Upkeep: the index, consolidation, repair and acceptances (`src/formats/<name>/maintain.rs`).
+
+    /// The index as an agent is given it (`index`), and where the format's load limit cuts
+    /// it, marked; refused when the folder has no index to give.
+    fn index(&self) -> Result<String, FormatError>;
+
+    /// The fix of the index (`index --fix`): what it changes, as a unified diff and in
+    /// words; written as one journaled change only when `write`.
+    fn index_fix(&self, write: bool) -> Result<IndexFix, FormatError>;
+
+    /// Applies a consolidation plan `{"source_names":[...],"records":[...]}` as one journaled
+    /// change, all or nothing.
+    fn consolidate(&self, plan: &serde_json::Value) -> Result<Written, FormatError>;
+
+    /// Repairs the entry `file` names that does not read: replaced by `with`, or dropped
+    /// from the set when `None`. A format whose set has no such entries refuses, saying what
+    /// to run instead.
+    fn repair(&self, file: &str, with: Option<&Replacement>) -> Result<Written, FormatError>;
+
+    /// Moves the journal's damaged lines aside so that writes can proceed (`None`: it had
+    /// none).
+    fn repair_journal(&self) -> Result<Option<Repaired>, FormatError>;
+
+    /// Accepts the finding `code` for the memory `name` addresses (kept in memwb's state
+    /// about the folder, never in the folder); answers the memory's name.
+    fn accept(&self, code: &str, name: &str, reason: Option<String>)
+    -> Result<String, FormatError>;
 
     // What the format-neutral layers above (`folder`, `content`, `eval`, `session`) ask of
     // a folder.
@@ -118,6 +147,56 @@ impl Written {
             warning: None,
         }
     }
+}
+
+/// What `index --fix` shows, and what it wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexFix {
+    /// The fix as a unified diff (empty: the index needs none).
+    pub diff: String,
+    /// What the fix does, in words ("1 dangling entry removed; 2 unlisted files added").
+    pub summary: String,
+    /// Set when it was written.
+    pub written: Option<Written>,
+}
+
+/// A corrected memory file that takes a broken entry's place (`repair --from`).
+#[derive(Debug, Clone)]
+pub struct Replacement {
+    /// The file's text.
+    pub text: String,
+    /// Where it was read from, as an error names it ("standard input", a path).
+    pub from: String,
+}
+
+/// A planned change of one file as a unified diff (`/dev/null` for a new file), as
+/// `index --fix` shows it on every format.
+pub(crate) fn unified_diff(change: &crate::claude::edit::TextChange) -> String {
+    let before = change.before.as_deref().unwrap_or("");
+    let old = if change.before.is_some() {
+        format!("a/{}", change.file)
+    } else {
+        "/dev/null".to_owned()
+    };
+    similar::TextDiff::from_lines(before, &change.after)
+        .unified_diff()
+        .context_radius(2)
+        .header(&old, &format!("b/{}", change.file))
+        .missing_newline_hint(true)
+        .to_string()
+}
+
+/// What `consolidate` did, in the same words on every format.
+pub(crate) fn consolidated<'a>(
+    sources: &[String],
+    written: impl Iterator<Item = &'a str>,
+) -> String {
+    let written: Vec<&str> = written.collect();
+    format!(
+        "consolidated {} into {}",
+        sources.join(", "),
+        written.join(", ")
+    )
 }
 
 /// `result` for the memory at `position` in `batch`: when the batch holds more than one, its

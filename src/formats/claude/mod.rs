@@ -3,6 +3,7 @@
 
 mod audit_inputs;
 mod fix;
+mod maintain;
 mod project;
 mod summary;
 mod view;
@@ -11,13 +12,15 @@ pub(crate) mod write;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Capability, Detected, Edit, FixPlanner, Format, FormatError, NotAMemory,
-    Open, OpenOptions, ReadError, Reading, Recognized, Summary, Written, detect,
+    AuditInputs, Backend, Capability, Detected, Edit, FixPlanner, Format, FormatError, IndexFix,
+    NotAMemory, Open, OpenOptions, ReadError, Reading, Recognized, Replacement, Summary, Written,
+    detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::journal::Repaired;
 use crate::review::{Proposal, ReviewError};
 use crate::store::RecordInput;
 
@@ -141,6 +144,35 @@ impl Backend for ClaudeBackend<'_> {
 
     fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_topics(names)
+    }
+
+    fn index(&self) -> Result<String, FormatError> {
+        self.loaded_index()
+    }
+
+    fn index_fix(&self, write: bool) -> Result<IndexFix, FormatError> {
+        self.fix_index(write)
+    }
+
+    fn consolidate(&self, plan: &serde_json::Value) -> Result<Written, FormatError> {
+        self.consolidate_plan(plan)
+    }
+
+    fn repair(&self, _file: &str, _with: Option<&Replacement>) -> Result<Written, FormatError> {
+        Err(FormatError::refused(maintain::NO_MANIFEST))
+    }
+
+    fn repair_journal(&self) -> Result<Option<Repaired>, FormatError> {
+        self.repair_journal_lines()
+    }
+
+    fn accept(
+        &self,
+        code: &str,
+        name: &str,
+        reason: Option<String>,
+    ) -> Result<String, FormatError> {
+        self.accept_finding(code, name, reason)
     }
 
     fn summary(&self) -> Summary {

@@ -4,6 +4,8 @@
 mod audit_inputs;
 mod fix;
 mod journaled;
+mod maintain;
+mod repair_target;
 mod summary;
 mod write;
 
@@ -12,11 +14,12 @@ pub use fix::dedupe_proposal;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Detected, Edit, FixPlanner, Format, FormatError, Open, OpenOptions,
-    ReadError, Reading, Recognized, Summary, Written, detect,
+    AuditInputs, Backend, Detected, Edit, FixPlanner, Format, FormatError, IndexFix, Open,
+    OpenOptions, ReadError, Reading, Recognized, Replacement, Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
+use crate::review::journal::Repaired;
 use crate::review::{Proposal, ReviewError};
 use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
@@ -127,6 +130,35 @@ impl Backend for MemoryBackend<'_> {
 
     fn rm(&self, names: &[String]) -> Result<Written, FormatError> {
         self.rm_records(names)
+    }
+
+    fn index(&self) -> Result<String, FormatError> {
+        self.index_text()
+    }
+
+    fn index_fix(&self, write: bool) -> Result<IndexFix, FormatError> {
+        self.fix_index(write)
+    }
+
+    fn consolidate(&self, plan: &serde_json::Value) -> Result<Written, FormatError> {
+        self.consolidate_plan(plan)
+    }
+
+    fn repair(&self, file: &str, with: Option<&Replacement>) -> Result<Written, FormatError> {
+        self.repair_entry(file, with)
+    }
+
+    fn repair_journal(&self) -> Result<Option<Repaired>, FormatError> {
+        self.repair_journal_lines()
+    }
+
+    fn accept(
+        &self,
+        code: &str,
+        name: &str,
+        reason: Option<String>,
+    ) -> Result<String, FormatError> {
+        self.accept_finding(code, name, reason)
     }
 
     fn summary(&self) -> Summary {

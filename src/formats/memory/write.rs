@@ -52,7 +52,7 @@ impl MemoryBackend<'_> {
 }
 
 /// Validates a batch; the first invalid item rejects the whole batch.
-fn validate_all(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
+pub(super) fn validate_all(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
     inputs
         .iter()
         .enumerate()
@@ -62,7 +62,7 @@ fn validate_all(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
 
 /// What `commit` did ("added a; changed b; removed c", unless `said` says it better), and
 /// a warning when it lost its lock while committing.
-fn written(commit: Commit, said: Option<String>) -> Written {
+pub(super) fn written(commit: Commit, said: Option<String>) -> Written {
     Written {
         summary: said.unwrap_or_else(|| commit_summary(&commit)),
         // The change is in place, but it may have overwritten another writer's commit.

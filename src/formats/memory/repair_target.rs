@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
+use crate::formats::FormatError;
 use crate::store::Store;
 use crate::store::inspect::EntryState;
 
 /// The listed file `given` names.
-pub(super) fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
+pub(super) fn resolve(store: &Store, given: &str) -> Result<String, FormatError> {
     let report = store.inspect();
     let listed: Vec<&str> = report.entries.iter().map(|e| e.file.as_str()).collect();
     let path = Path::new(given);
@@ -20,23 +21,28 @@ pub(super) fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
         let absolute = if path.is_absolute() {
             path.to_owned()
         } else {
-            std::env::current_dir()?.join(path)
+            std::env::current_dir()
+                .map_err(|e| FormatError::io("find the current directory", e))?
+                .join(path)
         };
         let parent = absolute
             .parent()
             .and_then(|p| std::fs::canonicalize(p).ok());
         let name = absolute.file_name().and_then(|n| n.to_str());
         if let (Some(parent), Some(name)) = (parent, name) {
-            anyhow::ensure!(
-                parent == store.root(),
-                "{given} is not inside {}",
-                store.root().display()
-            );
+            if parent != store.root() {
+                return Err(FormatError::refused(format!(
+                    "{given} is not inside {}",
+                    store.root().display()
+                )));
+            }
             if listed.contains(&name) {
                 return Ok(name.to_owned());
             }
         }
-        anyhow::bail!("{given} is not listed in the manifest");
+        return Err(FormatError::refused(format!(
+            "{given} is not listed in the manifest"
+        )));
     }
     let holders: Vec<&str> = report
         .entries
@@ -50,13 +56,13 @@ pub(super) fn resolve(store: &Store, given: &str) -> anyhow::Result<String> {
         .collect();
     match holders.as_slice() {
         [one] => Ok((*one).to_owned()),
-        [] => anyhow::bail!(
+        [] => Err(FormatError::refused(format!(
             "{given:?} is neither a listed file nor the name of a listed record (memwb check lists them)"
-        ),
-        many => anyhow::bail!(
+        ))),
+        many => Err(FormatError::refused(format!(
             "{given:?} is the name in {}; repair one of them by its file name",
             many.join(" and ")
-        ),
+        ))),
     }
 }
 
