@@ -7,13 +7,9 @@ use anyhow::Context;
 use super::check::{CheckArgs, print_report, say_filed};
 use super::output::print_json;
 use super::{EXIT_FINDINGS, EXIT_OK};
-use crate::claude::folder::IndexFile;
-use crate::claude::index::{CutBy, Load};
-use crate::claude::{ClaudeState, Snapshot, Topic};
-use crate::content::accept::Acceptances;
+use crate::content::AuditContext;
 use crate::content::fix::file_fixes;
 use crate::content::report::{Checked, check_folder};
-use crate::content::{AuditContext, secret_fingerprints};
 use crate::formats::claude::ClaudeBackend;
 
 /// The folder's own audit and the content audit of its topic files; `--fix` files the fixes
