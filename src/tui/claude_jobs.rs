@@ -118,8 +118,10 @@ pub enum Outcome {
 pub struct ClaudeJobDone {
     pub job: ClaudeJob,
     pub result: Result<Outcome, ClaudeJobError>,
-    pub snapshot: Arc<Snapshot>,
-    pub review: Arc<Review>,
+    /// The folder as it is after the job (`None`: the job only read it; what is shown stands).
+    pub snapshot: Option<Arc<Snapshot>>,
+    /// The proposals and the journal after the job (`None`: the job cannot change them).
+    pub review: Option<Arc<Review>>,
 }
 
 /// A failed job; a conflict carries the file's text now (`None`: it is gone).
@@ -222,14 +224,23 @@ fn changes(fields: &Fields) -> Changes {
 }
 
 impl ClaudeJob {
+    /// Runs the job. One that only reads (the text to edit, the fix `R` shows) reads what it
+    /// needs once and neither re-reads the folder nor the journal after it: the watcher reports
+    /// what others change meanwhile.
     pub fn run(self, folder: &ClaudeFolder) -> ClaudeJobDone {
         let result = self.outcome(folder);
-        let snapshot = Arc::new(folder.read());
+        let reads_only = matches!(self, Self::Read { .. } | Self::PlanIndexFix);
+        let (snapshot, review) = if reads_only {
+            (None, None)
+        } else {
+            let snapshot = Arc::new(folder.read());
+            (Some(snapshot), Some(Arc::new(Review::load_claude(folder))))
+        };
         ClaudeJobDone {
             job: self,
             result,
             snapshot,
-            review: Arc::new(Review::load_claude(folder)),
+            review,
         }
     }
 
@@ -406,5 +417,62 @@ impl ClaudeJob {
                 checked.name.as_deref().unwrap_or(checked.finding.code)
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ClaudeJob, Outcome, ReadFor};
+    use crate::claude::{ClaudeFolder, LoadLimits};
+
+    fn folder_of_one_topic() -> (tempfile::TempDir, ClaudeFolder) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let topic = "---\nname: role\ndescription: what I do\ntype: user\n---\nI review code.\n";
+        std::fs::write(dir.path().join("user_role.md"), topic).expect("write topic");
+        std::fs::write(
+            dir.path().join("MEMORY.md"),
+            "- [role](user_role.md) - what I do\n",
+        )
+        .expect("write index");
+        let folder = ClaudeFolder::open(dir.path(), LoadLimits::default()).expect("open");
+        (dir, folder)
+    }
+
+    #[test]
+    fn a_job_that_only_reads_reads_neither_the_folder_nor_the_journal_after_it() {
+        let (_dir, folder) = folder_of_one_topic();
+        for job in [
+            ClaudeJob::PlanIndexFix,
+            ClaudeJob::Read {
+                file: "user_role.md".into(),
+                purpose: ReadFor::Edit,
+            },
+        ] {
+            let done = job.run(&folder);
+            assert!(done.result.is_ok(), "{:?}", done.result);
+            assert!(
+                done.snapshot.is_none(),
+                "{:?} read the folder again",
+                done.job
+            );
+            assert!(
+                done.review.is_none(),
+                "{:?} read the journal again",
+                done.job
+            );
+        }
+        let read = ClaudeJob::Read {
+            file: "user_role.md".into(),
+            purpose: ReadFor::Edit,
+        };
+        let Ok(Outcome::Read { text, .. }) = read.run(&folder).result else {
+            panic!("the topic's text");
+        };
+        assert!(text.contains("I review code."), "{text}");
+        // A reload is a reading of both, which the app shows in place of its own.
+        let reload = ClaudeJob::Reload.run(&folder);
+        let snapshot = reload.snapshot.expect("a reload reads the folder");
+        assert_eq!(snapshot.topics.len(), 1);
+        assert!(reload.review.is_some(), "a reload reads the journal");
     }
 }

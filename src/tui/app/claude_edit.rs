@@ -125,11 +125,17 @@ impl App {
 
     pub(super) fn claude_job_done(&mut self, done: ClaudeJobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
-        if done.result.is_ok() {
-            self.own_commit_done(&FolderState::Claude(done.snapshot.clone()));
+        if let Some(snapshot) = &done.snapshot
+            && done.result.is_ok()
+        {
+            self.own_commit_done(&FolderState::Claude(snapshot.clone()));
         }
-        self.set_review(done.review.clone(), false);
-        self.set_claude_reading(done.snapshot.clone());
+        if let Some(review) = &done.review {
+            self.set_review(review.clone(), false);
+        }
+        if let Some(snapshot) = &done.snapshot {
+            self.set_claude_reading(snapshot.clone());
+        }
         let what = done.job.describe();
         match (done.job, done.result) {
             (
