@@ -57,47 +57,49 @@ impl Journal {
                 Err(_) => ControlFlow::Continue(()),
             }
         };
-        // `rest` holds the bytes of `[start, end)` not yet taken: a line's beginning waits for
-        // the chunk before it.
-        let (mut start, mut rest, mut complete) = (len, Vec::new(), false);
+        // `rest` holds the bytes of `[start, end)` not yet taken, as the chunks read, last read
+        // last: a line's beginning waits for the chunk before it. Only a new chunk is searched
+        // for a newline and the pieces are joined once a line is whole, so a line of any length
+        // costs its own length, not its length times its number of chunks.
+        let (mut start, mut complete) = (len, false);
+        let (mut rest, mut rest_len): (Vec<Vec<u8>>, usize) = (Vec::new(), 0);
         while start > 0 {
             let step = CHUNK.min(start);
             start -= step;
             let mut chunk = vec![0; step as usize];
             file.read_exact_at(&mut chunk, start)
                 .map_err(|e| StoreError::io("read", &path, e))?;
-            chunk.extend_from_slice(&rest);
-            rest = chunk;
             if !complete {
                 // Bytes after the last newline are a torn (or in-progress) append.
-                match rest.iter().rposition(|&b| b == b'\n') {
+                match chunk.iter().rposition(|&b| b == b'\n') {
                     Some(end) => {
-                        rest.truncate(end + 1);
+                        chunk.truncate(end + 1);
                         complete = true;
                     }
-                    None => {
-                        rest.clear();
-                        continue;
-                    }
+                    None => continue,
                 }
             }
-            // Every line after the first newline in `rest` is whole.
-            let Some(first) = rest.iter().position(|&b| b == b'\n') else {
-                if rest.len() > MAX_LINE_BYTES {
+            // Every line after the chunk's first newline is whole.
+            let Some(first) = chunk.iter().position(|&b| b == b'\n') else {
+                rest_len += chunk.len();
+                rest.push(chunk);
+                if rest_len > MAX_LINE_BYTES {
                     return Err(long_line(self));
                 }
                 continue;
             };
-            let whole = rest.split_off(first + 1);
+            let whole = joined(chunk.split_off(first + 1), &mut rest);
             if let ControlFlow::Break(()) = take_lines(&whole, &mut take) {
                 return Ok(());
             }
-            if rest.len() > MAX_LINE_BYTES {
+            rest_len = chunk.len();
+            rest.push(chunk);
+            if rest_len > MAX_LINE_BYTES {
                 return Err(long_line(self));
             }
         }
         if complete {
-            let _ = take_lines(&rest, &mut take);
+            let _ = take_lines(&joined(Vec::new(), &mut rest), &mut take);
         }
         Ok(())
     }
@@ -168,6 +170,16 @@ impl Journal {
         })?;
         Ok(found)
     }
+}
+
+/// `head` followed by the pieces of `rest` in file order (the last read is the first in the
+/// file); `rest` is left empty.
+fn joined(mut head: Vec<u8>, rest: &mut Vec<Vec<u8>>) -> Vec<u8> {
+    head.reserve(rest.iter().map(Vec::len).sum());
+    for piece in rest.drain(..).rev() {
+        head.extend_from_slice(&piece);
+    }
+    head
 }
 
 /// Takes the lines of `bytes` (each ending with a newline) last first.
