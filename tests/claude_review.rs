@@ -155,11 +155,52 @@ impl Drop for Env {
         if std::thread::panicking() {
             return;
         }
+        self.assert_only_memories();
+    }
+}
+
+impl Env {
+    fn assert_only_memories(&self) {
         for file in tree(&self.memory()).keys() {
             assert!(
                 file.ends_with(".md"),
                 "{file} appeared in the Claude Code folder"
             );
+        }
+    }
+}
+
+/// A folder with its dedupe proposal filed, and a copy of the folder and the state directory
+/// as they were then: each step of a sweep starts from those bytes, at the same paths (the
+/// state directory's name comes from the folder's path), without running `propose` again.
+struct Filed {
+    env: Env,
+    id: String,
+}
+
+impl Filed {
+    const PARTS: [&str; 2] = ["memory", "state"];
+
+    fn dedupe() -> Self {
+        let env = Env::new();
+        let id = env.proposed(&["propose", "dedupe"]);
+        for part in Self::PARTS {
+            common::copy_dir(
+                &env.dir.path().join(part),
+                &env.dir.path().join("filed").join(part),
+            );
+        }
+        Self { env, id }
+    }
+
+    /// The folder and the state directory back as they were right after the filing; what the
+    /// last step left in the folder is checked first, as a dropped `Env` checks it.
+    fn reset(&self) {
+        self.env.assert_only_memories();
+        for part in Self::PARTS {
+            let live = self.env.dir.path().join(part);
+            fs::remove_dir_all(&live).expect("remove");
+            common::copy_dir(&self.env.dir.path().join("filed").join(part), &live);
         }
     }
 }
@@ -554,10 +595,13 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
     }
     let expected = deduped_folder();
     let (mut crashes, mut kept, mut rolled_back) = (0, 0, 0);
+    let filed = Filed::dedupe();
+    let (env, id) = (&filed.env, filed.id.clone());
     for n in 0.. {
         assert!(n < 100, "the approval never completed");
-        let env = Env::new();
-        let id = env.proposed(&["propose", "dedupe"]);
+        if n > 0 {
+            filed.reset();
+        }
         let before = tree(&env.memory());
         let mut approve = Command::new(env!("CARGO_BIN_EXE_memwb"));
         approve
@@ -602,7 +646,7 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
         }
         assert_eq!(files, expected, "step {n}: the folder is the approved one");
         assert_ne!(tree(&env.memory()), before);
-        let entries = journal_entries(&env);
+        let entries = journal_entries(env);
         let approvals: Vec<_> = entries
             .iter()
             .filter(|e| e.proposal.as_ref().is_some_and(|p| p.id == id))
@@ -617,12 +661,9 @@ fn a_crash_at_any_step_of_an_approved_consolidation_loses_nothing() {
             3,
             "merged file, removed file, MEMORY.md"
         );
-        assert_eq!(env.proposals(&["--all"])[0]["state"], "approved");
-        assert_eq!(
-            env.proposals(&["--all"])[0]["journal_entry"],
-            approvals[0].id,
-            "step {n}"
-        );
+        let proposal = &env.proposals(&["--all"])[0];
+        assert_eq!(proposal["state"], "approved", "step {n}");
+        assert_eq!(proposal["journal_entry"], approvals[0].id, "step {n}");
     }
 }
 
@@ -633,10 +674,13 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
     use memwb::store::IoHooks;
     let expected = deduped_folder();
     let (mut before_commit, mut after_commit) = (0, 0);
+    let filed = Filed::dedupe();
+    let (env, id) = (&filed.env, filed.id.clone());
     for n in 0.. {
         assert!(n < 100, "the approval never completed");
-        let env = Env::new();
-        let id = env.proposed(&["propose", "dedupe"]);
+        if n > 0 {
+            filed.reset();
+        }
         let before = tree(&env.memory());
         let hook = common::FailAt::new(n);
         let folder = ClaudeFolder::open(&env.memory(), LoadLimits::default())
@@ -660,7 +704,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
             // decision wait as an intent that the next change records.
             after_commit += 1;
             memwb::review::claude::recover(&folder).expect("recovery");
-            assert_eq!(journal_entries(&env).len(), 1, "step {n} ({op:?})");
+            assert_eq!(journal_entries(env).len(), 1, "step {n} ({op:?})");
             assert_eq!(
                 env.proposals(&["--all"])[0]["state"],
                 "approved",
@@ -678,7 +722,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
                 "step {n} ({op:?}): nothing written"
             );
             assert!(
-                journal_entries(&env).is_empty(),
+                journal_entries(env).is_empty(),
                 "step {n}: nothing journaled"
             );
             assert_eq!(
@@ -687,7 +731,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
                 "step {n}: still pending"
             );
             memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
-            assert_eq!(journal_entries(&env).len(), 1);
+            assert_eq!(journal_entries(env).len(), 1);
         }
         let mut files = tree(&env.memory());
         let merged = without_modified(&files["feedback_tabs.md"]);

@@ -409,8 +409,14 @@ fn json_output_escapes_control_characters() {
 #[test]
 fn a_closed_output_pipe_ends_a_command_quietly() {
     let dir = workspace();
+    // Forty journaled adds, made in-process: only the commands below are under test, and
+    // forty `memwb add` processes cost more than the rest of the test.
+    let store = common::open(dir.path());
+    store.ensure_root().expect("create the set");
     for i in 0..40 {
-        add(dir.path(), &format!("record-{i}"), "d", "b");
+        let added = common::record(&format!("record-{i}"), "d", "b");
+        memwb::review::journaled(&store, Default::default(), None, |s| s.extend(vec![added]))
+            .expect("add");
     }
     for args in [&["log"][..], &["check"], &["ls"], &["ls", "--json"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))
