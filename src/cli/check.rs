@@ -12,16 +12,16 @@ use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::claude::LoadLimits;
 use crate::claude::locate::{config_dir, process_env};
-use crate::content::AuditContext;
+use crate::content::accept::Acceptances;
 use crate::content::fix;
 use crate::content::report::{Checked, SetReport, check_folder, check_sets};
+use crate::content::{AuditContext, secret_fingerprints};
 use crate::finding::Severity;
 use crate::folder::sets::discover;
-use crate::formats::memory::MemoryBackend;
 use crate::formats::{Backend, Format};
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
-use crate::store::{Store, StoreOptions};
+use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct CheckArgs {
@@ -59,18 +59,29 @@ pub(super) fn model_client(args: &ModelArgs) -> anyhow::Result<Option<Box<dyn Mo
     settings.map(|s| s.client()).transpose().map_err(Into::into)
 }
 
-pub(super) fn run(store: &Store, args: &CheckArgs) -> anyhow::Result<u8> {
+/// The folder's own audit and the content audit of its memories; `--fix` files the fixes as
+/// proposals (nothing is applied). `project` is where mentioned paths are looked up: the
+/// workspace the folder was found for (`None` for `--memory-dir`: the folder's own, when it
+/// knows one).
+pub(super) fn run(
+    backend: &dyn Backend,
+    args: &CheckArgs,
+    project: Option<PathBuf>,
+) -> anyhow::Result<u8> {
     let client = model_client(&args.model)?;
-    let mut context = AuditContext::new(Some(store.workspace().to_owned()));
+    let mut context = AuditContext::new(project);
     context.model = client.as_deref();
-    let report = check_folder(&MemoryBackend::new(store), &context, args.all_findings);
+    let report = check_folder(backend, &context, args.all_findings);
     if args.json {
         print_json(&report)?;
     } else {
         print_report(&report)?;
     }
     if args.fix {
-        file_fixes(store, &report)?;
+        let checked: Vec<&Checked> = report.findings.iter().collect();
+        let filed = fix::file_fixes(backend, &checked)
+            .context("--fix files proposals against the folder, which must read first")?;
+        say_filed(&filed)?;
     }
     Ok(if report.ok { EXIT_OK } else { EXIT_FINDINGS })
 }
@@ -137,14 +148,6 @@ fn records_noun(format: Format) -> &'static str {
 /// `1 error`, `2 errors`.
 pub(super) fn counted(n: usize, noun: &str) -> String {
     super::output::counted(n, noun, &format!("{noun}s"))
-}
-
-/// Files one proposal per fix, against the set as it is now read; prints each id.
-fn file_fixes(store: &Store, report: &SetReport) -> anyhow::Result<()> {
-    let checked: Vec<&Checked> = report.findings.iter().collect();
-    let filed = fix::file_fixes(&MemoryBackend::new(store), &checked)
-        .context("--fix files proposals against the set, which must read first")?;
-    say_filed(&filed)
 }
 
 /// Each filed proposal's id on stdout, what it came from on stderr.
@@ -266,7 +269,17 @@ fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
 /// `memwb accept CODE NAME`: kept in memwb's state about the folder, never in the folder.
 pub(super) fn accept(backend: &dyn Backend, args: &AcceptArgs) -> anyhow::Result<u8> {
     let name = backend
-        .accept(&args.code, &args.name, args.reason.clone())
+        .accept(&args.name, &mut |memory, state_dir| {
+            // A secret's acceptance binds to the value found: one that reads has it.
+            let fingerprints = if memory.is_readable() {
+                secret_fingerprints(memory)
+            } else {
+                Vec::new()
+            };
+            let mut acceptances = Acceptances::load(state_dir)?;
+            acceptances.accept(&args.code, &memory.name, args.reason.clone(), fingerprints)?;
+            Ok(())
+        })
         .map_err(super::read::failed)?;
     say_accepted(&args.code, &name)?;
     Ok(EXIT_OK)

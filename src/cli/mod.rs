@@ -14,7 +14,6 @@ macro_rules! say {
 
 mod budgets;
 mod check;
-mod claude;
 mod claude_review;
 mod claude_write;
 mod copy;
@@ -334,9 +333,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         return tui::demo(&crate::store::Store::open(&workspace, options)?, args);
     }
     let open = target::resolve(&cli.folder, &workspace, options.clone())?;
+    // Where `check` looks up the paths memories mention: the workspace the folder was found
+    // for; a folder named with --memory-dir knows its own.
+    let project = cli.folder.memory_dir.is_none().then(|| workspace.clone());
     let store = match &open {
         Open::Memory(store) => store.clone(),
-        Open::Claude(folder) => return run_claude(&cli, &open, folder, &workspace, options),
+        Open::Claude(folder) => {
+            return run_claude(&cli, &open, folder, &workspace, options, project);
+        }
     };
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
@@ -355,7 +359,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
         Command::Index(args) => records::index(&*open.backend(), args),
         Command::Repair(args) => records::repair(&*open.backend(), args),
-        Command::Check(args) => check::run(&store, args),
+        Command::Check(args) => check::run(&*open.backend(), args, project),
         Command::Accept(args) => check::accept(&*open.backend(), args),
         Command::Select(args) => read::select(&*open.backend(), args),
         Command::Eval(args) => eval::run(&store, args),
@@ -387,6 +391,7 @@ fn run_claude(
     folder: &crate::claude::ClaudeFolder,
     workspace: &std::path::Path,
     options: StoreOptions,
+    project: Option<PathBuf>,
 ) -> anyhow::Result<u8> {
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
@@ -405,14 +410,7 @@ fn run_claude(
         Command::Rm(args) => records::rm(&*open.backend(), args),
         Command::Log(args) => claude_write::log(folder, args),
         Command::Undo(args) => claude_write::undo(folder, args),
-        Command::Check(args) => {
-            let project = cli
-                .folder
-                .memory_dir
-                .is_none()
-                .then(|| workspace.to_owned());
-            claude::check(folder, args, project)
-        }
+        Command::Check(args) => check::run(&*open.backend(), args, project),
         Command::Select(args) => read::select(&*open.backend(), args),
         Command::Watch(args) => watch::run_claude(folder, args),
         #[cfg(feature = "tui")]

@@ -93,10 +93,14 @@ pub trait Backend {
     /// none).
     fn repair_journal(&self) -> Result<Option<Repaired>, FormatError>;
 
-    /// Accepts the finding `code` for the memory `name` addresses (kept in memwb's state
-    /// about the folder, never in the folder); answers the memory's name.
-    fn accept(&self, code: &str, name: &str, reason: Option<String>)
-    -> Result<String, FormatError>;
+    /// Runs `keep` under the lock that guards memwb's state about the folder, with the memory
+    /// `name` addresses and the directory that state is kept in (`accept` records a finding's
+    /// acceptance there, never in the folder); answers the memory's name.
+    fn accept(
+        &self,
+        name: &str,
+        keep: &mut dyn FnMut(&Memory, &Path) -> Result<(), ReviewError>,
+    ) -> Result<String, FormatError>;
 
     // What the format-neutral layers above (`folder`, `content`, `eval`, `session`) ask of
     // a folder.

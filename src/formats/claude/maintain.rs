@@ -3,6 +3,8 @@
 //! (`claude::edit`) and written as one journaled compare-and-swap; memwb's own state (the
 //! journal, acceptances) lives in the folder's state directory, never in the folder.
 
+use std::path::Path;
+
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -12,13 +14,12 @@ use crate::claude::ClaudeState;
 use crate::claude::edit::{self, FileWrite};
 use crate::claude::folder::IndexFile;
 use crate::claude::index::{ARCHIVE_FILE, CutBy, Load};
-use crate::content::accept::Acceptances;
-use crate::content::secret_fingerprints;
 use crate::formats::{FormatError, IndexFix, Written, consolidated, unified_diff};
+use crate::memory::Memory;
 use crate::review::claude::{self as journal, propose, writes_for_images};
 use crate::review::journal::{Journal, Repaired};
 use crate::review::proposal::{Kind, Plan};
-use crate::review::{EntryMeta, Op};
+use crate::review::{EntryMeta, Op, ReviewError};
 
 /// `repair FILE` on a folder with no manifest entry to repair.
 pub(super) const NO_MANIFEST: &str = "repair fixes a .memory manifest entry, and a Claude Code folder has no manifest: edit a topic file with `memwb set FILE ...`, remove it with `memwb rm FILE`, or move damaged journal lines aside with `memwb repair --journal`; nothing was changed";
@@ -184,26 +185,19 @@ impl ClaudeBackend<'_> {
         Ok(Journal::of_claude(&state).repair()?)
     }
 
-    /// Kept in the folder's state directory (`accepted.json`), never in the folder.
+    /// memwb's state about the folder is in its state directory, never in the folder.
     pub(super) fn accept_finding(
         &self,
-        code: &str,
         name: &str,
-        reason: Option<String>,
+        keep: &mut dyn FnMut(&Memory, &Path) -> Result<(), ReviewError>,
     ) -> Result<String, FormatError> {
         let state = ClaudeState::for_folder(self.folder)?;
         let _lock = state.lock()?;
         let snapshot = self.folder.read();
         let topic = require(&snapshot, name)?;
         let memory = topic.memory();
-        let fingerprints = if memory.is_readable() {
-            secret_fingerprints(&memory)
-        } else {
-            Vec::new()
-        };
-        let mut acceptances = Acceptances::load(state.path())?;
-        acceptances.accept(code, topic.name(), reason, fingerprints)?;
-        Ok(topic.name().to_owned())
+        keep(&memory, state.path())?;
+        Ok(memory.name)
     }
 }
 

@@ -168,11 +168,10 @@ impl Backend for ClaudeBackend<'_> {
 
     fn accept(
         &self,
-        code: &str,
         name: &str,
-        reason: Option<String>,
+        keep: &mut dyn FnMut(&Memory, &Path) -> Result<(), ReviewError>,
     ) -> Result<String, FormatError> {
-        self.accept_finding(code, name, reason)
+        self.accept_finding(name, keep)
     }
 
     fn summary(&self) -> Summary {

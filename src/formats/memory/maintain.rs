@@ -2,17 +2,18 @@
 //! repair of a manifest entry that does not read, and acceptances; each change one store
 //! transaction, journaled.
 
+use std::path::Path;
+
 use serde::Deserialize;
 
 use super::MemoryBackend;
 use super::write::{validate_all, written};
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::read_regular;
-use crate::content::accept::Acceptances;
-use crate::content::secret_fingerprints;
 use crate::formats::{FormatError, IndexFix, Replacement, Written};
+use crate::memory::Memory;
 use crate::review::journal::{Journal, MEMWB_DIR, Repaired};
-use crate::review::{EntryMeta, Op, journaled, journaled_op};
+use crate::review::{EntryMeta, Op, ReviewError, journaled, journaled_op};
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
 use crate::store::record::ObjectOnly;
 use crate::store::{RecordInput, Store, codec};
@@ -146,9 +147,8 @@ impl MemoryBackend<'_> {
 
     pub(super) fn accept_finding(
         &self,
-        code: &str,
         name: &str,
-        reason: Option<String>,
+        keep: &mut dyn FnMut(&Memory, &Path) -> Result<(), ReviewError>,
     ) -> Result<String, FormatError> {
         let _lock = self.store.lock_for_write()?;
         let set = self.store.read().map_err(|error| FormatError::Placed {
@@ -156,9 +156,8 @@ impl MemoryBackend<'_> {
             error: Box::new(error.into()),
         })?;
         let entry = set.require(name)?;
-        let fingerprints = secret_fingerprints(&entry.memory(0));
-        let mut acceptances = Acceptances::load(&self.store.root().join(MEMWB_DIR))?;
-        acceptances.accept(code, name, reason, fingerprints)?;
-        Ok(name.to_owned())
+        let memory = entry.memory(0);
+        keep(&memory, &self.store.root().join(MEMWB_DIR))?;
+        Ok(memory.name)
     }
 }

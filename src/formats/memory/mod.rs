@@ -154,11 +154,10 @@ impl Backend for MemoryBackend<'_> {
 
     fn accept(
         &self,
-        code: &str,
         name: &str,
-        reason: Option<String>,
+        keep: &mut dyn FnMut(&Memory, &Path) -> Result<(), ReviewError>,
     ) -> Result<String, FormatError> {
-        self.accept_finding(code, name, reason)
+        self.accept_finding(name, keep)
     }
 
     fn summary(&self) -> Summary {
