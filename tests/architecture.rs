@@ -567,11 +567,11 @@ fn the_modules_public_only_for_tests_gain_no_pub_item() {
 /// that goes must leave this list (the test says so), so the list only shrinks.
 const TUI_FORMAT_NAMES: [(&str, usize); 26] = [
     ("src/tui/app.rs", 12),
-    ("src/tui/app/claude.rs", 33),
+    ("src/tui/app/claude.rs", 31),
     ("src/tui/app/claude_edit.rs", 30),
     ("src/tui/app/editing.rs", 1),
     ("src/tui/app/evaluation.rs", 1),
-    ("src/tui/app/findings.rs", 13),
+    ("src/tui/app/findings.rs", 3),
     ("src/tui/app/index_fix.rs", 9),
     ("src/tui/app/messages.rs", 4),
     ("src/tui/app/modal.rs", 1),

@@ -102,10 +102,15 @@ impl App {
         panes::selected_file(&self.manifest, view).map(str::to_owned)
     }
 
+    /// The reading of the topic files, when a Claude Code folder is open.
+    fn topics(&self) -> Option<&ClaudeView> {
+        self.claude.as_deref()
+    }
+
     /// The list's key of the selected row: a memory's name (an entry that does not read: its
     /// file) on `.memory`, a topic file on Claude Code.
     pub(super) fn selected_key(&self) -> Option<String> {
-        match &self.claude {
+        match self.topics() {
             Some(_) => self.selected_topic_file(),
             None => self.selected_entry().map(|e| entry_key(e).to_owned()),
         }
@@ -113,7 +118,7 @@ impl App {
 
     /// The selected memory's name (a file that does not read: the file) and its file.
     pub(super) fn selected_name_and_file(&self) -> Option<(String, String)> {
-        match &self.claude {
+        match self.topics() {
             Some(view) => {
                 let file = self.selected_topic_file()?;
                 let name = view
@@ -130,7 +135,7 @@ impl App {
 
     /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
     pub(super) fn key_of_memory(&self, name: &str) -> Option<String> {
-        match &self.claude {
+        match self.topics() {
             Some(view) => view.file_named(name),
             None => Some(name.to_owned()),
         }
@@ -150,10 +155,49 @@ impl App {
         self.refilter_keeping(keep.as_deref());
     }
 
+    /// Where Enter on `checked` goes: the list's key of the memory it is about and the words
+    /// for its line in the status, or why there is nothing to jump to.
+    pub(super) fn finding_target(
+        &self,
+        checked: &crate::content::report::Checked,
+    ) -> Result<(String, String), String> {
+        let code = checked.finding.code;
+        let line = checked.finding.line;
+        match self.topics() {
+            Some(view) => {
+                let file = checked
+                    .finding
+                    .file
+                    .clone()
+                    .filter(|f| view.topic(f).is_some());
+                let Some(file) = file else {
+                    return Err(format!(
+                        "{code} is about the folder, not a topic file: nothing to jump to"
+                    ));
+                };
+                Ok((
+                    file,
+                    line.map(|l| format!(" (line {l})")).unwrap_or_default(),
+                ))
+            }
+            None => {
+                let Some(entry) = self.entry_of(checked) else {
+                    let about = checked.finding.file.as_deref().unwrap_or("the set");
+                    return Err(format!(
+                        "{code} is about {}, not a record of the manifest: nothing to jump to",
+                        crate::sanitize::line(about)
+                    ));
+                };
+                let key = entry_key(entry).to_owned();
+                Ok((key, line.map(|l| format!(", line {l}")).unwrap_or_default()))
+            }
+        }
+    }
+
     /// What a query chooses among (the memories that read) and the catalog an agent is given
     /// (`None`: the set does not read, so an agent selects nothing).
     pub(super) fn query_corpus(&self) -> (Vec<crate::memory::Memory>, Option<String>) {
-        match &self.claude {
+        match self.topics() {
             Some(view) => (view.candidates(), Some(view.catalog())),
             None => (
                 self.inspection.valid_set().memories(),

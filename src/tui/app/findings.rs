@@ -10,7 +10,6 @@ use super::{App, Effect, StatusKind, View};
 use crate::content::fix::Fix;
 use crate::content::report::{Checked, SetReport};
 use crate::finding::Severity;
-use crate::formats::claude::ClaudeView;
 use crate::sanitize;
 use crate::store::inspect::ManifestEntry;
 use crate::tui::claude_jobs::ReadFor;
@@ -18,9 +17,7 @@ use crate::tui::editor::Editor;
 use crate::tui::jobs::Shared;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::Pane;
-use crate::tui::panes::claude as claude_panes;
 use crate::tui::panes::findings::{rank, twin_with_fix};
-use crate::tui::panes::manifest::entry_key;
 
 /// The most severe unaccepted finding of each manifest entry, by its file.
 pub(super) fn marks(report: &SetReport) -> HashMap<String, Severity> {
@@ -91,29 +88,18 @@ impl App {
             self.set_status(StatusKind::Error, "no finding selected".into());
             return;
         };
-        if let Some(view) = self.claude.clone() {
-            return self.claude_jump_to_finding(&checked, &view);
-        }
-        let Some(key) = self.entry_of(&checked).map(|e| entry_key(e).to_owned()) else {
-            let about = checked.finding.file.as_deref().unwrap_or("the set");
-            let text = format!(
-                "{} is about {}, not a record of the manifest: nothing to jump to",
-                checked.finding.code,
-                sanitize::line(about)
-            );
-            self.set_status(StatusKind::Error, text);
-            return;
+        let (key, line) = match self.finding_target(&checked) {
+            Ok(target) => target,
+            Err(text) => return self.set_status(StatusKind::Error, text),
         };
         let mut text = format!("jumped to {}", sanitize::line(&key));
-        self.manifest.refilter(&self.inspection, Some(&key));
-        if self.selected_entry().map(entry_key) != Some(key.as_str()) {
+        self.refilter_keeping(Some(&key));
+        if self.selected_key().as_deref() != Some(key.as_str()) {
             self.manifest.filter.clear();
-            self.manifest.refilter(&self.inspection, Some(&key));
+            self.refilter_keeping(Some(&key));
             text.push_str("; filter cleared to show it");
         }
-        if let Some(line) = checked.finding.line {
-            text.push_str(&format!(", line {line}"));
-        }
+        text.push_str(&line);
         self.record.goto = checked.finding.line.or(Some(1));
         self.view = View::Panes;
         self.focus = Pane::Record;
@@ -181,36 +167,6 @@ impl App {
             checked.finding.code,
             sanitize::line(&checked.finding.message)
         );
-        self.set_status(StatusKind::Info, text);
-    }
-
-    /// Enter on a Claude Code folder: the finding's topic file in the Manifest and Record panes.
-    fn claude_jump_to_finding(&mut self, checked: &Checked, view: &ClaudeView) {
-        let Some(file) = checked
-            .finding
-            .file
-            .clone()
-            .filter(|f| view.topic(f).is_some())
-        else {
-            let text = format!(
-                "{} is about the folder, not a topic file: nothing to jump to",
-                checked.finding.code
-            );
-            self.set_status(StatusKind::Error, text);
-            return;
-        };
-        let mut text = format!("jumped to {}", sanitize::line(&file));
-        claude_panes::refilter(&mut self.manifest, view, Some(&file));
-        if self.selected_topic_file().as_deref() != Some(file.as_str()) {
-            self.manifest.filter.clear();
-            claude_panes::refilter(&mut self.manifest, view, Some(&file));
-            text.push_str("; filter cleared to show it");
-        }
-        if let Some(line) = checked.finding.line {
-            text.push_str(&format!(" (line {line})"));
-        }
-        self.view = View::Panes;
-        self.focus = Pane::Record;
         self.set_status(StatusKind::Info, text);
     }
 }
