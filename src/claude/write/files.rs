@@ -1,7 +1,7 @@
 //! The file operations a change to a Claude Code folder is made of, each relative to a
 //! directory descriptor opened one component at a time without following links: read a file
 //! as it is, replace it atomically (temp file in its own directory, fsync, rename, directory
-//! fsync), remove it; or a change of many files in passes ([`Batch`]). Every step passes the
+//! fsync), remove it; or a change of many files in passes ([`super::batch::Batch`]). Every step passes the
 //! folder's fault hooks.
 
 use std::ffi::OsStr;
@@ -16,6 +16,7 @@ use rustix::io::Errno;
 
 use super::super::error::{ClaudeError, Result};
 use super::super::fsread::MAX_FILE_BYTES;
+use super::batch::Batch;
 use crate::fs::{IoHooks, IoOp, open_regular_at, read_capped};
 
 /// memwb's temp files in a Claude Code folder: a dot-name (Claude Code skips hidden files)
@@ -35,11 +36,11 @@ pub(crate) fn is_temp_name(name: &str) -> bool {
     name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
 }
 
-fn io(op: &'static str, path: &Path, e: impl Into<std::io::Error>) -> ClaudeError {
+pub(super) fn io(op: &'static str, path: &Path, e: impl Into<std::io::Error>) -> ClaudeError {
     ClaudeError::io(op, path, e.into())
 }
 
-fn refused(path: PathBuf, rule: impl Into<String>) -> ClaudeError {
+pub(super) fn refused(path: PathBuf, rule: impl Into<String>) -> ClaudeError {
     ClaudeError::WriteRefused {
         path,
         rule: rule.into(),
@@ -49,13 +50,13 @@ fn refused(path: PathBuf, rule: impl Into<String>) -> ClaudeError {
 /// A directory of the folder, opened without following links.
 pub(crate) struct Dir {
     fd: OwnedFd,
-    path: PathBuf,
+    pub(super) path: PathBuf,
 }
 
 /// The folder's root directory.
 pub(crate) struct Root {
     dir: Dir,
-    hooks: IoHooks,
+    pub(super) hooks: IoHooks,
 }
 
 const DIR_FLAGS: OFlags = OFlags::RDONLY
@@ -88,7 +89,7 @@ impl Root {
     /// `None` when a directory on the way is missing and `create` is false. With `create`, a
     /// missing directory is made inside the folder (Claude Code's Write makes it too). A
     /// directory on the way that is a link is refused: memwb never writes through one.
-    fn dir_of<'f>(&self, file: &'f str, create: bool) -> Result<Option<(Dir, &'f str)>> {
+    pub(super) fn dir_of<'f>(&self, file: &'f str, create: bool) -> Result<Option<(Dir, &'f str)>> {
         let (dirs, name) = match file.rsplit_once('/') {
             Some((dirs, name)) => (Some(dirs), name),
             None => (None, file),
@@ -178,11 +179,7 @@ impl Root {
 
     /// A change of several files, made in three passes ([`Batch`]).
     pub(crate) fn batch(&self) -> Batch<'_> {
-        Batch {
-            root: self,
-            dirs: Vec::new(),
-            staged: Vec::new(),
-        }
+        Batch::new(self)
     }
 
     /// Puts `file` in the state `text` says (`None`: absent).
@@ -243,8 +240,14 @@ impl Dir {
     }
 
     /// Writes `bytes` to a new temp file beside `name` (with `name`'s permissions when it is a
-    /// regular file) and syncs it; returns the temp file's name. Nothing is left on failure.
-    fn stage(&self, name: &str, bytes: &[u8], hooks: &IoHooks) -> Result<String> {
+    /// regular file), not yet synced ([`sync_all`]); returns the temp file's name and the file,
+    /// open. Nothing is left on failure.
+    pub(super) fn write_temp(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        hooks: &IoHooks,
+    ) -> Result<(String, File)> {
         let temp = temp_name();
         let temp_path = self.path.join(&temp);
         // A replaced file keeps its permissions.
@@ -261,24 +264,26 @@ impl Dir {
             if let Some(mode) = mode {
                 rustix::fs::fchmod(&fd, mode).map_err(|e| io("chmod", &temp_path, e))?;
             }
-            let mut file = std::fs::File::from(fd);
+            let mut file = File::from(fd);
             file.write_all(bytes)
                 .map_err(|e| io("write", &temp_path, e))?;
-            hooks.step(IoOp::SyncTemp, "fsync", &temp_path)?;
-            file.sync_all().map_err(|e| io("fsync", &temp_path, e))
+            Ok(file)
         })();
-        if written.is_err() {
-            self.discard(&temp);
+        match written {
+            Ok(file) => Ok((temp, file)),
+            Err(e) => {
+                self.discard(&temp);
+                Err(e)
+            }
         }
-        written.map(|()| temp)
     }
 
     /// Removes a temp file of ours that will not be renamed into place.
-    fn discard(&self, temp: &str) {
+    pub(super) fn discard(&self, temp: &str) {
         let _ = rustix::fs::unlinkat(&self.fd, temp, AtFlags::empty());
     }
 
-    fn rename_into_place(&self, temp: &str, name: &str, new: bool) -> Result<()> {
+    pub(super) fn rename_into_place(&self, temp: &str, name: &str, new: bool) -> Result<()> {
         let target = self.path.join(name);
         if new {
             match rustix::fs::renameat_with(
@@ -306,7 +311,7 @@ impl Dir {
     }
 
     /// Unlinks `name` (already gone is fine); not durable until [`Dir::sync`].
-    fn unlink(&self, name: &str, hooks: &IoHooks) -> Result<()> {
+    pub(super) fn unlink(&self, name: &str, hooks: &IoHooks) -> Result<()> {
         let path = self.path.join(name);
         hooks.step(IoOp::RemoveReplaced, "remove", &path)?;
         match rustix::fs::unlinkat(&self.fd, name, AtFlags::empty()) {
@@ -315,7 +320,7 @@ impl Dir {
         }
     }
 
-    fn sync(&self, hooks: &IoHooks) -> Result<()> {
+    pub(super) fn sync(&self, hooks: &IoHooks) -> Result<()> {
         hooks.step(IoOp::SyncDir, "fsync", &self.path)?;
         rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))
     }
@@ -339,109 +344,6 @@ impl Dir {
             rustix::fs::fsync(&self.fd).map_err(|e| io("fsync", &self.path, e))?;
         }
         Ok(())
-    }
-}
-
-/// The files of one change, written in three passes so that a change of many files costs one
-/// directory fsync per directory, not one per file: every new text is written to a temp file
-/// beside its target and synced ([`Batch::stage`]); then each temp file is renamed into place
-/// or a file removed, in the change's order ([`Batch::put`], [`Batch::remove`]); then each
-/// directory touched is synced once ([`Batch::sync`]). Durability is the same as one file at a
-/// time: every text is on disk before any rename, and no rename counts as done before its
-/// directory's sync. Temp files not renamed are removed when the batch is dropped.
-pub(crate) struct Batch<'r> {
-    root: &'r Root,
-    /// The directories of the change so far, by their path in the folder (`""`: the root),
-    /// and whether a rename or removal in them still waits for their sync.
-    dirs: Vec<(String, Dir, bool)>,
-    /// Files staged and not yet put: the file's name in the folder, its directory (an index
-    /// into `dirs`), its temp file's name.
-    staged: Vec<(String, usize, String)>,
-}
-
-impl Batch<'_> {
-    /// The directory holding `file` (opened once per batch) and the file's last component;
-    /// `None` as [`Root::dir_of`] says.
-    fn dir_of<'f>(&mut self, file: &'f str, create: bool) -> Result<Option<(usize, &'f str)>> {
-        let (dir, name) = file.rsplit_once('/').unwrap_or(("", file));
-        if let Some(at) = self.dirs.iter().position(|(known, ..)| known == dir) {
-            return Ok(Some((at, name)));
-        }
-        let Some((opened, _)) = self.root.dir_of(file, create)? else {
-            return Ok(None);
-        };
-        self.dirs.push((dir.to_owned(), opened, false));
-        Ok(Some((self.dirs.len() - 1, name)))
-    }
-
-    /// Writes `bytes` beside `file` and syncs them; nothing is in place before [`Batch::put`].
-    pub(crate) fn stage(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
-        let Some((dir, name)) = self.dir_of(file, true)? else {
-            return Err(refused(
-                self.root.shown(file),
-                "its folder could not be made",
-            ));
-        };
-        let temp = self.dirs[dir].1.stage(name, bytes, &self.root.hooks)?;
-        self.staged.push((file.to_owned(), dir, temp));
-        Ok(())
-    }
-
-    /// Renames the text staged for `file` into place; with `new`, only if no file has the
-    /// name by then (one made meanwhile by another writer is a conflict, never overwritten).
-    pub(crate) fn put(&mut self, file: &str, new: bool) -> Result<()> {
-        let Some(at) = self.staged.iter().position(|(staged, ..)| staged == file) else {
-            return Err(refused(self.root.shown(file), "nothing was staged for it"));
-        };
-        let (_, dir, temp) = self.staged.swap_remove(at);
-        let (_, opened, unsynced) = &mut self.dirs[dir];
-        let name = file.rsplit_once('/').map_or(file, |(_, name)| name);
-        let renamed = self
-            .root
-            .hooks
-            .step(IoOp::Rename, "rename", &opened.path.join(name))
-            .map_err(ClaudeError::from)
-            .and_then(|()| opened.rename_into_place(&temp, name, new));
-        match renamed {
-            Ok(()) => {
-                *unsynced = true;
-                Ok(())
-            }
-            Err(e) => {
-                opened.discard(&temp);
-                Err(e)
-            }
-        }
-    }
-
-    /// Removes `file` (already gone, or its folder, is fine).
-    pub(crate) fn remove(&mut self, file: &str) -> Result<()> {
-        let Some((dir, name)) = self.dir_of(file, false)? else {
-            return Ok(());
-        };
-        let (_, opened, unsynced) = &mut self.dirs[dir];
-        opened.unlink(name, &self.root.hooks)?;
-        *unsynced = true;
-        Ok(())
-    }
-
-    /// Syncs every directory a rename or removal changed: the change is durable.
-    pub(crate) fn sync(&mut self) -> Result<()> {
-        for (_, dir, unsynced) in &mut self.dirs {
-            if *unsynced {
-                dir.sync(&self.root.hooks)?;
-                *unsynced = false;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Batch<'_> {
-    fn drop(&mut self) {
-        for (_, dir, temp) in self.staged.drain(..) {
-            self.dirs[dir].1.discard(&temp);
-        }
     }
 }
 

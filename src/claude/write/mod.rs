@@ -5,10 +5,11 @@
 //! exact text it was based on, and [`apply`] re-reads each one under memwb's state lock and
 //! refuses the whole change when any differs. Each file is then replaced atomically (a temp
 //! file in its own directory, fsync, rename; each directory fsynced once after the last
-//! rename: `files::Batch`), and an observer (the journal)
+//! rename: `batch::Batch`), and an observer (the journal)
 //! keeps every before and after image, so a crash in the middle is resolved at the next
 //! `apply` (see [`recover`] and docs/claude-code.md).
 
+mod batch;
 mod files;
 mod recover;
 mod witness;
