@@ -224,6 +224,32 @@ mod tests {
 
     const FILES: usize = 20;
 
+    fn steps(fail_sync: Option<usize>) -> Arc<Steps> {
+        Arc::new(Steps {
+            seen: Mutex::new(Vec::new()),
+            fail_sync,
+        })
+    }
+
+    /// A batch of `root` with a new text staged for each of the [`FILES`] files.
+    fn staged_all(root: &Root) -> Batch<'_> {
+        let mut batch = root.batch();
+        for i in 0..FILES {
+            batch
+                .stage(&format!("f{i}.md"), format!("new {i}\n").as_bytes())
+                .expect("stage");
+        }
+        batch
+    }
+
+    /// Every file holds `"{prefix} {i}\n"`.
+    fn assert_texts(folder: &Path, prefix: &str) {
+        for i in 0..FILES {
+            let text = std::fs::read_to_string(folder.join(format!("f{i}.md")));
+            assert_eq!(text.expect("read"), format!("{prefix} {i}\n"));
+        }
+    }
+
     fn folder_of_files() -> tempfile::TempDir {
         let folder = tempfile::tempdir().expect("temp dir");
         for i in 0..FILES {
@@ -247,17 +273,9 @@ mod tests {
     #[test]
     fn every_staged_text_is_synced_before_the_first_rename() {
         let folder = folder_of_files();
-        let steps = Arc::new(Steps {
-            seen: Mutex::new(Vec::new()),
-            fail_sync: None,
-        });
+        let steps = steps(None);
         let root = Root::open(folder.path(), &IoHooks::new(steps.clone())).expect("open");
-        let mut batch = root.batch();
-        for i in 0..FILES {
-            batch
-                .stage(&format!("f{i}.md"), format!("new {i}\n").as_bytes())
-                .expect("stage");
-        }
+        let mut batch = staged_all(&root);
         for i in 0..FILES {
             batch.put(&format!("f{i}.md"), false).expect("put");
         }
@@ -272,10 +290,7 @@ mod tests {
             "{seen:?}"
         );
         assert!(last_sync < first_rename, "{seen:?}");
-        for i in 0..FILES {
-            let text = std::fs::read_to_string(folder.path().join(format!("f{i}.md")));
-            assert_eq!(text.expect("read"), format!("new {i}\n"));
-        }
+        assert_texts(folder.path(), "new");
         assert_eq!(names(folder.path()).len(), FILES, "no temp file is left");
     }
 
@@ -285,17 +300,9 @@ mod tests {
     fn a_failed_fsync_of_one_staged_text_changes_nothing() {
         let folder = folder_of_files();
         let before = names(folder.path());
-        let steps = Arc::new(Steps {
-            seen: Mutex::new(Vec::new()),
-            fail_sync: Some(FILES / 2),
-        });
+        let steps = steps(Some(FILES / 2));
         let root = Root::open(folder.path(), &IoHooks::new(steps.clone())).expect("open");
-        let mut batch = root.batch();
-        for i in 0..FILES {
-            batch
-                .stage(&format!("f{i}.md"), format!("new {i}\n").as_bytes())
-                .expect("stage");
-        }
+        let mut batch = staged_all(&root);
         let error = batch.put("f0.md", false).expect_err("the fsync fails");
         assert!(
             error.to_string().contains("injected fsync failure"),
@@ -305,9 +312,6 @@ mod tests {
         let seen = steps.seen.lock().expect("steps").clone();
         assert!(!seen.contains(&IoOp::Rename), "{seen:?}");
         assert_eq!(names(folder.path()), before, "no temp file is left");
-        for i in 0..FILES {
-            let text = std::fs::read_to_string(folder.path().join(format!("f{i}.md")));
-            assert_eq!(text.expect("read"), format!("old {i}\n"));
-        }
+        assert_texts(folder.path(), "old");
     }
 }
