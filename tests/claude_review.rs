@@ -749,7 +749,7 @@ fn dedupe_does_not_file_a_group_again_while_it_is_pending_or_after_a_rejection()
     assert_eq!(
         stderr(&again),
         format!(
-            "skipped tabs_indent, indent_tabs: already pending as proposal {id}\nno near-duplicates found; nothing proposed\n"
+            "skipped tabs_indent, indent_tabs: already pending as proposal {id}\nno new near-duplicates found; nothing proposed\n"
         )
     );
     env.ok(&["reject", &id]);

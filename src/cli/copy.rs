@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 
 use super::EXIT_OK;
-use super::claude_review::say_refused;
 use super::output::inert;
 use super::read::failed;
+use super::review::say_refused;
 use crate::claude::LoadLimits;
 use crate::claude::copy::{Source, into_claude, into_set};
 use crate::formats::Open;

@@ -14,8 +14,6 @@ macro_rules! say {
 
 mod budgets;
 mod check;
-mod claude_review;
-mod claude_write;
 mod copy;
 pub(crate) mod eval;
 mod hints;
@@ -363,13 +361,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Accept(args) => check::accept(&*open.backend(), args),
         Command::Select(args) => read::select(&*open.backend(), args),
         Command::Eval(args) => eval::run(&store, args),
-        Command::Propose(args) => review::propose(&store, args),
-        Command::Proposals(args) => review::proposals(&store, args),
-        Command::Approve(args) => review::approve(&store, args),
-        Command::Reject(args) => review::reject(&store, args),
+        Command::Propose(args) => review::propose(&*open.backend(), args),
+        Command::Proposals(args) => review::proposals(&*open.backend(), args),
+        Command::Approve(args) => review::approve(&*open.backend(), args),
+        Command::Reject(args) => review::reject(&*open.backend(), args),
         Command::Copy(args) => copy::run(&open, args, store.options(), cli.folder.limits()),
-        Command::Log(args) => review::log(&store, args),
-        Command::Undo(args) => review::undo(&store, args),
+        Command::Log(args) => review::log(&*open.backend(), args),
+        Command::Undo(args) => review::undo(&*open.backend(), args),
         #[cfg(feature = "tui")]
         Command::Tui(args) => tui::run(&store, args),
         #[cfg(feature = "tui")]
@@ -408,8 +406,8 @@ fn run_claude(
         Command::Add(args) => records::add(&*open.backend(), args),
         Command::Set(args) => records::set(&*open.backend(), args),
         Command::Rm(args) => records::rm(&*open.backend(), args),
-        Command::Log(args) => claude_write::log(folder, args),
-        Command::Undo(args) => claude_write::undo(folder, args),
+        Command::Log(args) => review::log(&*open.backend(), args),
+        Command::Undo(args) => review::undo(&*open.backend(), args),
         Command::Check(args) => check::run(&*open.backend(), args, project),
         Command::Select(args) => read::select(&*open.backend(), args),
         Command::Watch(args) => watch::run_claude(folder, args),
@@ -420,10 +418,10 @@ fn run_claude(
         Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
         #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
-        Command::Propose(args) => claude_review::propose(folder, args),
-        Command::Proposals(args) => claude_review::proposals(folder, args),
-        Command::Approve(args) => claude_review::approve(folder, args),
-        Command::Reject(args) => claude_review::reject(folder, args),
+        Command::Propose(args) => review::propose(&*open.backend(), args),
+        Command::Proposals(args) => review::proposals(&*open.backend(), args),
+        Command::Approve(args) => review::approve(&*open.backend(), args),
+        Command::Reject(args) => review::reject(&*open.backend(), args),
         Command::Copy(args) => copy::run(open, args, &options, cli.folder.limits()),
         Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
         Command::Repair(args) => records::repair(&*open.backend(), args),

@@ -10,20 +10,20 @@ use super::EXIT_OK;
 use super::input::read_json;
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
-use super::records::{finish, summary};
+use super::read::failed;
+use super::records::said;
+use crate::claude::copy::Refusal;
 use crate::claude::write::FileImage;
-use crate::formats::memory::dedupe_proposal;
-use crate::review::dedupe::find_groups;
-use crate::review::journal::StrayAction;
+use crate::formats::{Backend, Decided, Deduped, Draft, Proposing, Written};
 use crate::review::journal::{Entry, JournalRecord};
-use crate::review::proposal::{self, Listing, NewProposal, images};
+use crate::review::proposal::images;
 use crate::review::sink::evidence;
 use crate::review::{Journal, Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
 use crate::session::replies::{ask_consolidator, ask_extractor};
-use crate::store::{Record, RecordInput, Store};
+use crate::store::{Record, RecordInput};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ProposeArgs {
@@ -127,20 +127,86 @@ pub(super) struct UndoArgs {
     pub(super) entry: Option<u64>,
 }
 
-pub(super) fn propose(store: &Store, args: &ProposeArgs) -> anyhow::Result<u8> {
-    let proposals = match &args.source {
-        ProposeSource::Import(import) => vec![import_proposal(store, import)?],
+pub(super) fn propose(backend: &dyn Backend, args: &ProposeArgs) -> anyhow::Result<u8> {
+    let filed = match &args.source {
+        ProposeSource::Dedupe => return dedupe(backend),
         ProposeSource::Consolidate(consolidate) => {
-            vec![consolidation_proposal(store, consolidate)?]
+            let (client, origin) = model(&consolidate.model)?;
+            let begun = backend.propose(&consolidate.names).map_err(failed)?;
+            say_left_out(&begun.candidates().left_out);
+            let records = &begun.candidates().records;
+            anyhow::ensure!(
+                !records.is_empty(),
+                "no memory here can be consolidated; nothing was proposed"
+            );
+            let reply = ask_consolidator(client.as_ref(), records)
+                .context("the consolidator failed; nothing was proposed")?;
+            let plan = Plan::Consolidation {
+                source_names: reply.source_names,
+                records: reply.records,
+            };
+            file(begun, plan, origin, None)?
         }
-        ProposeSource::Extract(extract) => vec![extraction_proposal(store, extract)?],
-        ProposeSource::Dedupe => dedupe_proposals(store)?,
+        ProposeSource::Extract(extract) => {
+            let history: Vec<Message> =
+                read_json(&extract.history, "chat history (a JSON array of messages)")?;
+            validate_tool_pairing(&history)?;
+            let (client, origin) = model(&extract.model)?;
+            let begun = backend.propose(&[]).map_err(failed)?;
+            let records = ask_extractor(client.as_ref(), &history, &begun.candidates().catalog)
+                .context("the extractor failed; nothing was proposed")?;
+            anyhow::ensure!(
+                !records.is_empty(),
+                "the extractor found nothing to remember; nothing was proposed"
+            );
+            file(begun, Plan::Extraction(records), origin, evidence(&history))?
+        }
+        ProposeSource::Import(import) => {
+            let begun = backend.propose(&[]).map_err(failed)?;
+            let plan = imported_plan(import, &begun.candidates().records)?;
+            let evidence = import.evidence.clone();
+            file(begun, plan, Origin::new("import"), evidence)?
+        }
     };
-    if proposals.is_empty() && matches!(args.source, ProposeSource::Dedupe) {
-        eprintln!("no new near-duplicates found; nothing proposed");
+    say!("{}", filed.id)?;
+    Ok(EXIT_OK)
+}
+
+/// Files `plan` as the proposal `begun` began, the memories the format refused on stderr.
+fn file(
+    begun: Box<dyn Proposing + '_>,
+    plan: Plan,
+    origin: Origin,
+    evidence: Option<String>,
+) -> anyhow::Result<Proposal> {
+    let proposed = begun
+        .file(Draft {
+            plan,
+            origin,
+            evidence,
+        })
+        .map_err(failed)?;
+    say_refused(&proposed.refused);
+    proposed
+        .filed
+        .context("the reply changes nothing in this folder; nothing was proposed")
+}
+
+/// `propose dedupe`: one proposal per new group of near-duplicates, a group already held by
+/// a proposal said on stderr.
+fn dedupe(backend: &dyn Backend) -> anyhow::Result<u8> {
+    let mut filed = 0;
+    for group in backend.propose_dedupe().map_err(failed)? {
+        match group {
+            Deduped::Filed(proposal) => {
+                filed += 1;
+                say!("{}", proposal.id)?;
+            }
+            Deduped::Skipped { names, known } => say_skipped(&names, &known),
+        }
     }
-    for new in proposals {
-        say!("{}", proposal::file(store, new)?.id)?;
+    if filed == 0 {
+        eprintln!("no new near-duplicates found; nothing proposed");
     }
     Ok(EXIT_OK)
 }
@@ -163,73 +229,26 @@ pub(super) fn model(args: &ModelArgs) -> anyhow::Result<(Box<dyn ModelClient>, O
     Ok((settings.client()?, origin))
 }
 
-fn consolidation_proposal(
-    store: &Store,
-    args: &ConsolidateProposalArgs,
-) -> anyhow::Result<NewProposal> {
-    let (client, origin) = model(&args.model)?;
-    let seen = store.read()?;
-    let candidates: Vec<Record> = if args.names.is_empty() {
-        seen.records().cloned().collect()
-    } else {
-        seen.require_all(&args.names)?
-            .into_iter()
-            .map(|entry| entry.record)
-            .collect()
-    };
-    anyhow::ensure!(
-        !candidates.is_empty(),
-        "the set is empty: nothing to consolidate"
-    );
-    let reply = ask_consolidator(client.as_ref(), &candidates)
-        .context("the consolidator failed; nothing was proposed")?;
-    Ok(NewProposal {
-        plan: Plan::Consolidation {
-            source_names: reply.source_names,
-            records: reply.records,
-        },
-        origin,
-        seen,
-        additions: Vec::new(),
-        evidence: None,
-    })
-}
-
-fn extraction_proposal(store: &Store, args: &ExtractArgs) -> anyhow::Result<NewProposal> {
-    let history: Vec<Message> =
-        read_json(&args.history, "chat history (a JSON array of messages)")?;
-    validate_tool_pairing(&history)?;
-    let (client, origin) = model(&args.model)?;
-    let seen = store.read()?;
-    let records = ask_extractor(client.as_ref(), &history, &seen.index_text())
-        .context("the extractor failed; nothing was proposed")?;
-    anyhow::ensure!(
-        !records.is_empty(),
-        "the extractor found nothing to remember; nothing was proposed"
-    );
-    Ok(NewProposal {
-        plan: Plan::Extraction(records),
-        origin,
-        seen,
-        additions: Vec::new(),
-        evidence: evidence(&history),
-    })
-}
-
-/// One proposal per group of near-duplicates, except a group that is already pending or was
-/// rejected (said on stderr, with the proposal that holds it).
-fn dedupe_proposals(store: &Store) -> anyhow::Result<Vec<NewProposal>> {
-    let seen = store.read()?;
-    let filed = proposal::list(store)?;
-    let mut out = Vec::new();
-    for group in find_groups(&seen) {
-        let new = dedupe_proposal(&seen, group);
-        match proposal::already_filed(&new.plan, &filed, &seen) {
-            Some(known) => say_skipped(new.plan.source_names(), known),
-            None => out.push(new),
-        }
+/// The memories a side-query could not be shown, on stderr.
+fn say_left_out(left_out: &[Refusal]) {
+    for refusal in left_out {
+        eprintln!(
+            "note: left out {}: {}",
+            inert(&refusal.name),
+            inert(&refusal.reason)
+        );
     }
-    Ok(out)
+}
+
+/// Every refused memory on stderr, one line each.
+pub(super) fn say_refused(refused: &[Refusal]) {
+    for refusal in refused {
+        eprintln!(
+            "refused {}: {}",
+            inert(&refusal.name),
+            inert(&refusal.reason)
+        );
+    }
 }
 
 /// A dedupe group not filed again, and the proposal that holds it, on stderr.
@@ -258,19 +277,6 @@ pub(super) fn imported_plan(args: &ImportArgs, candidates: &[Record]) -> anyhow:
     };
     Plan::parse(kind, &value, candidates)
         .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
-}
-
-fn import_proposal(store: &Store, args: &ImportArgs) -> anyhow::Result<NewProposal> {
-    let seen = store.read()?;
-    let candidates: Vec<Record> = seen.records().cloned().collect();
-    let plan = imported_plan(args, &candidates)?;
-    Ok(NewProposal {
-        plan,
-        origin: Origin::new("import"),
-        seen,
-        additions: Vec::new(),
-        evidence: args.evidence.clone(),
-    })
 }
 
 #[derive(Serialize)]
@@ -328,24 +334,11 @@ fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
     }
 }
 
-pub(super) fn proposals(store: &Store, args: &ProposalsArgs) -> anyhow::Result<u8> {
-    let current = store.read()?;
-    print_proposals(proposal::list_all(store)?, |p| p.state(&current), args)
-}
-
-/// `memwb proposals` on any folder: `state_of` says whether each still applies there.
-pub(super) fn print_proposals(
-    listing: Listing,
-    state_of: impl Fn(&Proposal) -> State,
-    args: &ProposalsArgs,
-) -> anyhow::Result<u8> {
-    let listed: Vec<(Proposal, State)> = listing
-        .proposals
+pub(super) fn proposals(backend: &dyn Backend, args: &ProposalsArgs) -> anyhow::Result<u8> {
+    let all = backend.proposals().map_err(failed)?;
+    let listed: Vec<(Proposal, State)> = all
+        .listed
         .into_iter()
-        .map(|p| {
-            let state = state_of(&p);
-            (p, state)
-        })
         .filter(|(_, state)| args.all || matches!(state, State::Ready | State::Stale(_)))
         .collect();
     if args.json {
@@ -354,21 +347,21 @@ pub(super) fn print_proposals(
             .map(|(p, s)| serde_json::to_value(proposal_json(p, s)))
             .collect::<Result<_, _>>()?;
         rows.extend(
-            listing.corrupt.iter().map(
+            all.corrupt.iter().map(
                 |c| serde_json::json!({ "file": c.file, "state": "corrupt", "error": c.error }),
             ),
         );
         print_json(&rows)?;
         return Ok(EXIT_OK);
     }
-    for corrupt in &listing.corrupt {
+    for corrupt in &all.corrupt {
         say!(
             "{}  corrupt   {}",
             inert(&corrupt.file),
             inert(&corrupt.error)
         )?;
     }
-    if listed.is_empty() && listing.corrupt.is_empty() {
+    if listed.is_empty() && all.corrupt.is_empty() {
         let which = if args.all {
             "no proposals"
         } else {
@@ -396,15 +389,26 @@ pub(super) fn print_proposals(
     Ok(EXIT_OK)
 }
 
-pub(super) fn approve(store: &Store, args: &ApproveArgs) -> anyhow::Result<u8> {
-    let (commit, entry) = proposal::approve(store, &args.id)?;
-    let line = format!(
-        "approved {}{}: {}",
+pub(super) fn approve(backend: &dyn Backend, args: &ApproveArgs) -> anyhow::Result<u8> {
+    let approved = backend.approve(&args.id).map_err(failed)?;
+    let head = format!(
+        "approved {}{}: ",
         args.id,
-        as_entry(entry.as_ref()),
-        summary(&commit)
+        as_entry(approved.entry.as_ref())
     );
-    finish(&line, &commit)
+    decided(&head, approved)
+}
+
+/// Prints what a decision did after `head`, its warning (then exits 1), and its notes.
+fn decided(head: &str, decided: Decided) -> anyhow::Result<u8> {
+    let code = said(Written {
+        summary: format!("{head}{}", decided.written.summary),
+        warning: decided.written.warning,
+    })?;
+    for note in &decided.notes {
+        say!("note: {}", super::output::one_line(note))?;
+    }
+    Ok(code)
 }
 
 /// " as #N": the journal entry a change became (what `log` lists and `undo N` takes).
@@ -412,21 +416,18 @@ pub(super) fn as_entry(entry: Option<&Entry>) -> String {
     entry.map(|e| format!(" as #{}", e.id)).unwrap_or_default()
 }
 
-pub(super) fn reject(store: &Store, args: &RejectArgs) -> anyhow::Result<u8> {
-    proposal::reject(store, &args.id, args.reason.clone())?;
+pub(super) fn reject(backend: &dyn Backend, args: &RejectArgs) -> anyhow::Result<u8> {
+    backend
+        .reject(&args.id, args.reason.clone())
+        .map_err(failed)?;
     say!("rejected {}", args.id)?;
     Ok(EXIT_OK)
 }
 
-pub(super) fn log(store: &Store, args: &LogArgs) -> anyhow::Result<u8> {
-    let journal = Journal::of(store);
-    recover_if_pending(store)?;
-    print_log(&journal, args)
-}
-
-/// Prints the journal as `log` shows it, on either format: the whole journal, with a warning
-/// per damaged line, or with `--last N` only its newest entries, read from its end.
-pub(super) fn print_log(journal: &Journal, args: &LogArgs) -> anyhow::Result<u8> {
+/// `memwb log`: the whole journal, with a warning per damaged line, or with `--last N` only
+/// its newest entries, read from its end.
+pub(super) fn log(backend: &dyn Backend, args: &LogArgs) -> anyhow::Result<u8> {
+    let journal = backend.journal().map_err(failed)?;
     let entries = match args.last {
         Some(count) => journal.last_entries(count)?,
         None => {
@@ -473,61 +474,24 @@ pub(super) fn describe(entry: &Entry) -> String {
     }
 }
 
-pub(super) fn undo(store: &Store, args: &UndoArgs) -> anyhow::Result<u8> {
-    recover_if_pending(store)?;
-    let journal = Journal::of(store);
+/// `memwb undo [N]`: entry N, or what a plain undo reverts (`Journal::newest_undoable`).
+pub(super) fn undo(backend: &dyn Backend, args: &UndoArgs) -> anyhow::Result<u8> {
+    let journal = backend.journal().map_err(failed)?;
     let entry = match args.entry {
         Some(id) => journal
             .entry(id)?
             .ok_or(ReviewError::EntryNotFound { id })?,
         None => journal.newest_undoable()?.context(NOTHING_TO_UNDO)?,
     };
-    let (commit, undone) = crate::review::undo(store, &entry)?;
-    let mut parts = Vec::new();
-    let stray = undone.as_ref().and_then(|e| e.stray.as_ref());
-    if let Some(stray) = stray {
-        parts.push(format!("{} {}", stray.action.as_str(), inert(&stray.file)));
-    }
-    if stray.is_none() || !commit.is_empty() {
-        parts.push(summary(&commit));
-    }
-    let code = finish(
-        &format!("{}{}", undid(&entry, undone.as_ref()), parts.join("; ")),
-        &commit,
-    )?;
-    if let Some(stray) = stray.filter(|s| s.redacted && s.action == StrayAction::Restored) {
-        say!(
-            "note: {} is back with its credentials as [REDACTED]: the copy memwb kept was redacted, and a redacted secret is not restored",
-            inert(&stray.file)
-        )?;
-    }
-    if let Some(dropped) = entry.dropped.as_ref().filter(|d| d.redacted) {
-        say!(
-            "note: {} is back with its credentials as [REDACTED]: the copy repair kept was redacted, and a redacted secret is not restored",
-            inert(&dropped.file)
-        )?;
-    }
-    Ok(code)
-}
-
-/// What a plain `undo` says when every change is undone already (or there was none).
-pub(super) const NOTHING_TO_UNDO: &str = "the journal has no change left to undo (every change is undone; `memwb log` lists them, `memwb undo N` reverts any one entry, an undo included)";
-
-/// "undid #3 (add) as #5: ", the head of what `undo` says on both formats.
-pub(super) fn undid(entry: &Entry, undo: Option<&Entry>) -> String {
-    format!(
+    let undone = backend.undo(&entry).map_err(failed)?;
+    let head = format!(
         "undid #{} ({}){}: ",
         entry.id,
         entry.op.as_str(),
-        as_entry(undo)
-    )
+        as_entry(undone.entry.as_ref())
+    );
+    decided(&head, undone)
 }
 
-/// Finishes a journal intent a crash left behind, so that reads show the recovered entry.
-pub(super) fn recover_if_pending(store: &Store) -> anyhow::Result<()> {
-    if Journal::of(store).has_pending() {
-        let _lock = store.lock_for_write()?;
-        Journal::of(store).recover(store)?;
-    }
-    Ok(())
-}
+/// What a plain `undo` says when every change is undone already (or there was none).
+const NOTHING_TO_UNDO: &str = "the journal has no change left to undo (every change is undone; `memwb log` lists them, `memwb undo N` reverts any one entry, an undo included)";

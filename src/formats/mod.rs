@@ -14,6 +14,7 @@ mod error;
 pub(crate) mod fix;
 pub mod memory;
 mod open;
+mod review;
 mod summary;
 
 pub use audit_inputs::{AuditInputs, FolderRoots};
@@ -22,6 +23,7 @@ pub use error::{Cause, FormatError};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Open, open};
+pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
 pub use summary::{IndexUse, Project, Summary};
 
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ use std::path::{Path, PathBuf};
 use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::memory::Memory;
-use crate::review::journal::Repaired;
+use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Proposal, ReviewError};
 use crate::store::{RecordInput, StoreError};
 
@@ -123,6 +125,34 @@ pub trait Backend {
     fn lacks(&self, _capability: Capability) -> Option<&'static str> {
         None
     }
+
+    // The review gate (docs/review.md): proposals a person approves or rejects, and the
+    // journal of every change, with undo.
+
+    /// Begins a proposal about the memories `names` address (none: every memory), reading
+    /// the folder once: that reading is the proposal's base.
+    fn propose(&self, names: &[String]) -> Result<Box<dyn Proposing + '_>, FormatError>;
+
+    /// One proposal per group of near-duplicate memories not already held by a pending or
+    /// rejected proposal (no model).
+    fn propose_dedupe(&self) -> Result<Vec<Deduped>, FormatError>;
+
+    /// Every proposal filed for this folder, oldest first, with whether it still applies.
+    fn proposals(&self) -> Result<Proposals, FormatError>;
+
+    /// Applies the pending proposal `id` as one journaled change; a stale one is refused
+    /// with what changed, and nothing is written.
+    fn approve(&self, id: &str) -> Result<Decided, FormatError>;
+
+    /// Closes the pending proposal `id` without applying it (journaled, with `reason`).
+    fn reject(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError>;
+
+    /// The folder's journal, a change a crash interrupted resolved first so that it reads true.
+    fn journal(&self) -> Result<Journal, FormatError>;
+
+    /// Reverts `entry` as a new, base-checked, journaled change (refused as
+    /// [`Entry::undo_refusal`] says, or when what it wrote changed since).
+    fn undo(&self, entry: &Entry) -> Result<Decided, FormatError>;
 }
 
 /// What a `set` changes: `None` keeps the field as it is.

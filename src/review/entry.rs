@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::error::ReviewError;
 use super::line_change::LineChange;
 use super::who::Who;
 use crate::claude::FileImage;
@@ -137,6 +138,43 @@ impl Entry {
             (Some(before), Some(after)) => lines.holds_before(before) && lines.holds_after(after),
             _ => false,
         })
+    }
+
+    /// Why undoing this entry is refused before anything is read, the same on every format:
+    /// it changed nothing (a rejection), or every change it made was a redaction (the journal
+    /// keeps the same redacted text before and after, and a redacted secret is kept nowhere).
+    /// `None`: undo may go on and check the folder.
+    pub fn undo_refusal(&self) -> Option<ReviewError> {
+        if !self.changed_files() {
+            return Some(ReviewError::NothingToUndo {
+                id: self.id,
+                op: self.op.as_str(),
+            });
+        }
+        let touched = self.touched_files().len();
+        let files_only_redacted = touched > 0 && self.only_redacted().len() == touched;
+        let records_only_redacted = self.dropped.is_none() && self.records_only_redacted();
+        (files_only_redacted || records_only_redacted)
+            .then_some(ReviewError::RedactionNotRestorable { id: self.id })
+    }
+
+    /// Whether the records are the same before and after, as the journal keeps them
+    /// (redacted): a change that only redacted credentials.
+    fn records_only_redacted(&self) -> bool {
+        let fields = |r: &JournalRecord| {
+            let r = &r.record;
+            (
+                r.name.clone(),
+                r.kind.clone(),
+                r.description.clone(),
+                r.body.clone(),
+            )
+        };
+        let mut before: Vec<_> = self.before.iter().map(fields).collect();
+        let mut after: Vec<_> = self.after.iter().map(fields).collect();
+        before.sort();
+        after.sort();
+        !before.is_empty() && before == after
     }
 
     /// Files whose only change was a redaction: the journal keeps them the same before and

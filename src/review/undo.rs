@@ -31,25 +31,6 @@ fn holder_of<'a>(set: &'a MemorySet, written: &JournalRecord) -> Option<&'a Stor
     }
 }
 
-/// Whether the entry's records are the same before and after, as the journal keeps them
-/// (redacted): a change that only redacted credentials, which undo cannot take back.
-fn only_redacted(entry: &Entry) -> bool {
-    let fields = |r: &JournalRecord| {
-        let r = &r.record;
-        (
-            r.name.clone(),
-            r.kind.clone(),
-            r.description.clone(),
-            r.body.clone(),
-        )
-    };
-    let mut before: Vec<_> = entry.before.iter().map(fields).collect();
-    let mut after: Vec<_> = entry.after.iter().map(fields).collect();
-    before.sort();
-    after.sort();
-    !before.is_empty() && before == after
-}
-
 /// Reverts one entry as a new, base-checked transaction: the files it wrote must still be
 /// listed, unchanged; they are replaced by the records it removed, each in the place of the
 /// one that replaced it.
@@ -57,14 +38,8 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
     if let Some(stray) = &entry.stray {
         return strays::undo(store, entry, stray);
     }
-    if !entry.changed_files() {
-        return Err(ReviewError::NothingToUndo {
-            id: entry.id,
-            op: entry.op.as_str(),
-        });
-    }
-    if entry.dropped.is_none() && only_redacted(entry) {
-        return Err(ReviewError::RedactionNotRestorable { id: entry.id });
+    if let Some(refused) = entry.undo_refusal() {
+        return Err(refused);
     }
     let to_records = |records: &[JournalRecord]| -> Result<Vec<Record>, StoreError> {
         records

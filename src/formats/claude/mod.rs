@@ -5,6 +5,7 @@ mod audit_inputs;
 mod fix;
 mod maintain;
 mod project;
+mod review;
 mod summary;
 mod view;
 pub(crate) mod write;
@@ -12,15 +13,15 @@ pub(crate) mod write;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Capability, Detected, Edit, FixPlanner, Format, FormatError, IndexFix,
-    NotAMemory, Open, OpenOptions, ReadError, Reading, Recognized, Replacement, Summary, Written,
-    detect,
+    AuditInputs, Backend, Capability, Decided, Deduped, Detected, Edit, FixPlanner, Format,
+    FormatError, IndexFix, NotAMemory, Open, OpenOptions, Proposals, Proposing, ReadError, Reading,
+    Recognized, Replacement, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
-use crate::review::journal::Repaired;
+use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Proposal, ReviewError};
 use crate::store::RecordInput;
 
@@ -195,5 +196,33 @@ impl Backend for ClaudeBackend<'_> {
                 "a Claude Code folder has no file outside its set: every topic file is a memory (fixing MEMORY.md lists one it misses)"
             }
         })
+    }
+
+    fn propose(&self, names: &[String]) -> Result<Box<dyn Proposing + '_>, FormatError> {
+        self.begin_proposal(names)
+    }
+
+    fn propose_dedupe(&self) -> Result<Vec<Deduped>, FormatError> {
+        self.dedupe()
+    }
+
+    fn proposals(&self) -> Result<Proposals, FormatError> {
+        self.listed()
+    }
+
+    fn approve(&self, id: &str) -> Result<Decided, FormatError> {
+        self.approved(id)
+    }
+
+    fn reject(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError> {
+        self.rejected(id, reason)
+    }
+
+    fn journal(&self) -> Result<Journal, FormatError> {
+        self.recovered_journal()
+    }
+
+    fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
+        self.undone(entry)
     }
 }

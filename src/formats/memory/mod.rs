@@ -6,6 +6,7 @@ mod fix;
 mod journaled;
 mod maintain;
 mod repair_target;
+mod review;
 mod summary;
 mod write;
 
@@ -14,12 +15,13 @@ pub use fix::dedupe_proposal;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Detected, Edit, FixPlanner, Format, FormatError, IndexFix, Open,
-    OpenOptions, ReadError, Reading, Recognized, Replacement, Summary, Written, detect,
+    AuditInputs, Backend, Decided, Deduped, Detected, Edit, FixPlanner, Format, FormatError,
+    IndexFix, Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement,
+    Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
-use crate::review::journal::Repaired;
+use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Proposal, ReviewError};
 use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
@@ -170,5 +172,33 @@ impl Backend for MemoryBackend<'_> {
 
     fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError> {
         self.file_planned_fixes(plan)
+    }
+
+    fn propose(&self, names: &[String]) -> Result<Box<dyn Proposing + '_>, FormatError> {
+        self.begin_proposal(names)
+    }
+
+    fn propose_dedupe(&self) -> Result<Vec<Deduped>, FormatError> {
+        self.dedupe()
+    }
+
+    fn proposals(&self) -> Result<Proposals, FormatError> {
+        self.listed()
+    }
+
+    fn approve(&self, id: &str) -> Result<Decided, FormatError> {
+        self.approved(id)
+    }
+
+    fn reject(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError> {
+        self.rejected(id, reason)
+    }
+
+    fn journal(&self) -> Result<Journal, FormatError> {
+        self.recovered_journal()
+    }
+
+    fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
+        self.undone(entry)
     }
 }

@@ -319,18 +319,10 @@ pub fn undo(
     folder: &ClaudeFolder,
     entry: &Entry,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    if entry.files.is_empty() && entry.lines.is_empty() {
-        return Err(ReviewError::NothingToUndo {
-            id: entry.id,
-            op: entry.op.as_str(),
-        });
+    if let Some(refused) = entry.undo_refusal() {
+        return Err(refused);
     }
     let since = entry.id;
-    // The journal keeps images redacted: where a change only redacted credentials, its before
-    // and after images are the same text, and undoing it has nothing to put back.
-    if entry.only_redacted().len() == entry.touched_files().len() {
-        return Err(ReviewError::RedactionNotRestorable { id: since });
-    }
     let changed_since = |file: &str| ReviewError::UndoBlocked {
         id: since,
         detail: format!("{file} changed since #{since}"),

@@ -1,0 +1,84 @@
+//! What the review methods of [`Backend`](super::Backend) take and answer: the same
+//! proposals, journal entries and summary lines on every format (docs/review.md), so that
+//! `propose`, `proposals`, `approve`, `reject`, `log` and `undo` are written once above the
+//! backends.
+
+use super::{FormatError, Written};
+use crate::claude::copy::Refusal;
+use crate::review::journal::Entry;
+use crate::review::proposal::{Corrupt, Origin, Plan, Proposal, State};
+use crate::store::Record;
+
+/// The memories a side-query may be asked about, as the records it is shown, and those it
+/// cannot be shown, with why.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    pub records: Vec<Record>,
+    pub left_out: Vec<Refusal>,
+    /// The index as an agent is given it (what an extractor is shown).
+    pub catalog: String,
+}
+
+/// A proposal being made from the folder as it was read when it began: what it was read as
+/// is the proposal's base, so that a change made meanwhile makes it stale.
+pub trait Proposing {
+    /// The memories the proposal may be about.
+    fn candidates(&self) -> &Candidates;
+
+    /// Files the plan as a proposal (nothing in the folder changes).
+    fn file(self: Box<Self>, draft: Draft) -> Result<Proposed, FormatError>;
+}
+
+/// A plan and where it came from.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    pub plan: Plan,
+    pub origin: Origin,
+    /// The excerpt it came from, shown to the reviewer.
+    pub evidence: Option<String>,
+}
+
+/// What filing a draft did: the proposal (`None`: the plan changes nothing here, so nothing
+/// was filed) and the memories of the plan the format refused.
+#[derive(Debug, Clone, Default)]
+pub struct Proposed {
+    pub filed: Option<Proposal>,
+    pub refused: Vec<Refusal>,
+}
+
+/// One group of near-duplicates: filed as a new proposal, or already held by one.
+#[derive(Debug, Clone)]
+pub enum Deduped {
+    Filed(Proposal),
+    /// The group's memories and the pending (or rejected) proposal that holds them.
+    Skipped {
+        names: Vec<String>,
+        known: Proposal,
+    },
+}
+
+/// Every filed proposal with whether it still applies, and the proposal files that do not read.
+#[derive(Debug, Clone, Default)]
+pub struct Proposals {
+    pub listed: Vec<(Proposal, State)>,
+    pub corrupt: Vec<Corrupt>,
+}
+
+/// What approving a proposal or undoing an entry did: the journal entry it became, the
+/// change in words (and its warning), and what a person must know about what came back.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub entry: Option<Entry>,
+    pub written: Written,
+    pub notes: Vec<String>,
+}
+
+impl Decided {
+    pub(crate) fn new(entry: Option<Entry>, written: Written) -> Self {
+        Self {
+            entry,
+            written,
+            notes: Vec::new(),
+        }
+    }
+}
