@@ -10,7 +10,7 @@ use super::output::print_untrusted;
 use super::read::failed;
 use crate::formats::{Backend, Edit, Replacement, Written};
 use crate::review::journal::Repaired;
-use crate::store::{Commit, RecordInput};
+use crate::store::RecordInput;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct LsArgs {
@@ -277,23 +277,4 @@ pub(super) fn index(backend: &dyn Backend, args: &IndexArgs) -> anyhow::Result<u
         }
         None => Ok(EXIT_OK),
     }
-}
-
-/// "added a; changed b; removed c", by record name ("nothing to change" when it is empty).
-pub(super) fn summary(commit: &Commit) -> String {
-    crate::review::summary::commit_summary(commit)
-}
-
-/// Prints `line`, the outcome of `commit`, and warns when the commit lost its lock.
-pub(super) fn finish(line: &str, commit: &Commit) -> anyhow::Result<u8> {
-    say!("{}", super::output::one_line(line))?;
-    if let Some(reason) = &commit.lock_lost {
-        // The change is in place, but it may have overwritten another writer's commit.
-        eprintln!(
-            "warning: committed, but possibly conflicting: {}; another writer may have committed at the same time (memwb check, memwb log)",
-            super::output::inert(reason)
-        );
-        return Ok(super::EXIT_FINDINGS);
-    }
-    Ok(EXIT_OK)
 }

@@ -18,7 +18,7 @@ use crate::formats::{Backend, Decided, Deduped, Draft, Proposing, Written};
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::images;
 use crate::review::sink::evidence;
-use crate::review::{Journal, Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
+use crate::review::{Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
