@@ -71,7 +71,10 @@ fn topic_files_come_in_index_order_with_their_health_and_every_field() {
         h.press(KeyCode::Down);
     }
     let screen = h.screen();
-    assert!(screen.contains("Record: feedback_commit_style"), "{screen}");
+    assert!(
+        screen.contains("Topic file: feedback_commit_style"),
+        "{screen}"
+    );
     assert!(screen.contains("frontmatter-invalid"), "{screen}");
 }
 
@@ -100,7 +103,7 @@ fn a_topic_file_with_an_empty_name_shows_its_file_name_marked() {
     let screen = h.screen();
     assert!(screen.contains("(no name: file name shown)"), "{screen}");
     assert!(
-        screen.contains("Record: project_发布流程 (no name: file name shown)"),
+        screen.contains("Topic file: project_发布流程 (no name: file name shown)"),
         "{screen}"
     );
 }
@@ -976,7 +979,7 @@ fn b_rebases_a_stale_proposal_and_it_approves() {
     assert_eq!(status.kind, StatusKind::Info, "{}", status.text);
     assert!(
         status.text.starts_with(&format!(
-            "proposal {id} rebased onto the current records: user_role.md was changed"
+            "proposal {id} rebased onto the current memories: user_role.md was changed"
         )),
         "{}",
         status.text
@@ -1031,7 +1034,7 @@ fn e_edits_a_proposed_topic_file_into_the_proposal() {
     let status = h.app.status.clone().expect("status").text;
     assert!(
         status.starts_with(&format!(
-            "proposal {id}: record edited (nothing applied yet; a approves)"
+            "proposal {id}: memory edited (nothing applied yet; a approves)"
         )),
         "{status}"
     );

@@ -121,7 +121,7 @@ fn the_workbench_shows_the_cut_and_switches_sets() {
     // The Sets view lists both projects; the other one opens.
     screen.send(b"S");
     screen.wait_for("-home-dev-other/memory");
-    screen.wait_for("-home-dev-shop/memory  9 records");
+    screen.wait_for("-home-dev-shop/memory  9 memories");
     // Sorted by slug: the other project is above the one open (which is selected).
     screen.send(b"k");
     screen.send(b"\r");

@@ -322,7 +322,7 @@ fn a_wide_hints_bar_names_every_command() {
     }
     h.keys("p");
     let bar = hints(&h);
-    for hint in ["D decided", "h previous record"] {
+    for hint in ["D decided", "h previous memory"] {
         assert!(bar.contains(hint), "{hint} missing: {bar}");
     }
     // no proposal is selected, so none can be rebased: the bar does not offer it
@@ -437,7 +437,7 @@ fn a_finding_in_the_record_pane_is_apart_from_its_code() {
     let (_dir, mut h) = claude(150, 45);
     h.keys("G");
     let screen = h.screen();
-    assert!(screen.contains("Record: scratch"), "{screen}");
+    assert!(screen.contains("Topic file: scratch"), "{screen}");
     assert!(screen.contains("index-unlisted "), "{screen}");
 }
 

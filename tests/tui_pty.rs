@@ -418,7 +418,7 @@ fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
     pty.wait_for(&format!("new proposal: {id} (add gamma)"));
     pty.send(b"p");
     pty.wait_for("Proposals (1 pending, 0 decided)");
-    pty.wait_for("── new record");
+    pty.wait_for("── new memory");
     pty.send(b"a");
     pty.wait_for(&format!("Approve proposal {id}?"));
     pty.send(b"y");

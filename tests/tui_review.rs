@@ -208,8 +208,8 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
         assert!(screen.contains("● ready"), "{screen}");
         assert!(screen.contains("replaces    alpha, beta"), "{screen}");
         assert!(screen.contains("keeps       gamma, epsilon"), "{screen}");
-        // the proposed record whole first, then the diff against each source further down
-        assert!(screen.contains("── proposed record, whole"), "{screen}");
+        // the proposed memory whole first, then the diff against each source further down
+        assert!(screen.contains("── proposed memory, whole"), "{screen}");
         let mut seen = screen.clone();
         for _ in 0..4 {
             h.press(KeyCode::PageDown);
@@ -367,7 +367,7 @@ fn edit_a_proposed_record_then_approve() {
     h.keys("Reviewed. ");
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
-    assert!(h.screen().contains("record edited"), "{}", h.screen());
+    assert!(h.screen().contains("memory edited"), "{}", h.screen());
     let plan = load(&h, "dddd00000001").plan().expect("plan");
     assert!(
         plan.records()[0].body().starts_with("Reviewed. Indent"),
@@ -712,7 +712,7 @@ fn saving_an_unchanged_proposed_record_changes_nothing() {
     h.ctrl('s');
     assert!(h.app.editor.is_none());
     let screen = h.screen();
-    assert!(!screen.contains("record edited"), "{screen}");
+    assert!(!screen.contains("memory edited"), "{screen}");
     assert!(
         screen.contains("proposal ffff00000001: nothing changed, nothing saved"),
         "{screen}"

@@ -343,10 +343,14 @@ fn the_record_pane_lists_content_findings_apart_from_their_code() {
     let folder = claude_topics(dir.path(), &items);
     let claude = claude_at(&folder, &dir.path().join("state"), 150, 45);
     memory.draw();
-    for (format, mut h) in [(".memory", memory), ("claude", claude)] {
+    for (format, mut h) in [("Record", memory), ("Topic file", claude)] {
         h.draw();
         let screen = h.screen();
-        assert!(screen.contains("Record: deploys"), "{format}: {screen}");
+        // each format's pane title names one memory's file by its own noun
+        assert!(
+            screen.contains(&format!("{format}: deploys")),
+            "{format}: {screen}"
+        );
         for code in ["relative-date", "secret"] {
             let line = screen
                 .lines()
@@ -438,7 +442,7 @@ fn a_topic_file_past_the_cut_says_so_in_the_record_pane() {
     h.press(KeyCode::Char('G'));
     let screen = h.screen();
     assert!(screen.contains("│✂ project_release"), "{screen}");
-    assert!(screen.contains("Record: project_release"), "{screen}");
+    assert!(screen.contains("Topic file: project_release"), "{screen}");
     assert!(
         screen.contains("✂ not loaded: its MEMORY.md entry is past the load cut"),
         "{screen}"

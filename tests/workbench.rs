@@ -17,6 +17,7 @@ mod tui_panes;
 mod tui_review;
 mod tui_screen;
 mod tui_secrets;
+mod tui_words;
 
 // These also run the `memwb` binary.
 #[cfg(feature = "cli")]

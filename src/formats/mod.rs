@@ -153,6 +153,22 @@ pub trait Backend {
     /// Reverts `entry` as a new, base-checked, journaled change (refused as
     /// [`Entry::undo_refusal`] says, or when what it wrote changed since).
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError>;
+
+    // The words a front end names this format's own things with; everything else it says is
+    // the same on every format (docs/cli.md, "One idea, one word").
+
+    /// What the folder's list of memories and one memory's file are called here (the
+    /// workbench's pane titles and its help's sections).
+    fn nouns(&self) -> Nouns;
+}
+
+/// A format's names for its own things, each as a title ("Manifest", "Record").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nouns {
+    /// The list of the folder's memories.
+    pub list: &'static str,
+    /// One memory's file.
+    pub item: &'static str,
 }
 
 /// What a `set` changes: `None` keeps the field as it is.

@@ -19,6 +19,8 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let review = app.review.clone();
     let editing = app.editor.is_some();
     let budget = app.index.view.budget;
+    let nouns = app.backend.backend().nouns();
+    let keys = app.key_state();
     let Some(view) = app.view_mut() else {
         return;
     };
@@ -35,6 +37,8 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
         claude: None,
         claude_selected: None,
         report: None,
+        nouns,
+        keys: &keys,
     };
     view.render(frame, areas.list.union(areas.detail), &ctx);
     app.areas = areas;
@@ -91,6 +95,8 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let claude = app.claude.clone();
     let claude_selected = app.selected_topic_file();
     let report = app.findings.report.clone();
+    let nouns = app.backend.backend().nouns();
+    let keys = app.key_state();
     for pane in Pane::ALL {
         let area = areas.pane(pane);
         if area.area() == 0 || (editing && pane == Pane::Record) {
@@ -108,6 +114,8 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             claude: claude.as_deref(),
             claude_selected: claude_selected.as_deref(),
             report: report.as_deref(),
+            nouns,
+            keys: &keys,
         };
         app.pane_mut(pane).render(frame, area, &ctx);
     }
@@ -247,11 +255,12 @@ fn render_help(frame: &mut Frame, app: &mut App) {
     let theme = app.theme;
     let mut lines = Vec::new();
     let here = app.scopes_below_modals();
+    let nouns = app.backend.backend().nouns();
     for (scope, rows) in keymap::help_sections_for(&here, &app.key_state()) {
         let title = if here.contains(&scope) {
-            format!("{} (here)", scope.title())
+            format!("{} (here)", scope.title_in(nouns))
         } else {
-            scope.title().to_owned()
+            scope.title_in(nouns)
         };
         lines.push(Line::styled(title, theme.label()));
         for row in rows {
@@ -298,7 +307,7 @@ fn legend() -> Vec<(String, String)> {
         ("!", "an eval case whose expected memory left the set (broken)".to_owned()),
         ("- +", "MEMORY.md: only on disk, only in the index the set derives".to_owned()),
         ("*", "a marked proposal (Space marks)".to_owned()),
-        (findings.as_str(), format!("in a title (✗2 ⚠3 {findings}): records with errors, warnings; {findings} lists them")),
+        (findings.as_str(), format!("in a title (✗2 ⚠3 {findings}): memories with errors, warnings; {findings} lists them")),
     ]
     .into_iter()
     .map(|(mark, meaning)| (mark.to_owned(), meaning))

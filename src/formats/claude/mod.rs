@@ -14,8 +14,8 @@ use std::path::Path;
 
 use super::{
     AuditInputs, Backend, Capability, Decided, Deduped, Detected, Edit, FixPlanner, Format,
-    FormatError, IndexFix, NotAMemory, Open, OpenOptions, Proposals, Proposing, ReadError, Reading,
-    Recognized, Replacement, Summary, Written, detect,
+    FormatError, IndexFix, NotAMemory, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError,
+    Reading, Recognized, Replacement, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
@@ -224,5 +224,12 @@ impl Backend for ClaudeBackend<'_> {
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
         self.undone(entry)
+    }
+
+    fn nouns(&self) -> Nouns {
+        Nouns {
+            list: "Topic files",
+            item: "Topic file",
+        }
     }
 }

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use super::{
     AuditInputs, Backend, Decided, Deduped, Detected, Edit, FixPlanner, Format, FormatError,
-    IndexFix, Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement,
-    Summary, Written, detect,
+    IndexFix, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized,
+    Replacement, Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
@@ -200,5 +200,12 @@ impl Backend for MemoryBackend<'_> {
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
         self.undone(entry)
+    }
+
+    fn nouns(&self) -> Nouns {
+        Nouns {
+            list: "Manifest",
+            item: "Record",
+        }
     }
 }

@@ -124,7 +124,7 @@ impl App {
         match &checked.fix {
             None => {
                 let text = format!(
-                    "{} has no fix to file: a person decides ({} shows the record)",
+                    "{} has no fix to file: a person decides ({} shows the memory)",
                     checked.finding.code,
                     keymap::label(Scope::Findings, Action::JumpTo)
                 );

@@ -47,24 +47,24 @@ impl Confirm {
     pub fn question(&self) -> String {
         match self {
             Confirm::Delete(r) => format!(
-                "Delete {}? This commits a transaction.",
+                "Delete {}? This is journaled (undo in History).",
                 sanitize::line(r.name())
             ),
             Confirm::Drop { file, .. } => format!(
-                "Drop {} from the manifest? The file is deleted; this commits a transaction.",
+                "Drop {} from the manifest? The file is deleted; this is journaled (undo in History).",
                 sanitize::line(file)
             ),
             Confirm::Approve(ids) if ids.len() == 1 => format!(
-                "Approve proposal {}? This applies it through a transaction.",
+                "Approve proposal {}? It is written and journaled (undo in History).",
                 ids[0]
             ),
             Confirm::Approve(ids) => format!(
-                "Approve {} proposals ({})? Each applies through a transaction.",
+                "Approve {} proposals ({})? Each is written and journaled (undo in History).",
                 ids.len(),
                 ids.join(", ")
             ),
             Confirm::Undo(entry) => format!(
-                "Undo entry #{} ({})? This commits a transaction.",
+                "Undo entry #{} ({})? This is journaled too (an undo can be undone).",
                 entry.id,
                 entry.op.as_str()
             ),
@@ -73,7 +73,7 @@ impl Confirm {
             Confirm::Stray {
                 file, adopt: true, ..
             } => format!(
-                "Adopt {} into the set as it is? This commits a transaction.",
+                "Adopt {} into the set as it is? This is journaled (undo in History).",
                 sanitize::line(file)
             ),
             Confirm::Stray { file, .. } => format!(

@@ -38,7 +38,7 @@ impl App {
     /// A rebase went through: the proposal is shown again, as it now is, with what changed.
     pub(super) fn rebased(&mut self, id: &str, changes: Option<&str>) {
         let text = format!(
-            "proposal {id} rebased onto the current records: {} (nothing applied yet; {} approves)",
+            "proposal {id} rebased onto the current memories: {} (nothing applied yet; {} approves)",
             changes.unwrap_or("nothing changed"),
             keymap::label(Scope::Proposals, Action::Approve)
         );
@@ -53,7 +53,7 @@ impl App {
         self.set_status(
             StatusKind::Info,
             format!(
-                "proposal {id}: record edited (nothing applied yet; {} approves)",
+                "proposal {id}: memory edited (nothing applied yet; {} approves)",
                 keymap::label(Scope::Proposals, Action::Approve)
             ),
         );

@@ -7,6 +7,8 @@ mod table;
 
 use crossterm::event::KeyEvent;
 
+use crate::formats::Nouns;
+
 pub(crate) use available::{
     FindingFacts, KeyState, MANIFEST_UNREADABLE, ProposalFacts, Selected, refusal,
 };
@@ -135,6 +137,17 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The section's title in the help of a folder whose format names its panes `nouns`:
+    /// the list and the memory pane go by the titles they have on screen there.
+    pub(crate) fn title_in(self, nouns: Nouns) -> String {
+        match self {
+            Scope::Manifest => format!("{} pane", nouns.list),
+            Scope::Record => format!("{} pane", nouns.item),
+            _ => self.title().to_owned(),
+        }
+    }
+
+    /// The section's title in docs/workbench.md (a `.memory` set's pane names).
     pub fn title(self) -> &'static str {
         match self {
             Scope::Global => "Everywhere",

@@ -119,7 +119,7 @@ pub fn render_manifest(
             .iter()
             .filter_map(|f| worst(view, &pane.marks, f)),
     );
-    let title = format!(" Topic files ({shown}){counts} ");
+    let title = format!(" {} ({shown}){counts} ", ctx.nouns.list);
     let outer = block(title, ctx.focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
@@ -257,7 +257,7 @@ pub fn render_record(
 ) {
     let theme = ctx.theme;
     let Some(topic) = file.and_then(|f| view.topic(f)) else {
-        let outer = block(" Record ", ctx.focused, theme);
+        let outer = block(format!(" {} ", ctx.nouns.item), ctx.focused, theme);
         pane.view.render(
             frame,
             area,
@@ -272,7 +272,11 @@ pub fn render_record(
     } else {
         ""
     };
-    let title = format!(" Record: {}{unnamed} ", sanitize::line(topic.name()));
+    let title = format!(
+        " {}: {}{unnamed} ",
+        ctx.nouns.item,
+        sanitize::line(topic.name())
+    );
     let width = match topic.frontmatter() {
         Some(Frontmatter::Fields(fields)) => label_width(fields, 0).max(11),
         _ => 11,

@@ -293,7 +293,14 @@ fn place(checked: &Checked) -> String {
     sanitize::line(&place).into_owned()
 }
 
-fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Line<'static>> {
+/// The selected finding's detail; `jump_refused` is why its memory cannot be shown (it is
+/// about the folder), so the detail names `Enter` only where it runs.
+fn detail_lines(
+    checked: &Checked,
+    report: &SetReport,
+    jump_refused: Option<String>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let f = &checked.finding;
     let style = severity_style(f.severity, theme);
     let mut lines = vec![labelled(
@@ -303,7 +310,7 @@ fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Lin
         theme,
     )];
     if let Some(name) = &checked.name {
-        lines.push(labelled("record", name, Style::default(), theme));
+        lines.push(labelled("memory", name, Style::default(), theme));
     }
     if let Some(file) = &f.file {
         let at = match f.line {
@@ -342,15 +349,14 @@ fn detail_lines(checked: &Checked, report: &SetReport, theme: &Theme) -> Vec<Lin
         None => "none: a person decides".into(),
     };
     lines.push(labelled("fix", &fix, Style::default(), theme));
-    lines.push(labelled(
-        "jump",
-        &format!(
-            "{} shows the record in the Record pane",
+    let jump = match jump_refused {
+        Some(why) => format!("none: {why}"),
+        None => format!(
+            "{} shows the memory in the four panes",
             keymap::label(Scope::Findings, Action::JumpTo)
         ),
-        theme.dim(),
-        theme,
-    ));
+    };
+    lines.push(labelled("jump", &jump, theme.dim(), theme));
     for note in &report.notes {
         lines.push(labelled("note", note, theme.dim(), theme));
     }
@@ -443,7 +449,10 @@ impl Component for FindingsPane {
         }
         let outer = block(" Finding ", false, theme);
         let lines = match (self.selected_finding(), &self.report) {
-            (Some(checked), Some(report)) => detail_lines(checked, report, theme),
+            (Some(checked), Some(report)) => {
+                let jump_refused = ctx.keys.why_not(Scope::Findings, Action::JumpTo);
+                detail_lines(checked, report, jump_refused, theme)
+            }
             _ => vec![Line::styled("(no finding selected)", theme.dim())],
         };
         self.detail.render(frame, detail, outer, lines);

@@ -302,7 +302,7 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
     lines.extend(file_lines(entry, theme));
     if !entry.changed_files() {
         lines.push(Line::styled(
-            "changed no records (nothing to undo)",
+            "changed no memory (nothing to undo)",
             theme.dim(),
         ));
     }

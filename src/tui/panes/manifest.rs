@@ -225,15 +225,8 @@ impl ManifestPane {
         [list, footer_area]
     }
 
-    fn draw(
-        &mut self,
-        frame: &mut Frame,
-        area: Rect,
-        inspection: &Inspection,
-        budget: BudgetUse,
-        theme: &Theme,
-        focused: bool,
-    ) {
+    fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let (inspection, budget, theme) = (ctx.inspection, ctx.budget, ctx.theme);
         let total = inspection.entries.len();
         let shown = if self.filter.is_empty() {
             total.to_string()
@@ -241,10 +234,11 @@ impl ManifestPane {
             format!("{}/{total}", self.visible.len())
         };
         let title = format!(
-            " Manifest ({shown}){} ",
+            " {} ({shown}){} ",
+            ctx.nouns.list,
             finding_counts(self.marks.values().copied())
         );
-        let block = block(title, focused, theme);
+        let block = block(title, ctx.focused, theme);
         let inner = block.inner(area);
         frame.render_widget(block, area);
         let [list, footer] = self.split(inner);
@@ -388,14 +382,7 @@ impl Component for ManifestPane {
         if let Some(view) = ctx.claude {
             return super::claude::render_manifest(self, frame, area, ctx, view);
         }
-        self.draw(
-            frame,
-            area,
-            ctx.inspection,
-            ctx.budget,
-            ctx.theme,
-            ctx.focused,
-        );
+        self.draw(frame, area, ctx);
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {

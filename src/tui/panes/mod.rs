@@ -51,6 +51,11 @@ pub struct Ctx<'a> {
     /// The set's last check (the Findings view's): the Record pane lists the selected
     /// memory's findings from it.
     pub report: Option<&'a crate::content::report::SetReport>,
+    /// What the open folder's format calls its list of memories and one memory's file: the
+    /// list and memory panes' titles.
+    pub nouns: crate::formats::Nouns,
+    /// Which commands are available now: a pane names a key in its text only where it runs.
+    pub(crate) keys: &'a super::keymap::KeyState,
 }
 
 /// A pane or a view. Adding one is a new type implementing this, its [`Scope`] and bindings

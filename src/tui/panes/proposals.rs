@@ -452,7 +452,7 @@ pub fn detail_lines(
         if p.files.is_empty() {
             let key = crate::tui::keymap::label(Scope::Proposals, Action::Rebase);
             let hint =
-                format!("{key} rebases it: re-planned against the current records, shown again");
+                format!("{key} rebases it: re-planned against the current memories, shown again");
             lines.push(labelled("", &hint, theme.dim(), theme));
         }
     }
@@ -509,7 +509,7 @@ pub fn detail_lines(
             lines.push(labelled("adds", &names.join(", "), theme.added(), theme));
             lines.push(labelled(
                 "keeps",
-                &format!("all {} records", kept.len()),
+                &format!("all {} memories", kept.len()),
                 theme.dim(),
                 theme,
             ));
@@ -524,7 +524,7 @@ pub fn detail_lines(
             lines.push(labelled(
                 "keeps",
                 &if kept.is_empty() {
-                    "nothing else: every record is a source".to_owned()
+                    "nothing else: every memory is a source".to_owned()
                 } else {
                     kept.join(", ")
                 },
@@ -541,12 +541,12 @@ pub fn detail_lines(
             && !source_set.contains(new.name.as_str());
         let pointer = if i == selected_record { "▶ " } else { "" };
         let mut header = format!(
-            "{pointer}record {}/{count}: {}",
+            "{pointer}memory {}/{count}: {}",
             i + 1,
             sanitize::line(&new.name)
         );
         if taken {
-            header.push_str("  ⚠ this name is now taken by another record");
+            header.push_str("  ⚠ this name is now taken by another memory");
         }
         lines.push(Line::raw(""));
         lines.push(Line::styled(
@@ -555,9 +555,9 @@ pub fn detail_lines(
         ));
         // the record whole first, as it would be written; then how it differs from each source
         let whole = if sources.is_empty() {
-            "new record"
+            "new memory"
         } else {
-            "proposed record, whole"
+            "proposed memory, whole"
         };
         lines.push(heading(whole.into(), theme));
         lines.extend(diff::record(None, &new, theme));

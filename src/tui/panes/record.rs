@@ -58,11 +58,12 @@ impl Component for RecordPane {
         let stray = self.stray.as_ref().filter(|_| entry.is_none());
         let title = match (entry, stray) {
             (Some(e), _) => format!(
-                " Record: {} ",
+                " {}: {} ",
+                ctx.nouns.item,
                 sanitize::line(super::manifest::entry_key(e))
             ),
             (None, Some(stray)) => super::strays::title(stray),
-            (None, None) => " Record ".into(),
+            (None, None) => format!(" {} ", ctx.nouns.item),
         };
         let block = block(title, focused, theme);
         let key = entry
@@ -84,7 +85,7 @@ impl Component for RecordPane {
         let mut lines = match (entry, stray) {
             (Some(entry), _) => content(entry, &finding_lines(&found, theme), theme),
             (None, Some(stray)) => super::strays::lines(stray, theme),
-            (None, None) => vec![Line::styled("(no record selected)", theme.dim())],
+            (None, None) => vec![Line::styled("(no memory selected)", theme.dim())],
         };
         if let (Some(line), Some(entry)) = (self.goto.take(), entry) {
             let row = row_of_line(entry, line, found.len()).min(lines.len().saturating_sub(1));

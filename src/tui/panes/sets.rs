@@ -53,7 +53,7 @@ impl SetsPane {
             |i| format!("index {}/{}", i.lines, i.max_lines),
         );
         format!(
-            "{here} {:6} {}  {} records, {} errors, {} warnings, {index} {project}",
+            "{here} {:6} {}  {} memories, {} errors, {} warnings, {index} {project}",
             set.format.as_str(),
             set.path,
             set.records,
