@@ -13,23 +13,10 @@ use memwb::formats::{Format, Summary};
 use memwb::store::{MemoryType, Record};
 use memwb::tui::app::{Event, View};
 use memwb::tui::panes::Pane;
-use tui_harness::{Harness, set_row as row};
+use tui_harness::{Harness, claude_fixture as claude, set_row as row};
 
 fn record(name: &str, description: &str, body: &str) -> Record {
     Record::new(name, MemoryType::Project, description, body).expect("valid")
-}
-
-fn claude(w: u16, hgt: u16) -> (tempfile::TempDir, Harness) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let folder = common::claude_memory_copy(dir.path());
-    let h = Harness::claude(
-        &folder,
-        &dir.path().join("state"),
-        LoadLimits::default(),
-        w,
-        hgt,
-    );
-    (dir, h)
 }
 
 /// alpha, beta, gamma.

@@ -4,11 +4,9 @@
 //! Each key is pressed on a fresh workbench in the state, so one key's effect cannot hide
 //! another's.
 
-use crate::common;
 use crate::tui_harness::{self, Harness};
 
 use crossterm::event::{KeyCode, KeyEvent};
-use memwb::claude::LoadLimits;
 use memwb::tui::app::{Event, StatusKind};
 use memwb::tui::keymap::{self, BINDINGS, Binding, Scope};
 
@@ -30,15 +28,7 @@ fn records() -> Opened {
 }
 
 fn claude() -> Opened {
-    let dir = common::workspace();
-    let folder = common::claude_memory_copy(dir.path());
-    let h = Harness::claude(
-        &folder,
-        &dir.path().join("state"),
-        LoadLimits::default(),
-        SMALL.0,
-        SMALL.1,
-    );
+    let (dir, h) = tui_harness::claude_fixture(SMALL.0, SMALL.1);
     (Some(dir), h)
 }
 

@@ -3,11 +3,9 @@
 //! what each format calls its list of memories and one memory's file (`Backend::nouns`), and
 //! a pane names a key only where dispatch runs it.
 
-use crate::common;
-use crate::tui_harness::Harness;
+use crate::tui_harness::{Harness, claude_fixture as claude};
 
 use crossterm::event::KeyCode;
-use memwb::claude::LoadLimits;
 use memwb::tui::app::{Modal, StatusKind};
 use memwb::tui::keymap::BINDINGS;
 
@@ -24,20 +22,6 @@ const MEMORY_FORMAT_WORDS: [&str; 7] = [
 
 /// A workbench and what keeps its folder alive.
 type Opened = (Option<tempfile::TempDir>, Harness);
-
-/// The fixture's Claude Code folder, and what keeps it alive.
-fn claude(width: u16, height: u16) -> (tempfile::TempDir, Harness) {
-    let dir = common::workspace();
-    let folder = common::claude_memory_copy(dir.path());
-    let h = Harness::claude(
-        &folder,
-        &dir.path().join("state"),
-        LoadLimits::default(),
-        width,
-        height,
-    );
-    (dir, h)
-}
 
 /// The `.memory` contract's words in `text`, as whole words.
 fn memory_format_words(text: &str) -> Vec<String> {

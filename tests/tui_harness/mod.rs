@@ -401,6 +401,17 @@ pub fn set_row(format: memwb::formats::Format, path: &Path) -> memwb::formats::S
     }
 }
 
+/// A copy of the tests' Claude Code folder open in the workbench, memwb's state for it beside
+/// it; the directory keeps both.
+pub fn claude_fixture(width: u16, height: u16) -> (tempfile::TempDir, Harness) {
+    let dir = crate::common::workspace();
+    let folder = crate::common::claude_memory_copy(dir.path());
+    let state = dir.path().join("state");
+    let limits = memwb::claude::LoadLimits::default();
+    let h = Harness::claude(&folder, &state, limits, width, height);
+    (dir, h)
+}
+
 /// An empty workspace of `width` x `height` holding `records`, as the watcher shows them.
 pub fn with_records(width: u16, height: u16, records: Vec<memwb::store::Record>) -> Harness {
     let mut h = Harness::empty(width, height);

@@ -53,7 +53,7 @@ pub struct Ctx<'a> {
     pub report: Option<&'a crate::content::report::SetReport>,
     /// What the open folder's format calls its list of memories and one memory's file: the
     /// list and memory panes' titles.
-    pub nouns: crate::formats::Nouns,
+    pub(crate) nouns: crate::formats::Nouns,
     /// Which commands are available now: a pane names a key in its text only where it runs.
     pub(crate) keys: &'a super::keymap::KeyState,
 }
