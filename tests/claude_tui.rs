@@ -686,7 +686,8 @@ fn save_postgres_case(dir: &Path, h: &mut Harness) -> (std::path::PathBuf, Strin
         .claude()
         .expect("a Claude Code folder")
         .clone();
-    let evaluation = memwb::eval::ClaudeEval::open(&folder).expect("state");
+    let evaluation =
+        memwb::eval::FolderEval::open(&memwb::formats::Open::Claude(folder)).expect("state");
     assert!(
         evaluation.state().dir().starts_with(dir.join("state")),
         "the cases live in the state directory, outside the folder"

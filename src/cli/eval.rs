@@ -8,7 +8,7 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::eval::{
-    self, Case, CaseResult, ClaudeEval, Corpus, EvalState, ReplyCache, SelectorRun, Verdict,
+    self, Case, CaseResult, Corpus, EvalState, FolderEval, ReplyCache, SelectorRun, Verdict,
     model_label,
 };
 use crate::session::Selector;
@@ -118,12 +118,12 @@ impl EvalFolder for MemoryEval<'_> {
 }
 
 /// A Claude Code folder: the cases in its state directory, edited under its state lock.
-impl EvalFolder for ClaudeEval {
+impl EvalFolder for FolderEval {
     fn state(&self) -> &EvalState {
-        ClaudeEval::state(self)
+        FolderEval::state(self)
     }
     fn corpus(&self) -> anyhow::Result<Corpus> {
-        Ok(ClaudeEval::corpus(self))
+        Ok(FolderEval::corpus(self)?)
     }
     fn add(&self, case: Case) -> anyhow::Result<usize> {
         Ok(self.add_case(case)?)
@@ -141,7 +141,10 @@ pub(crate) fn run_claude(
     folder: &crate::claude::ClaudeFolder,
     args: &EvalArgs,
 ) -> anyhow::Result<u8> {
-    run_on(&ClaudeEval::open(folder)?, args)
+    run_on(
+        &FolderEval::open(&crate::formats::Open::Claude(folder.clone()))?,
+        args,
+    )
 }
 
 /// `memwb eval` and its subcommands on `folder`.

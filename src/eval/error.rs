@@ -31,6 +31,9 @@ pub enum EvalError {
     /// A Claude Code folder's state directory or its lock.
     #[error(transparent)]
     Claude(#[from] ClaudeError),
+    /// A backend's state place or lock.
+    #[error(transparent)]
+    Format(#[from] crate::formats::FormatError),
     /// memwb's state folder refused (a link, not a directory, not a file).
     #[error(transparent)]
     Review(#[from] ReviewError),

@@ -8,8 +8,8 @@
 //! cache.rs    model replies by (model, prompt hash), and what a model run cost
 //! effect.rs   what approving a proposal would change: the cases on the set as it would be
 //! state.rs    where a set's evaluation lives (.memory/.memwb/ or a backend's own directory)
-//! claude.rs   a Claude Code folder's evaluation: its cases in the folder's state directory,
-//!             under its lock; its corpus read through `formats::Backend` like any other
+//! folder.rs   a folder's evaluation, any format: its cases where the backend keeps memwb's
+//!             state, edited under the folder's lock; its corpus read through `formats::Backend`
 //! ```
 //!
 //! Above the review layer (it runs a proposal's plan against the cases), below the CLI and
@@ -17,9 +17,9 @@
 
 pub mod cache;
 pub mod cases;
-pub mod claude;
 pub mod effect;
 pub mod error;
+pub mod folder;
 pub(crate) mod metrics;
 pub mod run;
 pub mod state;
@@ -29,9 +29,9 @@ pub use cases::{
     Case, add_case, add_case_locked, load_cases, remove_case, remove_case_locked, save_cases,
     self_cases,
 };
-pub use claude::ClaudeEval;
 pub use effect::CaseChanges;
 pub use error::EvalError;
+pub use folder::FolderEval;
 pub use metrics::{CaseResult, Scores, Verdict};
 pub use run::{Corpus, SelectorRun, run_keyword, run_model};
 pub use state::EvalState;

@@ -11,6 +11,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
+use crate::formats::StatePlace;
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::review::state::{CACHE_DIR, MEMWB_DIR, StateDir};
 use crate::store::Store;
@@ -36,6 +37,14 @@ impl EvalState {
     pub fn of(store: &Store) -> Self {
         Self {
             location: Location::Memwb(store.clone()),
+        }
+    }
+
+    /// State where a backend keeps it ([`crate::formats::Backend::state_place`]).
+    pub fn in_place(place: StatePlace) -> Self {
+        match place {
+            StatePlace::InSet(set) => Self::of(&set),
+            StatePlace::Dir(dir) => Self::at(dir),
         }
     }
 

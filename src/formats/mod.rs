@@ -15,6 +15,7 @@ pub(crate) mod fix;
 pub mod memory;
 mod open;
 mod review;
+mod state;
 mod summary;
 
 pub use audit_inputs::{AuditInputs, FolderRoots};
@@ -24,6 +25,7 @@ pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Open, open};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
+pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
 
 use std::path::{Path, PathBuf};
@@ -118,6 +120,14 @@ pub trait Backend {
     /// person approves or rejects; a fix that would change nothing or is already filed is
     /// not filed again. Writes no memory.
     fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError>;
+
+    /// Where memwb keeps its own state for the folder (evaluation cases, reply caches),
+    /// created when the format keeps it outside the folder.
+    fn state_place(&self) -> Result<StatePlace, FormatError>;
+
+    /// Takes the lock every memwb change to the folder takes (waiting as the folder was
+    /// opened to wait).
+    fn lock_changes(&self) -> Result<ChangeLock, FormatError>;
 
     /// Why this format cannot do `capability`, in words that name no key or command of any
     /// front end (`None`: it can). The workbench neither offers nor runs a command whose

@@ -16,7 +16,7 @@ use crate::claude::write::FileWrite;
 use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
-use crate::eval::{Case, ClaudeEval};
+use crate::eval::{Case, FolderEval};
 use crate::review::claude as journal;
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
@@ -249,7 +249,8 @@ impl ClaudeJob {
         match self {
             ClaudeJob::Reload => Ok(Outcome::Done("reloaded".into())),
             ClaudeJob::SaveCase(case) => {
-                let saved = ClaudeEval::open(folder).and_then(|e| e.add_case(case.clone()));
+                let saved = FolderEval::open(&crate::formats::Open::Claude(folder.clone()))
+                    .and_then(|e| e.add_case(case.clone()));
                 match saved {
                     Ok(_) => Ok(Outcome::Done(format!("{}: done", self.describe()))),
                     Err(e) => Err(failed(e.to_string())),

@@ -8,8 +8,7 @@ use std::collections::HashMap;
 
 use crate::claude::ClaudeFolder;
 use crate::eval::{
-    self, Case, CaseChanges, CaseResult, ClaudeEval, Corpus, DEFAULT_K, EvalError, EvalState,
-    Verdict,
+    self, Case, CaseChanges, CaseResult, Corpus, DEFAULT_K, EvalError, EvalState, Verdict,
 };
 use crate::formats::Open as Backend;
 use crate::memory::Memory;
@@ -81,7 +80,8 @@ fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus) -> Evaluated {
     let blame = last_of(crate::review::claude::journal_of(folder))
         .filter(|entry| files_left_as(entry, folder))
         .map(|entry| entry.id);
-    let cases = ClaudeEval::open(folder).and_then(|e| eval::load_cases(e.state()));
+    let cases = eval::FolderEval::open(&crate::formats::Open::Claude(folder.clone()))
+        .and_then(|e| eval::load_cases(e.state()));
     let (cases, results, error) = run(&corpus, cases);
     let effects = if cases.is_empty() {
         Vec::new()

@@ -6,6 +6,7 @@ mod fix;
 mod maintain;
 mod project;
 mod review;
+mod state;
 mod summary;
 mod view;
 pub(crate) mod write;
@@ -13,9 +14,9 @@ pub(crate) mod write;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Capability, Decided, Deduped, Detected, Edit, FixPlanner, Format,
-    FormatError, IndexFix, NotAMemory, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError,
-    Reading, Recognized, Replacement, Summary, Written, detect,
+    AuditInputs, Backend, Capability, ChangeLock, Decided, Deduped, Detected, Edit, FixPlanner,
+    Format, FormatError, IndexFix, NotAMemory, Nouns, Open, OpenOptions, Proposals, Proposing,
+    ReadError, Reading, Recognized, Replacement, StatePlace, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
@@ -185,6 +186,14 @@ impl Backend for ClaudeBackend<'_> {
 
     fn file_fixes(&self, plan: FixPlanner<'_>) -> Result<Vec<Proposal>, ReviewError> {
         self.file_planned_fixes(plan)
+    }
+
+    fn state_place(&self) -> Result<StatePlace, FormatError> {
+        self.place_of_state()
+    }
+
+    fn lock_changes(&self) -> Result<ChangeLock, FormatError> {
+        self.lock_for_changes()
     }
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {

@@ -7,6 +7,7 @@ mod journaled;
 mod maintain;
 mod repair_target;
 mod review;
+mod state;
 mod summary;
 mod write;
 
@@ -15,9 +16,9 @@ pub use fix::dedupe_proposal;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Decided, Deduped, Detected, Edit, FixPlanner, Format, FormatError,
-    IndexFix, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized,
-    Replacement, Summary, Written, detect,
+    AuditInputs, Backend, ChangeLock, Decided, Deduped, Detected, Edit, FixPlanner, Format,
+    FormatError, IndexFix, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError, Reading,
+    Recognized, Replacement, StatePlace, Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
@@ -207,5 +208,13 @@ impl Backend for MemoryBackend<'_> {
             list: "Manifest",
             item: "Record",
         }
+    }
+
+    fn state_place(&self) -> Result<StatePlace, FormatError> {
+        Ok(self.place_of_state())
+    }
+
+    fn lock_changes(&self) -> Result<ChangeLock, FormatError> {
+        self.lock_for_changes()
     }
 }
