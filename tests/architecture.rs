@@ -769,14 +769,14 @@ fn engine_names_count_formats_and_engines_only() {
 const CLI_FORMAT_NAMES: [(&str, usize); 20] = [
     ("src/cli/check.rs", 5),
     ("src/cli/copy.rs", 17),
-    ("src/cli/eval.rs", 9),
+    ("src/cli/eval.rs", 5),
     ("src/cli/hints.rs", 2),
     ("src/cli/hook.rs", 10),
     ("src/cli/hooks/edit.rs", 1),
     ("src/cli/hooks/mod.rs", 2),
     ("src/cli/hooks/status.rs", 6),
     ("src/cli/input.rs", 1),
-    ("src/cli/mod.rs", 30),
+    ("src/cli/mod.rs", 14),
     ("src/cli/read.rs", 2),
     ("src/cli/records.rs", 1),
     ("src/cli/review.rs", 4),
@@ -784,8 +784,8 @@ const CLI_FORMAT_NAMES: [(&str, usize); 20] = [
     ("src/cli/sets.rs", 3),
     ("src/cli/shell.rs", 11),
     ("src/cli/target.rs", 25),
-    ("src/cli/tui.rs", 12),
-    ("src/cli/watch.rs", 17),
+    ("src/cli/tui.rs", 7),
+    ("src/cli/watch.rs", 16),
     ("src/cli/watch_record.rs", 20),
 ];
 

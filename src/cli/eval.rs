@@ -11,6 +11,7 @@ use crate::eval::{
     self, Case, CaseResult, Corpus, EvalState, FolderEval, ReplyCache, SelectorRun, Verdict,
     model_label,
 };
+use crate::formats::Open;
 use crate::session::Selector;
 use crate::store::Store;
 
@@ -133,18 +134,14 @@ impl EvalFolder for FolderEval {
     }
 }
 
-pub(crate) fn run(store: &Store, args: &EvalArgs) -> anyhow::Result<u8> {
-    run_on(&MemoryEval::new(store), args)
-}
-
-pub(crate) fn run_claude(
-    folder: &crate::claude::ClaudeFolder,
-    args: &EvalArgs,
-) -> anyhow::Result<u8> {
-    run_on(
-        &FolderEval::open(&crate::formats::Open::Claude(folder.clone()))?,
-        args,
-    )
+/// `memwb eval` on the folder `open` holds. A `.memory` set still edits its cases through
+/// the set's own transactions (`MemoryEval`); every other format through `FolderEval`, under
+/// its state lock.
+pub(crate) fn run(open: &Open, args: &EvalArgs) -> anyhow::Result<u8> {
+    match open {
+        Open::Memory(store) => run_on(&MemoryEval::new(store), args),
+        _ => run_on(&FolderEval::open(open)?, args),
+    }
 }
 
 /// `memwb eval` and its subcommands on `folder`.

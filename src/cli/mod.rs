@@ -41,7 +41,6 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
-use crate::formats::Open;
 use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
@@ -328,110 +327,52 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     // The demo opens its own copy: which folder the workspace holds does not matter.
     #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
-        return tui::demo(&crate::store::Store::open(&workspace, options)?, args);
+        return tui::demo(&options, args);
     }
     let open = target::resolve(&cli.folder, &workspace, options.clone())?;
     // Where `check` looks up the paths memories mention: the workspace the folder was found
     // for; a folder named with --memory-dir knows its own.
     let project = cli.folder.memory_dir.is_none().then(|| workspace.clone());
-    let store = match &open {
-        Open::Memory(store) => store.clone(),
-        Open::Claude(folder) => {
-            return run_claude(&cli, &open, folder, &workspace, options, project);
-        }
-    };
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
-        return tui::run(&store, &tui::TuiArgs::default());
+        return tui::run(&open, &workspace, &options, &tui::TuiArgs::default());
         #[cfg(not(feature = "tui"))]
         anyhow::bail!(
             "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
         );
     };
+    let backend = open.backend();
+    let backend = &*backend;
     match command {
-        Command::Ls(args) => read::ls(&*open.backend(), args),
-        Command::Show(args) => read::show(&*open.backend(), args),
-        Command::Add(args) => records::add(&*open.backend(), args),
-        Command::Set(args) => records::set(&*open.backend(), args),
-        Command::Rm(args) => records::rm(&*open.backend(), args),
-        Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
-        Command::Index(args) => records::index(&*open.backend(), args),
-        Command::Repair(args) => records::repair(&*open.backend(), args),
-        Command::Check(args) => check::run(&*open.backend(), args, project),
-        Command::Accept(args) => check::accept(&*open.backend(), args),
-        Command::Select(args) => read::select(&*open.backend(), args),
-        Command::Eval(args) => eval::run(&store, args),
-        Command::Propose(args) => review::propose(&*open.backend(), args),
-        Command::Proposals(args) => review::proposals(&*open.backend(), args),
-        Command::Approve(args) => review::approve(&*open.backend(), args),
-        Command::Reject(args) => review::reject(&*open.backend(), args),
-        Command::Copy(args) => copy::run(&open, args, store.options(), cli.folder.limits()),
-        Command::Log(args) => review::log(&*open.backend(), args),
-        Command::Undo(args) => review::undo(&*open.backend(), args),
+        Command::Ls(args) => read::ls(backend, args),
+        Command::Show(args) => read::show(backend, args),
+        Command::Select(args) => read::select(backend, args),
+        Command::Add(args) => records::add(backend, args),
+        Command::Set(args) => records::set(backend, args),
+        Command::Rm(args) => records::rm(backend, args),
+        Command::Consolidate(args) => records::consolidate(backend, args),
+        Command::Index(args) => records::index(backend, args),
+        Command::Repair(args) => records::repair(backend, args),
+        Command::Check(args) => check::run(backend, args, project),
+        Command::Accept(args) => check::accept(backend, args),
+        Command::Propose(args) => review::propose(backend, args),
+        Command::Proposals(args) => review::proposals(backend, args),
+        Command::Approve(args) => review::approve(backend, args),
+        Command::Reject(args) => review::reject(backend, args),
+        Command::Log(args) => review::log(backend, args),
+        Command::Undo(args) => review::undo(backend, args),
+        Command::Eval(args) => eval::run(&open, args),
+        Command::Copy(args) => copy::run(&open, args, &options, cli.folder.limits()),
+        Command::Watch(args) => watch::run(&open, args),
         #[cfg(feature = "tui")]
-        Command::Tui(args) => tui::run(&store, args),
+        Command::Tui(args) => tui::run(&open, &workspace, &options, args),
         #[cfg(feature = "tui")]
-        Command::Demo(args) => tui::demo(&store, args),
-        Command::Watch(args) => watch::run(&store, args),
-        Command::Completions(args) => shell::completions(args),
-        Command::Man(args) => shell::man(args),
-        Command::Sets(args) => sets::run(args, store.options(), cli.folder.limits()),
-        Command::Hook(args) => hook::run(args),
-        Command::Hooks(args) => hooks::run(args),
-    }
-}
-
-/// The commands on a Claude Code folder: reads, the journaled writes, and refusals for what
-/// only a `.memory` set has (a manifest to repair or rebuild an index from).
-fn run_claude(
-    cli: &Cli,
-    open: &Open,
-    folder: &crate::claude::ClaudeFolder,
-    workspace: &std::path::Path,
-    options: StoreOptions,
-    project: Option<PathBuf>,
-) -> anyhow::Result<u8> {
-    let Some(command) = &cli.command else {
-        #[cfg(feature = "tui")]
-        return tui::run_claude(folder, workspace, options);
-        #[cfg(not(feature = "tui"))]
-        anyhow::bail!(
-            "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
-        );
-    };
-    match command {
-        Command::Ls(args) => read::ls(&*open.backend(), args),
-        Command::Show(args) => read::show(&*open.backend(), args),
-        Command::Index(args) => records::index(&*open.backend(), args),
-        Command::Add(args) => records::add(&*open.backend(), args),
-        Command::Set(args) => records::set(&*open.backend(), args),
-        Command::Rm(args) => records::rm(&*open.backend(), args),
-        Command::Log(args) => review::log(&*open.backend(), args),
-        Command::Undo(args) => review::undo(&*open.backend(), args),
-        Command::Check(args) => check::run(&*open.backend(), args, project),
-        Command::Select(args) => read::select(&*open.backend(), args),
-        Command::Watch(args) => watch::run_claude(folder, args),
-        #[cfg(feature = "tui")]
-        Command::Tui(args) if args.dir.is_none() => tui::run_claude(folder, workspace, options),
-        // Both open another workspace's .memory, as they do without a Claude Code folder.
-        #[cfg(feature = "tui")]
-        Command::Tui(args) => tui::run(&crate::store::Store::open(workspace, options)?, args),
-        #[cfg(feature = "tui")]
-        Command::Demo(args) => tui::demo(&crate::store::Store::open(workspace, options)?, args),
-        Command::Propose(args) => review::propose(&*open.backend(), args),
-        Command::Proposals(args) => review::proposals(&*open.backend(), args),
-        Command::Approve(args) => review::approve(&*open.backend(), args),
-        Command::Reject(args) => review::reject(&*open.backend(), args),
-        Command::Copy(args) => copy::run(open, args, &options, cli.folder.limits()),
-        Command::Consolidate(args) => records::consolidate(&*open.backend(), args),
-        Command::Repair(args) => records::repair(&*open.backend(), args),
-        Command::Accept(args) => check::accept(&*open.backend(), args),
+        Command::Demo(args) => tui::demo(&options, args),
         Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),
         Command::Hooks(args) => hooks::run(args),
-        Command::Eval(args) => eval::run_claude(folder, args),
     }
 }
 

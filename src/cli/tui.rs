@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::store::Store;
+use crate::formats::Open;
+use crate::store::{Store, StoreOptions};
 
 #[derive(clap::Args, Debug, Default)]
 pub(super) struct TuiArgs {
@@ -25,24 +26,42 @@ fn require_terminal() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Opens the workbench on `args.dir`, else on the workspace of `store`.
-pub(super) fn run(store: &Store, args: &TuiArgs) -> anyhow::Result<u8> {
+/// Opens the workbench on `args.dir`'s `.memory`, else on the folder `open` holds; on a Claude
+/// Code folder its Sets view also looks under `workspace` and can open a folder of either
+/// format in place.
+pub(super) fn run(
+    open: &Open,
+    workspace: &Path,
+    options: &StoreOptions,
+    args: &TuiArgs,
+) -> anyhow::Result<u8> {
     require_terminal()?;
-    let store = match &args.dir {
-        Some(dir) => Store::open(dir, store.options().clone())
-            .with_context(|| format!("cannot open workspace {}", dir.display()))?,
-        None => store.clone(),
-    };
-    crate::tui::run(store)?;
+    if let Some(dir) = &args.dir {
+        let store = Store::open(dir, options.clone())
+            .with_context(|| format!("cannot open workspace {}", dir.display()))?;
+        crate::tui::run(store)?;
+        return Ok(0);
+    }
+    match open {
+        Open::Memory(store) => crate::tui::run(store.clone())?,
+        Open::Claude(folder) => {
+            let roots = vec![workspace.to_owned()];
+            let options = crate::formats::OpenOptions {
+                store: options.clone(),
+                claude: folder.limits(),
+            };
+            crate::tui::run::run_on(open.clone(), roots, options)?;
+        }
+    }
     Ok(0)
 }
 
 /// Copies the demo workspace to a fresh temporary directory and opens the workbench on it; on
 /// exit removes a copy left as shipped, or prints where a changed one is.
-pub(super) fn demo(store: &Store, _args: &DemoArgs) -> anyhow::Result<u8> {
+pub(super) fn demo(options: &StoreOptions, _args: &DemoArgs) -> anyhow::Result<u8> {
     require_terminal()?;
     let dir = crate::tui::demo::create()?;
-    let demo_store = Store::open(&dir, store.options().clone())
+    let demo_store = Store::open(&dir, options.clone())
         .with_context(|| format!("cannot open the demo workspace {}", dir.display()))?;
     let result = crate::tui::run(demo_store);
     // A copy left as shipped is of no use to keep: each run makes a fresh one, so copies do
@@ -132,23 +151,6 @@ fn shell_word(text: &str) -> String {
     } else {
         format!("'{}'", text.replace('\'', r"'\''"))
     }
-}
-
-/// Opens the workbench on a Claude Code folder; its Sets view also looks under `workspace`
-/// and can open a folder of either format in place.
-pub(super) fn run_claude(
-    folder: &crate::claude::ClaudeFolder,
-    workspace: &Path,
-    options: crate::store::StoreOptions,
-) -> anyhow::Result<u8> {
-    require_terminal()?;
-    let roots = vec![workspace.to_owned()];
-    let open = crate::formats::OpenOptions {
-        store: options,
-        claude: folder.limits(),
-    };
-    crate::tui::run::run_on(crate::formats::Open::Claude(folder.clone()), roots, open)?;
-    Ok(0)
 }
 
 #[cfg(test)]

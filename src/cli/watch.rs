@@ -7,9 +7,10 @@
 
 use std::io::Write;
 
+use crate::formats::Open;
 use crate::sanitize;
 use crate::store::Store;
-use crate::store::time::now_ms;
+use crate::store::time::{format_ms, now_ms};
 use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher};
 
 #[derive(clap::Args, Debug, Default)]
@@ -52,7 +53,7 @@ fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
     if parts.is_empty() {
         parts.push("no record changed".into());
     }
-    let at = crate::store::time::format_ms(at_ms);
+    let at = format_ms(at_ms);
     format!("{at} {}", parts.join("; "))
 }
 
@@ -60,12 +61,20 @@ fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
     Ok(if json {
         super::output::escape_json(&serde_json::to_string(line)?)
     } else {
-        let at = crate::store::time::format_ms(line.at);
+        let at = format_ms(line.at);
         format!("{at} set unreadable: {}", sanitize::line(line.error))
     })
 }
 
-pub(super) fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
+/// `memwb watch` on the folder `open` holds: one line per change another program makes.
+pub(super) fn run(open: &Open, args: &WatchArgs) -> anyhow::Result<u8> {
+    match open {
+        Open::Memory(store) => run_on_set(store, args),
+        Open::Claude(folder) => run_on_topics(folder, args),
+    }
+}
+
+fn run_on_set(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
     if args.record {
         anyhow::bail!(
             "--record is for Claude Code folders (--claude, --memory-dir DIR or --all); memwb journals every change it makes to a .memory set itself"
@@ -118,10 +127,7 @@ pub(super) fn run(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
 
 /// `memwb watch` on a Claude Code folder: the same lines, once the folder has been quiet.
 /// Says on stderr when the watch is set up (scripts can wait for that line).
-pub(super) fn run_claude(
-    folder: &crate::claude::ClaudeFolder,
-    args: &WatchArgs,
-) -> anyhow::Result<u8> {
+fn run_on_topics(folder: &crate::claude::ClaudeFolder, args: &WatchArgs) -> anyhow::Result<u8> {
     use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
     if args.record {
         return super::watch_record::run(vec![folder.clone()], args.json);
