@@ -50,8 +50,9 @@ fn b_rebases_a_stale_proposal_which_then_approves_on_both_formats() {
         h.keys("b");
         let status = h.app.status.clone().expect("status").text;
         assert!(
-            status.starts_with(&format!("proposal {id} rebased onto the current memories: "))
-                && status.contains("alpha")
+            status.starts_with(&format!(
+                "proposal {id} rebased onto the current memories: "
+            )) && status.contains("alpha")
                 && status.contains("was changed")
                 && status.contains("nothing applied yet"),
             "{format:?}: {status}"
