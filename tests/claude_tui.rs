@@ -379,7 +379,7 @@ fn an_edit_keeps_every_other_byte_and_is_journaled_and_undone() {
         assert!(after.contains(line), "{line:?} lost:\n{after}");
     }
     assert!(
-        h.screen().contains("save user_role.md: written"),
+        h.screen().contains("save user_role: written"),
         "{}",
         h.screen()
     );
@@ -932,8 +932,7 @@ fn a_topic_file_with_broken_yaml_opens_raw_with_the_error_line_and_saves_fixed()
         Some(fixed.as_str())
     );
     assert!(
-        h.screen()
-            .contains("save feedback_commit_style.md: written"),
+        h.screen().contains("save feedback_commit_style: written"),
         "{}",
         h.screen()
     );

@@ -263,7 +263,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     screen.wait_for("Edit user_role.md");
     screen.send(b"ZZ edited ");
     screen.send(CTRL_S);
-    screen.wait_for("save user_role.md: written");
+    screen.wait_for("save user_role: written");
     assert!(read("user_role.md").is_some_and(|t| t.contains("ZZ edited")));
 
     // rename: a new name moves the file and rewrites its link
@@ -293,7 +293,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     screen.send(b"d");
     screen.wait_for("Delete project_deploy_freeze.md");
     screen.send(b"y");
-    screen.wait_for("delete project_deploy_freeze.md: written");
+    screen.wait_for("delete deploy-freeze: written");
     assert_eq!(read("project_deploy_freeze.md"), None);
 
     // undo the delete from History: the file and its index line come back
@@ -411,7 +411,7 @@ fn an_own_save_is_said_once_in_the_message_log() {
     screen.wait_for("Edit user_role.md");
     screen.send(b"ZZ edited ");
     screen.send(CTRL_S);
-    screen.wait_for("save user_role.md: written");
+    screen.wait_for("save user_role: written");
     // The watcher reports changes in order: once another writer's shows, ours was handled.
     std::fs::write(
         folder.join("reference_runbook.md"),
@@ -443,7 +443,7 @@ fn an_own_save_is_said_once_in_the_message_log() {
     assert_eq!(
         messages
             .iter()
-            .filter(|m| m.starts_with("save user_role.md: written"))
+            .filter(|m| m.starts_with("save user_role: written"))
             .count(),
         1,
         "{text}"

@@ -398,12 +398,27 @@ impl ClaudeJob {
         match self {
             ClaudeJob::Reload => "reload".into(),
             ClaudeJob::Read { file, .. } => format!("read {file}"),
+            // Said by memory name, as on every format: a rename as such.
             ClaudeJob::Save {
-                file: Some(file), ..
-            } => format!("save {file}"),
+                file: Some(file),
+                base,
+                fields,
+            } => {
+                let before = base.as_deref().map(|text| TopicFile { file, text }.name());
+                match before {
+                    Some(before) if before != fields[0] => {
+                        format!("rename {before} to {}", fields[0])
+                    }
+                    _ => format!("save {}", fields[0]),
+                }
+            }
             ClaudeJob::Save { fields, .. } => format!("add {}", fields[0]),
-            ClaudeJob::Replace { file, .. } => format!("save {file}"),
-            ClaudeJob::Remove { file, .. } => format!("delete {file}"),
+            ClaudeJob::Replace { file, text, .. } => {
+                format!("save {}", TopicFile { file, text }.name())
+            }
+            ClaudeJob::Remove { file, base } => {
+                format!("delete {}", TopicFile { file, text: base }.name())
+            }
             ClaudeJob::PlanIndexFix => "plan the MEMORY.md fix".into(),
             ClaudeJob::IndexFix(_) => "fix MEMORY.md".into(),
             ClaudeJob::Undo(entry) => format!("undo #{}", entry.id),

@@ -131,6 +131,11 @@ fn new_rename_delete_reject_and_history_read_alike_in_the_workbench_on_both_form
             listed.contains("delta") && !listed.contains("gamma"),
             "{format:?}: {listed}"
         );
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.starts_with("rename gamma to delta: written"),
+            "{format:?}: {status}"
+        );
         // Only the status line, saying what the save did, still names gamma.
         let screen = h.screen();
         assert!(

@@ -23,6 +23,21 @@ pub struct TopicFile<'a> {
     pub text: &'a str,
 }
 
+impl TopicFile<'_> {
+    /// The memory's name as the text holds it: the `name` field, else (missing or blank) the
+    /// file's stem, the rule `Topic::name` reads a folder by.
+    pub fn name(&self) -> String {
+        let parsed = frontmatter::parse(self.text);
+        match parsed.field("name").filter(|name| !name.trim().is_empty()) {
+            Some(name) => name.to_owned(),
+            None => {
+                let file = self.file.rsplit('/').next().unwrap_or(self.file);
+                file.strip_suffix(".md").unwrap_or(file).to_owned()
+            }
+        }
+    }
+}
+
 /// A new memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewMemory {
