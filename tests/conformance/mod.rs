@@ -62,6 +62,18 @@ fn filed(folder: &Folder) -> String {
         .to_owned()
 }
 
+/// Approves proposal `id` from the workbench's Proposals view (`a`, then `y`) and checks the
+/// status line says it was written.
+fn approve_in_workbench(h: &mut Harness, id: &str, format: Format) {
+    h.keys("a");
+    h.keys("y");
+    assert!(
+        h.screen().contains(&format!("approve {id}: written")),
+        "{format:?}: {}",
+        h.screen()
+    );
+}
+
 /// Every file memwb keeps beside the memories (its journal, proposals, dropped copies), with
 /// the path it is at: `.memory/.memwb/` on a `.memory` set, the state directory on a Claude
 /// Code folder.

@@ -3,7 +3,7 @@
 //! approved; a rebase that cannot hold is refused with its reason and leaves the proposal as it
 //! was; a ready proposal has nothing to rebase. Nothing is written to the memories by a rebase.
 
-use super::{add, kept_files, workbench};
+use super::{add, approve_in_workbench, kept_files, workbench};
 use crate::common::formats::{BOTH, Folder};
 
 /// Files `reply` through `propose import` and returns the proposal's id.
@@ -71,13 +71,7 @@ fn b_rebases_a_stale_proposal_which_then_approves_on_both_formats() {
             "{format:?}: {listed}"
         );
 
-        h.keys("a");
-        h.keys("y");
-        assert!(
-            h.screen().contains(&format!("approve {id}: written")),
-            "{format:?}: {}",
-            h.screen()
-        );
+        approve_in_workbench(&mut h, &id, format);
         let shown = folder.ok(&["show", "alpha"]);
         assert!(shown.contains("Alpha, as proposed."), "{format:?}: {shown}");
         let shown = folder.ok(&["show", "beta"]);

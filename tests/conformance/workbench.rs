@@ -3,18 +3,14 @@
 
 use crossterm::event::KeyCode;
 
-use super::{TOKEN, add, filed, workbench};
+use super::{TOKEN, add, approve_in_workbench, filed, workbench};
 use crate::common;
-use crate::common::formats::{BOTH, Folder};
+use crate::common::formats::{BOTH, Folder, Format};
 
 #[test]
 fn open_approve_edit_save_and_undo_read_alike_in_the_workbench_on_both_formats() {
     for format in BOTH {
-        let folder = Folder::new(format);
-        folder.ok(&add("alpha", "Alpha's body."));
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("beta", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = alpha_and_a_filed_token(format);
 
         let mut h = workbench(&folder);
         let screen = h.screen();
@@ -30,13 +26,7 @@ fn open_approve_edit_save_and_undo_read_alike_in_the_workbench_on_both_formats()
         h.keys("p");
         let screen = h.screen();
         assert!(screen.contains(&id), "{format:?}: {screen}");
-        h.keys("a");
-        h.keys("y");
-        assert!(
-            h.screen().contains(&format!("approve {id}: written")),
-            "{format:?}: {}",
-            h.screen()
-        );
+        approve_in_workbench(&mut h, &id, format);
         let shown = folder.ok(&["show", "beta"]);
         assert!(
             !shown.contains(TOKEN) && shown.contains("[REDACTED]"),
@@ -99,11 +89,7 @@ fn field(h: &mut crate::tui_harness::Harness, field: usize, value: &str) {
 fn new_rename_delete_reject_and_history_read_alike_in_the_workbench_on_both_formats() {
     use memwb::tui::editor::{BODY, DESCRIPTION, NAME, TYPE};
     for format in BOTH {
-        let folder = Folder::new(format);
-        folder.ok(&add("alpha", "Alpha's body."));
-        let body = format!("The CI token is {TOKEN}.");
-        folder.ok(&common::cli::add_args("beta", "the CI credentials", &body));
-        let id = filed(&folder);
+        let (folder, id) = alpha_and_a_filed_token(format);
         let mut h = workbench(&folder);
 
         h.keys("n");
@@ -206,4 +192,15 @@ fn new_rename_delete_reject_and_history_read_alike_in_the_workbench_on_both_form
             "{format:?}: {screen}"
         );
     }
+}
+
+/// A folder of `format` holding alpha and beta, beta with a credential, and the redaction
+/// `check --fix` filed for it (its id).
+fn alpha_and_a_filed_token(format: Format) -> (Folder, String) {
+    let folder = Folder::new(format);
+    folder.ok(&add("alpha", "Alpha's body."));
+    let body = format!("The CI token is {TOKEN}.");
+    folder.ok(&common::cli::add_args("beta", "the CI credentials", &body));
+    let id = filed(&folder);
+    (folder, id)
 }
