@@ -77,6 +77,13 @@ pub enum TopicContent {
     Unreadable(String),
 }
 
+/// A topic file's name without `.md` and without its folder: the name of a memory whose
+/// `name` field is missing or blank.
+pub(crate) fn stem_of(file: &str) -> &str {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    name.strip_suffix(".md").unwrap_or(name)
+}
+
 impl Topic {
     pub fn parsed(&self) -> Option<&Parsed> {
         match &self.content {
@@ -87,8 +94,7 @@ impl Topic {
 
     /// The file name without `.md` and without its folder.
     pub fn stem(&self) -> &str {
-        let name = self.file.rsplit('/').next().unwrap_or(&self.file);
-        name.strip_suffix(".md").unwrap_or(name)
+        stem_of(&self.file)
     }
 
     /// The `name` field, else (missing or blank, as Claude Code leaves a name it could not

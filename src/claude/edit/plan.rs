@@ -28,13 +28,11 @@ impl TopicFile<'_> {
     /// file's stem, the rule `Topic::name` reads a folder by.
     pub fn name(&self) -> String {
         let parsed = frontmatter::parse(self.text);
-        match parsed.field("name").filter(|name| !name.trim().is_empty()) {
-            Some(name) => name.to_owned(),
-            None => {
-                let file = self.file.rsplit('/').next().unwrap_or(self.file);
-                file.strip_suffix(".md").unwrap_or(file).to_owned()
-            }
-        }
+        parsed
+            .field("name")
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or_else(|| crate::claude::folder::stem_of(self.file))
+            .to_owned()
     }
 }
 
