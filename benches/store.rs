@@ -246,8 +246,8 @@ fn claude_index_line(i: usize, edit: &str) -> String {
 /// instead of its changed lines in `lines` (the rest of the line is the same serialization).
 fn claude_journal_bytes(base: &Path, topics: usize) -> [(u64, u64); 3] {
     use memwb::claude::{ClaudeFolder, FileImage, FileWrite, LoadLimits};
+    use memwb::formats::claude::journal::{journal_of, journaled};
     use memwb::review::EntryMeta;
-    use memwb::review::claude::{journal_of, journaled};
     let dir = tempfile::tempdir_in(base).unwrap_or_else(|e| panic!("temp dir: {e}"));
     let memory = dir.path().join("memory");
     fs::create_dir(&memory).unwrap_or_else(|e| panic!("mkdir: {e}"));

@@ -379,7 +379,7 @@ mod claude {
 
     use memwb::claude::{ClaudeFolder, FileWrite, LoadLimits};
     use memwb::claude_watch::{ClaudeEvent, ClaudeWatcher};
-    use memwb::review::claude::journaled;
+    use memwb::formats::claude::journal::journaled;
     use memwb::review::{EntryMeta, Op};
     use memwb::tui::app::{App, Event};
     use memwb::tui::claude_jobs::ClaudeJob;

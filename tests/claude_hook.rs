@@ -400,7 +400,7 @@ fn record_mode_lets_the_edit_through_journals_it_and_undo_restores_the_bytes() {
     assert_eq!(session.log(), "", "{}", session.log());
 
     let folder = session.folder();
-    let entries = memwb::review::claude::journal_of(&folder)
+    let entries = memwb::formats::claude::journal::journal_of(&folder)
         .expect("journal")
         .entries()
         .expect("entries");
@@ -437,9 +437,9 @@ fn record_mode_lets_the_edit_through_journals_it_and_undo_restores_the_bytes() {
         session.log()
     );
     let entry = entry.clone();
-    let journal = memwb::review::claude::journal_of(&folder).expect("journal");
+    let journal = memwb::formats::claude::journal::journal_of(&folder).expect("journal");
     assert_eq!(journal.entries().expect("entries").len(), before);
-    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    memwb::formats::claude::journal::undo(&folder, &entry).expect("undo");
     assert_eq!(
         fs::read_to_string(&file).expect("read"),
         original,
@@ -495,7 +495,7 @@ fn watch_record_journals_an_outside_write_once_with_its_previous_text() {
     assert_eq!(line["files"], json!(["user_role.md"]));
     assert_eq!(line["folder"], json!(memory));
     let folder = session.folder();
-    let entries = memwb::review::claude::journal_of(&folder)
+    let entries = memwb::formats::claude::journal::journal_of(&folder)
         .expect("journal")
         .entries()
         .expect("entries");
@@ -508,7 +508,7 @@ fn watch_record_journals_an_outside_write_once_with_its_previous_text() {
     );
     assert_eq!(entry.who.tool, Some(memwb::review::who::Tool::Watch));
     // memwb's own undo is journaled by memwb: the watcher does not journal it a second time.
-    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    memwb::formats::claude::journal::undo(&folder, &entry).expect("undo");
     assert_eq!(fs::read_to_string(&file).expect("read"), original);
     fs::write(memory.join("project_new.md"), "---\nname: new\n---\nx\n").expect("write");
     let line: Value =
@@ -594,7 +594,7 @@ fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply
     assert_eq!(session.tree(), before, "the folder is untouched");
     assert_eq!(session.log(), "", "{}", session.log());
 
-    let listing = memwb::review::claude::list(&folder).expect("list");
+    let listing = memwb::formats::claude::journal::list(&folder).expect("list");
     assert_eq!(listing.proposals.len(), 3);
     let by_id = |id: &str| {
         listing
@@ -657,7 +657,7 @@ fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply
     // that Write would have left it (the slug it keeps, its session as `originSessionId`),
     // with its index line.
     let index = fs::read_to_string(memory.join("MEMORY.md")).expect("index");
-    let approved = memwb::review::claude::approve(&folder, &id).expect("approve");
+    let approved = memwb::formats::claude::journal::approve(&folder, &id).expect("approve");
     let written = fs::read_to_string(memory.join("feedback_flaky_tests.md")).expect("written");
     assert!(
         written.starts_with("---\nname: flaky-tests\ndescription: retry the payments suite once\nmetadata:\n  node_type: memory\n  type: feedback\n  originSessionId: 0b6f2c1e-5d0a-4c9b-9f3e-2a7d8c1b4e60\n  modified: ")
@@ -670,7 +670,7 @@ fn review_files_a_proposal_per_write_denies_the_call_and_approve_then_undo_apply
         "{after_index}"
     );
     let entry = approved.entry.expect("journaled");
-    memwb::review::claude::undo(&folder, &entry).expect("undo");
+    memwb::formats::claude::journal::undo(&folder, &entry).expect("undo");
     assert!(!memory.join("feedback_flaky_tests.md").exists());
     assert_eq!(
         fs::read_to_string(memory.join("MEMORY.md")).expect("index"),
@@ -707,7 +707,7 @@ fn a_memory_md_edit_is_approved_with_its_name_and_recorded_as_a_set() {
     fs::write(&index, now.replacen("# Index", "# Memory", 1)).expect("edit");
     let post = session.input("PostToolUse", "Edit", edit, "toolu_idx2");
     assert_eq!(session.hook(&post, &record), "");
-    let entries = memwb::review::claude::journal_of(&session.folder())
+    let entries = memwb::formats::claude::journal::journal_of(&session.folder())
         .expect("journal")
         .entries()
         .expect("entries");
@@ -812,7 +812,7 @@ fn a_repeated_call_answers_with_the_pending_proposal() {
     again["tool_use_id"] = json!("toolu_other");
     assert_eq!(queued_id(&session.hook(&again, &[])), id);
     let pending = |folder: &memwb::claude::ClaudeFolder| {
-        memwb::review::claude::list(folder)
+        memwb::formats::claude::journal::list(folder)
             .expect("list")
             .proposals
             .iter()
@@ -833,7 +833,7 @@ fn a_repeated_call_answers_with_the_pending_proposal() {
     assert!(second != id && third != id && second != third);
     assert_eq!(pending(&folder).len(), 3);
     // Once the proposal is decided, the same call files anew.
-    memwb::review::claude::reject(&folder, &id, None).expect("reject");
+    memwb::formats::claude::journal::reject(&folder, &id, None).expect("reject");
     assert_ne!(queued_id(&session.hook(&write, &[])), id);
 }
 
@@ -913,7 +913,7 @@ fn a_never_closing_stdin_and_a_held_state_lock_get_an_answer_inside_the_budget()
         .unwrap_or_else(|| panic!("no line says the change is not journaled: {log}"));
     assert!(line.contains("`memwb watch --record` journals it"), "{log}");
     drop(held);
-    let journal = memwb::review::claude::journal_of(&session.folder()).expect("journal");
+    let journal = memwb::formats::claude::journal::journal_of(&session.folder()).expect("journal");
     assert!(
         journal
             .entries()
@@ -1163,7 +1163,7 @@ fn tools_memwb_does_not_know_are_judged_by_the_paths_in_their_input() {
     let mut post = write.clone();
     post["hook_event_name"] = json!("PostToolUse");
     assert_eq!(session.hook(&post, &record), "");
-    let entries = memwb::review::claude::journal_of(&session.folder())
+    let entries = memwb::formats::claude::journal::journal_of(&session.folder())
         .expect("journal")
         .entries()
         .expect("entries");

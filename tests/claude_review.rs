@@ -572,7 +572,7 @@ fn journal_entries(env: &Env) -> Vec<memwb::review::Entry> {
     let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
         .expect("open")
         .with_state_root(env.state());
-    let scan = memwb::review::claude::journal_of(&folder)
+    let scan = memwb::formats::claude::journal::journal_of(&folder)
         .expect("journal")
         .scan()
         .expect("scan");
@@ -687,7 +687,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
             .expect("open")
             .with_state_root(env.state());
         let failing = folder.clone().with_hooks(IoHooks::new(hook.clone()));
-        let error = match memwb::review::claude::approve(&failing, &id) {
+        let error = match memwb::formats::claude::journal::approve(&failing, &id) {
             Ok(_) => {
                 assert!(
                     before_commit >= 8,
@@ -703,7 +703,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
             // The files are written; only the journal's mark failed: the entry and the
             // decision wait as an intent that the next change records.
             after_commit += 1;
-            memwb::review::claude::recover(&folder).expect("recovery");
+            memwb::formats::claude::journal::recover(&folder).expect("recovery");
             assert_eq!(journal_entries(env).len(), 1, "step {n} ({op:?})");
             assert_eq!(
                 env.proposals(&["--all"])[0]["state"],
@@ -730,7 +730,7 @@ fn a_failure_at_any_step_of_an_approved_consolidation_loses_nothing_and_can_be_r
                 "ready",
                 "step {n}: still pending"
             );
-            memwb::review::claude::approve(&folder, &id).expect("a retry applies it");
+            memwb::formats::claude::journal::approve(&folder, &id).expect("a retry applies it");
             assert_eq!(journal_entries(env).len(), 1);
         }
         let mut files = tree(&env.memory());
@@ -785,7 +785,7 @@ fn an_approval_is_undone_to_the_exact_bytes_of_every_file_and_the_index() {
     let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
         .expect("open")
         .with_state_root(env.state());
-    memwb::review::claude::undo(&folder, &entries[0]).expect("undo");
+    memwb::formats::claude::journal::undo(&folder, &entries[0]).expect("undo");
     assert_eq!(
         tree(&env.memory()),
         before,
@@ -845,13 +845,13 @@ fn a_stale_dedupe_proposal_is_rebased_onto_the_current_files() {
     let folder = memwb::claude::ClaudeFolder::open(&env.memory(), Default::default())
         .expect("open")
         .with_state_root(env.state());
-    let ready = memwb::review::claude::rebase(&folder, &id).expect_err("ready");
+    let ready = memwb::formats::claude::journal::rebase(&folder, &id).expect_err("ready");
     assert!(ready.to_string().contains("it is not stale"), "{ready}");
     let file = env.memory().join("feedback_indent.md");
     let text = fs::read_to_string(&file).expect("read");
     fs::write(&file, format!("{text}\nNever spaces, not even in YAML.\n")).expect("write");
     assert_eq!(env.proposals(&[])[0]["state"], "stale");
-    let rebased = memwb::review::claude::rebase(&folder, &id).expect("rebase");
+    let rebased = memwb::formats::claude::journal::rebase(&folder, &id).expect("rebase");
     assert_eq!(rebased.proposal.id, id);
     let changes = rebased.changes.join("; ");
     assert!(
@@ -868,6 +868,6 @@ fn a_stale_dedupe_proposal_is_rebased_onto_the_current_files() {
     );
     assert!(!env.memory().join("feedback_indent.md").exists());
     // a decided proposal is not rebased
-    let decided = memwb::review::claude::rebase(&folder, &id).expect_err("decided");
+    let decided = memwb::formats::claude::journal::rebase(&folder, &id).expect_err("decided");
     assert!(decided.to_string().contains("approved"), "{decided}");
 }

@@ -13,8 +13,8 @@ use memwb::claude::FileImage;
 use memwb::claude::LoadLimits;
 use memwb::claude_watch::ClaudeEvent;
 use memwb::formats::Format;
+use memwb::formats::claude::journal::{self, NewFiles};
 use memwb::review::Origin;
-use memwb::review::claude::{self, NewFiles};
 use memwb::review::proposal::images;
 use memwb::tui::app::{Effect, Event, StatusKind, View};
 use memwb::tui::panes::Pane;
@@ -141,7 +141,7 @@ fn file_from_outside(h: &mut Harness, files: Vec<FileImage>) -> String {
         origin: Origin::new("dedupe"),
         evidence: Some("filed by the test".into()),
     };
-    let id = claude::file_proposal(&folder, new).expect("filed").id;
+    let id = journal::file_proposal(&folder, new).expect("filed").id;
     h.send(Event::Watch(ClaudeEvent::Review.into()));
     id
 }
@@ -746,7 +746,7 @@ fn a_journaled_change_that_breaks_a_case_is_named_by_its_entry() {
         .expect("a Claude Code folder")
         .clone();
     let base = std::fs::read_to_string(&file).expect("read");
-    let (_, entry) = memwb::review::claude::journaled(
+    let (_, entry) = memwb::formats::claude::journal::journaled(
         &folder,
         vec![FileWrite {
             file: "feedback_integration_tests.md".into(),
@@ -774,7 +774,7 @@ fn a_journaled_change_that_breaks_a_case_is_named_by_its_entry() {
 #[test]
 fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_before_approval() {
     use memwb::claude::FileImage;
-    use memwb::review::claude::{NewFiles, file_proposal};
+    use memwb::formats::claude::journal::{NewFiles, file_proposal};
     use memwb::review::{Kind, Origin};
     let (dir, mut h) = open(LoadLimits::default());
     let (file, edited) = save_postgres_case(dir.path(), &mut h);

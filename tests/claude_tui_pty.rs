@@ -11,8 +11,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use memwb::claude::{ClaudeFolder, FileImage, LoadLimits};
+use memwb::formats::claude::journal::{self, NewFiles};
 use memwb::review::Origin;
-use memwb::review::claude::{self, NewFiles};
 use memwb::review::proposal::images;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
@@ -234,7 +234,7 @@ fn file_from_outside(folder: &Path, state: &Path, image: FileImage) -> String {
         origin: Origin::new("dedupe"),
         evidence: None,
     };
-    claude::file_proposal(&folder, new).expect("filed").id
+    journal::file_proposal(&folder, new).expect("filed").id
 }
 
 /// A home holding a copy of the fixture's Claude Code config; its shop folder (no

@@ -1,5 +1,5 @@
 //! Writing Claude Code folders: the multi-file compare-and-swap (`claude::write::apply`), its
-//! journal and undo (`review::claude`). Conflicts with a plain write, a fault and a crash at
+//! journal and undo (`formats::claude::journal`). Conflicts with a plain write, a fault and a crash at
 //! every step of a three-file change, `.consolidate-lock`, links and FIFOs, exact-byte undo,
 //! and two processes on the state lock. After every test the Claude folder holds nothing but
 //! memories (topic files, MEMORY.md).
@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use common::FailAt;
 use memwb::claude::write::TEMP_PREFIX;
 use memwb::claude::{ClaudeError, ClaudeFolder, ClaudeState, FileWrite, LoadLimits, apply};
-use memwb::review::claude::{journal_of, journaled, undo};
+use memwb::formats::claude::journal::{journal_of, journaled, undo};
 use memwb::review::{EntryMeta, Op, ReviewError};
 use memwb::store::IoHooks;
 

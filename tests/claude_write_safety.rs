@@ -216,7 +216,7 @@ fn race(
     let folder = fixture
         .folder()
         .with_hooks(memwb::store::IoHooks::new(hook));
-    let outcome = memwb::review::claude::journaled(
+    let outcome = memwb::formats::claude::journal::journaled(
         &folder,
         writes,
         memwb::review::EntryMeta {
@@ -262,7 +262,7 @@ fn assert_raced(error: memwb::review::ReviewError, file: &str, theirs: &str) {
 }
 
 fn journal_entries(fixture: &Fixture) -> usize {
-    let scan = memwb::review::claude::journal_of(&fixture.folder())
+    let scan = memwb::formats::claude::journal::journal_of(&fixture.folder())
         .expect("journal")
         .scan()
         .expect("scan");
@@ -349,7 +349,7 @@ fn a_file_created_between_compare_and_rename_of_a_new_file_is_kept() {
 #[test]
 fn without_a_race_the_same_change_applies_and_is_journaled_once() {
     let fixture = fixture();
-    memwb::review::claude::journaled(
+    memwb::formats::claude::journal::journaled(
         &fixture.folder(),
         vec![
             file_write("alpha.md", Some(ALPHA), Some("mine\n")),
@@ -416,7 +416,7 @@ fn set_exits_1_keeping_a_plain_write_that_landed_before_its_rename() {
 
 #[test]
 fn parallel_approvals_of_unrelated_proposals_all_succeed() {
-    use memwb::review::claude::{NewFiles, approve, file_proposal};
+    use memwb::formats::claude::journal::{NewFiles, approve, file_proposal};
     const APPROVERS: usize = 6;
     let fixture = fixture();
     let folder = fixture.folder();
@@ -493,7 +493,7 @@ fn parallel_approvals_of_unrelated_proposals_all_succeed() {
 
 #[test]
 fn the_same_change_observed_again_after_an_undo_is_journaled_and_undoes() {
-    use memwb::review::claude::{journal_of, journaled, observed, record, undo};
+    use memwb::formats::claude::journal::{journal_of, journaled, observed, record, undo};
     let fixture = fixture();
     let folder = fixture.folder();
     let theirs_index = INDEX.replace("the first", "the first, edited");
@@ -577,7 +577,7 @@ fn a_signal_during_a_claude_code_change_finishes_or_rolls_it_back_before_the_exi
                 tree == before || names == ["MEMORY.md", "user_gamma.md"],
                 "{signal:?} {step}: half applied: {names:?}"
             );
-            let scan = memwb::review::claude::journal_of(&fixture.folder())
+            let scan = memwb::formats::claude::journal::journal_of(&fixture.folder())
                 .expect("journal")
                 .scan()
                 .expect("scan");
@@ -761,7 +761,7 @@ fn a_symlinked_state_directory_is_refused_before_anything_is_written_through_it(
 
 #[test]
 fn an_after_image_over_the_read_limit_is_neither_filed_nor_written() {
-    use memwb::review::claude::{NewFiles, file_proposal};
+    use memwb::formats::claude::journal::{NewFiles, file_proposal};
     let fixture = fixture();
     let folder = fixture.folder();
     let huge = format!(
@@ -788,13 +788,13 @@ fn an_after_image_over_the_read_limit_is_neither_filed_nor_written() {
         "{error}"
     );
     assert!(
-        memwb::review::claude::list(&folder)
+        memwb::formats::claude::journal::list(&folder)
             .expect("list")
             .proposals
             .is_empty(),
         "nothing filed"
     );
-    let error = memwb::review::claude::journaled(
+    let error = memwb::formats::claude::journal::journaled(
         &folder,
         vec![file_write("huge.md", None, Some(&huge))],
         memwb::review::EntryMeta::default(),

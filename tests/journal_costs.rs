@@ -245,7 +245,9 @@ fn index_line(i: usize, edit: &str) -> String {
 }
 
 fn claude_journal_len(folder: &memwb::claude::ClaudeFolder) -> u64 {
-    let path = memwb::review::claude::journal_of(folder).unwrap().path();
+    let path = memwb::formats::claude::journal::journal_of(folder)
+        .unwrap()
+        .path();
     std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
@@ -256,7 +258,7 @@ fn claude_change(
 ) -> u64 {
     let before = claude_journal_len(folder);
     let (_, entry) =
-        memwb::review::claude::journaled(folder, writes, EntryMeta::default()).unwrap();
+        memwb::formats::claude::journal::journaled(folder, writes, EntryMeta::default()).unwrap();
     assert!(entry.is_some());
     claude_journal_len(folder) - before
 }
@@ -350,7 +352,7 @@ fn undo_of_a_change_kept_as_lines_gives_memory_md_back_exactly() {
     let index = format!("{index}\r\nThe deploy token is {key} (no final newline)");
     std::fs::write(folder.root().join("MEMORY.md"), &index).unwrap();
     let edited = index.replace(&index_line(7, ""), &index_line(7, ", edited"));
-    let (_, entry) = memwb::review::claude::journaled(
+    let (_, entry) = memwb::formats::claude::journal::journaled(
         &folder,
         vec![FileWrite {
             file: "MEMORY.md".into(),
@@ -364,29 +366,33 @@ fn undo_of_a_change_kept_as_lines_gives_memory_md_back_exactly() {
     assert!(entry.files.is_empty(), "{:?}", entry.files);
     assert_eq!(entry.lines.len(), 1);
     assert_eq!(entry.touched_files(), ["MEMORY.md"]);
-    let raw = std::fs::read_to_string(memwb::review::claude::journal_of(&folder).unwrap().path())
-        .unwrap();
+    let raw = std::fs::read_to_string(
+        memwb::formats::claude::journal::journal_of(&folder)
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
     assert!(!raw.contains(key), "{raw}");
     assert!(
         !raw.contains("note number 20"),
         "an unchanged line is in the journal: {raw}"
     );
 
-    memwb::review::claude::undo(&folder, &entry).unwrap();
+    memwb::formats::claude::journal::undo(&folder, &entry).unwrap();
     assert_eq!(
         std::fs::read_to_string(folder.root().join("MEMORY.md")).unwrap(),
         index
     );
     // Undone twice is refused: the file no longer holds what the entry wrote.
-    let again = memwb::review::claude::undo(&folder, &entry)
+    let again = memwb::formats::claude::journal::undo(&folder, &entry)
         .unwrap_err()
         .to_string();
     assert!(again.contains("MEMORY.md changed since #1"), "{again}");
     // The undo's own entry undoes back to the edit.
-    let journal = memwb::review::claude::journal_of(&folder).unwrap();
+    let journal = memwb::formats::claude::journal::journal_of(&folder).unwrap();
     let undo = journal.entry(2).unwrap().unwrap();
     assert_eq!(undo.undoes, Some(1));
-    memwb::review::claude::undo(&folder, &undo).unwrap();
+    memwb::formats::claude::journal::undo(&folder, &undo).unwrap();
     assert_eq!(
         std::fs::read_to_string(folder.root().join("MEMORY.md")).unwrap(),
         edited
@@ -405,7 +411,9 @@ fn old_claude_layout() -> (tempfile::TempDir, memwb::claude::ClaudeFolder) {
     let folder = memwb::claude::ClaudeFolder::open(&memory, memwb::claude::LoadLimits::default())
         .unwrap()
         .with_state_root(dir.path().join("state"));
-    let journal = memwb::review::claude::journal_of(&folder).unwrap().path();
+    let journal = memwb::formats::claude::journal::journal_of(&folder)
+        .unwrap()
+        .path();
     std::fs::copy(fixture("claude-journal-v1/journal.jsonl"), journal).unwrap();
     (dir, folder)
 }

@@ -396,7 +396,7 @@ fn on_a_claude_code_folder_the_findings_list_jumps_f_files_the_redaction_and_dra
         memwb::claude::ClaudeFolder::open(&folder, memwb::claude::LoadLimits::default())
             .expect("open")
             .with_state_root(dir.path().join("state"));
-    let filed = memwb::review::claude::list(&claude_folder)
+    let filed = memwb::formats::claude::journal::list(&claude_folder)
         .expect("list")
         .proposals;
     assert_eq!(filed.len(), 1, "one redaction proposal");

@@ -228,13 +228,13 @@ fn claude_with_two_proposals(dir: &Path, w: u16, hgt: u16) -> Harness {
                 "---\nname: {stem}\ndescription: about {stem}\ntype: project\n---\n\nBody.\n"
             )),
         }];
-        let new = memwb::review::claude::NewFiles {
+        let new = memwb::formats::claude::journal::NewFiles {
             kind: memwb::review::proposal::images::kind_of(&files),
             files,
             origin: memwb::review::Origin::new("dedupe"),
             evidence: None,
         };
-        memwb::review::claude::file_proposal(&opened, new).expect("filed");
+        memwb::formats::claude::journal::file_proposal(&opened, new).expect("filed");
     }
     h.send(memwb::tui::app::Event::Watch(
         memwb::claude_watch::ClaudeEvent::Review.into(),

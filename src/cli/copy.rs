@@ -13,9 +13,9 @@ use super::review::say_refused;
 use crate::claude::LoadLimits;
 use crate::claude::copy::{Source, into_claude, into_set};
 use crate::formats::Open;
+use crate::formats::claude::journal::propose;
+use crate::formats::claude::journal::{self as review_claude, NewFiles};
 use crate::formats::{Format, OpenOptions};
-use crate::review::claude::propose;
-use crate::review::claude::{self as review_claude, NewFiles};
 use crate::review::proposal::{self, NewProposal, Origin, Plan, images};
 use crate::store::{MemorySet, Record, StoreOptions};
 

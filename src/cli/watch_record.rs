@@ -8,9 +8,9 @@ use std::io::Write;
 
 use crate::claude::ClaudeFolder;
 use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
+use crate::formats::claude::journal::observed::{images, not_journaled, texts};
+use crate::formats::claude::journal::{journal_of, record};
 use crate::review::EntryMeta;
-use crate::review::claude::observed::{images, not_journaled, texts};
-use crate::review::claude::{journal_of, record};
 use crate::sanitize;
 use crate::store::time::now_ms;
 

@@ -2,12 +2,11 @@
 //! memwb makes, with undo. Kept in `.memory/.memwb/`, which the reference agents never read.
 
 pub mod audit;
-pub mod claude;
 pub mod dedupe;
 mod entry;
 pub mod error;
 mod filed;
-mod intent;
+pub(crate) mod intent;
 pub mod journal;
 pub mod line_change;
 pub mod observer;

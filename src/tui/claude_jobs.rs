@@ -1,6 +1,6 @@
 //! Changes to a Claude Code folder from the workbench, run off the UI thread like [`super::jobs`]:
 //! each is planned by `claude::edit` against the files as read, then applied by the write engine
-//! as one journaled change (`review::claude::journaled`), which refuses it when a file changed
+//! as one journaled change (`formats::claude::journal::journaled`), which refuses it when a file changed
 //! since it was read (the editor's conflict flow) or while Claude Code consolidates.
 
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use crate::claude::{ClaudeError, ClaudeFolder, Snapshot};
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, FolderEval};
-use crate::review::claude as journal;
+use crate::formats::claude::journal;
 use crate::review::{Entry, EntryMeta, Op, ReviewError};
 
 /// The four fields the editor edits, in its order (name, type, description, body).
@@ -63,7 +63,7 @@ pub enum ClaudeJob {
     Undo(Box<Entry>),
     /// Append an eval case to the folder's cases (in its state directory).
     SaveCase(Case),
-    /// Apply a pending proposal (`review::claude::approve`).
+    /// Apply a pending proposal (`formats::claude::journal::approve`).
     Approve {
         id: String,
     },

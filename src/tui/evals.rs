@@ -77,7 +77,7 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
 /// A Claude Code folder: its cases in the state directory, and each ready proposal's effect
 /// on them from its after-images.
 fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus) -> Evaluated {
-    let blame = last_of(crate::review::claude::journal_of(folder))
+    let blame = last_of(crate::formats::claude::journal::journal_of(folder))
         .filter(|entry| files_left_as(entry, folder))
         .map(|entry| entry.id);
     let cases = eval::FolderEval::open(&crate::formats::Open::Claude(folder.clone()))
@@ -104,11 +104,11 @@ fn folder_effects(
     corpus: &Corpus,
     cases: &[Case],
 ) -> Vec<(String, CaseChanges)> {
-    let listed = crate::review::claude::list(folder).map(|l| l.proposals);
+    let listed = crate::formats::claude::journal::list(folder).map(|l| l.proposals);
     listed
         .unwrap_or_default()
         .into_iter()
-        .filter(|p| crate::review::claude::state(folder, p) == ProposalState::Ready)
+        .filter(|p| crate::formats::claude::journal::state(folder, p) == ProposalState::Ready)
         .map(|p| {
             let after = corpus.after_files(&p.files);
             let changes = CaseChanges::between(corpus, &after, cases, DEFAULT_K);
@@ -178,7 +178,7 @@ fn files_left_as(entry: &Entry, folder: &ClaudeFolder) -> bool {
     if entry.touched_files().is_empty() {
         return false;
     }
-    let texts = crate::review::claude::observed::texts(folder);
+    let texts = crate::formats::claude::journal::observed::texts(folder);
     let digest = |text: &String| crate::review::line_change::whole_digest(text);
     entry
         .files

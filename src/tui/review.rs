@@ -61,9 +61,9 @@ impl Review {
     /// The proposals and the journal of a Claude Code folder (in memwb's state directory for
     /// it), each proposal checked against the folder's files as they are now.
     pub fn load_claude(folder: &crate::claude::ClaudeFolder) -> Self {
-        use crate::review::claude;
+        use crate::formats::claude::journal;
         let mut errors = Vec::new();
-        let proposals = match claude::list(folder) {
+        let proposals = match journal::list(folder) {
             Ok(listing) => {
                 if !listing.corrupt.is_empty() {
                     errors.push(format!(
@@ -80,9 +80,9 @@ impl Review {
         };
         let states = proposals
             .iter()
-            .map(|p| (p.id.clone(), claude::state(folder, p)))
+            .map(|p| (p.id.clone(), journal::state(folder, p)))
             .collect();
-        let journal = claude::journal_of(folder)
+        let journal = journal::journal_of(folder)
             .and_then(|j| j.last_entries(HISTORY_ENTRIES))
             .unwrap_or_else(|e| {
                 errors.push(format!("cannot read the journal: {e}"));

@@ -1,10 +1,12 @@
 //! Filing a fix in a Claude Code folder: an edit proposal of the topic file's text, before
-//! and after, in the folder's state directory through `review::claude::file_proposal`.
+//! and after, in the folder's state directory through `formats::claude::journal::file_proposal`.
 //! Nothing here writes the folder.
 
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
+use super::journal::propose::{self, Read, TopicText};
+use super::journal::{self as review_claude, NewFiles};
 use crate::claude::ClaudeFolder;
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::write::FileImage;
@@ -12,8 +14,6 @@ use crate::formats::fix::{FixPlanner, FixTarget, PlannedFix as Planned, file_pla
 use crate::memory::Memory;
 use crate::redact::{redact, redaction_evidence};
 use crate::review::ReviewError;
-use crate::review::claude::propose::{self, Read, TopicText};
-use crate::review::claude::{self as review_claude, NewFiles};
 use crate::review::proposal::{Kind, Origin, Proposal, ProposalStatus, images};
 
 /// A Claude Code folder as read now (with each topic file's exact text), with the proposals

@@ -9,6 +9,7 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 use super::ClaudeBackend;
+use super::journal::{self as journal, propose, writes_for_images};
 use super::write::{not_journaled, read_file, read_index, require};
 use crate::claude::ClaudeState;
 use crate::claude::edit::{self, FileWrite};
@@ -16,7 +17,6 @@ use crate::claude::folder::IndexFile;
 use crate::claude::index::{ARCHIVE_FILE, CutBy, Load};
 use crate::formats::{FormatError, IndexFix, Written, consolidated, unified_diff};
 use crate::memory::Memory;
-use crate::review::claude::{self as journal, propose, writes_for_images};
 use crate::review::journal::{Journal, Repaired};
 use crate::review::proposal::{Kind, Plan};
 use crate::review::{EntryMeta, Op, ReviewError};

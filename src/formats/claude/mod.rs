@@ -3,6 +3,7 @@
 
 mod audit_inputs;
 mod fix;
+pub mod journal;
 mod maintain;
 mod project;
 mod review;

@@ -1,16 +1,16 @@
 //! The review gate on a Claude Code folder: proposals and the journal kept in the folder's
 //! state directory (outside the folder), each change a journaled compare-and-swap of whole
-//! file images (`review::claude`).
+//! file images (`formats::claude::journal`).
 
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
+use super::journal::propose::{self, Read};
+use super::journal::{self as journal, NewFiles};
 use crate::claude::ClaudeFolder;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing, Written,
 };
-use crate::review::claude::propose::{self, Read};
-use crate::review::claude::{self as journal, NewFiles};
 use crate::review::journal::{Entry, EntryMeta, Journal};
 use crate::review::proposal::images;
 use crate::review::summary::files_summary;

@@ -1,10 +1,11 @@
 //! The record changes on a Claude Code folder: each planned as text (`claude::edit`) and
-//! written by the engine as one journaled compare-and-swap (`review::claude::journaled`), so
+//! written by the engine as one journaled compare-and-swap (`formats::claude::journal::journaled`), so
 //! a file Claude Code changed after memwb read it is never written over.
 
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
+use super::journal;
 use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile};
 use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::KNOWN_TYPES;
@@ -12,7 +13,6 @@ use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot, Topic};
 use crate::formats::{Edit, FormatError, ReadError, Written, placed, set_summary, unchanged};
-use crate::review::claude as journal;
 use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::RecordInput;
 

@@ -1,6 +1,6 @@
 //! Rebasing a stale proposal from the Proposals view (`b`), on either format: the engine
 //! re-plans it against the current records (`review::proposal::rebase`) or files
-//! (`review::claude::rebase`), and the status line says what changed, in the same words.
+//! (`formats::claude::journal::rebase`), and the status line says what changed, in the same words.
 
 use super::{App, Effect, StatusKind};
 use crate::review::{ProposalStatus, State};

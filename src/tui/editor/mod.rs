@@ -63,7 +63,7 @@ pub enum Target {
     /// saved whole over `text`, its exact text as read.
     TopicText { file: String, text: String },
     /// What a pending proposal on a Claude Code folder writes into `file`, its files being
-    /// `opened` when the editor opened: `review::claude::edit_file`.
+    /// `opened` when the editor opened: `formats::claude::journal::edit_file`.
     ProposalTopic {
         id: String,
         file: String,

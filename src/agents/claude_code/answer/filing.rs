@@ -9,9 +9,9 @@ use crate::agents::claude_code::hook::HookInput;
 use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::formats::claude::journal::NewFiles;
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::redact::redact;
-use crate::review::claude::NewFiles;
 use crate::review::proposal::AgentCall;
 use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
 
@@ -60,7 +60,7 @@ pub(super) fn file_proposal(
         origin: Origin::agent_call("claude-code", call),
         evidence,
     };
-    crate::review::claude::file_proposal(folder, new)
+    crate::formats::claude::journal::file_proposal(folder, new)
         .map(|proposal| proposal.id)
         .map_err(|e| e.to_string())
 }
@@ -79,17 +79,17 @@ pub(super) fn record(
         ..EntryMeta::default()
     };
     // `memwb watch --record` may have journaled it first.
-    let recent: Vec<_> = crate::review::claude::journal_of(folder)
+    let recent: Vec<_> = crate::formats::claude::journal::journal_of(folder)
         .and_then(|j| j.last_entries(16))
         .map_err(|e| e.to_string())?
         .into_iter()
         .rev()
         .collect();
-    let images = crate::review::claude::observed::not_journaled(vec![image], &recent);
+    let images = crate::formats::claude::journal::observed::not_journaled(vec![image], &recent);
     if images.is_empty() {
         return Ok(());
     }
-    crate::review::claude::record(folder, images, meta)
+    crate::formats::claude::journal::record(folder, images, meta)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -113,7 +113,7 @@ fn pending_for(
     image: &HookImage,
     input: &HookInput,
 ) -> Result<Option<String>, String> {
-    let listing = crate::review::claude::list(folder).map_err(|e| e.to_string())?;
+    let listing = crate::formats::claude::journal::list(folder).map_err(|e| e.to_string())?;
     let kept = crate::review::proposal::images::redacted(vec![image.clone()]);
     let repeats = |proposal: &crate::review::Proposal| {
         let Some(call) = &proposal.origin.call else {
@@ -137,7 +137,7 @@ fn pending_for(
 
 /// How many proposals wait for review on the folder.
 pub(super) fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
-    let listing = crate::review::claude::list(folder).map_err(|e| e.to_string())?;
+    let listing = crate::formats::claude::journal::list(folder).map_err(|e| e.to_string())?;
     Ok(listing
         .proposals
         .iter()

@@ -3,13 +3,13 @@
 //! the images, committed at once; nothing is written to the folder. `log` shows it and `undo`
 //! reverts it like any other change.
 
-use super::super::error::ReviewError;
-use super::super::intent::{Expect, Intent};
-use super::super::journal::{Entry, EntryMeta, Journal};
-use super::super::who::Who;
-use super::journal::{ClaudeJournalObserver, journal_of, kept, op_of};
+use super::observer::{ClaudeJournalObserver, journal_of, kept, op_of};
 use crate::claude::write::{self, FileImage};
 use crate::claude::{ClaudeFolder, ClaudeState};
+use crate::review::error::ReviewError;
+use crate::review::intent::{Expect, Intent};
+use crate::review::journal::{Entry, EntryMeta, Journal};
+use crate::review::who::Who;
 use crate::store::time::now_ms;
 
 /// Appends the committed entry for `images` (files as they were and are now). An earlier

@@ -5,14 +5,14 @@
 //! lines derived at that moment.
 
 pub mod index_lines;
-mod journal;
 pub mod observed;
+mod observer;
 pub mod proposals;
 pub mod propose;
 mod rebase;
 mod record;
 
-pub use journal::{
+pub use observer::{
     ClaudeJournalObserver, journal_of, journaled, journaled_deciding, journaled_planned, undo,
 };
 pub use proposals::{

@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::super::journal::Entry;
 use crate::claude::ClaudeFolder;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::is_memory_file;
 use crate::claude::write::FileImage;
+use crate::review::journal::Entry;
 
 /// How deep memory files are looked for (as the folder reader does).
 const MAX_DEPTH: usize = 16;

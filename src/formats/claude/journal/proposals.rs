@@ -5,7 +5,7 @@
 //! conflict and nothing is written) and MEMORY.md's lines derived from the index as it is then.
 
 use super::index_lines::derived_index;
-use super::journal::{journal_of, journaled, journaled_deciding};
+use super::observer::{journal_of, journaled, journaled_deciding};
 use crate::claude::edit::claude_form;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;

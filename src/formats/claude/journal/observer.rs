@@ -9,15 +9,15 @@
 
 use std::sync::Mutex;
 
-use super::super::error::ReviewError;
-use super::super::intent::{Expect, Intent};
-use super::super::journal::{Entry, EntryMeta, Journal, Op};
-use super::super::line_change::{LINE_FILES, LineChange};
-use super::super::proposal::{Deciding, check_as_read_in, is_decided_in};
-use super::super::who::Who;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
+use crate::review::error::ReviewError;
+use crate::review::intent::{Expect, Intent};
+use crate::review::journal::{Entry, EntryMeta, Journal, Op};
+use crate::review::line_change::{LINE_FILES, LineChange};
+use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
+use crate::review::who::Who;
 use crate::store::time::now_ms;
 
 /// The journal of `folder` (in its state directory).

@@ -8,7 +8,7 @@
 
 use jiff::Timestamp;
 
-use super::journal::journal_of;
+use super::observer::journal_of;
 use super::proposals::{current_text, recover, state};
 use super::propose::{TopicText, merged};
 use crate::claude::frontmatter;
