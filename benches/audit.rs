@@ -14,6 +14,7 @@ use memwb::claude::LoadLimits;
 use memwb::content::AuditContext;
 use memwb::content::report::check_sets;
 use memwb::folder::sets::discover;
+use memwb::formats::OpenOptions;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 
 const RECORDS: usize = 50;
@@ -125,7 +126,7 @@ fn main() {
         made.elapsed()
     );
 
-    let options = options();
+    let options = OpenOptions::new(options(), LoadLimits::default());
     let context = AuditContext::new(None);
     let mut times = Vec::new();
     for run in 1..=RUNS {
@@ -133,14 +134,7 @@ fn main() {
         let cpu = cpu_time();
         let found = discover(None, &[tree.path().to_owned()], &mut |_| {}).found;
         let walked = start.elapsed();
-        let reports = check_sets(
-            &found,
-            &options,
-            LoadLimits::default(),
-            &context,
-            false,
-            &|| {},
-        );
+        let reports = check_sets(&found, &options, &context, false, &|| {});
         let took = start.elapsed();
         let cpu = cpu_time() - cpu;
         assert_eq!(reports.len(), sets);

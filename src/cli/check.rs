@@ -18,7 +18,7 @@ use crate::content::report::{Checked, SetReport, check_folder, check_sets};
 use crate::content::{AuditContext, secret_fingerprints};
 use crate::finding::Severity;
 use crate::folder::sets::discover;
-use crate::formats::{Backend, Format};
+use crate::formats::{Backend, Format, OpenOptions};
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
 use crate::store::StoreOptions;
@@ -214,9 +214,13 @@ pub(super) fn run_all(
     } else {
         ProgressBar::hidden()
     };
-    let reports = check_sets(&sets, options, limits, context, args.all_findings, &|| {
-        bar.inc(1)
-    });
+    let reports = check_sets(
+        &sets,
+        &OpenOptions::new(options.clone(), limits),
+        context,
+        args.all_findings,
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
     if args.json {
         print_json(&reports)?;

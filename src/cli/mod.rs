@@ -41,6 +41,7 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
+use crate::formats::OpenOptions;
 use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
@@ -308,7 +309,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
     let options = store_options(&cli)?;
     if let Some(Command::Sets(args)) = &cli.command {
-        return sets::run(args, &options, cli.folder.limits());
+        return sets::run(
+            args,
+            &OpenOptions::new(options.clone(), cli.folder.limits()),
+        );
     }
     if let Some(Command::Watch(args)) = &cli.command
         && args.all
@@ -368,7 +372,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Tui(args) => tui::run(&open, &workspace, &options, args),
         #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&options, args),
-        Command::Sets(args) => sets::run(args, &options, cli.folder.limits()),
+        Command::Sets(args) => sets::run(
+            args,
+            &OpenOptions::new(options.clone(), cli.folder.limits()),
+        ),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),

@@ -6,12 +6,9 @@ use std::time::{Duration, Instant};
 
 use super::EXIT_OK;
 use super::output::{inert, print_json, print_untrusted};
-use crate::claude::LoadLimits;
-use crate::claude::locate::{config_dir, process_env};
 use crate::content::report::summarize_checked;
 use crate::folder::sets::discover;
-use crate::formats::Summary;
-use crate::store::StoreOptions;
+use crate::formats::{OpenOptions, Summary, agent_config};
 
 #[derive(clap::Args, Debug, Default)]
 pub(super) struct SetsArgs {
@@ -28,12 +25,8 @@ const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
 /// Every folder found under Claude Code's config folder and the roots, summed up with the
 /// counts `check --all` gives.
-pub(super) fn find_all(
-    roots: &[PathBuf],
-    store: &StoreOptions,
-    limits: LoadLimits,
-) -> Vec<Summary> {
-    let config = config_dir(&process_env).ok();
+pub(super) fn find_all(roots: &[PathBuf], options: &OpenOptions) -> Vec<Summary> {
+    let config = agent_config();
     let started = Instant::now();
     let show_progress = std::io::stderr().is_terminal();
     let mut shown = false;
@@ -59,11 +52,11 @@ pub(super) fn find_all(
             inert(&skipped.why)
         );
     }
-    summarize_checked(&discovery.found, store, limits, &|| {})
+    summarize_checked(&discovery.found, options, &|| {})
 }
 
-pub(super) fn run(args: &SetsArgs, store: &StoreOptions, limits: LoadLimits) -> anyhow::Result<u8> {
-    let rows = find_all(&args.roots, store, limits);
+pub(super) fn run(args: &SetsArgs, options: &OpenOptions) -> anyhow::Result<u8> {
+    let rows = find_all(&args.roots, options);
     if args.json {
         print_json(&rows)?;
         return Ok(EXIT_OK);

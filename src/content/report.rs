@@ -10,12 +10,10 @@ use super::accept::{Acceptances, Accepted};
 use super::fix::Fix;
 use super::gather::{Gathered, gather};
 use super::{AuditContext, audit};
-use crate::claude::LoadLimits;
 use crate::finding::{Finding, Severity};
 use crate::folder::sets::Found;
 use crate::formats::{Backend, Format, OpenOptions, Summary};
 use crate::review::error::ReviewError;
-use crate::store::StoreOptions;
 
 /// A finding as `check` reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -151,8 +149,7 @@ fn push_content(
 /// finding.
 pub fn check_sets(
     sets: &[Found],
-    options: &StoreOptions,
-    limits: LoadLimits,
+    options: &OpenOptions,
     context: &AuditContext<'_>,
     all_findings: bool,
     done: &(dyn Fn() + Sync),
@@ -169,7 +166,7 @@ pub fn check_sets(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(set) = sets.get(i) else { break };
-                    let report = check_found(set, options, limits, context, all_findings);
+                    let report = check_found(set, options, context, all_findings);
                     if let Ok(mut slot) = slots[i].lock() {
                         **slot = Some(report);
                     }
@@ -187,29 +184,15 @@ pub fn check_sets(
 /// workbench's Sets view give one count. A folder that no longer opens is left out.
 pub fn summarize_checked(
     found: &[Found],
-    options: &StoreOptions,
-    limits: LoadLimits,
+    options: &OpenOptions,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Summary> {
-    let reports = check_sets(
-        found,
-        options,
-        limits,
-        &AuditContext::new(None),
-        false,
-        done,
-    );
+    let reports = check_sets(found, options, &AuditContext::new(None), false, done);
     found
         .iter()
         .zip(reports)
         .filter_map(|(set, report)| {
-            let mut summary = crate::folder::sets::summarize(
-                set,
-                &OpenOptions {
-                    store: options.clone(),
-                    claude: limits,
-                },
-            )?;
+            let mut summary = crate::folder::sets::summarize(set, options)?;
             summary.errors = report.count(Severity::Error);
             summary.warnings = report.count(Severity::Warning);
             Some(summary)
@@ -219,18 +202,13 @@ pub fn summarize_checked(
 
 fn check_found(
     set: &Found,
-    options: &StoreOptions,
-    limits: LoadLimits,
+    options: &OpenOptions,
     context: &AuditContext<'_>,
     all_findings: bool,
 ) -> SetReport {
-    let options = OpenOptions {
-        store: options.clone(),
-        claude: limits,
-    };
     // Each set's own project: its workspace, or the directory a Claude Code slug matches.
     let context = context.for_folder(None, None, None);
-    let opened = crate::formats::open(&set.path, Some(set.format), &options)
+    let opened = crate::formats::open(&set.path, Some(set.format), options)
         .map(|open| check_folder(&*open.backend(), &context, all_findings))
         .map_err(|e| format!("{e:#}"));
     opened.unwrap_or_else(|message| SetReport {

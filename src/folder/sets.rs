@@ -1,16 +1,16 @@
-//! Finding every memory folder: Claude Code's under its config folder, and under the roots
-//! given every folder of either format, recognised by its shape rather than its name.
+//! Finding every memory folder: those each format keeps under the agents' config folder, and
+//! under the roots given every folder of any format, recognised by its shape rather than its
+//! name. The walk, its bounds and what it never enters are here; which directory is whose
+//! folder each registered format says (`formats::open::FORMATS`, `look` and `known`).
 
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::claude::locate::{auto_memory_setting, process_env};
-use crate::claude::shape;
-use crate::formats::{Detected, Format, OpenOptions, Summary, detect};
-use crate::fs::subdirectories as children;
-use crate::store::MEMORY_DIR;
+use crate::formats::discover::{Entered, Look, Sightings};
+use crate::formats::open::FORMATS;
+use crate::formats::{Format, OpenOptions, Summary};
 
 /// Folders never descended into while scanning a root: version control, dependencies, build
 /// output and caches, which hold no memory but can hold millions of files.
@@ -76,19 +76,13 @@ pub struct Discovery {
     pub cut_short: Option<String>,
 }
 
-impl Discovery {
-    fn add(
-        &mut self,
-        seen: &mut HashSet<PathBuf>,
-        format: Format,
-        path: &Path,
-        slug: Option<String>,
-    ) {
+impl Sightings for Seen<'_> {
+    fn folder(&mut self, format: Format, path: &Path, slug: Option<String>) {
         let Ok(real) = fs::canonicalize(path) else {
             return;
         };
-        if real.is_dir() && seen.insert(real.clone()) {
-            self.found.push(Found {
+        if real.is_dir() && self.paths.insert(real.clone()) {
+            self.out.found.push(Found {
                 format,
                 path: real,
                 slug,
@@ -96,22 +90,18 @@ impl Discovery {
         }
     }
 
-    /// Each subagent folder of an `agent-memory*` group is a set; the group never is one.
-    /// Under `.claude` (Claude Code made it) every subfolder counts, elsewhere only one that
-    /// looks like memory.
-    fn add_group(&mut self, seen: &mut HashSet<PathBuf>, group: &Path, made_by_claude: bool) {
-        for (agent, _) in children(group) {
-            if made_by_claude || shape::looks_like_memory(&agent) {
-                self.add(seen, Format::Claude, &agent, None);
-            }
-        }
+    fn skipped(&mut self, path: &Path, why: String) {
+        self.out.skipped.push(Skipped {
+            path: path.to_owned(),
+            why,
+        });
     }
 }
 
-/// Whether a folder name is a group of subagent memory folders (`agent-memory`,
-/// `agent-memory-local`).
-fn is_agent_group(name: &str) -> bool {
-    name.starts_with("agent-memory")
+/// What a scan found so far, each folder once (by its resolved path).
+struct Seen<'a> {
+    out: &'a mut Discovery,
+    paths: HashSet<PathBuf>,
 }
 
 /// [`discover_within`] with the default [`ScanBounds`].
@@ -123,15 +113,12 @@ pub fn discover(
     discover_within(config, roots, ScanBounds::default(), progress)
 }
 
-/// Every memory folder: under `config`, Claude Code's `projects/*/memory`, each subagent
-/// folder of `agent-memory/` and the folder `autoMemoryDirectory` in its `settings.json`
-/// names; then under each root (not following links, skipping [`SKIPPED_DIRS`], within
-/// `bounds`): every `.memory`, each subagent folder of an `agent-memory*` group, the folders
-/// the `autoMemoryDirectory` of a project's `.claude/settings*.json` names, and every other
-/// folder shaped like Claude Code's memory (a MEMORY.md, or topic files of the four types).
-/// Inside a folder found by shape, a subfolder is a set of its own only with its own
-/// MEMORY.md (the others are its topic subfolders). `progress` is called with each directory
-/// entered under a root.
+/// Every memory folder: first those each format keeps under the agents' config folder
+/// `config` (where the environment says agents keep it; Claude Code's `projects/*/memory`, its
+/// subagent folders, the folder its settings move memory to); then under each root (not
+/// following links, skipping [`SKIPPED_DIRS`], within `bounds`) every directory a format
+/// takes for one of its folders (docs/cli.md, `sets`). `progress` is called with each
+/// directory entered under a root.
 pub fn discover_within(
     config: Option<&Path>,
     roots: &[PathBuf],
@@ -139,37 +126,22 @@ pub fn discover_within(
     progress: &mut dyn FnMut(&Path),
 ) -> Discovery {
     let mut out = Discovery::default();
-    let mut seen = HashSet::new();
+    let mut seen = Seen {
+        out: &mut out,
+        paths: HashSet::new(),
+    };
     if let Some(config) = config {
-        for (slug_dir, _) in children(&config.join("projects")) {
-            let memory = slug_dir.join("memory");
-            if memory.is_dir() {
-                let slug = slug_dir
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned());
-                out.add(&mut seen, Format::Claude, &memory, slug);
-            }
-        }
-        out.add_group(&mut seen, &config.join("agent-memory"), true);
-        if let Some(moved) = auto_memory_setting(&config.join("settings.json"), &process_env) {
-            out.add(&mut seen, Format::Claude, &moved, None);
+        for format in FORMATS {
+            (format.known)(config, &mut seen);
         }
     }
     let started = Instant::now();
     let mut entered = 0usize;
     for root in roots {
-        if out.cut_short.is_some() {
+        if seen.out.cut_short.is_some() {
             break;
         }
-        scan_root(
-            root,
-            bounds,
-            started,
-            &mut entered,
-            &mut seen,
-            &mut out,
-            progress,
-        );
+        scan_root(root, bounds, started, &mut entered, &mut seen, progress);
     }
     out
 }
@@ -179,8 +151,7 @@ fn scan_root(
     bounds: ScanBounds,
     started: Instant,
     entered: &mut usize,
-    seen: &mut HashSet<PathBuf>,
-    out: &mut Discovery,
+    seen: &mut Seen<'_>,
     progress: &mut dyn FnMut(&Path),
 ) {
     let mut walker = walkdir::WalkDir::new(root)
@@ -202,7 +173,7 @@ fn scan_root(
         }
         *entered += 1;
         if *entered > bounds.max_dirs || started.elapsed() > bounds.max_time {
-            out.cut_short = Some(format!(
+            seen.out.cut_short = Some(format!(
                 "the scan stopped after {} directories and {:.0?}; give a narrower root to see the rest",
                 *entered - 1,
                 started.elapsed()
@@ -211,60 +182,27 @@ fn scan_root(
         }
         let path = entry.path();
         progress(path);
-        while inside.last().is_some_and(|set| !path.starts_with(set)) {
+        while inside
+            .last()
+            .is_some_and(|folder| !path.starts_with(folder))
+        {
             inside.pop();
         }
         let name = entry.file_name().to_string_lossy();
-        if name == MEMORY_DIR {
-            add_dot_memory(path, seen, out);
-            walker.skip_current_dir();
-            continue;
-        }
-        if entry.depth() > 0 && is_agent_group(&name) {
-            let made_by_claude = path
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|p| p == ".claude");
-            out.add_group(seen, path, made_by_claude);
-            walker.skip_current_dir();
-            continue;
-        }
-        if name == ".claude" {
-            for settings in ["settings.local.json", "settings.json"] {
-                if let Some(moved) = auto_memory_setting(&path.join(settings), &process_env) {
-                    out.add(seen, Format::Claude, &moved, None);
-                }
-            }
-        }
-        let is_set = if inside.is_empty() {
-            shape::looks_like_memory(path)
-        } else {
-            shape::has_index(path)
+        let dir = Entered {
+            path,
+            name: &name,
+            depth: entry.depth(),
+            inside_folder: !inside.is_empty(),
         };
-        if is_set {
-            out.add(seen, Format::Claude, path, None);
-            inside.push(path.to_owned());
+        for format in FORMATS {
+            match (format.look)(dir, seen) {
+                Look::Pass => continue,
+                Look::Folder => inside.push(path.to_owned()),
+                Look::Done => walker.skip_current_dir(),
+            }
+            break;
         }
-    }
-}
-
-fn add_dot_memory(path: &Path, seen: &mut HashSet<PathBuf>, out: &mut Discovery) {
-    match detect(path) {
-        Detected::Format(Format::Memory) => out.add(seen, Format::Memory, path, None),
-        // A `.memory` without a manifest is the contract with an empty set, unless it holds
-        // topic files the way Claude Code writes them.
-        Detected::Format(Format::Claude) => {
-            let format = if shape::has_index(path) {
-                Format::Claude
-            } else {
-                Format::Memory
-            };
-            out.add(seen, format, path, None);
-        }
-        Detected::Foreign { rule, .. } => out.skipped.push(Skipped {
-            path: path.to_owned(),
-            why: format!("manifest.json of another schema ({rule})"),
-        }),
     }
 }
 

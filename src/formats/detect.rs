@@ -83,3 +83,14 @@ pub struct OpenOptions {
     pub store: StoreOptions,
     pub claude: LoadLimits,
 }
+
+impl OpenOptions {
+    /// How `.memory` stores open (`store`) and the load limits an agent applies to an index
+    /// (`limits`).
+    pub fn new(store: StoreOptions, limits: LoadLimits) -> Self {
+        Self {
+            store,
+            claude: limits,
+        }
+    }
+}

@@ -10,16 +10,18 @@
 mod audit_inputs;
 pub mod claude;
 mod detect;
+pub(crate) mod discover;
 mod error;
 pub(crate) mod fix;
 pub mod memory;
-mod open;
+pub(crate) mod open;
 mod review;
 mod state;
 mod summary;
 
 pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use detect::{Detected, Format, OpenOptions, detect};
+pub(crate) use discover::agent_config;
 pub use error::{Cause, FormatError};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::claude::ClaudeBackend;
+use super::discover::{Entered, Look, Sightings};
 use super::memory::MemoryBackend;
 use super::{Backend, Format, FormatError, OpenOptions, Summary};
 use crate::claude::ClaudeFolder;
@@ -39,6 +40,10 @@ pub(crate) struct Registered {
     pub(crate) format: Format,
     pub(crate) recognize: fn(&Path) -> Recognized,
     pub(crate) open: fn(&Path, &OpenOptions) -> Result<Open, FormatError>,
+    /// Reports the folders the format keeps under an agent's config folder.
+    pub(crate) known: fn(&Path, &mut dyn Sightings),
+    /// What the format makes of a directory a scan of the roots enters.
+    pub(crate) look: fn(Entered<'_>, &mut dyn Sightings) -> Look,
 }
 
 /// Every format, asked in this order when a folder's format is not given: the first that
@@ -48,11 +53,15 @@ pub(crate) const FORMATS: &[Registered] = &[
         format: Format::Memory,
         recognize: super::memory::recognize,
         open: super::memory::open,
+        known: super::memory::discover::known,
+        look: super::memory::discover::look,
     },
     Registered {
         format: Format::Claude,
         recognize: super::claude::recognize,
         open: super::claude::open,
+        known: super::claude::discover::known,
+        look: super::claude::discover::look,
     },
 ];
 

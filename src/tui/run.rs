@@ -24,9 +24,9 @@ pub fn find_sets(
     roots: &[std::path::PathBuf],
     options: &OpenOptions,
 ) -> Vec<crate::formats::Summary> {
-    let config = crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok();
+    let config = crate::formats::agent_config();
     let found = crate::folder::sets::discover(config.as_deref(), roots, &mut |_| {}).found;
-    crate::content::report::summarize_checked(&found, &options.store, options.claude, &|| {})
+    crate::content::report::summarize_checked(&found, options, &|| {})
 }
 
 fn map(event: TermEvent) -> Option<Event> {

@@ -2,6 +2,7 @@
 //! does not read is still listed, with why), addressed by name, else by file.
 
 mod audit_inputs;
+pub(crate) mod discover;
 mod fix;
 pub mod journal;
 mod maintain;

@@ -2,6 +2,7 @@
 //! by the store's rules (a listed file name, or a name one file holds).
 
 mod audit_inputs;
+pub(crate) mod discover;
 mod fix;
 mod journaled;
 mod maintain;
