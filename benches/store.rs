@@ -200,7 +200,8 @@ struct CommitRatio {
 /// Journal bytes one journaled change adds (an add, an edit, a removal of one record) on a set
 /// of `records`, filled in transactions of 200 (the most one takes).
 fn journal_bytes(base: &Path, records: usize) -> [u64; 3] {
-    use memwb::review::{EntryMeta, Journal, journaled};
+    use memwb::formats::memory::journal::journaled;
+    use memwb::review::{EntryMeta, Journal};
     let dir = tempfile::tempdir_in(base).unwrap_or_else(|e| panic!("temp dir: {e}"));
     let store = Store::open(dir.path(), options(records + 2)).unwrap_or_else(|e| panic!("{e}"));
     let all: Vec<Record> = (0..records).map(|i| record(i, "rec")).collect();
@@ -417,9 +418,11 @@ fn main() {
             let journaled_add = || {
                 let added = record(seq, "journaled");
                 let start = Instant::now();
-                let commit = memwb::review::journaled_op(store, memwb::review::Op::Add, |s| {
-                    s.extend(vec![added.clone()])
-                })
+                let commit = memwb::formats::memory::journal::journaled_op(
+                    store,
+                    memwb::review::Op::Add,
+                    |s| s.extend(vec![added.clone()]),
+                )
                 .unwrap_or_else(|e| panic!("journaled add: {e}"));
                 let took = start.elapsed();
                 black_box(commit);

@@ -415,8 +415,10 @@ fn a_closed_output_pipe_ends_a_command_quietly() {
     store.ensure_root().expect("create the set");
     for i in 0..40 {
         let added = common::record(&format!("record-{i}"), "d", "b");
-        memwb::review::journaled(&store, Default::default(), None, |s| s.extend(vec![added]))
-            .expect("add");
+        memwb::formats::memory::journal::journaled(&store, Default::default(), None, |s| {
+            s.extend(vec![added])
+        })
+        .expect("add");
     }
     for args in [&["log"][..], &["check"], &["ls"], &["ls", "--json"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_memwb"))

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use common::cli::{memwb, ok, stdout};
 use common::{copy_dir, fixture, open, open_with, record, workspace};
-use memwb::review::{EntryMeta, Journal, journaled};
+use memwb::formats::memory::journal::journaled;
+use memwb::review::{EntryMeta, Journal};
 use memwb::store::{Store, StoreOptions};
 use serde_json::Value;
 

@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{names, open, record, workspace};
+use memwb::formats::memory::journal::journaled;
 use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{Journal, Origin, Plan, ReviewError, journaled};
+use memwb::review::{Journal, Origin, Plan, ReviewError};
 use memwb::store::{FaultHook, IoHooks, IoOp, Store, StoreOptions};
 use serde_json::Value;
 

@@ -8,11 +8,10 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use common::{names, open, record, workspace};
+use memwb::formats::memory::journal::{approve, edit_records, journaled, reject, undo};
 use memwb::review::journal::JournalRecord;
 use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{
-    EntryMeta, Journal, Op, Origin, Plan, ProposalStatus, ReviewError, State, journaled, undo,
-};
+use memwb::review::{EntryMeta, Journal, Op, Origin, Plan, ProposalStatus, ReviewError, State};
 use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreOptions};
 
 fn seed(store: &Store, names: &[&str]) {
@@ -52,7 +51,7 @@ fn approve_applies_exactly_the_plan_and_journals_it() {
     assert_eq!(p.state(&store.read().unwrap()), State::Ready);
     assert_eq!(p.base.len(), 2, "the sources' full content is kept");
 
-    let (commit, entry) = proposal::approve(&store, &p.id).unwrap();
+    let (commit, entry) = approve(&store, &p.id).unwrap();
     assert_eq!(commit.added, ["tabs"]);
     assert_eq!(commit.removed, ["tabs-new", "tabs-old"]);
     assert_eq!(names(&store), ["unrelated", "tabs"]);
@@ -80,7 +79,7 @@ fn approve_applies_exactly_the_plan_and_journals_it() {
     assert_eq!(decided.status, ProposalStatus::Approved);
     assert_eq!(decided.journal_entry, Some(entry.id));
     assert!(matches!(
-        proposal::approve(&store, &p.id),
+        approve(&store, &p.id),
         Err(ReviewError::ProposalDecided { .. })
     ));
     assert_eq!(
@@ -107,7 +106,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
         State::Stale(vec!["source \"alpha\" was changed".into()])
     );
     let before = common::snapshot(dir.path());
-    let err = proposal::approve(&store, &p.id).unwrap_err();
+    let err = approve(&store, &p.id).unwrap_err();
     assert!(
         matches!(&err, ReviewError::ProposalStale { detail, .. } if detail.contains("\"alpha\" was changed")),
         "{err}"
@@ -142,7 +141,7 @@ fn extraction_proposal_goes_stale_when_a_name_is_taken() {
         State::Stale(vec!["name \"fresh\" is now taken".into()])
     );
     assert!(matches!(
-        proposal::approve(&store, &p.id),
+        approve(&store, &p.id),
         Err(ReviewError::ProposalStale { .. })
     ));
 }
@@ -154,7 +153,7 @@ fn reject_closes_once() {
     seed(&store, &["alpha", "beta"]);
     let p = consolidation(&store, &["alpha"], record("gamma", "g", "g"));
     let before = common::snapshot(dir.path());
-    let entry = proposal::reject(&store, &p.id, Some("not a duplicate".into())).unwrap();
+    let entry = reject(&store, &p.id, Some("not a duplicate".into())).unwrap();
     assert_eq!(entry.op, Op::Reject);
     assert_eq!(entry.reason.as_deref(), Some("not a duplicate"));
     assert_eq!(common::snapshot(dir.path()), before);
@@ -164,11 +163,11 @@ fn reject_closes_once() {
         (ProposalStatus::Rejected, Some("not a duplicate"))
     );
     assert!(matches!(
-        proposal::reject(&store, &p.id, None),
+        reject(&store, &p.id, None),
         Err(ReviewError::ProposalDecided { .. })
     ));
     assert!(matches!(
-        proposal::approve(&store, &p.id),
+        approve(&store, &p.id),
         Err(ReviewError::ProposalDecided { .. })
     ));
 }
@@ -184,7 +183,7 @@ fn undo_restores_the_records_exactly_and_an_undo_can_be_undone() {
         &["alpha", "beta"],
         record("ab", "merged", "merged body"),
     );
-    let (_, entry) = proposal::approve(&store, &p.id).unwrap();
+    let (_, entry) = approve(&store, &p.id).unwrap();
     let entry = entry.unwrap();
 
     let (_, undone) = undo(&store, &entry).unwrap();
@@ -473,8 +472,8 @@ fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
     let opened = p.plan().unwrap().records().to_vec();
     let mine = record("merged", "my edit", "b");
     let theirs = record("merged", "their edit", "b");
-    proposal::edit_records(&store, &p.id, &opened, vec![theirs.clone()]).unwrap();
-    let err = proposal::edit_records(&store, &p.id, &opened, vec![mine]).unwrap_err();
+    edit_records(&store, &p.id, &opened, vec![theirs.clone()]).unwrap();
+    let err = edit_records(&store, &p.id, &opened, vec![mine]).unwrap_err();
     assert!(
         matches!(&err, ReviewError::ProposalEdited { id } if *id == p.id),
         "{err}"
@@ -487,7 +486,7 @@ fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
             .records(),
         [theirs]
     );
-    let invalid = proposal::edit_records(
+    let invalid = edit_records(
         &store,
         &p.id,
         &[record("merged", "their edit", "b")],

@@ -379,6 +379,6 @@ fn review_mode_files_the_lifecycle_plan_instead_of_committing_it() {
             .contains("please remember the new fact")
     );
     assert_eq!(filed.state(&store.read().unwrap()), State::Ready);
-    proposal::approve(&store, &id).unwrap();
+    memwb::formats::memory::journal::approve(&store, &id).unwrap();
     assert!(store.read().unwrap().get("new-fact").is_some());
 }

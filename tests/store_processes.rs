@@ -346,13 +346,18 @@ fn a_crash_at_any_step_of_any_transaction_leaves_the_old_or_the_new_set() {
             } else {
                 // The same writer in this process (`memwb add` is a journaled extend): a
                 // `memwb` process per step after the first would double the sweep's cost.
-                memwb::review::journaled(&open(dir.path()), Default::default(), None, |s| {
-                    s.extend(vec![record(
-                        "after-crash",
-                        "Added by a process",
-                        "after-crash",
-                    )])
-                })
+                memwb::formats::memory::journal::journaled(
+                    &open(dir.path()),
+                    Default::default(),
+                    None,
+                    |s| {
+                        s.extend(vec![record(
+                            "after-crash",
+                            "Added by a process",
+                            "after-crash",
+                        )])
+                    },
+                )
                 .unwrap_or_else(|e| panic!("{} step {n}: the next writer: {e}", kind.label));
             }
             let after = name_set(&open(dir.path()).read().expect("readable"));

@@ -48,8 +48,10 @@ fn redescribe(store: &Store, description: &str, journaled: bool) {
         .unwrap();
     let edited = record("no-mocked-database", description);
     if journaled {
-        memwb::review::journaled_op(store, memwb::review::Op::Set, |s| s.replace(&base, edited))
-            .unwrap();
+        memwb::formats::memory::journal::journaled_op(store, memwb::review::Op::Set, |s| {
+            s.replace(&base, edited)
+        })
+        .unwrap();
     } else {
         store.replace(&base, edited).unwrap();
     }

@@ -143,7 +143,7 @@ fn the_history_list_filters_live_and_clamps_its_selection() {
     }
     // journaled changes, as the workbench and the CLI make them
     let store = h.store();
-    memwb::review::journaled_op(&store, memwb::review::Op::Rm, |s| {
+    memwb::formats::memory::journal::journaled_op(&store, memwb::review::Op::Rm, |s| {
         s.remove(&[record(
             "gamma",
             "deploys from main",
@@ -151,7 +151,7 @@ fn the_history_list_filters_live_and_clamps_its_selection() {
         )])
     })
     .expect("rm");
-    memwb::review::journaled_op(&store, memwb::review::Op::Add, |s| {
+    memwb::formats::memory::journal::journaled_op(&store, memwb::review::Op::Add, |s| {
         s.extend(vec![record("theta", "one more", "Body.")])
     })
     .expect("add");
@@ -445,7 +445,8 @@ fn a_deleted_stray_is_kept_in_dropped_and_undo_restores_it_byte_for_byte() {
             "the set is untouched"
         );
 
-        let (_, restore) = memwb::review::undo(&other(&h), &deleted).expect("undo");
+        let (_, restore) =
+            memwb::formats::memory::journal::undo(&other(&h), &deleted).expect("undo");
         assert_eq!(
             &std::fs::read(h.root().join(file)).expect("restored"),
             bytes
@@ -453,12 +454,13 @@ fn a_deleted_stray_is_kept_in_dropped_and_undo_restores_it_byte_for_byte() {
         let restore = restore.expect("journaled");
         assert_eq!(restore.undoes, Some(deleted.id));
         // undoing it twice is refused: the file is there again
-        let again = memwb::review::undo(&other(&h), &deleted).expect_err("twice");
+        let again = memwb::formats::memory::journal::undo(&other(&h), &deleted).expect_err("twice");
         assert!(again.to_string().contains("in .memory again"), "{again}");
         // and the restore itself undoes, deleting it again (still kept)
-        memwb::review::undo(&other(&h), &restore).expect("undo the restore");
+        memwb::formats::memory::journal::undo(&other(&h), &restore).expect("undo the restore");
         assert!(!h.root().join(file).exists());
-        let (_, back) = memwb::review::undo(&other(&h), &last_entry(&h)).expect("once more");
+        let (_, back) =
+            memwb::formats::memory::journal::undo(&other(&h), &last_entry(&h)).expect("once more");
         assert!(back.is_some());
         assert_eq!(&std::fs::read(h.root().join(file)).expect("back"), bytes);
         h.watcher_tick();
@@ -473,7 +475,7 @@ fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
     h.press(KeyCode::Char('y'));
     assert_eq!(names(&h), ["alpha", "beta", "gamma", "old-draft"]);
     let adopted = last_entry(&h);
-    let (_, unlisting) = memwb::review::undo(&other(&h), &adopted).expect("undo");
+    let (_, unlisting) = memwb::formats::memory::journal::undo(&other(&h), &adopted).expect("undo");
     assert_eq!(names(&h), ["alpha", "beta", "gamma"]);
     assert_eq!(
         std::fs::read(h.root().join("old-draft-0badf00d.md")).expect("still there"),
@@ -484,7 +486,8 @@ fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
     let index = std::fs::read_to_string(h.root().join("MEMORY.md")).expect("index");
     assert!(!index.contains("old-draft"), "{index}");
     // the undo undoes too: adopted again, the same file
-    memwb::review::undo(&other(&h), &unlisting.expect("journaled")).expect("redo");
+    memwb::formats::memory::journal::undo(&other(&h), &unlisting.expect("journaled"))
+        .expect("redo");
     let set = other(&h).read().expect("read");
     assert_eq!(
         set.get("old-draft").expect("adopted").file,

@@ -27,7 +27,7 @@ fn memwb_undo_walks_back_an_adoption_and_a_deletion_of_a_stray() {
     let file = "old-draft-0badf00d.md";
     let path = ws.path().join(".memory").join(file);
     let store = common::open(ws.path());
-    memwb::review::strays::adopt(&store, file, &bytes).expect("adopt");
+    memwb::formats::memory::journal::strays::adopt(&store, file, &bytes).expect("adopt");
     assert_eq!(common::names(&store), ["keep", "old-draft"]);
     let undo = |args: &[&str]| common::cli::ok(common::cli::memwb(ws.path(), args));
     let said = undo(&["undo"]);
@@ -36,7 +36,7 @@ fn memwb_undo_walks_back_an_adoption_and_a_deletion_of_a_stray() {
     assert_eq!(fs::read(&path).expect("unlisted again"), bytes);
     assert_eq!(store.inspect().unlisted, [file]);
 
-    memwb::review::strays::delete(&store, file, &bytes).expect("delete");
+    memwb::formats::memory::journal::strays::delete(&store, file, &bytes).expect("delete");
     assert!(!path.exists());
     let said = undo(&["undo"]);
     assert!(said.contains(&format!("restored {file}")), "{said}");
@@ -63,7 +63,7 @@ fn a_deleted_stray_holding_a_credential_is_kept_redacted_and_undo_says_so() {
     let bytes = format!("---\nname: leaky\n---\nThe CI token is {token}.\n").into_bytes();
     fs::write(&path, &bytes).expect("unlisted");
 
-    memwb::review::strays::delete(&store, file, &bytes).expect("delete");
+    memwb::formats::memory::journal::strays::delete(&store, file, &bytes).expect("delete");
     assert!(!path.exists());
     let dropped = ws.path().join(".memory/.memwb/dropped");
     let kept: Vec<Vec<u8>> = fs::read_dir(&dropped)
@@ -110,7 +110,7 @@ fn a_failure_at_every_step_of_deleting_a_stray_loses_nothing() {
             },
         )
         .expect("open");
-        let result = memwb::review::strays::delete(&store, file, &bytes);
+        let result = memwb::formats::memory::journal::strays::delete(&store, file, &bytes);
         let plain = common::open(ws.path());
         {
             let _lock = plain.lock_for_write().expect("lock");
@@ -135,7 +135,7 @@ fn a_failure_at_every_step_of_deleting_a_stray_loses_nothing() {
             );
         } else {
             let deletion = deletion.unwrap_or_else(|| panic!("step {n}: gone, not journaled"));
-            memwb::review::undo(&plain, deletion).expect("undo restores it");
+            memwb::formats::memory::journal::undo(&plain, deletion).expect("undo restores it");
             assert_eq!(fs::read(&path).expect("restored"), bytes, "step {n}");
         }
         assert_eq!(common::names(&plain), ["keep"], "step {n}");

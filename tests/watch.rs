@@ -254,7 +254,7 @@ fn proposals_and_journal_entries_are_reported_once_their_folders_appear() {
     file("three");
     next_review(&rx);
     while rx.recv_timeout(Duration::from_millis(200)).is_ok() {}
-    proposal::reject(&store, &first.id, Some("no".into())).expect("reject");
+    memwb::formats::memory::journal::reject(&store, &first.id, Some("no".into())).expect("reject");
     next_review(&rx);
 }
 

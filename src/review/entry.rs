@@ -246,7 +246,7 @@ pub struct DroppedFile {
 }
 
 /// Where dropped files are kept, inside `.memwb`.
-pub(super) const DROPPED_DIR: &str = "dropped";
+pub(crate) const DROPPED_DIR: &str = "dropped";
 
 /// What describes a change before it is made.
 #[derive(Debug, Clone, Default)]

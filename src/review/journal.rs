@@ -22,6 +22,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use super::entry::{DROPPED_DIR, DroppedFile};
 pub use super::entry::{
     Entry, EntryMeta, JournalRecord, Op, ProposalRef, StrayAction, StrayChange,
 };

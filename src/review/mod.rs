@@ -9,18 +9,13 @@ mod filed;
 pub(crate) mod intent;
 pub mod journal;
 pub mod line_change;
-pub mod observer;
 pub mod proposal;
 pub mod sink;
 pub mod state;
-pub mod strays;
 pub mod summary;
-mod undo;
 pub mod who;
 
 pub use error::ReviewError;
 pub use journal::{Entry, EntryMeta, Journal, Op};
-pub use observer::{journaled, journaled_op};
 pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, ProposalStatus, State};
 pub use sink::ReviewPlans;
-pub use undo::undo;

@@ -220,7 +220,7 @@ mod tests {
         (dir, store)
     }
 
-    /// How `review::strays` deletes a stray (it journals the bytes first): under the lock,
+    /// How `formats::memory::journal::strays` deletes a stray (it journals the bytes first): under the lock,
     /// checked against what was shown.
     fn remove_stray(store: &Store, file: &str, seen: &[u8]) -> Result<()> {
         let _lock = store.lock_for_write()?;

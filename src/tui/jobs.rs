@@ -1,7 +1,7 @@
 //! Engine calls. The engine is synchronous; the event loop runs each job with
 //! `tokio::task::spawn_blocking` and feeds the result back as an event. Tests run them inline.
 //!
-//! Every change is journaled like the CLI's (`review::journaled_op`), and approving, rejecting
+//! Every change is journaled like the CLI's (`formats::memory::journal::journaled_op`), and approving, rejecting
 //! and undoing go through the review gate's own functions.
 
 use std::sync::Arc;
@@ -13,7 +13,8 @@ use crate::content::report::Checked;
 use crate::eval::{self, Case, EvalError, EvalState};
 use crate::formats::Open as Backend;
 use crate::formats::memory::MemoryBackend;
-use crate::review::{Entry, Op, ReviewError, journaled_op, proposal, strays};
+use crate::formats::memory::journal::{self, journaled_op, strays};
+use crate::review::{Entry, Op, ReviewError};
 use crate::store::inspect::Inspection;
 use crate::store::{Commit, Record, Store, StoreError, Touched};
 
@@ -263,7 +264,7 @@ impl MemoryJob {
                 strays::delete(store, file, seen).map(|_| Commit::default())
             }
             MemoryJob::Rebase { id } => {
-                let rebased = proposal::rebase(store, id);
+                let rebased = journal::rebase(store, id);
                 let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
                 let result = rebased.map(|_| Commit::default()).map_err(JobError::from);
                 let mut done = self.done(store, shown, result);
@@ -304,17 +305,18 @@ impl MemoryJob {
                 }
                 s.rebuild_index()
             }),
-            MemoryJob::Approve { id } => proposal::approve(store, id).map(|(commit, _)| commit),
+            MemoryJob::Approve { id } => journal::approve(store, id).map(|(commit, _)| commit),
             MemoryJob::Reject { id, reason } => {
-                proposal::reject(store, id, reason.clone()).map(|_| Commit::default())
+                journal::reject(store, id, reason.clone()).map(|_| Commit::default())
             }
             MemoryJob::EditProposal {
                 id,
                 opened,
                 records,
-            } => proposal::edit_records(store, id, opened, records.clone())
-                .map(|_| Commit::default()),
-            MemoryJob::Undo(entry) => crate::review::undo(store, entry).map(|(commit, _)| commit),
+            } => {
+                journal::edit_records(store, id, opened, records.clone()).map(|_| Commit::default())
+            }
+            MemoryJob::Undo(entry) => journal::undo(store, entry).map(|(commit, _)| commit),
             MemoryJob::Repair {
                 file,
                 seen,

@@ -7,13 +7,14 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::MemoryBackend;
+use super::journal::{journaled, journaled_op};
 use super::write::{validate_all, written};
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::read_regular;
 use crate::formats::{FormatError, IndexFix, Replacement, Written};
 use crate::memory::Memory;
 use crate::review::journal::{Journal, MEMWB_DIR, Repaired};
-use crate::review::{EntryMeta, Op, ReviewError, journaled, journaled_op};
+use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
 use crate::store::record::ObjectOnly;
 use crate::store::{RecordInput, Store, codec};

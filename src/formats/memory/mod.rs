@@ -4,6 +4,7 @@
 mod audit_inputs;
 pub(crate) mod discover;
 mod fix;
+pub mod journal;
 mod journaled;
 mod maintain;
 mod repair_target;

@@ -1,8 +1,9 @@
 //! The review gate on a `.memory` set: proposals kept in `.memory/.memwb/proposals/`, decided
-//! through the store's journaled transactions, and undo (`review::undo`).
+//! through the store's journaled transactions, and undo (`formats::memory::journal`).
 
 use super::MemoryBackend;
 use super::fix::dedupe_proposal;
+use super::journal;
 use super::write::written;
 use crate::claude::copy::Refusal;
 use crate::formats::{
@@ -74,12 +75,12 @@ impl MemoryBackend<'_> {
     }
 
     pub(super) fn approved(&self, id: &str) -> Result<Decided, FormatError> {
-        let (commit, entry) = proposal::approve(self.store, id)?;
+        let (commit, entry) = journal::approve(self.store, id)?;
         Ok(Decided::new(entry, written(commit, None)))
     }
 
     pub(super) fn rejected(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError> {
-        Ok(proposal::reject(self.store, id, reason)?)
+        Ok(journal::reject(self.store, id, reason)?)
     }
 
     pub(super) fn recovered_journal(&self) -> Result<Journal, FormatError> {
@@ -89,7 +90,7 @@ impl MemoryBackend<'_> {
 
     pub(super) fn undone(&self, entry: &Entry) -> Result<Decided, FormatError> {
         recover_if_pending(self.store)?;
-        let (commit, undone) = crate::review::undo(self.store, entry)?;
+        let (commit, undone) = journal::undo(self.store, entry)?;
         let mut parts = Vec::new();
         let stray = undone.as_ref().and_then(|e| e.stray.clone());
         if let Some(stray) = &stray {

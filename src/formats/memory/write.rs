@@ -1,9 +1,10 @@
 //! The record changes on a `.memory` set: each one store transaction, journaled.
 
 use super::MemoryBackend;
+use super::journal::journaled_op;
 use crate::formats::{Edit, FormatError, Written, placed, set_summary, unchanged};
+use crate::review::Op;
 use crate::review::summary::commit_summary;
-use crate::review::{Op, journaled_op};
 use crate::store::{Commit, Record, RecordInput};
 
 impl MemoryBackend<'_> {

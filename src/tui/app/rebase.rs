@@ -1,5 +1,5 @@
 //! Rebasing a stale proposal from the Proposals view (`b`), on either format: the engine
-//! re-plans it against the current records (`review::proposal::rebase`) or files
+//! re-plans it against the current records (`formats::memory::journal::rebase`) or files
 //! (`formats::claude::journal::rebase`), and the status line says what changed, in the same words.
 
 use super::{App, Effect, StatusKind};

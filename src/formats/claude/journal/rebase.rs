@@ -1,4 +1,4 @@
-//! Rebasing a stale proposal on a Claude Code folder, as `review::proposal::rebase` does on a
+//! Rebasing a stale proposal on a Claude Code folder, as `formats::memory::journal::rebase` does on a
 //! `.memory` set: the same proposal (same id) re-planned against the files as they are now,
 //! under the folder's lock. Each before image becomes the file's current text; a file the
 //! proposal removes that is already gone leaves it. A dedupe draft nobody edited is recomputed

@@ -4,14 +4,14 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use super::entry::{DROPPED_DIR, DroppedFile};
-use super::error::ReviewError;
-use super::filed::{self, Deciding};
-use super::intent::{Expect, Intent, listed_files, manifest_change};
-use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
-use super::state::StateDir;
-use super::state::text_digest;
-use super::who::Who;
+use crate::review::ReviewError;
+use crate::review::intent::{Expect, Intent, listed_files, manifest_change};
+use crate::review::journal::{
+    DROPPED_DIR, DroppedFile, Entry, EntryMeta, Journal, JournalRecord, Op,
+};
+use crate::review::proposal::{self as filed, Deciding};
+use crate::review::state::{StateDir, text_digest};
+use crate::review::who::Who;
 use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Store, StoreError};
 

@@ -3,13 +3,12 @@
 //! file back; every other entry by exchanging the records it wrote for those it replaced.
 //! Above the observer (it runs the inverse through [`journaled`]) and the strays.
 
-use super::entry::DROPPED_DIR;
-use super::error::ReviewError;
-use super::journal::{Entry, EntryMeta, JournalRecord, Op};
 use super::observer::journaled;
-use super::state::StateDir;
 use super::strays;
 use crate::redact::records::is_copy_of;
+use crate::review::ReviewError;
+use crate::review::journal::{DROPPED_DIR, Entry, EntryMeta, JournalRecord, Op};
+use crate::review::state::StateDir;
 use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
 
 /// The listed entry that holds what `written` wrote: its own file, or (once a later change and

@@ -3,15 +3,16 @@
 //! exact but for credentials, which are kept redacted as `repair --drop` keeps them), and
 //! undoing either, so that nothing memwb deletes or takes in is lost.
 
-use super::entry::{DROPPED_DIR, StrayAction, StrayChange};
-use super::error::ReviewError;
-use super::intent::{Expect, Intent};
-use super::journal::{Entry, EntryMeta, Journal, JournalRecord, Op};
 use super::observer::journaled;
-use super::state::StateDir;
-use super::who::Who;
 use crate::redact::records::is_copy_of;
 use crate::redact::redact_bytes;
+use crate::review::ReviewError;
+use crate::review::intent::{Expect, Intent};
+use crate::review::journal::{
+    DROPPED_DIR, Entry, EntryMeta, Journal, JournalRecord, Op, StrayAction, StrayChange,
+};
+use crate::review::state::StateDir;
+use crate::review::who::Who;
 use crate::store::record::MAX_RECORD_BYTES;
 use crate::store::time::now_ms;
 use crate::store::{Commit, Store, StoreError, StoredRecord, codec};

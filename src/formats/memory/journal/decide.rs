@@ -1,0 +1,111 @@
+//! Deciding a proposal on a `.memory` set: under the store lock and through the journal, so two
+//! deciders (or two processes) have exactly one effect, and a decision a crash interrupted is
+//! recovered first.
+
+use super::observer::journaled;
+use crate::redact::records::as_current;
+use crate::review::ReviewError;
+use crate::review::journal::{Entry, EntryMeta, Journal, Op};
+use crate::review::proposal::{
+    Deciding, Plan, Proposal, ProposalStatus, decision, load, pending, rewrite,
+};
+use crate::store::{Commit, Record, Store, StoreError};
+
+/// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.
+pub(super) fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
+    Journal::of(store).recover(store)?;
+    let proposal = load(store, id)?;
+    pending(&proposal)?;
+    Ok(proposal)
+}
+/// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
+pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), ReviewError> {
+    let proposal = load(store, id)?;
+    pending(&proposal)?;
+    let plan = proposal.plan().map_err(|rule| ReviewError::PlanInvalid {
+        id: id.to_owned(),
+        rule,
+    })?;
+    let mut base = proposal.base_records()?;
+    if let Ok(current) = store.read() {
+        base = as_current(&current, base);
+    }
+    let additions = proposal.addition_records()?;
+    let meta = EntryMeta {
+        op: Some(Op::Approve),
+        proposal: Some(proposal.reference()),
+        ..EntryMeta::default()
+    };
+    let stale = |e: ReviewError| match e {
+        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::ProposalStale {
+            id: id.to_owned(),
+            detail,
+        },
+        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::ProposalStale {
+            id: id.to_owned(),
+            detail: format!("name {name:?} is now taken"),
+        },
+        other => other,
+    };
+    let deciding = Deciding {
+        decision: decision(id, ProposalStatus::Approved, None),
+        read_as: proposal,
+    };
+    journaled(store, meta, Some(deciding), |s| match plan {
+        Plan::Extraction(records) => s.extend(records),
+        Plan::Consolidation {
+            source_names,
+            records,
+        } => s.apply_proposed_consolidation(&base, additions, &source_names, records),
+    })
+    .map_err(stale)
+}
+
+/// Closes a proposal without applying it.
+pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, ReviewError> {
+    let _lock = store.lock_for_write()?;
+    let proposal = load_pending(store, id)?;
+    let journal = Journal::of(store);
+    let meta = EntryMeta {
+        op: Some(Op::Reject),
+        proposal: Some(proposal.reference()),
+        reason: reason.clone(),
+        undoes: None,
+        stray: None,
+    };
+    journal.record_decision_only(meta, decision(id, ProposalStatus::Rejected, reason))
+}
+
+/// Replaces the proposed records (a reviewer's edit), validated like any edit. `opened` is the
+/// proposal's records as the reviewer read them: if someone else edited them since, nothing is
+/// written.
+pub fn edit_records(
+    store: &Store,
+    id: &str,
+    opened: &[Record],
+    records: Vec<Record>,
+) -> Result<Proposal, ReviewError> {
+    let _lock = store.lock_for_write()?;
+    let mut proposal = load_pending(store, id)?;
+    let invalid = |rule: String| ReviewError::PlanInvalid {
+        id: id.to_owned(),
+        rule,
+    };
+    let current = proposal.plan().map_err(invalid)?;
+    if current.records() != opened {
+        return Err(ReviewError::ProposalEdited { id: id.to_owned() });
+    }
+    let plan = match current {
+        Plan::Extraction(_) => Plan::Extraction(records),
+        Plan::Consolidation { source_names, .. } => Plan::Consolidation {
+            source_names,
+            records,
+        },
+    };
+    if plan.records().is_empty() {
+        return Err(invalid("a proposal needs at least one record".into()));
+    }
+    proposal.plan = plan.to_value();
+    rewrite(store, &proposal)?;
+    Ok(proposal)
+}

@@ -1,0 +1,17 @@
+//! The `.memory` engine's use of the journal (`review::journal`): the observer that journals
+//! every store transaction, deciding and rebasing proposals under the store lock, undo over a
+//! store, and the journaled changes to stray files. The journal's format, its entries and the
+//! proposals as filed are neutral and stay in `review`; what runs over a [`Store`] is here.
+//!
+//! [`Store`]: crate::store::Store
+
+mod decide;
+mod observer;
+mod rebase;
+pub mod strays;
+mod undo;
+
+pub use decide::{approve, edit_records, reject};
+pub use observer::{JournalObserver, journaled, journaled_op};
+pub use rebase::rebase;
+pub use undo::undo;
