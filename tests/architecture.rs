@@ -780,7 +780,6 @@ const CLI_FORMAT_NAMES: [(&str, usize); 19] = [
     ("src/cli/review.rs", 4),
     ("src/cli/select.rs", 8),
     ("src/cli/shell.rs", 11),
-    ("src/cli/target.rs", 25),
     ("src/cli/tui.rs", 7),
     ("src/cli/watch.rs", 16),
     ("src/cli/watch_record.rs", 20),

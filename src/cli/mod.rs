@@ -41,7 +41,6 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
-use crate::formats::OpenOptions;
 use crate::store::{LockTiming, StoreOptions};
 
 pub const EXIT_OK: u8 = 0;
@@ -309,15 +308,15 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
     let options = store_options(&cli)?;
     if let Some(Command::Sets(args)) = &cli.command {
-        return sets::run(
-            args,
-            &OpenOptions::new(options.clone(), cli.folder.limits()),
-        );
+        return sets::run(args, &cli.folder.formats.open_options(options.clone()));
     }
     if let Some(Command::Watch(args)) = &cli.command
         && args.all
     {
-        return watch_record::run(watch_record::all_folders(cli.folder.limits())?, args.json);
+        return watch_record::run(
+            watch_record::all_folders(cli.folder.formats.limits())?,
+            args.json,
+        );
     }
     let workspace = match &cli.workspace {
         Some(dir) => dir.clone(),
@@ -326,14 +325,24 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     if let Some(Command::Check(args)) = &cli.command
         && let Some(roots) = &args.all
     {
-        return check::run_all(&workspace, &options, cli.folder.limits(), args, roots);
+        return check::run_all(
+            &workspace,
+            &options,
+            cli.folder.formats.limits(),
+            args,
+            roots,
+        );
     }
     // The demo opens its own copy: which folder the workspace holds does not matter.
     #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
         return tui::demo(&options, args);
     }
-    let open = target::resolve(&cli.folder, &workspace, options.clone())?;
+    let open = target::resolve(
+        &cli.folder,
+        &workspace,
+        &cli.folder.formats.open_options(options.clone()),
+    )?;
     // Where `check` looks up the paths memories mention: the workspace the folder was found
     // for; a folder named with --memory-dir knows its own.
     let project = cli.folder.memory_dir.is_none().then(|| workspace.clone());
@@ -366,16 +375,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Log(args) => review::log(backend, args),
         Command::Undo(args) => review::undo(backend, args),
         Command::Eval(args) => eval::run(&open, args),
-        Command::Copy(args) => copy::run(&open, args, &options, cli.folder.limits()),
+        Command::Copy(args) => copy::run(&open, args, &options, cli.folder.formats.limits()),
         Command::Watch(args) => watch::run(&open, args),
         #[cfg(feature = "tui")]
         Command::Tui(args) => tui::run(&open, &workspace, &options, args),
         #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&options, args),
-        Command::Sets(args) => sets::run(
-            args,
-            &OpenOptions::new(options.clone(), cli.folder.limits()),
-        ),
+        Command::Sets(args) => sets::run(args, &cli.folder.formats.open_options(options.clone())),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),

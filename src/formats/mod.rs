@@ -7,6 +7,8 @@
 //! each one journaled compare-and-swap by the format's engine; the rest of the write side is
 //! still per format in the CLI: docs/architecture.md, "Backends".
 
+#[cfg(feature = "cli")]
+mod args;
 mod audit_inputs;
 pub mod claude;
 mod detect;
@@ -19,13 +21,17 @@ mod review;
 mod state;
 mod summary;
 
+/// What a change waiting on another writer's lock is told, on every format.
+pub use crate::store::lock::{LockWait, WaitNotice};
+#[cfg(feature = "cli")]
+pub(crate) use args::FormatArgs;
 pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use detect::{Detected, Format, OpenOptions, detect};
 pub(crate) use discover::agent_config;
 pub use error::{Cause, FormatError};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
-pub use open::{Open, open};
+pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
 pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::claude::ClaudeBackend;
 use super::discover::{Entered, Look, Sightings};
 use super::memory::MemoryBackend;
-use super::{Backend, Format, FormatError, OpenOptions, Summary};
+use super::{Backend, Detected, Format, FormatError, OpenOptions, Summary, detect};
 use crate::claude::ClaudeFolder;
 use crate::store::Store;
 use crate::store::lock::WaitNotice;
@@ -35,7 +35,18 @@ pub(crate) enum Recognized {
     Refused(String),
 }
 
-/// A format memwb reads and writes: how it recognises a folder, and how it opens one.
+/// A workspace's memory folder of one format, as that format finds it.
+pub(crate) enum InWorkspace {
+    /// There, and opened; with what a person is to be told about it (each said as a note).
+    Found { open: Open, notes: Vec<String> },
+    /// Not there yet, and the format starts it on its first write: the folder, opened.
+    Startable(Open),
+    /// Not there, or it could not be looked for: why.
+    Missing(FormatError),
+}
+
+/// A format memwb reads and writes: how it recognises a folder, how it opens one, and where a
+/// workspace keeps its folder of this format.
 pub(crate) struct Registered {
     pub(crate) format: Format,
     pub(crate) recognize: fn(&Path) -> Recognized,
@@ -44,6 +55,15 @@ pub(crate) struct Registered {
     pub(crate) known: fn(&Path, &mut dyn Sightings),
     /// What the format makes of a directory a scan of the roots enters.
     pub(crate) look: fn(Entered<'_>, &mut dyn Sightings) -> Look,
+    /// The workspace's folder of this format (`-C DIR`, when no folder is named).
+    pub(crate) in_workspace: fn(&Path, &OpenOptions) -> Result<InWorkspace, FormatError>,
+    /// Whether a folder taken for this format holds any of its memory files: an existing
+    /// folder that holds none is opened only when a person says to start one there
+    /// (`--new`), so that a project root or `$HOME` is never taken for an empty set.
+    pub(crate) holds_memories: fn(&Path) -> bool,
+    /// The name of the folder a workspace holds this format's memory in, when it is inside
+    /// the workspace (`.memory`).
+    pub(crate) inside_workspace: Option<&'static str>,
 }
 
 /// Every format, asked in this order when a folder's format is not given: the first that
@@ -55,6 +75,9 @@ pub(crate) const FORMATS: &[Registered] = &[
         open: super::memory::open,
         known: super::memory::discover::known,
         look: super::memory::discover::look,
+        in_workspace: super::memory::in_workspace,
+        holds_memories: |_| true,
+        inside_workspace: Some(crate::store::MEMORY_DIR),
     },
     Registered {
         format: Format::Claude,
@@ -62,8 +85,19 @@ pub(crate) const FORMATS: &[Registered] = &[
         open: super::claude::open,
         known: super::claude::discover::known,
         look: super::claude::discover::look,
+        in_workspace: super::claude::in_workspace,
+        holds_memories: super::claude::holds_memories,
+        inside_workspace: None,
     },
 ];
+
+/// The registered `format`, refused in words when no backend serves it.
+pub(crate) fn registered(format: Format) -> Result<&'static Registered, FormatError> {
+    FORMATS
+        .iter()
+        .find(|r| r.format == format)
+        .ok_or_else(|| FormatError::refused(format!("no backend for {}", format.describe())))
+}
 
 /// Opens the memory folder `dir` itself, in `format` or the one it is recognised as.
 pub fn open(
@@ -78,7 +112,7 @@ pub fn open(
         )));
     }
     let registered = match format {
-        Some(format) => FORMATS.iter().find(|r| r.format == format),
+        Some(format) => Some(registered(format)?),
         None => recognize(dir)?,
     };
     let registered = registered.ok_or_else(|| {
@@ -88,6 +122,96 @@ pub fn open(
         ))
     })?;
     (registered.open)(dir, options)
+}
+
+/// Opens the memory folder `dir` a person named, as [`open`] does; but a folder taken for a
+/// format it holds no memory file of is refused unless `new` says to start one there, so that
+/// a project root, an empty folder, `/` or `$HOME` is never taken for an empty set (which
+/// would audit clean and let `add` write into it).
+pub fn open_given(
+    dir: &Path,
+    format: Option<Format>,
+    new: bool,
+    options: &OpenOptions,
+) -> Result<Open, FormatError> {
+    if dir.is_dir() && !new {
+        refuse_unless_memory_folder(dir)?;
+    }
+    open(dir, format, options)
+}
+
+fn refuse_unless_memory_folder(dir: &Path) -> Result<(), FormatError> {
+    let Detected::Format(format) = detect(dir) else {
+        return Ok(());
+    };
+    if registered(format).is_ok_and(|registered| (registered.holds_memories)(dir)) {
+        return Ok(());
+    }
+    let inside = FORMATS
+        .iter()
+        .filter_map(|registered| registered.inside_workspace)
+        .find(|name| dir.join(name).is_dir());
+    let hint = match inside {
+        Some(name) => format!(
+            "it holds {name}/: open that workspace with -C {}",
+            dir.display()
+        ),
+        None => "give the memory folder itself (the one holding MEMORY.md), or start a new one with --format FORMAT --new".to_owned(),
+    };
+    Err(FormatError::refused(format!(
+        "{} is not a memory folder (no MEMORY.md, no topic files with frontmatter); nothing was read or written; {hint}",
+        dir.display()
+    )))
+}
+
+/// A workspace's memory folder, as [`open_workspace`] found it.
+pub struct Found {
+    pub open: Open,
+    /// What a person is to be told about the folder (each said as a note).
+    pub notes: Vec<String>,
+    /// Found by looking past the first format: the workspace has no folder of the first
+    /// format, and a person should be told which folder was taken instead.
+    pub fallback: bool,
+}
+
+/// The workspace's memory folder of `format`; with none given, of the first registered format
+/// that finds one there, else the first format's, which it starts on its first write.
+pub fn open_workspace(
+    workspace: &Path,
+    format: Option<Format>,
+    options: &OpenOptions,
+) -> Result<Found, FormatError> {
+    let found = |open, notes, fallback| Found {
+        open,
+        notes,
+        fallback,
+    };
+    if let Some(format) = format {
+        return match (registered(format)?.in_workspace)(workspace, options)? {
+            InWorkspace::Found { open, notes } => Ok(found(open, notes, false)),
+            InWorkspace::Startable(open) => Ok(found(open, Vec::new(), false)),
+            InWorkspace::Missing(why) => Err(why),
+        };
+    }
+    let mut startable = None;
+    for (place, registered) in FORMATS.iter().enumerate() {
+        match (registered.in_workspace)(workspace, options)? {
+            InWorkspace::Found { open, notes } => return Ok(found(open, notes, place > 0)),
+            InWorkspace::Startable(open) => {
+                startable.get_or_insert(open);
+            }
+            // Looking further never stands in the way: a format whose folder is not there,
+            // or could not be looked for, is passed over.
+            InWorkspace::Missing(_) => {}
+        }
+    }
+    let open = startable.ok_or_else(|| {
+        FormatError::refused(format!(
+            "no memory folder for {}; open one with --memory-dir PATH",
+            workspace.display()
+        ))
+    })?;
+    Ok(found(open, Vec::new(), false))
 }
 
 /// The first registered format that recognises `dir`; refused when one says it must not be
@@ -165,10 +289,7 @@ impl Open {
     /// Opens the folder a row of `memwb sets` names.
     pub fn open_set(set: &Summary, options: &OpenOptions) -> Result<Self, String> {
         let path = PathBuf::from(&set.path);
-        let registered = FORMATS
-            .iter()
-            .find(|r| r.format == set.format)
-            .ok_or_else(|| format!("no backend for {}", set.format.describe()))?;
+        let registered = registered(set.format).map_err(|e| e.to_string())?;
         (registered.open)(&path, options).map_err(|e| e.to_string())
     }
 }

@@ -1,10 +1,13 @@
 //! A Claude Code auto memory folder as a [`Backend`]: a lenient reading (a topic file that
 //! does not read is still listed, with why), addressed by name, else by file.
 
+#[cfg(feature = "cli")]
+pub(crate) mod args;
 mod audit_inputs;
 pub(crate) mod discover;
 mod fix;
 pub mod journal;
+mod locate;
 mod maintain;
 mod project;
 mod review;
@@ -28,6 +31,7 @@ use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Proposal, ReviewError};
 use crate::store::RecordInput;
 
+pub(crate) use locate::{holds_memories, in_workspace};
 pub use view::ClaudeView;
 
 /// Any folder without a `manifest.json`.

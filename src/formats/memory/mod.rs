@@ -17,6 +17,7 @@ pub use fix::dedupe_proposal;
 
 use std::path::Path;
 
+use super::open::InWorkspace;
 use super::{
     AuditInputs, Backend, ChangeLock, Decided, Deduped, Detected, Edit, FixPlanner, Format,
     FormatError, IndexFix, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError, Reading,
@@ -58,6 +59,22 @@ pub(crate) fn open(dir: &Path, options: &OpenOptions) -> Result<Open, FormatErro
         ))
     })?;
     Ok(Open::Memory(Store::open(workspace, options.store.clone())?))
+}
+
+/// The workspace's `.memory`, which the store starts on its first write when it is not there.
+pub(crate) fn in_workspace(
+    workspace: &Path,
+    options: &OpenOptions,
+) -> Result<InWorkspace, FormatError> {
+    let store = Store::open(workspace, options.store.clone())?;
+    Ok(if store.root().exists() {
+        InWorkspace::Found {
+            open: Open::Memory(store),
+            notes: Vec::new(),
+        }
+    } else {
+        InWorkspace::Startable(Open::Memory(store))
+    })
 }
 
 /// An open `.memory` set, read through its store.
