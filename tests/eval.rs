@@ -11,6 +11,8 @@ use common::{open, record, workspace};
 use memwb::eval::{
     self, Case, CaseResult, Corpus, EvalError, EvalState, ReplyCache, Scores, Verdict,
 };
+use memwb::formats::StatePlace;
+use memwb::formats::memory::MemoryBackend;
 use memwb::session::CommandClient;
 use memwb::store::Store;
 
@@ -47,7 +49,7 @@ fn cases_error(state: &EvalState) -> String {
 fn the_case_file_round_trips_and_no_file_means_no_cases() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha"), ("b", "beta")]);
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     assert_eq!(
         state.cases_path(),
         ws.path().join(".memory/.memwb/evals.json")
@@ -55,16 +57,21 @@ fn the_case_file_round_trips_and_no_file_means_no_cases() {
     assert!(eval::load_cases(&state).unwrap().is_empty());
     let with_note = Case::new("alpha?", names(&["a"]), names(&["b"]), Some("why".into())).unwrap();
     assert_eq!(
-        eval::add_case(&store, &state, with_note.clone()).unwrap(),
+        eval::add_case(&MemoryBackend::new(&store), &state, with_note.clone()).unwrap(),
         1
     );
     assert_eq!(
-        eval::add_case(&store, &state, case("beta", &["b"], &[])).unwrap(),
+        eval::add_case(
+            &MemoryBackend::new(&store),
+            &state,
+            case("beta", &["b"], &[])
+        )
+        .unwrap(),
         2
     );
     let cases = eval::load_cases(&state).unwrap();
     assert_eq!(cases, [with_note, case("beta", &["b"], &[])]);
-    let removed = eval::remove_case(&store, &state, 1).unwrap();
+    let removed = eval::remove_case(&MemoryBackend::new(&store), &state, 1).unwrap();
     assert_eq!(removed.query, "alpha?");
     assert_eq!(
         eval::load_cases(&state).unwrap(),
@@ -82,7 +89,7 @@ fn the_case_file_round_trips_and_no_file_means_no_cases() {
 fn invalid_case_files_are_refused_naming_the_file_and_the_rule() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     let bad = [
         ("not json", "expected"),
         (r#"[{"query": "q", "expect": ["a"]}]"#, "must be an object"),
@@ -129,7 +136,7 @@ fn invalid_case_files_are_refused_naming_the_file_and_the_rule() {
         );
         assert!(
             matches!(
-                eval::add_case(&store, &state, case("x", &["a"], &[])),
+                eval::add_case(&MemoryBackend::new(&store), &state, case("x", &["a"], &[])),
                 Err(EvalError::CasesInvalid { .. })
             ),
             "an edit of an invalid file is refused"
@@ -146,13 +153,14 @@ fn invalid_case_files_are_refused_naming_the_file_and_the_rule() {
 fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     std::fs::create_dir_all(state.dir()).unwrap();
     let path = state.cases_path();
     use rustix::fs::{CWD, FileType, Mode, mknodat};
     mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).expect("mkfifo");
     assert!(cases_error(&state).contains("not a regular file (it is a FIFO)"));
-    let edit = eval::add_case(&store, &state, case("q", &["a"], &[])).unwrap_err();
+    let edit =
+        eval::add_case(&MemoryBackend::new(&store), &state, case("q", &["a"], &[])).unwrap_err();
     assert!(
         edit.to_string().contains("not a regular file"),
         "a FIFO is neither read nor replaced: {edit}"
@@ -181,14 +189,16 @@ fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
 fn adding_a_case_needs_its_names_in_the_set() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     for bad in [case("q", &["zz"], &[]), case("q", &["a"], &["zz"])] {
-        let error = eval::add_case(&store, &state, bad).unwrap_err().to_string();
+        let error = eval::add_case(&MemoryBackend::new(&store), &state, bad)
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("no memory named \"zz\""), "{error}");
     }
     assert!(!state.cases_path().exists(), "nothing written");
     assert!(matches!(
-        eval::remove_case(&store, &state, 1),
+        eval::remove_case(&MemoryBackend::new(&store), &state, 1),
         Err(EvalError::NoSuchCase {
             number: 1,
             count: 0
@@ -206,14 +216,19 @@ fn names_gone_from_the_set_are_broken_not_misses() {
             ("tabs", "Indent with tabs"),
         ],
     );
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     eval::add_case(
-        &store,
+        &MemoryBackend::new(&store),
         &state,
         case("database tests", &["no-mocked-database", "tabs"], &[]),
     )
     .unwrap();
-    eval::add_case(&store, &state, case("indent", &["tabs"], &[])).unwrap();
+    eval::add_case(
+        &MemoryBackend::new(&store),
+        &state,
+        case("indent", &["tabs"], &[]),
+    )
+    .unwrap();
     let tabs = store
         .records()
         .unwrap()
@@ -427,7 +442,7 @@ fn a_second_run_of_unchanged_cases_is_answered_by_the_cache() {
             ("tabs", "Indent with tabs"),
         ],
     );
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     let cases = [
         case("database tests", &["db"], &[]),
         case("indent style", &["tabs"], &[]),
@@ -534,7 +549,12 @@ fn state_kept_outside_the_memory_folder_works_the_same() {
     let elsewhere = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
     let state = EvalState::at(elsewhere.path().join("memwb/sets/one"));
-    eval::add_case(&store, &state, case("alpha", &["a"], &[])).unwrap();
+    eval::add_case(
+        &MemoryBackend::new(&store),
+        &state,
+        case("alpha", &["a"], &[]),
+    )
+    .unwrap();
     assert!(elsewhere.path().join("memwb/sets/one/evals.json").is_file());
     assert!(
         !ws.path().join(".memory/.memwb/evals.json").exists(),
@@ -565,13 +585,20 @@ fn a_linked_state_folder_is_refused() {
         std::fs::remove_dir_all(&memwb).unwrap();
     }
     std::os::unix::fs::symlink(outside.path(), &memwb).unwrap();
-    let state = EvalState::of(&store);
+    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
     assert!(
         cases_error(&state).contains("symbolic link"),
         "{}",
         cases_error(&state)
     );
-    assert!(eval::add_case(&store, &state, case("alpha", &["a"], &[])).is_err());
+    assert!(
+        eval::add_case(
+            &MemoryBackend::new(&store),
+            &state,
+            case("alpha", &["a"], &[])
+        )
+        .is_err()
+    );
     assert_eq!(
         std::fs::read_to_string(outside.path().join("evals.json")).unwrap(),
         r#"{"version": 1, "cases": []}"#,

@@ -6,6 +6,8 @@ use crate::tui_harness;
 
 use crossterm::event::KeyCode;
 use memwb::eval::{self, EvalState};
+use memwb::formats::StatePlace;
+use memwb::formats::memory::MemoryBackend;
 use memwb::review::proposal::{self, NewProposal};
 use memwb::review::{Journal, Origin, Plan};
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
@@ -67,7 +69,7 @@ fn run_query(h: &mut Harness, query: &str) {
 }
 
 fn saved_cases(h: &Harness) -> Vec<eval::Case> {
-    eval::load_cases(&EvalState::of(&other(h))).expect("cases")
+    eval::load_cases(&EvalState::in_place(StatePlace::InSet(other(h)))).expect("cases")
 }
 
 #[test]
@@ -209,16 +211,21 @@ fn an_unrelated_commit_announces_nothing() {
 #[test]
 fn a_proposal_shows_what_approving_it_does_to_the_cases() {
     let mut h = seeded();
-    let state = EvalState::of(&h.store());
+    let state = EvalState::in_place(StatePlace::InSet(h.store()));
     let case = |q: &str, e: &str| eval::Case::new(q, vec![e.into()], vec![], None).unwrap();
     let store = other(&h);
     eval::add_case(
-        &store,
+        &MemoryBackend::new(&store),
         &state,
         case("integration tests", "no-mocked-database"),
     )
     .unwrap();
-    eval::add_case(&store, &state, case("weather forecast", "prefers-tabs")).unwrap();
+    eval::add_case(
+        &MemoryBackend::new(&store),
+        &state,
+        case("weather forecast", "prefers-tabs"),
+    )
+    .unwrap();
     // Replaces the database record with one the query misses, and makes the weather case pass.
     let filed = proposal::file(
         &store,

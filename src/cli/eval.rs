@@ -8,12 +8,11 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
 use crate::eval::{
-    self, Case, CaseResult, Corpus, EvalState, FolderEval, ReplyCache, SelectorRun, Verdict,
+    self, Case, CaseResult, EvalError, EvalState, FolderEval, ReplyCache, SelectorRun, Verdict,
     model_label,
 };
 use crate::formats::Open;
 use crate::session::Selector;
-use crate::store::Store;
 
 /// More names than a MEMORY.md of 200 lines can list is no longer a selection.
 const MAX_K: usize = 200;
@@ -77,75 +76,23 @@ struct AddArgs {
     note: Option<String>,
 }
 
-/// What `memwb eval` needs of a memory folder, whichever its format: where its evaluation
-/// lives, the set the cases run against, and the case edits under the folder's own lock.
-pub(crate) trait EvalFolder {
-    fn state(&self) -> &EvalState;
-    fn corpus(&self) -> anyhow::Result<Corpus>;
-    /// Appends `case` (its names checked against the set) under the folder's lock.
-    fn add(&self, case: Case) -> anyhow::Result<usize>;
-    /// Removes case `number` (from 1) under the folder's lock.
-    fn remove(&self, number: usize) -> anyhow::Result<Case>;
-}
-
-/// A `.memory` set: the cases in `.memory/.memwb/`, edited under the store's lock.
-pub(crate) struct MemoryEval<'a> {
-    store: &'a Store,
-    state: EvalState,
-}
-
-impl<'a> MemoryEval<'a> {
-    pub(crate) fn new(store: &'a Store) -> Self {
-        Self {
-            store,
-            state: EvalState::of(store),
-        }
-    }
-}
-
-impl EvalFolder for MemoryEval<'_> {
-    fn state(&self) -> &EvalState {
-        &self.state
-    }
-    fn corpus(&self) -> anyhow::Result<Corpus> {
-        Ok(Corpus::of(&self.store.read()?))
-    }
-    fn add(&self, case: Case) -> anyhow::Result<usize> {
-        Ok(eval::add_case(self.store, &self.state, case)?)
-    }
-    fn remove(&self, number: usize) -> anyhow::Result<Case> {
-        Ok(eval::remove_case(self.store, &self.state, number)?)
-    }
-}
-
-/// A Claude Code folder: the cases in its state directory, edited under its state lock.
-impl EvalFolder for FolderEval {
-    fn state(&self) -> &EvalState {
-        FolderEval::state(self)
-    }
-    fn corpus(&self) -> anyhow::Result<Corpus> {
-        Ok(FolderEval::corpus(self)?)
-    }
-    fn add(&self, case: Case) -> anyhow::Result<usize> {
-        Ok(self.add_case(case)?)
-    }
-    fn remove(&self, number: usize) -> anyhow::Result<Case> {
-        Ok(self.remove_case(number)?)
-    }
-}
-
-/// `memwb eval` on the folder `open` holds. A `.memory` set still edits its cases through
-/// the set's own transactions (`MemoryEval`); every other format through `FolderEval`, under
-/// its state lock.
+/// `memwb eval` on the folder `open` holds, whatever its format: its cases where the backend
+/// keeps memwb's state, edited under the folder's lock.
 pub(crate) fn run(open: &Open, args: &EvalArgs) -> anyhow::Result<u8> {
-    match open {
-        Open::Memory(store) => run_on(&MemoryEval::new(store), args),
-        _ => run_on(&FolderEval::open(open)?, args),
+    run_on(&FolderEval::open(open).map_err(failed)?, args)
+}
+
+/// An evaluation error as a command reports it: a backend's error as every command reports
+/// one (the engine's own error, which the hints and exit rules tell apart).
+fn failed(error: EvalError) -> anyhow::Error {
+    match error {
+        EvalError::Format(error) => super::read::failed(error),
+        other => other.into(),
     }
 }
 
 /// `memwb eval` and its subcommands on `folder`.
-pub(crate) fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Result<u8> {
+pub(crate) fn run_on(folder: &FolderEval, args: &EvalArgs) -> anyhow::Result<u8> {
     match &args.command {
         Some(EvalCommand::Add(add)) => {
             let case = Case::new(
@@ -154,12 +101,12 @@ pub(crate) fn run_on<F: EvalFolder>(folder: &F, args: &EvalArgs) -> anyhow::Resu
                 add.forbid.clone(),
                 add.note.clone(),
             )?;
-            let number = folder.add(case)?;
+            let number = folder.add_case(case).map_err(failed)?;
             say!("added case {number}; memwb eval runs every case")?;
             Ok(EXIT_OK)
         }
         Some(EvalCommand::Rm { number }) => {
-            let removed = folder.remove(*number)?;
+            let removed = folder.remove_case(*number).map_err(failed)?;
             say!("removed case {number}: {}", inert(&removed.label()))?;
             Ok(EXIT_OK)
         }
@@ -342,8 +289,8 @@ impl<'a> From<&'a CaseResult> for ResultJson<'a> {
 
 /// Runs the cases `args` names on a folder of either format; `env` looks up environment
 /// variables (model settings).
-pub(crate) fn execute_on<F: EvalFolder>(
-    folder: &F,
+pub(crate) fn execute_on(
+    folder: &FolderEval,
     args: &EvalArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Report> {
@@ -356,7 +303,7 @@ pub(crate) fn execute_on<F: EvalFolder>(
         anyhow::bail!("--k must be between 1 and {MAX_K} (got {})", args.k);
     }
     let selector = Selector::configured(&args.model.flags(), env)?;
-    let corpus = folder.corpus()?;
+    let corpus = folder.corpus().map_err(failed)?;
     let cases = if args.self_cases {
         eval::self_cases(&corpus.memories)
     } else {
@@ -380,8 +327,8 @@ pub(crate) fn execute_on<F: EvalFolder>(
     })
 }
 
-fn evaluate<F: EvalFolder>(
-    folder: &F,
+fn evaluate(
+    folder: &FolderEval,
     args: &EvalArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<u8> {

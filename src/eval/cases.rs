@@ -14,9 +14,10 @@ use std::collections::HashSet;
 use serde::{Deserialize, Serialize};
 
 use super::error::EvalError;
+use super::run::Corpus;
 use super::state::{CASES_FILE, EvalState};
+use crate::formats::{Backend, FormatError};
 use crate::session::selection::Candidate;
-use crate::store::Store;
 
 pub const CASES_VERSION: u64 = 1;
 /// A case file beyond this is refused rather than read.
@@ -184,14 +185,14 @@ pub fn save_cases(state: &EvalState, cases: &[Case]) -> Result<(), EvalError> {
     state.replace(false, CASES_FILE, &bytes)
 }
 
-/// Appends `case` (every name must be in the current set) and returns its number (from 1),
-/// under the store's lock.
-pub fn add_case(store: &Store, state: &EvalState, case: Case) -> Result<usize, EvalError> {
+/// Appends `case` (every name must be a memory's name in `folder` now) and returns its
+/// number (from 1), under the lock every memwb change to the folder takes.
+pub fn add_case(folder: &dyn Backend, state: &EvalState, case: Case) -> Result<usize, EvalError> {
     case.validate()
         .map_err(|rule| EvalError::InvalidCase { rule })?;
-    let _lock = store.lock_for_write()?;
-    let set = store.read()?;
-    add_case_locked(state, case, &|name| set.get(name).is_some())
+    let _lock = folder.lock_changes()?;
+    let corpus = Corpus::read(folder).map_err(FormatError::from)?;
+    add_case_locked(state, case, &|name| corpus.contains(name))
 }
 
 /// [`add_case`] for a caller that holds the lock guarding `state` (a Claude Code folder's state
@@ -221,9 +222,14 @@ pub fn add_case_locked(
     Ok(cases.len())
 }
 
-/// Removes case `number` (from 1, as listed) and returns it, under the store's lock.
-pub fn remove_case(store: &Store, state: &EvalState, number: usize) -> Result<Case, EvalError> {
-    let _lock = store.lock_for_write()?;
+/// Removes case `number` (from 1, as listed) and returns it, under the lock every memwb
+/// change to `folder` takes.
+pub fn remove_case(
+    folder: &dyn Backend,
+    state: &EvalState,
+    number: usize,
+) -> Result<Case, EvalError> {
+    let _lock = folder.lock_changes()?;
     remove_case_locked(state, number)
 }
 

@@ -3,9 +3,8 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::claude::ClaudeError;
+use crate::fs::FsError;
 use crate::review::ReviewError;
-use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
@@ -15,7 +14,7 @@ pub enum EvalError {
     NotRegular { path: PathBuf, kind: &'static str },
     #[error("{path} is not a directory; memwb keeps its state only in a real directory")]
     NotDirectory { path: PathBuf },
-    // The reason is part of the message, not a `source`, as in `StoreError::Io`.
+    // The reason is part of the message, not a `source`, as in `FsError::Io`.
     #[error("{op} {path}: {error}")]
     Io {
         op: &'static str,
@@ -26,23 +25,15 @@ pub enum EvalError {
     NoSuchCase { number: usize, count: usize },
     #[error("invalid eval case: {rule}")]
     InvalidCase { rule: String },
+    /// A state file that could not be read or replaced.
     #[error(transparent)]
-    Store(#[from] StoreError),
-    /// A Claude Code folder's state directory or its lock.
-    #[error(transparent)]
-    Claude(#[from] ClaudeError),
-    /// A backend's state place or lock.
+    Fs(#[from] FsError),
+    /// A backend's state place, lock or reading.
     #[error(transparent)]
     Format(#[from] crate::formats::FormatError),
     /// memwb's state folder refused (a link, not a directory, not a file).
     #[error(transparent)]
     Review(#[from] ReviewError),
-}
-
-impl From<crate::fs::FsError> for EvalError {
-    fn from(error: crate::fs::FsError) -> Self {
-        Self::Store(error.into())
-    }
 }
 
 impl EvalError {

@@ -5,7 +5,7 @@
 //! to the folder takes, so two editors never lose each other's case. The cases run over the
 //! folder's memories as `memwb select` sees them.
 
-use super::cases::{Case, add_case_locked, remove_case_locked};
+use super::cases::{Case, add_case, remove_case};
 use super::error::EvalError;
 use super::run::Corpus;
 use super::state::EvalState;
@@ -21,7 +21,7 @@ pub struct FolderEval {
 impl FolderEval {
     /// The evaluation of `open`, where its backend keeps memwb's state.
     pub fn open(open: &Open) -> Result<Self, EvalError> {
-        let state = EvalState::in_place(open.backend().state_place()?);
+        let state = EvalState::of(&*open.backend())?;
         Ok(Self {
             open: open.clone(),
             state,
@@ -34,23 +34,17 @@ impl FolderEval {
 
     /// The memories the cases run against, read now.
     pub fn corpus(&self) -> Result<Corpus, EvalError> {
-        let reading = self.open.backend().read().map_err(FormatError::from)?;
-        Ok(Corpus::from(reading))
+        Ok(Corpus::read(&*self.open.backend()).map_err(FormatError::from)?)
     }
 
     /// Appends `case` (every name must be a memory's name now) under the folder's lock and
     /// returns its number (from 1).
     pub fn add_case(&self, case: Case) -> Result<usize, EvalError> {
-        case.validate()
-            .map_err(|rule| EvalError::InvalidCase { rule })?;
-        let _lock = self.open.backend().lock_changes()?;
-        let corpus = self.corpus()?;
-        add_case_locked(&self.state, case, &|name| corpus.contains(name))
+        add_case(&*self.open.backend(), &self.state, case)
     }
 
     /// Removes case `number` (from 1) under the folder's lock and returns it.
     pub fn remove_case(&self, number: usize) -> Result<Case, EvalError> {
-        let _lock = self.open.backend().lock_changes()?;
-        remove_case_locked(&self.state, number)
+        remove_case(&*self.open.backend(), &self.state, number)
     }
 }

@@ -11,54 +11,38 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::error::EvalError;
-use crate::formats::StatePlace;
+use crate::formats::{Backend, StatePlace};
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::review::state::{CACHE_DIR, MEMWB_DIR, StateDir};
-use crate::store::Store;
 
 pub const CASES_FILE: &str = "evals.json";
-
-#[derive(Debug, Clone)]
-enum Location {
-    /// `.memory/.memwb/` of this store.
-    Memwb(Store),
-    /// A directory of its own, created on the first write.
-    Dir(PathBuf),
-}
 
 /// The directory that holds `evals.json` and the reply cache of one memory set.
 #[derive(Debug, Clone)]
 pub struct EvalState {
-    location: Location,
+    location: StatePlace,
 }
 
 impl EvalState {
-    /// The `.memory` format's state: `.memory/.memwb/`.
-    pub fn of(store: &Store) -> Self {
-        Self {
-            location: Location::Memwb(store.clone()),
-        }
-    }
-
     /// State where a backend keeps it ([`crate::formats::Backend::state_place`]).
     pub fn in_place(place: StatePlace) -> Self {
-        match place {
-            StatePlace::InSet(set) => Self::of(&set),
-            StatePlace::Dir(dir) => Self::at(dir),
-        }
+        Self { location: place }
+    }
+
+    /// State where `folder`'s backend keeps it.
+    pub fn of(folder: &dyn Backend) -> Result<Self, EvalError> {
+        Ok(Self::in_place(folder.state_place()?))
     }
 
     /// State kept in `dir` (created with its parents on the first write).
     pub fn at(dir: impl Into<PathBuf>) -> Self {
-        Self {
-            location: Location::Dir(dir.into()),
-        }
+        Self::in_place(StatePlace::Dir(dir.into()))
     }
 
     pub fn dir(&self) -> PathBuf {
         match &self.location {
-            Location::Memwb(store) => store.root().join(MEMWB_DIR),
-            Location::Dir(dir) => dir.clone(),
+            StatePlace::InSet(set) => set.root().join(MEMWB_DIR),
+            StatePlace::Dir(dir) => dir.clone(),
         }
     }
 
@@ -78,8 +62,8 @@ impl EvalState {
         max: usize,
     ) -> Result<Option<Vec<u8>>, EvalError> {
         match &self.location {
-            Location::Memwb(store) => {
-                let Some(dir) = StateDir::open(store)? else {
+            StatePlace::InSet(set) => {
+                let Some(dir) = StateDir::open(set)? else {
                     return Ok(None);
                 };
                 let dir = if cached {
@@ -92,7 +76,7 @@ impl EvalState {
                 };
                 Ok(dir.read(name, max)?)
             }
-            Location::Dir(_) => {
+            StatePlace::Dir(_) => {
                 let path = self.path_of(cached, name);
                 match read_regular(&path, max, Links::Refuse) {
                     Err(crate::fs::FsError::Io { error, .. })
@@ -112,8 +96,8 @@ impl EvalState {
     /// Replaces `name` (in the cache folder when `cached`) atomically with `bytes`.
     pub(crate) fn replace(&self, cached: bool, name: &str, bytes: &[u8]) -> Result<(), EvalError> {
         match &self.location {
-            Location::Memwb(store) => {
-                let dir = StateDir::create(store)?;
+            StatePlace::InSet(set) => {
+                let dir = StateDir::create(set)?;
                 let dir = if cached {
                     dir.create_subdir(CACHE_DIR)?
                 } else {
@@ -127,7 +111,7 @@ impl EvalState {
                 }
                 Ok(dir.replace(name, bytes)?)
             }
-            Location::Dir(_) => {
+            StatePlace::Dir(_) => {
                 let path = self.path_of(cached, name);
                 if let Some(dir) = path.parent() {
                     ensure_dir(dir)?;

@@ -51,7 +51,12 @@ fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> 
     let blame = last_of(Ok(Journal::of(store)))
         .filter(|entry| left_as(entry, &corpus))
         .map(|entry| entry.id);
-    let (cases, results, error) = run(&corpus, eval::load_cases(&EvalState::of(store)));
+    let (cases, results, error) = run(
+        &corpus,
+        eval::load_cases(&EvalState::in_place(crate::formats::StatePlace::InSet(
+            store.clone(),
+        ))),
+    );
     let effects = if cases.is_empty() {
         Vec::new()
     } else {

@@ -10,7 +10,7 @@ use super::claude_jobs::{ClaudeJob, ClaudeJobDone};
 use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
-use crate::eval::{self, Case, EvalError, EvalState};
+use crate::eval::{self, Case, EvalError};
 use crate::formats::Open as Backend;
 use crate::formats::memory::MemoryBackend;
 use crate::formats::memory::journal::{self, journaled_op, strays};
@@ -251,7 +251,8 @@ impl MemoryJob {
         let shown = shown.filter(|_| !matches!(self, MemoryJob::Reload));
         let result = match &self {
             MemoryJob::SaveCase(case) => {
-                let saved = eval::add_case(store, &EvalState::of(store), case.clone());
+                let saved = eval::FolderEval::open(&crate::formats::Open::Memory(store.clone()))
+                    .and_then(|folder| folder.add_case(case.clone()));
                 return self.done(
                     store,
                     shown,
