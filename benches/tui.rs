@@ -378,8 +378,8 @@ mod claude {
     use std::time::{Duration, Instant};
 
     use memwb::claude::{ClaudeFolder, FileWrite, LoadLimits};
-    use memwb::claude_watch::{ClaudeEvent, ClaudeWatcher};
     use memwb::formats::claude::journal::journaled;
+    use memwb::formats::{Open, Seen, WatchEvent};
     use memwb::review::{EntryMeta, Op};
     use memwb::tui::app::{App, Event};
     use memwb::tui::claude_jobs::ClaudeJob;
@@ -534,12 +534,14 @@ mod claude {
         let folder = folder(dir);
         let (mut app, mut terminal) = app(&folder);
         let (tx, rx) = mpsc::channel();
-        let (_watcher, _) = ClaudeWatcher::start(folder.clone(), move |event| {
-            if let ClaudeEvent::Changed(change) = event {
-                let _ = tx.send(change);
-            }
-        })
-        .expect("watch");
+        let (_watcher, _) = Open::Claude(folder.clone())
+            .backend()
+            .watch(Box::new(move |watched| {
+                if let WatchEvent::Changed(_) = &watched.event {
+                    let _ = tx.send(watched);
+                }
+            }))
+            .expect("watch");
         let path = folder.root().join(file(11));
         Stats(
             (0..RUNS)
@@ -550,17 +552,24 @@ mod claude {
                     std::fs::rename(&temp, &path).expect("rename");
                     let written = Instant::now();
                     let written_text = format!("run {run}.");
-                    let change = loop {
-                        let change = rx.recv_timeout(Duration::from_secs(30)).expect("event");
-                        let shows = change.snapshot.topics.iter().any(|t| {
-                            t.file == file(11)
-                                && t.parsed().is_some_and(|p| p.body.contains(&written_text))
-                        });
+                    let watched = loop {
+                        let watched = rx.recv_timeout(Duration::from_secs(30)).expect("event");
+                        let shows = match &watched.event {
+                            WatchEvent::Changed(change) => match &change.seen {
+                                Seen::Claude(snapshot) => snapshot.topics.iter().any(|t| {
+                                    t.file == file(11)
+                                        && t.parsed()
+                                            .is_some_and(|p| p.body.contains(&written_text))
+                                }),
+                                Seen::Memory(_) => false,
+                            },
+                            _ => false,
+                        };
                         if shows {
-                            break change;
+                            break watched;
                         }
                     };
-                    app.update(Event::Watch(ClaudeEvent::Changed(change).into()));
+                    app.update(Event::Watch(watched));
                     terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
                     let took = written.elapsed();
                     while rx.try_recv().is_ok() {}

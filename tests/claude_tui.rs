@@ -11,7 +11,6 @@ use common::copy_dir;
 use crossterm::event::KeyCode;
 use memwb::claude::FileImage;
 use memwb::claude::LoadLimits;
-use memwb::claude_watch::ClaudeEvent;
 use memwb::formats::Format;
 use memwb::formats::claude::journal::{self, NewFiles};
 use memwb::review::Origin;
@@ -142,7 +141,7 @@ fn file_from_outside(h: &mut Harness, files: Vec<FileImage>) -> String {
         evidence: Some("filed by the test".into()),
     };
     let id = journal::file_proposal(&folder, new).expect("filed").id;
-    h.send(Event::Watch(ClaudeEvent::Review.into()));
+    h.review_tick();
     id
 }
 
@@ -316,7 +315,7 @@ fn a_proposal_whose_file_changed_is_stale_and_approving_it_writes_nothing() {
     let plain = format!("{role}\nAlso on call this week.\n");
     std::fs::write(dir.path().join("memory/user_role.md"), &plain).expect("write");
     h.claude_tick();
-    h.send(Event::Watch(ClaudeEvent::Review.into()));
+    h.review_tick();
     h.keys("p");
     let row = h.app.proposals.selected_row().expect("a row");
     assert_eq!(row.proposal.id, id);
@@ -816,7 +815,7 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
     );
     assert!(h.screen().contains("eval cases (1/1 pass)"));
     // the Proposals view lists it with that effect
-    h.send(Event::Watch(ClaudeEvent::Review.into()));
+    h.review_tick();
     h.keys("p");
     let screen = h.screen();
     assert!(screen.contains(&proposal.id), "{screen}");
@@ -972,7 +971,7 @@ fn b_rebases_a_stale_proposal_and_it_approves() {
     )
     .expect("write");
     h.claude_tick();
-    h.send(Event::Watch(ClaudeEvent::Review.into()));
+    h.review_tick();
     assert!(h.screen().contains("⚠ stale"), "{}", h.screen());
     h.keys("b");
     let status = h.app.status.clone().expect("status");

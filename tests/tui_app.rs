@@ -708,7 +708,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
     theirs
         .extend(vec![record("delta", "fourth record", "delta body")])
         .expect("add");
-    h.watch_until(|change| change.commit.added == ["delta"]);
+    h.watch_until(|change| change.added == ["delta"]);
     assert_eq!(h.app.inspection.entries, fresh(&h));
     assert!(h.screen().contains("delta"), "{}", h.screen());
     assert!(
@@ -724,7 +724,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
             record("beta", "rewritten elsewhere", "new beta body"),
         )
         .expect("replace");
-    h.watch_until(|change| change.commit.changed == ["beta"]);
+    h.watch_until(|change| change.changed == ["beta"]);
     assert_eq!(h.app.inspection.entries, fresh(&h));
     h.press(KeyCode::Char('j')); // alpha -> beta
     assert_eq!(selected(&h).as_deref(), Some("beta"));
@@ -732,7 +732,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
 
     let gamma = current(&h, "gamma").expect("gamma");
     theirs.remove(&[gamma]).expect("remove");
-    h.watch_until(|change| change.commit.removed == ["gamma"]);
+    h.watch_until(|change| change.removed == ["gamma"]);
     assert_eq!(h.app.inspection.entries, fresh(&h));
     let names: Vec<&str> = h.app.inspection.valid_records().map(Record::name).collect();
     assert_eq!(names, ["alpha", "beta", "delta"]);

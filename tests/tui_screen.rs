@@ -236,9 +236,7 @@ fn claude_with_two_proposals(dir: &Path, w: u16, hgt: u16) -> Harness {
         };
         memwb::formats::claude::journal::file_proposal(&opened, new).expect("filed");
     }
-    h.send(memwb::tui::app::Event::Watch(
-        memwb::claude_watch::ClaudeEvent::Review.into(),
-    ));
+    h.review_tick();
     h
 }
 

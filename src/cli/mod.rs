@@ -313,10 +313,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     if let Some(Command::Watch(args)) = &cli.command
         && args.all
     {
-        return watch_record::run(
-            watch_record::all_folders(cli.folder.formats.limits())?,
-            args.json,
-        );
+        return watch_record::run_all(&cli.folder.formats.open_options(options), args.json);
     }
     let workspace = match &cli.workspace {
         Some(dir) => dir.clone(),

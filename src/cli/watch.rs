@@ -1,17 +1,16 @@
-//! `memwb watch [--json]`: a headless view of the workbench's watcher. Prints nothing on
-//! stdout at start (unless the set does not read) and `watching PATH` on stderr once the watch
-//! is set up (scripts and tests wait for that line), then one line per commit (flushed at once) naming
-//! every record it touched, until interrupted. A set that stops reading is one line with why
-//! (`{"at","error"}`; human: `set unreadable: ...`), not every record removed; once it reads
-//! again, the next line names only what changed since it last read.
+//! `memwb watch [--json]`: a headless view of the workbench's watcher, written once over
+//! [`Backend::watch`]. Prints nothing on stdout at start (unless the folder does not read) and
+//! `watching PATH` on stderr once the watch is set up (scripts and tests wait for that line),
+//! then one line per change (flushed at once) naming every memory it touched, until
+//! interrupted. A folder that stops reading is one line with why (`{"at","error"}`; human:
+//! `set unreadable: ...`), not every memory removed; once it reads again, the next line names
+//! only what changed since it last read.
 
 use std::io::Write;
 
-use crate::formats::Open;
+use crate::formats::{Backend, Capability, Change, Open, WatchEvent};
 use crate::sanitize;
-use crate::store::Store;
 use crate::store::time::{format_ms, now_ms};
-use crate::watch::{Change, UnreadableLine, WatchEvent, WatchOptions, Watcher};
 
 #[derive(clap::Args, Debug, Default)]
 pub(super) struct WatchArgs {
@@ -28,11 +27,23 @@ pub(super) struct WatchArgs {
     pub all: bool,
 }
 
-fn human(change: &Change) -> String {
-    human_line(change.at_ms, &change.commit)
+/// The JSON line of a change.
+#[derive(serde::Serialize)]
+struct ChangeLine<'a> {
+    at: i64,
+    added: &'a [String],
+    removed: &'a [String],
+    changed: &'a [String],
 }
 
-fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
+/// The JSON line said when the folder stops reading.
+#[derive(serde::Serialize)]
+struct UnreadableLine<'a> {
+    at: i64,
+    error: &'a str,
+}
+
+fn human(change: &Change) -> String {
     let list = |names: &[String]| {
         names
             .iter()
@@ -42,9 +53,9 @@ fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
     };
     let mut parts = Vec::new();
     for (label, names) in [
-        ("added", &c.added),
-        ("removed", &c.removed),
-        ("changed", &c.changed),
+        ("added", &change.added),
+        ("removed", &change.removed),
+        ("changed", &change.changed),
     ] {
         if !names.is_empty() {
             parts.push(format!("{label}: {}", list(names)));
@@ -53,8 +64,7 @@ fn human_line(at_ms: i64, c: &crate::store::Commit) -> String {
     if parts.is_empty() {
         parts.push("no record changed".into());
     }
-    let at = format_ms(at_ms);
-    format!("{at} {}", parts.join("; "))
+    format!("{} {}", format_ms(change.at_ms), parts.join("; "))
 }
 
 fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
@@ -66,95 +76,74 @@ fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
     })
 }
 
-/// `memwb watch` on the folder `open` holds: one line per change another program makes.
-pub(super) fn run(open: &Open, args: &WatchArgs) -> anyhow::Result<u8> {
-    match open {
-        Open::Memory(store) => run_on_set(store, args),
-        Open::Claude(folder) => run_on_topics(folder, args),
+/// The line said of `change` (`None`: nothing to say, the folder is shown only).
+fn said(change: &Change, json: bool) -> anyhow::Result<Option<String>> {
+    if let Some(error) = &change.unreadable {
+        let line = UnreadableLine {
+            at: change.at_ms,
+            error,
+        };
+        return unreadable(&line, json).map(Some);
     }
+    if !change.is_news() {
+        return Ok(None);
+    }
+    Ok(Some(if json {
+        super::output::escape_json(&serde_json::to_string(&ChangeLine {
+            at: change.at_ms,
+            added: &change.added,
+            removed: &change.removed,
+            changed: &change.changed,
+        })?)
+    } else {
+        human(change)
+    }))
 }
 
-fn run_on_set(store: &Store, args: &WatchArgs) -> anyhow::Result<u8> {
+/// `memwb watch` on the folder `open` holds: one line per change another program makes.
+pub(super) fn run(open: &Open, args: &WatchArgs) -> anyhow::Result<u8> {
+    let backend = open.backend();
     if args.record {
-        anyhow::bail!(
-            "--record is for Claude Code folders (--claude, --memory-dir DIR or --all); memwb journals every change it makes to a .memory set itself"
-        );
+        if let Some(why) = backend.lacks(Capability::RecordOutsideChanges) {
+            anyhow::bail!("--record: {why}");
+        }
+        return super::watch_record::run(vec![open.clone()], args.json);
     }
+    watch(backend.as_ref(), args.json)
+}
+
+fn watch(backend: &dyn Backend, json: bool) -> anyhow::Result<u8> {
     let (tx, rx) = std::sync::mpsc::channel();
-    // Record files edited in place are not manifest events: a quiet-period refresh notices
-    // them, so that a record that stops reading is reported.
-    let options = WatchOptions::default();
-    let (_watcher, baseline) = Watcher::start(store.clone(), options, move |event| {
-        let _ = tx.send(event);
-    })?;
+    let (_watcher, baseline) = backend.watch(Box::new(move |watched| {
+        let _ = tx.send(watched.event);
+    }))?;
     let stdout = std::io::stdout();
-    if let Some(error) = crate::watch::unreadable_reason(&baseline) {
+    if let Some(error) = baseline.unreadable() {
         let line = UnreadableLine {
             at: now_ms(),
             error: &error,
         };
         let mut out = stdout.lock();
-        writeln!(out, "{}", unreadable(&line, args.json)?)?;
+        writeln!(out, "{}", unreadable(&line, json)?)?;
         out.flush()?;
     }
-    // Every commit from here on is reported: the watch is set up and the baseline taken.
+    // Every change from here on is reported: the watch is set up and the baseline taken.
     eprintln!(
         "watching {}",
-        sanitize::line(&store.root().display().to_string())
+        sanitize::line(&backend.root().display().to_string())
     );
     for event in rx {
         match event {
-            WatchEvent::Committed(change) => {
-                let line = if let Some(line) = change.unreadable_line() {
-                    unreadable(&line, args.json)?
-                } else if !change.inspection.is_readable() {
+            WatchEvent::Changed(change) => {
+                let Some(line) = said(&change, json)? else {
                     continue;
-                } else if args.json {
-                    super::output::escape_json(&serde_json::to_string(&change.json_line())?)
-                } else {
-                    human(&change)
                 };
                 let mut out = stdout.lock();
                 writeln!(out, "{line}")?;
                 out.flush()?;
             }
-            WatchEvent::Refreshed(_) | WatchEvent::Review => {}
+            WatchEvent::Reread(_) | WatchEvent::Review => {}
             WatchEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
-        }
-    }
-    Ok(0)
-}
-
-/// `memwb watch` on a Claude Code folder: the same lines, once the folder has been quiet.
-/// Says on stderr when the watch is set up (scripts can wait for that line).
-fn run_on_topics(folder: &crate::claude::ClaudeFolder, args: &WatchArgs) -> anyhow::Result<u8> {
-    use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
-    if args.record {
-        return super::watch_record::run(vec![folder.clone()], args.json);
-    }
-    let (tx, rx) = std::sync::mpsc::channel();
-    let (_watcher, _baseline) = ClaudeWatcher::start(folder.clone(), move |event| {
-        let _ = tx.send(event);
-    })?;
-    eprintln!(
-        "watching {}",
-        sanitize::line(&folder.root().display().to_string())
-    );
-    let stdout = std::io::stdout();
-    for event in rx {
-        match event {
-            ClaudeEvent::Changed(change) => {
-                let line = if args.json {
-                    super::output::escape_json(&serde_json::to_string(&change.json_line())?)
-                } else {
-                    human_line(change.at_ms, &change.commit)
-                };
-                let mut out = stdout.lock();
-                writeln!(out, "{line}")?;
-                out.flush()?;
-            }
-            ClaudeEvent::Error(message) => eprintln!("warning: {}", sanitize::line(&message)),
-            ClaudeEvent::Review => {}
         }
     }
     Ok(0)

@@ -26,6 +26,10 @@ pub enum FormatError {
     Read(#[from] ReadError),
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// The folder's watch could not start.
+    #[cfg(feature = "watch")]
+    #[error(transparent)]
+    Watch(#[from] crate::watch::WatchError),
     /// Refused before anything was read or written, in the words a person reads.
     #[error("{0}")]
     Refused(String),

@@ -20,6 +20,8 @@ pub(crate) mod open;
 mod review;
 mod state;
 mod summary;
+#[cfg(feature = "watch")]
+mod watch;
 
 /// What a change waiting on another writer's lock is told, on every format.
 pub use crate::store::lock::{LockWait, WaitNotice};
@@ -35,6 +37,10 @@ pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
 pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
+#[cfg(feature = "watch")]
+pub use watch::{
+    Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
+};
 
 use std::path::{Path, PathBuf};
 
@@ -178,6 +184,22 @@ pub trait Backend {
     /// What the folder's list of memories and one memory's file are called here (the
     /// workbench's pane titles and its help's sections).
     fn nouns(&self) -> Nouns;
+
+    // Watching (src/formats/<name>/watch.rs).
+
+    /// Starts watching the folder: every change another program makes to its memories, and
+    /// to memwb's own state for it (proposals, the journal), goes to `sink` as one
+    /// [`Watched`], once the format's engine sees the change whole. The reading taken before
+    /// this returns is the baseline (answered with the watch): nothing is reported for it.
+    #[cfg(feature = "watch")]
+    fn watch(&self, sink: WatchSink) -> Result<(Watcher, Seen), WatchError>;
+
+    /// Starts journaling every change made to the folder outside memwb, with its previous
+    /// content, so that it can be undone (`memwb watch --record`); each entry journaled, or
+    /// what went wrong, goes to `sink`. A format without it says why in
+    /// [`Backend::lacks`]`(`[`Capability::RecordOutsideChanges`]`)` and refuses here.
+    #[cfg(feature = "watch")]
+    fn record_outside_changes(&self, sink: RecordSink) -> Result<Watcher, FormatError>;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").
@@ -306,10 +328,17 @@ pub enum Capability {
     ExternalEdit,
     /// List a file of the folder that is not in the set into the set, bytes untouched.
     Adopt,
+    /// Journal the changes other programs make to the folder, so that they can be undone
+    /// (`memwb watch --record`).
+    RecordOutsideChanges,
 }
 
 impl Capability {
-    pub const ALL: [Capability; 2] = [Capability::ExternalEdit, Capability::Adopt];
+    pub const ALL: [Capability; 3] = [
+        Capability::ExternalEdit,
+        Capability::Adopt,
+        Capability::RecordOutsideChanges,
+    ];
 }
 
 /// A folder as its backend reads it.

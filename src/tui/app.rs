@@ -51,7 +51,6 @@ use super::panes::sets::SetsPane;
 use super::panes::{Detail, Pane};
 use super::review::Review;
 use super::theme::Theme;
-use super::watching::Watched;
 use crate::content::report::SetReport;
 use crate::formats::Open as Backend;
 use crate::formats::Summary;
@@ -419,11 +418,7 @@ impl App {
                 Vec::new()
             }
             Event::Watch(watched) if watched.is_review() => vec![Effect::LoadReview],
-            Event::Watch(Watched::Claude(event)) => self.claude_watch(event),
-            Event::Watch(Watched::Memory(event)) => {
-                self.watch(event);
-                Vec::new()
-            }
+            Event::Watch(watched) => self.watch(watched.event),
             Event::Review(review) => {
                 self.set_review(review, true);
                 Vec::new()

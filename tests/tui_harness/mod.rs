@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use memwb::formats::{Change, Seen, WatchEvent, Watched, Watcher};
 use memwb::store::time::now_ms;
 use memwb::store::{Store, StoreOptions};
 use memwb::tui::app::{App, Event, Reading};
@@ -13,7 +14,6 @@ use memwb::tui::perform::{Env, Handover, Host, Work, perform};
 use memwb::tui::review::Review;
 use memwb::tui::theme::Theme;
 use memwb::tui::{external, ui};
-use memwb::watch::{Change, WatchEvent, WatchOptions, Watcher};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -60,7 +60,7 @@ pub struct Harness {
     /// What `y` put on the clipboard, in order.
     pub yanked: Vec<String>,
     /// The real watcher, once [`Harness::start_watch`] started it, and what it reports.
-    watching: Option<(Watcher, mpsc::Receiver<WatchEvent>)>,
+    watching: Option<(Watcher, mpsc::Receiver<Watched>)>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -157,14 +157,14 @@ impl Harness {
             .snapshot
             .clone();
         let commit = memwb::claude_watch::diff(&before, &snapshot);
-        self.send(Event::Watch(
-            memwb::claude_watch::ClaudeEvent::Changed(memwb::claude_watch::ClaudeChange {
-                at_ms: now_ms(),
-                commit,
-                snapshot,
-            })
-            .into(),
-        ));
+        self.send_watched(WatchEvent::Changed(Change {
+            at_ms: now_ms(),
+            added: commit.added,
+            removed: commit.removed,
+            changed: commit.changed,
+            unreadable: None,
+            seen: Seen::Claude(snapshot),
+        }));
     }
 
     pub fn store(&self) -> Store {
@@ -286,67 +286,78 @@ impl Harness {
         self.send(Event::Resize(width, height));
     }
 
+    /// What the watcher of the folder open would send: `event`.
+    pub fn send_watched(&mut self, event: WatchEvent) {
+        let root = self.app.backend.root().to_owned();
+        self.send(Event::Watch(Watched { root, event }));
+    }
+
     /// What the watcher would report now (as if the manifest had just been replaced).
     pub fn watcher_tick(&mut self) {
         let inspection = Arc::new(self.store().inspect());
         let commit = self.app.inspection.diff(&inspection);
-        self.send(Event::Watch(
-            WatchEvent::Committed(Change {
-                at_ms: now_ms(),
-                commit,
-                inspection,
-                unreadable: None,
-            })
-            .into(),
-        ));
+        self.send_watched(WatchEvent::Changed(Change {
+            at_ms: now_ms(),
+            added: commit.added,
+            removed: commit.removed,
+            changed: commit.changed,
+            unreadable: None,
+            seen: Seen::Memory(inspection),
+        }));
     }
 
     /// Starts the watcher the event loop starts on this folder, its baseline what the app shows
     /// now; [`Harness::next_watch`] feeds what it reports into the app.
     pub fn start_watch(&mut self) {
         let (tx, rx) = mpsc::channel();
-        let (watcher, _) = Watcher::start(self.store(), WatchOptions::default(), move |event| {
-            let _ = tx.send(event);
-        })
-        .expect("watch");
+        let (watcher, _) = self
+            .app
+            .backend
+            .backend()
+            .watch(Box::new(move |watched| {
+                let _ = tx.send(watched);
+            }))
+            .expect("watch");
         self.watching = Some((watcher, rx));
     }
 
-    /// Feeds every commit and refresh the real watcher reports into the app, as the event loop
-    /// does, until one that `done` accepts (10 s at most for each); returns that one.
+    /// Feeds every change and re-reading the real watcher reports into the app, as the event
+    /// loop does, until a change that `done` accepts (10 s at most for each); returns that one.
     pub fn watch_until(&mut self, done: impl Fn(&Change) -> bool) -> Change {
         loop {
-            let change = self.next_watch();
-            if done(&change) {
+            if let Some(change) = self.next_watch()
+                && done(&change)
+            {
                 return change;
             }
         }
     }
 
-    /// Waits (10 s at most) for the real watcher's next commit or refresh and feeds it to the
-    /// app, as the event loop does; returns it.
-    pub fn next_watch(&mut self) -> Change {
+    /// Waits (10 s at most) for the real watcher's next change or re-reading and feeds it to
+    /// the app, as the event loop does; returns the change (`None`: a re-reading).
+    pub fn next_watch(&mut self) -> Option<Change> {
         let (_, rx) = self.watching.as_ref().expect("start_watch first");
-        let (event, change) = loop {
+        let (watched, change) = loop {
             match rx.recv_timeout(std::time::Duration::from_secs(10)) {
-                Ok(WatchEvent::Committed(change)) => {
-                    break (WatchEvent::Committed(change.clone()), change);
-                }
-                Ok(WatchEvent::Refreshed(change)) => {
-                    break (WatchEvent::Refreshed(change.clone()), change);
-                }
-                Ok(WatchEvent::Review) => {}
-                Ok(WatchEvent::Error(e)) => panic!("watch error: {e}"),
+                Ok(watched) => match &watched.event {
+                    WatchEvent::Changed(change) => {
+                        let change = change.clone();
+                        break (watched, Some(change));
+                    }
+                    WatchEvent::Reread(_) => break (watched, None),
+                    WatchEvent::Review => {}
+                    WatchEvent::Error(e) => panic!("watch error: {e}"),
+                },
                 Err(e) => panic!("no news from the watcher: {e}"),
             }
         };
-        self.send(Event::Watch(event.into()));
+        self.send(Event::Watch(watched));
         change
     }
 
     /// What the watcher sends when `.memory/.memwb` changed (a proposal filed, a decision).
     pub fn review_tick(&mut self) {
-        self.send(Event::Watch(WatchEvent::Review.into()));
+        self.send_watched(WatchEvent::Review);
     }
 
     /// The screen as text, one line per row, trailing blanks trimmed, the workspace path

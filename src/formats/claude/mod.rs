@@ -14,6 +14,8 @@ mod review;
 mod state;
 mod summary;
 mod view;
+#[cfg(feature = "watch")]
+mod watch;
 pub(crate) mod write;
 
 use std::path::Path;
@@ -204,6 +206,7 @@ impl Backend for ClaudeBackend<'_> {
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {
         Some(match capability {
+            Capability::RecordOutsideChanges => return None,
             Capability::ExternalEdit => {
                 "a Claude Code topic file is not handed to $VISUAL / $EDITOR yet: edit it in the workbench's editor"
             }
@@ -246,5 +249,21 @@ impl Backend for ClaudeBackend<'_> {
             list: "Topic files",
             item: "Topic file",
         }
+    }
+
+    #[cfg(feature = "watch")]
+    fn watch(
+        &self,
+        sink: super::WatchSink,
+    ) -> Result<(super::Watcher, super::Seen), super::WatchError> {
+        self.start_watch(sink)
+    }
+
+    #[cfg(feature = "watch")]
+    fn record_outside_changes(
+        &self,
+        sink: super::RecordSink,
+    ) -> Result<super::Watcher, FormatError> {
+        self.record_changes(sink)
     }
 }

@@ -11,6 +11,8 @@ mod repair_target;
 mod review;
 mod state;
 mod summary;
+#[cfg(feature = "watch")]
+mod watch;
 mod write;
 
 pub use fix::dedupe_proposal;
@@ -76,6 +78,9 @@ pub(crate) fn in_workspace(
         InWorkspace::Startable(Open::Memory(store))
     })
 }
+
+/// Why a `.memory` set has no outside changes to record.
+const NO_RECORDING: &str = "memwb journals every change it makes to a .memory set itself; recording changes made outside memwb is for Claude Code folders";
 
 /// An open `.memory` set, read through its store.
 pub struct MemoryBackend<'a> {
@@ -227,6 +232,29 @@ impl Backend for MemoryBackend<'_> {
             list: "Manifest",
             item: "Record",
         }
+    }
+
+    fn lacks(&self, capability: super::Capability) -> Option<&'static str> {
+        match capability {
+            super::Capability::RecordOutsideChanges => Some(NO_RECORDING),
+            super::Capability::ExternalEdit | super::Capability::Adopt => None,
+        }
+    }
+
+    #[cfg(feature = "watch")]
+    fn watch(
+        &self,
+        sink: super::WatchSink,
+    ) -> Result<(super::Watcher, super::Seen), super::WatchError> {
+        self.start_watch(sink)
+    }
+
+    #[cfg(feature = "watch")]
+    fn record_outside_changes(
+        &self,
+        sink: super::RecordSink,
+    ) -> Result<super::Watcher, FormatError> {
+        self.refuse_recording(sink)
     }
 
     fn state_place(&self) -> Result<StatePlace, FormatError> {

@@ -5,9 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::messages::FolderState;
-use super::{App, Effect, StatusKind, describe_commit};
+use super::{App, StatusKind, describe_commit};
 use crate::claude::{ClaudeFolder, Snapshot, frontmatter};
-use crate::claude_watch::ClaudeEvent;
 use crate::formats::Open as Backend;
 use crate::formats::claude::ClaudeView;
 use crate::store::LockState;
@@ -206,31 +205,30 @@ impl App {
         }
     }
 
-    pub(super) fn claude_watch(&mut self, event: ClaudeEvent) -> Vec<Effect> {
-        match event {
-            ClaudeEvent::Review => return vec![Effect::LoadReview],
-            ClaudeEvent::Changed(change) => {
-                // Our own writes were already shown from the job's result: what is new is what
-                // differs from the folder as shown (the watcher's own diff may hold ours).
-                let ours = self
-                    .claude
-                    .as_ref()
-                    .is_some_and(|v| *v.snapshot == *change.snapshot);
-                let news = match &self.claude {
-                    Some(shown) => crate::claude_watch::diff(&shown.snapshot, &change.snapshot),
-                    None => change.commit,
-                };
-                self.set_claude_reading(change.snapshot.clone());
-                if !ours {
-                    let text = format!("changed on disk: {}", describe_commit(&news));
-                    let state = FolderState::Claude(change.snapshot);
-                    self.say_watched(StatusKind::Change, text, state);
-                }
-            }
-            ClaudeEvent::Error(message) => {
-                self.set_status(StatusKind::Error, format!("watch: {message}"))
-            }
+    /// The folder as the watcher read it after a change, by anyone.
+    pub(super) fn topics_changed(&mut self, change: crate::formats::Change) {
+        let crate::formats::Seen::Claude(snapshot) = change.seen else {
+            return;
+        };
+        // Our own writes were already shown from the job's result: what is new is what
+        // differs from the folder as shown (the watcher's own diff may hold ours).
+        let ours = self
+            .claude
+            .as_ref()
+            .is_some_and(|v| *v.snapshot == *snapshot);
+        let news = match &self.claude {
+            Some(shown) => crate::claude_watch::diff(&shown.snapshot, &snapshot),
+            None => crate::store::Commit {
+                added: change.added,
+                removed: change.removed,
+                changed: change.changed,
+                ..Default::default()
+            },
+        };
+        self.set_claude_reading(snapshot.clone());
+        if !ours {
+            let text = format!("changed on disk: {}", describe_commit(&news));
+            self.say_watched(StatusKind::Change, text, FolderState::Claude(snapshot));
         }
-        Vec::new()
     }
 }

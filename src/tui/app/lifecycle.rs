@@ -3,9 +3,10 @@
 use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind, describe_commit};
+use crate::formats::{Seen, WatchEvent};
+use crate::store::inspect::Inspection;
 use crate::tui::editor::Editor;
 use crate::tui::keymap::Action;
-use crate::watch::WatchEvent;
 
 impl App {
     /// A save (or any change) waits for a lock another process holds: said in the status line,
@@ -21,31 +22,45 @@ impl App {
         );
     }
 
-    pub(super) fn watch(&mut self, event: WatchEvent) {
-        if matches!(event, WatchEvent::Committed(_) | WatchEvent::Refreshed(_)) {
-            self.watch_readings += 1;
-        }
+    /// The watcher's news of the folder open (memwb's own state for it is [`Effect::LoadReview`]).
+    pub(super) fn watch(&mut self, event: WatchEvent) -> Vec<Effect> {
         match event {
-            WatchEvent::Committed(change) => {
-                // Our own commits were already applied from the job's result: what is new is
-                // what differs from the set as shown (the watcher's own diff may hold ours).
-                let news = self.inspection.diff(&change.inspection);
-                let ours = news.is_empty();
-                let was_readable = self.inspection.is_readable();
-                self.set_inspection(change.inspection.clone());
-                if !ours {
-                    let text = format!("changed on disk: {}", describe_commit(&news));
-                    let state = FolderState::Memory(change.inspection);
-                    if was_readable && let Some(why) = self.unreadable_status() {
-                        self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);
-                    } else {
-                        self.say_watched(StatusKind::Change, text, state);
-                    }
+            WatchEvent::Changed(change) => {
+                self.watch_readings += 1;
+                if let Seen::Memory(inspection) = &change.seen {
+                    self.committed(inspection.clone());
+                } else {
+                    self.topics_changed(change);
                 }
             }
-            WatchEvent::Refreshed(change) => self.set_inspection(change.inspection),
+            WatchEvent::Reread(seen) => {
+                self.watch_readings += 1;
+                if let Seen::Memory(inspection) = seen {
+                    self.set_inspection(inspection);
+                }
+            }
             WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
-            WatchEvent::Review => {}
+            WatchEvent::Review => return vec![Effect::LoadReview],
+        }
+        Vec::new()
+    }
+
+    /// The set as the watcher read it after a commit, by anyone.
+    fn committed(&mut self, inspection: std::sync::Arc<Inspection>) {
+        // Our own commits were already applied from the job's result: what is new is what
+        // differs from the set as shown (the watcher's own diff may hold ours).
+        let news = self.inspection.diff(&inspection);
+        let ours = news.is_empty();
+        let was_readable = self.inspection.is_readable();
+        self.set_inspection(inspection.clone());
+        if !ours {
+            let text = format!("changed on disk: {}", describe_commit(&news));
+            let state = FolderState::Memory(inspection);
+            if was_readable && let Some(why) = self.unreadable_status() {
+                self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);
+            } else {
+                self.say_watched(StatusKind::Change, text, state);
+            }
         }
     }
 

@@ -4,15 +4,12 @@ use std::sync::Arc;
 
 use super::{App, Effect, Event, StatusKind, View};
 use crate::claude::Snapshot;
-use crate::claude_watch::ClaudeEvent;
 use crate::formats::Open as Backend;
 use crate::formats::Summary;
 use crate::store::inspect::Inspection;
 use crate::tui::evals::Evals;
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
-use crate::tui::watching::Watched;
-use crate::watch::WatchEvent;
 
 /// A folder as first read, to show it ([`App::open_folder`]).
 pub enum Reading {
@@ -27,6 +24,14 @@ pub enum Reading {
 }
 
 impl Reading {
+    /// The folder as its watcher first read it, with its proposals and journal.
+    pub(crate) fn seen(seen: crate::formats::Seen, review: Arc<Review>) -> Self {
+        match seen {
+            crate::formats::Seen::Memory(inspection) => Self::Memory { inspection, review },
+            crate::formats::Seen::Claude(snapshot) => Self::Claude { snapshot, review },
+        }
+    }
+
     /// Reads `backend` (I/O: run it off the UI thread).
     pub fn of(backend: &Backend) -> Self {
         match backend {
@@ -154,17 +159,7 @@ impl App {
     /// News from a watcher of another folder than the one open (it was replaced meanwhile).
     pub(super) fn stale(&self, event: &Event) -> bool {
         match event {
-            Event::Watch(Watched::Memory(
-                WatchEvent::Committed(change) | WatchEvent::Refreshed(change),
-            )) => self.claude.is_some() || change.inspection.root != self.inspection.root,
-            Event::Watch(Watched::Memory(_)) => self.claude.is_some(),
-            Event::Watch(Watched::Claude(ClaudeEvent::Changed(change))) => self
-                .backend
-                .claude()
-                .is_none_or(|f| change.snapshot.root != f.root()),
-            Event::Watch(Watched::Claude(ClaudeEvent::Error(_) | ClaudeEvent::Review)) => {
-                self.claude.is_none()
-            }
+            Event::Watch(watched) => watched.root != self.backend.root(),
             _ => false,
         }
     }
