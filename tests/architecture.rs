@@ -777,7 +777,7 @@ const CLI_FORMAT_NAMES: [(&str, usize); 17] = [
     ("src/cli/shell.rs", 11),
     ("src/cli/tui.rs", 7),
     ("src/cli/watch.rs", 1),
-    ("src/cli/watch_record.rs", 6),
+    ("src/cli/watch_record.rs", 1),
 ];
 
 /// [`engine_names`] (which counts `crate::claude::` paths too), and `crate::store::` paths.

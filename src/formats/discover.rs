@@ -3,7 +3,7 @@
 //! roots enters. The walk itself, its bounds and what it skips are the neutral layer's
 //! ([`crate::folder::sets`]); which directory is whose folder is the backends'.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::Format;
 
@@ -42,6 +42,7 @@ pub(crate) enum Look {
 
 /// The folder agents keep their configuration (and some of their memory) in, as the
 /// environment says: what each format's `known` (`formats::open::FORMATS`) looks under.
-pub(crate) fn agent_config() -> Option<PathBuf> {
+#[cfg(any(feature = "cli", feature = "tui"))]
+pub(crate) fn agent_config() -> Option<std::path::PathBuf> {
     crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok()
 }

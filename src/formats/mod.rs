@@ -29,6 +29,7 @@ pub use crate::store::lock::{LockWait, WaitNotice};
 pub(crate) use args::FormatArgs;
 pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use detect::{Detected, Format, OpenOptions, detect};
+#[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) use discover::agent_config;
 pub use error::{Cause, FormatError};
 pub use fix::{FixPlanner, PlannedFix};
