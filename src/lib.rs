@@ -65,6 +65,7 @@
 #![warn(unreachable_pub)]
 
 pub mod agents;
+pub(crate) mod change;
 pub mod claude;
 #[cfg(feature = "watch")]
 pub mod claude_watch;

@@ -5,9 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::error::ReviewError;
 use super::line_change::LineChange;
 use super::who::Who;
-use crate::claude::FileImage;
+use crate::change::FileImage;
 use crate::redact::records::redact_input;
-use crate::redact::redact;
 use crate::store::{RecordInput, StoredRecord};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,20 +123,6 @@ impl Entry {
             .map(|f| f.file.as_str())
             .chain(self.lines.iter().map(|l| l.file.as_str()))
             .collect()
-    }
-
-    /// Whether this entry made exactly the change `image` shows (compared as the journal keeps
-    /// it: credentials redacted); `None` when it did not touch that file.
-    pub fn made(&self, image: &FileImage) -> Option<bool> {
-        let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
-        if let Some(whole) = self.files.iter().find(|f| f.file == image.file) {
-            return Some(whole.before == kept(&image.before) && whole.after == kept(&image.after));
-        }
-        let lines = self.lines.iter().find(|l| l.file == image.file)?;
-        Some(match (&image.before, &image.after) {
-            (Some(before), Some(after)) => lines.holds_before(before) && lines.holds_after(after),
-            _ => false,
-        })
     }
 
     /// Why undoing this entry is refused before anything is read, the same on every format:

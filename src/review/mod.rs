@@ -15,6 +15,7 @@ pub mod state;
 pub mod summary;
 pub mod who;
 
+pub use crate::change::FileImage;
 pub use error::ReviewError;
 pub use journal::{Entry, EntryMeta, Journal, Op};
 pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, ProposalStatus, State};

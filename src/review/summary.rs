@@ -3,7 +3,7 @@
 //! workbench's status line after a write, `memwb log` and the History view all say it this way
 //! (docs/cli.md, "One idea, one word").
 
-use crate::claude::FileImage;
+use crate::change::FileImage;
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::review::proposal::images::topic_name;
 use crate::store::Commit;

@@ -16,12 +16,11 @@ mod witness;
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Serialize};
-
 use super::error::{ClaudeError, Result};
 use super::folder::{CONSOLIDATE_LOCK, ClaudeFolder, read_consolidation};
 use super::index::{ARCHIVE_FILE, INDEX_FILE};
 use super::state::ClaudeState;
+pub use crate::change::FileImage;
 use files::Root;
 pub use files::{TEMP_PREFIX, TEMP_SUFFIX};
 pub use recover::recover;
@@ -34,14 +33,6 @@ pub struct FileWrite {
     /// The exact text the change was based on; `None`: the file must not exist.
     pub base: Option<String>,
     /// What to write; `None`: delete the file.
-    pub after: Option<String>,
-}
-
-/// One file a change touched, as it was and as it became (`None`: absent).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FileImage {
-    pub file: String,
-    pub before: Option<String>,
     pub after: Option<String>,
 }
 

@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
+use crate::change::FileImage;
 use crate::claude::frontmatter;
 use crate::claude::index::INDEX_FILE;
-use crate::claude::write::FileImage;
 use crate::redact::redact;
 use crate::store::RecordInput;
 

@@ -19,7 +19,7 @@ use super::entry::{JournalRecord, ProposalRef};
 use super::error::ReviewError;
 use super::state::StateDir;
 use super::who::Who;
-use crate::claude::write::FileImage;
+use crate::change::FileImage;
 use crate::redact::records::{is_copy_of, redact_input};
 use crate::redact::{REDACTION_EVIDENCE, redact};
 use crate::store::time::now_ms;

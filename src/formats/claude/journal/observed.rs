@@ -10,6 +10,7 @@ use crate::claude::ClaudeFolder;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::is_memory_file;
 use crate::claude::write::FileImage;
+use crate::redact::redact;
 use crate::review::journal::Entry;
 
 /// How deep memory files are looked for (as the folder reader does).
@@ -77,11 +78,26 @@ pub fn not_journaled(images: Vec<FileImage>, recent: &[Entry]) -> Vec<FileImage>
         .filter(|image| {
             let newest = recent
                 .iter()
-                .filter_map(|entry| Some((entry.id, entry.made(image)?)))
+                .filter_map(|entry| Some((entry.id, made(entry, image)?)))
                 .max_by_key(|(id, _)| *id);
             !newest.is_some_and(|(_, made)| made)
         })
         .collect()
+}
+
+/// Whether `entry` made exactly the change `image` shows (compared as the journal keeps it:
+/// credentials redacted, MEMORY.md as its changed lines); `None` when it did not touch that
+/// file.
+fn made(entry: &Entry, image: &FileImage) -> Option<bool> {
+    let kept = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+    if let Some(whole) = entry.files.iter().find(|f| f.file == image.file) {
+        return Some(whole.before == kept(&image.before) && whole.after == kept(&image.after));
+    }
+    let lines = entry.lines.iter().find(|l| l.file == image.file)?;
+    Some(match (&image.before, &image.after) {
+        (Some(before), Some(after)) => lines.holds_before(before) && lines.holds_after(after),
+        _ => false,
+    })
 }
 
 #[cfg(test)]
@@ -135,5 +151,54 @@ mod tests {
         };
         let left = not_journaled(found, &[undone, journaled]);
         assert_eq!(left.len(), 3, "{left:?}");
+    }
+
+    /// An entry keeps MEMORY.md as its changed lines and a topic file with its credentials
+    /// redacted: the change it made is still recognized as journaled in both layouts, and a
+    /// different change to the same file is not.
+    #[test]
+    fn an_entry_made_the_change_as_the_journal_keeps_it() {
+        let secret = "key AKIAZ7Q3K2LMN4PQRS5T";
+        let topic = FileImage {
+            file: "a.md".into(),
+            before: None,
+            after: Some(format!("---\nname: a\n---\n{secret}\n")),
+        };
+        let index = FileImage {
+            file: "MEMORY.md".into(),
+            before: Some("# Memory\n- [b](b.md)\n".into()),
+            after: Some("# Memory\n- [b](b.md)\n- [a](a.md)\n".into()),
+        };
+        let (files, lines) = super::super::observer::kept(&[topic.clone(), index.clone()]);
+        assert!(
+            !files[0]
+                .after
+                .as_deref()
+                .unwrap_or_default()
+                .contains("AKIAZ7Q3")
+        );
+        assert_eq!(lines.len(), 1, "MEMORY.md is kept as its lines");
+        let entry = Entry {
+            files,
+            lines,
+            ..serde_json::from_value(serde_json::json!({
+                "id": 1, "at": 0, "op": "add", "who": {"user": "u", "host": "h"},
+                "before": [], "after": [], "proposal": null, "reason": null, "undoes": null
+            }))
+            .expect("entry")
+        };
+        assert_eq!(made(&entry, &topic), Some(true));
+        assert_eq!(made(&entry, &index), Some(true));
+        let other = FileImage {
+            after: Some("# Memory\n- [c](c.md)\n".into()),
+            ..index.clone()
+        };
+        assert_eq!(made(&entry, &other), Some(false));
+        let untouched = FileImage {
+            file: "b.md".into(),
+            ..topic
+        };
+        assert_eq!(made(&entry, &untouched), None);
+        assert!(not_journaled(vec![index, other.clone()], &[entry]) == [other]);
     }
 }
