@@ -478,7 +478,10 @@ fn undo_refuses_when_claude_code_changed_the_file_since() {
     fs::write(&path, &theirs).expect("plain write");
     let index = fx.read("MEMORY.md");
     let err = refused(fx.run(&["undo"]));
-    assert!(err.contains("project_release.md changed since #1"), "{err}");
+    assert!(
+        err.contains("\"project_release\" was changed since #1"),
+        "{err}"
+    );
     assert_eq!(fx.read("project_release.md"), theirs);
     assert_eq!(fx.read("MEMORY.md"), index);
 }

@@ -329,9 +329,10 @@ fn a_claude_code_entrys_size_does_not_grow_with_the_folder() {
     for count in [200, 2000] {
         let large = claude_bytes_per_change(count);
         for (i, what) in ["set", "add", "rm"].iter().enumerate() {
-            // The note numbers in the changed lines ("note-1000") differ by a few bytes.
+            // The note numbers in the changed lines and the unchanged line on either side of
+            // them ("note-1000"), kept for undo to find them by, differ by a few bytes.
             assert!(
-                large[i] <= small[i] + 32,
+                large[i] <= small[i] + 64,
                 "{what}: {} bytes at {count} topic files, {} at 20",
                 large[i],
                 small[i]
@@ -388,7 +389,10 @@ fn undo_of_a_change_kept_as_lines_gives_memory_md_back_exactly() {
     let again = memwb::formats::claude::journal::undo(&folder, &entry)
         .unwrap_err()
         .to_string();
-    assert!(again.contains("MEMORY.md changed since #1"), "{again}");
+    assert!(
+        again.contains("MEMORY.md line 10 was changed since #1"),
+        "{again}"
+    );
     // The undo's own entry undoes back to the edit.
     let journal = memwb::formats::claude::journal::journal_of(&folder).unwrap();
     let undo = journal.entry(2).unwrap().unwrap();

@@ -75,6 +75,31 @@ pub enum ReviewError {
 
 pub type Result<T, E = ReviewError> = std::result::Result<T, E>;
 
+/// What an undo found where a memory its entry wrote should be: said alike on every format,
+/// by the memory's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FoundSince {
+    Changed,
+    Removed,
+    /// A removal's undo, while a memory of that name is there again.
+    AddedAgain,
+}
+
+impl ReviewError {
+    /// The undo of entry `id` refused because memory `name` is not as the entry left it.
+    pub(crate) fn undo_found(id: u64, name: &str, found: FoundSince) -> Self {
+        let how = match found {
+            FoundSince::Changed => "changed",
+            FoundSince::Removed => "removed",
+            FoundSince::AddedAgain => "added again",
+        };
+        Self::UndoBlocked {
+            id,
+            detail: format!("{name:?} was {how} since #{id}"),
+        }
+    }
+}
+
 impl From<crate::fs::FsError> for ReviewError {
     fn from(error: crate::fs::FsError) -> Self {
         Self::Store(error.into())

@@ -167,3 +167,98 @@ fn undoing_a_removal_whose_name_was_added_again_is_refused_until_it_is_free_on_b
         assert_eq!(folder.state(), first, "{format:?}: the first x is back");
     }
 }
+
+/// The state of a fresh folder of `format` after `steps`, comparable with another folder's
+/// (`Folder::comparable_state`).
+fn after_steps(format: crate::common::formats::Format, steps: &[&[&str]]) -> State {
+    let folder = Folder::new(format);
+    for step in steps {
+        folder.ok(step);
+    }
+    folder.comparable_state()
+}
+
+type State = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// A chain of changes of separate memories undone out of order, by entry number: each undo
+/// reverts its one entry whatever came after it, so the set is what the entries still in
+/// effect make on a fresh folder. An entry whose memory a later entry changed is refused,
+/// naming the memory, with nothing changed; once that later entry is undone, it undoes.
+#[test]
+fn a_chain_undone_out_of_order_reverts_each_entry_on_its_own_on_both_formats() {
+    // `keep` is never undone, so every folder compared holds a set.
+    let steps: [&[&str]; 7] = [
+        &add("keep", "kept"),
+        &add("alpha", "one"),
+        &add("beta", "two"),
+        &add("gamma", "three"),
+        &["set", "beta", "--body", "two, edited"],
+        &["set", "gamma", "--name", "delta"],
+        &["set", "alpha", "--description", "alpha, described anew"],
+    ];
+    // Which step to undo (by its index in `steps`), in this order, and whether it undoes.
+    let order: [(usize, bool); 7] = [
+        (4, true),
+        (2, true),
+        (5, true),
+        (1, false),
+        (6, true),
+        (1, true),
+        (3, true),
+    ];
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let (_, ids) = run_steps(&folder, &steps);
+        let mut in_effect: Vec<usize> = (0..steps.len()).collect();
+        for (step, undoes) in order {
+            let id = ids[step];
+            let before = folder.comparable_state();
+            let out = folder.run(&["undo", &id.to_string()]);
+            let context = format!("{format:?}: undo #{id} ({:?})", steps[step]);
+            if !undoes {
+                assert_eq!(out.status.code(), Some(2), "{context}");
+                let err = super::stderr(&out);
+                assert!(
+                    err.contains(&format!("cannot undo entry {id}: "))
+                        && err.contains("\"alpha\" was changed since")
+                        && err.contains("nothing was changed"),
+                    "{context}: {err}"
+                );
+                assert_eq!(folder.comparable_state(), before, "{context}");
+                continue;
+            }
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{context}: {}",
+                super::stderr(&out)
+            );
+            in_effect.retain(|s| *s != step);
+            let remaining: Vec<&[&str]> = in_effect.iter().map(|s| steps[*s]).collect();
+            assert_eq!(
+                folder.comparable_state(),
+                after_steps(format, &remaining),
+                "{context}: the set should be what {remaining:?} make"
+            );
+        }
+        assert_eq!(in_effect, [0], "{format:?}: only keep's add is left");
+    }
+}
+
+/// The refusal to undo a removal whose name was added again names the memory, in one wording on
+/// both formats (a Claude Code folder says "MEMORY.md changed since #N").
+#[test]
+fn the_refused_undo_of_a_removal_names_the_memory_alike_on_both_formats() {
+    let mut said = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("x", "the first x"));
+        folder.ok(&["rm", "x"]);
+        folder.ok(&add("x", "the second x"));
+        let out = folder.run(&["undo", "2"]);
+        assert_eq!(out.status.code(), Some(2), "{format:?}");
+        said.push(super::stderr(&out));
+    }
+    assert!(said[0].contains("\"x\""), "{}", said[0]);
+    assert_eq!(said[0], said[1], "one wording on both formats");
+}

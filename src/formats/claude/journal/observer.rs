@@ -9,10 +9,11 @@
 
 use std::sync::Mutex;
 
+use crate::claude::edit::plan::TopicFile;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
-use crate::review::error::ReviewError;
+use crate::review::error::{FoundSince, ReviewError};
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::line_change::{LINE_FILES, LineChange};
@@ -312,9 +313,12 @@ fn finished(
     Ok((images, observer.entry()))
 }
 
-/// Reverts `entry` as a new, base-checked change: every file it touched must still hold what
-/// the entry wrote, and gets back its exact previous text (MEMORY.md included), or is removed
-/// when the entry created it. A credential the journal kept redacted comes back redacted.
+/// Reverts `entry` as a new change, whatever came after it, as `git revert` does: each topic
+/// file it wrote must still hold what it wrote (compare-and-swap) and gets back its previous
+/// text, or is removed when the entry created it; MEMORY.md (and the archive) get the entry's
+/// lines taken back out of their text now, every line a later change wrote kept
+/// ([`LineChange::reverted_in`]). What it reverts is read under the folder's lock. A
+/// credential the journal kept redacted comes back redacted.
 pub fn undo(
     folder: &ClaudeFolder,
     entry: &Entry,
@@ -323,53 +327,78 @@ pub fn undo(
         return Err(refused);
     }
     let since = entry.id;
-    let changed_since = |file: &str| ReviewError::UndoBlocked {
-        id: since,
-        detail: format!("{file} changed since #{since}"),
+    let meta = EntryMeta {
+        op: Some(Op::Undo),
+        undoes: Some(since),
+        ..EntryMeta::default()
     };
+    journaled_planned(folder, &mut || reverting(folder, entry), meta).map_err(|e| match e {
+        // Claude Code wrote a file between memwb's read of it and the write (under the lock,
+        // only another program can).
+        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
+            id: since,
+            detail: format!("{file} changed since #{since}"),
+        },
+        other => other,
+    })
+}
+
+/// The writes that take `entry` back out of `folder` as it is now; refused, naming the
+/// memory or the line, where what the entry wrote was changed since.
+fn reverting(folder: &ClaudeFolder, entry: &Entry) -> Result<Vec<FileWrite>, ReviewError> {
+    let since = entry.id;
     let mut writes = Vec::with_capacity(entry.files.len() + entry.lines.len());
     for image in entry
         .files
         .iter()
         .filter(|image| image.before != image.after)
     {
-        // A redacted image stands for the file whose redaction it is: the base check then runs
-        // on the real text, under the lock.
         let current = write_current(folder, &image.file)?;
-        let base = match (&image.after, current) {
-            (Some(kept), Some(current)) if *kept != current && *kept == redact(&current) => {
-                Some(current)
-            }
-            _ => image.after.clone(),
+        // A redacted image stands for the file whose redaction it is: the base check then
+        // runs on the real text.
+        let found = match (&image.after, &current) {
+            (None, None) => None,
+            (Some(kept), Some(now)) if *kept == *now || *kept == redact(now) => None,
+            (None, Some(_)) => Some(FoundSince::AddedAgain),
+            (Some(_), None) => Some(FoundSince::Removed),
+            (Some(_), Some(_)) => Some(FoundSince::Changed),
         };
+        if let Some(found) = found {
+            let named = match found {
+                FoundSince::AddedAgain => image.before.as_deref(),
+                _ => image.after.as_deref(),
+            };
+            let name = TopicFile {
+                file: &image.file,
+                text: named.unwrap_or_default(),
+            }
+            .name();
+            return Err(ReviewError::undo_found(since, &name, found));
+        }
         writes.push(FileWrite {
             file: image.file.clone(),
-            base,
+            base: current,
             after: image.before.clone(),
         });
     }
     for change in entry.lines.iter().filter(|change| !change.is_empty()) {
-        let current = write_current(folder, &change.file)?;
-        let before = current
-            .as_deref()
-            .filter(|now| change.holds_after(now))
-            .and_then(|now| change.before_from(now))
-            .ok_or_else(|| changed_since(&change.file))?;
+        let blocked = |detail: String| ReviewError::UndoBlocked { id: since, detail };
+        let Some(current) = write_current(folder, &change.file)? else {
+            return Err(blocked(format!(
+                "{} was removed since #{since}",
+                change.file
+            )));
+        };
+        let before = change
+            .reverted_in(&current)
+            .map_err(|conflict| blocked(conflict.reason(since)))?;
         writes.push(FileWrite {
             file: change.file.clone(),
-            base: current,
+            base: Some(current),
             after: Some(before),
         });
     }
-    let meta = EntryMeta {
-        op: Some(Op::Undo),
-        undoes: Some(since),
-        ..EntryMeta::default()
-    };
-    journaled(folder, writes, meta).map_err(|e| match e {
-        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => changed_since(&file),
-        other => other,
-    })
+    Ok(writes)
 }
 
 /// The text of `file` now, read the way the engine reads it (no link, no FIFO); `None` when

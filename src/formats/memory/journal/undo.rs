@@ -7,6 +7,7 @@ use super::observer::journaled;
 use super::strays;
 use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
+use crate::review::error::FoundSince;
 use crate::review::journal::{DROPPED_DIR, Entry, EntryMeta, JournalRecord, Op};
 use crate::review::state::StateDir;
 use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
@@ -101,10 +102,9 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
             id: since,
             detail: detail.replace("since it was read", &format!("since #{since}")),
         },
-        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: format!("{name:?} was added again since #{since}"),
-        },
+        ReviewError::Store(StoreError::DuplicateName { name }) => {
+            ReviewError::undo_found(since, &name, FoundSince::AddedAgain)
+        }
         other => other,
     })
 }
