@@ -159,6 +159,21 @@ fn spawn(
     Screen,
     Box<dyn portable_pty::MasterPty + Send>,
 ) {
+    let folder = folder.to_str().expect("utf-8");
+    spawn_in(home, state, home, &["--memory-dir", folder])
+}
+
+/// The binary run with `args` from `cwd`, Claude Code's config in `home/config`.
+fn spawn_in(
+    home: &Path,
+    state: &Path,
+    cwd: &Path,
+    args: &[&str],
+) -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Screen,
+    Box<dyn portable_pty::MasterPty + Send>,
+) {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -174,9 +189,8 @@ fn spawn(
     cmd.env("CLAUDE_CONFIG_DIR", home.join("config"));
     cmd.env("MEMWB_STATE_DIR", state);
     cmd.env("MEMWB_LOG", home.join("memwb.log"));
-    cmd.cwd(home);
-    cmd.arg("--memory-dir");
-    cmd.arg(folder);
+    cmd.cwd(cwd);
+    cmd.args(args);
     let child = pair.slave.spawn_command(cmd).expect("spawn");
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().expect("reader");
@@ -235,6 +249,55 @@ fn file_from_outside(folder: &Path, state: &Path, image: FileImage) -> String {
         evidence: None,
     };
     journal::file_proposal(&folder, new).expect("filed").id
+}
+
+/// `memwb tui DIR` opens DIR as `memwb -C DIR` does: a workspace with no `.memory` but with
+/// Claude Code auto memory opens that auto memory (it opened an empty `.memory` before).
+#[test]
+fn tui_dir_opens_the_workspace_as_dash_c_does() {
+    let home = common::claude_home();
+    let workspace = std::fs::canonicalize(home.path())
+        .expect("realpath")
+        .join("proj");
+    std::fs::create_dir(&workspace).expect("mkdir");
+    let slug: String = workspace
+        .to_str()
+        .expect("utf-8")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let memory = home
+        .path()
+        .join("config/projects")
+        .join(slug)
+        .join("memory");
+    std::fs::create_dir_all(&memory).expect("mkdir");
+    std::fs::write(
+        memory.join("proj_note.md"),
+        "---\nname: proj_note\ndescription: the project's only memory\ntype: project\n---\nbody\n",
+    )
+    .expect("write");
+    std::fs::write(
+        memory.join("MEMORY.md"),
+        "- [proj_note](proj_note.md) — the only memory\n",
+    )
+    .expect("write");
+    let state = home.path().join("state");
+    let dir = workspace.to_str().expect("utf-8");
+    let (mut child, mut screen, _master) =
+        spawn_in(home.path(), &state, home.path(), &["tui", dir]);
+    screen.wait_for("Topic files (1)");
+    screen.wait_for("proj_note");
+    screen.send(b"q");
+    let deadline = Instant::now() + WAIT;
+    while child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "the workbench did not quit");
+        let _ = screen.rx.recv_timeout(Duration::from_millis(50));
+    }
+    assert!(
+        !workspace.join(".memory").exists(),
+        "no .memory was started"
+    );
 }
 
 /// A home holding a copy of the fixture's Claude Code config; its shop folder (no

@@ -315,9 +315,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     {
         return watch_record::run_all(&cli.folder.formats.open_options(options), args.json);
     }
-    let workspace = match &cli.workspace {
-        Some(dir) => dir.clone(),
-        None => std::env::current_dir()?,
+    let workspace = match (&cli.command, &cli.workspace) {
+        // `memwb tui DIR` is `memwb -C DIR tui`.
+        #[cfg(feature = "tui")]
+        (Some(Command::Tui(tui::TuiArgs { dir: Some(dir) })), _) => dir.clone(),
+        (_, Some(dir)) => dir.clone(),
+        (_, None) => std::env::current_dir()?,
     };
     if let Some(Command::Check(args)) = &cli.command
         && let Some(roots) = &args.all
@@ -333,19 +336,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     // The demo opens its own copy: which folder the workspace holds does not matter.
     #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
-        return tui::demo(&options, args);
+        return tui::demo(&cli.folder.formats.open_options(options), args);
     }
-    let open = target::resolve(
-        &cli.folder,
-        &workspace,
-        &cli.folder.formats.open_options(options.clone()),
-    )?;
+    let open_options = cli.folder.formats.open_options(options.clone());
+    let open = target::resolve(&cli.folder, &workspace, &open_options)?;
     // Where `check` looks up the paths memories mention: the workspace the folder was found
     // for; a folder named with --memory-dir knows its own.
     let project = cli.folder.memory_dir.is_none().then(|| workspace.clone());
     let Some(command) = &cli.command else {
         #[cfg(feature = "tui")]
-        return tui::run(&open, &workspace, &options, &tui::TuiArgs::default());
+        return tui::run(&open, &workspace, &open_options);
         #[cfg(not(feature = "tui"))]
         anyhow::bail!(
             "this memwb is built without the workbench (the `tui` feature); see `memwb --help`"
@@ -375,9 +375,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Copy(args) => copy::run(&open, args, &options, cli.folder.formats.limits()),
         Command::Watch(args) => watch::run(&open, args),
         #[cfg(feature = "tui")]
-        Command::Tui(args) => tui::run(&open, &workspace, &options, args),
+        Command::Tui(_) => tui::run(&open, &workspace, &open_options),
         #[cfg(feature = "tui")]
-        Command::Demo(args) => tui::demo(&options, args),
+        Command::Demo(args) => tui::demo(&open_options, args),
         Command::Sets(args) => sets::run(args, &cli.folder.formats.open_options(options.clone())),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),

@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::formats::Open;
-use crate::store::{Store, StoreOptions};
+use crate::formats::{Open, OpenOptions, open_workspace};
 
 #[derive(clap::Args, Debug, Default)]
 pub(super) struct TuiArgs {
-    /// The workspace to open (default: `-C DIR`, else the current directory).
+    /// The workspace to open, as `-C DIR` opens it (default: `-C DIR`, else the current
+    /// directory).
     pub dir: Option<PathBuf>,
 }
 
@@ -26,44 +26,25 @@ fn require_terminal() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Opens the workbench on `args.dir`'s `.memory`, else on the folder `open` holds; on a Claude
-/// Code folder its Sets view also looks under `workspace` and can open a folder of either
-/// format in place.
-pub(super) fn run(
-    open: &Open,
-    workspace: &Path,
-    options: &StoreOptions,
-    args: &TuiArgs,
-) -> anyhow::Result<u8> {
+/// Opens the workbench on `open`, the folder found for `workspace` (`memwb tui DIR` is
+/// `memwb -C DIR tui`); its Sets view also looks under `workspace` and opens what it chooses
+/// with `options`.
+pub(super) fn run(open: &Open, workspace: &Path, options: &OpenOptions) -> anyhow::Result<u8> {
     require_terminal()?;
-    if let Some(dir) = &args.dir {
-        let store = Store::open(dir, options.clone())
-            .with_context(|| format!("cannot open workspace {}", dir.display()))?;
-        crate::tui::run(store)?;
-        return Ok(0);
-    }
-    match open {
-        Open::Memory(store) => crate::tui::run(store.clone())?,
-        Open::Claude(folder) => {
-            let roots = vec![workspace.to_owned()];
-            let options = crate::formats::OpenOptions {
-                store: options.clone(),
-                claude: folder.limits(),
-            };
-            crate::tui::run::run_on(open.clone(), roots, options)?;
-        }
-    }
+    let roots = vec![std::fs::canonicalize(workspace).unwrap_or_else(|_| workspace.to_owned())];
+    crate::tui::run::run_on(open.clone(), roots, options.clone())?;
     Ok(0)
 }
 
 /// Copies the demo workspace to a fresh temporary directory and opens the workbench on it; on
 /// exit removes a copy left as shipped, or prints where a changed one is.
-pub(super) fn demo(options: &StoreOptions, _args: &DemoArgs) -> anyhow::Result<u8> {
+pub(super) fn demo(options: &OpenOptions, _args: &DemoArgs) -> anyhow::Result<u8> {
     require_terminal()?;
     let dir = crate::tui::demo::create()?;
-    let demo_store = Store::open(&dir, options.clone())
+    let demo = open_workspace(&dir, None, options)
+        .map_err(super::read::failed)
         .with_context(|| format!("cannot open the demo workspace {}", dir.display()))?;
-    let result = crate::tui::run(demo_store);
+    let result = crate::tui::run::run_on(demo.open, vec![dir.clone()], options.clone());
     // A copy left as shipped is of no use to keep: each run makes a fresh one, so copies do
     // not pile up in the temporary directory. A changed one is kept, and said where.
     if crate::tui::demo::is_unchanged(&dir) && std::fs::remove_dir_all(&dir).is_ok() {
