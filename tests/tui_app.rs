@@ -738,3 +738,37 @@ fn an_outside_commit_shows_exactly_the_new_state() {
     assert_eq!(names, ["alpha", "beta", "delta"]);
     assert!(!h.screen().contains("gamma body"), "{}", h.screen());
 }
+
+/// News from the watcher of a folder that is no longer open (another was opened since) is
+/// ignored, whatever it says; the same news about the folder open is shown.
+#[test]
+fn a_watchers_news_about_another_folder_is_ignored() {
+    use memwb::formats::{Change, Seen, WatchEvent, Watched};
+    let mut h = three();
+    other(&h)
+        .extend(vec![record("delta", "fourth record", "delta body")])
+        .expect("add");
+    let inspection = std::sync::Arc::new(h.store().inspect());
+    let news = |root: std::path::PathBuf| {
+        Event::Watch(Watched {
+            root,
+            event: WatchEvent::Changed(Change {
+                at_ms: 0,
+                added: vec!["delta".into()],
+                removed: Vec::new(),
+                changed: Vec::new(),
+                unreadable: None,
+                seen: Seen::Memory(inspection.clone()),
+            }),
+        })
+    };
+    let elsewhere = tempfile::tempdir().expect("dir");
+    h.send(news(elsewhere.path().join(".memory")));
+    assert!(!h.screen().contains("delta"), "{}", h.screen());
+    h.send(news(h.app.backend.root().to_owned()));
+    assert!(
+        h.screen().contains("changed on disk: added delta"),
+        "{}",
+        h.screen()
+    );
+}
