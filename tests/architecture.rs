@@ -807,7 +807,7 @@ const REVIEW_FORMAT_NAMES: [(&str, usize); 16] = [
     ("src/review/audit.rs", 14),
     ("src/review/dedupe/mod.rs", 1),
     ("src/review/entry.rs", 4),
-    ("src/review/error.rs", 26),
+    ("src/review/error.rs", 14),
     ("src/review/filed/deciding.rs", 5),
     ("src/review/filed/files.rs", 8),
     ("src/review/filed/images.rs", 4),

@@ -118,29 +118,6 @@ impl From<StoreError> for ReviewError {
     }
 }
 
-impl From<ClaudeError> for ReviewError {
-    fn from(error: ClaudeError) -> Self {
-        match error {
-            ClaudeError::Observer(inner) => match inner.downcast::<ReviewError>() {
-                Ok(review) => *review,
-                Err(other) => Self::Claude(ClaudeError::Observer(other)),
-            },
-            ClaudeError::Fs(file) => Self::from(file),
-            other => Self::Claude(other),
-        }
-    }
-}
-
-/// What the journal hands the Claude Code write engine from inside a change.
-impl From<ReviewError> for ClaudeError {
-    fn from(error: ReviewError) -> Self {
-        match error {
-            ReviewError::Claude(claude) => claude,
-            review => ClaudeError::Observer(Box::new(review)),
-        }
-    }
-}
-
 /// What the journal hands the engine from inside a transaction (see `CommitObserver`).
 impl From<ReviewError> for StoreError {
     fn from(error: ReviewError) -> Self {

@@ -4,6 +4,7 @@
 //! Proposals are kept there too and approved through the write engine, with their MEMORY.md
 //! lines derived at that moment.
 
+mod error;
 pub mod index_lines;
 pub mod observed;
 mod observer;
