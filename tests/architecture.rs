@@ -760,7 +760,6 @@ fn engine_names_count_formats_and_engines_only() {
 /// the review commands' files (`review.rs`, `claude_review.rs`, `claude_write.rs`) remain.
 const CLI_FORMAT_NAMES: [(&str, usize); 16] = [
     ("src/cli/check.rs", 5),
-    ("src/cli/copy.rs", 17),
     ("src/cli/hints.rs", 2),
     ("src/cli/hook.rs", 10),
     ("src/cli/hooks/edit.rs", 1),

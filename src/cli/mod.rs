@@ -372,7 +372,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Log(args) => review::log(backend, args),
         Command::Undo(args) => review::undo(backend, args),
         Command::Eval(args) => eval::run(&open, args),
-        Command::Copy(args) => copy::run(&open, args, &options, cli.folder.formats.limits()),
+        Command::Copy(args) => copy::run(
+            &open,
+            args,
+            &cli.folder.formats.open_options(options.clone()),
+        ),
         Command::Watch(args) => watch::run(&open, args),
         #[cfg(feature = "tui")]
         Command::Tui(_) => tui::run(&open, &workspace, &open_options),

@@ -11,6 +11,7 @@
 mod args;
 mod audit_inputs;
 pub mod claude;
+pub(crate) mod copy;
 mod detect;
 pub(crate) mod discover;
 mod error;
@@ -28,6 +29,7 @@ pub use crate::store::lock::{LockWait, WaitNotice};
 #[cfg(feature = "cli")]
 pub(crate) use args::FormatArgs;
 pub use audit_inputs::{AuditInputs, FolderRoots};
+pub use copy::{Copied, CopySources, Refusal};
 pub use detect::{Detected, Format, OpenOptions, detect};
 #[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) use discover::agent_config;
@@ -178,6 +180,16 @@ pub trait Backend {
     /// Reverts `entry` as a new, base-checked, journaled change (refused as
     /// [`Entry::undo_refusal`] says, or when what it wrote changed since).
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError>;
+
+    // Sets, copy and eval (src/formats/copy.rs, src/formats/<name>/copy.rs).
+
+    /// The folder's memories as `copy --from` takes them from it.
+    fn copy_sources(&self) -> Result<CopySources, FormatError>;
+
+    /// Converts `sources` (read from the folder `from` names) to this format, each one or
+    /// refused with why, and files what is left as one proposal based on the folder as read
+    /// now; files nothing when every memory is refused. Writes no memory.
+    fn propose_copy(&self, sources: &CopySources, from: &str) -> Result<Copied, FormatError>;
 
     // The words a front end names this format's own things with; everything else it says is
     // the same on every format (docs/cli.md, "One idea, one word").

@@ -11,6 +11,7 @@ use memwb::claude::LoadLimits;
 use tui_harness::Harness;
 
 mod concurrency;
+mod copy;
 mod edits;
 mod eval;
 mod faults;

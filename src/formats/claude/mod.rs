@@ -4,6 +4,7 @@
 #[cfg(feature = "cli")]
 pub(crate) mod args;
 mod audit_inputs;
+mod copy;
 pub(crate) mod discover;
 mod fix;
 pub mod journal;
@@ -242,6 +243,18 @@ impl Backend for ClaudeBackend<'_> {
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
         self.undone(entry)
+    }
+
+    fn copy_sources(&self) -> Result<super::CopySources, FormatError> {
+        Ok(copy::copy_sources(self.folder))
+    }
+
+    fn propose_copy(
+        &self,
+        sources: &super::CopySources,
+        from: &str,
+    ) -> Result<super::Copied, FormatError> {
+        copy::propose_copy(self.folder, sources, from)
     }
 
     fn nouns(&self) -> Nouns {

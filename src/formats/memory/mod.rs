@@ -2,6 +2,7 @@
 //! by the store's rules (a listed file name, or a name one file holds).
 
 mod audit_inputs;
+mod copy;
 pub(crate) mod discover;
 mod fix;
 pub mod journal;
@@ -225,6 +226,18 @@ impl Backend for MemoryBackend<'_> {
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
         self.undone(entry)
+    }
+
+    fn copy_sources(&self) -> Result<super::CopySources, FormatError> {
+        copy::copy_sources(self.store)
+    }
+
+    fn propose_copy(
+        &self,
+        sources: &super::CopySources,
+        from: &str,
+    ) -> Result<super::Copied, FormatError> {
+        copy::propose_copy(self.store, sources, from)
     }
 
     fn nouns(&self) -> Nouns {

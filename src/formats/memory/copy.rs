@@ -1,0 +1,43 @@
+//! `copy --from` on a `.memory` set: its records as they are, and a copy into it filed as an
+//! extraction proposal of the converted records.
+
+use std::collections::HashSet;
+
+use crate::claude::copy::into_set;
+use crate::formats::{Copied, CopySources, FormatError};
+use crate::review::proposal::{self, NewProposal, Origin, Plan};
+use crate::store::Store;
+
+pub(super) fn copy_sources(store: &Store) -> Result<CopySources, FormatError> {
+    Ok(CopySources::of_set(store.read()?))
+}
+
+/// The sources as records whose names the set does not hold yet, proposed as one extraction
+/// based on the set as read now.
+pub(super) fn propose_copy(
+    store: &Store,
+    sources: &CopySources,
+    from: &str,
+) -> Result<Copied, FormatError> {
+    let seen = store.read()?;
+    let taken: HashSet<String> = seen.records().map(|r| r.name().to_owned()).collect();
+    let out = into_set(&sources.sources(), &taken, from);
+    if out.records.is_empty() {
+        return Ok(Copied {
+            id: None,
+            refused: out.refused,
+        });
+    }
+    let new = NewProposal {
+        plan: Plan::Extraction(out.records),
+        origin: Origin::new("copy"),
+        seen,
+        additions: Vec::new(),
+        evidence: Some(format!("copied from {from}")),
+    };
+    let id = proposal::file(store, new)?.id;
+    Ok(Copied {
+        id: Some(id),
+        refused: out.refused,
+    })
+}
