@@ -272,7 +272,8 @@ fn bench_own_commit(n: usize, incremental: bool) {
         };
         let start = Instant::now();
         let done = if incremental {
-            job.run_from(&store, Some((&app.inspection.clone(), app.watch_readings)))
+            let shown = app.shown.inspection().cloned().expect(".memory");
+            job.run_from(&store, Some((&shown, app.watch_readings)))
         } else {
             job.run(&store)
         };
@@ -430,7 +431,9 @@ mod claude {
     }
 
     fn app(folder: &ClaudeFolder) -> (App, Terminal<TestBackend>) {
-        let app = App::claude(folder.clone(), Arc::new(folder.read()), Theme::from_env());
+        let shown = memwb::formats::Shown::of_topics(folder, Arc::new(folder.read()));
+        let backend = memwb::formats::Open::Claude(folder.clone());
+        let app = App::showing(backend, shown, Theme::from_env());
         (
             app,
             Terminal::new(TestBackend::new(100, 30)).expect("terminal"),

@@ -38,7 +38,7 @@ fn open(limits: LoadLimits) -> (tempfile::TempDir, Harness) {
 }
 
 fn order(h: &Harness) -> Vec<String> {
-    h.app.claude.as_ref().expect("a reading").order.clone()
+    h.app.shown.topics().expect("a reading").order.clone()
 }
 
 #[test]
@@ -616,7 +616,7 @@ fn the_sets_view_lists_and_opens_either_format() {
     h.press(KeyCode::Up);
     h.press(KeyCode::Enter);
     assert_eq!(h.app.backend.format(), Format::Memory);
-    assert!(h.app.claude.is_none());
+    assert!(h.app.shown.topics().is_none());
     assert_eq!(h.app.view, View::Panes);
     let screen = h.screen();
     assert!(screen.contains("Manifest (1)"), "{screen}");

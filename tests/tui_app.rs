@@ -709,7 +709,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
         .extend(vec![record("delta", "fourth record", "delta body")])
         .expect("add");
     h.watch_until(|change| change.added == ["delta"]);
-    assert_eq!(h.app.inspection.entries, fresh(&h));
+    assert_eq!(h.inspection().entries, fresh(&h));
     assert!(h.screen().contains("delta"), "{}", h.screen());
     assert!(
         h.screen().contains("changed on disk: added delta"),
@@ -725,7 +725,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
         )
         .expect("replace");
     h.watch_until(|change| change.changed == ["beta"]);
-    assert_eq!(h.app.inspection.entries, fresh(&h));
+    assert_eq!(h.inspection().entries, fresh(&h));
     h.press(KeyCode::Char('j')); // alpha -> beta
     assert_eq!(selected(&h).as_deref(), Some("beta"));
     assert!(h.screen().contains("new beta body"), "{}", h.screen());
@@ -733,8 +733,9 @@ fn an_outside_commit_shows_exactly_the_new_state() {
     let gamma = current(&h, "gamma").expect("gamma");
     theirs.remove(&[gamma]).expect("remove");
     h.watch_until(|change| change.removed == ["gamma"]);
-    assert_eq!(h.app.inspection.entries, fresh(&h));
-    let names: Vec<&str> = h.app.inspection.valid_records().map(Record::name).collect();
+    assert_eq!(h.inspection().entries, fresh(&h));
+    let shown = h.inspection();
+    let names: Vec<&str> = shown.valid_records().map(Record::name).collect();
     assert_eq!(names, ["alpha", "beta", "delta"]);
     assert!(!h.screen().contains("gamma body"), "{}", h.screen());
 }

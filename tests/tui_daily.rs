@@ -390,12 +390,7 @@ fn deleting_the_last_record_selects_the_one_before() {
     assert_eq!(h.app.selected_record().map(Record::name), Some("gamma"));
     h.keys("d");
     h.keys("y");
-    assert!(
-        h.app
-            .inspection
-            .valid_records()
-            .all(|r| r.name() != "gamma")
-    );
+    assert!(h.inspection().valid_records().all(|r| r.name() != "gamma"));
     assert_eq!(
         h.app.selected_record().map(Record::name),
         Some("beta"),
@@ -439,7 +434,7 @@ fn a_topic_file_past_the_cut_is_marked_not_loaded() {
     };
     let mut h = Harness::claude(&folder, &dir.path().join("state"), limits, 150, 45);
     h.draw();
-    let view = h.app.claude.clone().expect("a reading");
+    let view = h.app.shown.topics().cloned().expect("a reading");
     let cut: Vec<&String> = view.order.iter().filter(|f| view.past_cut(f)).collect();
     assert!(!cut.is_empty(), "the fixture has files past a 10-line cut");
     let screen = h.screen();

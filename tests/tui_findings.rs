@@ -91,7 +91,7 @@ fn seeded(w: u16, hgt: u16, records: Vec<Record>) -> Harness {
     )
     .expect("write manifest");
     let h = Harness::open(workspace, Some(dir), w, hgt, StoreOptions::default());
-    assert_eq!(h.app.inspection.findings(), Vec::new(), "a well-formed set");
+    assert_eq!(h.inspection().findings(), Vec::new(), "a well-formed set");
     h
 }
 
@@ -158,8 +158,7 @@ fn the_manifest_marks_records_with_findings() {
         let h = audited(w, hgt);
         let marks = &h.app.manifest.marks;
         let file_of = |name: &str| {
-            h.app
-                .inspection
+            h.inspection()
                 .entries
                 .iter()
                 .find(|e| e.record().is_some_and(|r| r.name() == name))

@@ -336,7 +336,7 @@ fn an_unlisted_file_is_shown_inert_and_adopted_through_a_transaction() {
         status.contains("adopt old-draft-0badf00d.md: written"),
         "{status}"
     );
-    assert!(h.app.inspection.unlisted.is_empty());
+    assert!(h.inspection().unlisted.is_empty());
 }
 
 #[test]
@@ -391,7 +391,7 @@ fn d_deletes_a_temp_or_unlisted_file_after_asking() {
     h.press(KeyCode::Char('d'));
     h.press(KeyCode::Char('y'));
     assert!(!h.root().join(".alpha-0badf00d.tmp").exists());
-    assert!(h.app.inspection.temp_files.is_empty());
+    assert!(h.inspection().temp_files.is_empty());
     // the selection stays on the strays that are left
     h.select_stray("old-draft-0badf00d.md");
     h.press(KeyCode::Char('d'));
@@ -498,7 +498,7 @@ fn undoing_an_adoption_leaves_the_file_unlisted_with_its_bytes() {
         unlisted
     );
     h.watcher_tick();
-    assert!(h.app.inspection.unlisted.is_empty());
+    assert!(h.inspection().unlisted.is_empty());
 }
 
 /// The row the Manifest's selection is on: a record's name, a stray's file, or nothing.
@@ -508,7 +508,7 @@ fn selected_row(h: &Harness) -> Option<String> {
     }
     h.app
         .manifest
-        .selected_entry(&h.app.inspection)
+        .selected_entry(&h.inspection())
         .map(|e| memwb::tui::panes::manifest::entry_key(e).to_owned())
 }
 

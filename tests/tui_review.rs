@@ -535,7 +535,7 @@ fn select_entry(h: &mut Harness, prefix: &str) {
 #[test]
 fn repair_the_demo_invalid_entry_then_edit() {
     let mut h = Harness::demo(100, 30);
-    assert!(!h.app.inspection.is_readable());
+    assert!(!h.inspection().is_readable());
     select_entry(&mut h, "deploy-notes-");
     h.press(KeyCode::Char('e'));
     let screen = h.screen();
@@ -551,7 +551,7 @@ fn repair_the_demo_invalid_entry_then_edit() {
     // saving the unparsable text is refused and stays in the editor
     h.ctrl('s');
     assert!(h.app.editor.is_some());
-    assert!(!h.app.inspection.is_readable());
+    assert!(!h.inspection().is_readable());
     // quote the description (line 3), as the error asks
     let editor = h.app.editor.as_mut().expect("editor");
     let fixed = editor.value(3).replace(
@@ -567,7 +567,7 @@ fn repair_the_demo_invalid_entry_then_edit() {
     );
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
-    assert!(h.app.inspection.is_readable(), "the set reads again");
+    assert!(h.inspection().is_readable(), "the set reads again");
     let set = other(&h).read().expect("readable");
     assert_eq!(
         set.get("deploy-notes")
@@ -620,7 +620,7 @@ fn drop_an_entry_that_does_not_read() {
     h.press(KeyCode::Char('d'));
     assert!(h.screen().contains("Drop deploy-notes-"), "{}", h.screen());
     h.press(KeyCode::Char('y'));
-    assert!(h.app.inspection.is_readable(), "{}", h.screen());
+    assert!(h.inspection().is_readable(), "{}", h.screen());
     let files = other(&h).read().expect("readable").files();
     assert!(files.iter().all(|f| !f.starts_with("deploy-notes-")));
     assert_eq!(journal(&h).pop().expect("entry").op, Op::Repair);

@@ -19,6 +19,7 @@ pub(crate) mod fix;
 pub mod memory;
 pub(crate) mod open;
 mod review;
+mod shown;
 mod state;
 mod summary;
 #[cfg(feature = "watch")]
@@ -38,6 +39,7 @@ pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
+pub use shown::{Shown, entry_key};
 pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
 #[cfg(feature = "watch")]
@@ -213,6 +215,12 @@ pub trait Backend {
     /// [`Backend::lacks`]`(`[`Capability::RecordOutsideChanges`]`)` and refuses here.
     #[cfg(feature = "watch")]
     fn record_outside_changes(&self, sink: RecordSink) -> Result<Watcher, FormatError>;
+
+    // The workbench's reading (src/formats/shown.rs): one value its panes draw and its flows
+    // ask, whatever the format.
+
+    /// Reads the folder as the workbench shows it (I/O: run it off the UI thread).
+    fn shown(&self) -> Shown;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

@@ -4,10 +4,9 @@
 //! The flows live beside it: `modal` (help, confirmations, the rejection reason),
 //! `editing` (the editor and the one-line inputs), `job_results` (finished jobs and external
 //! edits), `evaluation` (the eval cases re-run after commits, saving a case), `mouse`,
-//! `sets` (the Sets view, opening another folder) and `claude` (what differs on a Claude
-//! Code folder).
+//! `sets` (the Sets view, opening another folder), `reading` (the folder as read, whatever
+//! its format) and `topic_edit` (writing a folder whose memories are whole files).
 
-mod claude;
 mod claude_edit;
 mod editing;
 mod evaluation;
@@ -19,6 +18,7 @@ mod lifecycle;
 mod messages;
 mod modal;
 mod mouse;
+mod reading;
 mod rebase;
 mod sets;
 mod strays;
@@ -34,7 +34,7 @@ pub use modal::{Confirm, Modal};
 pub use sets::Reading;
 pub use view::View;
 
-use super::editor::{Editor, OnDisk, Target};
+use super::editor::Editor;
 use super::evals::{EvalRequest, Evals, Evaluated};
 use super::jobs::{Job, JobDone, Shared};
 use super::keymap::{self, Action, Scope};
@@ -43,7 +43,7 @@ use super::line_input::LineInput;
 use super::panes::findings::FindingsPane;
 use super::panes::history::HistoryPane;
 use super::panes::index::IndexPane;
-use super::panes::manifest::{ManifestPane, entry_key};
+use super::panes::manifest::ManifestPane;
 use super::panes::proposals::ProposalsPane;
 use super::panes::query::{QueryPane, QueryResult};
 use super::panes::record::RecordPane;
@@ -53,8 +53,7 @@ use super::review::Review;
 use super::theme::Theme;
 use crate::content::report::SetReport;
 use crate::formats::Open as Backend;
-use crate::formats::Summary;
-use crate::formats::claude::ClaudeView;
+use crate::formats::{Shown, Summary};
 use crate::review::ProposalStatus;
 use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{Record, Store};
@@ -156,10 +155,8 @@ pub struct StatusLine {
 pub struct App {
     /// The open folder, of either format.
     pub backend: Backend,
-    /// The `.memory` set as read (empty on a Claude Code folder).
-    pub inspection: Arc<Inspection>,
-    /// The reading of a Claude Code folder, when that is what is open.
-    pub claude: Option<Arc<ClaudeView>>,
+    /// The open folder as read: what the panes draw.
+    pub shown: Shown,
     pub sets: SetsPane,
     pub focus: Pane,
     pub manifest: ManifestPane,
@@ -205,16 +202,16 @@ pub use strays::unreadable;
 
 impl App {
     pub fn new(store: Store, inspection: Arc<Inspection>, theme: Theme) -> Self {
-        Self::with_backend(Backend::Memory(store), inspection, theme)
+        Self::showing(Backend::Memory(store), Shown::from(inspection), theme)
     }
 
-    fn with_backend(backend: Backend, inspection: Arc<Inspection>, theme: Theme) -> Self {
+    /// The workbench on `backend`, showing `shown` (its reading).
+    pub fn showing(backend: Backend, shown: Shown, theme: Theme) -> Self {
         // What this process journals from now on was made in the workbench.
         crate::review::who::Tool::set(crate::review::who::Tool::Workbench);
         let mut app = Self {
             backend,
-            inspection,
-            claude: None,
+            shown,
             sets: SetsPane::default(),
             focus: Pane::Manifest,
             manifest: ManifestPane::default(),
@@ -242,9 +239,9 @@ impl App {
             confirm_view: Detail::default(),
             watch_readings: 0,
         };
-        app.manifest.refilter(&app.inspection, None);
-        app.index.update(&app.inspection);
-        if !app.inspection.is_readable() && !app.inspection.entries.is_empty() {
+        app.refilter_keeping(None);
+        app.index.update(&app.shown);
+        if !app.shown.is_readable() && !app.shown.is_empty() {
             app.set_status(StatusKind::Error, unreadable());
         }
         app
@@ -256,7 +253,7 @@ impl App {
         let known: Vec<String> = self.review.proposals.iter().map(|p| p.id.clone()).collect();
         self.review = review;
         self.proposals
-            .refresh(&self.review, &self.inspection.valid_set());
+            .refresh(&self.review, &self.shown.valid_set());
         self.history.refresh(&self.review);
         // The cases or the pending proposals may have changed with it.
         self.evals.due = true;
@@ -302,68 +299,12 @@ impl App {
     }
 
     pub fn selected_entry(&self) -> Option<&ManifestEntry> {
-        self.manifest.selected_entry(&self.inspection)
+        let inspection = self.shown.inspection()?;
+        self.manifest.selected_entry(inspection)
     }
 
     pub fn selected_record(&self) -> Option<&Record> {
         self.selected_entry().and_then(ManifestEntry::record)
-    }
-
-    /// Replaces the folder state, keeping the selection on the same record when it still exists.
-    pub fn set_inspection(&mut self, inspection: Arc<Inspection>) {
-        let keep = self.selected_entry().map(|e| entry_key(e).to_owned());
-        let was_readable = self.inspection.is_readable();
-        if was_readable != inspection.is_readable()
-            || !self
-                .inspection
-                .valid_records()
-                .eq(inspection.valid_records())
-        {
-            self.query.set_changed();
-        }
-        self.inspection = inspection;
-        self.findings.due = true;
-        self.note_readability(was_readable);
-        self.index.update(&self.inspection);
-        self.manifest.refilter(&self.inspection, keep.as_deref());
-        self.proposals
-            .refresh(&self.review, &self.inspection.valid_set());
-        if !self.evals.ran_on_records(self.inspection.valid_records()) {
-            self.evals.due = true;
-        }
-        if let Some(editor) = &mut self.editor
-            && editor.target == Target::Record
-            && let Some(base) = &editor.base
-        {
-            let current = self
-                .inspection
-                .entries
-                .iter()
-                .find_map(|e| e.record().filter(|r| r.name() == base.name()));
-            let now = match current {
-                Some(r) if r == base => OnDisk::Unchanged,
-                Some(_) => OnDisk::Changed,
-                None => OnDisk::Removed,
-            };
-            let what = base.name().to_owned();
-            editor.note_on_disk(&what, now);
-        }
-    }
-
-    /// Says so in the status line when the set stops reading (with what to do) or reads again.
-    fn note_readability(&mut self, was_readable: bool) {
-        let readable = self.inspection.is_readable();
-        if was_readable && let Some(text) = self.unreadable_status() {
-            self.set_status(StatusKind::Error, text);
-        } else if !was_readable
-            && readable
-            && self
-                .status
-                .as_ref()
-                .is_some_and(|s| s.text == unreadable() || s.text == strays::MANIFEST_UNREADABLE)
-        {
-            self.set_status(StatusKind::Info, "the set reads again".into());
-        }
     }
 
     /// One event in; the effects to carry out. A run of the eval cases is asked for whenever

@@ -12,6 +12,7 @@ use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{self, Case, EvalError};
 use crate::formats::Open as Backend;
+use crate::formats::Shown;
 use crate::formats::memory::MemoryBackend;
 use crate::formats::memory::journal::{self, journaled_op, strays};
 use crate::review::{Entry, Op, ReviewError};
@@ -111,7 +112,7 @@ impl Job {
     /// format, no longer open). A `.memory` job reads the set after it on top of `shown` (the
     /// reading the app shows and how many readings the watcher had delivered), as
     /// [`MemoryJob::run_from`] says.
-    pub fn bind(self, backend: &Backend, shown: (Arc<Inspection>, u64)) -> Option<Bound> {
+    pub fn bind(self, backend: &Backend, shown: (Shown, u64)) -> Option<Bound> {
         match backend {
             Backend::Memory(store) => {
                 let job = match self {
@@ -120,8 +121,10 @@ impl Job {
                     _ => return None,
                 };
                 let store = store.clone();
+                let (shown, readings) = (shown.0.inspection().cloned(), shown.1);
                 Some(Box::new(move || {
-                    JobDone::Memory(job.run_from(&store, Some((&shown.0, shown.1))))
+                    let base = shown.as_deref().map(|shown| (shown, readings));
+                    JobDone::Memory(job.run_from(&store, base))
                 }))
             }
             Backend::Claude(folder) => {
@@ -484,16 +487,17 @@ mod tests {
             .clone()
             .run_from(&store, Some((&shown, app.watch_readings)));
         app.update(Event::Job(Box::new(done.into())));
-        assert_eq!(app.inspection.valid_records().count(), 3);
+        let inspection = |app: &App| app.shown.inspection().cloned().expect(".memory");
+        assert_eq!(inspection(&app).valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
         let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
         let done = MemoryJob::Remove(record("three", "third")).run_from(&store, Some((&shown, 0)));
         let watched = Arc::new(store.inspect());
         app.watch_readings = 1;
-        app.inspection = watched.clone();
+        app.shown = watched.clone().into();
         app.update(Event::Job(Box::new(done.into())));
-        assert!(Arc::ptr_eq(&app.inspection, &watched));
-        assert_eq!(body_of_one(&app.inspection), "FIRST");
+        assert!(Arc::ptr_eq(&inspection(&app), &watched));
+        assert_eq!(body_of_one(&inspection(&app)), "FIRST");
     }
 
     #[test]
@@ -501,13 +505,13 @@ mod tests {
         let (_dir, store, shown) = edited_behind_the_reading();
         let backend = super::Backend::Memory(store);
         let other = super::Job::Claude(crate::tui::claude_jobs::ClaudeJob::Reload);
-        assert!(other.bind(&backend, (shown.clone(), 0)).is_none());
+        assert!(other.bind(&backend, (shown.clone().into(), 0)).is_none());
         let add = super::Job::Memory(MemoryJob::Save {
             base: None,
             edited: record("three", "third"),
         });
         let job = add
-            .bind(&backend, (shown, 4))
+            .bind(&backend, (shown.into(), 4))
             .expect("a .memory job on a .memory set");
         let super::JobDone::Memory(done) = job() else {
             panic!("a .memory job gives a .memory result");
@@ -526,14 +530,14 @@ mod tests {
         let reload = super::Job::from(super::Shared::Reload);
         let done = reload
             .clone()
-            .bind(&memory, (shown.clone(), 0))
+            .bind(&memory, (shown.clone().into(), 0))
             .expect("binds");
         assert!(matches!(done(), super::JobDone::Memory(d) if matches!(d.job, MemoryJob::Reload)));
         let claude_dir = tempfile::tempdir().expect("temp dir");
         let limits = crate::claude::LoadLimits::default();
         let folder = crate::claude::ClaudeFolder::open(claude_dir.path(), limits).expect("open");
         let claude = super::Backend::Claude(folder);
-        let done = reload.bind(&claude, (shown, 0)).expect("binds");
+        let done = reload.bind(&claude, (shown.into(), 0)).expect("binds");
         let super::JobDone::Claude(done) = done() else {
             panic!("a shared job on a Claude Code folder runs as its job");
         };

@@ -65,7 +65,7 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
         Effect::ExternalEdit { base } => return Some(Handover::EditExternally(base)),
         Effect::Run(job) => {
             // The watcher keeps the app's reading current: a job reads on top of it.
-            let shown = (app.inspection.clone(), app.watch_readings);
+            let shown = (app.shown.clone(), app.watch_readings);
             if let Some(job) = job.bind(&app.backend, shown) {
                 host.spawn(Work::new(move || Event::Job(Box::new(job()))));
             }

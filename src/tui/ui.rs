@@ -15,7 +15,7 @@ use crate::sanitize;
 
 fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let theme = app.theme;
-    let inspection = app.inspection.clone();
+    let shown = app.shown.clone();
     let review = app.review.clone();
     let editing = app.editor.is_some();
     let budget = app.index.view.budget;
@@ -26,7 +26,7 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     let areas = view_layout(area, view.rows());
     let ctx = Ctx {
-        inspection: &inspection,
+        shown: &shown,
         review: &review,
         theme: &theme,
         focused: true,
@@ -34,8 +34,7 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
         budget,
         search: "",
         editing,
-        claude: None,
-        claude_selected: None,
+        selected_topic: None,
         report: None,
         nouns,
         keys: &keys,
@@ -88,12 +87,11 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let areas = layout(area, app.focus, app.zoom, editing);
     app.areas = areas;
     let theme = app.theme;
-    let inspection = app.inspection.clone();
+    let shown = app.shown.clone();
     let review = app.review.clone();
     let budget = app.index.view.budget;
     let search = app.manifest.filter.text().to_owned();
-    let claude = app.claude.clone();
-    let claude_selected = app.selected_topic_file();
+    let selected_topic = app.selected_topic_file();
     let report = app.findings.report.clone();
     let nouns = app.backend.backend().nouns();
     let keys = app.key_state();
@@ -103,16 +101,17 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             continue;
         }
         let ctx = Ctx {
-            inspection: &inspection,
+            shown: &shown,
             review: &review,
             theme: &theme,
             focused: !editing && app.focus == pane,
-            selected: app.manifest.selected_entry(&inspection),
+            selected: shown
+                .inspection()
+                .and_then(|i| app.manifest.selected_entry(i)),
             budget,
             search: &search,
             editing,
-            claude: claude.as_deref(),
-            claude_selected: claude_selected.as_deref(),
+            selected_topic: selected_topic.as_deref(),
             report: report.as_deref(),
             nouns,
             keys: &keys,
@@ -120,7 +119,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
         app.pane_mut(pane).render(frame, area, &ctx);
     }
     if let Some(editor) = &mut app.editor {
-        editor.check_set(&inspection);
+        editor.check_set(&shown);
         editor.render(frame, areas.record, &theme);
     }
     render_overlays(frame, app);
@@ -223,7 +222,7 @@ fn render_status(frame: &mut Frame, app: &App, area: Rect) {
             style,
         ));
     } else {
-        let path = app.inspection.workspace.display().to_string();
+        let path = app.shown.workspace().display().to_string();
         spans.push(Span::styled(
             sanitize::line(&path).into_owned(),
             theme.dim(),

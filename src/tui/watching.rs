@@ -24,5 +24,6 @@ pub(crate) fn watch(
         let _ = tx.send(Event::Watch(watched));
     }))?;
     let review = Arc::new(super::review::Review::of(open));
-    Ok((watcher, Reading::seen(baseline, review)))
+    let shown = open.shown_seen(baseline);
+    Ok((watcher, Reading { shown, review }))
 }

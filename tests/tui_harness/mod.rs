@@ -124,7 +124,9 @@ impl Harness {
             .with_state_root(state.to_owned());
         let workspace = folder.root().to_owned();
         let snapshot = Arc::new(folder.read());
-        let mut app = App::claude(folder.clone(), snapshot, Theme::plain());
+        let shown = memwb::formats::Shown::of_topics(&folder, snapshot);
+        let backend = memwb::formats::Open::Claude(folder.clone());
+        let mut app = App::showing(backend, shown, Theme::plain());
         app.set_review(Arc::new(Review::load_claude(&folder)), false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
@@ -149,13 +151,7 @@ impl Harness {
             .expect("a Claude Code folder")
             .clone();
         let snapshot = Arc::new(folder.read());
-        let before = self
-            .app
-            .claude
-            .as_ref()
-            .expect("a reading")
-            .snapshot
-            .clone();
+        let before = self.app.shown.topics().expect("a reading").snapshot.clone();
         let commit = memwb::claude_watch::diff(&before, &snapshot);
         self.send_watched(WatchEvent::Changed(Change {
             at_ms: now_ms(),
@@ -165,6 +161,12 @@ impl Harness {
             unreadable: None,
             seen: Seen::Claude(snapshot),
         }));
+    }
+
+    /// The `.memory` set as the workbench shows it (panics on a folder of another format).
+    pub fn inspection(&self) -> Arc<memwb::store::Inspection> {
+        let shown = self.app.shown.inspection();
+        shown.cloned().expect("a .memory folder is shown")
     }
 
     pub fn store(&self) -> Store {
@@ -295,7 +297,7 @@ impl Harness {
     /// What the watcher would report now (as if the manifest had just been replaced).
     pub fn watcher_tick(&mut self) {
         let inspection = Arc::new(self.store().inspect());
-        let commit = self.app.inspection.diff(&inspection);
+        let commit = self.inspection().diff(&inspection);
         self.send_watched(WatchEvent::Changed(Change {
             at_ms: now_ms(),
             added: commit.added,

@@ -279,4 +279,8 @@ impl Backend for ClaudeBackend<'_> {
     ) -> Result<super::Watcher, FormatError> {
         self.record_changes(sink)
     }
+
+    fn shown(&self) -> super::Shown {
+        super::Shown::of_topics(self.folder, std::sync::Arc::new(self.folder.read()))
+    }
 }

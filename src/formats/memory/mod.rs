@@ -270,6 +270,10 @@ impl Backend for MemoryBackend<'_> {
         self.refuse_recording(sink)
     }
 
+    fn shown(&self) -> super::Shown {
+        super::Shown::Memory(std::sync::Arc::new(self.store.inspect()))
+    }
+
     fn state_place(&self) -> Result<StatePlace, FormatError> {
         Ok(self.place_of_state())
     }

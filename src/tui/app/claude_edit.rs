@@ -2,14 +2,13 @@
 //! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
 //! finished change does to the panes. Every change is a [`ClaudeJob`] off the UI thread.
 
-use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind};
+use super::{App, Effect, StatusKind, describe_commit};
 use crate::claude::edit::IndexFix;
+use crate::store::Commit;
 use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
 use crate::tui::editor::{Conflict, Editor, Target};
 use crate::tui::jobs::Job;
-use crate::tui::panes::claude as panes;
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
 const EDIT_KEPT: &str = "; your edit is still in the editor";
@@ -17,7 +16,7 @@ const EDIT_KEPT: &str = "; your edit is still in the editor";
 impl App {
     /// A topic file's folder is open: the editor and the list work on files' text.
     pub(super) fn is_topics(&self) -> bool {
-        self.claude.is_some()
+        self.shown.topics().is_some()
     }
 
     /// `n`: the editor on a new memory, in the open format's fields.
@@ -113,28 +112,29 @@ impl App {
 
     /// Selects `file` in the list (clearing a filter that hides it).
     fn select_topic(&mut self, file: &str) {
-        let Some(view) = self.claude.clone() else {
-            return;
-        };
-        panes::refilter(&mut self.manifest, &view, Some(file));
-        if self.selected_topic_file().as_deref() != Some(file) {
+        self.refilter_keeping(Some(file));
+        if self.selected_key().as_deref() != Some(file) {
             self.manifest.filter.clear();
-            panes::refilter(&mut self.manifest, &view, Some(file));
+            self.refilter_keeping(Some(file));
         }
     }
 
     pub(super) fn claude_job_done(&mut self, done: ClaudeJobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
-        if let Some(snapshot) = &done.snapshot
+        let shown = done
+            .snapshot
+            .clone()
+            .and_then(|snapshot| self.backend.shown_snapshot(snapshot));
+        if let Some(shown) = &shown
             && done.result.is_ok()
         {
-            self.own_commit_done(&FolderState::Claude(snapshot.clone()));
+            self.own_commit_done(shown);
         }
         if let Some(review) = &done.review {
             self.set_review(review.clone(), false);
         }
-        if let Some(snapshot) = &done.snapshot {
-            self.set_claude_reading(snapshot.clone());
+        if let Some(shown) = shown {
+            self.set_shown(shown);
         }
         let what = done.job.describe();
         match (done.job, done.result) {
@@ -209,6 +209,32 @@ impl App {
             ),
         }
         Vec::new()
+    }
+
+    /// The folder as the watcher read it after a change, by anyone.
+    pub(super) fn topics_changed(&mut self, change: crate::formats::Change) {
+        let shown = self.backend.shown_seen(change.seen);
+        let Some(snapshot) = shown.topics().map(|v| v.snapshot.clone()) else {
+            return;
+        };
+        // Our own writes were already shown from the job's result: what is new is what
+        // differs from the folder as shown (the watcher's own diff may hold ours).
+        let before = self.shown.topics().map(|v| v.snapshot.clone());
+        let ours = before.as_ref().is_some_and(|b| **b == *snapshot);
+        let news = match &before {
+            Some(before) => crate::claude_watch::diff(before, &snapshot),
+            None => Commit {
+                added: change.added,
+                removed: change.removed,
+                changed: change.changed,
+                ..Default::default()
+            },
+        };
+        self.set_shown(shown.clone());
+        if !ours {
+            let text = format!("changed on disk: {}", describe_commit(&news));
+            self.say_watched(StatusKind::Change, text, shown);
+        }
     }
 
     /// `d` in the editor's conflict flow on a topic file: the file now against this edit.

@@ -227,7 +227,7 @@ impl App {
                     );
                     return Vec::new();
                 }
-                editor.check_set(&self.inspection);
+                editor.check_set(&self.shown);
                 if let (Ok(_), Some(refusal)) = (editor.validate(), &editor.refusal) {
                     editor.error = Some(refusal.clone());
                     return Vec::new();

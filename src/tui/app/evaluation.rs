@@ -16,12 +16,12 @@ impl App {
     /// its repair: an agent would select nothing from it. On a Claude Code folder the cases
     /// run over the topic files the Query pane selects among.
     pub(super) fn evaluation_due(&mut self) -> Option<Effect> {
-        if !self.evals.due || self.evals.running || !self.inspection.is_readable() {
+        if !self.evals.due || self.evals.running || !self.shown.is_readable() {
             return None;
         }
         self.evals.due = false;
         self.evals.running = true;
-        if let Some(view) = &self.claude {
+        if let Some(view) = self.shown.topics() {
             let corpus = Corpus {
                 memories: view.candidates(),
                 catalog: view.catalog(),
@@ -39,7 +39,7 @@ impl App {
             .filter_map(|row| Some((row.proposal.id.clone(), row.plan.clone().ok()?)))
             .collect();
         Some(Effect::Evaluate(Box::new(EvalRequest {
-            corpus: Corpus::of(&self.inspection.valid_set()),
+            corpus: Corpus::of(&self.shown.valid_set()),
             proposals,
         })))
     }

@@ -57,17 +57,14 @@ impl App {
         }
         self.findings.running = false;
         let mut marks = marks(&report);
-        marks.retain(|file, _| match &self.claude {
-            Some(view) => view.topic(file).is_some(),
-            None => self.inspection.entries.iter().any(|e| e.file == *file),
-        });
+        marks.retain(|file, _| self.shown.holds_file(file));
         self.manifest.marks = marks;
         self.findings.refresh(report);
     }
 
     /// The manifest entry a finding is about: its record, else the entry of its file.
     pub(super) fn entry_of(&self, checked: &Checked) -> Option<&ManifestEntry> {
-        let entries = &self.inspection.entries;
+        let entries = &self.shown.inspection()?.entries;
         checked
             .name
             .as_deref()
@@ -130,7 +127,7 @@ impl App {
                 );
                 self.set_status(StatusKind::Error, text);
             }
-            Some(Fix::OpenInEditor) if self.claude.is_some() => {
+            Some(Fix::OpenInEditor) if self.is_topics() => {
                 self.jump_to_finding();
                 if self.view == View::Panes {
                     self.say_what_to_edit(&checked);

@@ -15,11 +15,13 @@ pub(super) const NO_FIX: &str = "MEMORY.md needs no fix";
 
 impl App {
     pub(super) fn preview_index_fix(&mut self) -> Vec<Effect> {
-        if self.claude.is_some() {
+        if self.is_topics() {
             return self.run(Job::Claude(ClaudeJob::PlanIndexFix));
         }
-        let index = &self.inspection.index;
-        let Some(derived) = index.derived.clone() else {
+        let index = self.shown.inspection().map(|i| i.index.clone());
+        let Some((on_disk, derived)) =
+            index.and_then(|index| Some((index.on_disk, index.derived?)))
+        else {
             self.set_status(
                 StatusKind::Error,
                 "cannot rebuild MEMORY.md: the set does not read (the Manifest view shows why)"
@@ -30,7 +32,7 @@ impl App {
         let fix = IndexFix {
             index: TextChange {
                 file: INDEX_FILE.into(),
-                before: index.on_disk.clone(),
+                before: on_disk,
                 after: derived,
             },
             archive: None,
@@ -49,7 +51,7 @@ impl App {
 
     /// Yes to the shown fix: it is written if it is still the fix (the job checks).
     pub(super) fn write_index_fix(&mut self, fix: &IndexFix) -> Vec<Effect> {
-        if self.claude.is_some() {
+        if self.is_topics() {
             return self.run(Job::Claude(ClaudeJob::IndexFix(Box::new(fix.clone()))));
         }
         self.run(MemoryJob::RebuildIndex {

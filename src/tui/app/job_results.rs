@@ -1,6 +1,5 @@
 //! What finished work does to the app: a job's result, an external edit's outcome.
 
-use super::messages::FolderState;
 use super::{App, Effect, ExternalOutcome, StatusKind};
 use crate::store::{Commit, Record};
 use crate::tui::editor::{Conflict, Editor};
@@ -18,7 +17,8 @@ pub fn describe_commit(commit: &Commit) -> String {
 impl App {
     /// The record named `name` in the current inspection.
     fn current(&self, name: &str) -> Option<Record> {
-        self.inspection
+        self.shown
+            .inspection()?
             .valid_records()
             .find(|r| r.name() == name)
             .cloned()
@@ -27,7 +27,7 @@ impl App {
     pub(super) fn job_done(&mut self, mut done: MemoryJobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
         if done.result.is_ok() {
-            self.own_commit_done(&FolderState::Memory(done.inspection.clone()));
+            self.own_commit_done(&done.inspection.clone().into());
         }
         if done
             .read_from
@@ -37,7 +37,9 @@ impl App {
             // started, trusting the rest to be as the watcher last reported it. The watcher has
             // reported since, maybe a hand edit that base missed: its reading stands, and the
             // watcher reports this job's commit too (it sees the manifest change).
-            done.inspection = self.inspection.clone();
+            if let Some(shown) = self.shown.inspection() {
+                done.inspection = shown.clone();
+            }
         }
         let what = done.job.describe();
         // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.
@@ -83,13 +85,13 @@ impl App {
                     ));
                 }
                 let keep = edited.name().to_owned();
-                self.manifest.refilter(&self.inspection, Some(&keep));
+                self.refilter_keeping(Some(&keep));
                 let mut text = format!("{what}: written ({})", describe_commit(commit));
                 let kept = self.selected_record().is_some_and(|r| r.name() == keep);
                 if !kept && !self.manifest.filter.is_empty() {
                     // the filter no longer matches the edited record: clear it, keep the record
                     self.manifest.filter.clear();
-                    self.manifest.refilter(&self.inspection, Some(&keep));
+                    self.refilter_keeping(Some(&keep));
                     text.push_str("; filter cleared to keep it selected");
                 }
                 self.set_status(StatusKind::Info, text);

@@ -1,6 +1,5 @@
 //! The folder watcher's news, copying to the clipboard, and quitting.
 
-use super::messages::FolderState;
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind, describe_commit};
 use crate::formats::{Seen, WatchEvent};
@@ -49,13 +48,15 @@ impl App {
     fn committed(&mut self, inspection: std::sync::Arc<Inspection>) {
         // Our own commits were already applied from the job's result: what is new is what
         // differs from the set as shown (the watcher's own diff may hold ours).
-        let news = self.inspection.diff(&inspection);
+        let Some(news) = self.shown.inspection().map(|shown| shown.diff(&inspection)) else {
+            return self.set_inspection(inspection);
+        };
         let ours = news.is_empty();
-        let was_readable = self.inspection.is_readable();
+        let was_readable = self.shown.is_readable();
         self.set_inspection(inspection.clone());
         if !ours {
             let text = format!("changed on disk: {}", describe_commit(&news));
-            let state = FolderState::Memory(inspection);
+            let state = inspection.into();
             if was_readable && let Some(why) = self.unreadable_status() {
                 self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);
             } else {

@@ -4,34 +4,15 @@
 //! watcher's. A regression announced before its journal entry was written, then blamed on
 //! that entry, restates the first announcement instead of adding a second.
 
-use std::sync::Arc;
-
 use super::{App, LOG_SIZE, StatusKind, StatusLine};
-use crate::claude::Snapshot;
-use crate::store::inspect::Inspection;
-
-/// The folder as the watcher reported it, or as a job left it.
-#[derive(Debug, Clone)]
-pub(super) enum FolderState {
-    Memory(Arc<Inspection>),
-    Claude(Arc<Snapshot>),
-}
-
-impl FolderState {
-    fn same_as(&self, other: &FolderState) -> bool {
-        match (self, other) {
-            (Self::Memory(a), Self::Memory(b)) => a.diff(b).is_empty(),
-            (Self::Claude(a), Self::Claude(b)) => **a == **b,
-            _ => false,
-        }
-    }
-}
+use crate::formats::Shown;
 
 /// What the watcher said while one of our jobs ran, and the state it said it of.
 #[derive(Debug, Clone)]
 pub(super) struct WatcherSaid {
     text: String,
-    state: FolderState,
+    /// The folder as the watcher reported it.
+    state: Shown,
 }
 
 impl App {
@@ -46,7 +27,7 @@ impl App {
 
     /// The watcher's news of a change to the folder, now in `state`: it may be a running
     /// job's own commit, which the job's result then says instead.
-    pub(super) fn say_watched(&mut self, kind: StatusKind, text: String, state: FolderState) {
+    pub(super) fn say_watched(&mut self, kind: StatusKind, text: String, state: Shown) {
         if self.busy > 0 {
             self.watcher_said.push(WatcherSaid {
                 text: text.clone(),
@@ -59,10 +40,10 @@ impl App {
     /// One of our jobs committed, leaving the folder in `state`: what the watcher said of
     /// that same state while the job ran was this commit, and leaves the log (the job's
     /// result says it).
-    pub(super) fn own_commit_done(&mut self, state: &FolderState) {
+    pub(super) fn own_commit_done(&mut self, state: &Shown) {
         let said = std::mem::take(&mut self.watcher_said);
         for said in said {
-            if said.state.same_as(state) {
+            if said.state.same_state(state) {
                 self.unsay(&said.text);
             } else if self.busy > 0 {
                 self.watcher_said.push(said);

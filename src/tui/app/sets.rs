@@ -3,46 +3,24 @@
 use std::sync::Arc;
 
 use super::{App, Effect, Event, StatusKind, View};
-use crate::claude::Snapshot;
 use crate::formats::Open as Backend;
-use crate::formats::Summary;
-use crate::store::inspect::Inspection;
+use crate::formats::{Shown, Summary};
 use crate::tui::evals::Evals;
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
 
 /// A folder as first read, to show it ([`App::open_folder`]).
-pub enum Reading {
-    Memory {
-        inspection: Arc<Inspection>,
-        review: Arc<Review>,
-    },
-    Claude {
-        snapshot: Arc<Snapshot>,
-        review: Arc<Review>,
-    },
+pub struct Reading {
+    pub shown: Shown,
+    pub review: Arc<Review>,
 }
 
 impl Reading {
-    /// The folder as its watcher first read it, with its proposals and journal.
-    pub(crate) fn seen(seen: crate::formats::Seen, review: Arc<Review>) -> Self {
-        match seen {
-            crate::formats::Seen::Memory(inspection) => Self::Memory { inspection, review },
-            crate::formats::Seen::Claude(snapshot) => Self::Claude { snapshot, review },
-        }
-    }
-
     /// Reads `backend` (I/O: run it off the UI thread).
     pub fn of(backend: &Backend) -> Self {
-        match backend {
-            Backend::Memory(store) => Self::Memory {
-                inspection: Arc::new(store.inspect()),
-                review: Arc::new(Review::load(store)),
-            },
-            Backend::Claude(folder) => Self::Claude {
-                snapshot: Arc::new(folder.read()),
-                review: Arc::new(Review::load_claude(folder)),
-            },
+        Self {
+            shown: backend.backend().shown(),
+            review: Arc::new(Review::of(backend)),
         }
     }
 }
@@ -79,12 +57,9 @@ impl App {
 
     /// The workbench on `backend`, showing `reading`.
     pub fn opened(backend: Backend, reading: Reading, theme: Theme) -> Self {
-        let inspection = Arc::new(super::claude::empty_inspection(backend.root()));
-        let mut app = Self::with_backend(backend.clone(), inspection, theme);
+        let mut app = Self::showing(backend.clone(), reading.shown.clone(), theme);
         app.show(backend, reading);
-        if app.claude.is_none()
-            && let Some(text) = app.unreadable_status()
-        {
+        if let Some(text) = app.unreadable_status() {
             app.set_status(StatusKind::Error, text);
         }
         app
@@ -105,9 +80,7 @@ impl App {
             self.backend.root().display(),
             self.backend.format().describe()
         );
-        if self.claude.is_none()
-            && let Some(why) = self.unreadable_status()
-        {
+        if let Some(why) = self.unreadable_status() {
             self.set_status(StatusKind::Error, format!("{text}; {why}"));
         } else {
             self.set_status(StatusKind::Info, text);
@@ -132,20 +105,10 @@ impl App {
         self.focus = super::Pane::Manifest;
         self.evals = Evals::new();
         self.review = Arc::new(Review::default());
-        match reading {
-            Reading::Memory { inspection, review } => {
-                self.claude = None;
-                self.inspection = inspection;
-                self.manifest.refilter(&self.inspection, None);
-                self.index.update(&self.inspection);
-                self.set_review(review, false);
-            }
-            Reading::Claude { snapshot, review } => {
-                self.inspection = Arc::new(super::claude::empty_inspection(self.backend.root()));
-                self.set_claude_reading(snapshot);
-                self.set_review(review, false);
-            }
-        }
+        self.shown = reading.shown;
+        self.refilter_keeping(None);
+        self.index.update(&self.shown);
+        self.set_review(reading.review, false);
     }
 
     /// The folder chosen in the Sets view could not be opened.

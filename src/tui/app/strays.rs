@@ -28,7 +28,7 @@ impl App {
     pub(super) fn unreadable_status(&self) -> Option<String> {
         if self.manifest_unreadable() {
             Some(MANIFEST_UNREADABLE.to_owned())
-        } else if !self.inspection.is_readable() && !self.inspection.entries.is_empty() {
+        } else if !self.shown.is_readable() && !self.shown.is_empty() {
             Some(unreadable())
         } else {
             None
@@ -36,7 +36,9 @@ impl App {
     }
 
     pub(super) fn manifest_unreadable(&self) -> bool {
-        matches!(self.inspection.manifest, ManifestState::Invalid(_))
+        self.shown
+            .inspection()
+            .is_some_and(|i| matches!(i.manifest, ManifestState::Invalid(_)))
     }
 
     /// Keeps the Record pane on the selected stray: asks for its bytes when the selection

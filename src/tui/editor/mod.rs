@@ -259,11 +259,11 @@ impl Editor {
         Record::from_input(&self.input())
     }
 
-    /// Re-checks the current values against the set `inspection` shows (a record edit only: a
+    /// Re-checks the current values against the set `shown` (a `.memory` record edit only: a
     /// proposal is checked when it is approved, a repair by its own transaction).
-    pub fn check_set(&mut self, inspection: &crate::store::inspect::Inspection) {
-        self.refusal = match (&self.target, self.validate()) {
-            (Target::Record, Ok(edited)) => {
+    pub fn check_set(&mut self, shown: &crate::formats::Shown) {
+        self.refusal = match (&self.target, shown.inspection(), self.validate()) {
+            (Target::Record, Some(inspection), Ok(edited)) => {
                 check::set_refusal(inspection, self.base.as_ref(), &edited)
             }
             _ => None,

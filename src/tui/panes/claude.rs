@@ -9,7 +9,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::index::{IndexPane, IndexView};
+use super::index::IndexView;
 use super::manifest::{ManifestPane, finding_counts, gauge, kind_cell, row_columns};
 use super::record::{RecordPane, finding_lines, findings_of};
 use super::{Ctx, block, labelled};
@@ -59,45 +59,6 @@ fn mark(
         Some(Severity::Warning) => ("⚠", theme.warning()),
         Some(Severity::Info) | None => ("✓", theme.ok()),
     }
-}
-
-/// Recomputes the visible topic files, keeping the selection on the file `keep`.
-pub fn refilter(pane: &mut ManifestPane, view: &ClaudeView, keep: Option<&str>) {
-    let needle = pane.filter.text().to_lowercase();
-    pane.visible = view
-        .order
-        .iter()
-        .enumerate()
-        .filter(|(_, file)| {
-            needle.is_empty() || view.haystack(file).to_lowercase().contains(&needle)
-        })
-        .map(|(i, _)| i)
-        .collect();
-    pane.longest_name = view
-        .order
-        .iter()
-        .filter_map(|file| view.topic(file))
-        .map(|t| text::width(&sanitize::line(t.name())))
-        .max()
-        .unwrap_or(0);
-    if let Some(key) = keep
-        && let Some(pos) = pane.visible.iter().position(|&i| view.order[i] == key)
-    {
-        pane.selected = pos;
-    }
-    pane.selected = pane.selected.min(pane.visible.len().saturating_sub(1));
-    super::keep_in_view(
-        &mut pane.offset,
-        pane.selected,
-        pane.height,
-        pane.visible.len(),
-    );
-}
-
-/// The selected topic file, if any.
-pub fn selected_file<'a>(pane: &ManifestPane, view: &'a ClaudeView) -> Option<&'a str> {
-    let i = *pane.visible.get(pane.selected)?;
-    view.order.get(i).map(String::as_str)
 }
 
 pub fn render_manifest(
@@ -445,12 +406,4 @@ pub fn index_view(view: &ClaudeView) -> IndexView {
     }
     out.title = Some(title);
     out
-}
-
-/// Updates the MEMORY.md pane from a new reading.
-pub fn update_index(pane: &mut IndexPane, view: &ClaudeView) {
-    pane.view = index_view(view);
-    pane.scroll = pane
-        .scroll
-        .min(super::max_scroll(pane.view.lines.len(), pane.height));
 }

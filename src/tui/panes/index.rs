@@ -11,7 +11,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Component, Ctx, block, claude, max_scroll, scroll};
+use super::claude::{CONTENT, CUT, DANGLING, DIMMED, index_view};
+use super::{Component, Ctx, block, max_scroll, scroll};
 use crate::redact::redact;
 use crate::sanitize;
 use crate::store::index;
@@ -141,8 +142,12 @@ pub struct IndexPane {
 }
 
 impl IndexPane {
-    pub fn update(&mut self, inspection: &Inspection) {
-        self.view = IndexView::of(inspection);
+    pub fn update(&mut self, shown: &crate::formats::Shown) {
+        self.view = match (shown.topics(), shown.inspection()) {
+            (Some(view), _) => index_view(view),
+            (None, Some(inspection)) => IndexView::of(inspection),
+            (None, None) => IndexView::default(),
+        };
         self.scroll = self
             .scroll
             .min(max_scroll(self.view.lines.len(), self.height));
@@ -232,14 +237,14 @@ impl Component for IndexPane {
                     let style = match marker {
                         '-' => theme.removed(),
                         '+' => theme.added(),
-                        claude::DANGLING | claude::CUT => theme.error(),
-                        claude::CONTENT => theme.warning(),
-                        claude::DIMMED => theme.dim(),
+                        DANGLING | CUT => theme.error(),
+                        CONTENT => theme.warning(),
+                        DIMMED => theme.dim(),
                         _ => Style::default(),
                     };
                     let shown = crate::tui::text::skip_columns(text, self.column);
                     let marker = match marker {
-                        claude::DIMMED | claude::CUT => ' ',
+                        DIMMED | CUT => ' ',
                         other => other,
                     };
                     Line::styled(format!("{marker} {shown}"), style)

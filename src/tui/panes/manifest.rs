@@ -12,6 +12,7 @@ use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
 use crate::finding::Severity;
+use crate::formats::Shown;
 use crate::redact::redact;
 use crate::sanitize;
 use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
@@ -71,67 +72,35 @@ const KIND_COLUMN: usize = 10;
 /// What a description needs to be read at a glance.
 const DESCRIPTION_ROOM: usize = 20;
 
-/// What identifies an entry across reloads: the record name, or the file of an invalid entry.
-pub fn entry_key(entry: &ManifestEntry) -> &str {
-    entry.record().map(|r| r.name()).unwrap_or(&entry.file)
-}
-
-fn matches(entry: &ManifestEntry, needle: &str) -> bool {
-    if needle.is_empty() {
-        return true;
-    }
-    let hay = match entry.record() {
-        Some(r) => format!(
-            "{} {} {} {} {}",
-            r.name(),
-            r.kind(),
-            r.description(),
-            entry.file,
-            r.body()
-        ),
-        None => entry.file.clone(),
-    };
-    hay.to_lowercase().contains(needle)
-}
+pub use crate::formats::entry_key;
 
 impl ManifestPane {
-    /// Recomputes the visible entries, keeping the selection on `keep` when it is still there.
-    pub fn refilter(&mut self, inspection: &Inspection, keep: Option<&str>) {
+    /// Recomputes the visible rows, keeping the selection on the row whose key is `keep`
+    /// when it is still there.
+    pub fn refilter(&mut self, shown: &Shown, keep: Option<&str>) {
         let stray = self.selected_stray().map(|(file, _)| file.clone());
         let on_entry = self.selected < self.visible.len();
         let needle = self.filter.text().to_lowercase();
         // A filter applies to the strays too, by file name: every row left matches it, so the
         // selection is on a match or on nothing.
-        self.strays = inspection
-            .unlisted
-            .iter()
-            .map(|f| (f.clone(), StrayKind::Unlisted))
-            .chain(
-                inspection
-                    .temp_files
-                    .iter()
-                    .map(|f| (f.clone(), StrayKind::Temp)),
-            )
+        self.strays = shown
+            .strays()
+            .into_iter()
             .filter(|(file, _)| needle.is_empty() || file.to_lowercase().contains(&needle))
             .collect();
-        self.visible = inspection
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| matches(e, &needle))
-            .map(|(i, _)| i)
+        self.visible = (0..shown.len())
+            .filter(|&i| needle.is_empty() || shown.haystack_at(i).to_lowercase().contains(&needle))
             .collect();
-        self.longest_name = inspection
-            .entries
-            .iter()
-            .map(|e| text::width(&sanitize::line(entry_key(e))))
+        self.longest_name = (0..shown.len())
+            .filter_map(|i| shown.name_and_file_at(i))
+            .map(|(name, _)| text::width(&sanitize::line(name)))
             .max()
             .unwrap_or(0);
         // `keep` names the row wanted (a jump); otherwise a selected stray stays selected.
         let kept = keep.and_then(|key| {
             self.visible
                 .iter()
-                .position(|&i| entry_key(&inspection.entries[i]) == key)
+                .position(|&i| shown.key_at(i) == Some(key))
         });
         let stray = stray.and_then(|file| self.strays.iter().position(|(f, _)| *f == file));
         match (kept, stray) {
@@ -225,8 +194,8 @@ impl ManifestPane {
         [list, footer_area]
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
-        let (inspection, budget, theme) = (ctx.inspection, ctx.budget, ctx.theme);
+    fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, inspection: &Inspection) {
+        let (budget, theme) = (ctx.budget, ctx.theme);
         let total = inspection.entries.len();
         let shown = if self.filter.is_empty() {
             total.to_string()
@@ -379,10 +348,12 @@ impl Component for ManifestPane {
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
-        if let Some(view) = ctx.claude {
+        if let Some(view) = ctx.shown.topics() {
             return super::claude::render_manifest(self, frame, area, ctx, view);
         }
-        self.draw(frame, area, ctx);
+        if let Some(inspection) = ctx.shown.inspection() {
+            self.draw(frame, area, ctx, inspection);
+        }
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {

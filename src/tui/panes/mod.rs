@@ -26,11 +26,12 @@ use super::keymap::{Action, Scope};
 use super::review::Review;
 use super::theme::Theme;
 use crate::sanitize;
-use crate::store::inspect::{BudgetUse, EntryState, Inspection, ManifestEntry};
+use crate::store::inspect::{BudgetUse, EntryState, ManifestEntry};
 
 /// What a component may read while it draws: the folder state, the review state, the theme.
 pub struct Ctx<'a> {
-    pub inspection: &'a Inspection,
+    /// The open folder as read.
+    pub shown: &'a crate::formats::Shown,
     pub review: &'a Review,
     pub theme: &'a Theme,
     /// The component has the keyboard (its border is highlighted).
@@ -43,11 +44,9 @@ pub struct Ctx<'a> {
     pub search: &'a str,
     /// The editor covers the detail half of a view: draw only the list.
     pub editing: bool,
-    /// The reading of a Claude Code folder, when that is what is open (the panes then draw
-    /// topic files; see [`claude`]).
-    pub claude: Option<&'a crate::formats::claude::ClaudeView>,
-    /// The Manifest's selected topic file on a Claude Code folder.
-    pub claude_selected: Option<&'a str>,
+    /// The list's selected topic file, on a folder whose memories are whole files (the
+    /// panes then draw topic files; see [`claude`]).
+    pub selected_topic: Option<&'a str>,
     /// The set's last check (the Findings view's): the Record pane lists the selected
     /// memory's findings from it.
     pub report: Option<&'a crate::content::report::SetReport>,

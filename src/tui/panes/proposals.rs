@@ -272,8 +272,8 @@ impl Component for ProposalsPane {
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
         let detail = (!ctx.editing).then_some(detail);
-        let current = ctx.inspection.valid_set();
-        let readable = ctx.inspection.is_readable();
+        let current = ctx.shown.valid_set();
+        let readable = ctx.shown.is_readable();
         self.draw(
             frame, list, detail, &current, readable, ctx.review, ctx.theme,
         );

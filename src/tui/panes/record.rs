@@ -51,8 +51,8 @@ impl Component for RecordPane {
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         ctx.search.clone_into(&mut self.search);
-        if let Some(view) = ctx.claude {
-            return super::claude::render_record(self, frame, area, ctx, view, ctx.claude_selected);
+        if let Some(view) = ctx.shown.topics() {
+            return super::claude::render_record(self, frame, area, ctx, view, ctx.selected_topic);
         }
         let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
         let stray = self.stray.as_ref().filter(|_| entry.is_none());

@@ -1,0 +1,300 @@
+//! The workbench's reading of the open folder ([`Shown`]): one value, whatever the format,
+//! that its list, memory and index panes draw and its flows ask about a memory. What differs
+//! by format is answered here, beside the backends, so that the workbench holds one reading
+//! and asks it, never which format it is.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::Open;
+use super::claude::ClaudeView;
+use crate::claude::{ClaudeFolder, Snapshot};
+use crate::memory::Memory;
+use crate::store::inspect::{Inspection, ManifestEntry};
+use crate::store::{MemorySet, StrayKind};
+
+/// A folder as the workbench shows it: the `.memory` set as inspected (its manifest's entries
+/// with their states, the strays, the lock and the index budget), or a Claude Code folder's
+/// topic files with their health. A new format adds its variant here and answers each method.
+#[derive(Debug, Clone)]
+pub enum Shown {
+    Memory(Arc<Inspection>),
+    Claude(Arc<ClaudeView>),
+}
+
+impl From<Arc<Inspection>> for Shown {
+    fn from(inspection: Arc<Inspection>) -> Self {
+        Self::Memory(inspection)
+    }
+}
+
+impl Open {
+    /// A Claude Code folder's new `snapshot` (a job's or the watcher's) as the workbench
+    /// shows it; `None` on a folder of another format.
+    pub fn shown_snapshot(&self, snapshot: Arc<Snapshot>) -> Option<Shown> {
+        Some(Shown::of_topics(self.claude()?, snapshot))
+    }
+
+    /// The folder as its watcher read it (`seen`), as the workbench shows it.
+    #[cfg(feature = "watch")]
+    pub fn shown_seen(&self, seen: super::Seen) -> Shown {
+        match (self, seen) {
+            (_, super::Seen::Memory(inspection)) => Shown::Memory(inspection),
+            (Self::Claude(folder), super::Seen::Claude(snapshot)) => {
+                Shown::of_topics(folder, snapshot)
+            }
+            (Self::Memory(_), super::Seen::Claude(snapshot)) => Shown::Claude(Arc::new(
+                ClaudeView::new(snapshot, crate::claude::LoadLimits::default()),
+            )),
+        }
+    }
+}
+
+impl Shown {
+    /// `snapshot` of the Claude Code folder `folder`, measured against its load limits.
+    pub fn of_topics(folder: &ClaudeFolder, snapshot: Arc<Snapshot>) -> Self {
+        Self::Claude(Arc::new(ClaudeView::new(snapshot, folder.limits())))
+    }
+
+    /// The `.memory` set as inspected, when that is what is shown.
+    pub fn inspection(&self) -> Option<&Arc<Inspection>> {
+        match self {
+            Self::Memory(inspection) => Some(inspection),
+            Self::Claude(_) => None,
+        }
+    }
+
+    /// The topic files' reading, when a Claude Code folder is shown.
+    pub fn topics(&self) -> Option<&Arc<ClaudeView>> {
+        match self {
+            Self::Memory(_) => None,
+            Self::Claude(view) => Some(view),
+        }
+    }
+
+    /// The memory folder the reading is of.
+    pub fn root(&self) -> &Path {
+        match self {
+            Self::Memory(inspection) => &inspection.root,
+            Self::Claude(view) => &view.snapshot.root,
+        }
+    }
+
+    /// The folder a person works in: the workspace holding `.memory`, or the memory folder
+    /// itself where the format has no workspace of its own.
+    pub fn workspace(&self) -> &Path {
+        match self {
+            Self::Memory(inspection) => &inspection.workspace,
+            Self::Claude(view) => &view.snapshot.root,
+        }
+    }
+
+    /// Whether an agent can read the set: a `.memory` manifest that parses, whose every
+    /// entry reads (a topic file that does not read is passed by, not a broken set).
+    pub fn is_readable(&self) -> bool {
+        match self {
+            Self::Memory(inspection) => inspection.is_readable(),
+            Self::Claude(_) => true,
+        }
+    }
+
+    /// The records a `.memory` proposal is checked against (a Claude Code folder's proposals
+    /// are checked against its files when they load: none here).
+    pub fn valid_set(&self) -> MemorySet {
+        match self {
+            Self::Memory(inspection) => inspection.valid_set(),
+            Self::Claude(_) => MemorySet::default(),
+        }
+    }
+
+    /// Whether the memories an agent would choose among differ from `other`'s (a query's
+    /// answer is then out of date).
+    pub fn memories_differ(&self, other: &Shown) -> bool {
+        match (self, other) {
+            (Self::Memory(a), Self::Memory(b)) => {
+                a.is_readable() != b.is_readable() || !a.valid_records().eq(b.valid_records())
+            }
+            (Self::Claude(a), Self::Claude(b)) => a.snapshot.topics != b.snapshot.topics,
+            _ => true,
+        }
+    }
+
+    /// What a query chooses among (the memories that read) and the catalog an agent is given
+    /// (`None`: the set does not read, so an agent selects nothing).
+    pub fn corpus(&self) -> (Vec<Memory>, Option<String>) {
+        match self {
+            Self::Memory(inspection) => (
+                inspection.valid_set().memories(),
+                inspection.index.derived.clone(),
+            ),
+            Self::Claude(view) => (view.candidates(), Some(view.catalog())),
+        }
+    }
+
+    /// How many rows the list has (the strays below a `.memory` list not counted).
+    pub fn len(&self) -> usize {
+        match self {
+            Self::Memory(inspection) => inspection.entries.len(),
+            Self::Claude(view) => view.order.len(),
+        }
+    }
+
+    /// Whether the list has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What identifies row `i` across readings: a memory's name (a `.memory` entry that does
+    /// not read: its file), a topic file's file.
+    pub fn key_at(&self, i: usize) -> Option<&str> {
+        match self {
+            Self::Memory(inspection) => inspection.entries.get(i).map(entry_key),
+            Self::Claude(view) => view.order.get(i).map(String::as_str),
+        }
+    }
+
+    /// The name row `i` shows (a file that does not read: its file) and its file.
+    pub fn name_and_file_at(&self, i: usize) -> Option<(&str, &str)> {
+        match self {
+            Self::Memory(inspection) => {
+                let entry = inspection.entries.get(i)?;
+                Some((entry_key(entry), &entry.file))
+            }
+            Self::Claude(view) => {
+                let file = view.order.get(i)?;
+                let name = view.topic(file).map_or(file.as_str(), |t| t.name());
+                Some((name, file))
+            }
+        }
+    }
+
+    /// What a list filter looks through for row `i`: name, type, description, file and body
+    /// (a file that does not read: its file).
+    pub fn haystack_at(&self, i: usize) -> String {
+        match self {
+            Self::Memory(inspection) => match inspection.entries.get(i) {
+                Some(entry) => match entry.record() {
+                    Some(r) => format!(
+                        "{} {} {} {} {}",
+                        r.name(),
+                        r.kind(),
+                        r.description(),
+                        entry.file,
+                        r.body()
+                    ),
+                    None => entry.file.clone(),
+                },
+                None => String::new(),
+            },
+            Self::Claude(view) => view
+                .order
+                .get(i)
+                .map_or_else(String::new, |file| view.haystack(file)),
+        }
+    }
+
+    /// The files in the folder a list shows below its rows, not in the set (`.memory`'s
+    /// unlisted and temp files; a topic file is always a row).
+    pub fn strays(&self) -> Vec<(String, StrayKind)> {
+        match self {
+            Self::Memory(inspection) => inspection
+                .unlisted
+                .iter()
+                .map(|f| (f.clone(), StrayKind::Unlisted))
+                .chain(
+                    inspection
+                        .temp_files
+                        .iter()
+                        .map(|f| (f.clone(), StrayKind::Temp)),
+                )
+                .collect(),
+            Self::Claude(_) => Vec::new(),
+        }
+    }
+
+    /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
+    pub fn key_of(&self, name: &str) -> Option<String> {
+        match self {
+            Self::Memory(_) => Some(name.to_owned()),
+            Self::Claude(view) => view.file_named(name),
+        }
+    }
+
+    /// Whether `file` is one of the list's rows (the Findings view's marks are kept for those).
+    pub fn holds_file(&self, file: &str) -> bool {
+        match self {
+            Self::Memory(inspection) => inspection.entries.iter().any(|e| e.file == file),
+            Self::Claude(view) => view.topic(file).is_some(),
+        }
+    }
+
+    /// Whether the file `file`, opened for an edit as `opened`, still holds the same memory
+    /// (`None`: it went). Only a format whose memories are whole files answers; a `.memory`
+    /// record's editor compares records.
+    pub fn opened_unchanged(&self, file: &str, opened: &str) -> Option<bool> {
+        match self {
+            Self::Memory(_) => Some(true),
+            Self::Claude(view) => {
+                let topic = view.snapshot.topic(file)?;
+                Some(topic.parsed() == Some(&crate::claude::frontmatter::parse(opened)))
+            }
+        }
+    }
+
+    /// Whether the folder is in the same state as `other` shows it (a job's result and the
+    /// watcher's report of that same change).
+    pub fn same_state(&self, other: &Shown) -> bool {
+        match (self, other) {
+            (Self::Memory(a), Self::Memory(b)) => a.diff(b).is_empty(),
+            (Self::Claude(a), Self::Claude(b)) => *a.snapshot == *b.snapshot,
+            _ => false,
+        }
+    }
+
+    /// Where a finding about the memory `name` or the file `file` (with `code`, at `line`)
+    /// takes the list: the row's key and the words for the line in the status; or why there
+    /// is nothing to jump to.
+    pub fn finding_target(
+        &self,
+        code: &str,
+        name: Option<&str>,
+        file: Option<&str>,
+        line: Option<usize>,
+    ) -> Result<(String, String), String> {
+        match self {
+            Self::Memory(inspection) => {
+                let entries = &inspection.entries;
+                let entry = name
+                    .and_then(|name| {
+                        entries
+                            .iter()
+                            .find(|e| e.record().is_some_and(|r| r.name() == name))
+                    })
+                    .or_else(|| entries.iter().find(|e| Some(e.file.as_str()) == file));
+                let Some(entry) = entry else {
+                    return Err(format!(
+                        "{code} is about {}, not a record of the manifest: nothing to jump to",
+                        crate::sanitize::line(file.unwrap_or("the set"))
+                    ));
+                };
+                let at = line.map(|l| format!(", line {l}")).unwrap_or_default();
+                Ok((entry_key(entry).to_owned(), at))
+            }
+            Self::Claude(view) => {
+                let Some(file) = file.filter(|f| view.topic(f).is_some()) else {
+                    return Err(format!(
+                        "{code} is about the folder, not a topic file: nothing to jump to"
+                    ));
+                };
+                let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+                Ok((file.to_owned(), at))
+            }
+        }
+    }
+}
+
+/// What identifies a `.memory` entry across reloads: the record name, or the file of an
+/// invalid entry.
+pub fn entry_key(entry: &ManifestEntry) -> &str {
+    entry.record().map(|r| r.name()).unwrap_or(&entry.file)
+}
