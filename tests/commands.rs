@@ -17,6 +17,7 @@ mod claude_hook;
 mod claude_index_fix;
 mod claude_journal_repair;
 mod claude_review;
+mod claude_undo_lines;
 mod claude_write_safety;
 mod cli;
 mod cli_args;

@@ -19,6 +19,7 @@ mod history;
 mod rebase;
 mod review;
 mod undo;
+mod undo_orders;
 mod watch;
 mod wording;
 mod workbench;

@@ -6,7 +6,7 @@ use super::add;
 use crate::common::formats::{BOTH, Folder};
 
 /// Runs `steps` on `folder`: the state before each step and the journal entry each made.
-fn run_steps(
+pub(super) fn run_steps(
     folder: &Folder,
     steps: &[&[&str]],
 ) -> (Vec<std::collections::BTreeMap<String, Vec<u8>>>, Vec<u64>) {
@@ -170,7 +170,7 @@ fn undoing_a_removal_whose_name_was_added_again_is_refused_until_it_is_free_on_b
 
 /// The state of a fresh folder of `format` after `steps`, comparable with another folder's
 /// (`Folder::comparable_state`).
-fn after_steps(format: crate::common::formats::Format, steps: &[&[&str]]) -> State {
+pub(super) fn after_steps(format: crate::common::formats::Format, steps: &[&[&str]]) -> State {
     let folder = Folder::new(format);
     for step in steps {
         folder.ok(step);
@@ -178,7 +178,7 @@ fn after_steps(format: crate::common::formats::Format, steps: &[&[&str]]) -> Sta
     folder.comparable_state()
 }
 
-type State = std::collections::BTreeMap<String, Vec<u8>>;
+pub(super) type State = std::collections::BTreeMap<String, Vec<u8>>;
 
 /// A chain of changes of separate memories undone out of order, by entry number: each undo
 /// reverts its one entry whatever came after it, so the set is what the entries still in
