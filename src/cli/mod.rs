@@ -41,7 +41,7 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
-use crate::store::{LockTiming, StoreOptions};
+use crate::formats::{LockTiming, LockWait, StoreOptions, WaitNotice, close_for_exit};
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
@@ -177,7 +177,7 @@ pub fn main() -> ExitCode {
     // A signal that came while the command finished: its exit code, as if it had waited.
     let signal = received.load(std::sync::atomic::Ordering::SeqCst);
     if signal != 0 {
-        crate::store::lock::close_for_exit();
+        close_for_exit();
         std::process::exit(128 + signal as i32);
     }
     match result {
@@ -228,15 +228,7 @@ fn is_closed_stdout_panic(payload: &(dyn std::any::Any + Send)) -> bool {
 }
 
 fn is_raced_write(error: &anyhow::Error) -> bool {
-    use crate::claude::ClaudeError;
-    let raced = |e: &ClaudeError| matches!(e, ClaudeError::Conflict { raced: true, .. });
-    error.chain().any(|cause| {
-        cause.downcast_ref::<ClaudeError>().is_some_and(raced)
-            || matches!(
-                cause.downcast_ref::<crate::review::ReviewError>(),
-                Some(crate::review::ReviewError::Claude(e)) if raced(e)
-            )
-    })
+    error.chain().any(crate::formats::is_raced)
 }
 
 fn is_not_journaled(error: &anyhow::Error) -> bool {
@@ -272,7 +264,7 @@ fn exit_on_signals(workbench: bool) -> std::sync::Arc<std::sync::atomic::AtomicU
         .name("memwb-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                crate::store::lock::close_for_exit();
+                close_for_exit();
                 #[cfg(feature = "tui")]
                 if workbench {
                     crate::tui::terminal::restore_for_exit();
@@ -400,22 +392,20 @@ fn store_options(cli: &Cli) -> anyhow::Result<StoreOptions> {
             ..LockTiming::default()
         },
         on_lock_wait: std::io::IsTerminal::is_terminal(&std::io::stderr())
-            .then(|| std::sync::Arc::new(say_waiting) as crate::store::lock::WaitNotice),
+            .then(|| std::sync::Arc::new(say_waiting) as WaitNotice),
         ..StoreOptions::default()
     };
     Ok(options)
 }
 
 /// On a terminal only: a writer blocked by another process says who holds the lock.
-fn say_waiting(wait: crate::store::LockWait) {
+fn say_waiting(wait: LockWait) {
     say_waiting_on(".memory", wait);
 }
 
 /// The same line for any folder's lock (a Claude Code folder's state lock names the folder).
-pub(crate) fn say_waiting_on(what: &str, wait: crate::store::LockWait) {
-    let since = crate::store::time::format_ms(wait.held_since_ms);
-    let clock = since.get(11..19).unwrap_or(&since);
-    let ago = (crate::store::time::now_ms() - wait.held_since_ms).max(0) / 1000;
+pub(crate) fn say_waiting_on(what: &str, wait: LockWait) {
+    let (clock, ago) = wait.held_since();
     eprintln!(
         "waiting for the lock on {} (held since {clock}, {ago} s ago)...",
         output::inert(what)

@@ -8,9 +8,9 @@ use super::EXIT_OK;
 use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
 use super::output::print_untrusted;
 use super::read::failed;
+use crate::formats::RecordInput;
 use crate::formats::{Backend, Edit, Replacement, Written};
 use crate::review::journal::Repaired;
-use crate::store::RecordInput;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct LsArgs {

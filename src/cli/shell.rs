@@ -86,36 +86,8 @@ fn roff_dashes(text: &str) -> String {
     text.replace('-', "\\-")
 }
 
-const EXIT_AND_ENVIRONMENT: &str = r#".SH "EXIT STATUS"
-.TP
-0
-success (for \fBcheck\fR: no unaccepted error finding)
-.TP
-1
-\fBcheck\fR found an error; or the change was made but not journaled, or another program's write was kept (a conflict)
-.TP
-2
-refused or failed: one line on stderr starting with \fBerror:\fR, then any \fBhint:\fR lines; nothing was changed
-.TP
-128+N
-ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129), after the transaction in progress finished
-.SH ENVIRONMENT
-.TP
-CLAUDE_CONFIG_DIR
-Claude Code's config folder (default ~/.claude): where \fB\-\-claude\fR and \fBsets\fR look for auto memory
-.TP
-MEMWB_STATE_DIR
-memwb's state for Claude Code folders (journal, proposals, acceptances; default $XDG_STATE_HOME/memwb)
-.TP
-MEMWB_CLAUDE_INDEX_LINES, MEMWB_CLAUDE_INDEX_SIZE, MEMWB_CLAUDE_INDEX_UNIT
-the load limits of MEMORY.md (as \fB\-\-claude\-index\-lines\fR, \fB\-\-claude\-index\-size\fR, \fB\-\-claude\-index\-unit\fR)
-.TP
-MEMWB_MODEL_URL, MEMWB_MODEL, MEMWB_MODEL_CMD, MEMWB_MODEL_TIMEOUT
-the model \fBselect\fR, \fBpropose\fR, \fBeval\fR and \fBcheck\fR ask (an OpenAI\-compatible URL and model, or a command), and how long they wait
-.TP
-EDITOR, VISUAL
-the editor the workbench opens
-"#;
+/// The manual's exit codes and environment, in roff (a file of its own: it is text, not code).
+const EXIT_AND_ENVIRONMENT: &str = include_str!("man_exit_and_environment.roff");
 
 /// (command, one example line); "" is the main page.
 const EXAMPLES: &[(&str, &str)] = &[

@@ -78,6 +78,17 @@ impl FormatError {
     }
 }
 
+/// Whether `error` is another program's write that landed inside a change and was kept: the
+/// change was not made and nothing is lost (a conflict, not a failure).
+pub fn is_raced(error: &(dyn std::error::Error + 'static)) -> bool {
+    let raced = |e: &ClaudeError| matches!(e, ClaudeError::Conflict { raced: true, .. });
+    error.downcast_ref::<ClaudeError>().is_some_and(raced)
+        || matches!(
+            error.downcast_ref::<ReviewError>(),
+            Some(ReviewError::Claude(e)) if raced(e)
+        )
+}
+
 /// An engine's own error, or this module's.
 #[derive(Debug)]
 pub enum Cause {

@@ -27,6 +27,12 @@ mod watch;
 
 /// What a change waiting on another writer's lock is told, on every format.
 pub use crate::store::lock::{LockWait, WaitNotice};
+// Shared by every format's engine, for the front ends: the options a folder is opened with
+// (the lock's timing among them), the memories `add` takes, and the process's exit gate,
+// which every format's lock counts in.
+#[cfg(feature = "cli")]
+pub(crate) use crate::store::lock::close_for_exit;
+pub use crate::store::{LockTiming, RecordInput, StoreOptions};
 #[cfg(feature = "cli")]
 pub(crate) use args::FormatArgs;
 pub use audit_inputs::{AuditInputs, FolderRoots};
@@ -34,7 +40,7 @@ pub use copy::{Copied, CopySources, Refusal};
 pub use detect::{Detected, Format, OpenOptions, detect};
 #[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) use discover::agent_config;
-pub use error::{Cause, FormatError};
+pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
@@ -54,7 +60,7 @@ use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Proposal, ReviewError};
-use crate::store::{RecordInput, StoreError};
+use crate::store::StoreError;
 
 /// One format's view of an open memory folder: the read side.
 pub trait Backend {

@@ -62,6 +62,17 @@ pub struct LockWait {
     pub waited: Duration,
 }
 
+impl LockWait {
+    /// When the holder last refreshed the lock as a clock time (`HH:MM:SS`, UTC), and how many
+    /// whole seconds ago that was: what a person waiting is told.
+    pub fn held_since(&self) -> (String, i64) {
+        let since = super::time::format_ms(self.held_since_ms);
+        let clock = since.get(11..19).unwrap_or(&since).to_owned();
+        let ago = (super::time::now_ms() - self.held_since_ms).max(0) / 1000;
+        (clock, ago)
+    }
+}
+
 /// Told once per acquisition, from the waiting thread (see [`super::StoreOptions::on_lock_wait`]).
 pub type WaitNotice = std::sync::Arc<dyn Fn(LockWait) + Send + Sync>;
 
