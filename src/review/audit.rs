@@ -1,6 +1,9 @@
-//! What `check` reports about memwb's own state in `.memory/.memwb`: links and non-regular
-//! files where state belongs, leftover temp files, corrupt proposals, and the journal's damage
-//! and pending intent. Never fails: whatever cannot be read is itself a finding.
+//! What `check` reports about memwb's own state (`.memory/.memwb`, a Claude Code folder's
+//! state directory): links and non-regular files where state belongs, leftover temp files,
+//! corrupt proposals, and the journal's damage and pending intent. Never fails: whatever
+//! cannot be read is itself a finding. Each format's engine finds its state directory and
+//! journal and adds its own traces (`formats::memory::journal::audit`,
+//! `formats::claude::audit_inputs`).
 
 use rustix::fs::FileType;
 
@@ -9,14 +12,16 @@ use super::journal::{DAMAGED_PREFIX, JOURNAL_FILE, Journal, MEMWB_DIR, TORN_PREF
 use super::proposal::{self, PROPOSALS_DIR};
 use super::state::CACHE_DIR;
 use super::state::StateDir;
-use std::path::Path;
 
-use crate::claude::write::{TEMP_PREFIX, TEMP_SUFFIX};
-use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::finding::{Finding, Severity};
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
-fn finding(code: &'static str, severity: Severity, file: String, message: String) -> Finding {
+pub(crate) fn finding(
+    code: &'static str,
+    severity: Severity,
+    file: String,
+    message: String,
+) -> Finding {
     Finding::new(code, severity, Some(file), message)
 }
 
@@ -85,20 +90,12 @@ fn scan_dir(dir: &StateDir, prefix: &str, subdirs: &[&str], out: &mut Vec<Findin
     }
 }
 
-/// Every finding about `.memory/.memwb`.
-pub fn findings(store: &Store) -> Vec<Finding> {
+/// Every finding about a format's state directory `state` (shown as `.memwb`, where a
+/// `.memory` set keeps it), whose journal is `journal`. The format's engine opens `state` and
+/// reports what keeps it from opening ([`error_finding`]).
+pub(crate) fn state_dir_findings(state: &StateDir, journal: &Journal) -> Vec<Finding> {
     let mut out = Vec::new();
-    let state = match StateDir::open(store) {
-        Ok(Some(state)) => state,
-        Ok(None) => return out,
-        // The store's own audit reports `.memory` itself.
-        Err(ReviewError::Store(StoreError::RootEscapes { .. })) => return out,
-        Err(e) => {
-            out.push(error_finding(&e, MEMWB_DIR.to_owned()));
-            return out;
-        }
-    };
-    scan_dir(&state, MEMWB_DIR, &[PROPOSALS_DIR, CACHE_DIR], &mut out);
+    scan_dir(state, MEMWB_DIR, &[PROPOSALS_DIR, CACHE_DIR], &mut out);
     if let Ok(Some(cache)) = state.subdir(CACHE_DIR) {
         scan_dir(&cache, &format!("{MEMWB_DIR}/{CACHE_DIR}"), &[], &mut out);
     }
@@ -109,12 +106,12 @@ pub fn findings(store: &Store) -> Vec<Finding> {
         // Already reported by the scan of `.memwb`.
         Err(_) => {}
     }
-    if let Ok(listing) = proposal::list_all(store) {
+    if let Ok(listing) = proposal::list_all_in(Some(state)) {
         for corrupt in listing.corrupt {
             let file = format!("{proposals_dir}/{}", corrupt.file);
             // A link or FIFO was reported above; here only what reads but does not parse.
             if matches!(
-                state_type(&state, &corrupt.file),
+                state_type(state, &corrupt.file),
                 Some(FileType::RegularFile)
             ) {
                 out.push(finding(
@@ -137,53 +134,8 @@ pub fn findings(store: &Store) -> Vec<Finding> {
         }
     }
     let file = format!("{MEMWB_DIR}/{JOURNAL_FILE}");
-    journal_findings(
-        &Journal::of(store),
-        file,
-        "the next change (or `memwb log`)",
-        &mut out,
-    );
+    journal_findings(journal, file, "the next change (or `memwb log`)", &mut out);
     out
-}
-
-/// What a Claude Code folder's `check` adds about memwb's own traces: leftover temporary files
-/// of an interrupted change in the folder, and a damaged or pending journal in its state
-/// directory (read only if it exists: a check creates no state).
-pub fn claude_findings(folder: &ClaudeFolder) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for name in leftover_temp_files(folder.root()) {
-        out.push(finding(
-            "temp-file",
-            Severity::Warning,
-            name,
-            "leftover temporary file of an interrupted memwb change; the next change removes it"
-                .into(),
-        ));
-    }
-    let state = ClaudeState::path_of(folder)
-        .ok()
-        .filter(|dir| dir.is_dir())
-        .and_then(|_| ClaudeState::for_folder(folder).ok());
-    if let Some(state) = state {
-        let journal = Journal::of_claude(&state);
-        let file = journal.path().display().to_string();
-        journal_findings(&journal, file, "the next change to the folder", &mut out);
-    }
-    out
-}
-
-fn leftover_temp_files(root: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(root) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX))
-        .collect();
-    names.sort();
-    names
 }
 
 fn state_type(state: &StateDir, proposal_file: &str) -> Option<FileType> {
@@ -194,7 +146,8 @@ fn state_type(state: &StateDir, proposal_file: &str) -> Option<FileType> {
         .and_then(|dir| dir.file_type(proposal_file))
 }
 
-fn error_finding(error: &ReviewError, file: String) -> Finding {
+/// What keeps a state file or directory from being read, as a finding about `file`.
+pub(crate) fn error_finding(error: &ReviewError, file: String) -> Finding {
     match error {
         ReviewError::StateEscapes { .. } => link(file),
         ReviewError::StateNotADirectory { .. } => not_a_directory(file),
@@ -203,7 +156,14 @@ fn error_finding(error: &ReviewError, file: String) -> Finding {
     }
 }
 
-fn journal_findings(journal: &Journal, file: String, decided_by: &str, out: &mut Vec<Finding>) {
+/// The damage, torn line and pending intent of `journal` (shown as `file`); `decided_by` says
+/// what decides a pending intent.
+pub(crate) fn journal_findings(
+    journal: &Journal,
+    file: String,
+    decided_by: &str,
+    out: &mut Vec<Finding>,
+) {
     let scan = match journal.scan() {
         Ok(scan) => scan,
         Err(e) => {

@@ -14,11 +14,14 @@
 
 mod newest;
 
+use std::any::Any;
 use std::collections::HashMap;
+use std::fmt::Debug;
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -32,10 +35,9 @@ use super::intent::Intent;
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
 use super::who::Who;
-use crate::claude::ClaudeState;
 use crate::fs::{IoHooks, IoOp};
+use crate::store::StoreError;
 use crate::store::time::now_ms;
-use crate::store::{Store, StoreError};
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// Where the previous layout kept an intent between a commit and its entry.
@@ -121,17 +123,25 @@ struct Tail {
     last_line: Option<Vec<u8>>,
 }
 
-/// Where a journal lives: in a `.memory` set's `.memwb`, or in a Claude Code folder's state
-/// directory (outside that folder).
-#[derive(Debug, Clone)]
-enum Home {
-    Store(Store),
-    Claude(ClaudeState),
+/// Where a journal lives and the lock its format's engine writes under. Each backend
+/// implements it for its own state (a `.memory` set's `.memwb`, a Claude Code folder's state
+/// directory outside that folder) and names the journal's constructor (`Journal::of`,
+/// `Journal::of_claude`), so the journal names no format.
+pub(crate) trait JournalHome: Debug + Send + Sync {
+    /// The directory the journal is in (it may not exist yet).
+    fn dir(&self) -> PathBuf;
+    /// That directory, if it exists.
+    fn open_state(&self) -> Result<Option<StateDir>, ReviewError>;
+    /// That directory, created if needed (a Claude Code folder's proposals live there too).
+    fn create_state(&self) -> Result<StateDir, ReviewError>;
+    fn hooks(&self) -> &IoHooks;
+    /// Takes the format's write lock; it is held until the returned guard is dropped.
+    fn lock(&self) -> Result<Box<dyn Any>, ReviewError>;
 }
 
 #[derive(Debug, Clone)]
 pub struct Journal {
-    home: Home,
+    home: Arc<dyn JournalHome>,
 }
 
 fn invalid(path: PathBuf, rule: String) -> ReviewError {
@@ -143,48 +153,30 @@ fn invalid(path: PathBuf, rule: String) -> ReviewError {
 }
 
 impl Journal {
-    pub fn of(store: &Store) -> Self {
+    /// The journal kept in `home` (a backend's constructor calls this).
+    pub(crate) fn at(home: impl JournalHome + 'static) -> Self {
         Self {
-            home: Home::Store(store.clone()),
-        }
-    }
-
-    /// The journal of a Claude Code folder, in its state directory.
-    pub fn of_claude(state: &ClaudeState) -> Self {
-        Self {
-            home: Home::Claude(state.clone()),
+            home: Arc::new(home),
         }
     }
 
     pub fn path(&self) -> PathBuf {
-        match &self.home {
-            Home::Store(store) => store.root().join(MEMWB_DIR).join(JOURNAL_FILE),
-            Home::Claude(state) => state.path().join(JOURNAL_FILE),
-        }
+        self.home.dir().join(JOURNAL_FILE)
     }
 
     /// The directory the journal is in, if it exists.
     fn open_state(&self) -> Result<Option<StateDir>, ReviewError> {
-        match &self.home {
-            Home::Store(store) => StateDir::open(store),
-            Home::Claude(state) => StateDir::at(state.path()).map(Some),
-        }
+        self.home.open_state()
     }
 
     /// The directory the journal is in, created if needed (a Claude Code folder's proposals
     /// live there too).
     pub(crate) fn create_state(&self) -> Result<StateDir, ReviewError> {
-        match &self.home {
-            Home::Store(store) => StateDir::create(store),
-            Home::Claude(state) => StateDir::at(state.path()),
-        }
+        self.home.create_state()
     }
 
     fn hooks(&self) -> &IoHooks {
-        match &self.home {
-            Home::Store(store) => &store.options().hooks,
-            Home::Claude(state) => state.hooks(),
-        }
+        self.home.hooks()
     }
 
     /// Every committed entry, oldest first. Lines that do not parse are skipped with a warning
@@ -448,12 +440,7 @@ impl Journal {
     /// committed (in that order, so that recovery can still apply the decision).
     pub(crate) fn finish(&self, intent: &Intent) -> Result<(), ReviewError> {
         if let Some(decision) = &intent.decision {
-            match &self.home {
-                Home::Store(store) => filed::record_decision(store, decision, intent.entry.id)?,
-                Home::Claude(_) => {
-                    filed::record_decision_in(&self.create_state()?, decision, intent.entry.id)?
-                }
-            }
+            filed::record_decision_in(&self.create_state()?, decision, intent.entry.id)?;
         }
         self.mark(intent.entry.id, true)
     }
@@ -465,16 +452,20 @@ impl Journal {
         }
     }
 
-    /// Decides an intent a crash (or a failed mark) left behind. Call under the store lock.
-    pub fn recover(&self, store: &Store) -> Result<(), ReviewError> {
-        let Some(state) = StateDir::open(store)? else {
+    /// Decides an intent a crash (or a failed mark) left behind, by whether the change it
+    /// announced `took_effect` in the folder (the format's engine says). Call under the lock.
+    pub(crate) fn recover_with(
+        &self,
+        took_effect: &dyn Fn(&Intent) -> Result<bool, ReviewError>,
+    ) -> Result<(), ReviewError> {
+        let Some(state) = self.open_state()? else {
             return Ok(());
         };
-        self.recover_legacy(store, &state)?;
+        self.recover_legacy(took_effect, &state)?;
         let Some(Line::Marker(Marker::Intent(intent))) = self.last_line(&state)? else {
             return Ok(());
         };
-        if intent.took_effect(store)? {
+        if took_effect(&intent)? {
             self.finish(&intent)?;
             tracing::info!(
                 entry = intent.entry.id,
@@ -487,14 +478,18 @@ impl Journal {
     }
 
     /// An intent in `journal.pending.json`, from the previous layout.
-    fn recover_legacy(&self, store: &Store, state: &StateDir) -> Result<(), ReviewError> {
+    fn recover_legacy(
+        &self,
+        took_effect: &dyn Fn(&Intent) -> Result<bool, ReviewError>,
+        state: &StateDir,
+    ) -> Result<(), ReviewError> {
         if !state.exists(LEGACY_PENDING_FILE) {
             return Ok(());
         }
         // A torn intent was never complete, so its change never started.
         if let Some(intent) = self.legacy_intent(state)? {
             let already = self.scan()?.entries.iter().any(|e| e.id == intent.entry.id);
-            if already || intent.took_effect(store)? {
+            if already || took_effect(&intent)? {
                 if !already {
                     self.write_intent(&intent)?;
                 }
@@ -543,12 +538,7 @@ impl Journal {
     /// and rewrites the journal without them (atomically), under the store lock. Returns the
     /// damaged lines moved, whether a torn line was among them, and where they went.
     pub fn repair(&self) -> Result<Option<Repaired>, ReviewError> {
-        let _store_lock;
-        let _claude_lock;
-        match &self.home {
-            Home::Store(store) => _store_lock = store.lock_for_write()?,
-            Home::Claude(state) => _claude_lock = state.lock()?,
-        }
+        let _lock = self.home.lock()?;
         let Some(state) = self.open_state()? else {
             return Ok(None);
         };

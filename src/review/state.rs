@@ -22,7 +22,7 @@ use crate::fs::{
     OpenError, PRIVATE_DIR, PRIVATE_FILE, create_private_dir_all, open_regular_at_io, read_capped,
     temp_name,
 };
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 type Result<T, E = ReviewError> = std::result::Result<T, E>;
 
@@ -94,27 +94,28 @@ fn open_dir_at(parent: &impl AsFd, name: &str, path: PathBuf) -> Result<Option<S
 }
 
 impl StateDir {
-    /// `.memory/.memwb`, if it exists.
-    pub fn open(store: &Store) -> Result<Option<Self>> {
-        let Some(root) = store.open_root()? else {
-            return Ok(None);
-        };
-        open_dir_at(&root, MEMWB_DIR, store.root().join(MEMWB_DIR))
+    /// The directory `name` in `parent` (a descriptor of the directory at `parent_path`), if it
+    /// exists; never through a link. A format's engine opens its state directory with it
+    /// (`StateDir::open` on a `.memory` store).
+    pub(crate) fn open_child(
+        parent: &impl AsFd,
+        parent_path: &Path,
+        name: &str,
+    ) -> Result<Option<Self>> {
+        open_dir_at(parent, name, parent_path.join(name))
     }
 
-    /// `.memory/.memwb`, created (with `.memory`) if needed; a new one is made durable.
-    pub fn create(store: &Store) -> Result<Self> {
-        store.ensure_root()?;
-        if let Some(dir) = Self::open(store)? {
+    /// [`StateDir::open_child`], created if needed; a new one is made durable (its parent is
+    /// synced by path, so `parent` may be an `O_PATH` descriptor).
+    pub(crate) fn create_child(parent: &impl AsFd, parent_path: &Path, name: &str) -> Result<Self> {
+        if let Some(dir) = Self::open_child(parent, parent_path, name)? {
             return Ok(dir);
         }
-        let root = store.open_root()?.ok_or_else(|| StoreError::RootEscapes {
-            path: store.root().to_owned(),
-        })?;
-        let path = store.root().join(MEMWB_DIR);
-        make_dir_at(&root, MEMWB_DIR, &path)?;
-        sync_path(store.root())?;
-        Self::open(store)?.ok_or_else(|| io("open", &path, io::ErrorKind::NotFound))
+        let path = parent_path.join(name);
+        make_dir_at(parent, name, &path)?;
+        sync_path(parent_path)?;
+        Self::open_child(parent, parent_path, name)?
+            .ok_or_else(|| io("open", &path, io::ErrorKind::NotFound))
     }
 
     /// The state directory at the absolute `path` (a Claude Code folder's, outside that

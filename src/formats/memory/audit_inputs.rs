@@ -3,10 +3,10 @@
 //! evidence of when memwb wrote them, and the text of what it holds besides its valid records.
 
 use super::MemoryBackend;
+use super::journal::audit::findings as state_findings;
 use crate::formats::AuditInputs;
 use crate::fs::{Links, read_regular};
 use crate::memory::Memory;
-use crate::review::audit::findings as state_findings;
 use crate::review::journal::MEMWB_DIR;
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
 use crate::store::inspect::IndexStatus;

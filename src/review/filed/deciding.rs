@@ -1,7 +1,7 @@
 //! Deciding a proposal: it must still be pending and as the decider read it; the decision is
 //! recorded on the proposal idempotently, so crash recovery may repeat it.
 
-use super::files::{load, load_in, rewrite, rewrite_in};
+use super::files::{load, load_in, rewrite_in};
 use super::{Decision, Proposal, ProposalStatus};
 use crate::review::error::ReviewError;
 use crate::review::state::StateDir;
@@ -45,20 +45,8 @@ fn still_as_read(now: Proposal, read_as: &Proposal) -> Result<(), ReviewError> {
     Ok(())
 }
 
-/// Marks the proposal decided; idempotent, so that crash recovery may repeat it.
-pub(crate) fn record_decision(
-    store: &Store,
-    decision: &Decision,
-    entry: u64,
-) -> Result<(), ReviewError> {
-    let proposal = load(store, &decision.proposal)?;
-    match decided(proposal, decision, entry) {
-        Some(proposal) => rewrite(store, &proposal),
-        None => Ok(()),
-    }
-}
-
-/// [`record_decision`] in the state directory `state`.
+/// Marks the proposal decided in the state directory `state`; idempotent, so that crash
+/// recovery may repeat it.
 pub(crate) fn record_decision_in(
     state: &StateDir,
     decision: &Decision,

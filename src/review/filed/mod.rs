@@ -30,9 +30,7 @@ mod files;
 pub mod images;
 mod origin;
 
-pub(crate) use deciding::{
-    check_as_read, check_as_read_in, decision, pending, record_decision, record_decision_in,
-};
+pub(crate) use deciding::{check_as_read, check_as_read_in, decision, pending, record_decision_in};
 pub(crate) use files::rewrite;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 pub(crate) use files::{create_in, rewrite_in};

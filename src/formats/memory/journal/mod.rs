@@ -5,10 +5,13 @@
 //!
 //! [`Store`]: crate::store::Store
 
+pub(crate) mod audit;
 mod decide;
+mod home;
 mod observer;
 mod rebase;
 pub mod strays;
+mod took_effect;
 mod undo;
 
 pub use decide::{approve, edit_records, reject};

@@ -4,8 +4,9 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use super::took_effect::listed_files;
 use crate::review::ReviewError;
-use crate::review::intent::{Expect, Intent, listed_files, manifest_change};
+use crate::review::intent::{Expect, Intent, manifest_change};
 use crate::review::journal::{
     DROPPED_DIR, DroppedFile, Entry, EntryMeta, Journal, JournalRecord, Op,
 };
