@@ -8,9 +8,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use memwb::formats::{EditorChange, Open};
 use memwb::store::{MemoryType, Record, Store, StoreOptions, index, manifest};
 use memwb::tui::app::{App, Event};
-use memwb::tui::jobs::MemoryJob;
+use memwb::tui::jobs::Job;
 use memwb::tui::theme::Theme;
 use memwb::tui::ui;
 use memwb::watch::{WatchEvent, WatchOptions, Watcher};
@@ -266,19 +267,20 @@ fn bench_own_commit(n: usize, incremental: bool) {
     for i in 0..30 {
         let record =
             Record::new(format!("own-{i}"), MemoryType::Project, "added", "body").expect("valid");
-        let job = MemoryJob::Save {
+        let job = Job::from(EditorChange::SaveRecord {
             base: None,
             edited: record,
-        };
+        });
+        let open = Open::Memory(store.clone());
         let start = Instant::now();
         let done = if incremental {
             let shown = app.shown.inspection().cloned().expect(".memory");
-            job.run_from(&store, Some((&shown, app.watch_readings)))
+            job.run_from(&open, Some((&shown, app.watch_readings)))
         } else {
-            job.run(&store)
+            job.run(&open)
         };
         assert!(done.result.is_ok(), "{:?}", done.result);
-        app.update(Event::Job(Box::new(done.into())));
+        app.update(Event::Job(Box::new(done)));
         terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
         samples.push(start.elapsed());
     }
@@ -380,10 +382,10 @@ mod claude {
 
     use memwb::claude::{ClaudeFolder, FileWrite, LoadLimits};
     use memwb::formats::claude::journal::journaled;
-    use memwb::formats::{Open, Seen, WatchEvent};
+    use memwb::formats::{EditorChange, Open, Seen, WatchEvent};
     use memwb::review::{EntryMeta, Op};
     use memwb::tui::app::{App, Event};
-    use memwb::tui::claude_jobs::ClaudeJob;
+    use memwb::tui::jobs::Job;
     use memwb::tui::theme::Theme;
     use memwb::tui::ui;
     use ratatui::Terminal;
@@ -446,12 +448,12 @@ mod claude {
         folder: &ClaudeFolder,
         app: &mut App,
         terminal: &mut Terminal<TestBackend>,
-        job: ClaudeJob,
+        job: Job,
     ) -> Duration {
         let start = Instant::now();
-        let done = job.run(folder);
+        let done = job.run(&Open::Claude(folder.clone()));
         assert!(done.result.is_ok(), "{:?}", done.result.as_ref().err());
-        app.update(Event::Job(Box::new(done.into())));
+        app.update(Event::Job(Box::new(done)));
         terminal.draw(|f| ui::render(f, app)).expect("draw");
         start.elapsed()
     }
@@ -472,11 +474,11 @@ mod claude {
                         "note number 7".to_owned(),
                         body,
                     ];
-                    let job = ClaudeJob::Save {
+                    let job = Job::from(EditorChange::SaveFields {
                         file: Some(target.clone()),
                         base: Some(base),
                         fields,
-                    };
+                    });
                     on_screen(&folder, &mut app, &mut terminal, job)
                 })
                 .collect(),
@@ -489,7 +491,7 @@ mod claude {
         let (mut app, mut terminal) = app(&folder);
         Stats(
             (0..RUNS)
-                .map(|_| on_screen(&folder, &mut app, &mut terminal, ClaudeJob::PlanIndexFix))
+                .map(|_| on_screen(&folder, &mut app, &mut terminal, Job::PlanIndexFix))
                 .collect(),
         )
     }
@@ -519,13 +521,9 @@ mod claude {
                     };
                     let (_, entry) = journaled(&folder, writes, meta).expect("change");
                     let entry = entry.expect("journaled");
-                    app.update(Event::Job(Box::new(ClaudeJob::Reload.run(&folder).into())));
-                    on_screen(
-                        &folder,
-                        &mut app,
-                        &mut terminal,
-                        ClaudeJob::Undo(Box::new(entry)),
-                    )
+                    let reload = Job::Reload.run(&Open::Claude(folder.clone()));
+                    app.update(Event::Job(Box::new(reload)));
+                    on_screen(&folder, &mut app, &mut terminal, Job::Undo(Box::new(entry)))
                 })
                 .collect(),
         )

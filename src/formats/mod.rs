@@ -24,6 +24,7 @@ mod state;
 mod summary;
 #[cfg(feature = "watch")]
 mod watch;
+mod workbench;
 
 /// What a change waiting on another writer's lock is told, on every format.
 pub use crate::store::lock::{LockWait, WaitNotice};
@@ -52,6 +53,7 @@ pub use summary::{IndexUse, Project, Summary};
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
+pub use workbench::{Changed, EditorChange, Fields, IndexPlan};
 
 use std::path::{Path, PathBuf};
 
@@ -227,6 +229,29 @@ pub trait Backend {
 
     /// Reads the folder as the workbench shows it (I/O: run it off the UI thread).
     fn shown(&self) -> Shown;
+
+    // The workbench's jobs (`src/formats/<name>/workbench.rs`): what its editors and `R` ask
+    // of a folder beyond the commands above, so that each job is written once (src/tui/jobs.rs).
+
+    /// The exact text of `file` in the folder (`None`: it is absent): the base of an edit or
+    /// a delete.
+    fn file_text(&self, file: &str) -> Result<Option<String>, FormatError>;
+
+    /// The fix of the index as planned from the files now, to show before writing it;
+    /// nothing is written.
+    fn plan_index_fix(&self) -> Result<IndexPlan, FormatError>;
+
+    /// Writes `plan` as one journaled change if it is still the fix (refused as a conflict
+    /// when the folder changed since it was planned).
+    fn write_index_fix(&self, plan: &IndexPlan) -> Result<Written, FormatError>;
+
+    /// Re-plans the stale pending proposal `id` against the folder as it is now; what the
+    /// rebase changed, in a reviewer's words.
+    fn rebase(&self, id: &str) -> Result<Vec<String>, FormatError>;
+
+    /// Writes a change one of the workbench's editors made, compare-and-swap against what it
+    /// opened; a change this format's editors never make is refused, nothing written.
+    fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError>;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

@@ -29,12 +29,6 @@ impl From<Arc<Inspection>> for Shown {
 }
 
 impl Open {
-    /// A Claude Code folder's new `snapshot` (a job's or the watcher's) as the workbench
-    /// shows it; `None` on a folder of another format.
-    pub fn shown_snapshot(&self, snapshot: Arc<Snapshot>) -> Option<Shown> {
-        Some(Shown::of_topics(self.claude()?, snapshot))
-    }
-
     /// The folder as its watcher read it (`seen`), as the workbench shows it.
     #[cfg(feature = "watch")]
     pub fn shown_seen(&self, seen: super::Seen) -> Shown {

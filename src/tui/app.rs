@@ -36,7 +36,7 @@ pub use view::View;
 
 use super::editor::Editor;
 use super::evals::{EvalRequest, Evals, Evaluated};
-use super::jobs::{Job, JobDone, Shared};
+use super::jobs::{Job, JobDone};
 use super::keymap::{self, Action, Scope};
 use super::layout::Areas;
 use super::line_input::LineInput;
@@ -365,10 +365,7 @@ impl App {
                 Vec::new()
             }
             Event::EntryRead { file, bytes } => self.entry_read(file, bytes),
-            Event::Job(done) => match *done {
-                JobDone::Memory(done) => self.job_done(done),
-                JobDone::Claude(done) => self.claude_job_done(done),
-            },
+            Event::Job(done) => self.job_done(*done),
             Event::External { base, outcome } => self.external_done(base, outcome),
             // A selection for an earlier query may finish after a later one: keep the latest.
             Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
@@ -469,7 +466,7 @@ impl App {
             Action::RebuildIndex => return self.preview_index_fix(),
             Action::SaveCase => self.open_save_case(),
             Action::JumpTo => self.jump_to_chosen(),
-            Action::Reload => return self.run(Shared::Reload),
+            Action::Reload => return self.run(Job::Reload),
             _ => {}
         }
         Vec::new()

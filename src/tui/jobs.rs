@@ -1,40 +1,42 @@
-//! Engine calls. The engine is synchronous; the event loop runs each job with
-//! `tokio::task::spawn_blocking` and feeds the result back as an event. Tests run them inline.
+//! The workbench's jobs: one enum, each job run through the open folder's backend
+//! (`formats::Backend`), written once whatever the format. The engine is synchronous; the event
+//! loop runs each job with `tokio::task::spawn_blocking` and feeds the result back as an
+//! event. Tests run them inline.
 //!
-//! Every change is journaled like the CLI's (`formats::memory::journal::journaled_op`), and approving, rejecting
-//! and undoing go through the review gate's own functions.
+//! Every change is journaled by the backend, compare-and-swap against what was shown or
+//! opened; approving, rejecting and undoing go through the review gate's own methods.
 
 use std::sync::Arc;
 
-use super::claude_jobs::{ClaudeJob, ClaudeJobDone};
+use super::app::Reading;
 use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
-use crate::eval::{self, Case, EvalError};
-use crate::formats::Open as Backend;
-use crate::formats::Shown;
-use crate::formats::memory::MemoryBackend;
-use crate::formats::memory::journal::{self, journaled_op, strays};
-use crate::review::{Entry, Op, ReviewError};
+use crate::eval::{Case, EvalError, FolderEval};
+use crate::formats::{EditorChange, FormatError, IndexPlan, Open, Shown};
+use crate::review::{Entry, ReviewError};
+use crate::store::Touched;
 use crate::store::inspect::Inspection;
-use crate::store::{Commit, Record, Store, StoreError, Touched};
 
-/// A job on the open folder. What every format does is asked for once, in [`Shared`]'s words,
-/// whatever folder is open; what only one format's screens ask for (their editors' payloads
-/// differ) is in that format's terms. Binding it is the one place the workbench's work branches
-/// by format, until the write side is on `formats::Backend` (docs/architecture.md, "Backends").
-#[derive(Debug, Clone)]
-pub enum Job {
-    Shared(Shared),
-    Memory(MemoryJob),
-    Claude(ClaudeJob),
+/// What a file's text is read for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadFor {
+    Edit,
+    Delete,
 }
 
-/// A job every format runs: [`Job::bind`] hands it to the open folder's own job.
+/// A job on the open folder.
 #[derive(Debug, Clone)]
-pub enum Shared {
+pub enum Job {
     /// Read the folder and its journal again.
     Reload,
+    /// Read a memory file's exact text (the base of an edit or a delete); nothing else is
+    /// read.
+    Read { file: String, purpose: ReadFor },
+    /// Plan `R`'s fix of the index; nothing is written or read again.
+    PlanIndexFix,
+    /// Write the fix `R` showed, if it is still the fix.
+    IndexFix(Box<IndexPlan>),
     /// Apply a pending proposal through the engine.
     Approve { id: String },
     /// Close a pending proposal without applying it.
@@ -47,170 +49,64 @@ pub enum Shared {
     SaveCase(Case),
     /// File the fix of one finding as a proposal (`check --fix` for one finding).
     FileFix(Box<Checked>),
+    /// Write a change an editor made (or a question answered yes).
+    Edit(EditorChange),
 }
 
-/// `From<Shared>` for a format's own job, which has a variant of each [`Shared`] job's name
-/// and fields.
-macro_rules! from_shared {
-    ($job:ty) => {
-        impl From<$crate::tui::jobs::Shared> for $job {
-            fn from(job: $crate::tui::jobs::Shared) -> Self {
-                use $crate::tui::jobs::Shared;
-                match job {
-                    Shared::Reload => Self::Reload,
-                    Shared::Approve { id } => Self::Approve { id },
-                    Shared::Reject { id, reason } => Self::Reject { id, reason },
-                    Shared::Undo(entry) => Self::Undo(entry),
-                    Shared::Rebase { id } => Self::Rebase { id },
-                    Shared::SaveCase(case) => Self::SaveCase(case),
-                    Shared::FileFix(checked) => Self::FileFix(checked),
-                }
-            }
-        }
-    };
-}
-pub(crate) use from_shared;
-
-from_shared!(MemoryJob);
-
-impl From<Shared> for Job {
-    fn from(job: Shared) -> Self {
-        Self::Shared(job)
+impl From<EditorChange> for Job {
+    fn from(change: EditorChange) -> Self {
+        Self::Edit(change)
     }
 }
 
-impl From<MemoryJob> for Job {
-    fn from(job: MemoryJob) -> Self {
-        Self::Memory(job)
-    }
-}
-
-/// A job finished: what it did and the folder as it is after it.
+/// What a job gave, beside the folder and the journal as they are after it.
 #[derive(Debug, Clone)]
-pub enum JobDone {
-    Memory(MemoryJobDone),
-    Claude(ClaudeJobDone),
-}
-
-impl From<MemoryJobDone> for JobDone {
-    fn from(done: MemoryJobDone) -> Self {
-        Self::Memory(done)
-    }
-}
-
-impl From<ClaudeJobDone> for JobDone {
-    fn from(done: ClaudeJobDone) -> Self {
-        Self::Claude(done)
-    }
-}
-
-/// A job ready to run off the UI thread.
-pub type Bound = Box<dyn FnOnce() -> JobDone + Send>;
-
-impl Job {
-    /// The job bound to `backend`, the folder open (`None`: it was made for a folder of another
-    /// format, no longer open). A `.memory` job reads the set after it on top of `shown` (the
-    /// reading the app shows and how many readings the watcher had delivered), as
-    /// [`MemoryJob::run_from`] says.
-    pub fn bind(self, backend: &Backend, shown: (Shown, u64)) -> Option<Bound> {
-        match backend {
-            Backend::Memory(store) => {
-                let job = match self {
-                    Job::Shared(job) => job.into(),
-                    Job::Memory(job) => job,
-                    _ => return None,
-                };
-                let store = store.clone();
-                let (shown, readings) = (shown.0.inspection().cloned(), shown.1);
-                Some(Box::new(move || {
-                    let base = shown.as_deref().map(|shown| (shown, readings));
-                    JobDone::Memory(job.run_from(&store, base))
-                }))
-            }
-            Backend::Claude(folder) => {
-                let job = match self {
-                    Job::Shared(job) => job.into(),
-                    Job::Claude(job) => job,
-                    _ => return None,
-                };
-                let folder = folder.clone();
-                Some(Box::new(move || JobDone::Claude(job.run(&folder))))
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub enum MemoryJob {
-    Reload,
-    /// `base` is the version the editor opened (`None` for a new record).
-    Save {
-        base: Option<Record>,
-        edited: Record,
-    },
-    Remove(Record),
-    /// Writes MEMORY.md as the manifest derives it, if that is still `shown` (what `R` showed).
-    RebuildIndex {
-        shown: String,
-    },
-    Approve {
-        id: String,
-    },
-    Reject {
-        id: String,
-        reason: Option<String>,
-    },
-    /// Replaces a pending proposal's records (a reviewer's edit).
-    EditProposal {
-        id: String,
-        /// The proposal's records as the editor opened them: the base of the edit.
-        opened: Vec<Record>,
-        records: Vec<Record>,
-    },
-    Undo(Box<Entry>),
-    /// Lists an unlisted record file in the set as it is, if it still holds `seen`.
-    Adopt {
+pub enum Outcome {
+    /// Done, with nothing written to the folder's memories (the status says so).
+    Done,
+    /// A file's text, for [`ReadFor`].
+    Read {
         file: String,
-        seen: Vec<u8>,
+        text: String,
+        purpose: ReadFor,
     },
-    /// Deletes a file in `.memory` outside the set (unlisted or temp), if it still holds `seen`.
-    RemoveStray {
-        file: String,
-        seen: Vec<u8>,
+    /// A written change, in words; `select` is the list's key to select afterwards.
+    Written {
+        summary: String,
+        select: Option<String>,
     },
-    /// Re-plans a stale pending proposal against the current records.
-    Rebase {
-        id: String,
-    },
-    /// Fixes a manifest entry that does not read with a record parsed from its edited text.
-    Repair {
-        file: String,
-        seen: Option<Vec<u8>>,
-        replacement: Record,
-    },
-    /// Appends an eval case to the set's case file.
-    SaveCase(Case),
-    /// Drops a manifest entry that does not read, if its text is still `seen` (what the
-    /// confirmation showed; `None`: it was missing or unreadable).
-    DropEntry {
-        file: String,
-        seen: Option<String>,
-    },
-    /// Files the fix of one finding as a proposal (`check --fix` for one finding).
-    FileFix(Box<Checked>),
+    /// The fix `R` would write, to show before it does.
+    Planned(Box<IndexPlan>),
+    /// A proposal edited by the reviewer.
+    ProposalEdited { id: String },
+    /// A proposal rebased: what the rebase changed, in the reviewer's words.
+    Rebased { id: String, changes: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JobError {
     pub message: String,
-    /// The record changed or vanished since it was read ("memory collection changed").
+    /// What was read changed or vanished since ("memory collection changed").
     pub conflict: bool,
+    /// On a conflict over a file's text, the text now (`None`: gone, or not known).
+    pub current: Option<String>,
 }
 
-impl From<EvalError> for JobError {
-    fn from(e: EvalError) -> Self {
+impl JobError {
+    fn refused(message: String) -> Self {
         Self {
+            message,
             conflict: false,
+            current: None,
+        }
+    }
+}
+
+impl From<FormatError> for JobError {
+    fn from(e: FormatError) -> Self {
+        Self {
+            conflict: e.is_conflict(),
+            current: e.current_text(),
             message: e.to_string(),
         }
     }
@@ -218,188 +114,171 @@ impl From<EvalError> for JobError {
 
 impl From<ReviewError> for JobError {
     fn from(e: ReviewError) -> Self {
-        Self {
-            conflict: e.is_conflict(),
-            message: e.to_string(),
-        }
+        FormatError::from(e).into()
     }
 }
 
-#[derive(Debug, Clone)]
-pub struct MemoryJobDone {
-    pub job: MemoryJob,
-    pub result: Result<Commit, JobError>,
-    /// The folder as it is after the job, so the panes update without waiting on the watcher.
-    pub inspection: Arc<Inspection>,
-    /// The proposals and the journal after the job.
-    pub review: Arc<Review>,
-    /// What the job did beyond its commit, for the status line (a rebase's changes).
-    pub note: Option<String>,
-    /// Set when `inspection` was read incrementally ([`MemoryJob::run_from`]): how many readings the
-    /// watcher had delivered to the app when the job started.
+impl From<EvalError> for JobError {
+    fn from(e: EvalError) -> Self {
+        Self::refused(e.to_string())
+    }
+}
+
+/// A job finished: what it did and the folder as it is after it.
+pub struct JobDone {
+    pub job: Job,
+    pub result: Result<Outcome, JobError>,
+    /// The folder and its review state after the job, so the panes update without waiting on
+    /// the watcher (`None`: the job only read; what is shown stands).
+    pub after: Option<Reading>,
+    /// Set when `after` was read on top of the reading shown ([`Job::run_from`]): how many
+    /// readings the watcher had delivered to the app when the job started.
     pub read_from: Option<u64>,
 }
 
-impl MemoryJob {
+impl std::fmt::Debug for JobDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobDone")
+            .field("job", &self.job)
+            .field("result", &self.result)
+            .field("after", &self.after.is_some())
+            .field("read_from", &self.read_from)
+            .finish()
+    }
+}
+
+/// A job ready to run off the UI thread.
+pub type Bound = Box<dyn FnOnce() -> JobDone + Send>;
+
+impl Job {
+    /// The job bound to `open`, the folder open; the folder is read after it on top of
+    /// `shown` (the reading the app shows and how many readings the watcher had delivered),
+    /// as [`Job::run_from`] says.
+    pub fn bind(self, open: &Open, shown: (Shown, u64)) -> Bound {
+        let open = open.clone();
+        let (shown, readings) = (shown.0.inspection().cloned(), shown.1);
+        Box::new(move || {
+            let base = shown.as_deref().map(|shown| (shown, readings));
+            self.run_from(&open, base)
+        })
+    }
+
     /// Runs the job and reads the whole folder after it.
-    pub fn run(self, store: &Store) -> MemoryJobDone {
-        self.run_from(store, None)
+    pub fn run(self, open: &Open) -> JobDone {
+        self.run_from(open, None)
     }
 
-    /// Runs the job; with `shown` (the reading the app shows, which a watcher keeps current, and
-    /// the count of readings it has delivered), the folder is read after it as the watcher
-    /// reads it after a commit ([`Store::reinspect`]): only the record files the manifest now
-    /// lists and `shown` did not hold are read. A reload reads everything.
-    pub fn run_from(self, store: &Store, shown: Option<(&Inspection, u64)>) -> MemoryJobDone {
-        let shown = shown.filter(|_| !matches!(self, MemoryJob::Reload));
-        let result = match &self {
-            MemoryJob::SaveCase(case) => {
-                let saved = eval::FolderEval::open(&crate::formats::Open::Memory(store.clone()))
-                    .and_then(|folder| folder.add_case(case.clone()));
-                return self.done(
-                    store,
-                    shown,
-                    saved.map(|_| Commit::default()).map_err(JobError::from),
-                );
-            }
-            MemoryJob::Reload => Ok(Commit::default()),
-            MemoryJob::Adopt { file, seen } => strays::adopt(store, file, seen),
-            MemoryJob::RemoveStray { file, seen } => {
-                strays::delete(store, file, seen).map(|_| Commit::default())
-            }
-            MemoryJob::Rebase { id } => {
-                let rebased = journal::rebase(store, id);
-                let note = rebased.as_ref().ok().map(|r| r.changes.join("; "));
-                let result = rebased.map(|_| Commit::default()).map_err(JobError::from);
-                let mut done = self.done(store, shown, result);
-                done.note = note;
-                return done;
-            }
-            MemoryJob::FileFix(checked) => {
-                match file_fixes(&MemoryBackend::new(store), &[checked.as_ref()]) {
-                    Ok(filed) if filed.is_empty() => {
-                        return self.done(
-                            store,
-                            shown,
-                            Err(JobError {
-                                message: "nothing to propose: the fix is already in place".into(),
-                                conflict: false,
-                            }),
-                        );
-                    }
-                    Ok(_) => Ok(Commit::default()),
-                    Err(e) => Err(e),
-                }
-            }
-            MemoryJob::Save {
-                base: Some(base),
-                edited,
-            } => journaled_op(store, Op::Set, |s| s.replace(base, edited.clone())),
-            MemoryJob::Save { base: None, edited } => {
-                journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))
-            }
-            MemoryJob::Remove(record) => {
-                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))
-            }
-            MemoryJob::RebuildIndex { shown } => journaled_op(store, Op::RebuildIndex, |s| {
-                if s.read()?.index_text() != *shown {
-                    return Err(StoreError::Conflict {
-                        detail: "the set changed since the fix was shown; R shows it again".into(),
-                    });
-                }
-                s.rebuild_index()
-            }),
-            MemoryJob::Approve { id } => journal::approve(store, id).map(|(commit, _)| commit),
-            MemoryJob::Reject { id, reason } => {
-                journal::reject(store, id, reason.clone()).map(|_| Commit::default())
-            }
-            MemoryJob::EditProposal {
-                id,
-                opened,
-                records,
-            } => {
-                journal::edit_records(store, id, opened, records.clone()).map(|_| Commit::default())
-            }
-            MemoryJob::Undo(entry) => journal::undo(store, entry).map(|(commit, _)| commit),
-            MemoryJob::Repair {
-                file,
-                seen,
-                replacement,
-            } => journaled_op(store, Op::Repair, |s| {
-                s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
-            }),
-            MemoryJob::DropEntry { file, seen } => {
-                let now = store.entry_bytes(file);
-                let shown = now.as_deref().map(String::from_utf8_lossy);
-                if shown.as_deref() != seen.as_deref() {
-                    Err(StoreError::Conflict {
-                        detail: format!(
-                            "{file} changed since it was shown; look again before dropping it"
-                        ),
-                    }
-                    .into())
-                } else {
-                    journaled_op(store, Op::Repair, |s| {
-                        s.repair_entry(file, now.as_deref(), None)
-                    })
-                }
-            }
+    /// Runs the job, then reads the folder and its journal once, unless it only read (the
+    /// text to edit, the fix `R` shows): the watcher reports what others change meanwhile.
+    /// With `shown` (the reading the app shows, which a watcher keeps current, and the count
+    /// of readings it has delivered), a `.memory` set is read after it as the watcher reads it
+    /// after a commit: only the record files the manifest now lists and `shown` did not hold.
+    /// A reload reads everything.
+    pub fn run_from(self, open: &Open, shown: Option<(&Inspection, u64)>) -> JobDone {
+        let result = self.outcome(open);
+        if matches!(self, Self::Read { .. } | Self::PlanIndexFix) {
+            return JobDone {
+                job: self,
+                result,
+                after: None,
+                read_from: None,
+            };
         }
-        .map_err(JobError::from);
-        self.done(store, shown, result)
-    }
-
-    fn done(
-        self,
-        store: &Store,
-        shown: Option<(&Inspection, u64)>,
-        result: Result<Commit, JobError>,
-    ) -> MemoryJobDone {
-        let inspection = match shown {
-            Some((shown, _)) => store.reinspect(shown, &Touched::default()),
-            None => store.inspect(),
+        let shown = shown.filter(|_| !matches!(self, Self::Reload));
+        let (after, read_from) = match (open.store(), shown) {
+            (Some(store), Some((shown, readings))) => {
+                let inspection = store.reinspect(shown, &Touched::default());
+                let after = Reading {
+                    shown: Shown::from(Arc::new(inspection)),
+                    review: Arc::new(Review::of(open)),
+                };
+                (after, Some(readings))
+            }
+            _ => (Reading::of(open), None),
         };
-        MemoryJobDone {
+        JobDone {
             job: self,
             result,
-            inspection: Arc::new(inspection),
-            review: Arc::new(Review::load(store)),
-            note: None,
-            read_from: shown.map(|(_, readings)| readings),
+            after: Some(after),
+            read_from,
         }
+    }
+
+    fn outcome(&self, open: &Open) -> Result<Outcome, JobError> {
+        let backend = open.backend();
+        let written = |summary: String| Outcome::Written {
+            summary,
+            select: None,
+        };
+        Ok(match self {
+            Self::Reload => Outcome::Done,
+            Self::Read { file, purpose } => match backend.file_text(file)? {
+                Some(text) => Outcome::Read {
+                    file: file.clone(),
+                    text,
+                    purpose: *purpose,
+                },
+                None => return Err(JobError::refused(format!("{file} is gone"))),
+            },
+            Self::PlanIndexFix => Outcome::Planned(Box::new(backend.plan_index_fix()?)),
+            Self::IndexFix(plan) => written(backend.write_index_fix(plan)?.summary),
+            Self::Approve { id } => written(backend.approve(id)?.written.summary),
+            Self::Reject { id, reason } => {
+                backend.reject(id, reason.clone())?;
+                Outcome::Done
+            }
+            Self::Undo(entry) => written(backend.undo(entry)?.written.summary),
+            Self::Rebase { id } => Outcome::Rebased {
+                id: id.clone(),
+                changes: backend.rebase(id)?.join("; "),
+            },
+            Self::SaveCase(case) => {
+                FolderEval::open(open)?.add_case(case.clone())?;
+                Outcome::Done
+            }
+            Self::FileFix(checked) => {
+                if file_fixes(&*backend, &[checked.as_ref()])?.is_empty() {
+                    return Err(JobError::refused(
+                        "nothing to propose: the fix is already filed or in place".into(),
+                    ));
+                }
+                Outcome::Done
+            }
+            Self::Edit(change) => {
+                let changed = backend.apply_edit(change)?;
+                match (change, changed.summary) {
+                    (
+                        EditorChange::EditProposalRecords { id, .. }
+                        | EditorChange::EditProposalFile { id, .. },
+                        _,
+                    ) => Outcome::ProposalEdited { id: id.clone() },
+                    (_, Some(summary)) => Outcome::Written {
+                        summary,
+                        select: changed.select,
+                    },
+                    (_, None) => Outcome::Done,
+                }
+            }
+        })
     }
 
     pub fn describe(&self) -> String {
         match self {
-            MemoryJob::Reload => "reload".into(),
-            MemoryJob::SaveCase(case) => format!("save eval case '{}'", case.label()),
-            MemoryJob::Save {
-                base: Some(b),
-                edited,
-            } if b.name() != edited.name() => {
-                format!("rename {} to {}", b.name(), edited.name())
-            }
-            MemoryJob::Save {
-                base: Some(_),
-                edited,
-            } => format!("save {}", edited.name()),
-            MemoryJob::Save { base: None, edited } => format!("add {}", edited.name()),
-            MemoryJob::Remove(r) => format!("delete {}", r.name()),
-            MemoryJob::RebuildIndex { .. } => "fix MEMORY.md".into(),
-            MemoryJob::Approve { id } => format!("approve {id}"),
-            MemoryJob::Reject { id, .. } => format!("reject {id}"),
-            MemoryJob::EditProposal { id, .. } => format!("edit proposal {id}"),
-            MemoryJob::Undo(entry) => format!("undo #{}", entry.id),
-            MemoryJob::Rebase { id } => format!("rebase {id}"),
-            MemoryJob::Adopt { file, .. } => format!("adopt {file}"),
-            MemoryJob::RemoveStray { file, .. } => format!("delete {file}"),
-            MemoryJob::Repair { file, .. } => format!("repair {file}"),
-            MemoryJob::DropEntry { file, .. } => format!("drop {file} from the manifest"),
-            MemoryJob::FileFix(checked) => format!(
+            Self::Reload => "reload".into(),
+            Self::Read { file, .. } => format!("read {file}"),
+            Self::PlanIndexFix => "plan the MEMORY.md fix".into(),
+            Self::IndexFix(_) => "fix MEMORY.md".into(),
+            Self::Approve { id } => format!("approve {id}"),
+            Self::Reject { id, .. } => format!("reject {id}"),
+            Self::Undo(entry) => format!("undo #{}", entry.id),
+            Self::Rebase { id } => format!("rebase {id}"),
+            Self::SaveCase(case) => format!("save eval case '{}'", case.label()),
+            Self::FileFix(checked) => format!(
                 "file the {} for {}",
                 checked.fix.as_ref().map_or("fix", |f| f.describe()),
                 checked.name.as_deref().unwrap_or(checked.finding.code)
             ),
+            Self::Edit(change) => change.describe(),
         }
     }
 }
@@ -408,22 +287,32 @@ impl MemoryJob {
 mod tests {
     use std::sync::Arc;
 
-    use super::MemoryJob;
+    use super::{Job, JobDone, Outcome, ReadFor};
+    use crate::formats::{EditorChange, Open, Shown};
+    use crate::store::inspect::Inspection;
     use crate::store::{MemoryType, Record, Store, StoreOptions};
-    use crate::tui::app::{App, Event};
+    use crate::tui::app::{App, Event, Reading};
     use crate::tui::theme::Theme;
 
     fn record(name: &str, body: &str) -> Record {
         Record::new(name, MemoryType::Project, "a fact", body).expect("valid record")
     }
 
+    fn add(name: &str) -> Job {
+        EditorChange::SaveRecord {
+            base: None,
+            edited: record(name, "third"),
+        }
+        .into()
+    }
+
+    fn remove(name: &str) -> Job {
+        EditorChange::RemoveRecord(record(name, "third")).into()
+    }
+
     /// A store of two records, and the first one's file edited in place behind memwb's back
     /// after `shown` was read (so only a full read sees the edit).
-    fn edited_behind_the_reading() -> (
-        tempfile::TempDir,
-        Store,
-        Arc<crate::store::inspect::Inspection>,
-    ) {
+    fn edited_behind_the_reading() -> (tempfile::TempDir, Store, Arc<Inspection>) {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
         store
@@ -436,7 +325,14 @@ mod tests {
         (dir, store, shown)
     }
 
-    fn body_of_one(inspection: &crate::store::inspect::Inspection) -> String {
+    fn inspection_after(done: &JobDone) -> Arc<Inspection> {
+        match done.after.as_ref().and_then(|after| after.shown.inspection()) {
+            Some(inspection) => inspection.clone(),
+            None => panic!("a job on a .memory set reads the set after it"),
+        }
+    }
+
+    fn body_of_one(inspection: &Inspection) -> String {
         inspection
             .valid_records()
             .find(|r| r.name() == "one")
@@ -444,108 +340,150 @@ mod tests {
             .unwrap_or_default()
     }
 
+    fn folder_of_one_topic() -> (tempfile::TempDir, Open) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let topic = "---\nname: role\ndescription: what I do\ntype: user\n---\nI review code.\n";
+        std::fs::write(dir.path().join("user_role.md"), topic).expect("write topic");
+        std::fs::write(
+            dir.path().join("MEMORY.md"),
+            "- [role](user_role.md) - what I do\n",
+        )
+        .expect("write index");
+        let limits = crate::claude::LoadLimits::default();
+        let folder = crate::claude::ClaudeFolder::open(dir.path(), limits).expect("open");
+        (dir, Open::Claude(folder))
+    }
+
     #[test]
     fn a_commit_reads_only_what_it_changed_on_top_of_the_shown_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let add = MemoryJob::Save {
-            base: None,
-            edited: record("three", "third"),
-        };
-        let done = add.clone().run_from(&store, Some((&shown, 7)));
+        let open = Open::Memory(store);
+        let done = add("three").run_from(&open, Some((&shown, 7)));
         assert!(done.result.is_ok(), "{:?}", done.result);
         assert_eq!(done.read_from, Some(7));
-        let names: Vec<&str> = done.inspection.valid_records().map(Record::name).collect();
+        let after = inspection_after(&done);
+        let names: Vec<&str> = after.valid_records().map(Record::name).collect();
         assert_eq!(names, ["one", "two", "three"]);
         // The untouched entry came from the shown reading, unread: the edit is not in it.
-        assert_eq!(done.inspection.entries[0], shown.entries[0]);
-        assert_eq!(body_of_one(&done.inspection), "first");
+        assert_eq!(after.entries[0], shown.entries[0]);
+        assert_eq!(body_of_one(&after), "first");
         // Without a reading to build on, everything is read.
-        let full = MemoryJob::Remove(record("three", "third")).run(&store);
+        let full = remove("three").run(&open);
         assert_eq!(full.read_from, None);
-        assert_eq!(body_of_one(&full.inspection), "FIRST");
+        assert_eq!(body_of_one(&inspection_after(&full)), "FIRST");
     }
 
     #[test]
     fn a_reload_reads_everything_even_on_top_of_a_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let done = MemoryJob::Reload.run_from(&store, Some((&shown, 0)));
+        let open = Open::Memory(store.clone());
+        let done = Job::Reload.run_from(&open, Some((&shown, 0)));
         assert_eq!(done.read_from, None);
-        assert_eq!(*done.inspection, store.inspect());
-        assert_eq!(body_of_one(&done.inspection), "FIRST");
+        assert_eq!(*inspection_after(&done), store.inspect());
+        assert_eq!(body_of_one(&inspection_after(&done)), "FIRST");
     }
 
     #[test]
     fn a_jobs_reading_yields_to_one_the_watcher_delivered_while_it_ran() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let add = MemoryJob::Save {
-            base: None,
-            edited: record("three", "third"),
-        };
+        let open = Open::Memory(store.clone());
         // The watcher delivered nothing meanwhile: the job's reading is shown.
         let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = add
-            .clone()
-            .run_from(&store, Some((&shown, app.watch_readings)));
-        app.update(Event::Job(Box::new(done.into())));
+        let done = add("three").run_from(&open, Some((&shown, app.watch_readings)));
+        app.update(Event::Job(Box::new(done)));
         let inspection = |app: &App| app.shown.inspection().cloned().expect(".memory");
         assert_eq!(inspection(&app).valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
         let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = MemoryJob::Remove(record("three", "third")).run_from(&store, Some((&shown, 0)));
+        let done = remove("three").run_from(&open, Some((&shown, 0)));
         let watched = Arc::new(store.inspect());
         app.watch_readings = 1;
         app.shown = watched.clone().into();
-        app.update(Event::Job(Box::new(done.into())));
+        app.update(Event::Job(Box::new(done)));
         assert!(Arc::ptr_eq(&inspection(&app), &watched));
         assert_eq!(body_of_one(&inspection(&app)), "FIRST");
     }
 
     #[test]
-    fn a_job_runs_only_on_a_folder_of_its_own_format() {
-        let (_dir, store, shown) = edited_behind_the_reading();
-        let backend = super::Backend::Memory(store);
-        let other = super::Job::Claude(crate::tui::claude_jobs::ClaudeJob::Reload);
-        assert!(other.bind(&backend, (shown.clone().into(), 0)).is_none());
-        let add = super::Job::Memory(MemoryJob::Save {
+    fn a_change_another_formats_editor_makes_is_refused_and_writes_nothing() {
+        let (_dir, open) = folder_of_one_topic();
+        let before = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
+        let done = add("three").run(&open);
+        let error = done
+            .result
+            .expect_err("a record editor's save on a topic folder");
+        assert!(error.message.contains("nothing was written"), "{error:?}");
+        let after = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
+        assert_eq!(before, after);
+        assert_eq!(std::fs::read_dir(open.root()).expect("list").count(), 2);
+        // And the text editor's change on a .memory set.
+        let (_dir, store, _) = edited_behind_the_reading();
+        let text_save = Job::from(EditorChange::SaveFields {
+            file: None,
             base: None,
-            edited: record("three", "third"),
+            fields: [
+                "three".into(),
+                "project".into(),
+                "a fact".into(),
+                "b".into(),
+            ],
         });
-        let job = add
-            .bind(&backend, (shown.into(), 4))
-            .expect("a .memory job on a .memory set");
-        let super::JobDone::Memory(done) = job() else {
-            panic!("a .memory job gives a .memory result");
-        };
-        assert!(done.result.is_ok(), "{:?}", done.result);
-        // It read on top of the reading it was given, as the event loop's jobs do.
-        assert_eq!(done.read_from, Some(4));
-        let names: Vec<&str> = done.inspection.valid_records().map(Record::name).collect();
-        assert_eq!(names, ["one", "two", "three"]);
+        let done = text_save.run(&Open::Memory(store.clone()));
+        assert!(done.result.is_err(), "{:?}", done.result);
+        assert_eq!(store.inspect().valid_records().count(), 2);
     }
 
     #[test]
-    fn a_shared_job_runs_as_the_open_folders_own() {
+    fn one_job_runs_on_either_format_through_its_backend() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let memory = super::Backend::Memory(store);
-        let reload = super::Job::from(super::Shared::Reload);
-        let done = reload
-            .clone()
-            .bind(&memory, (shown.clone().into(), 0))
-            .expect("binds");
-        assert!(matches!(done(), super::JobDone::Memory(d) if matches!(d.job, MemoryJob::Reload)));
-        let claude_dir = tempfile::tempdir().expect("temp dir");
-        let limits = crate::claude::LoadLimits::default();
-        let folder = crate::claude::ClaudeFolder::open(claude_dir.path(), limits).expect("open");
-        let claude = super::Backend::Claude(folder);
-        let done = reload.bind(&claude, (shown.into(), 0)).expect("binds");
-        let super::JobDone::Claude(done) = done() else {
-            panic!("a shared job on a Claude Code folder runs as its job");
-        };
+        let memory = Open::Memory(store);
+        let bound = Job::Reload.bind(&memory, (shown.clone().into(), 0));
+        let done = bound();
         assert!(
-            matches!(done.job, super::ClaudeJob::Reload),
+            matches!(done.result, Ok(Outcome::Done)),
             "{:?}",
-            done.job
+            done.result
         );
-        assert!(done.result.is_ok());
+        assert!(matches!(done.after, Some(Reading { shown: Shown::Memory(_), .. })));
+        let (_dir, claude) = folder_of_one_topic();
+        let done = Job::Reload.bind(&claude, (shown.into(), 0))();
+        assert!(
+            matches!(done.result, Ok(Outcome::Done)),
+            "{:?}",
+            done.result
+        );
+        let Some(Reading { shown: Shown::Claude(view), .. }) = done.after else {
+            panic!("a reload reads the folder it is bound to");
+        };
+        assert_eq!(view.snapshot.topics.len(), 1);
+    }
+
+    #[test]
+    fn a_job_that_only_reads_reads_neither_the_folder_nor_the_journal_after_it() {
+        for (_dir, open) in [folder_of_one_topic(), {
+            let (dir, store, _) = edited_behind_the_reading();
+            (dir, Open::Memory(store))
+        }] {
+            let done = Job::PlanIndexFix.run(&open);
+            assert!(done.result.is_ok(), "{:?}", done.result);
+            assert!(done.after.is_none(), "{:?} read the folder again", done.job);
+        }
+        let (_dir, open) = folder_of_one_topic();
+        let read = Job::Read {
+            file: "user_role.md".into(),
+            purpose: ReadFor::Edit,
+        };
+        let done = read.run(&open);
+        assert!(done.after.is_none(), "a read read the folder again");
+        let Ok(Outcome::Read { text, .. }) = done.result else {
+            panic!("the topic's text: {:?}", done.result);
+        };
+        assert!(text.contains("I review code."), "{text}");
+        // A reload is a reading of both, which the app shows in place of its own.
+        let reload = Job::Reload.run(&open);
+        let Some(Reading { shown: Shown::Claude(view), .. }) = reload.after else {
+            panic!("a reload reads the folder");
+        };
+        assert_eq!(view.snapshot.topics.len(), 1);
     }
 }

@@ -7,7 +7,6 @@
 //! and the help overlay. All untrusted text goes through [`sanitize`].
 
 pub mod app;
-pub mod claude_jobs;
 pub mod demo;
 pub mod editor;
 pub mod error;

@@ -66,9 +66,8 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
         Effect::Run(job) => {
             // The watcher keeps the app's reading current: a job reads on top of it.
             let shown = (app.shown.clone(), app.watch_readings);
-            if let Some(job) = job.bind(&app.backend, shown) {
-                host.spawn(Work::new(move || Event::Job(Box::new(job()))));
-            }
+            let job = job.bind(&app.backend, shown);
+            host.spawn(Work::new(move || Event::Job(Box::new(job()))));
         }
         Effect::LoadReview => {
             let backend = app.backend.clone();

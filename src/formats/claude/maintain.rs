@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::ClaudeBackend;
 use super::journal::{self as journal, propose, writes_for_images};
-use super::write::{not_journaled, read_file, read_index, require};
+use super::write::{not_journaled, require};
 use crate::claude::ClaudeState;
 use crate::claude::edit::{self, FileWrite};
 use crate::claude::folder::IndexFile;
@@ -76,16 +76,7 @@ impl ClaudeBackend<'_> {
     /// limit; written as planned, compared against the text the plan was made from.
     pub(super) fn fix_index(&self, write: bool) -> Result<IndexFix, FormatError> {
         let folder = self.folder;
-        let snapshot = folder.read();
-        let index = read_index(folder, &snapshot)?;
-        let archive = read_file(folder, ARCHIVE_FILE)?;
-        let topics = edit::TopicSummary::all(&snapshot);
-        let fix = edit::plan_index_fix(
-            index.as_deref(),
-            archive.as_deref(),
-            &topics,
-            folder.limits(),
-        );
+        let fix = self.planned_index_fix()?;
         if fix.is_empty() {
             return Ok(IndexFix {
                 diff: String::new(),

@@ -17,14 +17,16 @@ mod summary;
 mod view;
 #[cfg(feature = "watch")]
 mod watch;
+mod workbench;
 pub(crate) mod write;
 
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Capability, ChangeLock, Decided, Deduped, Detected, Edit, FixPlanner,
-    Format, FormatError, IndexFix, NotAMemory, Nouns, Open, OpenOptions, Proposals, Proposing,
-    ReadError, Reading, Recognized, Replacement, StatePlace, Summary, Written, detect,
+    AuditInputs, Backend, Capability, ChangeLock, Changed, Decided, Deduped, Detected, Edit,
+    EditorChange, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns, Open,
+    OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement, StatePlace,
+    Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
@@ -282,5 +284,25 @@ impl Backend for ClaudeBackend<'_> {
 
     fn shown(&self) -> super::Shown {
         super::Shown::of_topics(self.folder, std::sync::Arc::new(self.folder.read()))
+    }
+
+    fn file_text(&self, file: &str) -> Result<Option<String>, FormatError> {
+        self.text_of(file)
+    }
+
+    fn plan_index_fix(&self) -> Result<IndexPlan, FormatError> {
+        self.planned_index_fix()
+    }
+
+    fn write_index_fix(&self, plan: &IndexPlan) -> Result<Written, FormatError> {
+        self.written_index_fix(plan)
+    }
+
+    fn rebase(&self, id: &str) -> Result<Vec<String>, FormatError> {
+        self.rebased(id)
+    }
+
+    fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError> {
+        self.edited(change)
     }
 }

@@ -10,12 +10,11 @@ use super::MemoryBackend;
 use super::journal::{journaled, journaled_op};
 use super::write::{validate_all, written};
 use crate::claude::edit::TextChange;
-use crate::claude::fsread::read_regular;
 use crate::formats::{FormatError, IndexFix, Replacement, Written};
 use crate::memory::Memory;
 use crate::review::journal::{Journal, MEMWB_DIR, Repaired};
 use crate::review::{EntryMeta, Op, ReviewError};
-use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
+use crate::store::index::INDEX_FILE;
 use crate::store::record::ObjectOnly;
 use crate::store::{RecordInput, Store, codec};
 
@@ -54,10 +53,7 @@ impl MemoryBackend<'_> {
     /// The difference from the index the manifest derives; written by rebuilding it.
     pub(super) fn fix_index(&self, write: bool) -> Result<IndexFix, FormatError> {
         let derived = self.store.read()?.index_text();
-        let path = self.store.index_path();
-        let current = read_regular(&path, MAX_INDEX_FILE_BYTES)
-            .map_err(|e| FormatError::refused(format!("cannot read {}: {e}", path.display())))?
-            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+        let current = self.index_on_disk()?;
         if current.as_deref() == Some(derived.as_str()) {
             return Ok(IndexFix {
                 diff: String::new(),

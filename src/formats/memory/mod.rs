@@ -14,6 +14,7 @@ mod state;
 mod summary;
 #[cfg(feature = "watch")]
 mod watch;
+mod workbench;
 mod write;
 
 pub use fix::dedupe_proposal;
@@ -22,9 +23,9 @@ use std::path::Path;
 
 use super::open::InWorkspace;
 use super::{
-    AuditInputs, Backend, ChangeLock, Decided, Deduped, Detected, Edit, FixPlanner, Format,
-    FormatError, IndexFix, Nouns, Open, OpenOptions, Proposals, Proposing, ReadError, Reading,
-    Recognized, Replacement, StatePlace, Summary, Written, detect,
+    AuditInputs, Backend, ChangeLock, Changed, Decided, Deduped, Detected, Edit, EditorChange,
+    FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Open, OpenOptions, Proposals,
+    Proposing, ReadError, Reading, Recognized, Replacement, StatePlace, Summary, Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
@@ -280,5 +281,25 @@ impl Backend for MemoryBackend<'_> {
 
     fn lock_changes(&self) -> Result<ChangeLock, FormatError> {
         self.lock_for_changes()
+    }
+
+    fn file_text(&self, file: &str) -> Result<Option<String>, FormatError> {
+        self.text_of(file)
+    }
+
+    fn plan_index_fix(&self) -> Result<IndexPlan, FormatError> {
+        self.planned_index_fix()
+    }
+
+    fn write_index_fix(&self, plan: &IndexPlan) -> Result<Written, FormatError> {
+        self.written_index_fix(plan)
+    }
+
+    fn rebase(&self, id: &str) -> Result<Vec<String>, FormatError> {
+        self.rebased(id)
+    }
+
+    fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError> {
+        self.edited(change)
     }
 }

@@ -1,17 +1,13 @@
 //! Writing a Claude Code folder from the workbench: editing, creating, renaming and deleting
 //! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
-//! finished change does to the panes. Every change is a [`ClaudeJob`] off the UI thread.
+//! finished change does to the panes. Every change is a [`Job`] off the UI thread.
 
-use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind, describe_commit};
-use crate::claude::edit::IndexFix;
+
+use super::{App, Effect, Reading, StatusKind, describe_commit};
+use crate::formats::{EditorChange, IndexPlan, Shown};
 use crate::store::Commit;
-use crate::tui::claude_jobs::{ClaudeJob, ClaudeJobDone, Outcome, ReadFor};
-use crate::tui::editor::{Conflict, Editor, Target};
-use crate::tui::jobs::Job;
-
-/// The end of a status line about a failed save: it lasts while the editor is open.
-const EDIT_KEPT: &str = "; your edit is still in the editor";
+use crate::tui::editor::{Editor, Target};
+use crate::tui::jobs::{Job, ReadFor};
 
 impl App {
     /// A topic file's folder is open: the editor and the list work on files' text.
@@ -31,7 +27,7 @@ impl App {
     /// `e` / `d`: the selected topic file's exact text first (the base of the change).
     pub(super) fn read_topic(&mut self, purpose: ReadFor) -> Vec<Effect> {
         match self.selected_topic_file() {
-            Some(file) => self.run(Job::Claude(ClaudeJob::Read { file, purpose })),
+            Some(file) => self.run(Job::Read { file, purpose }),
             None => {
                 self.set_status(StatusKind::Error, "no topic file selected".into());
                 Vec::new()
@@ -41,7 +37,7 @@ impl App {
 
     /// Yes to deleting a topic file whose text was `base`.
     pub(super) fn remove_topic(&mut self, file: String, base: String) -> Vec<Effect> {
-        self.run(Job::Claude(ClaudeJob::Remove { file, base }))
+        self.run(EditorChange::RemoveFile { file, base })
     }
 
     /// `C-s` in the editor on a topic file.
@@ -63,12 +59,12 @@ impl App {
             };
             editor.saving = true;
             editor.error = None;
-            return self.run(Job::Claude(ClaudeJob::EditProposal {
+            return self.run(EditorChange::EditProposalFile {
                 id,
                 opened,
                 file,
                 after,
-            }));
+            });
         }
         if let Target::TopicText { file, text } = editor.target.clone() {
             if let Err(e) = editor.check_topic_text() {
@@ -78,11 +74,11 @@ impl App {
             editor.saving = true;
             editor.error = None;
             let replacement = editor.value(crate::tui::editor::BODY);
-            return self.run(Job::Claude(ClaudeJob::Replace {
+            return self.run(EditorChange::ReplaceText {
                 file,
                 base: text,
                 text: replacement,
-            }));
+            });
         }
         let Target::Topic { file, text } = editor.target.clone() else {
             return Vec::new();
@@ -103,15 +99,15 @@ impl App {
         editor.saving = true;
         editor.error = None;
         let fields = editor.values();
-        self.run(Job::Claude(ClaudeJob::Save {
+        self.run(EditorChange::SaveFields {
             file,
             base: text,
             fields,
-        }))
+        })
     }
 
     /// Selects `file` in the list (clearing a filter that hides it).
-    fn select_topic(&mut self, file: &str) {
+    pub(super) fn select_topic(&mut self, file: &str) {
         self.refilter_keeping(Some(file));
         if self.selected_key().as_deref() != Some(file) {
             self.manifest.filter.clear();
@@ -119,96 +115,30 @@ impl App {
         }
     }
 
-    pub(super) fn claude_job_done(&mut self, done: ClaudeJobDone) -> Vec<Effect> {
-        self.busy = self.busy.saturating_sub(1);
-        let shown = done
-            .snapshot
-            .clone()
-            .and_then(|snapshot| self.backend.shown_snapshot(snapshot));
-        if let Some(shown) = &shown
-            && done.result.is_ok()
-        {
-            self.own_commit_done(shown);
+    /// Takes the folder as a job left it (`ok`: the job succeeded; `filed`: it filed a
+    /// proposal, announced as one from elsewhere is): its review state is shown now, its
+    /// reading is given back to be shown once the job's editor is settled (it tells the editor
+    /// what changed on disk since it opened). One read only on top of the reading shown when
+    /// the job started (`read_from`) yields to one the watcher delivered since, maybe a hand
+    /// edit that base missed (the watcher reports this job's commit too).
+    pub(super) fn job_reading(
+        &mut self,
+        after: Reading,
+        ok: bool,
+        read_from: Option<u64>,
+        filed: bool,
+    ) -> Shown {
+        let Reading { shown, review } = after;
+        if ok {
+            self.own_commit_done(&shown);
         }
-        if let Some(review) = &done.review {
-            self.set_review(review.clone(), false);
-        }
-        if let Some(shown) = shown {
-            self.set_shown(shown);
-        }
-        let what = done.job.describe();
-        match (done.job, done.result) {
-            (
-                _,
-                Ok(Outcome::Read {
-                    file,
-                    text,
-                    purpose,
-                }),
-            ) => match purpose {
-                ReadFor::Edit | ReadFor::External => {
-                    if self.editor.is_none() {
-                        self.editor = Some(Editor::topic(&file, &text));
-                    }
-                }
-                ReadFor::Delete => {
-                    self.modal = Some(Modal::Confirm(Confirm::DeleteTopic { file, base: text }))
-                }
-            },
-            (_, Ok(Outcome::Planned(fix))) if fix.is_empty() => {
-                self.set_status(StatusKind::Info, super::index_fix::NO_FIX.into());
-            }
-            (_, Ok(Outcome::Planned(fix))) => {
-                self.modal = Some(Modal::Confirm(Confirm::IndexFix(fix)));
-            }
-            (job, Ok(Outcome::Written { summary, select })) => {
-                if matches!(job, ClaudeJob::Save { .. } | ClaudeJob::Replace { .. }) {
-                    self.editor = None;
-                }
-                if let Some(file) = select {
-                    self.select_topic(&file);
-                }
-                self.set_status(StatusKind::Info, format!("{what}: written ({summary})"));
-            }
-            (_, Ok(Outcome::Done(text))) => self.set_status(StatusKind::Info, text),
-            (_, Ok(Outcome::Rebased { id, changes })) => self.rebased(&id, Some(&changes)),
-            (_, Ok(Outcome::ProposalEdited { id })) => self.proposal_edited(&id),
-            (
-                ClaudeJob::Save { .. } | ClaudeJob::Replace { .. } | ClaudeJob::EditProposal { .. },
-                Err(failure),
-            ) if self.editor.is_some() => {
-                if let Some(editor) = &mut self.editor {
-                    editor.saving = false;
-                    // A raw text has no fields to re-apply: the refusal stays with it.
-                    if failure.error.conflict && !editor.is_raw() {
-                        editor.conflict = Some(Conflict {
-                            current: None,
-                            message: format!("not saved: {}", failure.error.message),
-                            diff: None,
-                        });
-                        editor.current_text = Some(failure.current);
-                    } else {
-                        editor.error = Some(failure.error.message);
-                    }
-                }
-                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
-            }
-            (
-                ClaudeJob::Undo(_)
-                | ClaudeJob::Rebase { .. }
-                | ClaudeJob::Approve { .. }
-                | ClaudeJob::Reject { .. },
-                Err(failure),
-            ) => self.set_status(
-                StatusKind::Error,
-                format!("{what} refused: {}", failure.error.message),
-            ),
-            (_, Err(failure)) => self.set_status(
-                StatusKind::Error,
-                format!("{what} failed: {}", failure.error.message),
-            ),
-        }
-        Vec::new()
+        let shown = if read_from.is_some_and(|r| r != self.watch_readings) {
+            self.shown.clone()
+        } else {
+            shown
+        };
+        self.set_review(review, filed);
+        shown
     }
 
     /// The folder as the watcher read it after a change, by anyone.
@@ -258,7 +188,7 @@ impl App {
 }
 
 /// The lines of a planned `index --fix`: each file's diff, what it removes, adds and archives.
-pub fn fix_lines(fix: &IndexFix) -> Vec<(char, String)> {
+pub fn fix_lines(fix: &IndexPlan) -> Vec<(char, String)> {
     let mut out = Vec::new();
     for change in [Some(&fix.index), fix.archive.as_ref()]
         .into_iter()

@@ -5,11 +5,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
+use crate::formats::EditorChange;
 use crate::review::ProposalStatus;
 use crate::store::inspect::EntryState;
-use crate::tui::claude_jobs::ReadFor;
 use crate::tui::editor::{Editor, Target};
-use crate::tui::jobs::MemoryJob;
+use crate::tui::jobs::ReadFor;
 use crate::tui::keymap::{self, Action, Scope};
 
 /// Pasted text as terminals send it (`\r` or `\r\n` line ends) with `\n` line ends.
@@ -201,7 +201,7 @@ impl App {
                         Ok(replacement) => {
                             editor.saving = true;
                             editor.error = None;
-                            return self.run(MemoryJob::Repair {
+                            return self.run(EditorChange::Repair {
                                 file,
                                 seen,
                                 replacement,
@@ -239,14 +239,14 @@ impl App {
                         if let Target::Proposal { id, index, opened } = editor.target.clone() {
                             let mut records = opened.clone();
                             records[index] = edited;
-                            return self.run(MemoryJob::EditProposal {
+                            return self.run(EditorChange::EditProposalRecords {
                                 id,
                                 opened,
                                 records,
                             });
                         }
                         let base = editor.base.clone();
-                        return self.run(MemoryJob::Save { base, edited });
+                        return self.run(EditorChange::SaveRecord { base, edited });
                     }
                     Err(e) => editor.error = Some(format!("{}: {e}", e.field())),
                 }

@@ -7,7 +7,7 @@ use super::{App, Effect, Modal, StatusKind};
 use crate::eval::{Case, Corpus};
 use crate::review::State as ProposalState;
 use crate::tui::evals::{EvalRequest, Evaluated};
-use crate::tui::jobs::Shared;
+use crate::tui::jobs::Job;
 use crate::tui::keymap::Action;
 use crate::tui::line_input::LineInput;
 
@@ -100,7 +100,7 @@ impl App {
                 match Case::new(query.clone(), expect, forbid, None) {
                     Ok(case) => {
                         self.modal = None;
-                        return self.run(Shared::SaveCase(case));
+                        return self.run(Job::SaveCase(case));
                     }
                     // The modal stays open with the text, so that it can be fixed.
                     Err(error) => self.set_status(StatusKind::Error, error.to_string()),

@@ -12,9 +12,9 @@ use crate::content::report::{Checked, SetReport};
 use crate::finding::Severity;
 use crate::sanitize;
 use crate::store::inspect::ManifestEntry;
-use crate::tui::claude_jobs::ReadFor;
 use crate::tui::editor::Editor;
-use crate::tui::jobs::Shared;
+use crate::tui::jobs::Job;
+use crate::tui::jobs::ReadFor;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::Pane;
 use crate::tui::panes::findings::{rank, twin_with_fix};
@@ -147,7 +147,7 @@ impl App {
                     ),
                 }
             }
-            Some(_) => return self.run(Shared::FileFix(Box::new(checked))),
+            Some(_) => return self.run(Job::FileFix(Box::new(checked))),
         }
         Vec::new()
     }

@@ -1,9 +1,11 @@
 //! What finished work does to the app: a job's result, an external edit's outcome.
 
+use super::modal::{Confirm, Modal};
 use super::{App, Effect, ExternalOutcome, StatusKind};
+use crate::formats::EditorChange;
 use crate::store::{Commit, Record};
 use crate::tui::editor::{Conflict, Editor};
-use crate::tui::jobs::{MemoryJob, MemoryJobDone};
+use crate::tui::jobs::{Job, JobDone, Outcome, ReadFor};
 use crate::tui::keymap::{self, Action, Scope};
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
@@ -24,60 +26,69 @@ impl App {
             .cloned()
     }
 
-    pub(super) fn job_done(&mut self, mut done: MemoryJobDone) -> Vec<Effect> {
+    pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {
         self.busy = self.busy.saturating_sub(1);
-        if done.result.is_ok() {
-            self.own_commit_done(&done.inspection.clone().into());
-        }
-        if done
-            .read_from
-            .is_some_and(|readings| readings != self.watch_readings)
-        {
-            // The job read only what its commit changed on top of the reading shown when it
-            // started, trusting the rest to be as the watcher last reported it. The watcher has
-            // reported since, maybe a hand edit that base missed: its reading stands, and the
-            // watcher reports this job's commit too (it sees the manifest change).
-            if let Some(shown) = self.shown.inspection() {
-                done.inspection = shown.clone();
-            }
-        }
-        let what = done.job.describe();
+        let JobDone {
+            job,
+            result,
+            after,
+            read_from,
+        } = done;
+        let what = job.describe();
         // A filed fix is announced with its proposal's id, as a proposal from elsewhere is.
-        let filed = matches!(done.job, MemoryJob::FileFix(_)) && done.result.is_ok();
-        self.set_review(done.review.clone(), filed);
-        match (&done.job, &done.result) {
-            (MemoryJob::FileFix(_), Ok(_)) => self.set_inspection(done.inspection.clone()),
-            (MemoryJob::EditProposal { id, .. }, Ok(_)) => {
-                self.proposal_edited(id);
+        let filed = matches!(job, Job::FileFix(_)) && result.is_ok();
+        // A set's reading waits for the editor to be settled (it tells the editor what
+        // changed on disk since it opened).
+        let reading = after.map(|after| self.job_reading(after, result.is_ok(), read_from, filed));
+        let show = |app: &mut Self| {
+            if let Some(reading) = &reading {
+                app.set_shown(reading.clone());
             }
-            (MemoryJob::Repair { .. }, Ok(commit)) => {
-                self.editor = None;
-                self.set_inspection(done.inspection.clone());
-                self.set_status(
-                    StatusKind::Info,
-                    format!("{what}: written ({})", describe_commit(commit)),
-                );
-            }
-            (MemoryJob::EditProposal { .. } | MemoryJob::Repair { .. }, Err(error)) => {
-                self.set_inspection(done.inspection.clone());
-                if let Some(editor) = &mut self.editor {
-                    editor.saving = false;
-                    editor.error = Some(error.message.clone());
+        };
+        match (job, result) {
+            (
+                _,
+                Ok(Outcome::Read {
+                    file,
+                    text,
+                    purpose,
+                }),
+            ) => match purpose {
+                ReadFor::Edit => {
+                    if self.editor.is_none() {
+                        self.editor = Some(Editor::topic(&file, &text));
+                    }
                 }
-                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
+                ReadFor::Delete => {
+                    self.modal = Some(Modal::Confirm(Confirm::DeleteTopic { file, base: text }))
+                }
+            },
+            (_, Ok(Outcome::Planned(fix))) if fix.is_empty() => {
+                self.set_status(StatusKind::Info, super::index_fix::NO_FIX.into());
             }
-            (MemoryJob::Save { edited, .. }, Ok(commit)) => {
+            (_, Ok(Outcome::Planned(fix))) => {
+                self.modal = Some(Modal::Confirm(Confirm::IndexFix(fix)));
+            }
+            (_, Ok(Outcome::ProposalEdited { id })) => self.proposal_edited(&id),
+            (_, Ok(Outcome::Rebased { id, changes })) => self.rebased(&id, Some(&changes)),
+            (Job::FileFix(_), Ok(_)) => show(self),
+            (Job::Edit(EditorChange::Repair { .. }), Ok(outcome)) => {
+                self.editor = None;
+                show(self);
+                self.set_status(StatusKind::Info, said(&what, &outcome));
+            }
+            (Job::Edit(EditorChange::SaveRecord { edited, .. }), Ok(outcome)) => {
                 // Keys typed while the save waited (for the lock, say) are not lost with a
                 // closing editor: it stays open on them, based on what was saved.
                 let typed_since = self
                     .editor
                     .as_mut()
-                    .filter(|e| e.validate().map_or(true, |now| now != *edited));
+                    .filter(|e| e.validate().map_or(true, |now| now != edited));
                 match typed_since {
-                    Some(editor) => editor.saved_as(edited),
+                    Some(editor) => editor.saved_as(&edited),
                     None => self.editor = None,
                 }
-                self.set_inspection(done.inspection.clone());
+                show(self);
                 if let Some(editor) = &mut self.editor {
                     editor.notice = Some(format!(
                         "saved; what you typed since is kept here ({} saves it)",
@@ -86,7 +97,7 @@ impl App {
                 }
                 let keep = edited.name().to_owned();
                 self.refilter_keeping(Some(&keep));
-                let mut text = format!("{what}: written ({})", describe_commit(commit));
+                let mut text = said(&what, &outcome);
                 let kept = self.selected_record().is_some_and(|r| r.name() == keep);
                 if !kept && !self.manifest.filter.is_empty() {
                     // the filter no longer matches the edited record: clear it, keep the record
@@ -96,11 +107,27 @@ impl App {
                 }
                 self.set_status(StatusKind::Info, text);
             }
-            (MemoryJob::Save { base, edited }, Err(error)) => {
-                self.set_inspection(done.inspection.clone());
+            (job, Ok(outcome)) => {
+                if matches!(
+                    job,
+                    Job::Edit(EditorChange::SaveFields { .. } | EditorChange::ReplaceText { .. })
+                ) {
+                    self.editor = None;
+                }
+                show(self);
+                if let Outcome::Written {
+                    select: Some(key), ..
+                } = &outcome
+                {
+                    self.select_topic(key);
+                }
+                self.set_status(StatusKind::Info, said(&what, &outcome));
+            }
+            (Job::Edit(EditorChange::SaveRecord { base, edited }), Err(error)) => {
+                show(self);
                 let current = base.as_ref().and_then(|b| self.current(b.name()));
                 let editor = self.editor.get_or_insert_with(|| {
-                    let mut editor = match base {
+                    let mut editor = match &base {
                         Some(b) => Editor::open(b),
                         None => Editor::new_record(),
                     };
@@ -123,8 +150,47 @@ impl App {
                 }
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
-            (MemoryJob::Adopt { .. } | MemoryJob::RemoveStray { .. }, Err(error)) => {
-                self.set_inspection(done.inspection.clone());
+            (
+                Job::Edit(
+                    EditorChange::SaveFields { .. }
+                    | EditorChange::ReplaceText { .. }
+                    | EditorChange::EditProposalFile { .. },
+                ),
+                Err(error),
+            ) if self.editor.is_some() => {
+                show(self);
+                if let Some(editor) = &mut self.editor {
+                    editor.saving = false;
+                    // A raw text has no fields to re-apply: the refusal stays with it.
+                    if error.conflict && !editor.is_raw() {
+                        editor.conflict = Some(Conflict {
+                            current: None,
+                            message: format!("not saved: {}", error.message),
+                            diff: None,
+                        });
+                        editor.current_text = Some(error.current);
+                    } else {
+                        editor.error = Some(error.message);
+                    }
+                }
+                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
+            }
+            (
+                Job::Edit(EditorChange::EditProposalRecords { .. } | EditorChange::Repair { .. }),
+                Err(error),
+            ) => {
+                show(self);
+                if let Some(editor) = &mut self.editor {
+                    editor.saving = false;
+                    editor.error = Some(error.message.clone());
+                }
+                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
+            }
+            (
+                Job::Edit(EditorChange::Adopt { .. } | EditorChange::RemoveStray { .. }),
+                Err(error),
+            ) => {
+                show(self);
                 // what is shown may be what changed: read it again
                 self.record.stray = None;
                 self.set_status(
@@ -132,40 +198,18 @@ impl App {
                     format!("{what} refused: {}", error.message),
                 );
             }
-            (MemoryJob::Rebase { id }, Ok(_)) => self.rebased(id, done.note.as_deref()),
-            (MemoryJob::RebuildIndex { .. }, Ok(_)) => {
-                // Worded as the same fix on a Claude Code folder: MEMORY.md is not a memory.
-                self.set_inspection(done.inspection.clone());
-                let index = crate::store::index::INDEX_FILE;
-                self.set_status(
-                    StatusKind::Info,
-                    format!("{what}: written (changed {index})"),
-                );
-            }
-            (_, Ok(commit)) => {
-                self.set_inspection(done.inspection.clone());
-                let text = if commit.is_empty() {
-                    format!("{what}: done")
-                } else {
-                    format!("{what}: written ({})", describe_commit(commit))
-                };
-                self.set_status(StatusKind::Info, text);
-            }
             (
-                MemoryJob::Reject { .. }
-                | MemoryJob::Approve { .. }
-                | MemoryJob::Undo(_)
-                | MemoryJob::Rebase { .. },
+                Job::Reject { .. } | Job::Approve { .. } | Job::Undo(_) | Job::Rebase { .. },
                 Err(error),
             ) => {
-                self.set_inspection(done.inspection.clone());
+                show(self);
                 self.set_status(
                     StatusKind::Error,
                     format!("{what} refused: {}", error.message),
                 );
             }
             (_, Err(error)) => {
-                self.set_inspection(done.inspection.clone());
+                show(self);
                 self.set_status(
                     StatusKind::Error,
                     format!("{what} failed: {}", error.message),
@@ -177,7 +221,7 @@ impl App {
 
     pub(super) fn external_done(&mut self, base: Record, outcome: ExternalOutcome) -> Vec<Effect> {
         match outcome {
-            ExternalOutcome::Edited(edited) => self.run(MemoryJob::Save {
+            ExternalOutcome::Edited(edited) => self.run(EditorChange::SaveRecord {
                 base: Some(base),
                 edited,
             }),
@@ -190,5 +234,13 @@ impl App {
                 Vec::new()
             }
         }
+    }
+}
+
+/// The status line of a job done: "written (what it did)", or "done" when it wrote nothing.
+fn said(what: &str, outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Written { summary, .. } => format!("{what}: written ({summary})"),
+        _ => format!("{what}: done"),
     }
 }

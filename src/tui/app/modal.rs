@@ -3,8 +3,9 @@
 use crossterm::event::KeyEvent;
 
 use super::{App, Effect, StatusKind};
+use crate::formats::EditorChange;
 use crate::store::Record;
-use crate::tui::jobs::{MemoryJob, Shared};
+use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::panes::Detail;
@@ -144,25 +145,22 @@ impl App {
                 match question {
                     Confirm::DeleteTopic { file, base } => return self.remove_topic(file, base),
                     Confirm::IndexFix(fix) => return self.write_index_fix(&fix),
-                    Confirm::Delete(record) => return self.run(MemoryJob::Remove(record)),
+                    Confirm::Delete(record) => return self.run(EditorChange::RemoveRecord(record)),
                     Confirm::Drop { file, seen } => {
-                        return self.run(MemoryJob::DropEntry { file, seen });
+                        return self.run(EditorChange::DropEntry { file, seen });
                     }
-                    Confirm::Undo(entry) => return self.run(Shared::Undo(entry)),
+                    Confirm::Undo(entry) => return self.run(Job::Undo(entry)),
                     Confirm::Approve(ids) => {
                         self.proposals.marked.clear();
-                        let jobs = ids
-                            .into_iter()
-                            .map(|id| Shared::Approve { id }.into())
-                            .collect();
+                        let jobs = ids.into_iter().map(|id| Job::Approve { id }).collect();
                         return self.run_all(jobs);
                     }
                     Confirm::Quit => return self.quit_now(),
                     Confirm::Stray { file, seen, adopt } => {
                         return self.run(if adopt {
-                            MemoryJob::Adopt { file, seen }
+                            EditorChange::Adopt { file, seen }
                         } else {
-                            MemoryJob::RemoveStray { file, seen }
+                            EditorChange::RemoveStray { file, seen }
                         });
                     }
                     Confirm::DiscardEdit => {
@@ -207,7 +205,7 @@ impl App {
                     .into_iter()
                     .map(|id| {
                         let reason = reason.clone();
-                        Shared::Reject { id, reason }.into()
+                        Job::Reject { id, reason }
                     })
                     .collect();
                 return self.run_all(jobs);

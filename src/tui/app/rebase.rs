@@ -4,7 +4,7 @@
 
 use super::{App, Effect, StatusKind};
 use crate::review::{ProposalStatus, State};
-use crate::tui::jobs::Shared;
+use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 
 impl App {
@@ -31,7 +31,7 @@ impl App {
                 self.set_status(StatusKind::Error, text);
                 Vec::new()
             }
-            None => self.run(Shared::Rebase { id }),
+            None => self.run(Job::Rebase { id }),
         }
     }
 

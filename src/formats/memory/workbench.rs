@@ -1,0 +1,152 @@
+//! The workbench's jobs on a `.memory` set: its record editor's changes, the strays and
+//! broken entries it answers, and `R`, each one store transaction, journaled.
+
+use std::path::{Component, Path};
+
+use super::MemoryBackend;
+use super::journal::{self, journaled_op, strays};
+use super::write::written;
+use crate::claude::edit::TextChange;
+use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
+use crate::formats::workbench::not_here;
+use crate::formats::{Changed, EditorChange, FormatError, IndexPlan, Written};
+use crate::review::Op;
+use crate::review::summary::commit_summary;
+use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
+use crate::store::{Commit, StoreError};
+
+impl MemoryBackend<'_> {
+    /// MEMORY.md as it is on disk (`None`: there is none).
+    pub(super) fn index_on_disk(&self) -> Result<Option<String>, FormatError> {
+        let path = self.store.index_path();
+        Ok(read_regular(&path, MAX_INDEX_FILE_BYTES)
+            .map_err(|e| FormatError::refused(format!("cannot read {}: {e}", path.display())))?
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned()))
+    }
+
+    pub(super) fn text_of(&self, file: &str) -> Result<Option<String>, FormatError> {
+        let inside = Path::new(file)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)));
+        if !inside {
+            return Err(FormatError::refused(format!(
+                "{file} is not a file of the set's folder"
+            )));
+        }
+        let path = self.store.root().join(file);
+        match read_regular(&path, MAX_FILE_BYTES) {
+            Ok(None) => Ok(None),
+            Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| {
+                FormatError::refused(format!(
+                    "{file} is not valid UTF-8: edit it as text elsewhere"
+                ))
+            }),
+            Err(e) => Err(FormatError::refused(format!("cannot read {file}: {e}"))),
+        }
+    }
+
+    /// MEMORY.md against the index the manifest derives.
+    pub(super) fn planned_index_fix(&self) -> Result<IndexPlan, FormatError> {
+        let derived = match self.store.read() {
+            Ok(set) => set.index_text(),
+            Err(e) => {
+                return Err(FormatError::refused(format!(
+                    "cannot rebuild {INDEX_FILE}: the set does not read ({e})"
+                )));
+            }
+        };
+        Ok(IndexPlan {
+            index: TextChange {
+                file: INDEX_FILE.into(),
+                before: self.index_on_disk()?,
+                after: derived,
+            },
+            archive: None,
+            removed: Vec::new(),
+            added: Vec::new(),
+            archived: Vec::new(),
+            still_over: false,
+        })
+    }
+
+    /// Rebuilds MEMORY.md if the manifest still derives what `plan` showed.
+    pub(super) fn written_index_fix(&self, plan: &IndexPlan) -> Result<Written, FormatError> {
+        let shown = &plan.index.after;
+        let commit = journaled_op(self.store, Op::RebuildIndex, |s| {
+            if s.read()?.index_text() != *shown {
+                return Err(StoreError::Conflict {
+                    detail: "the set changed since the fix was shown; R shows it again".into(),
+                });
+            }
+            s.rebuild_index()
+        })?;
+        Ok(written(commit, Some(format!("changed {INDEX_FILE}"))))
+    }
+
+    pub(super) fn rebased(&self, id: &str) -> Result<Vec<String>, FormatError> {
+        Ok(journal::rebase(self.store, id)?.changes)
+    }
+
+    pub(super) fn edited(&self, change: &EditorChange) -> Result<Changed, FormatError> {
+        let store = self.store;
+        let commit = match change {
+            EditorChange::SaveRecord {
+                base: Some(base),
+                edited,
+            } => journaled_op(store, Op::Set, |s| s.replace(base, edited.clone()))?,
+            EditorChange::SaveRecord { base: None, edited } => {
+                journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))?
+            }
+            EditorChange::RemoveRecord(record) => {
+                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))?
+            }
+            EditorChange::EditProposalRecords {
+                id,
+                opened,
+                records,
+            } => {
+                journal::edit_records(store, id, opened, records.clone())?;
+                Commit::default()
+            }
+            EditorChange::Adopt { file, seen } => strays::adopt(store, file, seen)?,
+            EditorChange::RemoveStray { file, seen } => {
+                strays::delete(store, file, seen)?;
+                Commit::default()
+            }
+            EditorChange::Repair {
+                file,
+                seen,
+                replacement,
+            } => journaled_op(store, Op::Repair, |s| {
+                s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
+            })?,
+            EditorChange::DropEntry { file, seen } => {
+                let now = store.entry_bytes(file);
+                let shown = now.as_deref().map(String::from_utf8_lossy);
+                if shown.as_deref() != seen.as_deref() {
+                    return Err(StoreError::Conflict {
+                        detail: format!(
+                            "{file} changed since it was shown; look again before dropping it"
+                        ),
+                    }
+                    .into());
+                }
+                journaled_op(store, Op::Repair, |s| {
+                    s.repair_entry(file, now.as_deref(), None)
+                })?
+            }
+            EditorChange::SaveFields { .. }
+            | EditorChange::ReplaceText { .. }
+            | EditorChange::RemoveFile { .. }
+            | EditorChange::EditProposalFile { .. } => return Err(not_here(change)),
+        };
+        let select = match change {
+            EditorChange::SaveRecord { edited, .. } => Some(edited.name().to_owned()),
+            _ => None,
+        };
+        Ok(Changed {
+            summary: (!commit.is_empty()).then(|| commit_summary(&commit)),
+            select,
+        })
+    }
+}

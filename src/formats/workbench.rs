@@ -1,0 +1,176 @@
+//! What the workbench's jobs ask of a backend beyond the commands' methods: a file's text as
+//! the base of an edit, `R`'s fix planned before it is written, a stale proposal re-planned,
+//! and the changes its editors make, each written compare-and-swap against what the editor
+//! opened (docs/architecture.md, "Workbench").
+
+use super::FormatError;
+use crate::claude::ClaudeError;
+use crate::claude::edit::TopicFile;
+use crate::claude::write::FileImage;
+use crate::review::ReviewError;
+use crate::store::{Record, StoreError};
+
+/// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
+/// files as read: each file's text before and after, and what the fix does. Written only if
+/// every file still holds the text it was planned from.
+pub use crate::claude::edit::IndexFix as IndexPlan;
+
+/// The four fields the text editor edits, in its order (name, type, description, body).
+pub type Fields = [String; 4];
+
+/// A change one of the workbench's editors (or a question answered yes) made, in the terms
+/// of the editor that made it: the record editor checks a memory as the `.memory` contract
+/// does, the text editor keeps a file's text as it is written. Each is written against what
+/// was opened or shown (`base`, `seen`, `opened`), and refused, nothing written, when that
+/// changed since. A folder whose editor never makes a change refuses it.
+#[derive(Debug, Clone)]
+pub enum EditorChange {
+    /// Saves the record editor's record: in place of `base` (the version it opened), or new.
+    SaveRecord {
+        base: Option<Record>,
+        edited: Record,
+    },
+    /// Removes a record, if it is still as shown.
+    RemoveRecord(Record),
+    /// Replaces a pending proposal's records (a reviewer's edit), based on those it opened.
+    EditProposalRecords {
+        id: String,
+        opened: Vec<Record>,
+        records: Vec<Record>,
+    },
+    /// Lists a file of the folder outside the set into the set as it is, if it still holds
+    /// `seen`.
+    Adopt { file: String, seen: Vec<u8> },
+    /// Deletes a file of the folder outside the set, if it still holds `seen`.
+    RemoveStray { file: String, seen: Vec<u8> },
+    /// Replaces an entry of the set that does not read with a record parsed from its edited
+    /// text, if the entry still holds `seen`.
+    Repair {
+        file: String,
+        seen: Option<Vec<u8>>,
+        replacement: Record,
+    },
+    /// Drops an entry of the set that does not read, if its text is still `seen` (`None`: it
+    /// was missing or unreadable).
+    DropEntry { file: String, seen: Option<String> },
+    /// Saves the text editor's fields into `file`, whose text was `base`, or into a new file.
+    SaveFields {
+        file: Option<String>,
+        base: Option<String>,
+        fields: Fields,
+    },
+    /// Replaces `file`'s whole text, based on `base`.
+    ReplaceText {
+        file: String,
+        base: String,
+        text: String,
+    },
+    /// Deletes `file` (whose text was `base`) and its index lines.
+    RemoveFile { file: String, base: String },
+    /// Saves a reviewer's edit of what a pending proposal writes into `file`.
+    EditProposalFile {
+        id: String,
+        opened: Vec<FileImage>,
+        file: String,
+        after: String,
+    },
+}
+
+/// What an editor's change did: in words (`None`: nothing was written), and the list's key
+/// of what to select after it (a new or renamed file).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changed {
+    pub summary: Option<String>,
+    pub select: Option<String>,
+}
+
+/// What a change the open folder's editors never make is refused with.
+pub(crate) fn not_here(change: &EditorChange) -> FormatError {
+    FormatError::refused(format!(
+        "this folder's editor makes no such change ({}); nothing was written",
+        change.kind()
+    ))
+}
+
+impl EditorChange {
+    /// What the change does, by the memory's name, as the status line says it ("rename a to
+    /// b", "delete a", "adopt f.md").
+    pub fn describe(&self) -> String {
+        let text_name = |file: &str, text: &str| TopicFile { file, text }.name().to_owned();
+        match self {
+            Self::SaveRecord {
+                base: Some(base),
+                edited,
+            } if base.name() != edited.name() => {
+                format!("rename {} to {}", base.name(), edited.name())
+            }
+            Self::SaveRecord {
+                base: Some(_),
+                edited,
+            } => format!("save {}", edited.name()),
+            Self::SaveRecord { base: None, edited } => format!("add {}", edited.name()),
+            Self::RemoveRecord(record) => format!("delete {}", record.name()),
+            Self::EditProposalRecords { id, .. } | Self::EditProposalFile { id, .. } => {
+                format!("edit proposal {id}")
+            }
+            Self::Adopt { file, .. } => format!("adopt {file}"),
+            Self::RemoveStray { file, .. } => format!("delete {file}"),
+            Self::Repair { file, .. } => format!("repair {file}"),
+            Self::DropEntry { file, .. } => format!("drop {file} from the manifest"),
+            Self::SaveFields {
+                file: Some(file),
+                base: Some(base),
+                fields,
+            } => match text_name(file, base) {
+                before if before != fields[0] => format!("rename {before} to {}", fields[0]),
+                _ => format!("save {}", fields[0]),
+            },
+            Self::SaveFields { fields, .. } => format!("add {}", fields[0]),
+            Self::ReplaceText { file, text, .. } => format!("save {}", text_name(file, text)),
+            Self::RemoveFile { file, base } => format!("delete {}", text_name(file, base)),
+        }
+    }
+
+    /// The change's kind, for a refusal.
+    fn kind(&self) -> &'static str {
+        match self {
+            Self::SaveRecord { .. } => "save a record",
+            Self::RemoveRecord(_) => "remove a record",
+            Self::EditProposalRecords { .. } => "edit a proposal's records",
+            Self::Adopt { .. } => "adopt a file",
+            Self::RemoveStray { .. } => "delete a file outside the set",
+            Self::Repair { .. } => "repair an entry",
+            Self::DropEntry { .. } => "drop an entry",
+            Self::SaveFields { .. } => "save a file's fields",
+            Self::ReplaceText { .. } => "replace a file's text",
+            Self::RemoveFile { .. } => "delete a file",
+            Self::EditProposalFile { .. } => "edit a proposal's file",
+        }
+    }
+}
+
+impl FormatError {
+    /// The folder changed since it was read, or a proposal since it was opened: the
+    /// editor's conflict flow (look, merge or re-apply) answers it.
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            Self::Store(StoreError::Conflict { .. })
+            | Self::Claude(ClaudeError::Conflict { .. }) => true,
+            Self::Review(e) => e.is_conflict(),
+            Self::Placed { error, .. } => error.is_conflict(),
+            _ => false,
+        }
+    }
+
+    /// On a conflict over a file's text, the text now (`None`: the file is gone).
+    pub fn current_text(&self) -> Option<String> {
+        match self {
+            Self::Claude(ClaudeError::Conflict { current, .. })
+            | Self::Review(ReviewError::Claude(ClaudeError::Conflict { current, .. })) => {
+                current.clone()
+            }
+            Self::Placed { error, .. } => error.current_text(),
+            _ => None,
+        }
+    }
+}
