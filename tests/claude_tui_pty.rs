@@ -431,7 +431,8 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
     screen.send(b"x");
     screen.wait_for(&format!("Reject proposal {rejected}"));
     screen.send(b"not needed\r");
-    screen.wait_for(&format!("rejected {rejected}"));
+    // the job's own word that it is done (the watcher may list the rejection before it)
+    screen.wait_for(&format!("reject {rejected}: done"));
     screen.wait_for("Proposals (0 pending, 2 decided)");
     assert_eq!(snapshot(&folder), files_before);
 
