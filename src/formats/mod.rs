@@ -53,7 +53,7 @@ pub use summary::{IndexUse, Project, Summary};
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
-pub use workbench::{Changed, EditorChange, Fields, IndexPlan};
+pub use workbench::{Changed, EditorChange, Fields, Filed, IndexPlan};
 
 use std::path::{Path, PathBuf};
 
@@ -252,6 +252,14 @@ pub trait Backend {
     /// Writes a change one of the workbench's editors made, compare-and-swap against what it
     /// opened; a change this format's editors never make is refused, nothing written.
     fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError>;
+
+    /// Every filed proposal, as the Proposals view lists it after each change (nothing
+    /// resolved or written, unlike [`Backend::proposals`]).
+    fn filed(&self) -> Result<Filed, FormatError>;
+
+    /// The journal's newest `last` entries, oldest first, as it reads now (nothing resolved or
+    /// written, unlike [`Backend::journal`]).
+    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError>;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

@@ -8,6 +8,7 @@ use crate::claude::ClaudeError;
 use crate::claude::edit::TopicFile;
 use crate::claude::write::FileImage;
 use crate::review::ReviewError;
+use crate::review::proposal::{Corrupt, Proposal, State};
 use crate::store::{Record, StoreError};
 
 /// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
@@ -82,6 +83,16 @@ pub enum EditorChange {
 pub struct Changed {
     pub summary: Option<String>,
     pub select: Option<String>,
+}
+
+/// Every filed proposal as the workbench lists it, oldest first, as the files are now, nothing
+/// resolved or written: each with its state where only reading the folder's files tells it
+/// (`None`: the set as the workbench read it tells it, `Proposal::state`), and the proposal
+/// files that do not read.
+#[derive(Debug, Clone, Default)]
+pub struct Filed {
+    pub listed: Vec<(Proposal, Option<State>)>,
+    pub corrupt: Vec<Corrupt>,
 }
 
 /// What a change the open folder's editors never make is refused with.

@@ -85,16 +85,7 @@ fn lock_waits_to(tx: &UnboundedSender<Event>) -> crate::store::lock::WaitNotice 
 fn quiet_lock_waits(backend: Backend, sets: &mut Sets, tx: &UnboundedSender<Event>) -> Backend {
     let notice = lock_waits_to(tx);
     sets.options.store.on_lock_wait = Some(notice.clone());
-    match backend {
-        Backend::Memory(store) => Backend::Memory(store.with_lock_notice(Some(notice))),
-        Backend::Claude(folder) => {
-            let timeout = folder.lock_wait().timeout;
-            Backend::Claude(folder.with_lock_wait(crate::claude::LockWaitPolicy {
-                timeout,
-                notice: Some(notice),
-            }))
-        }
-    }
+    backend.with_lock_notice(Some(notice))
 }
 
 async fn run_async(backend: Backend, mut sets: Sets) -> Result<(), TuiError> {

@@ -92,7 +92,7 @@ impl Harness {
         let store = Store::open(&workspace, options).expect("open");
         let workspace = store.workspace().to_owned();
         let inspection = Arc::new(store.inspect());
-        let review = Arc::new(Review::load(&store));
+        let review = Arc::new(Review::of(&memwb::formats::Open::Memory(store.clone())));
         let mut app = App::new(store, inspection, Theme::plain());
         app.set_review(review, false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
@@ -126,8 +126,8 @@ impl Harness {
         let snapshot = Arc::new(folder.read());
         let shown = memwb::formats::Shown::of_topics(&folder, snapshot);
         let backend = memwb::formats::Open::Claude(folder.clone());
-        let mut app = App::showing(backend, shown, Theme::plain());
-        app.set_review(Arc::new(Review::load_claude(&folder)), false);
+        let mut app = App::showing(backend.clone(), shown, Theme::plain());
+        app.set_review(Arc::new(Review::of(&backend)), false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
             app,

@@ -24,9 +24,9 @@ use std::path::Path;
 
 use super::{
     AuditInputs, Backend, Capability, ChangeLock, Changed, Decided, Deduped, Detected, Edit,
-    EditorChange, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns, Open,
-    OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement, StatePlace,
-    Summary, Written, detect,
+    EditorChange, Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns,
+    Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement,
+    StatePlace, Summary, Written, detect,
 };
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
@@ -304,5 +304,13 @@ impl Backend for ClaudeBackend<'_> {
 
     fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError> {
         self.edited(change)
+    }
+
+    fn filed(&self) -> Result<Filed, FormatError> {
+        self.filed_proposals()
+    }
+
+    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
+        Ok(journal::journal_of(self.folder)?.last_entries(last)?)
     }
 }

@@ -10,7 +10,7 @@ use super::write::{read_file, read_index};
 use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile, TopicSummary};
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::formats::workbench::not_here;
-use crate::formats::{Changed, EditorChange, Fields, FormatError, IndexPlan, Written};
+use crate::formats::{Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, Written};
 use crate::review::summary::files_summary;
 use crate::review::{EntryMeta, Op};
 
@@ -89,6 +89,23 @@ impl ClaudeBackend<'_> {
 
     pub(super) fn rebased(&self, id: &str) -> Result<Vec<String>, FormatError> {
         Ok(journal::rebase(self.folder, id)?.changes)
+    }
+
+    /// Each pending proposal checked against the folder's files as they are now.
+    pub(super) fn filed_proposals(&self) -> Result<Filed, FormatError> {
+        let listing = journal::list(self.folder)?;
+        let listed = listing
+            .proposals
+            .into_iter()
+            .map(|p| {
+                let state = journal::state(self.folder, &p);
+                (p, Some(state))
+            })
+            .collect();
+        Ok(Filed {
+            listed,
+            corrupt: listing.corrupt,
+        })
     }
 
     pub(super) fn edited(&self, change: &EditorChange) -> Result<Changed, FormatError> {

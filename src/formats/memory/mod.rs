@@ -24,8 +24,9 @@ use std::path::Path;
 use super::open::InWorkspace;
 use super::{
     AuditInputs, Backend, ChangeLock, Changed, Decided, Deduped, Detected, Edit, EditorChange,
-    FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Open, OpenOptions, Proposals,
-    Proposing, ReadError, Reading, Recognized, Replacement, StatePlace, Summary, Written, detect,
+    Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Open, OpenOptions,
+    Proposals, Proposing, ReadError, Reading, Recognized, Replacement, StatePlace, Summary,
+    Written, detect,
 };
 use crate::finding::Finding;
 use crate::memory::Memory;
@@ -301,5 +302,13 @@ impl Backend for MemoryBackend<'_> {
 
     fn apply_edit(&self, change: &EditorChange) -> Result<Changed, FormatError> {
         self.edited(change)
+    }
+
+    fn filed(&self) -> Result<Filed, FormatError> {
+        self.filed_proposals()
+    }
+
+    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
+        Ok(Journal::of(self.store).last_entries(last)?)
     }
 }

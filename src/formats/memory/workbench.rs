@@ -9,7 +9,7 @@ use super::write::written;
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::workbench::not_here;
-use crate::formats::{Changed, EditorChange, FormatError, IndexPlan, Written};
+use crate::formats::{Changed, EditorChange, Filed, FormatError, IndexPlan, Written};
 use crate::review::Op;
 use crate::review::summary::commit_summary;
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
@@ -85,6 +85,15 @@ impl MemoryBackend<'_> {
 
     pub(super) fn rebased(&self, id: &str) -> Result<Vec<String>, FormatError> {
         Ok(journal::rebase(self.store, id)?.changes)
+    }
+
+    /// A `.memory` proposal's state is the set's to tell: none is given here.
+    pub(super) fn filed_proposals(&self) -> Result<Filed, FormatError> {
+        let listing = crate::review::proposal::list_all(self.store)?;
+        Ok(Filed {
+            listed: listing.proposals.into_iter().map(|p| (p, None)).collect(),
+            corrupt: listing.corrupt,
+        })
     }
 
     pub(super) fn edited(&self, change: &EditorChange) -> Result<Changed, FormatError> {
