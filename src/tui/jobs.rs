@@ -326,7 +326,11 @@ mod tests {
     }
 
     fn inspection_after(done: &JobDone) -> Arc<Inspection> {
-        match done.after.as_ref().and_then(|after| after.shown.inspection()) {
+        match done
+            .after
+            .as_ref()
+            .and_then(|after| after.shown.inspection())
+        {
             Some(inspection) => inspection.clone(),
             None => panic!("a job on a .memory set reads the set after it"),
         }
@@ -444,7 +448,13 @@ mod tests {
             "{:?}",
             done.result
         );
-        assert!(matches!(done.after, Some(Reading { shown: Shown::Memory(_), .. })));
+        assert!(matches!(
+            done.after,
+            Some(Reading {
+                shown: Shown::Memory(_),
+                ..
+            })
+        ));
         let (_dir, claude) = folder_of_one_topic();
         let done = Job::Reload.bind(&claude, (shown.into(), 0))();
         assert!(
@@ -452,7 +462,11 @@ mod tests {
             "{:?}",
             done.result
         );
-        let Some(Reading { shown: Shown::Claude(view), .. }) = done.after else {
+        let Some(Reading {
+            shown: Shown::Claude(view),
+            ..
+        }) = done.after
+        else {
             panic!("a reload reads the folder it is bound to");
         };
         assert_eq!(view.snapshot.topics.len(), 1);
@@ -481,7 +495,11 @@ mod tests {
         assert!(text.contains("I review code."), "{text}");
         // A reload is a reading of both, which the app shows in place of its own.
         let reload = Job::Reload.run(&open);
-        let Some(Reading { shown: Shown::Claude(view), .. }) = reload.after else {
+        let Some(Reading {
+            shown: Shown::Claude(view),
+            ..
+        }) = reload.after
+        else {
             panic!("a reload reads the folder");
         };
         assert_eq!(view.snapshot.topics.len(), 1);

@@ -2,7 +2,6 @@
 //! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
 //! finished change does to the panes. Every change is a [`Job`] off the UI thread.
 
-
 use super::{App, Effect, Reading, StatusKind, describe_commit};
 use crate::formats::{EditorChange, IndexPlan, Shown};
 use crate::store::Commit;
