@@ -166,6 +166,21 @@ pub fn commit_summary(commit: &Commit) -> String {
         .unwrap_or_else(|| NOTHING_CHANGED.into())
 }
 
+/// What an undo did, worded as `memwb log` says its entry: as [`commit_summary`], and a memory
+/// that went while another came is "renamed a to b" (the undo of a rename, said as one).
+pub fn undo_commit_summary(commit: &Commit) -> String {
+    Changed::of_commit(commit)
+        .describe_edit()
+        .unwrap_or_else(|| NOTHING_CHANGED.into())
+}
+
+/// [`files_summary`] of an undo, worded as [`undo_commit_summary`].
+pub fn undo_files_summary(files: &[FileImage]) -> String {
+    Changed::of_files(files)
+        .describe_edit()
+        .unwrap_or_else(|| files_summary(files))
+}
+
 /// What a change of a Claude Code folder's files did, worded as [`commit_summary`]; MEMORY.md
 /// is named when it is all that changed (an index fix, an approved edit of the index).
 pub fn files_summary(files: &[FileImage]) -> String {

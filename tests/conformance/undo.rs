@@ -262,3 +262,22 @@ fn the_refused_undo_of_a_removal_names_the_memory_alike_on_both_formats() {
     assert!(said[0].contains("\"x\""), "{}", said[0]);
     assert_eq!(said[0], said[1], "one wording on both formats");
 }
+
+/// The undo of a rename says what it did as a rename, as `memwb log` says its entry, on both
+/// formats (it said "added alpha; removed beta").
+#[test]
+fn the_undo_of_a_rename_is_said_as_a_rename_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "body"));
+        folder.ok(&["set", "alpha", "--name", "beta"]);
+        let said = folder.ok(&["undo"]);
+        assert!(
+            said.trim_end().ends_with(": renamed beta to alpha"),
+            "{format:?}: {said}"
+        );
+        let log = folder.ok(&["log"]);
+        let last = log.lines().last().unwrap_or_default();
+        assert!(last.contains("renamed beta to alpha"), "{format:?}: {log}");
+    }
+}

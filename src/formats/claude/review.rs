@@ -13,7 +13,7 @@ use crate::formats::{
 };
 use crate::review::journal::{Entry, EntryMeta, Journal};
 use crate::review::proposal::images;
-use crate::review::summary::files_summary;
+use crate::review::summary::{files_summary, undo_files_summary};
 
 impl ClaudeBackend<'_> {
     pub(super) fn begin_proposal(
@@ -105,7 +105,7 @@ impl ClaudeBackend<'_> {
         };
         Ok(Decided::new(
             undo,
-            Written::done(format!("{}{not_restored}", files_summary(&images))),
+            Written::done(format!("{}{not_restored}", undo_files_summary(&images))),
         ))
     }
 }

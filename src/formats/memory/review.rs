@@ -12,7 +12,7 @@ use crate::formats::{
 use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, Journal, StrayAction};
 use crate::review::proposal::{self, NewProposal};
-use crate::review::summary::commit_summary;
+use crate::review::summary::undo_commit_summary;
 use crate::store::{MemorySet, Store};
 
 impl MemoryBackend<'_> {
@@ -97,7 +97,7 @@ impl MemoryBackend<'_> {
             parts.push(format!("{} {}", stray.action.as_str(), stray.file));
         }
         if stray.is_none() || !commit.is_empty() {
-            parts.push(commit_summary(&commit));
+            parts.push(undo_commit_summary(&commit));
         }
         let mut decided = Decided::new(undone, written(commit, Some(parts.join("; "))));
         let back_redacted = |file: &str, keeper: &str| {
