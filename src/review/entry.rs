@@ -106,6 +106,27 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The entry of a change made at `at` by this user, as `meta` says of it (its proposal,
+    /// reason, the entry it undoes, a stray file it moves); what it wrote the caller adds.
+    pub(crate) fn new(id: u64, at: i64, op: Op, meta: &EntryMeta) -> Self {
+        Self {
+            id,
+            at,
+            op,
+            who: Who::current(),
+            before: Vec::new(),
+            after: Vec::new(),
+            proposal: meta.proposal.clone(),
+            reason: meta.reason.clone(),
+            undoes: meta.undoes,
+            conflict: None,
+            dropped: None,
+            files: Vec::new(),
+            lines: Vec::new(),
+            stray: meta.stray.clone(),
+        }
+    }
+
     /// Whether undoing this entry would change anything (a rejection, say, changed no file).
     pub fn changed_files(&self) -> bool {
         !(self.before.is_empty()

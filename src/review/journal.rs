@@ -34,7 +34,6 @@ use super::filed::{self, Decision};
 use super::intent::Intent;
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
-use super::who::Who;
 use crate::fs::{IoHooks, IoOp};
 use crate::store::StoreError;
 use crate::store::time::now_ms;
@@ -507,20 +506,13 @@ impl Journal {
         decision: Decision,
     ) -> Result<Entry, ReviewError> {
         let entry = Entry {
-            id: self.next_id()?,
-            at: now_ms(),
-            op: meta.op.unwrap_or(Op::Reject),
-            who: Who::current(),
-            before: Vec::new(),
-            after: Vec::new(),
-            proposal: meta.proposal,
-            reason: meta.reason,
-            undoes: meta.undoes,
-            conflict: None,
-            dropped: None,
-            files: Vec::new(),
-            lines: Vec::new(),
             stray: None,
+            ..Entry::new(
+                self.next_id()?,
+                now_ms(),
+                meta.op.unwrap_or(Op::Reject),
+                &meta,
+            )
         };
         let intent = Intent {
             entry: entry.clone(),

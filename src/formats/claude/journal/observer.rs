@@ -18,7 +18,6 @@ use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::line_change::{LINE_FILES, LineChange};
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
-use crate::review::who::Who;
 use crate::store::time::now_ms;
 
 /// The journal of `folder` (in its state directory).
@@ -192,20 +191,14 @@ impl ChangeObserver for ClaudeJournalObserver {
         let (files, lines) = kept(images);
         let intent = Intent {
             entry: Entry {
-                id: self.journal.next_id()?,
-                at: now_ms(),
-                op: self.meta.op.unwrap_or_else(|| op_of(images)),
-                who: Who::current(),
-                before: Vec::new(),
-                after: Vec::new(),
-                proposal: self.meta.proposal.clone(),
-                reason: self.meta.reason.clone(),
-                undoes: self.meta.undoes,
-                conflict: None,
-                dropped: None,
                 files,
                 lines,
-                stray: None,
+                ..Entry::new(
+                    self.journal.next_id()?,
+                    now_ms(),
+                    self.meta.op.unwrap_or_else(|| op_of(images)),
+                    &self.meta,
+                )
             },
             expect: Expect::Files,
             decision: self.deciding.as_ref().map(|d| d.decision.clone()),

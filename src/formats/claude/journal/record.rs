@@ -9,7 +9,6 @@ use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal};
-use crate::review::who::Who;
 use crate::store::time::now_ms;
 
 /// Appends the committed entry for `images` (files as they were and are now). An earlier
@@ -27,20 +26,14 @@ pub fn record(
     let (files, lines) = kept(&images);
     let intent = Intent {
         entry: Entry {
-            id: journal.next_id()?,
-            at: now_ms(),
-            op: meta.op.unwrap_or_else(|| op_of(&images)),
-            who: Who::current(),
-            before: Vec::new(),
-            after: Vec::new(),
-            proposal: meta.proposal,
-            reason: meta.reason,
-            undoes: meta.undoes,
-            conflict: None,
-            dropped: None,
             files,
             lines,
-            stray: None,
+            ..Entry::new(
+                journal.next_id()?,
+                now_ms(),
+                meta.op.unwrap_or_else(|| op_of(&images)),
+                &meta,
+            )
         },
         expect: Expect::Files,
         decision: None,

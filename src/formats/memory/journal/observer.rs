@@ -12,7 +12,6 @@ use crate::review::journal::{
 };
 use crate::review::proposal::{self as filed, Deciding};
 use crate::review::state::{StateDir, text_digest};
-use crate::review::who::Who;
 use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Store, StoreError};
 
@@ -134,24 +133,14 @@ impl CommitObserver for JournalObserver {
         };
         let pending = Intent {
             entry: Entry {
-                id: self.journal.next_id()?,
-                at: now_ms(),
-                op,
-                who: Who::current(),
                 before: removed,
                 after: written,
-                proposal: self.meta.proposal.clone(),
-                reason: self.meta.reason.clone(),
-                undoes: self.meta.undoes,
-                conflict: None,
                 dropped: self
                     .dropped
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .clone(),
-                files: Vec::new(),
-                lines: Vec::new(),
-                stray: self.meta.stray.clone(),
+                ..Entry::new(self.journal.next_id()?, now_ms(), op, &self.meta)
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),

@@ -12,7 +12,6 @@ use crate::review::journal::{
     DROPPED_DIR, Entry, EntryMeta, Journal, JournalRecord, Op, StrayAction, StrayChange,
 };
 use crate::review::state::StateDir;
-use crate::review::who::Who;
 use crate::store::record::MAX_RECORD_BYTES;
 use crate::store::time::now_ms;
 use crate::store::{Commit, Store, StoreError, StoredRecord, codec};
@@ -170,20 +169,8 @@ fn journal_step(
         }))?;
     let intent = Intent {
         entry: Entry {
-            id,
-            at: now_ms(),
-            op: meta.op.unwrap_or(Op::Rm),
-            who: Who::current(),
-            before: Vec::new(),
-            after: Vec::new(),
             proposal: None,
-            reason: meta.reason,
-            undoes: meta.undoes,
-            conflict: None,
-            dropped: None,
-            files: Vec::new(),
-            lines: Vec::new(),
-            stray: Some(stray.clone()),
+            ..Entry::new(id, now_ms(), meta.op.unwrap_or(Op::Rm), &meta)
         },
         expect: Expect::Stray {
             file: stray.file,
