@@ -17,8 +17,8 @@ use notify::{RecursiveMode, Watcher as _};
 
 use crate::claude::index::INDEX_FILE;
 use crate::claude::{ClaudeFolder, Snapshot};
-use crate::store::time::now_ms;
 use crate::store::{Commit, Touched};
+use crate::time::now_ms;
 use crate::watch::WatchError;
 
 /// How long the folder must be quiet before it is read again while a file written may still

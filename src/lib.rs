@@ -83,6 +83,7 @@ pub mod review;
 pub mod sanitize;
 pub mod session;
 pub mod store;
+pub(crate) mod time;
 #[cfg(feature = "tui")]
 pub mod tui;
 #[cfg(feature = "watch")]

@@ -174,7 +174,7 @@ fn listed(inspection: &Inspection) -> Vec<&str> {
     inspection.entries.iter().map(|e| e.file.as_str()).collect()
 }
 
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 impl Watcher {
     /// Starts watching. The first inspection is taken before this returns and is the baseline:

@@ -274,7 +274,7 @@ fn mark_held_now(file: &File) {
 /// When the lock's holder took it (Unix ms), from the stamp [`mark_held_now`] left; now when
 /// the stamp cannot be read.
 fn holder_since_ms(file: &File) -> i64 {
-    let now = crate::store::time::now_ms();
+    let now = crate::time::now_ms();
     file.metadata()
         .and_then(|m| m.modified())
         .ok()

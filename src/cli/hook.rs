@@ -103,7 +103,7 @@ fn log(answer: &Answer) {
     if crate::fs::create_private_dir_all(&dir).is_err() {
         return;
     }
-    let at = crate::store::time::format_ms(crate::store::time::now_ms());
+    let at = crate::time::format_ms(crate::time::now_ms());
     let mut text = String::new();
     for problem in &answer.problems {
         text.push_str(&format!("{at} {}\n", inert(problem).replace('\n', " ")));

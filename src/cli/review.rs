@@ -462,7 +462,7 @@ pub(super) fn describe(entry: &Entry) -> String {
     let head = format!(
         "#{:<4} {}  {:13} {}",
         entry.id,
-        crate::store::time::format_ms(entry.at),
+        crate::time::format_ms(entry.at),
         entry.op.as_str(),
         entry.who
     );

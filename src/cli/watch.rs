@@ -10,7 +10,7 @@ use std::io::Write;
 
 use crate::formats::{Backend, Capability, Change, Open, WatchEvent};
 use crate::sanitize;
-use crate::store::time::{format_ms, now_ms};
+use crate::time::{format_ms, now_ms};
 
 #[derive(clap::Args, Debug, Default)]
 pub(super) struct WatchArgs {

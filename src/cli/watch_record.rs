@@ -7,7 +7,7 @@ use std::io::Write;
 
 use crate::formats::{Capability, Open, OpenOptions, Recorded};
 use crate::sanitize;
-use crate::store::time::format_ms;
+use crate::time::format_ms;
 
 #[derive(serde::Serialize)]
 struct RecordedLine<'a> {

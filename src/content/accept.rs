@@ -12,7 +12,7 @@ use crate::redact::redact;
 use crate::review::error::ReviewError;
 use crate::review::who::Who;
 use crate::store::StoreError;
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 pub const ACCEPTED_FILE: &str = "accepted.json";
 

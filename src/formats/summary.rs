@@ -63,7 +63,7 @@ impl Summary {
             warnings: count(Severity::Warning),
             index,
             last_change: last_change
-                .map(|t| crate::store::time::rfc3339(t, crate::store::time::Precision::Seconds)),
+                .map(|t| crate::time::rfc3339(t, crate::time::Precision::Seconds)),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::claude::Snapshot;
 use crate::review::journal::Entry;
 use crate::store::inspect::Inspection;
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 pub use crate::watch::WatchError;
 

@@ -36,7 +36,7 @@ pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
 use crate::fs::{IoHooks, IoOp};
 use crate::store::StoreError;
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// Where the previous layout kept an intent between a commit and its entry.

@@ -102,7 +102,7 @@ impl<T: ModelClient + ?Sized> ModelClient for Box<T> {
 pub enum ModelError {
     #[error("model settings are invalid: {0}")]
     Config(String),
-    #[error("model request to {target} timed out after {}", crate::store::time::friendly(*.after))]
+    #[error("model request to {target} timed out after {}", crate::time::friendly(*.after))]
     Timeout { target: String, after: Duration },
     #[error("could not reach the model server at {url}: {detail}")]
     Connect { url: String, detail: String },

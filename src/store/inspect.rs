@@ -312,7 +312,7 @@ impl Inspection {
                 Some(lock::LOCK_DIR),
                 format!(
                     "abandoned lock, last refreshed {}; the next writer breaks it",
-                    super::time::format_ms(mtime_ms)
+                    crate::time::format_ms(mtime_ms)
                 ),
             );
         }

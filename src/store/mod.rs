@@ -18,7 +18,6 @@ mod reinspect;
 mod repair;
 mod set;
 mod strays;
-pub mod time;
 mod txn;
 pub(crate) mod yaml_scalar;
 

@@ -7,7 +7,6 @@ use std::sync::{Arc, mpsc};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use memwb::formats::{Change, Seen, WatchEvent, Watched, Watcher};
-use memwb::store::time::now_ms;
 use memwb::store::{Store, StoreOptions};
 use memwb::tui::app::{App, Event, Reading};
 use memwb::tui::perform::{Env, Handover, Host, Work, perform};
@@ -452,4 +451,11 @@ pub fn alpha_beta_gamma(width: u16, height: u16) -> Harness {
 
 pub fn path_exists(p: &Path) -> bool {
     p.exists()
+}
+
+/// Milliseconds since the Unix epoch, as the watcher stamps its news.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

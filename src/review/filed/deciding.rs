@@ -7,7 +7,7 @@ use crate::review::error::ReviewError;
 use crate::review::state::StateDir;
 use crate::review::who::Who;
 use crate::store::Store;
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 /// Fails unless `proposal` is still pending.
 pub(crate) fn pending(proposal: &Proposal) -> Result<(), ReviewError> {

@@ -22,8 +22,8 @@ use super::who::Who;
 use crate::change::FileImage;
 use crate::redact::records::{is_copy_of, redact_input};
 use crate::redact::{REDACTION_EVIDENCE, redact};
-use crate::store::time::now_ms;
 use crate::store::{MemorySet, Record, RecordInput, Store, StoreError};
+use crate::time::now_ms;
 
 mod deciding;
 mod files;

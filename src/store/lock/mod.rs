@@ -14,7 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::error::{Result, StoreError};
-use super::time::{format_ms, millis_rounded, now_ms};
+use crate::time::{format_ms, millis_rounded, now_ms};
 
 mod in_process;
 
@@ -66,9 +66,9 @@ impl LockWait {
     /// When the holder last refreshed the lock as a clock time (`HH:MM:SS`, UTC), and how many
     /// whole seconds ago that was: what a person waiting is told.
     pub fn held_since(&self) -> (String, i64) {
-        let since = super::time::format_ms(self.held_since_ms);
+        let since = crate::time::format_ms(self.held_since_ms);
         let clock = since.get(11..19).unwrap_or(&since).to_owned();
-        let ago = (super::time::now_ms() - self.held_since_ms).max(0) / 1000;
+        let ago = (crate::time::now_ms() - self.held_since_ms).max(0) / 1000;
         (clock, ago)
     }
 }
@@ -355,8 +355,8 @@ fn check_ours(dir: &Path, ours: SystemTime) -> Result<(), String> {
         Ok(mtime) if mtime == ours => Ok(()),
         Ok(mtime) => Err(format!(
             "its mtime is {} but we last set {}: another process took it",
-            crate::store::time::rfc3339(mtime, crate::store::time::Precision::Nanos),
-            crate::store::time::rfc3339(ours, crate::store::time::Precision::Nanos)
+            crate::time::rfc3339(mtime, crate::time::Precision::Nanos),
+            crate::time::rfc3339(ours, crate::time::Precision::Nanos)
         )),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err("the lock directory was removed".into())

@@ -11,7 +11,7 @@ impl App {
     /// A save (or any change) waits for a lock another process holds: said in the status line,
     /// never on the terminal under the drawing; the change goes on when the lock is free.
     pub(super) fn lock_waited(&mut self, wait: crate::store::LockWait) {
-        let since = crate::store::time::format_ms(wait.held_since_ms);
+        let since = crate::time::format_ms(wait.held_since_ms);
         let clock = since.get(11..19).unwrap_or(&since);
         self.set_status(
             StatusKind::Info,

@@ -10,7 +10,7 @@ use super::list_filter::ListFilter;
 use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
 use crate::review::Entry;
 use crate::sanitize;
-use crate::store::time::format_ms;
+use crate::time::format_ms;
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;

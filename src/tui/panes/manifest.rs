@@ -474,14 +474,11 @@ fn footer_lines(
     let lock = match inspection.lock {
         LockState::Free => Span::styled("free", theme.ok()),
         LockState::Held { mtime_ms } => Span::styled(
-            format!(
-                "held (refreshed {})",
-                crate::store::time::format_ms(mtime_ms)
-            ),
+            format!("held (refreshed {})", crate::time::format_ms(mtime_ms)),
             theme.warning(),
         ),
         LockState::Stale { mtime_ms } => Span::styled(
-            format!("stale since {}", crate::store::time::format_ms(mtime_ms)),
+            format!("stale since {}", crate::time::format_ms(mtime_ms)),
             theme.error(),
         ),
     };

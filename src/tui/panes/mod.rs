@@ -178,7 +178,7 @@ pub fn scroll(position: &mut usize, action: Action, page: usize, len: usize) -> 
 
 /// `2026-11-30 00:41:12Z` (UTC) from Unix milliseconds.
 pub fn short_time(ms: i64) -> String {
-    let full = crate::store::time::format_ms(ms);
+    let full = crate::time::format_ms(ms);
     match full.get(..19) {
         Some(head) => format!("{}Z", head.replace('T', " ")),
         None => full,

@@ -18,7 +18,7 @@ use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::line_change::{LINE_FILES, LineChange};
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 /// The journal of `folder` (in its state directory).
 pub fn journal_of(folder: &ClaudeFolder) -> Result<Journal, ReviewError> {

@@ -9,7 +9,7 @@ use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal};
-use crate::store::time::now_ms;
+use crate::time::now_ms;
 
 /// Appends the committed entry for `images` (files as they were and are now). An earlier
 /// change a crash interrupted is resolved first, as every change does.

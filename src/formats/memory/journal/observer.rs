@@ -12,8 +12,8 @@ use crate::review::journal::{
 };
 use crate::review::proposal::{self as filed, Deciding};
 use crate::review::state::{StateDir, text_digest};
-use crate::store::time::now_ms;
 use crate::store::{Commit, CommitObserver, MemorySet, Store, StoreError};
+use crate::time::now_ms;
 
 /// The observer that journals every transaction of one operation.
 pub struct JournalObserver {

@@ -13,8 +13,8 @@ use crate::review::journal::{
 };
 use crate::review::state::StateDir;
 use crate::store::record::MAX_RECORD_BYTES;
-use crate::store::time::now_ms;
 use crate::store::{Commit, Store, StoreError, StoredRecord, codec};
+use crate::time::now_ms;
 
 /// Lists the unlisted record file `file` in the set as it is, if it still holds `seen`;
 /// journaled so that undo makes it an unlisted file again, byte for byte.

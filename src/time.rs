@@ -13,7 +13,7 @@ pub(crate) fn millis_rounded(time: SystemTime) -> i64 {
 }
 
 /// Now, in milliseconds since the epoch, rounded as `millis_rounded` does.
-pub fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     millis_rounded(SystemTime::now())
 }
 
