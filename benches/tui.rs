@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use memwb::formats::{EditorChange, Open};
+use memwb::formats::{EditorChange, Open, Shown};
 use memwb::store::{MemoryType, Record, Store, StoreOptions, index, manifest};
 use memwb::tui::app::{App, Event};
 use memwb::tui::jobs::Job;
@@ -92,7 +92,11 @@ fn bench_set(n: usize) {
     let inspection = Arc::new(store.inspect());
     assert_eq!(inspection.entries.len(), n);
     assert!(inspection.is_readable());
-    let mut app = App::new(store.clone(), inspection, Theme::from_env());
+    let mut app = App::new(
+        Open::Memory(store.clone()),
+        Shown::from(inspection),
+        Theme::from_env(),
+    );
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
 
     time(5, || {
@@ -194,7 +198,11 @@ fn settle() {
 fn first_screen(workspace: &std::path::Path, n: usize) -> App {
     let store = Store::open(workspace, options(n)).expect("open");
     let inspection = Arc::new(store.inspect());
-    let mut app = App::new(store, inspection, Theme::from_env());
+    let mut app = App::new(
+        Open::Memory(store),
+        Shown::from(inspection),
+        Theme::from_env(),
+    );
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
     app
@@ -261,7 +269,11 @@ fn bench_first_screen(n: usize) {
 fn bench_own_commit(n: usize, incremental: bool) {
     let dir = workspace(n);
     let store = Store::open(dir.path(), options(n + 100)).expect("open");
-    let mut app = App::new(store.clone(), Arc::new(store.inspect()), Theme::from_env());
+    let mut app = App::new(
+        Open::Memory(store.clone()),
+        Shown::from(Arc::new(store.inspect())),
+        Theme::from_env(),
+    );
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     let mut samples = Vec::new();
     for i in 0..30 {
@@ -274,7 +286,7 @@ fn bench_own_commit(n: usize, incremental: bool) {
         let open = Open::Memory(store.clone());
         let start = Instant::now();
         let done = if incremental {
-            let shown = app.shown.inspection().cloned().expect(".memory");
+            let shown = app.shown.clone();
             job.run_from(&open, Some((&shown, app.watch_readings)))
         } else {
             job.run(&open)
@@ -302,7 +314,11 @@ fn bench_outside_commit(n: usize, settled: bool) {
     }
     let store = Store::open(dir.path(), options(n + 100)).expect("open");
     let inspection = Arc::new(store.inspect());
-    let mut app = App::new(store.clone(), inspection, Theme::from_env());
+    let mut app = App::new(
+        Open::Memory(store.clone()),
+        Shown::from(inspection),
+        Theme::from_env(),
+    );
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     let (tx, rx) = mpsc::channel();
     let (_watcher, _) = Watcher::start(store.clone(), WatchOptions::default(), move |event| {
@@ -435,7 +451,7 @@ mod claude {
     fn app(folder: &ClaudeFolder) -> (App, Terminal<TestBackend>) {
         let shown = memwb::formats::Shown::of_topics(folder, Arc::new(folder.read()));
         let backend = memwb::formats::Open::Claude(folder.clone());
-        let app = App::showing(backend, shown, Theme::from_env());
+        let app = App::new(backend, shown, Theme::from_env());
         (
             app,
             Terminal::new(TestBackend::new(100, 30)).expect("terminal"),

@@ -566,14 +566,14 @@ fn the_modules_public_only_for_tests_gain_no_pub_item() {
 /// reaches each format through `formats::Open` and `formats::Backend`; what is left here is what
 /// its state and jobs still keep per format. A file may only go down: a new name fails, and one
 /// that goes must leave this list (the test says so), so the list only shrinks.
-const TUI_FORMAT_NAMES: [(&str, usize); 31] = [
-    ("src/tui/app.rs", 10),
+const TUI_FORMAT_NAMES: [(&str, usize); 29] = [
+    ("src/tui/app.rs", 4),
     ("src/tui/app/claude_edit.rs", 2),
     ("src/tui/app/editing.rs", 1),
     ("src/tui/app/findings.rs", 1),
     ("src/tui/app/job_results.rs", 1),
     ("src/tui/app/keys.rs", 2),
-    ("src/tui/app/lifecycle.rs", 4),
+    ("src/tui/app/lifecycle.rs", 3),
     ("src/tui/app/modal.rs", 2),
     ("src/tui/app/reading.rs", 3),
     ("src/tui/app/strays.rs", 2),
@@ -584,7 +584,6 @@ const TUI_FORMAT_NAMES: [(&str, usize); 31] = [
     ("src/tui/editor/view.rs", 1),
     ("src/tui/evals.rs", 14),
     ("src/tui/external.rs", 1),
-    ("src/tui/jobs.rs", 4),
     ("src/tui/panes/claude.rs", 11),
     ("src/tui/panes/diff.rs", 1),
     ("src/tui/panes/index.rs", 5),
@@ -595,7 +594,6 @@ const TUI_FORMAT_NAMES: [(&str, usize); 31] = [
     ("src/tui/panes/record.rs", 3),
     ("src/tui/panes/strays.rs", 1),
     ("src/tui/perform.rs", 1),
-    ("src/tui/run.rs", 4),
     ("src/tui/theme.rs", 2),
     ("src/tui/ui.rs", 1),
 ];

@@ -260,6 +260,20 @@ pub trait Backend {
     /// The journal's newest `last` entries, oldest first, as it reads now (nothing resolved or
     /// written, unlike [`Backend::journal`]).
     fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError>;
+
+    /// The folder read after one of the workbench's own changes, on top of `shown` (the
+    /// reading it showed, which its watcher keeps current), reading only what the change may
+    /// have touched; `None` when the format reads its folder whole after a change
+    /// ([`Backend::shown`]).
+    fn shown_after_change(&self, _shown: &Shown) -> Option<Shown> {
+        None
+    }
+
+    /// The bytes of `file`, an entry of the set that does not read, as the repair editor
+    /// opens them (`None`: missing or unreadable, or the format lists no such entries).
+    fn entry_bytes(&self, _file: &str) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

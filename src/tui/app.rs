@@ -55,8 +55,8 @@ use crate::content::report::SetReport;
 use crate::formats::Open as Backend;
 use crate::formats::{Shown, Summary};
 use crate::review::ProposalStatus;
-use crate::store::inspect::{Inspection, ManifestEntry};
-use crate::store::{Record, Store};
+use crate::store::Record;
+use crate::store::inspect::ManifestEntry;
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -87,7 +87,7 @@ pub enum Event {
     /// The event loop started: background work that needs no input may begin.
     Started,
     /// A change waited a second for a lock another process holds (it goes on waiting).
-    LockWait(crate::store::LockWait),
+    LockWait(crate::formats::LockWait),
     /// The eval cases ran in the background.
     Evaluated(Box<Evaluated>),
     /// Every memory folder found, for the Sets view.
@@ -122,7 +122,8 @@ pub enum Effect {
     },
     /// Load the proposals and the journal, then send [`Event::Review`].
     LoadReview,
-    /// Read a manifest entry's bytes (`Store::entry_bytes`), then send [`Event::EntryRead`].
+    /// Read the bytes of a set entry that does not read (`Backend::entry_bytes`), then send
+    /// [`Event::EntryRead`].
     ReadEntry {
         file: String,
     },
@@ -201,12 +202,8 @@ pub const LOG_SIZE: usize = 100;
 pub use strays::unreadable;
 
 impl App {
-    pub fn new(store: Store, inspection: Arc<Inspection>, theme: Theme) -> Self {
-        Self::showing(Backend::Memory(store), Shown::from(inspection), theme)
-    }
-
     /// The workbench on `backend`, showing `shown` (its reading).
-    pub fn showing(backend: Backend, shown: Shown, theme: Theme) -> Self {
+    pub fn new(backend: Backend, shown: Shown, theme: Theme) -> Self {
         // What this process journals from now on was made in the workbench.
         crate::review::who::Tool::set(crate::review::who::Tool::Workbench);
         let mut app = Self {
@@ -291,11 +288,6 @@ impl App {
                 format!("new proposal: {}{hint}", new.join(", ")),
             );
         }
-    }
-
-    /// The `.memory` store, when that is what is open.
-    pub fn store(&self) -> Option<&Store> {
-        self.backend.store()
     }
 
     pub fn selected_entry(&self) -> Option<&ManifestEntry> {

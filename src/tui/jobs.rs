@@ -15,8 +15,6 @@ use crate::content::report::Checked;
 use crate::eval::{Case, EvalError, FolderEval};
 use crate::formats::{EditorChange, FormatError, IndexPlan, Open, Shown};
 use crate::review::{Entry, ReviewError};
-use crate::store::Touched;
-use crate::store::inspect::Inspection;
 
 /// What a file's text is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,11 +154,7 @@ impl Job {
     /// as [`Job::run_from`] says.
     pub fn bind(self, open: &Open, shown: (Shown, u64)) -> Bound {
         let open = open.clone();
-        let (shown, readings) = (shown.0.inspection().cloned(), shown.1);
-        Box::new(move || {
-            let base = shown.as_deref().map(|shown| (shown, readings));
-            self.run_from(&open, base)
-        })
+        Box::new(move || self.run_from(&open, Some((&shown.0, shown.1))))
     }
 
     /// Runs the job and reads the whole folder after it.
@@ -171,10 +165,10 @@ impl Job {
     /// Runs the job, then reads the folder and its journal once, unless it only read (the
     /// text to edit, the fix `R` shows): the watcher reports what others change meanwhile.
     /// With `shown` (the reading the app shows, which a watcher keeps current, and the count
-    /// of readings it has delivered), a `.memory` set is read after it as the watcher reads it
-    /// after a commit: only the record files the manifest now lists and `shown` did not hold.
-    /// A reload reads everything.
-    pub fn run_from(self, open: &Open, shown: Option<(&Inspection, u64)>) -> JobDone {
+    /// of readings it has delivered), the folder is read after it on top of that reading
+    /// where its backend can (`Backend::shown_after_change`: on `.memory`, only the record
+    /// files the manifest now lists and `shown` did not hold). A reload reads everything.
+    pub fn run_from(self, open: &Open, shown: Option<(&Shown, u64)>) -> JobDone {
         let result = self.outcome(open);
         if matches!(self, Self::Read { .. } | Self::PlanIndexFix) {
             return JobDone {
@@ -185,16 +179,19 @@ impl Job {
             };
         }
         let shown = shown.filter(|_| !matches!(self, Self::Reload));
-        let (after, read_from) = match (open.store(), shown) {
-            (Some(store), Some((shown, readings))) => {
-                let inspection = store.reinspect(shown, &Touched::default());
+        let on_top = shown.and_then(|(shown, readings)| {
+            let after = open.backend().shown_after_change(shown)?;
+            Some((after, readings))
+        });
+        let (after, read_from) = match on_top {
+            Some((shown, readings)) => {
                 let after = Reading {
-                    shown: Shown::from(Arc::new(inspection)),
+                    shown,
                     review: Arc::new(Review::of(open)),
                 };
                 (after, Some(readings))
             }
-            _ => (Reading::of(open), None),
+            None => (Reading::of(open), None),
         };
         JobDone {
             job: self,
@@ -362,7 +359,7 @@ mod tests {
     fn a_commit_reads_only_what_it_changed_on_top_of_the_shown_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
         let open = Open::Memory(store);
-        let done = add("three").run_from(&open, Some((&shown, 7)));
+        let done = add("three").run_from(&open, Some((&shown.clone().into(), 7)));
         assert!(done.result.is_ok(), "{:?}", done.result);
         assert_eq!(done.read_from, Some(7));
         let after = inspection_after(&done);
@@ -381,7 +378,7 @@ mod tests {
     fn a_reload_reads_everything_even_on_top_of_a_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
         let open = Open::Memory(store.clone());
-        let done = Job::Reload.run_from(&open, Some((&shown, 0)));
+        let done = Job::Reload.run_from(&open, Some((&shown.clone().into(), 0)));
         assert_eq!(done.read_from, None);
         assert_eq!(*inspection_after(&done), store.inspect());
         assert_eq!(body_of_one(&inspection_after(&done)), "FIRST");
@@ -392,14 +389,15 @@ mod tests {
         let (_dir, store, shown) = edited_behind_the_reading();
         let open = Open::Memory(store.clone());
         // The watcher delivered nothing meanwhile: the job's reading is shown.
-        let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = add("three").run_from(&open, Some((&shown, app.watch_readings)));
+        let reading = Shown::from(shown.clone());
+        let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
+        let done = add("three").run_from(&open, Some((&reading, app.watch_readings)));
         app.update(Event::Job(Box::new(done)));
         let inspection = |app: &App| app.shown.inspection().cloned().expect(".memory");
         assert_eq!(inspection(&app).valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
-        let mut app = App::new(store.clone(), shown.clone(), Theme::plain());
-        let done = remove("three").run_from(&open, Some((&shown, 0)));
+        let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
+        let done = remove("three").run_from(&open, Some((&reading, 0)));
         let watched = Arc::new(store.inspect());
         app.watch_readings = 1;
         app.shown = watched.clone().into();

@@ -2,7 +2,7 @@
 //! `.memory`, or Claude Code's auto memory), through [`crate::formats::Open`].
 //!
 //! One event enum ([`app::Event`]) is fed by terminal input, the watcher ([`crate::watch`])
-//! and finished background jobs, and drained before each render ([`run()`]). Each pane is a small
+//! and finished background jobs, and drained before each render ([`run_on`]). Each pane is a small
 //! component in [`panes`]; the keymap ([`keymap`]) is data that drives dispatch, the hints bar
 //! and the help overlay. All untrusted text goes through [`sanitize`].
 
@@ -30,7 +30,7 @@ pub mod ui;
 pub mod watching;
 
 pub use error::TuiError;
-pub use run::run;
+pub use run::run_on;
 
 /// Sends logs to a file, never to the screen: `$MEMWB_LOG` or `<temp dir>/memwb.log`, level
 /// from `RUST_LOG` (default `info`). Does nothing when a subscriber is already set.

@@ -88,12 +88,11 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
             }));
         }
         Effect::ReadEntry { file } => {
-            if let Some(store) = app.store().cloned() {
-                host.spawn(Work::new(move || {
-                    let bytes = store.entry_bytes(&file);
-                    Event::EntryRead { file, bytes }
-                }));
-            }
+            let backend = app.backend.clone();
+            host.spawn(Work::new(move || {
+                let bytes = backend.backend().entry_bytes(&file);
+                Event::EntryRead { file, bytes }
+            }));
         }
         Effect::Query {
             query,

@@ -15,7 +15,6 @@ use super::watching::{Watching, watch};
 use super::{external, terminal, ui};
 use crate::formats::Open as Backend;
 use crate::formats::OpenOptions;
-use crate::store::Store;
 
 /// Every memory folder under Claude Code's config folder and `roots`, summed up, with the
 /// error and warning counts of `check` (the folder's own findings and the content audit, as
@@ -37,17 +36,6 @@ fn map(event: TermEvent) -> Option<Event> {
         TermEvent::Paste(text) => Some(Event::Paste(text)),
         TermEvent::FocusGained | TermEvent::FocusLost => None,
     }
-}
-
-/// Opens the workbench on `store` until the user quits. The Sets view also looks in its
-/// workspace.
-pub fn run(store: Store) -> Result<(), TuiError> {
-    let roots = vec![store.workspace().to_owned()];
-    let options = OpenOptions {
-        store: store.options().clone(),
-        ..OpenOptions::default()
-    };
-    run_on(Backend::Memory(store), roots, options)
 }
 
 /// Opens the workbench on a folder of either format until the user quits. `roots` are where
@@ -74,7 +62,7 @@ struct Sets {
 
 /// Lock waits reported as events, so that the status line says so: the command line's notice
 /// writes to stderr, which is the terminal under the drawing.
-fn lock_waits_to(tx: &UnboundedSender<Event>) -> crate::store::lock::WaitNotice {
+fn lock_waits_to(tx: &UnboundedSender<Event>) -> crate::formats::WaitNotice {
     let tx = tx.clone();
     std::sync::Arc::new(move |wait| {
         let _ = tx.send(Event::LockWait(wait));

@@ -92,7 +92,8 @@ impl Harness {
         let workspace = store.workspace().to_owned();
         let inspection = Arc::new(store.inspect());
         let review = Arc::new(Review::of(&memwb::formats::Open::Memory(store.clone())));
-        let mut app = App::new(store, inspection, Theme::plain());
+        let shown = memwb::formats::Shown::from(inspection);
+        let mut app = App::new(memwb::formats::Open::Memory(store), shown, Theme::plain());
         app.set_review(review, false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
@@ -125,7 +126,7 @@ impl Harness {
         let snapshot = Arc::new(folder.read());
         let shown = memwb::formats::Shown::of_topics(&folder, snapshot);
         let backend = memwb::formats::Open::Claude(folder.clone());
-        let mut app = App::showing(backend.clone(), shown, Theme::plain());
+        let mut app = App::new(backend.clone(), shown, Theme::plain());
         app.set_review(Arc::new(Review::of(&backend)), false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
@@ -170,6 +171,7 @@ impl Harness {
 
     pub fn store(&self) -> Store {
         self.app
+            .backend
             .store()
             .cloned()
             .expect("the harness opens .memory sets")

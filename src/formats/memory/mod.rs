@@ -311,4 +311,12 @@ impl Backend for MemoryBackend<'_> {
     fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
         Ok(Journal::of(self.store).last_entries(last)?)
     }
+
+    fn shown_after_change(&self, shown: &super::Shown) -> Option<super::Shown> {
+        self.reread_after_change(shown)
+    }
+
+    fn entry_bytes(&self, file: &str) -> Option<Vec<u8>> {
+        self.store.entry_bytes(file)
+    }
 }

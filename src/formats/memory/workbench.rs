@@ -2,6 +2,7 @@
 //! broken entries it answers, and `R`, each one store transaction, journaled.
 
 use std::path::{Component, Path};
+use std::sync::Arc;
 
 use super::MemoryBackend;
 use super::journal::{self, journaled_op, strays};
@@ -9,11 +10,11 @@ use super::write::written;
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::workbench::not_here;
-use crate::formats::{Changed, EditorChange, Filed, FormatError, IndexPlan, Written};
+use crate::formats::{Changed, EditorChange, Filed, FormatError, IndexPlan, Shown, Written};
 use crate::review::Op;
 use crate::review::summary::commit_summary;
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
-use crate::store::{Commit, StoreError};
+use crate::store::{Commit, StoreError, Touched};
 
 impl MemoryBackend<'_> {
     /// MEMORY.md as it is on disk (`None`: there is none).
@@ -94,6 +95,14 @@ impl MemoryBackend<'_> {
             listed: listing.proposals.into_iter().map(|p| (p, None)).collect(),
             corrupt: listing.corrupt,
         })
+    }
+
+    /// After our own commit the manifest names every new record file: only those the reading
+    /// shown did not hold are read, as the watcher reads after a commit (no file named).
+    pub(super) fn reread_after_change(&self, shown: &Shown) -> Option<Shown> {
+        let inspection = shown.inspection()?;
+        let after = self.store.reinspect(inspection, &Touched::default());
+        Some(Shown::from(Arc::new(after)))
     }
 
     pub(super) fn edited(&self, change: &EditorChange) -> Result<Changed, FormatError> {

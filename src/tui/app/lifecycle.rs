@@ -10,7 +10,7 @@ use crate::tui::keymap::Action;
 impl App {
     /// A save (or any change) waits for a lock another process holds: said in the status line,
     /// never on the terminal under the drawing; the change goes on when the lock is free.
-    pub(super) fn lock_waited(&mut self, wait: crate::store::LockWait) {
+    pub(super) fn lock_waited(&mut self, wait: crate::formats::LockWait) {
         let since = crate::time::format_ms(wait.held_since_ms);
         let clock = since.get(11..19).unwrap_or(&since);
         self.set_status(

@@ -57,7 +57,7 @@ impl App {
 
     /// The workbench on `backend`, showing `reading`.
     pub fn opened(backend: Backend, reading: Reading, theme: Theme) -> Self {
-        let mut app = Self::showing(backend.clone(), reading.shown.clone(), theme);
+        let mut app = Self::new(backend.clone(), reading.shown.clone(), theme);
         app.show(backend, reading);
         if let Some(text) = app.unreadable_status() {
             app.set_status(StatusKind::Error, text);
