@@ -34,6 +34,21 @@ pub fn picture(c: char, out: &mut String) {
     }
 }
 
+/// Text made inert: every control, C1 and bidi character becomes a visible picture; line
+/// breaks and tabs stay as they are (for output that keeps its lines).
+#[cfg(feature = "cli")]
+pub(crate) fn inert(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_unsafe(c) && c != '\n' && c != '\t' {
+            picture(c, &mut out);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// One line of text, every unsafe character (line breaks included) made visible.
 pub fn line(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| is_unsafe(c) || c == '\t') {

@@ -144,11 +144,13 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         // Exit 2 from a hook blocks the agent's call: a hook invocation this binary cannot
         // parse (a setting or flag from another version) fails open instead.
-        Err(error) if hook::is_hook_invocation(std::env::args()) && error.use_stderr() => {
-            hook::log_unparsed(&error.to_string());
-            return ExitCode::from(EXIT_OK);
-        }
-        Err(error) => error.exit(),
+        Err(error) => match hook::hook_invocation(std::env::args()) {
+            Some(agent) if error.use_stderr() => {
+                hook::log_unparsed(agent, &error.to_string());
+                return ExitCode::from(EXIT_OK);
+            }
+            _ => error.exit(),
+        },
     };
     #[cfg(feature = "tui")]
     let workbench = matches!(

@@ -12,18 +12,10 @@ pub(super) fn shown(text: &str) -> String {
     inert(&redact(text))
 }
 
-/// Untrusted text made inert (see [`crate::sanitize`]): every control, C1 and bidi character
-/// becomes a visible picture; line breaks and tabs stay as they are.
+/// Untrusted text made inert: every control, C1 and bidi character becomes a visible picture;
+/// line breaks and tabs stay as they are.
 pub(super) fn inert(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if sanitize::is_unsafe(c) && c != '\n' && c != '\t' {
-            sanitize::picture(c, &mut out);
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    sanitize::inert(text)
 }
 
 /// A one-line field (a name, a description, a file name) as one line, as every output shows

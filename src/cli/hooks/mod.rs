@@ -1,18 +1,22 @@
-//! `memwb hooks install|uninstall|status`: memwb's entries in a Claude Code settings file
-//! (docs/claude-code.md, "Put memwb in front of Claude Code").
+//! `memwb hooks install|uninstall|status`: memwb's entries in an agent program's settings
+//! file (docs/claude-code.md, "Put memwb in front of Claude Code"). The agent knows the file's
+//! place and shape ([`crate::agents::Agent`]); this keeps what any edit of it needs: a
+//! backup, an atomic replace, a note of what memwb created.
 
 use std::path::{Path, PathBuf};
 
-mod edit;
 mod files;
-mod status;
 
 use anyhow::Context;
 
 use super::EXIT_OK;
 use super::output::inert;
-use crate::agents::claude_code::hook::settings::ShapeError;
-use crate::claude::locate::{config_dir, process_env};
+use crate::agents::{AGENTS, Agent, SettingsRefusal};
+
+/// The agent program whose settings `memwb hooks` edits.
+fn agent() -> &'static dyn Agent {
+    AGENTS[0]
+}
 
 #[derive(clap::Args, Debug)]
 pub(super) struct HooksArgs {
@@ -51,18 +55,19 @@ pub(super) struct InstallArgs {
 }
 
 fn settings_path(place: &WhereArgs) -> anyhow::Result<PathBuf> {
-    Ok(match &place.project {
-        Some(dir) if !dir.is_dir() => anyhow::bail!(
+    if let Some(dir) = &place.project
+        && !dir.is_dir()
+    {
+        anyhow::bail!(
             "--project {}: no such folder; nothing was changed",
             inert(&dir.display().to_string())
-        ),
-        Some(dir) => dir.join(".claude").join("settings.json"),
-        None => config_dir(&process_env)?.join("settings.json"),
-    })
+        );
+    }
+    Ok(agent().settings_file(place.project.as_deref())?)
 }
 
 /// A refusal of the file's shape, as the error the command ends with.
-fn refused(path: &Path, e: ShapeError) -> anyhow::Error {
+fn refused(path: &Path, e: SettingsRefusal) -> anyhow::Error {
     anyhow::anyhow!(
         "settings file {} {}; nothing was changed",
         path.display(),
@@ -74,18 +79,11 @@ fn refused(path: &Path, e: ShapeError) -> anyhow::Error {
     )
 }
 
-fn hook_command(mode: Option<&str>) -> String {
-    match mode {
-        Some(mode) => format!("memwb hook claude --mode {mode}"),
-        None => "memwb hook claude".to_owned(),
-    }
-}
-
 pub(super) fn run(args: &HooksArgs) -> anyhow::Result<u8> {
     match &args.action {
         HooksAction::Install(args) => install(args),
         HooksAction::Uninstall(place) => uninstall(place),
-        HooksAction::Status(place) => status::run(place),
+        HooksAction::Status(place) => status(place),
     }
 }
 
@@ -94,10 +92,13 @@ fn install(args: &InstallArgs) -> anyhow::Result<u8> {
     let target = files::real_target(&path);
     files::clear_leftovers(&target);
     let current = files::read(&target)?;
-    let command = hook_command(args.mode.as_deref());
+    let command = agent().hook_command(args.mode.as_deref());
     let text = current.as_ref().map_or("", |c| c.text.as_str());
     let shown = inert(&path.display().to_string());
-    let Some(new) = edit::install(text, &command).map_err(|e| refused(&path, e))? else {
+    let Some(new) = agent()
+        .with_hooks(text, &command)
+        .map_err(|e| refused(&path, e))?
+    else {
         say!("memwb's hooks are already installed in {shown}; nothing changed")?;
         return Ok(EXIT_OK);
     };
@@ -135,13 +136,15 @@ fn uninstall(place: &WhereArgs) -> anyhow::Result<u8> {
         say!("{shown} does not exist; nothing to remove")?;
         return Ok(EXIT_OK);
     };
-    let Some(new) = edit::uninstall(&current.text).map_err(|e| refused(&path, e))? else {
+    let Some(new) = agent()
+        .without_hooks(&current.text)
+        .map_err(|e| refused(&path, e))?
+    else {
         say!("memwb's hooks are not in {shown}; nothing changed")?;
         return Ok(EXIT_OK);
     };
-    let left = edit::without_layout(&new);
     if let Some(created) = files::created(&target)
-        && (left == "{}" || left.is_empty())
+        && agent().means_nothing(&agent().meaning(&new))
     {
         files::remove_created(&target, created)?;
         say!("removed memwb's hooks from {shown}, and the file, which memwb had created")?;
@@ -165,16 +168,29 @@ fn uninstall(place: &WhereArgs) -> anyhow::Result<u8> {
 /// memwb's entries, byte for byte, when it says the same up to layout (the file as it was
 /// before memwb's install, not a re-laid-out copy); else `new` itself.
 fn as_written_before(target: &Path, new: &str, current: &files::Current) -> Vec<u8> {
-    let wanted = edit::without_layout(new);
+    let wanted = agent().meaning(new);
     let before = files::backups(target)
         .into_iter()
         .rev()
         .find_map(|(_, path)| {
             let old = files::read(&path).ok()??;
-            matches!(edit::uninstall(&old.text), Ok(None)).then_some(old)
+            matches!(agent().without_hooks(&old.text), Ok(None)).then_some(old)
         });
     match before {
-        Some(old) if edit::without_layout(&old.text) == wanted => old.bytes,
+        Some(old) if agent().meaning(&old.text) == wanted => old.bytes,
         _ => current.with_bom(new),
     }
+}
+
+/// `memwb hooks status`: the agent's report, each settings file read as `install` reads it.
+fn status(place: &WhereArgs) -> anyhow::Result<u8> {
+    let read = |path: &Path| {
+        files::read(path)
+            .map(|current| current.map(|c| c.text))
+            .map_err(|e| format!("{e:#}"))
+    };
+    for line in agent().status(place.project.as_deref(), &read)? {
+        say!("{line}")?;
+    }
+    Ok(EXIT_OK)
 }

@@ -18,6 +18,8 @@ pub mod landing;
 pub mod output;
 pub mod scan;
 pub mod settings;
+#[cfg(feature = "cli")]
+pub(crate) mod settings_text;
 
 use std::path::{Path, PathBuf};
 

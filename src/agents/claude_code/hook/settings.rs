@@ -1,6 +1,6 @@
 //! memwb's entries in a Claude Code settings file (`hooks` in `settings.json`): what they are
 //! and how they are found on the parsed JSON. `memwb hooks install` edits the file's text
-//! (src/cli/hooks/edit.rs) so that nothing else in it changes.
+//! (`settings_text`) so that nothing else in it changes.
 
 use serde_json::{Map, Value, json};
 

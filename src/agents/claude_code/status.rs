@@ -1,32 +1,42 @@
-//! `memwb hooks status`: where memwb's hooks are installed, with which matcher and mode, and
-//! whether the gate works right now (memwb on PATH, the settings parse, the folder resolves,
-//! the hook's last answer).
+//! `memwb hooks status` for Claude Code: where memwb's hooks are installed, with which matcher
+//! and mode, and whether the gate works right now (memwb on PATH, the settings parse, the
+//! folder resolves, the hook's last answer).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::{WhereArgs, files};
-use crate::agents::claude_code::hook::Mode;
-use crate::agents::claude_code::hook::config::Config;
-use crate::agents::claude_code::hook::settings::{self, EVENTS, command_mode};
-use crate::claude::locate::{config_dir, locate, process_env, project_root};
+use super::agent::user_settings;
+use super::hook::Mode;
+use super::hook::config::Config;
+use super::hook::settings::{self, EVENTS, command_mode};
+use crate::agents::AgentError;
+use crate::agents::hook_log;
+use crate::claude::locate::{locate, process_env, project_root};
 use crate::claude::state::{key, state_root};
-use crate::cli::EXIT_OK;
-use crate::cli::hook::{DECISION, LOG_FILE};
-use crate::cli::output::inert;
-use crate::fs::{Links, read_regular};
+use crate::sanitize::inert;
 
-/// Most of a `hook.log` read.
-const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
+/// Reads a settings file's text; `None` when there is none.
+type ReadSettings<'a> = &'a dyn Fn(&Path) -> Result<Option<String>, String>;
 
-pub(super) fn run(place: &WhereArgs) -> anyhow::Result<u8> {
+/// `println!` into the report's lines.
+macro_rules! say {
+    ($lines:expr, $($arg:tt)*) => {
+        $lines.push(format!($($arg)*))
+    };
+}
+
+pub(super) fn report(
+    project: Option<&Path>,
+    read: ReadSettings<'_>,
+) -> Result<Vec<String>, AgentError> {
+    let mut out = Vec::new();
     let mut files = Vec::new();
-    if place.project.is_none() {
-        files.push(("user", config_dir(&process_env)?.join("settings.json")));
+    if project.is_none() {
+        files.push(("user", user_settings()?));
     }
-    let project = match &place.project {
-        Some(dir) => Some(dir.clone()),
+    let project = match project {
+        Some(dir) => Some(dir.to_owned()),
         None => std::env::current_dir().ok().map(|d| project_root(&d)),
     };
     if let Some(project) = &project {
@@ -37,24 +47,24 @@ pub(super) fn run(place: &WhereArgs) -> anyhow::Result<u8> {
     let mut gaps: Vec<String> = Vec::new();
     for (label, path) in &files {
         let shown = inert(&path.display().to_string());
-        let map = match parsed(path) {
+        let map = match parsed(path, read) {
             Ok(Some(map)) => map,
             Ok(None) => {
-                say!("{label} settings {shown}: no file")?;
+                say!(out, "{label} settings {shown}: no file");
                 continue;
             }
             Err(e) => {
-                say!(
-                    "{label} settings {shown}: unreadable: {}",
-                    inert(&format!("{e:#}"))
-                )?;
+                say!(out, "{label} settings {shown}: unreadable: {}", inert(&e));
                 gaps.push(format!("the {label} settings do not parse"));
                 continue;
             }
         };
         let found = settings::installed(&map);
         if found.is_empty() {
-            say!("{label} settings {shown}: memwb's hooks are not installed")?;
+            say!(
+                out,
+                "{label} settings {shown}: memwb's hooks are not installed"
+            );
             continue;
         }
         let events: Vec<&str> = found.iter().map(|(event, _, _)| event.as_str()).collect();
@@ -63,85 +73,94 @@ pub(super) fn run(place: &WhereArgs) -> anyhow::Result<u8> {
             .map(|(event, _)| *event)
             .filter(|event| !events.contains(event))
             .collect();
-        say!("{label} settings {shown}: installed")?;
+        say!(out, "{label} settings {shown}: installed");
         for (event, matcher, command) in &found {
             let shown_matcher = matcher
                 .as_deref()
                 .map(|m| format!(" [{}]", inert(m)))
                 .unwrap_or_default();
-            say!("  {event}{shown_matcher}: {}", inert(command))?;
+            say!(out, "  {event}{shown_matcher}: {}", inert(command));
             if settings::is_narrow_matcher(event, matcher.as_deref()) {
                 say!(
+                    out,
                     "  warning: this {event} matcher leaves tools out, so their writes are not seen; run memwb hooks install again to match every tool"
-                )?;
+                );
                 gaps.push(format!("{event} does not see every tool"));
             }
             commands.push(command.clone());
         }
         if !missing.is_empty() {
             say!(
+                out,
                 "  missing: {} (run memwb hooks install again)",
                 missing.join(", ")
-            )?;
+            );
             gaps.push(format!("{} not installed", missing.join(", ")));
         }
     }
     let Some(command) = commands.first() else {
-        say!("gate: not effective: memwb's hooks are not installed (memwb hooks install)")?;
-        return Ok(EXIT_OK);
+        say!(
+            out,
+            "gate: not effective: memwb's hooks are not installed (memwb hooks install)"
+        );
+        return Ok(out);
     };
     let installed = command_mode(command).and_then(Mode::parse);
     let (mode, from) = effective_mode(installed);
-    say!("mode: {} ({from})", mode.as_str())?;
+    say!(out, "mode: {} ({from})", mode.as_str());
     if mode == Mode::Off {
         gaps.push("the mode is off".into());
     }
     let (runs, found) = which_memwb(command);
-    say!("{runs}")?;
+    say!(out, "{runs}");
     if !found {
         gaps.push("memwb is not on PATH".into());
     }
     let folder = project.as_deref().map(memory_folder);
     match &folder {
-        Some(Ok(folder)) => say!("memory folder: {}", inert(&folder.display().to_string()))?,
+        Some(Ok(folder)) => say!(
+            out,
+            "memory folder: {}",
+            inert(&folder.display().to_string())
+        ),
         Some(Err(e)) => {
-            say!("memory folder: not found: {}", inert(e))?;
+            say!(out, "memory folder: not found: {}", inert(e));
             gaps.push("the memory folder does not resolve".into());
         }
         None => {}
     }
     let folder = folder.and_then(Result::ok);
     let lines = log_lines(folder.as_deref());
-    let decision = lines.iter().rev().find_map(|line| {
-        let (at, rest) = line.split_once(' ')?;
-        rest.strip_prefix(DECISION).map(|d| format!("{at} ({d})"))
-    });
+    let decision = hook_log::last_decision(&lines);
     say!(
+        out,
         "last decision: {}",
         inert(decision.as_deref().unwrap_or("none in hook.log"))
-    )?;
+    );
     match lines.last() {
-        Some(line) => say!("last hook.log entry: {}", inert(line))?,
-        None => say!("last hook.log entry: none")?,
+        Some(line) => say!(out, "last hook.log entry: {}", inert(line)),
+        None => say!(out, "last hook.log entry: none"),
     }
     if gaps.is_empty() {
-        say!("gate: effective")?;
+        say!(out, "gate: effective");
     } else {
-        say!("gate: not effective: {}", gaps.join("; "))?;
+        say!(out, "gate: not effective: {}", gaps.join("; "));
     }
-    Ok(EXIT_OK)
+    Ok(out)
 }
 
 /// A settings file's object: `None` when there is no file; an error when it does not parse
 /// (Claude Code then ignores it, and the hooks in it with it).
-fn parsed(path: &Path) -> anyhow::Result<Option<Map<String, Value>>> {
-    let Some(current) = files::read(path)? else {
+fn parsed(path: &Path, read: ReadSettings<'_>) -> Result<Option<Map<String, Value>>, String> {
+    let Some(text) = read(path)? else {
         return Ok(None);
     };
-    if current.text.trim().is_empty() {
+    if text.trim().is_empty() {
         return Ok(Some(Map::new()));
     }
-    Ok(Some(serde_json::from_str(&current.text)?))
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| e.to_string())
 }
 
 /// The auto memory folder of `project`, found exactly as the hook finds it.
@@ -157,22 +176,11 @@ fn log_lines(folder: Option<&Path>) -> Vec<String> {
     let Ok(root) = state_root() else {
         return Vec::new();
     };
-    let mut logs = vec![root.join(LOG_FILE)];
+    let mut dirs = vec![root.clone()];
     if let Some(real) = folder.and_then(|f| std::fs::canonicalize(f).ok()) {
-        logs.push(root.join("claude").join(key(&real)).join(LOG_FILE));
+        dirs.push(root.join("claude").join(key(&real)));
     }
-    let mut lines: Vec<String> = logs
-        .iter()
-        .filter_map(|path| read_regular(path, MAX_LOG_BYTES, Links::Refuse).ok()?)
-        .flat_map(|bytes| {
-            String::from_utf8_lossy(&bytes)
-                .lines()
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    lines.sort();
-    lines
+    hook_log::lines(&dirs)
 }
 
 /// The mode a hook in the session's folder would use, and where it comes from.

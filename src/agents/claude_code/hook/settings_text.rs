@@ -1,13 +1,13 @@
 //! memwb's entries spliced into a settings file's text and taken out of it, through the file's
 //! concrete syntax tree: every byte that is not memwb's entry stays as written (a number too
 //! big for a double, a duplicate key, the layout). What memwb's entries are, and which groups
-//! hold them, is src/agents/claude_code/hook/settings.rs.
+//! hold them, is [`super::settings`].
 
 use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 
-use crate::agents::claude_code::hook::settings::{
+use super::settings::{
     EVENTS, ShapeError, check_shape, group, holds_memwb, is_memwb_hook, only_memwb,
 };
 

@@ -1,0 +1,123 @@
+//! The agent programs the command line answers hooks for and installs them into, behind one
+//! trait, as the formats are behind `formats::Backend`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::claude_code;
+
+/// What the command line asks of an agent program's integration: `memwb hook <name>` answers
+/// one of its hook calls, `memwb hooks install|uninstall|status` edit and read its settings.
+/// The command line holds the file handling around an edit (backups, atomic replace) and the
+/// output; the agent knows its protocol and its settings' shape.
+pub(crate) trait Agent: Sync {
+    /// The word after `memwb hook` that names this program.
+    fn name(&self) -> &'static str;
+
+    /// One line of help for `memwb hook <name>`.
+    fn about(&self) -> &'static str;
+
+    /// Reads one hook call on stdin and answers it within the program's time budget; never
+    /// fails (a problem is logged, with no decision). `mode` is the hook command's `--mode`.
+    fn answer_stdin(&self, mode: Option<&str>) -> HookReply;
+
+    /// No decision, and `problem` to log (in the state root: no folder is known).
+    fn unanswered(&self, problem: &str) -> HookReply;
+
+    /// The settings file memwb's hooks go in: the project's shared settings under `project`,
+    /// else the user's.
+    fn settings_file(&self, project: Option<&Path>) -> Result<PathBuf, AgentError>;
+
+    /// The command the settings run for a hook call in `mode`.
+    fn hook_command(&self, mode: Option<&str>) -> String;
+
+    /// `text` (a settings file) with memwb's hooks running `command`; `None` when they are
+    /// already there. An error says why the file's shape cannot be edited.
+    fn with_hooks(&self, text: &str, command: &str) -> Result<Option<String>, SettingsRefusal>;
+
+    /// `text` without memwb's hooks; `None` when there were none.
+    fn without_hooks(&self, text: &str) -> Result<Option<String>, SettingsRefusal>;
+
+    /// The settings `text` says, its layout aside: two texts that say the same compare equal.
+    fn meaning(&self, text: &str) -> String;
+
+    /// Whether settings that mean `meaning` (from [`Agent::meaning`]) hold nothing at all.
+    fn means_nothing(&self, meaning: &str) -> bool;
+
+    /// `memwb hooks status`: the lines to print about where memwb's hooks are installed and
+    /// whether the gate works. `read` reads a settings file's text (`None`: no file).
+    fn status(
+        &self,
+        project: Option<&Path>,
+        read: &dyn Fn(&Path) -> Result<Option<String>, String>,
+    ) -> Result<Vec<String>, AgentError>;
+}
+
+/// Every agent program memwb answers hooks for; the first is the one `memwb hooks` edits.
+pub(crate) static AGENTS: [&dyn Agent; 1] = [&claude_code::ClaudeCode];
+
+/// The registered agent called `name`.
+pub(crate) fn named(name: &str) -> Option<&'static dyn Agent> {
+    AGENTS.iter().copied().find(|agent| agent.name() == name)
+}
+
+/// What one hook call prints and logs.
+#[derive(Debug, Default)]
+pub(crate) struct HookReply {
+    /// The JSON line for stdout, when there is a decision or context.
+    pub(crate) stdout: Option<String>,
+    /// Problems met (each ended in "no decision").
+    pub(crate) problems: Vec<String>,
+    /// What was decided, for the log (`PreToolUse deny`), when something was.
+    pub(crate) decision: Option<String>,
+    /// Where the log goes: the folder's state directory, else the state root.
+    pub(crate) log_dir: Option<PathBuf>,
+}
+
+/// Why a settings file's shape cannot be edited (it is not an object, a key appears twice).
+#[derive(Debug)]
+pub(crate) struct SettingsRefusal {
+    /// The rule the file breaks, as a sentence's end: "is not a JSON object (...)".
+    pub(crate) rule: String,
+}
+
+/// An agent program's place that could not be found (no home directory to hold its config).
+#[derive(Debug)]
+pub(crate) struct AgentError(pub(crate) String);
+
+impl fmt::Display for AgentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AgentError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_each_agent_installs_calls_that_agent_back() {
+        for agent in AGENTS {
+            for mode in [None, Some("record")] {
+                let command = agent.hook_command(mode);
+                let words: Vec<&str> = command.split_whitespace().collect();
+                assert_eq!(words.get(1), Some(&"hook"), "{command}");
+                let called = words.get(2).and_then(|name| named(name));
+                assert_eq!(called.map(|a| a.name()), Some(agent.name()), "{command}");
+            }
+        }
+    }
+
+    #[test]
+    fn agent_names_are_unique() {
+        for (i, agent) in AGENTS.iter().enumerate() {
+            assert!(
+                AGENTS[..i].iter().all(|other| other.name() != agent.name()),
+                "{} twice",
+                agent.name()
+            );
+        }
+    }
+}
