@@ -22,6 +22,7 @@ mod review;
 mod shown;
 mod state;
 mod summary;
+mod view;
 #[cfg(feature = "watch")]
 mod watch;
 mod workbench;
@@ -49,6 +50,9 @@ pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Propo
 pub use shown::{Shown, entry_key};
 pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
+#[cfg(feature = "tui")]
+pub(crate) use view::drift;
+pub use view::{Gauge, IndexLine, IndexMark, IndexView, Tone};
 #[cfg(feature = "watch")]
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,

@@ -125,6 +125,14 @@ impl Shown {
         }
     }
 
+    /// What the index pane shows, and the index's gauges.
+    pub fn index_view(&self) -> super::IndexView {
+        match self {
+            Self::Memory(inspection) => super::memory::view::index_view(inspection),
+            Self::Claude(view) => view.index_view(),
+        }
+    }
+
     /// How many rows the list has (the strays below a `.memory` list not counted).
     pub fn len(&self) -> usize {
         match self {

@@ -84,6 +84,16 @@ impl Theme {
         }
     }
 
+    /// The style of something said in `tone`.
+    pub fn tone(&self, tone: crate::formats::Tone) -> Style {
+        match tone {
+            crate::formats::Tone::Ok => self.ok(),
+            crate::formats::Tone::Warning => self.warning(),
+            crate::formats::Tone::Error => self.error(),
+            crate::formats::Tone::Dim => self.dim(),
+        }
+    }
+
     pub fn kind(&self, kind: crate::store::MemoryType) -> Style {
         use crate::store::MemoryType::*;
         self.fg(match kind {

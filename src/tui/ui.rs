@@ -18,7 +18,7 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let shown = app.shown.clone();
     let review = app.review.clone();
     let editing = app.editor.is_some();
-    let budget = app.index.view.budget;
+    let gauges = app.index.view.gauges.clone();
     let nouns = app.backend.backend().nouns();
     let keys = app.key_state();
     let Some(view) = app.view_mut() else {
@@ -31,7 +31,7 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
         theme: &theme,
         focused: true,
         selected: None,
-        budget,
+        gauges: &gauges,
         search: "",
         editing,
         selected_topic: None,
@@ -89,7 +89,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let theme = app.theme;
     let shown = app.shown.clone();
     let review = app.review.clone();
-    let budget = app.index.view.budget;
+    let gauges = app.index.view.gauges.clone();
     let search = app.manifest.filter.text().to_owned();
     let selected_topic = app.selected_topic_file();
     let report = app.findings.report.clone();
@@ -108,7 +108,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             selected: shown
                 .inspection()
                 .and_then(|i| app.manifest.selected_entry(i)),
-            budget,
+            gauges: &gauges,
             search: &search,
             editing,
             selected_topic: selected_topic.as_deref(),

@@ -4,6 +4,9 @@
 
 use std::sync::Arc;
 
+use super::super::view::{Gauge, IndexLine, IndexMark, IndexView, Tone};
+use crate::claude::folder::IndexFile;
+use crate::claude::index::{LineKind, Load};
 use crate::claude::{LoadLimits, Snapshot, Topic, audit};
 use crate::finding::{Finding, Severity};
 use crate::memory::Memory;
@@ -91,5 +94,91 @@ impl ClaudeView {
     /// The file of the topic named `name` (or whose file is `name`).
     pub fn file_named(&self, name: &str) -> Option<String> {
         self.snapshot.find(name).map(|t| t.file.clone())
+    }
+}
+
+impl ClaudeView {
+    /// The index pane: MEMORY.md as Claude Code has it, a cut line where loading stops,
+    /// dangling entries, content lines and the lines that do not load marked, then each topic
+    /// file no entry links to; and the index's use of its load limits.
+    pub(crate) fn index_view(&self) -> IndexView {
+        let snapshot = &self.snapshot;
+        let line = |mark, text: String| IndexLine { mark, text };
+        let (heading, tone, mut lines) = match &snapshot.index {
+            IndexFile::Missing => (
+                "missing: Claude Code loads no index".to_owned(),
+                Tone::Error,
+                Vec::new(),
+            ),
+            IndexFile::Unreadable(why) => (
+                "unreadable".to_owned(),
+                Tone::Error,
+                vec![line(IndexMark::Dangling, why.clone())],
+            ),
+            IndexFile::Read(index) => {
+                let mut lines = Vec::new();
+                let cut_at = index.cut_at();
+                for (i, read) in index.lines.iter().enumerate() {
+                    if Some(i) == cut_at {
+                        lines.push(line(
+                            IndexMark::Cut,
+                            format!(
+                                "── not loaded past here: {} entries ──",
+                                index.dropped_entries().count()
+                            ),
+                        ));
+                    }
+                    let mark = match (&read.kind, read.load) {
+                        (_, Load::Stripped) => IndexMark::NotLoaded,
+                        (LineKind::Entry { file, .. }, _)
+                            if file.as_deref().and_then(|f| snapshot.topic(f)).is_none() =>
+                        {
+                            IndexMark::Dangling
+                        }
+                        (LineKind::Text, _) => IndexMark::Content,
+                        (_, Load::Dropped) => IndexMark::NotLoaded,
+                        _ => IndexMark::Same,
+                    };
+                    lines.push(line(mark, read.text.clone()));
+                }
+                let loaded = index
+                    .lines
+                    .iter()
+                    .filter(|l| l.load == Load::Loaded)
+                    .count();
+                let (heading, tone) = if index.cut_by.is_some() {
+                    (format!("CUT, {loaded} lines loaded"), Tone::Error)
+                } else {
+                    (format!("all {loaded} lines load"), Tone::Ok)
+                };
+                (heading, tone, lines)
+            }
+        };
+        for file in &self.order {
+            if !snapshot.is_listed(file) {
+                lines.push(line(IndexMark::Unlisted, format!("unlisted: {file}")));
+            }
+        }
+        let (used_lines, used_size) = snapshot
+            .parsed_index()
+            .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
+        IndexView {
+            heading,
+            tone,
+            rebuildable: false,
+            lines,
+            gauges: vec![
+                Gauge {
+                    label: "index lines".to_owned(),
+                    used: used_lines,
+                    max: self.limits.lines,
+                },
+                Gauge {
+                    label: format!("index {}", self.limits.unit.label()),
+                    used: used_size,
+                    max: self.limits.size,
+                },
+            ],
+        }
     }
 }

@@ -12,6 +12,7 @@ mod repair_target;
 mod review;
 mod state;
 mod summary;
+pub(crate) mod view;
 #[cfg(feature = "watch")]
 mod watch;
 mod workbench;

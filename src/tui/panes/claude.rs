@@ -9,29 +9,20 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::index::IndexView;
 use super::manifest::{ManifestPane, finding_counts, gauge, kind_cell, row_columns};
 use super::record::{RecordPane, finding_lines, findings_of};
 use super::{Ctx, block, labelled};
-use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
-use crate::claude::index::{LineKind, Load};
 use crate::finding::Severity;
+use crate::formats::Gauge;
 use crate::formats::claude::ClaudeView;
 use crate::redact::{redact, redact_json};
 use crate::sanitize;
 use crate::tui::text;
 use crate::tui::theme::Theme;
 
-/// Index-pane markers for a Claude Code MEMORY.md (besides `' '` and `'+'`).
-pub const DANGLING: char = '✗';
-pub const CONTENT: char = '⚠';
-/// A line Claude Code does not load (stripped, or past the cut).
-pub const DIMMED: char = '·';
 /// The mark of a topic file whose index entry is past the cut (Claude Code does not load it).
 pub const NOT_LOADED: &str = "✂";
-/// The rule drawn where loading stops.
-pub const CUT: char = '─';
 
 /// The file's worst finding: its health, or the content audit's (the Findings view's marks).
 fn worst(
@@ -84,7 +75,7 @@ pub fn render_manifest(
     let outer = block(title, ctx.focused, theme);
     let inner = outer.inner(area);
     frame.render_widget(outer, area);
-    let footer = footer(view, theme);
+    let footer = footer(view, ctx.gauges, theme);
     let [list, footer_area] = Layout::vertical([
         Constraint::Min(1),
         Constraint::Length((footer.len() as u16).min(inner.height.saturating_sub(1))),
@@ -175,7 +166,7 @@ pub fn render_manifest(
 }
 
 /// The consolidation lock and the index gauges under the list.
-fn footer(view: &ClaudeView, theme: &Theme) -> Vec<Line<'static>> {
+fn footer(view: &ClaudeView, gauges: &[Gauge], theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some(lock) = &view.snapshot.consolidation {
         let (text, style) = if lock.live {
@@ -188,23 +179,7 @@ fn footer(view: &ClaudeView, theme: &Theme) -> Vec<Line<'static>> {
         };
         lines.push(Line::styled(sanitize::line(&text).into_owned(), style));
     }
-    let limits = view.limits;
-    let (used_lines, used_size) = view
-        .snapshot
-        .parsed_index()
-        .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
-    lines.push(Line::from(gauge(
-        "index lines",
-        used_lines,
-        limits.lines,
-        theme,
-    )));
-    lines.push(Line::from(gauge(
-        &format!("index {}", limits.unit.label()),
-        used_size,
-        limits.size,
-        theme,
-    )));
+    lines.extend(gauges.iter().map(|g| Line::from(gauge(g, theme))));
     lines
 }
 
@@ -340,70 +315,4 @@ fn push_field(
             }
         }
     }
-}
-
-/// The MEMORY.md pane's lines and title for a Claude Code folder: the index as Claude Code has
-/// it, the cut rule where loading stops, `✗` dangling entries, `⚠` content lines, dimmed lines
-/// that do not load, then `+ unlisted: FILE` for each topic file no entry links to.
-pub fn index_view(view: &ClaudeView) -> IndexView {
-    let snapshot = &view.snapshot;
-    let mut out = IndexView::default();
-    let (title, lines) = match &snapshot.index {
-        IndexFile::Missing => (
-            ("missing: Claude Code loads no index".to_owned(), true),
-            Vec::new(),
-        ),
-        IndexFile::Unreadable(why) => (
-            ("unreadable".to_owned(), true),
-            vec![(DANGLING, sanitize::line(why).into_owned())],
-        ),
-        IndexFile::Read(index) => {
-            let mut lines = Vec::new();
-            let cut_at = index.cut_at();
-            for (i, line) in index.lines.iter().enumerate() {
-                if Some(i) == cut_at {
-                    lines.push((
-                        CUT,
-                        format!(
-                            "── not loaded past here: {} entries ──",
-                            index.dropped_entries().count()
-                        ),
-                    ));
-                }
-                let marker = match (&line.kind, line.load) {
-                    (_, Load::Stripped) => DIMMED,
-                    (LineKind::Entry { file, .. }, _)
-                        if file.as_deref().and_then(|f| snapshot.topic(f)).is_none() =>
-                    {
-                        DANGLING
-                    }
-                    (LineKind::Text, _) => CONTENT,
-                    (_, Load::Dropped) => DIMMED,
-                    _ => ' ',
-                };
-                // MEMORY.md is model output like any topic file: credentials drawn redacted.
-                lines.push((marker, sanitize::line(&redact(&line.text)).into_owned()));
-            }
-            let loaded = index
-                .lines
-                .iter()
-                .filter(|l| l.load == Load::Loaded)
-                .count();
-            let title = if index.cut_by.is_some() {
-                (format!("CUT, {loaded} lines loaded"), true)
-            } else {
-                (format!("all {loaded} lines load"), false)
-            };
-            (title, lines)
-        }
-    };
-    out.lines = lines;
-    for file in &view.order {
-        if !snapshot.is_listed(file) {
-            out.lines
-                .push(('+', format!("unlisted: {}", sanitize::line(file))));
-        }
-    }
-    out.title = Some(title);
-    out
 }

@@ -1,9 +1,11 @@
-//! MEMORY.md pane: the file on disk beside the index the manifest derives, the drift marked
-//! line by line (`-` only on disk, `+` only in the derived index). Lines are not wrapped (the
-//! exact text matters); ←/→ scroll sideways, by display columns. The view is computed once per reload, and only
-//! the visible rows are drawn; a `.memory` index line is redacted and made safe to print the
-//! first time it is drawn (redacting all 10,000 lines of a large set cost more than reading
-//! the set, on every reload: issue 27).
+//! MEMORY.md pane: the index file as the folder's format reads it ([`IndexView`], made by the
+//! backend): on `.memory` the file on disk beside the index the manifest derives, the drift
+//! marked line by line (`-` only on disk, `+` only in the derived index); on Claude Code the
+//! index as it loads, cut where loading stops. Lines are not wrapped (the exact text
+//! matters); ←/→ scroll sideways, by display columns. The view is computed once per reload,
+//! and only the visible rows are drawn; a line is redacted and made safe to print the first
+//! time it is drawn (redacting all 10,000 lines of a large set cost more than reading the set,
+//! on every reload: issue 27).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,130 +13,19 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::claude::{CONTENT, CUT, DANGLING, DIMMED, index_view};
 use super::{Component, Ctx, block, max_scroll, scroll};
+pub(crate) use crate::formats::drift;
+use crate::formats::{IndexMark, IndexView, Shown};
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::index;
-use crate::store::inspect::{BudgetUse, IndexStatus, Inspection, ManifestState};
 use crate::tui::keymap::{self, Action, Scope};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum IndexSync {
-    #[default]
-    InSync,
-    Drifted,
-    Missing,
-    /// The set is unreadable; the drift is against the index its valid entries derive.
-    PartialInSync,
-    PartialDrifted,
-    Unknown,
-}
-
-/// What the pane shows, computed once per inspection.
-#[derive(Debug, Clone)]
-pub struct IndexView {
-    pub status: IndexSync,
-    /// (marker, line): ' ' same, '-' only on disk, '+' only derived. Lines of a `.memory`
-    /// index are as read until drawn ([`IndexView::shown`]); a Claude Code folder's are made
-    /// safe to print when the view is made.
-    pub lines: Vec<(char, String)>,
-    /// The lines of a `.memory` index as drawn (redacted, safe to print), made on first draw.
-    shown: Vec<Option<String>>,
-    /// The budget use of the derived index (of the valid entries' index when the set is
-    /// unreadable).
-    pub budget: BudgetUse,
-    /// A Claude Code folder's title (and whether it is an error), in place of the drift status.
-    pub title: Option<(String, bool)>,
-}
-
-/// The drift between the file on disk and the derived index: (marker, line).
-/// A line diff of two texts: `' '` kept, `'-'` only in the first, `'+'` only in the second.
-pub fn drift(on_disk: &str, derived: &str) -> Vec<(char, String)> {
-    similar::TextDiff::from_lines(on_disk, derived)
-        .iter_all_changes()
-        .map(|c| {
-            let marker = match c.tag() {
-                similar::ChangeTag::Equal => ' ',
-                similar::ChangeTag::Delete => '-',
-                similar::ChangeTag::Insert => '+',
-            };
-            (marker, c.value().trim_end_matches('\n').to_owned())
-        })
-        .collect()
-}
-
-impl IndexView {
-    /// Line `at` as drawn: redacted and safe to print (a `.memory` line is made so once).
-    pub fn shown(&mut self, at: usize) -> &str {
-        let Some(slot) = self.shown.get_mut(at) else {
-            return self.lines.get(at).map_or("", |(_, text)| text.as_str());
-        };
-        slot.get_or_insert_with(|| sanitize::line(&redact(&self.lines[at].1)).into_owned())
-    }
-
-    pub fn of(inspection: &Inspection) -> Self {
-        let index = &inspection.index;
-        let on_disk = index.on_disk.as_deref().unwrap_or("");
-        let mut budget = inspection.budget;
-        // When bad entries make the set unreadable, the valid ones still say a lot.
-        let partial = (index.derived.is_none()
-            && inspection.root_error.is_none()
-            && inspection.manifest == ManifestState::Valid)
-            .then(|| {
-                index::render(
-                    inspection
-                        .entries
-                        .iter()
-                        .filter_map(|e| e.record().map(|r| (e.file.as_str(), r))),
-                )
-            });
-        if let Some(text) = &partial {
-            (budget.index_lines, budget.index_bytes) = index::measure(text);
-        }
-        let derived = index.derived.as_deref().or(partial.as_deref());
-        let status = match (index.status, &partial) {
-            (IndexStatus::InSync, _) => IndexSync::InSync,
-            (IndexStatus::Drifted, _) => IndexSync::Drifted,
-            (IndexStatus::Missing, _) => IndexSync::Missing,
-            (IndexStatus::Unknown, Some(p)) if p == on_disk => IndexSync::PartialInSync,
-            (IndexStatus::Unknown, Some(_)) => IndexSync::PartialDrifted,
-            (IndexStatus::Unknown, None) => IndexSync::Unknown,
-        };
-        let raw = match derived {
-            Some(derived) if derived != on_disk => drift(on_disk, derived),
-            _ => on_disk.lines().map(|l| (' ', l.to_owned())).collect(),
-        };
-        Self {
-            status,
-            shown: vec![None; raw.len()],
-            lines: raw,
-            budget,
-            title: None,
-        }
-    }
-}
-
-impl Default for IndexView {
-    fn default() -> Self {
-        Self {
-            status: IndexSync::InSync,
-            lines: Vec::new(),
-            shown: Vec::new(),
-            budget: BudgetUse {
-                index_lines: 0,
-                index_bytes: 0,
-                max_index_lines: 0,
-                max_index_bytes: 0,
-            },
-            title: None,
-        }
-    }
-}
+use crate::tui::theme::Theme;
 
 #[derive(Debug, Default)]
 pub struct IndexPane {
     pub view: IndexView,
+    /// The lines as drawn (redacted, safe to print), each made the first time it is drawn.
+    drawn: Vec<Option<String>>,
     pub scroll: usize,
     /// Columns scrolled sideways.
     pub column: usize,
@@ -142,22 +33,28 @@ pub struct IndexPane {
 }
 
 impl IndexPane {
-    pub fn update(&mut self, shown: &crate::formats::Shown) {
-        self.view = match (shown.topics(), shown.inspection()) {
-            (Some(view), _) => index_view(view),
-            (None, Some(inspection)) => IndexView::of(inspection),
-            (None, None) => IndexView::default(),
-        };
+    pub fn update(&mut self, shown: &Shown) {
+        self.view = shown.index_view();
+        self.drawn = vec![None; self.view.lines.len()];
         self.scroll = self
             .scroll
             .min(max_scroll(self.view.lines.len(), self.height));
     }
 
-    /// Scrolls to the next (or previous) line that differs between the file and the derived
-    /// index, after (before) the top line shown.
+    /// Line `at` as drawn: redacted and safe to print (made so once).
+    fn drawn(&mut self, at: usize) -> &str {
+        let text = self.view.lines.get(at).map_or("", |l| l.text.as_str());
+        match self.drawn.get_mut(at) {
+            Some(slot) => slot.get_or_insert_with(|| sanitize::line(&redact(text)).into_owned()),
+            None => "",
+        }
+    }
+
+    /// Scrolls to the next (or previous) line that is not as it should be (on `.memory`: that
+    /// differs between the file and the derived index), after (before) the top line shown.
     fn next_drift(&mut self, forward: bool) {
         let lines = &self.view.lines;
-        let drifted = |i: &usize| lines[*i].0 != ' ';
+        let drifted = |i: &usize| lines[*i].mark.is_drift();
         let found = if forward {
             (self.scroll + 1..lines.len()).find(drifted)
         } else {
@@ -210,13 +107,7 @@ impl Component for IndexPane {
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let (theme, focused) = (ctx.theme, ctx.focused);
-        let (status, style) = match (&self.view.title, self.view.status) {
-            (Some((title, error)), _) => (
-                title.clone(),
-                if *error { theme.error() } else { theme.ok() },
-            ),
-            (None, status) => sync_status(status, theme),
-        };
+        let (status, style) = heading(&self.view, theme);
         let title = Line::from(vec![
             Span::raw(" MEMORY.md: "),
             Span::styled(status, style),
@@ -230,23 +121,14 @@ impl Component for IndexPane {
         let lines: Vec<Line> = if self.view.lines.is_empty() {
             vec![Line::styled("(empty)", theme.dim())]
         } else {
-            let end = self.view.lines.len().min(self.scroll + self.height);
+            let (end, column) = (
+                self.view.lines.len().min(self.scroll + self.height),
+                self.column,
+            );
             (self.scroll..end)
                 .map(|at| {
-                    let (marker, text) = (self.view.lines[at].0, self.view.shown(at));
-                    let style = match marker {
-                        '-' => theme.removed(),
-                        '+' => theme.added(),
-                        DANGLING | CUT => theme.error(),
-                        CONTENT => theme.warning(),
-                        DIMMED => theme.dim(),
-                        _ => Style::default(),
-                    };
-                    let shown = crate::tui::text::skip_columns(text, self.column);
-                    let marker = match marker {
-                        DIMMED | CUT => ' ',
-                        other => other,
-                    };
+                    let (marker, style) = mark(self.view.lines[at].mark, theme);
+                    let shown = crate::tui::text::skip_columns(self.drawn(at), column);
                     Line::styled(format!("{marker} {shown}"), style)
                 })
                 .collect()
@@ -255,18 +137,27 @@ impl Component for IndexPane {
     }
 }
 
-/// The title's word for the drift between the file and the derived index.
-fn sync_status(status: IndexSync, theme: &crate::tui::theme::Theme) -> (String, Style) {
-    let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
-    match status {
-        IndexSync::InSync => ("in sync".to_owned(), theme.ok()),
-        IndexSync::Drifted => (format!("DRIFTED, {rebuild} rebuilds"), theme.error()),
-        IndexSync::Missing => (format!("MISSING, {rebuild} rebuilds"), theme.error()),
-        IndexSync::PartialInSync => (
-            "matches the valid entries (set unreadable)".to_owned(),
-            theme.warning(),
-        ),
-        IndexSync::PartialDrifted => ("DRIFTED (set unreadable)".to_owned(), theme.error()),
-        IndexSync::Unknown => ("cannot derive: set unreadable".to_owned(), theme.warning()),
+/// The title's words for how the index stands, with the key that rebuilds it where that
+/// is the fix.
+fn heading(view: &IndexView, theme: &Theme) -> (String, Style) {
+    let words = if view.rebuildable {
+        let rebuild = keymap::label(Scope::Workbench, Action::RebuildIndex);
+        format!("{}, {rebuild} rebuilds", view.heading)
+    } else {
+        view.heading.clone()
+    };
+    (words, theme.tone(view.tone))
+}
+
+/// A line's marker and style.
+fn mark(mark: IndexMark, theme: &Theme) -> (char, Style) {
+    match mark {
+        IndexMark::Same => (' ', Style::default()),
+        IndexMark::OnlyOnDisk => ('-', theme.removed()),
+        IndexMark::OnlyDerived | IndexMark::Unlisted => ('+', theme.added()),
+        IndexMark::Dangling => ('✗', theme.error()),
+        IndexMark::Cut => (' ', theme.error()),
+        IndexMark::Content => ('⚠', theme.warning()),
+        IndexMark::NotLoaded => (' ', theme.dim()),
     }
 }

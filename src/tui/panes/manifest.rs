@@ -12,10 +12,10 @@ use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
 use crate::finding::Severity;
-use crate::formats::Shown;
+use crate::formats::{Gauge, Shown};
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::inspect::{BudgetUse, Inspection, ManifestEntry, ManifestState};
+use crate::store::inspect::{Inspection, ManifestEntry, ManifestState};
 use crate::store::{LockState, StrayKind};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
@@ -195,7 +195,7 @@ impl ManifestPane {
     }
 
     fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, inspection: &Inspection) {
-        let (budget, theme) = (ctx.budget, ctx.theme);
+        let theme = ctx.theme;
         let total = inspection.entries.len();
         let shown = if self.filter.is_empty() {
             total.to_string()
@@ -233,8 +233,14 @@ impl ManifestPane {
             list,
         );
         let selected = self.selected.checked_sub(self.visible.len());
-        let (lines, first) =
-            footer_lines(&self.strays, selected, inspection, budget, theme, footer);
+        let (lines, first) = footer_lines(
+            &self.strays,
+            selected,
+            inspection,
+            ctx.gauges,
+            theme,
+            footer,
+        );
         self.stray_rows = (footer, first);
         frame.render_widget(Paragraph::new(lines), footer);
     }
@@ -400,8 +406,9 @@ impl Component for ManifestPane {
     }
 }
 
-pub(crate) fn gauge(label: &str, used: usize, max: usize, theme: &Theme) -> Vec<Span<'static>> {
+pub(crate) fn gauge(gauge: &Gauge, theme: &Theme) -> Vec<Span<'static>> {
     const CELLS: usize = 10;
+    let (label, used, max) = (&gauge.label, gauge.used, gauge.max);
     let filled = if max == 0 {
         CELLS
     } else {
@@ -433,7 +440,7 @@ fn footer_lines(
     strays: &[(String, StrayKind)],
     selected: Option<usize>,
     inspection: &Inspection,
-    budget: BudgetUse,
+    gauges: &[Gauge],
     theme: &Theme,
     area: Rect,
 ) -> (Vec<Line<'static>>, usize) {
@@ -483,18 +490,6 @@ fn footer_lines(
         ),
     };
     lines.push(Line::from(vec![Span::styled("lock ", theme.label()), lock]));
-    let b = budget;
-    lines.push(Line::from(gauge(
-        "index lines",
-        b.index_lines,
-        b.max_index_lines,
-        theme,
-    )));
-    lines.push(Line::from(gauge(
-        "index bytes",
-        b.index_bytes,
-        b.max_index_bytes,
-        theme,
-    )));
+    lines.extend(gauges.iter().map(|g| Line::from(gauge(g, theme))));
     (lines, first)
 }

@@ -26,7 +26,7 @@ use super::keymap::{Action, Scope};
 use super::review::Review;
 use super::theme::Theme;
 use crate::sanitize;
-use crate::store::inspect::{BudgetUse, EntryState, ManifestEntry};
+use crate::store::inspect::{EntryState, ManifestEntry};
 
 /// What a component may read while it draws: the folder state, the review state, the theme.
 pub struct Ctx<'a> {
@@ -38,8 +38,8 @@ pub struct Ctx<'a> {
     pub focused: bool,
     /// The Manifest's selected entry (what the Record pane shows).
     pub selected: Option<&'a ManifestEntry>,
-    /// The derived index's budget use (the Manifest's gauges).
-    pub budget: BudgetUse,
+    /// The index's use of its limits (the list's gauges).
+    pub gauges: &'a [crate::formats::Gauge],
     /// The Manifest's filter: what `n`/`N` look for in the Record pane.
     pub search: &'a str,
     /// The editor covers the detail half of a view: draw only the list.
