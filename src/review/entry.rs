@@ -264,6 +264,19 @@ pub struct EntryMeta {
     pub stray: Option<StrayChange>,
 }
 
+impl EntryMeta {
+    /// What describes a decision on a proposal (`Op::Approve` or `Op::Reject`), the same on
+    /// every format: the proposal it decides and the reason given.
+    pub(crate) fn deciding(op: Op, proposal: ProposalRef, reason: Option<String>) -> Self {
+        Self {
+            op: Some(op),
+            proposal: Some(proposal),
+            reason,
+            ..Self::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ mod filed;
 pub(crate) mod intent;
 pub mod journal;
 pub mod line_change;
+pub(crate) mod marking;
 pub mod proposal;
 pub mod sink;
 pub mod state;

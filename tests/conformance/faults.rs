@@ -220,3 +220,30 @@ fn a_failure_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_bo
 fn a_crash_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_both_formats() {
     on_both_formats(Fault::Crash);
 }
+
+/// A change whose journal mark cannot be written after its commit point (a full disk) is
+/// committed and says so, exit 1, on both formats; the next change records the entry once.
+/// (The fault hook existed on the `.memory` observer only, so a Claude Code folder passed
+/// silently untested.)
+#[test]
+fn a_journal_mark_that_cannot_be_written_is_a_warning_and_recorded_by_the_next_change() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&super::add("alpha", "one"));
+        let out = folder.run_env(
+            &super::add("beta", "two"),
+            "",
+            &[("MEMWB_TEST_FAIL_JOURNAL_MARK", "1".into())],
+        );
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{format:?}: {said}");
+        assert!(
+            said.contains("committed, but not journaled: entry #2 (add)"),
+            "{format:?}: {said}"
+        );
+        folder.ok(&super::add("gamma", "three"));
+        assert_eq!(folder.entry_ids(), [1, 2, 3], "{format:?}: recorded once");
+        let log = folder.ok(&["log"]);
+        assert!(log.contains("added beta"), "{format:?}: {log}");
+    }
+}

@@ -103,16 +103,14 @@ fn validate(input: &RecordInput) -> Result<NewMemory, FormatError> {
     })
 }
 
-/// The warning a change that is written but not journaled says; any other error fails.
+/// The warning a change that is written but not journaled says, worded as on every format
+/// (the error's own words); any other error fails.
 pub(crate) fn not_journaled(
     result: Result<(), ReviewError>,
 ) -> Result<Option<String>, FormatError> {
     match result {
         Ok(()) => Ok(None),
-        Err(ReviewError::NotJournaled { path, detail }) => Ok(Some(format!(
-            "committed, but not journaled: {}: {detail}; the next change records it",
-            path.display()
-        ))),
+        Err(e @ ReviewError::NotJournaled { .. }) => Ok(Some(e.to_string())),
         Err(e) => Err(e.into()),
     }
 }

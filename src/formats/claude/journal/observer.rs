@@ -17,6 +17,7 @@ use crate::review::error::{FoundSince, ReviewError};
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::line_change::{LINE_FILES, LineChange};
+use crate::review::marking::EntryMarking;
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
 use crate::time::now_ms;
 
@@ -88,14 +89,11 @@ pub(super) fn op_of(images: &[FileImage]) -> Op {
 
 /// The observer that journals one change to a Claude Code folder.
 pub struct ClaudeJournalObserver {
-    journal: Journal,
+    marking: EntryMarking,
     meta: EntryMeta,
     /// The proposal this change approves: checked under the lock, recorded with the entry.
     deciding: Option<Deciding>,
-    pending: Mutex<Option<Intent>>,
     recovering: Mutex<Option<Intent>>,
-    appended: Mutex<Option<Entry>>,
-    unjournaled: Mutex<Option<String>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -105,13 +103,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl ClaudeJournalObserver {
     pub fn new(journal: Journal, meta: EntryMeta) -> Self {
         Self {
-            journal,
+            marking: EntryMarking::new(journal),
             meta,
             deciding: None,
-            pending: Mutex::new(None),
             recovering: Mutex::new(None),
-            appended: Mutex::new(None),
-            unjournaled: Mutex::new(None),
         }
     }
 
@@ -123,26 +118,30 @@ impl ClaudeJournalObserver {
         self
     }
 
+    fn journal(&self) -> &Journal {
+        self.marking.journal()
+    }
+
     /// A decision journaled without a change to the folder (a rejection) that a crash left
     /// unmarked: it took effect when the proposal is decided.
     fn resolve_decision(&self, intent: &Intent, proposal: &str) -> Result<(), ReviewError> {
-        let state = self.journal.create_state()?;
+        let state = self.journal().create_state()?;
         if is_decided_in(&state, proposal)? {
-            self.journal.finish(intent)
+            self.journal().finish(intent)
         } else {
-            self.journal.mark(intent.entry.id, false)
+            self.journal().mark(intent.entry.id, false)
         }
     }
 
     /// The entry written for the change, once it committed.
     pub fn entry(&self) -> Option<Entry> {
-        lock(&self.appended).clone()
+        self.marking.entry()
     }
 }
 
 impl ChangeObserver for ClaudeJournalObserver {
     fn pending(&self, folder: &ClaudeFolder) -> Result<Option<Vec<FileImage>>, ClaudeError> {
-        let Some(intent) = self.journal.pending_intent()? else {
+        let Some(intent) = self.journal().pending_intent()? else {
             return Ok(None);
         };
         if let Expect::Decided { proposal } = &intent.expect {
@@ -152,7 +151,7 @@ impl ChangeObserver for ClaudeJournalObserver {
         if intent.expect != Expect::Files {
             return Err(ReviewError::DataInvalid {
                 what: "journal",
-                path: self.journal.path(),
+                path: self.journal().path(),
                 rule: format!(
                     "its unmarked intent #{} is not a change to a Claude Code folder",
                     intent.entry.id
@@ -177,16 +176,16 @@ impl ChangeObserver for ClaudeJournalObserver {
             return Ok(());
         };
         if took_effect {
-            self.journal.finish(&intent)?;
+            self.journal().finish(&intent)?;
         } else {
-            self.journal.mark(intent.entry.id, false)?;
+            self.journal().mark(intent.entry.id, false)?;
         }
         Ok(())
     }
 
     fn prepare(&self, _folder: &ClaudeFolder, images: &[FileImage]) -> Result<(), ClaudeError> {
         if let Some(deciding) = &self.deciding {
-            check_as_read_in(&self.journal.create_state()?, &deciding.read_as)?;
+            check_as_read_in(&self.journal().create_state()?, &deciding.read_as)?;
         }
         let (files, lines) = kept(images);
         let intent = Intent {
@@ -194,7 +193,7 @@ impl ChangeObserver for ClaudeJournalObserver {
                 files,
                 lines,
                 ..Entry::new(
-                    self.journal.next_id()?,
+                    self.journal().next_id()?,
                     now_ms(),
                     self.meta.op.unwrap_or_else(|| op_of(images)),
                     &self.meta,
@@ -203,33 +202,16 @@ impl ChangeObserver for ClaudeJournalObserver {
             expect: Expect::Files,
             decision: self.deciding.as_ref().map(|d| d.decision.clone()),
         };
-        self.journal.write_intent(&intent)?;
-        *lock(&self.pending) = Some(intent);
-        Ok(())
+        Ok(self.marking.prepared(intent)?)
     }
 
     fn committed(&self, _folder: &ClaudeFolder, _images: &[FileImage]) {
-        let Some(intent) = lock(&self.pending).take() else {
-            return;
-        };
-        match self.journal.finish(&intent) {
-            Ok(()) => *lock(&self.appended) = Some(intent.entry),
-            // The intent stays; the next change to the folder resolves it from the images.
-            Err(e) => {
-                tracing::error!(error = %e, "committed, but the journal entry is still pending");
-                *lock(&self.unjournaled) = Some(format!(
-                    "entry #{} ({}): {e}",
-                    intent.entry.id,
-                    intent.entry.op.as_str()
-                ));
-            }
-        }
+        // A mark that fails leaves the intent; the next change resolves it from the images.
+        self.marking.committed(|_, _| {});
     }
 
     fn aborted(&self, _folder: &ClaudeFolder) {
-        if let Some(intent) = lock(&self.pending).take() {
-            self.journal.abort(&intent);
-        }
+        self.marking.aborted();
     }
 }
 
@@ -241,9 +223,9 @@ pub fn journaled(
     writes: Vec<FileWrite>,
     meta: EntryMeta,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    let journal = journal_of(folder)?;
-    let observer = ClaudeJournalObserver::new(journal.clone(), meta);
-    observed(folder, writes, journal, observer)
+    let observer = ClaudeJournalObserver::new(journal_of(folder)?, meta);
+    let images = write::apply(folder, writes, Some(&observer))?;
+    Ok((images, observer.marking.finish()?))
 }
 
 /// [`journaled`] for a change that decides a proposal (see [`ClaudeJournalObserver::deciding`]),
@@ -254,9 +236,8 @@ pub fn journaled_deciding(
     meta: EntryMeta,
     deciding: Deciding,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    let journal = journal_of(folder)?;
-    let observer = ClaudeJournalObserver::new(journal.clone(), meta).deciding(deciding);
-    planned(folder, plan, journal, observer)
+    let observer = ClaudeJournalObserver::new(journal_of(folder)?, meta).deciding(deciding);
+    planned(folder, plan, observer)
 }
 
 /// [`journaled`] of the writes `plan` makes under the folder's lock ([`write::apply_planned`]):
@@ -267,43 +248,20 @@ pub fn journaled_planned(
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
     meta: EntryMeta,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    let journal = journal_of(folder)?;
-    let observer = ClaudeJournalObserver::new(journal.clone(), meta);
-    planned(folder, plan, journal, observer)
+    planned(
+        folder,
+        plan,
+        ClaudeJournalObserver::new(journal_of(folder)?, meta),
+    )
 }
 
 fn planned(
     folder: &ClaudeFolder,
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
-    journal: Journal,
     observer: ClaudeJournalObserver,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
     let images = write::apply_planned(folder, &mut || Ok(plan()?), Some(&observer))?;
-    finished(images, journal, observer)
-}
-
-fn observed(
-    folder: &ClaudeFolder,
-    writes: Vec<FileWrite>,
-    journal: Journal,
-    observer: ClaudeJournalObserver,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    let images = write::apply(folder, writes, Some(&observer))?;
-    finished(images, journal, observer)
-}
-
-fn finished(
-    images: Vec<FileImage>,
-    journal: Journal,
-    observer: ClaudeJournalObserver,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    if let Some(detail) = lock(&observer.unjournaled).take() {
-        return Err(ReviewError::NotJournaled {
-            path: journal.path(),
-            detail,
-        });
-    }
-    Ok((images, observer.entry()))
+    Ok((images, observer.marking.finish()?))
 }
 
 /// Reverts `entry` as a new change, whatever came after it, as `git revert` does: each topic

@@ -181,11 +181,7 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
     recover(folder)?;
     let read_as = proposal::load_in(&state_dir(folder)?, id)?;
     proposal::pending(&read_as)?;
-    let meta = EntryMeta {
-        op: Some(Op::Approve),
-        proposal: Some(read_as.reference()),
-        ..EntryMeta::default()
-    };
+    let meta = EntryMeta::deciding(Op::Approve, read_as.reference(), None);
     let deciding = Deciding {
         decision: proposal::decision(id, ProposalStatus::Approved, None),
         read_as: read_as.clone(),
@@ -217,13 +213,7 @@ pub fn reject(
     let journal = journal_of(folder)?;
     let proposal = proposal::load_in(&journal.create_state()?, id)?;
     proposal::pending(&proposal)?;
-    let meta = EntryMeta {
-        op: Some(Op::Reject),
-        proposal: Some(proposal.reference()),
-        reason: reason.clone(),
-        undoes: None,
-        stray: None,
-    };
+    let meta = EntryMeta::deciding(Op::Reject, proposal.reference(), reason.clone());
     let decision = proposal::decision(id, ProposalStatus::Rejected, reason);
     journal.record_decision_only(meta, decision)
 }

@@ -31,11 +31,7 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         base = as_current(&current, base);
     }
     let additions = proposal.addition_records()?;
-    let meta = EntryMeta {
-        op: Some(Op::Approve),
-        proposal: Some(proposal.reference()),
-        ..EntryMeta::default()
-    };
+    let meta = EntryMeta::deciding(Op::Approve, proposal.reference(), None);
     let stale = |e: ReviewError| match e {
         ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::ProposalStale {
             id: id.to_owned(),
@@ -66,13 +62,7 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
     let _lock = store.lock_for_write()?;
     let proposal = load_pending(store, id)?;
     let journal = Journal::of(store);
-    let meta = EntryMeta {
-        op: Some(Op::Reject),
-        proposal: Some(proposal.reference()),
-        reason: reason.clone(),
-        undoes: None,
-        stray: None,
-    };
+    let meta = EntryMeta::deciding(Op::Reject, proposal.reference(), reason.clone());
     journal.record_decision_only(meta, decision(id, ProposalStatus::Rejected, reason))
 }
 

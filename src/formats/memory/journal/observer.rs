@@ -10,6 +10,7 @@ use crate::review::intent::{Expect, Intent, manifest_change};
 use crate::review::journal::{
     DROPPED_DIR, DroppedFile, Entry, EntryMeta, Journal, JournalRecord, Op,
 };
+use crate::review::marking::EntryMarking;
 use crate::review::proposal::{self as filed, Deciding};
 use crate::review::state::{StateDir, text_digest};
 use crate::store::{Commit, CommitObserver, MemorySet, Store, StoreError};
@@ -17,13 +18,9 @@ use crate::time::now_ms;
 
 /// The observer that journals every transaction of one operation.
 pub struct JournalObserver {
-    journal: Journal,
+    marking: EntryMarking,
     meta: EntryMeta,
     decision: Option<Deciding>,
-    pending: Mutex<Option<Intent>>,
-    appended: Mutex<Option<Entry>>,
-    /// Why the last commit's mark could not be written (the intent stays for recovery).
-    unjournaled: Mutex<Option<String>>,
     /// The listed file a repair drops, whose bytes [`CommitObserver::keep_dropped`] kept.
     dropped: Mutex<Option<DroppedFile>>,
 }
@@ -31,29 +28,20 @@ pub struct JournalObserver {
 impl JournalObserver {
     pub fn new(store: &Store, meta: EntryMeta, decision: Option<Deciding>) -> Arc<Self> {
         Arc::new(Self {
-            journal: Journal::of(store),
+            marking: EntryMarking::new(Journal::of(store)),
             meta,
             decision,
-            pending: Mutex::new(None),
-            appended: Mutex::new(None),
-            unjournaled: Mutex::new(None),
             dropped: Mutex::new(None),
         })
     }
 
     /// The entry written for the last committed transaction.
     pub fn entry(&self) -> Option<Entry> {
-        self.appended
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.marking.entry()
     }
 
-    fn take_unjournaled(&self) -> Option<String> {
-        self.unjournaled
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+    fn journal(&self) -> &Journal {
+        self.marking.journal()
     }
 }
 
@@ -86,7 +74,7 @@ impl CommitObserver for JournalObserver {
     }
 
     fn recover(&self, store: &Store) -> Result<(), StoreError> {
-        self.journal.recover(store)?;
+        self.journal().recover(store)?;
         match &self.decision {
             Some(deciding) => Ok(filed::check_as_read(store, &deciding.read_as)?),
             None => Ok(()),
@@ -140,104 +128,47 @@ impl CommitObserver for JournalObserver {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .clone(),
-                ..Entry::new(self.journal.next_id()?, now_ms(), op, &self.meta)
+                ..Entry::new(self.journal().next_id()?, now_ms(), op, &self.meta)
             },
             expect,
             decision: self.decision.as_ref().map(|d| d.decision.clone()),
         };
-        self.journal.write_intent(&pending)?;
-        *self.pending.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending);
-        Ok(())
+        Ok(self.marking.prepared(pending)?)
     }
 
     fn committed(&self, _store: &Store, commit: &Commit) {
-        let Some(mut pending) = self
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-        else {
-            return;
-        };
-        if let Some(reason) = &commit.lock_lost {
-            // Another writer may have decided our intent (aborted: the manifest had not moved
-            // yet) and reused its id: journal the commit afresh, under a new id, saying so.
-            self.journal.abort(&pending);
-            pending.entry.conflict = Some(format!(
-                "the store lock was lost during this commit ({reason}): it may have overwritten another writer's commit"
-            ));
-            // Past every committed entry: the mark just written frees our old id, which the
-            // other writer may have committed under already.
-            let committed_max = self
-                .journal
-                .scan()
-                .map(|scan| scan.entries.iter().map(|e| e.id).max().unwrap_or(0))
-                .unwrap_or(pending.entry.id);
-            match self.journal.next_id() {
-                Ok(id) => pending.entry.id = id.max(committed_max + 1),
-                Err(e) => tracing::error!(error = %e, "could not renumber a conflicting commit"),
+        self.marking.committed(|journal, pending| {
+            if let Some(reason) = &commit.lock_lost {
+                renumber_after_lost_lock(journal, pending, reason);
             }
-            if let Err(e) = self.journal.write_intent(&pending) {
-                tracing::error!(error = %e, "could not journal a conflicting commit");
-            }
-        }
-        crash_point_for_tests();
-        match fail_mark_for_tests().map_or_else(|| self.journal.finish(&pending), Err) {
-            Ok(()) => {
-                *self.appended.lock().unwrap_or_else(|p| p.into_inner()) = Some(pending.entry);
-            }
-            // The intent stays; the next run under the lock decides it from the folder.
-            Err(e) => {
-                tracing::error!(error = %e, "committed, but the journal entry is still pending");
-                *self.unjournaled.lock().unwrap_or_else(|p| p.into_inner()) = Some(format!(
-                    "entry #{} ({}): {e}",
-                    pending.entry.id,
-                    pending.entry.op.as_str()
-                ));
-            }
-        }
+        });
     }
 
     fn aborted(&self, _store: &Store) {
-        let pending = self
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        if let Some(intent) = pending {
-            self.journal.abort(&intent);
-        }
+        self.marking.aborted();
     }
 }
 
-/// With the `fault-injection` feature only (tests): `MEMWB_TEST_KILL_AFTER_COMMIT=1` makes the process SIGKILL itself right
-/// after a commit point and before its journal entry is appended, so tests can check recovery.
-fn crash_point_for_tests() {
-    #[cfg(feature = "fault-injection")]
-    if std::env::var_os("MEMWB_TEST_KILL_AFTER_COMMIT").is_some() {
-        // A signal a process sends itself is delivered before kill(2) returns; abort() only
-        // if the kernel refused it.
-        let _ =
-            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
-        std::process::abort();
+/// Another writer may have decided our intent (aborted: the manifest had not moved yet) and
+/// reused its id: the commit is journaled afresh, under a new id, saying so.
+fn renumber_after_lost_lock(journal: &Journal, pending: &mut Intent, reason: &str) {
+    journal.abort(pending);
+    pending.entry.conflict = Some(format!(
+        "the store lock was lost during this commit ({reason}): it may have overwritten another writer's commit"
+    ));
+    // Past every committed entry: the mark just written frees our old id, which the other
+    // writer may have committed under already.
+    let committed_max = journal
+        .scan()
+        .map(|scan| scan.entries.iter().map(|e| e.id).max().unwrap_or(0))
+        .unwrap_or(pending.entry.id);
+    match journal.next_id() {
+        Ok(id) => pending.entry.id = id.max(committed_max + 1),
+        Err(e) => tracing::error!(error = %e, "could not renumber a conflicting commit"),
     }
-}
-
-/// With the `fault-injection` feature only (tests): `MEMWB_TEST_FAIL_JOURNAL_MARK=1` makes the step after a commit point
-/// (marking its journal intent committed) fail, as a full disk would.
-fn fail_mark_for_tests() -> Option<ReviewError> {
-    #[cfg(feature = "fault-injection")]
-    if std::env::var_os("MEMWB_TEST_FAIL_JOURNAL_MARK").is_some() {
-        return Some(
-            StoreError::io(
-                "append to",
-                "journal.jsonl",
-                std::io::Error::other("MEMWB_TEST_FAIL_JOURNAL_MARK is set"),
-            )
-            .into(),
-        );
+    if let Err(e) = journal.write_intent(pending) {
+        tracing::error!(error = %e, "could not journal a conflicting commit");
     }
-    None
 }
 
 /// Runs one journaled operation on `store`. A change that committed but whose journal mark
@@ -252,13 +183,7 @@ pub fn journaled<T>(
     let observer = JournalObserver::new(store, meta, decision);
     let observed = store.with_observer(observer.clone());
     let value = op(&observed)?;
-    if let Some(detail) = observer.take_unjournaled() {
-        return Err(ReviewError::NotJournaled {
-            path: Journal::of(store).path(),
-            detail,
-        });
-    }
-    Ok((value, observer.entry()))
+    Ok((value, observer.marking.finish()?))
 }
 
 /// Runs one change of the set with its journal entry, the way every command and the workbench
