@@ -16,6 +16,7 @@ mod edits;
 mod eval;
 mod faults;
 mod history;
+mod messages;
 mod rebase;
 mod review;
 mod undo;

@@ -1,0 +1,141 @@
+//! What memwb says of a change and of a refusal, in one wording on both formats: a proposal
+//! filed from the workbench, a change written whose journal entry waits, a name that is
+//! missing or taken.
+
+use crossterm::event::KeyCode;
+
+use super::{TOKEN, add, stderr, workbench};
+use crate::common;
+use crate::common::formats::{BOTH, Folder};
+
+/// `f` on a finding with a fix files a proposal and writes no memory; the status line says
+/// "new proposal: ID (…); p shows it" on both formats (a Claude Code folder once said "the
+/// Proposals view decides it").
+#[test]
+fn a_fix_filed_in_the_workbench_says_p_shows_it_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        let body = format!("The CI token is {TOKEN}.");
+        folder.ok(&common::cli::add_args("beta", "the CI credentials", &body));
+        let before = folder.state();
+        let mut h = workbench(&folder);
+        h.keys("F");
+        h.press(KeyCode::Char('g'));
+        let mut on_secret = false;
+        for _ in 0..40 {
+            on_secret = h
+                .app
+                .findings
+                .selected_finding()
+                .is_some_and(|c| c.finding.code == "secret");
+            if on_secret {
+                break;
+            }
+            h.press(KeyCode::Char('j'));
+        }
+        assert!(on_secret, "{format:?}: no secret finding: {}", h.screen());
+        h.keys("f");
+        let status = h.app.status.clone().expect("status").text;
+        let filed: Vec<serde_json::Value> =
+            serde_json::from_str(&folder.ok(&["proposals", "--json"])).expect("proposals");
+        let id = filed
+            .first()
+            .and_then(|p| p["id"].as_str())
+            .unwrap_or_else(|| panic!("{format:?}: nothing filed: {status}"));
+        assert!(
+            status.starts_with(&format!("new proposal: {id} ("))
+                && status.ends_with("; p shows it"),
+            "{format:?}: {status}"
+        );
+        assert!(!status.contains("decides"), "{format:?}: {status}");
+        assert_eq!(
+            folder.state(),
+            before,
+            "{format:?}: filing writes no memory"
+        );
+    }
+}
+
+/// A change whose journal mark fails is written: the command says what it did, then one
+/// warning in one wording ("written, but not journaled"; never "committed" on one format),
+/// exits 1, and the next change journals it.
+#[test]
+fn a_change_written_but_not_journaled_says_so_alike_on_both_formats() {
+    let beta = add("beta", "two");
+    let changes: [(&[&str], &str); 3] = [
+        (&beta, "added beta"),
+        (&["set", "alpha", "--body", "edited"], "changed alpha"),
+        (&["rm", "alpha"], "removed alpha"),
+    ];
+    for format in BOTH {
+        for (change, said) in changes {
+            let folder = Folder::new(format);
+            folder.ok(&add("alpha", "one"));
+            let seed = folder.snapshot();
+            let before = folder.state();
+            let out = (1..100)
+                .find_map(|step| {
+                    folder.restore(&seed);
+                    let out = folder.run_env(change, "", &[("MEMWB_FAIL_AT", step.to_string())]);
+                    stderr(&out).contains("failing JournalMark").then_some(out)
+                })
+                .unwrap_or_else(|| panic!("{format:?} {change:?}: no journal mark step"));
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{format:?} {change:?}: {err}");
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(stdout.starts_with(said), "{format:?}: {stdout:?}");
+            let warning = err
+                .lines()
+                .find(|l| l.starts_with("warning: "))
+                .unwrap_or_else(|| panic!("{format:?} {change:?}: no warning: {err}"));
+            let op = change[0];
+            assert!(
+                warning.starts_with(&format!(
+                    "warning: written, but not journaled: entry #2 ({op}): "
+                )) && warning.ends_with(
+                    " as an intent that `memwb check` reports and the next change records"
+                ),
+                "{format:?}: {warning}"
+            );
+            assert!(!err.contains("committed"), "{format:?}: {err}");
+            assert_ne!(folder.state(), before, "{format:?} {change:?}: written");
+            folder.ok(&add("gamma", "three"));
+            let log = folder.ok(&["log"]);
+            assert!(log.contains(said), "{format:?} {change:?}: {log}");
+        }
+    }
+}
+
+/// An edit or a read of a memory that is not there, or a new name that is taken, is refused in
+/// the same words and with the same hint on both formats (the folder's path, its file names
+/// and a batch's "record 1" appeared on one format only).
+#[test]
+fn a_missing_or_taken_name_is_refused_in_one_wording_on_both_formats() {
+    let missing = "error: no memory named \"ghost\"\nhint: memwb ls lists the memories\n";
+    let taken = "error: a memory named \"beta\" exists\n";
+    let twice = "error: memory name \"gamma\" is twice in this batch\n";
+    let batch = r#"[{"name":"gamma","type":"user","description":"d","body":"b"},
+                    {"name":"gamma","type":"user","description":"d","body":"b"}]"#;
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("beta", "two"));
+        let before = folder.state();
+        let again = add("beta", "again");
+        let cases: [(&[&str], &str, &str); 6] = [
+            (&["set", "ghost", "--body", "x"], "", missing),
+            (&["rm", "ghost"], "", missing),
+            (&["show", "ghost"], "", missing),
+            (&["set", "alpha", "--name", "beta"], "", taken),
+            (&again, "", taken),
+            (&["add", "--json", "-"], batch, twice),
+        ];
+        for (args, stdin, said) in cases {
+            let out = folder.run_with(args, stdin);
+            assert_eq!(out.status.code(), Some(2), "{format:?} {args:?}");
+            assert_eq!(stderr(&out), said, "{format:?} {args:?}");
+            assert_eq!(folder.state(), before, "{format:?} {args:?}");
+        }
+    }
+}
