@@ -179,10 +179,7 @@ fn add_takes_a_json_batch_with_cjk_names_and_refuses_a_bad_one_whole() {
         "--body",
         "b",
     ]));
-    assert!(
-        err.contains("a memory with this name exists (user_role.md)"),
-        "{err}"
-    );
+    assert!(err.contains("a memory named \"user_role\" exists"), "{err}");
     assert_eq!(fx.tree(), before, "nothing written");
 
     // A name Claude Code would erase (it keeps ASCII letters and digits only) or change is

@@ -94,7 +94,7 @@ fn add_json_batch_is_all_or_nothing() {
             &["add", "--json", "-"],
             duplicate
         ))
-        .contains("already in the set")
+        .contains("a memory named \"kept\" exists")
     );
     assert_eq!(snapshot(dir.path()), before);
 

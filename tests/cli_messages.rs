@@ -189,7 +189,7 @@ fn a_name_twice_in_one_batch_says_so() {
     let taken = r#"[{"name":"alpha","type":"user","description":"d","body":"b"}]"#;
     assert_eq!(
         error_line(memwb_with(dir.path(), &["add", "--json", "-"], taken, &[])),
-        "error: memory name \"alpha\" is already in the set"
+        "error: a memory named \"alpha\" exists"
     );
 }
 

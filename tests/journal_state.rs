@@ -317,7 +317,7 @@ fn a_mark_that_cannot_be_written_after_the_commit_is_an_exit_1_warning_and_a_fin
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("warning: committed, but not journaled: entry #2 (add)"),
+        stderr(&out).contains("warning: written, but not journaled: entry #2 (add)"),
         "{}",
         stderr(&out)
     );

@@ -135,7 +135,7 @@ fn commands_refuse_an_ambiguous_name_and_change_nothing() {
             "b",
         ],
     ));
-    assert!(line.contains("already in the set"), "{line}");
+    assert!(line.contains("a memory named \"beta\" exists"), "{line}");
 }
 
 #[test]

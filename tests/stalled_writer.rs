@@ -210,7 +210,7 @@ fn a_lock_lost_during_the_commit_rename_is_reported_and_journaled() {
     let (code, err) = resume(stalled);
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("warning: committed, but possibly conflicting"),
+        err.contains("warning: written, but possibly conflicting"),
         "{err}"
     );
     assert!(names(ws.path()).contains(&"first".to_owned()));

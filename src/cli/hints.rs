@@ -1,7 +1,10 @@
 //! The way out of an error: `hint:` lines printed under the `error:` line.
 
+use crate::formats::{FormatError, ReadError};
 use crate::review::ReviewError;
 use crate::store::StoreError;
+
+const LS_LISTS: &str = "memwb ls lists the memories";
 
 /// What to run next, for the errors that have a known way out.
 pub(super) fn for_error(error: &anyhow::Error) -> Vec<String> {
@@ -20,6 +23,9 @@ pub(super) fn for_error(error: &anyhow::Error) -> Vec<String> {
         }
         if let Some(store) = cause.downcast_ref::<StoreError>() {
             return for_store(store);
+        }
+        if let Some(FormatError::Read(ReadError::NotFound { .. })) = cause.downcast_ref() {
+            return vec![LS_LISTS.into()];
         }
     }
     Vec::new()
@@ -40,7 +46,7 @@ fn for_store(error: &StoreError) -> Vec<String> {
         StoreError::NotListed { .. } => {
             vec!["memwb check lists every manifest entry and how it reads".into()]
         }
-        StoreError::NotFound { .. } => vec!["memwb ls lists the records in the set".into()],
+        StoreError::NotFound { .. } => vec![LS_LISTS.into()],
         StoreError::AmbiguousName { files, .. } => {
             let file = files.last().map(String::as_str).unwrap_or("FILE");
             vec![

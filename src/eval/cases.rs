@@ -207,7 +207,7 @@ pub fn add_case_locked(
     for name in case.expect.iter().chain(&case.forbid) {
         if !known(name) {
             return Err(EvalError::InvalidCase {
-                rule: format!("no memory named {name:?} in the set"),
+                rule: format!("no memory named {name:?}"),
             });
         }
     }

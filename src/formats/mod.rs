@@ -450,7 +450,8 @@ pub enum ReadError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Claude(#[from] ClaudeError),
-    #[error("no memory named {name:?} in {}", folder.display())]
+    /// The folder is kept for a front end; the message names only the memory, as on every format.
+    #[error("no memory named {name:?}")]
     NotFound { name: String, folder: PathBuf },
     #[error(
         "memory name {name:?} is ambiguous: it is held by {}; address one of them by its file (memwb show {})",

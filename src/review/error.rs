@@ -51,7 +51,7 @@ pub enum ReviewError {
     /// The change is in the set, but the mark after its commit point could not be written:
     /// the entry waits as an intent that recovery decides.
     #[error(
-        "committed, but not journaled: {detail}; the entry waits in {path} as an intent that `memwb check` reports and the next change records"
+        "written, but not journaled: {detail}; the entry waits in {path} as an intent that `memwb check` reports and the next change records"
     )]
     NotJournaled { path: PathBuf, detail: String },
     /// `memwb accept` of a code no record can carry.

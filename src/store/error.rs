@@ -48,7 +48,7 @@ pub enum StoreError {
     LockCompromised { path: PathBuf, reason: String },
     #[error(transparent)]
     Record(#[from] RecordError),
-    #[error("memory name {name:?} is already in the set")]
+    #[error("a memory named {name:?} exists")]
     DuplicateName { name: String },
     #[error("memory name {name:?} is twice in this batch")]
     DuplicateInBatch { name: String },
@@ -59,7 +59,7 @@ pub enum StoreError {
     AmbiguousName { name: String, files: Vec<String> },
     #[error("memory collection changed: {detail}")]
     Conflict { detail: String },
-    #[error("no memory named {name:?} in the set")]
+    #[error("no memory named {name:?}")]
     NotFound { name: String },
     #[error("{file} is not listed in the manifest")]
     NotListed { file: String },

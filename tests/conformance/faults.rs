@@ -222,7 +222,7 @@ fn a_crash_at_every_step_of_every_change_leaves_the_old_or_the_new_state_on_both
 }
 
 /// A change whose journal mark cannot be written after its commit point (a full disk) is
-/// committed and says so, exit 1, on both formats; the next change records the entry once.
+/// written and says so, exit 1, on both formats; the next change records the entry once.
 /// (The fault hook existed on the `.memory` observer only, so a Claude Code folder passed
 /// silently untested.)
 #[test]
@@ -238,7 +238,7 @@ fn a_journal_mark_that_cannot_be_written_is_a_warning_and_recorded_by_the_next_c
         let said = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{format:?}: {said}");
         assert!(
-            said.contains("committed, but not journaled: entry #2 (add)"),
+            said.contains("written, but not journaled: entry #2 (add)"),
             "{format:?}: {said}"
         );
         folder.ok(&super::add("gamma", "three"));

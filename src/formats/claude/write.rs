@@ -176,7 +176,7 @@ impl ClaudeBackend<'_> {
             .map(|(i, input)| placed(validate(input), inputs, i))
             .collect::<Result<Vec<_>, FormatError>>()?;
         write_planned(folder, Op::Add, &mut |snapshot| {
-            plan_add(folder, snapshot, inputs, &memories)
+            plan_add(folder, snapshot, &memories)
         })
     }
 
@@ -207,23 +207,19 @@ impl ClaudeBackend<'_> {
 fn plan_add(
     folder: &ClaudeFolder,
     snapshot: &Snapshot,
-    inputs: &[RecordInput],
     memories: &[NewMemory],
 ) -> Result<Planned, FormatError> {
     for (i, memory) in memories.iter().enumerate() {
-        if let Some(topic) = snapshot.topics.iter().find(|t| t.name() == memory.name) {
+        // Each names the memory already, so no batch place is added (as on `.memory`).
+        let name = &memory.name;
+        if snapshot.topics.iter().any(|t| t.name() == *name) {
             return Err(FormatError::refused(format!(
-                "record {} ({:?}): a memory with this name exists ({})",
-                i + 1,
-                inputs[i].name,
-                topic.file
+                "a memory named {name:?} exists"
             )));
         }
-        if memories[..i].iter().any(|m| m.name == memory.name) {
+        if memories[..i].iter().any(|m| m.name == *name) {
             return Err(FormatError::refused(format!(
-                "record {} ({:?}): the name is twice in the batch",
-                i + 1,
-                inputs[i].name
+                "memory name {name:?} is twice in this batch"
             )));
         }
     }
@@ -251,14 +247,13 @@ fn plan_set(
 ) -> Result<Planned, FormatError> {
     let topic = require(snapshot, name)?;
     if let Some(name) = &edit.name
-        && let Some(other) = snapshot
+        && snapshot
             .topics
             .iter()
-            .find(|t| t.name() == name && t.file != topic.file)
+            .any(|t| t.name() == name && t.file != topic.file)
     {
         return Err(FormatError::refused(format!(
-            "a memory named {name:?} exists ({})",
-            other.file
+            "a memory named {name:?} exists"
         )));
     }
     let changes = Changes {

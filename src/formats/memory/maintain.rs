@@ -7,8 +7,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::MemoryBackend;
-use super::journal::{journaled, journaled_op};
-use super::write::{validate_all, written};
+use super::journal::journaled;
+use super::write::{journaled_written, validate_all, written};
 use crate::claude::edit::TextChange;
 use crate::formats::{FormatError, IndexFix, Replacement, Written};
 use crate::memory::Memory;
@@ -16,7 +16,7 @@ use crate::review::journal::{Journal, MEMWB_DIR, Repaired};
 use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::index::INDEX_FILE;
 use crate::store::record::ObjectOnly;
-use crate::store::{RecordInput, Store, codec};
+use crate::store::{Commit, RecordInput, Store, codec};
 
 /// The reference consolidator's reply format; an object with exactly these keys.
 struct ConsolidationPlan {
@@ -67,8 +67,13 @@ impl MemoryBackend<'_> {
             after: derived,
         };
         let written = if write {
-            let commit = journaled_op(self.store, Op::RebuildIndex, Store::rebuild_index)?;
-            Some(written(commit, Some(REWRITE.to_owned())))
+            let said = |_: &Commit| Some(REWRITE.to_owned());
+            Some(journaled_written(
+                self.store,
+                Op::RebuildIndex,
+                said,
+                Store::rebuild_index,
+            )?)
         } else {
             None
         };
@@ -87,16 +92,17 @@ impl MemoryBackend<'_> {
             .map_err(|e| FormatError::refused(format!("the consolidation plan is refused: {e}")))?;
         let replacements = validate_all(&plan.records)?;
         let base = self.store.records()?;
-        let commit = journaled_op(self.store, Op::Consolidate, |s| {
+        let said = |commit: &Commit| {
+            (!commit.is_empty()).then(|| {
+                crate::formats::consolidated(
+                    &plan.source_names,
+                    plan.records.iter().map(|r| r.name.as_str()),
+                )
+            })
+        };
+        journaled_written(self.store, Op::Consolidate, said, |s| {
             s.apply_consolidation(&base, Vec::new(), &plan.source_names, replacements)
-        })?;
-        let said = (!commit.is_empty()).then(|| {
-            crate::formats::consolidated(
-                &plan.source_names,
-                plan.records.iter().map(|r| r.name.as_str()),
-            )
-        });
-        Ok(written(commit, said))
+        })
     }
 
     pub(super) fn repair_entry(

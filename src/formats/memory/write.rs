@@ -3,17 +3,14 @@
 use super::MemoryBackend;
 use super::journal::journaled_op;
 use crate::formats::{Edit, FormatError, Written, placed, set_summary, unchanged};
-use crate::review::Op;
 use crate::review::summary::commit_summary;
-use crate::store::{Commit, Record, RecordInput};
+use crate::review::{Op, ReviewError};
+use crate::store::{Commit, Record, RecordInput, Store, StoreError};
 
 impl MemoryBackend<'_> {
     pub(super) fn add_records(&self, inputs: &[RecordInput]) -> Result<Written, FormatError> {
         let records = validate_all(inputs)?;
-        Ok(written(
-            journaled_op(self.store, Op::Add, |s| s.extend(records))?,
-            None,
-        ))
+        journaled_written(self.store, Op::Add, |_| None, |s| s.extend(records))
     }
 
     pub(super) fn set_record(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
@@ -37,18 +34,16 @@ impl MemoryBackend<'_> {
             return Ok(Written::done(unchanged(base.name())));
         }
         let said = set_summary(base.name(), edited.name());
-        let commit = journaled_op(self.store, Op::Set, |s| s.replace_entry(entry, edited))?;
-        let said = (!commit.is_empty()).then_some(said);
-        Ok(written(commit, said))
+        let said = |commit: &Commit| (!commit.is_empty()).then_some(said);
+        journaled_written(self.store, Op::Set, said, |s| {
+            s.replace_entry(entry, edited)
+        })
     }
 
     pub(super) fn rm_records(&self, names: &[String]) -> Result<Written, FormatError> {
         let current = self.store.read()?;
         let base = current.require_all(names)?;
-        Ok(written(
-            journaled_op(self.store, Op::Rm, |s| s.remove_entries(&base))?,
-            None,
-        ))
+        journaled_written(self.store, Op::Rm, |_| None, |s| s.remove_entries(&base))
     }
 }
 
@@ -61,6 +56,36 @@ pub(super) fn validate_all(inputs: &[RecordInput]) -> Result<Vec<Record>, Format
         .collect()
 }
 
+/// Runs `change` journaled as `op` and says what it did ([`written`]). A change that is in
+/// the set but whose journal mark failed is written too: it says what it did, with the
+/// journal's failure as its warning, as on every format.
+pub(super) fn journaled_written(
+    store: &Store,
+    op: Op,
+    said: impl FnOnce(&Commit) -> Option<String>,
+    change: impl FnOnce(&Store) -> Result<Commit, StoreError>,
+) -> Result<Written, FormatError> {
+    let mut made = None;
+    let result = journaled_op(store, op, |s| {
+        let commit = change(s)?;
+        made = Some(commit.clone());
+        Ok(commit)
+    });
+    match (result, made) {
+        (Ok(commit), _) => {
+            let said = said(&commit);
+            Ok(written(commit, said))
+        }
+        (Err(e @ ReviewError::NotJournaled { .. }), Some(commit)) => {
+            let said = said(&commit);
+            let mut done = written(commit, said);
+            done.warning = Some(e.to_string());
+            Ok(done)
+        }
+        (Err(e), _) => Err(e.into()),
+    }
+}
+
 /// What `commit` did ("added a; changed b; removed c", unless `said` says it better), and
 /// a warning when it lost its lock while committing.
 pub(super) fn written(commit: Commit, said: Option<String>) -> Written {
@@ -69,7 +94,7 @@ pub(super) fn written(commit: Commit, said: Option<String>) -> Written {
         // The change is in place, but it may have overwritten another writer's commit.
         warning: commit.lock_lost.as_ref().map(|reason| {
             format!(
-                "committed, but possibly conflicting: {reason}; another writer may have committed at the same time (memwb check, memwb log)"
+                "written, but possibly conflicting: {reason}; another writer may have written at the same time (memwb check, memwb log)"
             )
         }),
     }
