@@ -278,6 +278,26 @@ pub trait Backend {
     fn entry_bytes(&self, _file: &str) -> Option<Vec<u8>> {
         None
     }
+
+    // The evaluation (`src/formats/<name>/effect.rs`): what the cases run against besides the
+    // folder as read, and the change a regression is blamed on, so that `eval` and the
+    // workbench judge every format with one path.
+
+    /// The memories as they would be once `proposal` is approved, from `memories` (the folder
+    /// as read, in its order): a `.memory` plan applied to the records, a Claude Code
+    /// proposal's after-images of its files. Reads and writes nothing; a proposal whose plan
+    /// does not read is refused.
+    fn memories_after_approving(
+        &self,
+        memories: &[Memory],
+        proposal: &Proposal,
+    ) -> Result<Vec<Memory>, FormatError>;
+
+    /// The journal's newest entry when it changed the memories and the folder is still as it
+    /// left them: the change a regression seen now is blamed on (`None`: a change memwb did
+    /// not journal came since, the newest entry changed nothing, or what it wrote is
+    /// redacted in the journal). Nothing is resolved or written.
+    fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError>;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

@@ -6,6 +6,7 @@ pub(crate) mod args;
 mod audit_inputs;
 mod copy;
 pub(crate) mod discover;
+mod effect;
 mod fix;
 pub mod journal;
 mod locate;
@@ -312,5 +313,17 @@ impl Backend for ClaudeBackend<'_> {
 
     fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
         Ok(journal::journal_of(self.folder)?.last_entries(last)?)
+    }
+
+    fn memories_after_approving(
+        &self,
+        memories: &[Memory],
+        proposal: &Proposal,
+    ) -> Result<Vec<Memory>, FormatError> {
+        Ok(self.applied(memories, proposal))
+    }
+
+    fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
+        self.newest_in_place()
     }
 }

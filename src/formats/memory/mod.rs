@@ -4,6 +4,7 @@
 mod audit_inputs;
 mod copy;
 pub(crate) mod discover;
+mod effect;
 mod fix;
 pub mod journal;
 mod journaled;
@@ -319,5 +320,17 @@ impl Backend for MemoryBackend<'_> {
 
     fn entry_bytes(&self, file: &str) -> Option<Vec<u8>> {
         self.store.entry_bytes(file)
+    }
+
+    fn memories_after_approving(
+        &self,
+        memories: &[Memory],
+        proposal: &Proposal,
+    ) -> Result<Vec<Memory>, FormatError> {
+        self.applied(memories, proposal)
+    }
+
+    fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
+        self.newest_in_place()
     }
 }
