@@ -798,7 +798,9 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
         },
     )
     .expect("filed");
-    h.claude_tick();
+    // What the watcher sends when a proposal is filed: the Proposals view reloads and the
+    // cases run on the folder as each ready proposal would leave it.
+    h.review_tick();
     assert_eq!(
         h.app
             .proposals
@@ -814,8 +816,6 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
         "nothing written"
     );
     assert!(h.screen().contains("eval cases (1/1 pass)"));
-    // the Proposals view lists it with that effect
-    h.review_tick();
     h.keys("p");
     let screen = h.screen();
     assert!(screen.contains(&proposal.id), "{screen}");

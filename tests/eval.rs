@@ -497,6 +497,22 @@ fn an_empty_set_asks_the_model_nothing() {
     assert_eq!((run.cost.unwrap().calls, calls(tmp.path())), (0, 0));
 }
 
+/// Files `plan` as a proposal against the set as it reads now.
+fn proposed(store: &Store, plan: memwb::review::Plan) -> memwb::review::Proposal {
+    use memwb::review::proposal::{self, NewProposal};
+    proposal::file(
+        store,
+        NewProposal {
+            plan,
+            origin: memwb::review::Origin::new("import"),
+            seen: store.read().unwrap(),
+            additions: Vec::new(),
+            evidence: None,
+        },
+    )
+    .expect("filed")
+}
+
 #[test]
 fn a_plan_is_judged_on_the_set_as_it_would_be() {
     use memwb::eval::CaseChanges;
@@ -509,20 +525,24 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
             ("tabs", "Indent with tabs"),
         ],
     );
+    let backend = MemoryBackend::new(&store);
     let now = Corpus::of(&store.read().unwrap());
     let cases = [
         case("integration tests", &["db"], &[]),
         case("weather", &["tabs"], &[]),
         case("indent", &["tabs"], &[]),
     ];
-    let plan = Plan::Consolidation {
-        source_names: names(&["db", "tabs"]),
-        records: vec![
-            record("db", "Suites hit real services", "b"),
-            record("tabs", "Indent with tabs, whatever the weather", "b"),
-        ],
-    };
-    let after = now.after(&plan);
+    let consolidation = proposed(
+        &store,
+        Plan::Consolidation {
+            source_names: names(&["db", "tabs"]),
+            records: vec![
+                record("db", "Suites hit real services", "b"),
+                record("tabs", "Indent with tabs, whatever the weather", "b"),
+            ],
+        },
+    );
+    let after = now.after(&backend, &consolidation).expect("applies");
     let after_names: Vec<&str> = after.memories.iter().map(|m| m.name.as_str()).collect();
     assert_eq!(after_names, ["db", "tabs"]);
     let changes = CaseChanges::between(&now, &after, &cases, 5);
@@ -537,10 +557,14 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
         changes.describe(),
         "approving this changes 2 cases: +1 pass, -1 fail"
     );
-    let extraction = Plan::Extraction(vec![record("weather-notes", "About the weather", "b")]);
-    let unchanged = CaseChanges::between(&now, &now.after(&extraction), &cases, 5);
+    let extraction = proposed(
+        &store,
+        Plan::Extraction(vec![record("weather-notes", "About the weather", "b")]),
+    );
+    let with_extraction = now.after(&backend, &extraction).expect("applies");
+    let unchanged = CaseChanges::between(&now, &with_extraction, &cases, 5);
     assert_eq!(unchanged.describe(), "approving this changes no case");
-    assert_eq!(now.after(&extraction).memories.len(), 3);
+    assert_eq!(with_extraction.memories.len(), 3);
 }
 
 #[test]

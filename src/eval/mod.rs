@@ -12,8 +12,9 @@
 //!             state, edited under the folder's lock; its corpus read through `formats::Backend`
 //! ```
 //!
-//! Above the review layer (it runs a proposal's plan against the cases), below the CLI and
-//! the workbench. See `docs/eval.md`.
+//! Above the review layer and the backends (a proposal's effect runs the cases on the memories
+//! its backend says approving it would leave), below the CLI and the workbench. See
+//! `docs/eval.md`.
 
 pub mod cache;
 pub mod cases;

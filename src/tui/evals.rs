@@ -1,26 +1,25 @@
 //! The workbench's evaluation: after every commit (by anyone) the set's cases re-run with the
 //! keyword selector, off the UI thread; a case that passed and now fails is announced and
 //! marked; each pending proposal's effect on the cases is computed on the set as it would be.
-//! The same path serves both formats: a `.memory` set's records and a Claude Code folder's
-//! topic files (cases in its state directory), run by the generic case runner.
+//! One path for every format: the cases where the backend keeps memwb's state, the set as a
+//! proposal would leave it and the change a regression is blamed on from the backend.
 
 use std::collections::HashMap;
 
-use crate::claude::ClaudeFolder;
 use crate::eval::{
-    self, Case, CaseChanges, CaseResult, Corpus, DEFAULT_K, EvalError, EvalState, Verdict,
+    self, Case, CaseChanges, CaseResult, Corpus, DEFAULT_K, EvalError, FolderEval, Verdict,
 };
-use crate::formats::Open as Backend;
+use crate::formats::{Backend, Open};
 use crate::memory::Memory;
-use crate::review::{Entry, Journal, Plan, State as ProposalState};
-use crate::store::{Record, Store};
+use crate::review::Proposal;
 
-/// What a background run needs: the set as the workbench shows it, and the pending plans.
+/// What a background run needs: the set as the workbench shows it, and the pending proposals
+/// that still apply.
 #[derive(Debug, Clone)]
 pub struct EvalRequest {
     /// The memories the cases run against, as the workbench shows them.
     pub corpus: Corpus,
-    pub proposals: Vec<(String, Plan)>,
+    pub proposals: Vec<Proposal>,
 }
 
 /// A finished run.
@@ -40,58 +39,20 @@ pub struct Evaluated {
 }
 
 /// Loads the cases and runs them (blocking: call it off the UI thread).
-pub fn evaluate(backend: &Backend, request: EvalRequest) -> Evaluated {
-    match backend {
-        Backend::Memory(store) => evaluate_set(store, request.corpus, &request.proposals),
-        Backend::Claude(folder) => evaluate_folder(folder, request.corpus),
-    }
-}
-
-fn evaluate_set(store: &Store, corpus: Corpus, proposals: &[(String, Plan)]) -> Evaluated {
-    let blame = last_of(Ok(Journal::of(store)))
-        .filter(|entry| left_as(entry, &corpus))
+pub fn evaluate(open: &Open, request: EvalRequest) -> Evaluated {
+    let backend = open.backend();
+    let blame = backend
+        .newest_change_in_place()
+        .ok()
+        .flatten()
         .map(|entry| entry.id);
-    let (cases, results, error) = run(
-        &corpus,
-        eval::load_cases(&EvalState::in_place(crate::formats::StatePlace::InSet(
-            store.clone(),
-        ))),
-    );
-    let effects = if cases.is_empty() {
-        Vec::new()
-    } else {
-        proposals
-            .iter()
-            .map(|(id, plan)| {
-                let after = corpus.after(plan);
-                let changes = CaseChanges::between(&corpus, &after, &cases, DEFAULT_K);
-                (id.clone(), changes)
-            })
-            .collect()
-    };
-    Evaluated {
-        memories: corpus.memories,
-        cases,
-        results,
-        effects,
-        blame,
-        error,
-    }
-}
-
-/// A Claude Code folder: its cases in the state directory, and each ready proposal's effect
-/// on them from its after-images.
-fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus) -> Evaluated {
-    let blame = last_of(crate::formats::claude::journal::journal_of(folder))
-        .filter(|entry| files_left_as(entry, folder))
-        .map(|entry| entry.id);
-    let cases = eval::FolderEval::open(&crate::formats::Open::Claude(folder.clone()))
-        .and_then(|e| eval::load_cases(e.state()));
+    let corpus = request.corpus;
+    let cases = FolderEval::open(open).and_then(|folder| eval::load_cases(folder.state()));
     let (cases, results, error) = run(&corpus, cases);
     let effects = if cases.is_empty() {
         Vec::new()
     } else {
-        folder_effects(folder, &corpus, &cases)
+        effects(&*backend, &corpus, &request.proposals, &cases)
     };
     Evaluated {
         memories: corpus.memories,
@@ -103,31 +64,22 @@ fn evaluate_folder(folder: &ClaudeFolder, corpus: Corpus) -> Evaluated {
     }
 }
 
-/// What approving each ready proposal filed for `folder` would change.
-fn folder_effects(
-    folder: &ClaudeFolder,
+/// What approving each of `proposals` would change (one whose plan does not read is left
+/// out: the Proposals view says what is wrong with it).
+fn effects(
+    backend: &dyn Backend,
     corpus: &Corpus,
+    proposals: &[Proposal],
     cases: &[Case],
 ) -> Vec<(String, CaseChanges)> {
-    let listed = crate::formats::claude::journal::list(folder).map(|l| l.proposals);
-    listed
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|p| crate::formats::claude::journal::state(folder, p) == ProposalState::Ready)
-        .map(|p| {
-            let after = corpus.after_files(&p.files);
+    proposals
+        .iter()
+        .filter_map(|proposal| {
+            let after = corpus.after(backend, proposal).ok()?;
             let changes = CaseChanges::between(corpus, &after, cases, DEFAULT_K);
-            (p.id, changes)
+            Some((proposal.id.clone(), changes))
         })
         .collect()
-}
-
-fn last_entry(entries: Option<Vec<Entry>>) -> Option<Entry> {
-    entries.and_then(|mut entries| entries.pop())
-}
-
-fn last_of(journal: Result<Journal, crate::review::ReviewError>) -> Option<Entry> {
-    last_entry(journal.and_then(|j| j.last_entries(1)).ok())
 }
 
 fn run(
@@ -140,59 +92,6 @@ fn run(
     };
     let results = eval::run_keyword(corpus, &cases, DEFAULT_K).results;
     (cases, results, error)
-}
-
-/// Whether `corpus` is as `entry` left it: every record it wrote is there unchanged, every one
-/// it removed is gone. (A commit that memwb did not journal leaves the set otherwise.)
-fn left_as(entry: &Entry, corpus: &Corpus) -> bool {
-    let changed = !entry.before.is_empty() || !entry.after.is_empty();
-    let written = entry.after.iter().all(|after| {
-        let written = &after.record;
-        corpus.memories.iter().any(|m| {
-            holds(
-                m,
-                [
-                    &written.name,
-                    &written.kind,
-                    &written.description,
-                    &written.body,
-                ],
-            )
-        })
-    });
-    let removed = entry
-        .before
-        .iter()
-        .filter(|b| !entry.after.iter().any(|a| a.record.name == b.record.name))
-        .all(|b| !corpus.memories.iter().any(|m| m.name == b.record.name));
-    changed && written && removed
-}
-
-/// Whether `memory` is the record whose name, type, description and body are `fields`.
-fn holds(memory: &Memory, [name, kind, description, body]: [&str; 4]) -> bool {
-    memory.name == name
-        && memory.kind.as_deref() == Some(kind)
-        && memory.description() == description
-        && memory.body == body
-}
-
-/// Whether the folder's files are as `entry` left them (each after-image on disk, each
-/// deleted file gone). A file whose journaled text was redacted never matches: the
-/// regression is then said to be since the last commit.
-fn files_left_as(entry: &Entry, folder: &ClaudeFolder) -> bool {
-    if entry.touched_files().is_empty() {
-        return false;
-    }
-    let texts = crate::formats::claude::journal::observed::texts(folder);
-    let digest = |text: &String| crate::review::line_change::whole_digest(text);
-    entry
-        .files
-        .iter()
-        .all(|image| texts.get(&image.file) == image.after.as_ref())
-        && entry
-            .lines
-            .iter()
-            .all(|change| texts.get(&change.file).map(digest).as_ref() == Some(&change.after))
 }
 
 type CaseKey = (String, Vec<String>, Vec<String>);
@@ -245,17 +144,9 @@ impl Evals {
         }
     }
 
-    /// Whether the last run was over exactly `records` (false before the first).
-    pub fn ran_on_records<'a>(&self, mut records: impl Iterator<Item = &'a Record>) -> bool {
-        let Some(before) = &self.evaluated else {
-            return false;
-        };
-        let mut before = before.iter();
-        records.all(|r| {
-            before
-                .next()
-                .is_some_and(|m| holds(m, [r.name(), r.kind().as_str(), r.description(), r.body()]))
-        }) && before.next().is_none()
+    /// Whether the last run was over exactly `memories` (false before the first).
+    pub fn ran_on(&self, memories: &[Memory]) -> bool {
+        self.evaluated.as_deref() == Some(memories)
     }
 
     /// Takes a finished run; returns one announcement per case that passed before a change to

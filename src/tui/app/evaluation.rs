@@ -13,33 +13,27 @@ use crate::tui::line_input::LineInput;
 
 impl App {
     /// The run to start now, if one is due and none is running. An unreadable set waits for
-    /// its repair: an agent would select nothing from it. On a Claude Code folder the cases
-    /// run over the topic files the Query pane selects among.
+    /// its repair: an agent would select nothing from it. The cases run over the memories the
+    /// Query pane selects among, and each ready proposal is judged on the set as it would be.
     pub(super) fn evaluation_due(&mut self) -> Option<Effect> {
         if !self.evals.due || self.evals.running || !self.shown.is_readable() {
             return None;
         }
         self.evals.due = false;
         self.evals.running = true;
-        if let Some(view) = self.shown.topics() {
-            let corpus = Corpus {
-                memories: view.candidates(),
-                catalog: view.catalog(),
-            };
-            return Some(Effect::Evaluate(Box::new(EvalRequest {
-                corpus,
-                proposals: Vec::new(),
-            })));
-        }
+        let (memories, catalog) = self.shown.corpus();
         let proposals = self
             .proposals
             .rows
             .iter()
             .filter(|row| row.state == ProposalState::Ready)
-            .filter_map(|row| Some((row.proposal.id.clone(), row.plan.clone().ok()?)))
+            .map(|row| row.proposal.clone())
             .collect();
         Some(Effect::Evaluate(Box::new(EvalRequest {
-            corpus: Corpus::of(&self.shown.valid_set()),
+            corpus: Corpus {
+                memories,
+                catalog: catalog.unwrap_or_default(),
+            },
             proposals,
         })))
     }

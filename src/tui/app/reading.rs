@@ -32,10 +32,7 @@ impl App {
         self.proposals
             .refresh(&self.review, &self.shown.valid_set());
         // A change by anyone: the cases re-run, unless they ran on these very records.
-        let ran = self
-            .shown
-            .inspection()
-            .is_some_and(|i| self.evals.ran_on_records(i.valid_records()));
+        let ran = self.evals.ran_on(&self.shown.corpus().0);
         if !ran {
             self.evals.due = true;
         }
