@@ -142,13 +142,14 @@ fn a_plain_write_between_read_and_apply_is_a_conflict_and_nothing_is_clobbered()
         meta(Op::Set),
     )
     .expect_err("a conflict");
-    match &error {
-        ReviewError::Claude(ClaudeError::Conflict { file, current, .. }) => {
+    match error.engine_error::<ClaudeError>() {
+        Some(ClaudeError::Conflict { file, current, .. }) => {
             assert_eq!(file, "alpha.md");
             assert_eq!(current.as_deref(), Some(theirs.as_str()));
         }
-        other => panic!("not a conflict: {other:?}"),
+        _ => panic!("not a conflict: {error:?}"),
     }
+    assert_eq!(error.current_text(), Some(theirs.as_str()));
     assert!(error.is_conflict());
     assert!(
         error.to_string().contains("changed since it was read"),
@@ -435,8 +436,8 @@ fn a_live_consolidation_refuses_every_write_and_a_stale_one_does_not() {
         "{error}"
     );
     assert!(matches!(
-        error,
-        ReviewError::Claude(ClaudeError::Consolidating { .. })
+        error.engine_error::<ClaudeError>(),
+        Some(ClaudeError::Consolidating { .. })
     ));
     assert_eq!(files(&fixture), before, "nothing written");
     assert!(consistent_journal(&fixture).is_empty());

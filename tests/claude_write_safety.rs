@@ -242,8 +242,9 @@ const THEIR_INDEX: &str = "# Memory index\n\n- [alpha](alpha.md) — Claude's ow
 const MY_INDEX: &str = "# Memory index\n\n- [alpha](alpha.md) — mine\n";
 
 fn assert_raced(error: memwb::review::ReviewError, file: &str, theirs: &str) {
-    match &error {
-        memwb::review::ReviewError::Claude(memwb::claude::ClaudeError::Conflict {
+    assert!(error.is_raced(), "{error:?}");
+    match error.engine_error::<memwb::claude::ClaudeError>() {
+        Some(memwb::claude::ClaudeError::Conflict {
             file: named,
             current,
             raced,
@@ -251,7 +252,7 @@ fn assert_raced(error: memwb::review::ReviewError, file: &str, theirs: &str) {
         }) => {
             assert_eq!(named, file);
             assert_eq!(current.as_deref(), Some(theirs));
-            assert!(raced);
+            assert!(*raced);
         }
         other => panic!("not a raced conflict: {other:?}"),
     }
@@ -332,12 +333,10 @@ fn a_file_created_between_compare_and_rename_of_a_new_file_is_kept() {
         ],
     )
     .expect_err("the other file is seen");
-    match error {
-        memwb::review::ReviewError::Claude(memwb::claude::ClaudeError::Conflict {
-            file,
-            raced,
-            ..
-        }) => assert_eq!((file.as_str(), raced), ("beta.md", true)),
+    match error.engine_error::<memwb::claude::ClaudeError>() {
+        Some(memwb::claude::ClaudeError::Conflict { file, raced, .. }) => {
+            assert_eq!((file.as_str(), *raced), ("beta.md", true))
+        }
         other => panic!("not a raced conflict: {other:?}"),
     }
     let tree = fixture.tree();

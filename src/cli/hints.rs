@@ -10,8 +10,10 @@ const LS_LISTS: &str = "memwb ls lists the memories";
 pub(super) fn for_error(error: &anyhow::Error) -> Vec<String> {
     for cause in error.chain() {
         if let Some(review) = cause.downcast_ref::<ReviewError>() {
+            if let Some(store) = review.engine_error::<StoreError>() {
+                return for_store(store);
+            }
             return match review {
-                ReviewError::Store(store) => for_store(store),
                 ReviewError::ProposalNotFound { .. } => {
                     vec!["memwb proposals --all lists every proposal".into()]
                 }

@@ -83,10 +83,9 @@ impl FormatError {
 pub fn is_raced(error: &(dyn std::error::Error + 'static)) -> bool {
     let raced = |e: &ClaudeError| matches!(e, ClaudeError::Conflict { raced: true, .. });
     error.downcast_ref::<ClaudeError>().is_some_and(raced)
-        || matches!(
-            error.downcast_ref::<ReviewError>(),
-            Some(ReviewError::Claude(e)) if raced(e)
-        )
+        || error
+            .downcast_ref::<ReviewError>()
+            .is_some_and(ReviewError::is_raced)
 }
 
 /// An engine's own error, or this module's.

@@ -7,7 +7,6 @@ use super::FormatError;
 use crate::claude::ClaudeError;
 use crate::claude::edit::TopicFile;
 use crate::claude::write::FileImage;
-use crate::review::ReviewError;
 use crate::review::proposal::{Corrupt, Proposal, State};
 use crate::store::{Record, StoreError};
 
@@ -176,10 +175,8 @@ impl FormatError {
     /// On a conflict over a file's text, the text now (`None`: the file is gone).
     pub fn current_text(&self) -> Option<String> {
         match self {
-            Self::Claude(ClaudeError::Conflict { current, .. })
-            | Self::Review(ReviewError::Claude(ClaudeError::Conflict { current, .. })) => {
-                current.clone()
-            }
+            Self::Claude(ClaudeError::Conflict { current, .. }) => current.clone(),
+            Self::Review(e) => e.current_text().map(str::to_owned),
             Self::Placed { error, .. } => error.current_text(),
             _ => None,
         }

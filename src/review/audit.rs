@@ -14,7 +14,7 @@ use super::state::CACHE_DIR;
 use super::state::StateDir;
 
 use crate::finding::{Finding, Severity};
-use crate::store::StoreError;
+use crate::fs::FsError;
 
 pub(crate) fn finding(
     code: &'static str,
@@ -151,7 +151,7 @@ pub(crate) fn error_finding(error: &ReviewError, file: String) -> Finding {
     match error {
         ReviewError::StateEscapes { .. } => link(file),
         ReviewError::StateNotADirectory { .. } => not_a_directory(file),
-        ReviewError::Store(StoreError::NotAFile { kind, .. }) => not_a_file(file, kind),
+        ReviewError::Fs(FsError::NotAFile { kind, .. }) => not_a_file(file, kind),
         other => finding("state-unreadable", Severity::Error, file, other.to_string()),
     }
 }

@@ -1,22 +1,23 @@
 //! The review gate's errors: proposals, the journal and undo, in their own words. The engine's
 //! errors pass through unchanged, so a message never borrows another layer's wording.
 
+use std::fmt;
 use std::path::PathBuf;
 
-use crate::claude::ClaudeError;
-use crate::store::StoreError;
+use crate::fs::FsError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReviewError {
-    /// The engine refused or failed. Written by hand rather than `#[from]`: a refusal the
-    /// journal made from inside a transaction comes back wrapped as `StoreError::Observer`,
-    /// and is unwrapped here into the review error it was.
+    /// A format's engine refused or failed (a conflict, a lock held too long, a refused
+    /// name), in its own words. Each backend converts its engine's error into this (in
+    /// `formats/<name>/journal/error.rs`), taking back out a refusal the journal made from
+    /// inside the engine's change; callers ask [`ReviewError::is_conflict`] and the like
+    /// rather than which engine it was.
     #[error(transparent)]
-    Store(StoreError),
-    /// The Claude Code backend refused or failed (a conflict, a consolidation running, a
-    /// refused name); unwrapped like [`ReviewError::Store`].
+    Engine(EngineError),
+    /// Reading or writing memwb's own state (the journal, proposals) failed.
     #[error(transparent)]
-    Claude(ClaudeError),
+    Fs(#[from] FsError),
     #[error("{what} {path} is invalid: {rule}")]
     DataInvalid {
         what: &'static str,
@@ -100,48 +101,112 @@ impl ReviewError {
     }
 }
 
-impl From<crate::fs::FsError> for ReviewError {
-    fn from(error: crate::fs::FsError) -> Self {
-        Self::Store(error.into())
+/// What the review layer asks of an engine's error; each backend answers for its engine's.
+pub trait EngineFault: std::error::Error + Send + Sync + 'static {
+    /// The folder changed since it was read: reload and look again.
+    fn is_conflict(&self) -> bool;
+
+    /// Whether retrying later could succeed without anything being changed by hand.
+    fn is_transient(&self) -> bool {
+        false
+    }
+
+    /// On a conflict over a file's text, the text now (`None` too when the file is gone).
+    fn current_text(&self) -> Option<&str> {
+        None
+    }
+
+    /// Another program's write landed inside the change and was kept: the change was not
+    /// made and nothing is lost.
+    fn is_raced(&self) -> bool {
+        false
     }
 }
 
-impl From<StoreError> for ReviewError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Observer(inner) => match inner.downcast::<ReviewError>() {
-                Ok(review) => *review,
-                Err(other) => Self::Store(StoreError::Observer(other)),
-            },
-            other => Self::Store(other),
-        }
+/// An engine's error, boxed so that the review layer names no engine; its message and
+/// source are the engine's own.
+pub struct EngineError(Box<dyn EngineFault>);
+
+impl EngineError {
+    fn as_error(&self) -> &(dyn std::error::Error + 'static) {
+        &*self.0
     }
 }
 
-/// What the journal hands the engine from inside a transaction (see `CommitObserver`).
-impl From<ReviewError> for StoreError {
-    fn from(error: ReviewError) -> Self {
-        match error {
-            ReviewError::Store(store) => store,
-            review => StoreError::Observer(Box::new(review)),
-        }
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
     }
 }
 
 impl ReviewError {
+    /// An engine's error as it is: for a backend's conversion, which takes a refusal of the
+    /// journal's back out of it first.
+    pub fn engine(error: impl EngineFault) -> Self {
+        Self::Engine(EngineError(Box::new(error)))
+    }
+
+    /// The engine's error, when it is one of type `E` (for the backend of that engine, and
+    /// front ends that say more about one engine's errors).
+    pub fn engine_error<E: EngineFault>(&self) -> Option<&E> {
+        match self {
+            Self::Engine(engine) => engine.as_error().downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// The engine's error by value when it is of type `E`, else the error unchanged: how a
+    /// backend turns its engine's refusal into the review gate's words.
+    pub fn into_engine_error<E: EngineFault>(self) -> Result<E, Self> {
+        match self {
+            Self::Engine(engine) if engine.as_error().is::<E>() => {
+                let error: Box<dyn std::error::Error + Send + Sync> = engine.0;
+                Ok(*error
+                    .downcast::<E>()
+                    .expect("the type was checked just before"))
+            }
+            other => Err(other),
+        }
+    }
+
     /// The thing changed since it was read: reload and look again.
     pub fn is_conflict(&self) -> bool {
-        matches!(
-            self,
-            Self::Store(StoreError::Conflict { .. })
-                | Self::Claude(ClaudeError::Conflict { .. })
-                | Self::ProposalEdited { .. }
-        )
+        match self {
+            Self::Engine(engine) => engine.0.is_conflict(),
+            Self::ProposalEdited { .. } => true,
+            _ => false,
+        }
     }
 
     /// Whether retrying later could succeed without anything being changed by hand.
     pub fn is_transient(&self) -> bool {
-        matches!(self, Self::Store(store) if store.is_transient())
+        matches!(self, Self::Engine(engine) if engine.0.is_transient())
+    }
+
+    /// On a conflict over a file's text, the text now (`None` too when the file is gone).
+    pub fn current_text(&self) -> Option<&str> {
+        match self {
+            Self::Engine(engine) => engine.0.current_text(),
+            _ => None,
+        }
+    }
+
+    /// Another program's write landed inside the change and was kept: the change was not
+    /// made and nothing is lost (a conflict, not a failure).
+    pub fn is_raced(&self) -> bool {
+        matches!(self, Self::Engine(engine) if engine.0.is_raced())
     }
 }
 
@@ -149,20 +214,45 @@ impl ReviewError {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_review_error_survives_the_trip_through_the_engine() {
-        let refused: StoreError = ReviewError::ProposalDecided {
-            id: "abc".into(),
-            status: "approved",
+    /// An engine's error, as a backend's would be.
+    #[derive(Debug, thiserror::Error)]
+    #[error("the folder changed: {0}")]
+    struct Changed(&'static str);
+
+    impl EngineFault for Changed {
+        fn is_conflict(&self) -> bool {
+            true
         }
-        .into();
-        assert!(matches!(refused, StoreError::Observer(_)), "{refused:?}");
-        let back = ReviewError::from(refused);
-        assert!(
-            matches!(back, ReviewError::ProposalDecided { ref id, .. } if id == "abc"),
-            "{back:?}"
-        );
-        let engine: StoreError = ReviewError::Store(StoreError::NothingToRemove).into();
-        assert!(matches!(engine, StoreError::NothingToRemove), "{engine:?}");
+
+        fn current_text(&self) -> Option<&str> {
+            Some(self.0)
+        }
+    }
+
+    /// Another engine's error.
+    #[derive(Debug, thiserror::Error)]
+    #[error("busy")]
+    struct Busy;
+
+    impl EngineFault for Busy {
+        fn is_conflict(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn an_engine_error_keeps_its_words_and_answers_for_itself() {
+        let error = ReviewError::engine(Changed("theirs"));
+        assert_eq!(error.to_string(), "the folder changed: theirs");
+        assert!(error.is_conflict());
+        assert!(!error.is_transient());
+        assert_eq!(error.current_text(), Some("theirs"));
+        assert_eq!(error.engine_error::<Changed>().map(|c| c.0), Some("theirs"));
+        assert!(error.engine_error::<Busy>().is_none());
+        let not_that = error.into_engine_error::<Busy>().expect_err("not Busy");
+        let back = not_that.into_engine_error::<Changed>().expect("a Changed");
+        assert_eq!(back.0, "theirs");
+        let own = ReviewError::EntryNotFound { id: 3 };
+        assert!(!own.is_conflict() && own.current_text().is_none());
     }
 }

@@ -34,8 +34,8 @@ use super::filed::{self, Decision};
 use super::intent::Intent;
 pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
+use crate::fs::FsError;
 use crate::fs::{IoHooks, IoOp};
-use crate::store::StoreError;
 use crate::time::now_ms;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
@@ -312,7 +312,7 @@ impl Journal {
         };
         let len = file
             .metadata()
-            .map_err(|e| StoreError::io("stat", &path, e))?
+            .map_err(|e| FsError::io("stat", &path, e))?
             .len();
         let (mut start, mut bytes) = (len, Vec::new());
         loop {
@@ -348,7 +348,7 @@ impl Journal {
             start -= step;
             let mut chunk = vec![0; step as usize];
             file.read_exact_at(&mut chunk, start)
-                .map_err(|e| StoreError::io("read", &path, e))?;
+                .map_err(|e| FsError::io("read", &path, e))?;
             chunk.extend_from_slice(&bytes);
             bytes = chunk;
         }
@@ -369,10 +369,10 @@ impl Journal {
             self.move_torn_aside(&state, &file, &tail)?;
         }
         file.write_all(&line)
-            .map_err(|e| StoreError::io("append to", &path, e))?;
+            .map_err(|e| FsError::io("append to", &path, e))?;
         if durable {
             file.sync_data()
-                .map_err(|e| StoreError::io("fsync", &path, e))?;
+                .map_err(|e| FsError::io("fsync", &path, e))?;
         }
         if created {
             state.sync()?;
@@ -389,15 +389,15 @@ impl Journal {
         let path = self.path();
         let reader = state
             .open_file(JOURNAL_FILE)?
-            .ok_or_else(|| StoreError::io("open", &path, std::io::ErrorKind::NotFound.into()))?;
+            .ok_or_else(|| FsError::io("open", &path, std::io::ErrorKind::NotFound.into()))?;
         let mut torn = vec![0; (tail.len - tail.complete) as usize];
         reader
             .read_exact_at(&mut torn, tail.complete)
-            .map_err(|e| StoreError::io("read", &path, e))?;
+            .map_err(|e| FsError::io("read", &path, e))?;
         let aside = format!("{TORN_PREFIX}{}", now_ms());
         state.create_exclusive(&aside, &torn)?;
         file.set_len(tail.complete)
-            .map_err(|e| StoreError::io("truncate a torn line of", &path, e))?;
+            .map_err(|e| FsError::io("truncate a torn line of", &path, e))?;
         tracing::warn!(
             moved_to = %state.file_path(&aside).display(),
             bytes = torn.len(),

@@ -18,11 +18,11 @@ use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use super::error::ReviewError;
+use crate::fs::FsError;
 use crate::fs::{
     OpenError, PRIVATE_DIR, PRIVATE_FILE, create_private_dir_all, open_regular_at_io, read_capped,
     temp_name,
 };
-use crate::store::StoreError;
 
 type Result<T, E = ReviewError> = std::result::Result<T, E>;
 
@@ -49,11 +49,11 @@ pub(crate) fn sha256_hex(parts: &[&[u8]]) -> String {
 }
 
 fn c_name(name: &str, path: &Path) -> Result<CString> {
-    CString::new(name).map_err(|e| StoreError::io("open", path, e.into()).into())
+    CString::new(name).map_err(|e| FsError::io("open", path, e.into()).into())
 }
 
 fn io(op: &'static str, path: &Path, error: impl Into<io::Error>) -> ReviewError {
-    StoreError::io(op, path, error.into()).into()
+    FsError::io(op, path, error.into()).into()
 }
 
 /// The SHA-256 of a text, hex.
@@ -201,20 +201,20 @@ impl StateDir {
             Err(Errno::NOENT) => return Ok(None),
             Err(Errno::LOOP) => return Err(ReviewError::StateEscapes { path }),
             Err(Errno::ISDIR) => {
-                return Err(StoreError::NotAFile {
+                return Err(FsError::NotAFile {
                     path,
                     kind: "directory",
                 }
                 .into());
             }
             Err(Errno::NXIO) => {
-                return Err(StoreError::NotAFile { path, kind: "FIFO" }.into());
+                return Err(FsError::NotAFile { path, kind: "FIFO" }.into());
             }
             Err(e) => return Err(io("open", &path, e)),
         };
         let stat = rustix::fs::fstat(&fd).map_err(|e| io("stat", &path, e))?;
         if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-            return Err(StoreError::NotAFile {
+            return Err(FsError::NotAFile {
                 path,
                 kind: "special file",
             }

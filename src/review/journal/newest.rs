@@ -6,8 +6,8 @@ use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 
 use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker, invalid, parse_line};
+use crate::fs::FsError;
 use crate::review::error::ReviewError;
-use crate::store::StoreError;
 
 /// How much of the journal one read takes, from the end.
 const CHUNK: u64 = 64 * 1024;
@@ -36,7 +36,7 @@ impl Journal {
         };
         let len = file
             .metadata()
-            .map_err(|e| StoreError::io("stat", &path, e))?
+            .map_err(|e| FsError::io("stat", &path, e))?
             .len();
         let mut marks: HashMap<u64, Mark> = HashMap::new();
         let mut take = |line: &[u8]| -> ControlFlow<()> {
@@ -68,7 +68,7 @@ impl Journal {
             start -= step;
             let mut chunk = vec![0; step as usize];
             file.read_exact_at(&mut chunk, start)
-                .map_err(|e| StoreError::io("read", &path, e))?;
+                .map_err(|e| FsError::io("read", &path, e))?;
             if !complete {
                 // Bytes after the last newline are a torn (or in-progress) append.
                 match chunk.iter().rposition(|&b| b == b'\n') {

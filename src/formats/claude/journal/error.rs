@@ -1,20 +1,39 @@
 //! How the Claude Code write engine's errors and the review layer's pass into each other: a
 //! refusal the journal makes from inside a change comes back from the engine wrapped as
 //! `ClaudeError::Observer` and is unwrapped into the review error it was, as the store's
-//! `StoreError::Observer` is in `review::error`.
+//! `StoreError::Observer` is in `formats/memory/journal/error.rs`; the engine's own errors
+//! travel as `ReviewError::Engine`, answering what the review layer asks of them.
 
 use crate::claude::ClaudeError;
 use crate::review::ReviewError;
+use crate::review::error::EngineFault;
+
+impl EngineFault for ClaudeError {
+    fn is_conflict(&self) -> bool {
+        matches!(self, Self::Conflict { .. })
+    }
+
+    fn current_text(&self) -> Option<&str> {
+        match self {
+            Self::Conflict { current, .. } => current.as_deref(),
+            _ => None,
+        }
+    }
+
+    fn is_raced(&self) -> bool {
+        matches!(self, Self::Conflict { raced: true, .. })
+    }
+}
 
 impl From<ClaudeError> for ReviewError {
     fn from(error: ClaudeError) -> Self {
         match error {
             ClaudeError::Observer(inner) => match inner.downcast::<ReviewError>() {
                 Ok(review) => *review,
-                Err(other) => Self::Claude(ClaudeError::Observer(other)),
+                Err(other) => Self::engine(ClaudeError::Observer(other)),
             },
-            ClaudeError::Fs(file) => Self::from(file),
-            other => Self::Claude(other),
+            ClaudeError::Fs(file) => Self::Fs(file),
+            other => Self::engine(other),
         }
     }
 }
@@ -22,9 +41,9 @@ impl From<ClaudeError> for ReviewError {
 /// What the journal hands the Claude Code write engine from inside a change.
 impl From<ReviewError> for ClaudeError {
     fn from(error: ReviewError) -> Self {
-        match error {
-            ReviewError::Claude(claude) => claude,
-            review => ClaudeError::Observer(Box::new(review)),
+        match error.into_engine_error::<ClaudeError>() {
+            Ok(claude) => claude,
+            Err(review) => ClaudeError::Observer(Box::new(review)),
         }
     }
 }
@@ -46,7 +65,33 @@ mod tests {
             matches!(back, ReviewError::ProposalDecided { ref id, .. } if id == "abc"),
             "{back:?}"
         );
-        let engine: ClaudeError = ReviewError::Claude(ClaudeError::NoHome).into();
+        let engine: ClaudeError = ReviewError::from(ClaudeError::NoHome).into();
         assert!(matches!(engine, ClaudeError::NoHome), "{engine:?}");
+    }
+
+    #[test]
+    fn the_claude_engine_answers_for_its_conflicts() {
+        let raced = ReviewError::from(ClaudeError::Conflict {
+            path: "/m/alpha.md".into(),
+            file: "alpha.md".into(),
+            current: Some("theirs".into()),
+            raced: true,
+        });
+        assert!(raced.is_conflict() && raced.is_raced() && !raced.is_transient());
+        assert_eq!(raced.current_text(), Some("theirs"));
+        let gone = ReviewError::from(ClaudeError::Conflict {
+            path: "/m/beta.md".into(),
+            file: "beta.md".into(),
+            current: None,
+            raced: false,
+        });
+        assert!(gone.is_conflict() && !gone.is_raced());
+        assert_eq!(gone.current_text(), None);
+        assert_eq!(
+            gone.to_string(),
+            "/m/beta.md changed since it was read; nothing was written"
+        );
+        let busy = ReviewError::from(ClaudeError::NoHome);
+        assert!(!busy.is_conflict() && busy.current_text().is_none());
     }
 }

@@ -283,14 +283,17 @@ pub fn undo(
         undoes: Some(since),
         ..EntryMeta::default()
     };
-    journaled_planned(folder, &mut || reverting(folder, entry), meta).map_err(|e| match e {
-        // Claude Code wrote a file between memwb's read of it and the write (under the lock,
-        // only another program can).
-        ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: format!("{file} changed since #{since}"),
-        },
-        other => other,
+    journaled_planned(folder, &mut || reverting(folder, entry), meta).map_err(|e| {
+        match e.into_engine_error::<ClaudeError>() {
+            // Claude Code wrote a file between memwb's read of it and the write (under the
+            // lock, only another program can).
+            Ok(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
+                id: since,
+                detail: format!("{file} changed since #{since}"),
+            },
+            Ok(other) => other.into(),
+            Err(other) => other,
+        }
     })
 }
 

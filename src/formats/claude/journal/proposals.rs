@@ -191,14 +191,16 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
     // checks every base, and the journal that the proposal is still pending and unchanged;
     // the decision is recorded with the entry.
     let mut plan = || writes_for(folder, &read_as);
-    let (files, entry) =
-        journaled_deciding(folder, &mut plan, meta, deciding).map_err(|e| match e {
-            ReviewError::Claude(ClaudeError::Conflict { file, .. }) => ReviewError::ProposalStale {
+    let (files, entry) = journaled_deciding(folder, &mut plan, meta, deciding).map_err(|e| {
+        match e.into_engine_error::<ClaudeError>() {
+            Ok(ClaudeError::Conflict { file, .. }) => ReviewError::ProposalStale {
                 id: id.to_owned(),
                 detail: format!("{file} changed while it was being applied"),
             },
-            other => other,
-        })?;
+            Ok(other) => other.into(),
+            Err(other) => other,
+        }
+    })?;
     Ok(Approved { files, entry })
 }
 

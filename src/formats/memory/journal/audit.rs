@@ -2,7 +2,6 @@
 //! scan is `review::audit`; this finds the directory through the store).
 
 use crate::finding::Finding;
-use crate::review::ReviewError;
 use crate::review::audit::{error_finding, state_dir_findings};
 use crate::review::journal::{Journal, MEMWB_DIR};
 use crate::review::state::StateDir;
@@ -14,7 +13,7 @@ pub(crate) fn findings(store: &Store) -> Vec<Finding> {
         Ok(Some(state)) => state_dir_findings(&state, &Journal::of(store)),
         Ok(None) => Vec::new(),
         // The store's own audit reports `.memory` itself.
-        Err(ReviewError::Store(StoreError::RootEscapes { .. })) => Vec::new(),
+        Err(e) if matches!(e.engine_error(), Some(StoreError::RootEscapes { .. })) => Vec::new(),
         Err(e) => vec![error_finding(&e, MEMWB_DIR.to_owned())],
     }
 }

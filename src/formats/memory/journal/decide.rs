@@ -32,16 +32,17 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
     }
     let additions = proposal.addition_records()?;
     let meta = EntryMeta::deciding(Op::Approve, proposal.reference(), None);
-    let stale = |e: ReviewError| match e {
-        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::ProposalStale {
+    let stale = |e: ReviewError| match e.into_engine_error::<StoreError>() {
+        Ok(StoreError::Conflict { detail }) => ReviewError::ProposalStale {
             id: id.to_owned(),
             detail,
         },
-        ReviewError::Store(StoreError::DuplicateName { name }) => ReviewError::ProposalStale {
+        Ok(StoreError::DuplicateName { name }) => ReviewError::ProposalStale {
             id: id.to_owned(),
             detail: format!("name {name:?} is now taken"),
         },
-        other => other,
+        Ok(other) => other.into(),
+        Err(other) => other,
     };
     let deciding = Deciding {
         decision: decision(id, ProposalStatus::Approved, None),

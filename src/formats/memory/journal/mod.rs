@@ -7,6 +7,7 @@
 
 pub(crate) mod audit;
 mod decide;
+mod error;
 mod home;
 mod observer;
 mod rebase;

@@ -70,11 +70,10 @@ pub(crate) fn undo(
         }),
         ..EntryMeta::default()
     };
-    let blocked = |e: ReviewError| match e {
-        ReviewError::Store(StoreError::Conflict { detail }) => {
-            ReviewError::UndoBlocked { id: since, detail }
-        }
-        other => other,
+    let blocked = |e: ReviewError| match e.into_engine_error::<StoreError>() {
+        Ok(StoreError::Conflict { detail }) => ReviewError::UndoBlocked { id: since, detail },
+        Ok(other) => other.into(),
+        Err(other) => other,
     };
     match stray.action {
         StrayAction::Adopted => {
@@ -161,12 +160,11 @@ fn journal_step(
     present: bool,
     step: impl FnOnce() -> Result<(), StoreError>,
 ) -> Result<Entry, ReviewError> {
-    let stray = meta
-        .stray
-        .clone()
-        .ok_or(ReviewError::Store(StoreError::InvalidPlan {
+    let stray = meta.stray.clone().ok_or_else(|| {
+        ReviewError::from(StoreError::InvalidPlan {
             rule: "a stray change names its file".into(),
-        }))?;
+        })
+    })?;
     let intent = Intent {
         entry: Entry {
             proposal: None,

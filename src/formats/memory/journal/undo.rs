@@ -90,21 +90,23 @@ pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), Rev
         return journaled(store, meta, None, |s| {
             s.restore_entry(&dropped.file, &bytes, dropped.position, &base)
         })
-        .map_err(|e| match e {
-            ReviewError::Store(StoreError::Conflict { detail }) => {
-                ReviewError::UndoBlocked { id: since, detail }
-            }
-            other => other,
+        .map_err(|e| match e.into_engine_error::<StoreError>() {
+            Ok(StoreError::Conflict { detail }) => ReviewError::UndoBlocked { id: since, detail },
+            Ok(other) => other.into(),
+            Err(other) => other,
         });
     }
-    journaled(store, meta, None, |s| s.exchange_entries(&base, restore)).map_err(|e| match e {
-        ReviewError::Store(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
-            id: since,
-            detail: detail.replace("since it was read", &format!("since #{since}")),
-        },
-        ReviewError::Store(StoreError::DuplicateName { name }) => {
-            ReviewError::undo_found(since, &name, FoundSince::AddedAgain)
+    journaled(store, meta, None, |s| s.exchange_entries(&base, restore)).map_err(|e| {
+        match e.into_engine_error::<StoreError>() {
+            Ok(StoreError::Conflict { detail }) => ReviewError::UndoBlocked {
+                id: since,
+                detail: detail.replace("since it was read", &format!("since #{since}")),
+            },
+            Ok(StoreError::DuplicateName { name }) => {
+                ReviewError::undo_found(since, &name, FoundSince::AddedAgain)
+            }
+            Ok(other) => other.into(),
+            Err(other) => other,
         }
-        other => other,
     })
 }

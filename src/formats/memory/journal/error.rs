@@ -1,0 +1,77 @@
+//! How the `.memory` engine's errors and the review layer's pass into each other: a refusal
+//! the journal makes from inside a transaction comes back from the engine wrapped as
+//! `StoreError::Observer` and is unwrapped into the review error it was; the engine's own
+//! errors travel as `ReviewError::Engine`, answering what the review layer asks of them.
+
+use crate::review::ReviewError;
+use crate::review::error::EngineFault;
+use crate::store::StoreError;
+
+impl EngineFault for StoreError {
+    fn is_conflict(&self) -> bool {
+        matches!(self, Self::Conflict { .. })
+    }
+
+    fn is_transient(&self) -> bool {
+        StoreError::is_transient(self)
+    }
+}
+
+impl From<StoreError> for ReviewError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Observer(inner) => match inner.downcast::<ReviewError>() {
+                Ok(review) => *review,
+                Err(other) => Self::engine(StoreError::Observer(other)),
+            },
+            other => Self::engine(other),
+        }
+    }
+}
+
+/// What the journal hands the engine from inside a transaction (see `CommitObserver`).
+impl From<ReviewError> for StoreError {
+    fn from(error: ReviewError) -> Self {
+        match error.into_engine_error::<StoreError>() {
+            Ok(store) => store,
+            Err(review) => StoreError::Observer(Box::new(review)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_error_survives_the_trip_through_the_engine() {
+        let refused: StoreError = ReviewError::ProposalDecided {
+            id: "abc".into(),
+            status: "approved",
+        }
+        .into();
+        assert!(matches!(refused, StoreError::Observer(_)), "{refused:?}");
+        let back = ReviewError::from(refused);
+        assert!(
+            matches!(back, ReviewError::ProposalDecided { ref id, .. } if id == "abc"),
+            "{back:?}"
+        );
+        let engine: StoreError = ReviewError::from(StoreError::NothingToRemove).into();
+        assert!(matches!(engine, StoreError::NothingToRemove), "{engine:?}");
+    }
+
+    #[test]
+    fn the_engine_answers_for_its_errors_with_their_words() {
+        let conflict = ReviewError::from(StoreError::Conflict {
+            detail: "x changed".into(),
+        });
+        assert!(conflict.is_conflict() && conflict.is_transient());
+        assert_eq!(conflict.to_string(), "memory collection changed: x changed");
+        let duplicate = ReviewError::from(StoreError::DuplicateName { name: "a".into() });
+        assert!(!duplicate.is_conflict() && !duplicate.is_transient());
+        assert!(matches!(
+            duplicate.engine_error::<StoreError>(),
+            Some(StoreError::DuplicateName { .. })
+        ));
+    }
+}
