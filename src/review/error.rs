@@ -181,6 +181,31 @@ impl ReviewError {
         }
     }
 
+    /// What an engine carried out of a change as its observer's refusal (`inner`): the review
+    /// error it was, or else the engine's error `wrap` makes of it.
+    pub(crate) fn from_observer<E: EngineFault>(
+        inner: Box<dyn std::error::Error + Send + Sync>,
+        wrap: impl FnOnce(Box<dyn std::error::Error + Send + Sync>) -> E,
+    ) -> Self {
+        match inner.downcast::<ReviewError>() {
+            Ok(review) => *review,
+            Err(other) => Self::engine(wrap(other)),
+        }
+    }
+
+    /// What the journal hands an engine from inside its change: the engine's own error back,
+    /// or this one boxed by `wrap` as the observer's refusal, which [`Self::from_observer`]
+    /// takes back out.
+    pub(crate) fn into_engine<E: EngineFault>(
+        self,
+        wrap: impl FnOnce(Box<dyn std::error::Error + Send + Sync>) -> E,
+    ) -> E {
+        match self.into_engine_error::<E>() {
+            Ok(engine) => engine,
+            Err(review) => wrap(Box::new(review)),
+        }
+    }
+
     /// The thing changed since it was read: reload and look again.
     pub fn is_conflict(&self) -> bool {
         match self {

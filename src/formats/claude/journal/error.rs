@@ -28,10 +28,7 @@ impl EngineFault for ClaudeError {
 impl From<ClaudeError> for ReviewError {
     fn from(error: ClaudeError) -> Self {
         match error {
-            ClaudeError::Observer(inner) => match inner.downcast::<ReviewError>() {
-                Ok(review) => *review,
-                Err(other) => Self::engine(ClaudeError::Observer(other)),
-            },
+            ClaudeError::Observer(inner) => Self::from_observer(inner, ClaudeError::Observer),
             ClaudeError::Fs(file) => Self::Fs(file),
             other => Self::engine(other),
         }
@@ -41,10 +38,7 @@ impl From<ClaudeError> for ReviewError {
 /// What the journal hands the Claude Code write engine from inside a change.
 impl From<ReviewError> for ClaudeError {
     fn from(error: ReviewError) -> Self {
-        match error.into_engine_error::<ClaudeError>() {
-            Ok(claude) => claude,
-            Err(review) => ClaudeError::Observer(Box::new(review)),
-        }
+        error.into_engine(ClaudeError::Observer)
     }
 }
 

@@ -20,10 +20,7 @@ impl EngineFault for StoreError {
 impl From<StoreError> for ReviewError {
     fn from(error: StoreError) -> Self {
         match error {
-            StoreError::Observer(inner) => match inner.downcast::<ReviewError>() {
-                Ok(review) => *review,
-                Err(other) => Self::engine(StoreError::Observer(other)),
-            },
+            StoreError::Observer(inner) => Self::from_observer(inner, StoreError::Observer),
             other => Self::engine(other),
         }
     }
@@ -32,10 +29,7 @@ impl From<StoreError> for ReviewError {
 /// What the journal hands the engine from inside a transaction (see `CommitObserver`).
 impl From<ReviewError> for StoreError {
     fn from(error: ReviewError) -> Self {
-        match error.into_engine_error::<StoreError>() {
-            Ok(store) => store,
-            Err(review) => StoreError::Observer(Box::new(review)),
-        }
+        error.into_engine(StoreError::Observer)
     }
 }
 
