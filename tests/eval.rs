@@ -236,7 +236,7 @@ fn names_gone_from_the_set_are_broken_not_misses() {
         .find(|r| r.name() == "tabs")
         .unwrap();
     store.remove(&[tabs]).unwrap();
-    let corpus = Corpus::of(&store.read().unwrap());
+    let corpus = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let run = eval::run_keyword(&corpus, &eval::load_cases(&state).unwrap(), 5);
     let [partly, wholly] = &run.results[..] else {
         panic!("two results")
@@ -340,7 +340,7 @@ fn self_retrieval_asks_each_description_for_its_record() {
             ("x", "a b"),
         ],
     );
-    let corpus = Corpus::of(&store.read().unwrap());
+    let corpus = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let cases = eval::self_cases(&corpus.memories);
     assert_eq!(
         cases[1],
@@ -396,7 +396,7 @@ fn the_model_selector_runs_each_case_and_an_invalid_reply_fails_only_its_case() 
             ("tabs", "Indent with tabs"),
         ],
     );
-    let corpus = Corpus::of(&store.read().unwrap());
+    let corpus = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let cases = [
         case("database tests", &["db"], &[]),
         case("indent style", &["tabs"], &[]),
@@ -449,7 +449,7 @@ fn a_second_run_of_unchanged_cases_is_answered_by_the_cache() {
     ];
     let client = scripted_model(tmp.path());
     let cache = || Some(ReplyCache::new(&state, "command model.sh"));
-    let corpus = Corpus::of(&store.read().unwrap());
+    let corpus = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let first = eval::run_model(&corpus, &cases, 5, &client, cache());
     assert_eq!(calls(tmp.path()), 2);
     let second = eval::run_model(&corpus, &cases, 5, &client, cache());
@@ -475,7 +475,7 @@ fn a_second_run_of_unchanged_cases_is_answered_by_the_cache() {
     store
         .extend(vec![record("new", "something new", "b")])
         .unwrap();
-    let changed = Corpus::of(&store.read().unwrap());
+    let changed = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     assert_eq!(
         eval::run_model(&changed, &cases, 5, &client, cache())
             .cost
@@ -490,7 +490,7 @@ fn an_empty_set_asks_the_model_nothing() {
     let ws = workspace();
     let tmp = workspace();
     let store = open(ws.path());
-    let corpus = Corpus::of(&store.read().unwrap());
+    let corpus = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let client = scripted_model(tmp.path());
     let run = eval::run_model(&corpus, &[case("database", &["db"], &[])], 5, &client, None);
     assert_eq!(run.results[0].broken, ["db"]);
@@ -526,7 +526,7 @@ fn a_plan_is_judged_on_the_set_as_it_would_be() {
         ],
     );
     let backend = MemoryBackend::new(&store);
-    let now = Corpus::of(&store.read().unwrap());
+    let now = Corpus::read(&MemoryBackend::new(&store)).unwrap();
     let cases = [
         case("integration tests", &["db"], &[]),
         case("weather", &["tabs"], &[]),

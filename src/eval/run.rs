@@ -9,7 +9,6 @@ use crate::formats::{Backend, ReadError, Reading};
 use crate::memory::Memory;
 use crate::session::selection::{Candidate, ask_selector};
 use crate::session::{ModelClient, Selector};
-use crate::store::MemorySet;
 
 /// The set the cases run against: its memories in the set's order (whatever the format) and
 /// the catalog a model selector is shown.
@@ -24,14 +23,6 @@ impl Corpus {
     /// order, and the catalog a model selector is shown.
     pub fn read(backend: &dyn Backend) -> Result<Self, ReadError> {
         Ok(Self::from(backend.read()?))
-    }
-
-    /// A `.memory` set already read: its records in manifest order and its MEMORY.md text.
-    pub fn of(set: &MemorySet) -> Self {
-        Self {
-            memories: set.memories(),
-            catalog: set.index_text(),
-        }
     }
 
     pub fn contains(&self, name: &str) -> bool {
