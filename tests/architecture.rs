@@ -751,13 +751,12 @@ fn engine_names_count_formats_and_engines_only() {
 /// holds (issue 23: one CLI dispatch, every command over `formats::Backend`). A file may only
 /// go down, and one that names none must leave the list, so it only shrinks; at the end only
 /// the review commands' files (`review.rs`, `claude_review.rs`, `claude_write.rs`) remain.
-const CLI_FORMAT_NAMES: [(&str, usize); 6] = [
+const CLI_FORMAT_NAMES: [(&str, usize); 5] = [
     ("src/cli/check.rs", 5),
     ("src/cli/hints.rs", 1),
     ("src/cli/input.rs", 1),
     ("src/cli/read.rs", 2),
     ("src/cli/review.rs", 2),
-    ("src/cli/select.rs", 8),
 ];
 
 /// [`engine_names`] (which counts `crate::claude::` paths too), and `crate::store::` paths.

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use clap::Parser;
 use common::*;
 use memwb::cli::select::{SelectArgs, SelectJson, execute, run_to};
+use memwb::formats::memory::MemoryBackend;
 use memwb::session::SELECTION_FAILED;
 use serde_json::json;
 
@@ -63,7 +64,12 @@ fn flags_parse() {
 #[test]
 fn without_a_model_the_keyword_fallback_selects() {
     let store = open(&fixture("stores/basic"));
-    let selection = execute(&store, &parse(&["tabs indentation"]), &no_env).unwrap();
+    let selection = execute(
+        &MemoryBackend::new(&store),
+        &parse(&["tabs indentation"]),
+        &no_env,
+    )
+    .unwrap();
     assert_eq!(selection.names(), ["user-preference-tabs"]);
     assert!(selection.fallback);
     assert_eq!(selection.error, None);
@@ -87,9 +93,37 @@ fn without_a_model_the_keyword_fallback_selects() {
 }
 
 #[test]
+fn a_claude_code_folder_selects_through_the_same_entry() {
+    let dir = common::claude::ClaudeDir::with(&[
+        (
+            "MEMORY.md",
+            "- [Tabs](tabs.md) \u{2014} how the user indents\n",
+        ),
+        (
+            "tabs.md",
+            "---\nname: tabs\ndescription: The user indents with tabs\ntype: user\n---\nUse tabs for indentation.\n",
+        ),
+        (
+            "deploy.md",
+            "---\nname: deploy\ndescription: How releases ship\ntype: project\n---\nTag, then push.\n",
+        ),
+    ]);
+    let folder = dir.folder();
+    let backend = memwb::formats::claude::ClaudeBackend::new(&folder);
+    let selection = execute(&backend, &parse(&["tabs indentation"]), &no_env).unwrap();
+    assert_eq!(selection.names(), ["tabs"]);
+    assert!(selection.fallback);
+}
+
+#[test]
 fn an_empty_store_selects_nothing() {
     let dir = workspace();
-    let selection = execute(&open(dir.path()), &parse(&["anything"]), &no_env).unwrap();
+    let selection = execute(
+        &MemoryBackend::new(&open(dir.path())),
+        &parse(&["anything"]),
+        &no_env,
+    )
+    .unwrap();
     assert!(selection.selected.is_empty());
     assert_eq!(selection.rendered, "");
 }
@@ -126,7 +160,12 @@ mod with_a_command_model {
         let tmp = tempfile::tempdir().unwrap();
         let store = open(&fixture("stores/basic"));
         let cmd = model(tmp.path(), r#"["review-feedback","ci-reference"]"#);
-        let selection = execute(&store, &parse(&["tabs", "--model-cmd", &cmd]), &no_env).unwrap();
+        let selection = execute(
+            &MemoryBackend::new(&store),
+            &parse(&["tabs", "--model-cmd", &cmd]),
+            &no_env,
+        )
+        .unwrap();
         assert_eq!(selection.names(), ["review-feedback", "ci-reference"]);
         assert!(!selection.fallback);
         assert_eq!(calls(tmp.path()), 1);
@@ -138,9 +177,14 @@ mod with_a_command_model {
         let store = open(&fixture("stores/basic"));
         let cmd = model(tmp.path(), r#"["windows-examples"]"#);
         let env = env_of(&[("MEMWB_MODEL_CMD", &cmd)]);
-        let selection = execute(&store, &parse(&["tabs"]), &env).unwrap();
+        let selection = execute(&MemoryBackend::new(&store), &parse(&["tabs"]), &env).unwrap();
         assert_eq!(selection.names(), ["windows-examples"]);
-        let overridden = execute(&store, &parse(&["tabs", "--model-cmd", "exit 1"]), &env).unwrap();
+        let overridden = execute(
+            &MemoryBackend::new(&store),
+            &parse(&["tabs", "--model-cmd", "exit 1"]),
+            &env,
+        )
+        .unwrap();
         assert!(overridden.fallback, "the flag wins over the environment");
         assert_eq!(calls(tmp.path()), 1);
     }
@@ -151,7 +195,7 @@ mod with_a_command_model {
         let store = open(&fixture("stores/basic"));
         let cmd = model(tmp.path(), r#"["no-such-memory"]"#);
         let selection = execute(
-            &store,
+            &MemoryBackend::new(&store),
             &parse(&["tabs indentation", "--model-cmd", &cmd]),
             &no_env,
         )
@@ -168,8 +212,12 @@ mod with_a_command_model {
         let store = open(&fixture("stores/basic"));
         let cmd = model(tmp.path(), r#"["review-feedback"]"#);
         for query in ["", "   "] {
-            let selection =
-                execute(&store, &parse(&[query, "--model-cmd", &cmd]), &no_env).unwrap();
+            let selection = execute(
+                &MemoryBackend::new(&store),
+                &parse(&[query, "--model-cmd", &cmd]),
+                &no_env,
+            )
+            .unwrap();
             assert!(selection.selected.is_empty());
             assert!(!selection.fallback);
             assert_eq!(selection.error, None);
@@ -188,11 +236,11 @@ fn contradictory_model_settings_are_refused() {
         vec!["q", "--model-url", "ftp://h", "--model", "m"],
         vec!["q", "--model-cmd", "x", "--model-timeout", "0"],
     ] {
-        let error = execute(&store, &parse(&argv), &no_env).unwrap_err();
+        let error = execute(&MemoryBackend::new(&store), &parse(&argv), &no_env).unwrap_err();
         assert!(error.to_string().contains("model"), "{argv:?}: {error}");
     }
     let error = execute(
-        &store,
+        &MemoryBackend::new(&store),
         &parse(&["q"]),
         &env_of(&[("MEMWB_MODEL_URL", "http://h/v1"), ("MEMWB_MODEL_CMD", "x")]),
     )
@@ -205,14 +253,25 @@ fn an_unreadable_store_is_an_error() {
     let dir = workspace();
     std::fs::create_dir(dir.path().join(".memory")).unwrap();
     std::fs::write(dir.path().join(".memory/manifest.json"), "[]").unwrap();
-    let error = execute(&open(dir.path()), &parse(&["q"]), &no_env).unwrap_err();
+    let error = execute(
+        &MemoryBackend::new(&open(dir.path())),
+        &parse(&["q"]),
+        &no_env,
+    )
+    .unwrap_err();
     assert!(error.to_string().contains("manifest"), "{error}");
 }
 
 /// `run_to` with no environment: exit code, stdout and stderr (kept out of the test log).
 fn run_quietly(store: &memwb::store::Store, argv: &[&str]) -> anyhow::Result<(u8, String, String)> {
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run_to(store, &parse(argv), &no_env, &mut out, &mut err)?;
+    let code = run_to(
+        &MemoryBackend::new(store),
+        &parse(argv),
+        &no_env,
+        &mut out,
+        &mut err,
+    )?;
     Ok((
         code,
         String::from_utf8(out).expect("utf-8"),

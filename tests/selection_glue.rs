@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use clap::Parser;
 use common::*;
 use memwb::cli::select::{SelectArgs, execute};
+use memwb::formats::memory::MemoryBackend;
 use memwb::session::SELECTION_FAILED;
 use memwb::store::Store;
 use memwb::tui::query::select_with;
@@ -39,7 +40,7 @@ fn cli(
     query: &str,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(Vec<String>, Option<String>), String> {
-    execute(store, &args(query), env)
+    execute(&MemoryBackend::new(store), &args(query), env)
         .map(|s| (s.names(), s.error))
         .map_err(|e| e.to_string())
 }

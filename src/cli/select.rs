@@ -13,10 +13,9 @@ use super::model_args::ModelArgs;
 use std::io::Write;
 
 use super::output::{inert, shown, write_json};
-use crate::formats::memory::MemoryBackend;
+use crate::formats::Backend;
 use crate::memory::Memory;
 use crate::session::selection::{Candidate, DEFAULT_MAX_SELECTED, Selection};
-use crate::store::Store;
 
 #[derive(clap::Args, Debug)]
 pub struct SelectArgs {
@@ -53,16 +52,16 @@ impl<'a, R: Candidate> From<&'a Selection<R>> for SelectJson<'a> {
     }
 }
 
-/// `memwb select` (`cli::read::select`) on a `.memory` set with the environment and both outputs given,
-/// for tests and embedders.
+/// `memwb select` (`cli::read::select`) on an open folder of any format, with the environment
+/// and both outputs given, for tests and embedders.
 pub fn run_to(
-    store: &Store,
+    folder: &dyn Backend,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<u8> {
-    super::read::select_to(&MemoryBackend::new(store), args, env, out, err)
+    super::read::select_to(folder, args, env, out, err)
 }
 
 /// What `memwb select` prints for a selection of either format: the `<relevant_memories>`
@@ -86,11 +85,12 @@ pub fn print_selection<R: Candidate>(
     Ok(())
 }
 
-/// The selection `memwb select` prints on a `.memory` set (`cli::read::selection`).
+/// The selection `memwb select` prints on an open folder of any format
+/// (`cli::read::selection`).
 pub fn execute(
-    store: &Store,
+    folder: &dyn Backend,
     args: &SelectArgs,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> anyhow::Result<Selection<Memory>> {
-    super::read::selection(&MemoryBackend::new(store), args, env)
+    super::read::selection(folder, args, env)
 }
