@@ -276,6 +276,33 @@ fn check_counts_in_words_and_states_a_line_once() {
     );
 }
 
+/// The input cap of `repair --from` is the command line's own; what a file may hold is the
+/// format's to say, with its reason (a `.memory` record's byte budget), and nothing changes.
+#[test]
+fn repair_from_a_file_over_the_record_budget_says_the_budget() {
+    let dir = workspace();
+    add(dir.path(), "alpha", "a", "b");
+    let file = file_of(dir.path(), "alpha");
+    let record = dir.path().join(".memory").join(&file);
+    std::fs::write(&record, "broken\n").unwrap();
+    let fixed = dir.path().join("fixed.md");
+    let body = "x".repeat(5000);
+    std::fs::write(
+        &fixed,
+        format!("---\nname: alpha\ndescription: a\ntype: user\n---\n{body}\n"),
+    )
+    .unwrap();
+    let line = error_line(memwb(
+        dir.path(),
+        &["repair", &file, "--from", fixed.to_str().unwrap()],
+    ));
+    assert!(
+        line.contains("does not read: memory file must not exceed 4096 UTF-8 bytes"),
+        "{line}"
+    );
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), "broken\n");
+}
+
 #[test]
 fn repair_from_standard_input_names_it() {
     let dir = workspace();

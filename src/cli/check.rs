@@ -10,18 +10,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::{EXIT_FINDINGS, EXIT_OK};
-use crate::claude::LoadLimits;
-use crate::claude::locate::{config_dir, process_env};
 use crate::content::accept::Acceptances;
 use crate::content::fix;
 use crate::content::report::{Checked, SetReport, check_folder, check_sets};
 use crate::content::{AuditContext, secret_fingerprints};
 use crate::finding::Severity;
 use crate::folder::sets::discover;
-use crate::formats::{Backend, Format, OpenOptions};
+use crate::formats::{Backend, OpenOptions, agent_config};
 use crate::session::config::ModelSettings;
 use crate::session::model::ModelClient;
-use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug)]
 pub(super) struct CheckArgs {
@@ -131,18 +128,11 @@ pub(super) fn print_report(report: &SetReport) -> anyhow::Result<()> {
     say!(
         "{}: {}, {}, {}{info}{accepted}",
         inert(&report.folder),
-        counted(report.records, records_noun(report.format)),
+        counted(report.records, report.format.counted_as()),
         counted(report.count(Severity::Error), "error"),
         counted(report.count(Severity::Warning), "warning"),
     )?;
     Ok(())
-}
-
-fn records_noun(format: Format) -> &'static str {
-    match format {
-        Format::Memory => "valid record",
-        Format::Claude => "topic file",
-    }
 }
 
 /// `1 error`, `2 errors`.
@@ -171,8 +161,7 @@ pub(super) fn say_filed(filed: &[crate::review::Proposal]) -> anyhow::Result<()>
 /// resolved: it checks every folder alike, the workspace's is not "used".
 pub(super) fn run_all(
     workspace: &std::path::Path,
-    options: &StoreOptions,
-    limits: LoadLimits,
+    options: &OpenOptions,
     args: &CheckArgs,
     roots: &[PathBuf],
 ) -> anyhow::Result<u8> {
@@ -192,7 +181,7 @@ pub(super) fn run_all(
             inert(&root.display().to_string())
         );
     }
-    let config = config_dir(&process_env).ok();
+    let config = agent_config();
     let discovery = discover(config.as_deref(), &roots, &mut |_| {});
     if let Some(why) = &discovery.cut_short {
         eprintln!("note: {}", inert(why));
@@ -214,13 +203,7 @@ pub(super) fn run_all(
     } else {
         ProgressBar::hidden()
     };
-    let reports = check_sets(
-        &sets,
-        &OpenOptions::new(options.clone(), limits),
-        context,
-        args.all_findings,
-        &|| bar.inc(1),
-    );
+    let reports = check_sets(&sets, options, context, args.all_findings, &|| bar.inc(1));
     bar.finish_and_clear();
     if args.json {
         print_json(&reports)?;

@@ -10,7 +10,6 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::fs::{Links, open_regular, read_capped};
-use crate::store::record::MAX_RECORD_BYTES;
 
 /// The most bytes of a JSON input (`add --json`, `consolidate --plan`, `propose extract
 /// --history`, `propose import`): a full batch of 200 records at their byte budget, escaped,
@@ -19,8 +18,10 @@ pub(super) const MAX_JSON_INPUT_BYTES: usize = 16 << 20;
 /// The most bytes of `--body-file`: far above the 4096-byte record budget, so that CRLF line
 /// ends and outer blank lines (normalised away) never make a body that fits refused here.
 pub(super) const MAX_BODY_INPUT_BYTES: usize = 64 << 10;
-/// The most bytes of `repair --from`: a record file is at most this long.
-pub(super) const MAX_RECORD_INPUT_BYTES: usize = MAX_RECORD_BYTES;
+/// The most bytes of `repair --from`, a memory file as a person corrected it: what a file of
+/// the folder's format may hold is the backend's to say, with its own reason (a `.memory`
+/// record's 4096 bytes); this only keeps a runaway input out of memory.
+pub(super) const MAX_FILE_INPUT_BYTES: usize = 1 << 20;
 
 /// The text of `path`, or of standard input when `path` is `-`, at most `max` bytes.
 pub(super) fn read_text(path: &Path, max: usize) -> anyhow::Result<String> {

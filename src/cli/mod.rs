@@ -321,8 +321,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     {
         return check::run_all(
             &workspace,
-            &options,
-            cli.folder.formats.limits(),
+            &cli.folder.formats.open_options(options),
             args,
             roots,
         );

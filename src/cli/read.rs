@@ -8,7 +8,7 @@ use super::EXIT_OK;
 use super::output::{NO_MEMORIES, one_line, padded, print_json, print_raw, print_untrusted};
 use super::records::{LsArgs, ShowArgs};
 use super::select::{SelectArgs, print_selection};
-use crate::formats::{Backend, Cause, FormatError, ReadError};
+use crate::formats::{Backend, FormatError, ReadError};
 use crate::memory::Memory;
 use crate::session::Selector;
 use crate::session::selection::Selection;
@@ -120,12 +120,7 @@ pub(super) fn reported(error: ReadError) -> anyhow::Error {
 /// the exit rules in `cli::main` tell apart), under the batch places it was found at.
 pub(super) fn failed(error: FormatError) -> anyhow::Error {
     let (places, cause) = error.cause();
-    let mut error = match cause {
-        Cause::Store(e) => anyhow::Error::from(e),
-        Cause::Claude(e) => e.into(),
-        Cause::Review(e) => e.into(),
-        Cause::Other(e) => e.into(),
-    };
+    let mut error: anyhow::Error = cause.into_error();
     for place in places.into_iter().rev() {
         error = error.context(place);
     }

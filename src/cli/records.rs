@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use super::EXIT_OK;
-use super::input::{MAX_BODY_INPUT_BYTES, MAX_RECORD_INPUT_BYTES, describe, read_json, read_text};
+use super::input::{MAX_BODY_INPUT_BYTES, MAX_FILE_INPUT_BYTES, describe, read_json, read_text};
 use super::output::print_untrusted;
 use super::read::failed;
 use crate::formats::RecordInput;
@@ -217,7 +217,7 @@ pub(super) fn repair(backend: &dyn Backend, args: &RepairArgs) -> anyhow::Result
     };
     let with = match &args.from {
         Some(path) => Some(Replacement {
-            text: read_text(path, MAX_RECORD_INPUT_BYTES)?,
+            text: read_text(path, MAX_FILE_INPUT_BYTES)?,
             from: describe(path),
         }),
         None => None,

@@ -12,8 +12,9 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::read::failed;
 use super::records::said;
-use crate::claude::copy::Refusal;
-use crate::formats::{Backend, Decided, Deduped, Draft, Proposing, Written};
+use crate::formats::{
+    Backend, Candidates, Decided, Deduped, Draft, Proposing, RecordInput, Refusal, Written,
+};
 use crate::review::FileImage;
 use crate::review::journal::{Entry, JournalRecord};
 use crate::review::proposal::images;
@@ -23,7 +24,6 @@ use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
 use crate::session::replies::{ask_consolidator, ask_extractor};
-use crate::store::{Record, RecordInput};
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ProposeArgs {
@@ -163,7 +163,7 @@ pub(super) fn propose(backend: &dyn Backend, args: &ProposeArgs) -> anyhow::Resu
         }
         ProposeSource::Import(import) => {
             let begun = backend.propose(&[]).map_err(failed)?;
-            let plan = imported_plan(import, &begun.candidates().records)?;
+            let plan = imported_plan(import, begun.candidates())?;
             let evidence = import.evidence.clone();
             file(begun, plan, Origin::new("import"), evidence)?
         }
@@ -266,7 +266,7 @@ pub(super) fn say_skipped(names: &[String], known: &Proposal) {
 }
 
 /// The reply `propose import` reads, validated against `candidates` as a model's would be.
-pub(super) fn imported_plan(args: &ImportArgs, candidates: &[Record]) -> anyhow::Result<Plan> {
+pub(super) fn imported_plan(args: &ImportArgs, candidates: &Candidates) -> anyhow::Result<Plan> {
     let value: Value = read_json(&args.path, "side-query reply")?;
     let kind = match (args.kind, &value) {
         (Some(KindArg::Extraction), _) | (None, Value::Array(_)) => Kind::Extraction,
@@ -275,7 +275,7 @@ pub(super) fn imported_plan(args: &ImportArgs, candidates: &[Record]) -> anyhow:
             anyhow::bail!("a reply must be an array (extraction) or an object (consolidation)")
         }
     };
-    Plan::parse(kind, &value, candidates)
+    Plan::parse(kind, &value, &candidates.records)
         .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
 }
 

@@ -96,3 +96,33 @@ pub enum Cause {
     Review(ReviewError),
     Other(FormatError),
 }
+
+impl Cause {
+    /// The error itself, as an error type that takes each engine's own (the command line's
+    /// `anyhow::Error`), so that whoever reads it can still tell the engine's errors apart.
+    pub fn into_error<E>(self) -> E
+    where
+        E: From<StoreError> + From<ClaudeError> + From<ReviewError> + From<FormatError>,
+    {
+        match self {
+            Self::Store(e) => e.into(),
+            Self::Claude(e) => e.into(),
+            Self::Review(e) => e.into(),
+            Self::Other(e) => e.into(),
+        }
+    }
+}
+
+/// The way out of `cause` when a backend or its engine raised it, as the command line's
+/// `hint:` lines (empty when there is none known); `None` for any other error.
+#[cfg(feature = "cli")]
+pub(crate) fn engine_hints(cause: &(dyn std::error::Error + 'static)) -> Option<Vec<String>> {
+    if let Some(FormatError::Read(super::ReadError::NotFound { .. })) = cause.downcast_ref() {
+        return Some(vec![super::memory::hints::LS_LISTS.into()]);
+    }
+    let store = match cause.downcast_ref::<ReviewError>() {
+        Some(review) => review.engine_error::<StoreError>(),
+        None => cause.downcast_ref::<StoreError>(),
+    };
+    store.map(super::memory::hints::for_store)
+}

@@ -42,6 +42,8 @@ pub use copy::{Copied, CopySources, Refusal};
 pub use detect::{Detected, Format, OpenOptions, detect};
 #[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) use discover::agent_config;
+#[cfg(feature = "cli")]
+pub(crate) use error::engine_hints;
 pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;

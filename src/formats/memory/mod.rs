@@ -6,6 +6,8 @@ mod copy;
 pub(crate) mod discover;
 mod effect;
 mod fix;
+#[cfg(feature = "cli")]
+pub(crate) mod hints;
 pub mod journal;
 mod journaled;
 mod maintain;
