@@ -6,6 +6,8 @@
 //! (`#[cfg(test)]` to the end of the file) and comments. `cargo modules` would draw the graph
 //! too, but it is a cargo subcommand built against rustc's internals, too heavy for CI here.
 
+mod file_length;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
