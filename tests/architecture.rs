@@ -585,16 +585,15 @@ const TUI_FORMAT_NAMES: [(&str, usize); 27] = [
     ("src/tui/editor/topic.rs", 3),
     ("src/tui/editor/view.rs", 1),
     ("src/tui/external.rs", 1),
-    ("src/tui/panes/claude.rs", 8),
+    ("src/tui/panes/claude.rs", 4),
     ("src/tui/panes/diff.rs", 1),
-    ("src/tui/panes/manifest.rs", 8),
+    ("src/tui/panes/manifest.rs", 4),
     ("src/tui/panes/mod.rs", 2),
     ("src/tui/panes/proposal_files.rs", 2),
     ("src/tui/panes/proposals.rs", 1),
     ("src/tui/panes/record.rs", 3),
     ("src/tui/panes/strays.rs", 1),
     ("src/tui/perform.rs", 1),
-    ("src/tui/theme.rs", 2),
     ("src/tui/ui.rs", 1),
 ];
 

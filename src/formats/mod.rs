@@ -46,6 +46,8 @@ pub(crate) use discover::agent_config;
 pub(crate) use error::engine_hints;
 pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
+#[cfg(feature = "tui")]
+pub(crate) use memory::view::entry_reason;
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
@@ -54,7 +56,9 @@ pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
 #[cfg(feature = "tui")]
 pub(crate) use view::drift;
-pub use view::{Gauge, IndexLine, IndexMark, IndexView, Tone};
+pub use view::{
+    Gauge, IndexLine, IndexMark, IndexView, ListRow, ListView, RowState, StateLine, Tone,
+};
 #[cfg(feature = "watch")]
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,

@@ -133,6 +133,31 @@ impl Shown {
         }
     }
 
+    /// What the list pane shows around its rows.
+    pub fn list_view(&self) -> super::ListView {
+        match self {
+            Self::Memory(inspection) => super::memory::view::list_view(inspection),
+            Self::Claude(view) => view.list_view(),
+        }
+    }
+
+    /// Row `i` of the list as the list pane draws it.
+    pub fn row_at(&self, i: usize) -> Option<super::ListRow<'_>> {
+        match self {
+            Self::Memory(inspection) => super::memory::view::row_at(inspection, i),
+            Self::Claude(view) => view.row_at(i),
+        }
+    }
+
+    /// The worst of the format's own findings about row `i`'s memory (`None`: none, or the
+    /// format's problems with a memory are its row's state).
+    pub fn health_at(&self, i: usize) -> Option<crate::finding::Severity> {
+        match self {
+            Self::Memory(_) => None,
+            Self::Claude(view) => view.order.get(i).and_then(|file| view.health(file)),
+        }
+    }
+
     /// How many rows the list has (the strays below a `.memory` list not counted).
     pub fn len(&self) -> usize {
         match self {

@@ -3,6 +3,8 @@
 //! draws every format and never asks which one it is. Text here is as read (untrusted): the
 //! pane makes it safe to print.
 
+use crate::finding::Severity;
+
 /// How a heading, a row or a line is to be taken (the front end picks its style).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tone {
@@ -101,4 +103,86 @@ pub(crate) fn drift(first: &str, second: &str) -> Vec<(char, String)> {
             (marker, c.value().trim_end_matches('\n').to_owned())
         })
         .collect()
+}
+
+/// One row of the list pane, as read (untrusted: the pane makes it safe to print).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListRow<'a> {
+    /// The memory's name (a file that does not read: its file).
+    pub name: &'a str,
+    /// Its type, where it reads and has one.
+    pub kind: Option<&'a str>,
+    /// Its description (its file where it has none); why, where it does not read.
+    pub about: String,
+    pub state: RowState,
+    /// What else a person should know of it at a glance ("unlisted").
+    pub notes: Vec<&'static str>,
+}
+
+/// How a list row's memory stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowState {
+    /// It reads: with the worst of the format's own findings about it (`None`: none), and
+    /// whether its index entry is past the load cut (an agent is not given it).
+    Reads {
+        health: Option<Severity>,
+        past_cut: bool,
+    },
+    /// The file does not parse as a memory.
+    Invalid,
+    /// Listed, but the file is not there.
+    Missing,
+    /// Listed, but it resolves outside the folder.
+    Escapes,
+    /// Listed under a name the format refuses.
+    UnsafeName,
+    /// Listed, but not a regular file.
+    NotAFile,
+    /// It could not be read.
+    Unreadable,
+}
+
+impl RowState {
+    /// The mark and word of a state that is not `Reads`.
+    pub fn mark_and_word(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Reads { .. } => ("✓", "valid"),
+            Self::Invalid => ("✗", "invalid"),
+            Self::Missing => ("?", "missing"),
+            Self::Escapes => ("↗", "escapes"),
+            Self::UnsafeName => ("!", "unsafe name"),
+            Self::NotAFile => ("✗", "not a file"),
+            Self::Unreadable => ("✗", "unreadable"),
+        }
+    }
+
+    /// Whether the memory reads.
+    pub fn reads(self) -> bool {
+        matches!(self, Self::Reads { .. })
+    }
+}
+
+/// What the list pane shows around its rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListView {
+    /// Why the set as a whole does not read, each said above the rows.
+    pub problems: Vec<String>,
+    /// What the list says when the folder holds no memory.
+    pub empty: &'static str,
+    /// The heading above the files in the folder that are not in the set.
+    pub strays_heading: &'static str,
+    /// The folder's state below the list (a lock, a consolidation running).
+    pub state: Option<StateLine>,
+    /// The Findings view's marks get a column of their own beside the rows' states; `false`
+    /// where a row's state is already the worst of the format's own findings (they fold into
+    /// it).
+    pub marks_beside: bool,
+}
+
+/// One line about the folder's state: a label, then the words in their tone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateLine {
+    pub label: Option<&'static str>,
+    pub words: String,
+    pub tone: Tone,
 }

@@ -94,13 +94,15 @@ impl Theme {
         }
     }
 
-    pub fn kind(&self, kind: crate::store::MemoryType) -> Style {
-        use crate::store::MemoryType::*;
-        self.fg(match kind {
-            User => Color::Magenta,
-            Feedback => Color::Yellow,
-            Project => Color::Blue,
-            Reference => Color::Cyan,
-        })
+    /// A memory's type: each of the four types every format knows in its colour, any
+    /// other as a label.
+    pub fn kind(&self, kind: &str) -> Style {
+        match kind {
+            "user" => self.fg(Color::Magenta),
+            "feedback" => self.fg(Color::Yellow),
+            "project" => self.fg(Color::Blue),
+            "reference" => self.fg(Color::Cyan),
+            _ => self.label(),
+        }
     }
 }

@@ -204,3 +204,28 @@ fn alpha_and_a_filed_token(format: Format) -> (Folder, String) {
     let id = filed(&folder);
     (folder, id)
 }
+
+/// A list row draws a memory's description with its credentials redacted, on both formats, as
+/// the memory pane and the audit do (the Topic files list drew a Claude Code description whole).
+#[test]
+fn a_list_row_draws_its_description_redacted_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        let description = format!("{TOKEN} for CI");
+        folder.ok(&common::cli::add_args("beta", &description, "Beta's body."));
+        let mut h = workbench(&folder);
+        // alpha selected: beta's description is only on its row
+        h.press(KeyCode::Home);
+        let screen = h.screen();
+        let row = screen
+            .lines()
+            .find(|l| l.contains("beta"))
+            .unwrap_or_else(|| panic!("{format:?}: beta not listed: {screen}"));
+        assert!(
+            row.contains("[REDACTED] for CI"),
+            "{format:?}: {row}\n{screen}"
+        );
+        assert!(!screen.contains(&TOKEN[..8]), "{format:?}: {screen}");
+    }
+}

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use super::super::view::{Gauge, IndexLine, IndexMark, IndexView, Tone};
+use super::super::view::{
+    Gauge, IndexLine, IndexMark, IndexView, ListRow, ListView, RowState, StateLine, Tone,
+};
 use crate::claude::folder::IndexFile;
 use crate::claude::index::{LineKind, Load};
 use crate::claude::{LoadLimits, Snapshot, Topic, audit};
@@ -89,6 +91,62 @@ impl ClaudeView {
             .parsed_index()
             .map(|i| i.loaded_text())
             .unwrap_or_default()
+    }
+
+    /// The list pane's row `i`: a topic file with its health, and whether Claude Code loads it.
+    pub(crate) fn row_at(&self, i: usize) -> Option<ListRow<'_>> {
+        let memory = self.memories.get(i)?;
+        let file = &memory.file;
+        let mut notes = Vec::new();
+        if !self.snapshot.is_listed(file) {
+            notes.push("unlisted");
+        }
+        if memory.name_from_file {
+            notes.push("no name: file name shown");
+        }
+        let (state, about) = match &memory.unreadable {
+            Some(why) => (RowState::Unreadable, why.clone()),
+            None => (
+                RowState::Reads {
+                    health: self.health(file),
+                    past_cut: self.past_cut(file),
+                },
+                memory.description.clone().unwrap_or_else(|| file.clone()),
+            ),
+        };
+        Some(ListRow {
+            name: &memory.name,
+            kind: memory.kind.as_deref(),
+            about,
+            state,
+            notes,
+        })
+    }
+
+    /// What the list pane shows around the topic files: whether a consolidation runs.
+    pub(crate) fn list_view(&self) -> ListView {
+        let state = self.snapshot.consolidation.as_ref().map(|lock| {
+            let (words, tone) = if lock.live {
+                (
+                    format!("consolidation running (process {})", lock.pid),
+                    Tone::Warning,
+                )
+            } else {
+                ("no consolidation running".to_owned(), Tone::Dim)
+            };
+            StateLine {
+                label: None,
+                words,
+                tone,
+            }
+        });
+        ListView {
+            problems: Vec::new(),
+            empty: "(no topic files)",
+            strays_heading: "not in the set:",
+            state,
+            marks_beside: false,
+        }
     }
 
     /// The file of the topic named `name` (or whose file is `name`).

@@ -1,187 +1,21 @@
-//! What the Manifest, Record and MEMORY.md panes draw on a Claude Code folder. The panes are
-//! the same components (selection, filter, scrolling, clicks); only what a row or a line says
-//! differs: topic files with their health, every frontmatter field, and the index as Claude
-//! Code loads it with the line where loading stops.
+//! What the Record pane draws on a Claude Code folder: every frontmatter field of a topic
+//! file, its findings and whether Claude Code loads it. (The list and index panes draw every
+//! format from the backend's neutral view.)
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
-use super::manifest::{ManifestPane, finding_counts, gauge, kind_cell, row_columns};
 use super::record::{RecordPane, finding_lines, findings_of};
 use super::{Ctx, block, labelled};
 use crate::claude::frontmatter::{Frontmatter, display_value};
-use crate::finding::Severity;
-use crate::formats::Gauge;
 use crate::formats::claude::ClaudeView;
 use crate::redact::{redact, redact_json};
 use crate::sanitize;
-use crate::tui::text;
 use crate::tui::theme::Theme;
 
 /// The mark of a topic file whose index entry is past the cut (Claude Code does not load it).
 pub const NOT_LOADED: &str = "✂";
-
-/// The file's worst finding: its health, or the content audit's (the Findings view's marks).
-fn worst(
-    view: &ClaudeView,
-    marks: &std::collections::HashMap<String, Severity>,
-    file: &str,
-) -> Option<Severity> {
-    [view.health(file), marks.get(file).copied()]
-        .into_iter()
-        .flatten()
-        .min_by_key(|s| crate::tui::panes::findings::rank(*s))
-}
-
-/// The row's mark: its worst finding, or `✂` for a file Claude Code does not load.
-fn mark(
-    view: &ClaudeView,
-    marks: &std::collections::HashMap<String, Severity>,
-    file: &str,
-    theme: &Theme,
-) -> (&'static str, Style) {
-    match worst(view, marks, file) {
-        Some(Severity::Error) => ("✗", theme.error()),
-        // not loaded at all: said before any lesser problem of its own
-        _ if view.past_cut(file) => (NOT_LOADED, theme.dim()),
-        Some(Severity::Warning) => ("⚠", theme.warning()),
-        Some(Severity::Info) | None => ("✓", theme.ok()),
-    }
-}
-
-pub fn render_manifest(
-    pane: &mut ManifestPane,
-    frame: &mut Frame,
-    area: Rect,
-    ctx: &Ctx<'_>,
-    view: &ClaudeView,
-) {
-    let theme = ctx.theme;
-    let total = view.order.len();
-    let shown = if pane.filter.is_empty() {
-        total.to_string()
-    } else {
-        format!("{}/{total}", pane.visible.len())
-    };
-    let counts = finding_counts(
-        view.order
-            .iter()
-            .filter_map(|f| worst(view, &pane.marks, f)),
-    );
-    let title = format!(" {} ({shown}){counts} ", ctx.nouns.list);
-    let outer = block(title, ctx.focused, theme);
-    let inner = outer.inner(area);
-    frame.render_widget(outer, area);
-    let footer = footer(view, ctx.gauges, theme);
-    let [list, footer_area] = Layout::vertical([
-        Constraint::Min(1),
-        Constraint::Length((footer.len() as u16).min(inner.height.saturating_sub(1))),
-    ])
-    .areas(inner);
-    let header = u16::from(pane.typing || !pane.filter.is_empty());
-    let list = Rect {
-        y: list.y + header,
-        height: list.height.saturating_sub(header),
-        ..list
-    };
-    if header > 0 {
-        let mut spans = vec![Span::styled("/", theme.key())];
-        spans.extend(pane.filter.spans(pane.typing));
-        frame.render_widget(
-            Paragraph::new(Line::from(spans)),
-            Rect {
-                height: 1,
-                y: list.y - 1,
-                ..list
-            },
-        );
-    }
-    pane.list = list;
-    pane.height = list.height as usize;
-    super::keep_in_view(
-        &mut pane.offset,
-        pane.selected,
-        pane.height,
-        pane.visible.len(),
-    );
-    let width = list.width as usize;
-    let window: Vec<usize> = pane
-        .visible
-        .iter()
-        .skip(pane.offset)
-        .take(pane.height)
-        .copied()
-        .collect();
-    let (name_width, kind_width) = row_columns(width, 2, pane.longest_name);
-    let mut lines = Vec::new();
-    if window.is_empty() {
-        let text = if pane.filter.is_empty() {
-            "(no topic files)"
-        } else {
-            "(nothing matches the filter)"
-        };
-        lines.push(Line::styled(text, theme.dim()));
-    }
-    for (row, &i) in window.iter().enumerate() {
-        let file = &view.order[i];
-        let Some(topic) = view.topic(file) else {
-            continue;
-        };
-        let (sign, style) = mark(view, &pane.marks, file, theme);
-        let listed = if view.snapshot.is_listed(file) {
-            ""
-        } else {
-            " (unlisted)"
-        };
-        let unnamed = if topic.name_from_file() {
-            " (no name: file name shown)"
-        } else {
-            ""
-        };
-        let name = text::fit(&sanitize::line(topic.name()), name_width);
-        let room = width.saturating_sub(2 + name_width + 1 + kind_width);
-        let about = format!(
-            "{}{listed}{unnamed}",
-            topic.description().unwrap_or(&topic.file)
-        );
-        let mut line = Line::from(vec![
-            Span::styled(format!("{sign} "), style),
-            Span::raw(format!("{name} ")),
-            Span::styled(
-                kind_cell(topic.kind().unwrap_or("-"), kind_width),
-                theme.label(),
-            ),
-            Span::raw(text::truncate(&sanitize::line(&about), room)),
-        ]);
-        if pane.offset + row == pane.selected {
-            line = line.patch_style(theme.selected());
-        }
-        lines.push(line);
-    }
-    frame.render_widget(Paragraph::new(lines), list);
-    frame.render_widget(Paragraph::new(footer), footer_area);
-}
-
-/// The consolidation lock and the index gauges under the list.
-fn footer(view: &ClaudeView, gauges: &[Gauge], theme: &Theme) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    if let Some(lock) = &view.snapshot.consolidation {
-        let (text, style) = if lock.live {
-            (
-                format!("consolidation running (process {})", lock.pid),
-                theme.warning(),
-            )
-        } else {
-            ("no consolidation running".to_owned(), theme.dim())
-        };
-        lines.push(Line::styled(sanitize::line(&text).into_owned(), style));
-    }
-    lines.extend(gauges.iter().map(|g| Line::from(gauge(g, theme))));
-    lines
-}
 
 pub fn render_record(
     pane: &mut RecordPane,

@@ -10,13 +10,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{Component, Ctx, block, findings, scroll, state_marker, state_reason, state_style};
+use super::{Component, Ctx, block, findings, scroll};
 use crate::finding::Severity;
-use crate::formats::{Gauge, Shown};
+use crate::formats::{Gauge, ListView, RowState, Shown};
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::inspect::{Inspection, ManifestEntry, ManifestState};
-use crate::store::{LockState, StrayKind};
+use crate::store::StrayKind;
+use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
@@ -171,7 +171,7 @@ impl ManifestPane {
         );
     }
 
-    fn split(&self, inner: Rect) -> [Rect; 2] {
+    fn split(&self, inner: Rect, view: &ListView, gauges: usize) -> [Rect; 2] {
         let header = usize::from(self.typing || !self.filter.is_empty());
         let extras = self.strays.len();
         let max_extras = (inner.height as usize / 4).max(1);
@@ -180,7 +180,7 @@ impl ManifestPane {
         } else {
             extras.min(max_extras) + 1
         };
-        let footer = (3 + shown_extras) as u16;
+        let footer = (usize::from(view.state.is_some()) + gauges + shown_extras) as u16;
         let [list, footer_area] = Layout::vertical([
             Constraint::Min(2),
             Constraint::Length(footer.min(inner.height.saturating_sub(2))),
@@ -194,23 +194,21 @@ impl ManifestPane {
         [list, footer_area]
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>, inspection: &Inspection) {
-        let theme = ctx.theme;
-        let total = inspection.entries.len();
-        let shown = if self.filter.is_empty() {
+    fn draw(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
+        let (shown, theme) = (ctx.shown, ctx.theme);
+        let view = shown.list_view();
+        let total = shown.len();
+        let count = if self.filter.is_empty() {
             total.to_string()
         } else {
             format!("{}/{total}", self.visible.len())
         };
-        let title = format!(
-            " {} ({shown}){} ",
-            ctx.nouns.list,
-            finding_counts(self.marks.values().copied())
-        );
+        let worst = (0..total).filter_map(|i| self.worst(shown, i, true));
+        let title = format!(" {} ({count}){} ", ctx.nouns.list, finding_counts(worst));
         let block = block(title, ctx.focused, theme);
         let inner = block.inner(area);
         frame.render_widget(block, area);
-        let [list, footer] = self.split(inner);
+        let [list, footer] = self.split(inner, &view, ctx.gauges.len());
         self.list = list;
         self.height = list.height as usize;
         self.keep_in_view();
@@ -229,63 +227,87 @@ impl ManifestPane {
             );
         }
         frame.render_widget(
-            Paragraph::new(self.rows(inspection, theme, list.width as usize)),
+            Paragraph::new(self.rows(shown, &view, theme, list.width as usize)),
             list,
         );
         let selected = self.selected.checked_sub(self.visible.len());
-        let (lines, first) = footer_lines(
-            &self.strays,
-            selected,
-            inspection,
-            ctx.gauges,
-            theme,
-            footer,
-        );
+        let (lines, first) = footer_lines(&self.strays, selected, &view, ctx.gauges, theme, footer);
         self.stray_rows = (footer, first);
         frame.render_widget(Paragraph::new(lines), footer);
     }
 
-    fn rows(&self, inspection: &Inspection, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-        let mut lines = Vec::new();
-        if let ManifestState::Invalid(rule) = &inspection.manifest {
-            lines.push(Line::styled(
-                format!("✗ manifest.json: {}", sanitize::line(rule)),
-                theme.error(),
-            ));
-        }
-        if let Some(error) = &inspection.root_error {
-            lines.push(Line::styled(
-                format!("✗ {}", sanitize::line(error)),
-                theme.error(),
-            ));
-        }
+    /// Row `i`'s worst finding: the format's own (its state's health), and the Findings
+    /// view's mark where `with_mark` (the title counts both; a row's state takes the mark
+    /// where it does not have a column of its own).
+    fn worst(&self, shown: &Shown, i: usize, with_mark: bool) -> Option<Severity> {
+        let (_, file) = shown.name_and_file_at(i)?;
+        let mark = self.marks.get(file).copied();
+        [shown.health_at(i), mark.filter(|_| with_mark)]
+            .into_iter()
+            .flatten()
+            .min_by_key(|s| findings::rank(*s))
+    }
+
+    fn rows(
+        &self,
+        shown: &Shown,
+        view: &ListView,
+        theme: &Theme,
+        width: usize,
+    ) -> Vec<Line<'static>> {
+        let mut lines: Vec<Line<'static>> = view
+            .problems
+            .iter()
+            .map(|problem| Line::styled(format!("✗ {}", sanitize::line(problem)), theme.error()))
+            .collect();
         if self.visible.is_empty() && lines.is_empty() {
             let text = if self.filter.is_empty() {
-                "(the set is empty)"
+                view.empty
             } else {
                 "(nothing matches the filter)"
             };
             lines.push(Line::styled(text, theme.dim()));
         }
         let window = self.visible.iter().skip(self.offset).take(self.height);
-        // The column of finding marks, when any entry has one.
-        let mark_width = if self.marks.is_empty() { 0 } else { 2 };
+        // The column of finding marks, when they do not fold into the state and any row has one.
+        let mark_width = if self.marks.is_empty() || !view.marks_beside {
+            0
+        } else {
+            2
+        };
         let (name_width, kind_width) = row_columns(width, 2 + mark_width, self.longest_name);
         for (row, &i) in window.enumerate() {
-            let entry = &inspection.entries[i];
-            let (marker, _) = state_marker(&entry.state);
-            let name = text::fit(&sanitize::line(entry_key(entry)), name_width);
-            let (kind, kind_style) = match entry.record() {
-                Some(r) => (r.kind().as_str(), theme.kind(r.kind())),
-                None => (super::state_marker(&entry.state).1, theme.error()),
+            let (Some(memory), Some((_, file))) = (shown.row_at(i), shown.name_and_file_at(i))
+            else {
+                continue;
+            };
+            let (marker, marker_style) = match memory.state {
+                RowState::Reads { past_cut, .. } => {
+                    match self.worst(shown, i, !view.marks_beside) {
+                        Some(Severity::Error) => ("✗", theme.error()),
+                        // not loaded at all: said before any lesser problem of its own
+                        _ if past_cut => ("✂", theme.dim()),
+                        Some(Severity::Warning) => ("⚠", theme.warning()),
+                        Some(Severity::Info) | None => ("✓", theme.ok()),
+                    }
+                }
+                other => (other.mark_and_word().0, theme.error()),
+            };
+            let name = text::fit(&sanitize::line(memory.name), name_width);
+            let (kind, kind_style) = match (memory.state.reads(), memory.kind) {
+                (true, Some(kind)) => (kind, theme.kind(kind)),
+                (true, None) => ("-", theme.label()),
+                (false, _) => (memory.state.mark_and_word().1, theme.error()),
             };
             // the rest of the row, cut at a word when it does not fit
             let room = width.saturating_sub(2 + mark_width + name_width + 1 + kind_width);
+            let notes: String = memory.notes.iter().map(|n| format!(" ({n})")).collect();
             // A description is shown with its credentials redacted, as the audit reports them.
-            let reason = text::truncate(&sanitize::line(&redact(&state_reason(entry))), room);
+            let about = format!("{}{notes}", redact(&memory.about));
+            let about = text::truncate(&sanitize::line(&about), room);
             let mut line = Line::from(vec![
-                Span::styled(format!("{marker} "), state_style(&entry.state, theme)),
-                match self.marks.get(&entry.file) {
+                Span::styled(format!("{marker} "), marker_style),
+                match self.marks.get(file) {
                     _ if mark_width == 0 => Span::raw(""),
                     Some(&severity) => Span::styled(
                         format!("{} ", findings::mark(severity)),
@@ -296,8 +318,8 @@ impl ManifestPane {
                 Span::raw(format!("{name} ")),
                 Span::styled(kind_cell(kind, kind_width), kind_style),
                 Span::styled(
-                    reason,
-                    if entry.record().is_some() {
+                    about,
+                    if memory.state.reads() {
                         Style::default()
                     } else {
                         theme.error()
@@ -354,12 +376,7 @@ impl Component for ManifestPane {
     }
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
-        if let Some(view) = ctx.shown.topics() {
-            return super::claude::render_manifest(self, frame, area, ctx, view);
-        }
-        if let Some(inspection) = ctx.shown.inspection() {
-            self.draw(frame, area, ctx, inspection);
-        }
+        self.draw(frame, area, ctx);
     }
 
     fn handle_key(&mut self, action: Action) -> Option<Action> {
@@ -434,12 +451,12 @@ pub(crate) fn gauge(gauge: &Gauge, theme: &Theme) -> Vec<Span<'static>> {
     ]
 }
 
-/// The strays (the selected one highlighted, scrolled into view), the lock and the gauges;
-/// and the position of the first stray shown.
+/// The strays (the selected one highlighted, scrolled into view), the folder's state and the
+/// gauges; and the position of the first stray shown.
 fn footer_lines(
     strays: &[(String, StrayKind)],
     selected: Option<usize>,
-    inspection: &Inspection,
+    view: &ListView,
     gauges: &[Gauge],
     theme: &Theme,
     area: Rect,
@@ -447,12 +464,7 @@ fn footer_lines(
     let mut lines = Vec::new();
     let mut first = 0;
     if !strays.is_empty() {
-        let heading = if matches!(inspection.manifest, ManifestState::Invalid(_)) {
-            "not listed (manifest.json does not parse: may be records):"
-        } else {
-            "not in the set:"
-        };
-        lines.push(Line::styled(heading, theme.label()));
+        lines.push(Line::styled(view.strays_heading, theme.label()));
         let room = (area.height as usize).saturating_sub(4).max(1);
         let shown = if strays.len() > room {
             // a selected one is always shown
@@ -478,18 +490,17 @@ fn footer_lines(
             lines.push(Line::styled(format!("  … and {hidden} more"), theme.dim()));
         }
     }
-    let lock = match inspection.lock {
-        LockState::Free => Span::styled("free", theme.ok()),
-        LockState::Held { mtime_ms } => Span::styled(
-            format!("held (refreshed {})", crate::time::format_ms(mtime_ms)),
-            theme.warning(),
-        ),
-        LockState::Stale { mtime_ms } => Span::styled(
-            format!("stale since {}", crate::time::format_ms(mtime_ms)),
-            theme.error(),
-        ),
-    };
-    lines.push(Line::from(vec![Span::styled("lock ", theme.label()), lock]));
+    if let Some(state) = &view.state {
+        let mut spans = Vec::new();
+        if let Some(label) = state.label {
+            spans.push(Span::styled(format!("{label} "), theme.label()));
+        }
+        spans.push(Span::styled(
+            sanitize::line(&state.words).into_owned(),
+            theme.tone(state.tone),
+        ));
+        lines.push(Line::from(spans));
+    }
     lines.extend(gauges.iter().map(|g| Line::from(gauge(g, theme))));
     (lines, first)
 }

@@ -134,29 +134,9 @@ pub fn state_marker(state: &EntryState) -> (&'static str, &'static str) {
     }
 }
 
-pub fn state_style(state: &EntryState, theme: &Theme) -> Style {
-    match state {
-        EntryState::Valid(_) => theme.ok(),
-        _ => theme.error(),
-    }
-}
-
 /// Why an entry is not a valid record, in one line (untrusted: sanitize before showing).
 pub fn state_reason(entry: &ManifestEntry) -> String {
-    match &entry.state {
-        EntryState::Valid(r) => r.description().to_owned(),
-        EntryState::Invalid { error, .. } => match error.line() {
-            Some(line) if !error.to_string().contains(&format!("line {line}")) => {
-                format!("{error} (line {line})")
-            }
-            _ => error.to_string(),
-        },
-        EntryState::Missing => "listed in the manifest but missing".into(),
-        EntryState::Escapes => "resolves outside .memory".into(),
-        EntryState::UnsafeName => "the manifest lists an unsafe file name".into(),
-        EntryState::NotAFile { kind } => format!("a {kind}, not a regular file"),
-        EntryState::Unreadable(e) => e.clone(),
-    }
+    crate::formats::entry_reason(entry)
 }
 
 /// A scroll position clamped to the content.

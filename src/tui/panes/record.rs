@@ -221,7 +221,10 @@ fn content(entry: &ManifestEntry, findings: &[Line<'static>], theme: &Theme) -> 
             lines.push(field("name", record.name(), theme));
             lines.push(Line::from(vec![
                 Span::styled(format!("{:<12}", "type"), theme.label()),
-                Span::styled(record.kind().as_str().to_owned(), theme.kind(record.kind())),
+                Span::styled(
+                    record.kind().as_str().to_owned(),
+                    theme.kind(record.kind().as_str()),
+                ),
             ]));
             // Credentials are drawn redacted, as the audit reports them.
             lines.push(field("description", &redact(record.description()), theme));
