@@ -183,6 +183,28 @@ fn copy_store(base: &Path, store: &Store) -> tempfile::TempDir {
     dir
 }
 
+/// Loads of `store`'s set: cold (a fresh handle on a copy, as a one-shot `memwb` process
+/// reads it: open, read, parse and validate all), warm (the long-lived `store`), and parsing
+/// its texts alone from memory.
+fn loads(base: &Path, store: &Store, size: usize, iters: &dyn Fn(usize) -> usize) -> [Stats; 3] {
+    let copy = copy_store(base, store);
+    let cold = time(iters(500), || {
+        let fresh = Store::open(copy.path(), options(size)).unwrap_or_else(|e| panic!("open: {e}"));
+        black_box(fresh.read().unwrap_or_else(|e| panic!("read: {e}")));
+    });
+    let warm = time(iters(500), || {
+        black_box(store.read().unwrap_or_else(|e| panic!("read: {e}")));
+    });
+    let set = store.read().unwrap_or_else(|e| panic!("read: {e}"));
+    let texts: Vec<String> = set.records().map(Record::to_file_text).collect();
+    let parse = time(iters(500), || {
+        for text in &texts {
+            black_box(memwb::store::codec::parse(text.as_bytes()).ok());
+        }
+    });
+    [cold, warm, parse]
+}
+
 fn median_of(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -332,6 +354,13 @@ fn claude_journal_bytes(base: &Path, topics: usize) -> [(u64, u64); 3] {
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing: run briefly then.
     let quick = !std::env::args().any(|a| a == "--bench");
+    // `cargo bench --bench store -- load` runs the groups whose name holds `load` (the loads
+    // and parsing); `add` the commits against the floor; `journal` the journal bytes.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wanted = |group: &str| filters.is_empty() || filters.iter().any(|f| group.contains(f));
     let scale: f64 = std::env::var("MEMWB_BENCH_ITERS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -352,31 +381,26 @@ fn main() {
     // The engine trusts a parsed record by its file's metadata only once the file is a few
     // seconds old (see src/store/cache.rs); a long-lived handle on a set that was not written
     // in the last seconds is the case measured as "warm". Wait that long once.
-    if !quick {
+    if !quick && wanted("load") {
         std::thread::sleep(SETTLE);
     }
     for (size, (_dir, store)) in &stores {
         let size = *size;
         assert_eq!(store.read().map(|s| s.len()).ok(), Some(size));
-        // Cold: what a one-shot `memwb` process pays (open, read, parse and validate all).
-        let copy = copy_store(&base, store);
-        let cold = time(iters(500), || {
-            let fresh =
-                Store::open(copy.path(), options(size)).unwrap_or_else(|e| panic!("open: {e}"));
-            black_box(fresh.read().unwrap_or_else(|e| panic!("read: {e}")));
-        });
-        let warm = time(iters(500), || {
-            black_box(store.read().unwrap_or_else(|e| panic!("read: {e}")));
-        });
-
-        // The floor writes an index and manifest of the same size as the add's.
-        let set = store.read().unwrap_or_else(|e| panic!("read: {e}"));
-        let texts: Vec<String> = set.records().map(Record::to_file_text).collect();
-        let parse = time(iters(500), || {
-            for text in &texts {
-                black_box(memwb::store::codec::parse(text.as_bytes()).ok());
+        if wanted("load") {
+            let [cold, warm, parse] = loads(&base, store, size, &iters);
+            if size == 200 {
+                cold_load_200 = Some(cold.median);
             }
-        });
+            rows.push((format!("load {size}, cold (fresh handle)"), cold));
+            rows.push((format!("load {size}, warm (long-lived handle)"), warm));
+            rows.push((format!("  parsing {size} records alone"), parse));
+        }
+        if !wanted("add") {
+            continue;
+        }
+        let set = store.read().unwrap_or_else(|e| panic!("read: {e}"));
+        // The floor writes an index and manifest of the same size as the add's.
         let mut bigger = set.clone();
         bigger.entries.push(memwb::store::StoredRecord {
             file: format!("floor-{}.md", "0".repeat(32)),
@@ -488,12 +512,6 @@ fn main() {
                 pairs,
             });
         }
-        if size == 200 {
-            cold_load_200 = Some(cold.median);
-        }
-        rows.push((format!("load {size}, cold (fresh handle)"), cold));
-        rows.push((format!("load {size}, warm (long-lived handle)"), warm));
-        rows.push((format!("  parsing {size} records alone"), parse));
         rows.push((format!("add 1 to {size} records"), add));
         rows.push((format!("  journaled add 1 to {size}"), journaled));
         rows.push((format!("floor: bare commit syscalls ({size})"), floor));
@@ -534,6 +552,9 @@ fn main() {
         );
     }
     println!();
+    if !wanted("journal") {
+        return;
+    }
     let sizes: &[usize] = if quick { &[50] } else { &[50, 1_000, 10_000] };
     println!("journal bytes per change (goal: a few KB whatever the set's size)");
     for &size in sizes {
