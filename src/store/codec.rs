@@ -102,7 +102,34 @@ const KEYS: [&str; 3] = ["name", "description", "type"];
 pub fn parse(bytes: &[u8]) -> Result<Record, ParseError> {
     let text = std::str::from_utf8(bytes).map_err(|e| ParseError::NotUtf8(e.valid_up_to()))?;
     check_budget(text).map_err(|error| ParseError::Invalid { error, line: None })?;
+    match written_plain(text) {
+        Some(record) => Ok(record),
+        None => parse_yaml(text),
+    }
+}
 
+/// The record `text` is the exact file of, when its three values are written plain, one per
+/// line (how memwb and the reference write almost every record): read without the YAML
+/// parser, which is most of a cold load's time. Trusted only when the record's own file text
+/// is `text` byte for byte; the codec's round trip (`parse_yaml(serialize(r)) == r`, held by
+/// the golden vectors and the property tests) makes it then the very record the YAML parser
+/// reads. Anything else (a quoted or folded value, another key order, CRLF, an invalid
+/// record) is `None`, and the YAML parser decides.
+fn written_plain(text: &str) -> Option<Record> {
+    let rest = text.strip_prefix("---\nname: ")?;
+    let (name, rest) = rest.split_once('\n')?;
+    let rest = rest.strip_prefix("description: ")?;
+    let (description, rest) = rest.split_once('\n')?;
+    let rest = rest.strip_prefix("type: ")?;
+    let (kind, rest) = rest.split_once('\n')?;
+    // What follows the closing `---` line, as `parse_yaml` hands it to `Record::new`.
+    let body = rest.strip_prefix("---\n")?;
+    let record = Record::new(name, kind.parse().ok()?, description, body).ok()?;
+    (serialize(&record) == text).then_some(record)
+}
+
+/// [`parse`] by the YAML parser alone: every file that is not [`written_plain`].
+fn parse_yaml(text: &str) -> Result<Record, ParseError> {
     let mut lines = text.split('\n');
     if lines.next() != Some("---") {
         return Err(ParseError::MissingFrontmatter);
@@ -346,6 +373,120 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// Values that stress the shortcut: YAML-significant text it must leave to the parser
+    /// (quoted, folded or refused when written), and plain text it may read itself.
+    const TRICKY: &[&str] = &[
+        "a",
+        "plain words, and more",
+        "123",
+        "true",
+        "~",
+        "null",
+        "1e3",
+        "0x1F",
+        "yes",
+        "a: b",
+        "a #b",
+        "#a",
+        "- a",
+        "? a",
+        "'a'",
+        "\"a\"",
+        "[a]",
+        "{a}",
+        "&a",
+        "*a",
+        "!a",
+        "|",
+        ">",
+        "%a",
+        "@a",
+        "`a",
+        " a",
+        "a ",
+        "a\tb",
+        "\u{85}a",
+        "a\u{2028}b",
+        "\u{feff}a",
+        "caf\u{e9}",
+        "user",
+        "---",
+        "...",
+    ];
+
+    fn plain_file(name: &str, description: &str, kind: &str, body: &str) -> String {
+        format!("---\nname: {name}\ndescription: {description}\ntype: {kind}\n---\n\n{body}\n")
+    }
+
+    /// Whatever the shortcut reads, the YAML parser reads the same; what it leaves, the parser
+    /// decides (an error stays the parser's error).
+    #[track_caller]
+    fn agrees(text: &str) -> bool {
+        let by_yaml = parse_yaml(text);
+        match written_plain(text) {
+            Some(record) => {
+                assert_eq!(by_yaml.as_ref(), Ok(&record), "{text:?}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn the_plain_shortcut_reads_what_the_yaml_parser_reads() {
+        let long = "word ".repeat(40);
+        let mut read_plain = 0;
+        for value in TRICKY.iter().copied().chain([long.trim_end()]) {
+            for (name, description, kind, body) in [
+                ("a", value, "user", "b"),
+                (value, "d", "user", "b"),
+                ("a", "d", value, "b"),
+                ("a", "d", "project", value),
+            ] {
+                read_plain += usize::from(agrees(&plain_file(name, description, kind, body)));
+                if let Ok(kind) = kind.parse::<MemoryType>()
+                    && let Ok(record) = Record::new(name, kind, description, body)
+                {
+                    let text = serialize(&record);
+                    assert_eq!(parse_yaml(&text), Ok(record.clone()), "{text:?}");
+                    assert!(written_plain(&text).is_none_or(|r| r == record), "{text:?}");
+                }
+            }
+        }
+        // Plain values are read by the shortcut (else it would save nothing).
+        assert!(read_plain >= 10, "{read_plain}");
+        assert!(agrees(&plain_file("a", "d", "user", "body")));
+        // Not the exact file of a record: left to the parser.
+        for text in [
+            "---\nname: a\ndescription: d\ntype: user\n---\n\nbody\n\n",
+            "---\nname: a\ndescription: d\ntype: user\n---\nbody\n",
+            "---\r\nname: a\r\ndescription: d\r\ntype: user\r\n---\r\n\r\nbody\r\n",
+            "---\nname: a\ndescription:  d\ntype: user\n---\n\nbody\n",
+            "---\ndescription: d\nname: a\ntype: user\n---\n\nbody\n",
+        ] {
+            assert!(!agrees(text), "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any three one-line values and a body in the plain layout: the shortcut never reads
+        /// something the YAML parser reads otherwise or refuses.
+        #[test]
+        fn the_shortcut_never_disagrees_with_the_yaml_parser(
+            name in "[a-z0-9:#'\" -]{1,12}",
+            description in proptest::collection::vec(
+                proptest::sample::select(
+                    TRICKY.iter().copied().chain(["x", " ", "é"]).collect::<Vec<_>>()
+                ),
+                1..6,
+            ),
+            kind in proptest::sample::select(vec!["user", "project", "feedback", "reference", "User", "'user'"]),
+            body in "[a-z \n:#-]{1,40}",
+        ) {
+            agrees(&plain_file(&name, &description.concat(), kind, &body));
+        }
     }
 
     #[test]
