@@ -205,7 +205,7 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
         .expect("seed");
     let store = other(&h);
     let seen = store.read().expect("read");
-    let group = memwb::review::dedupe::find_groups(&seen)
+    let group = memwb::formats::memory::find_groups(&seen)
         .into_iter()
         .next()
         .expect("group");

@@ -14,7 +14,6 @@
 
 mod newest;
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::fmt::Debug;
 use std::fs::File;
@@ -32,8 +31,8 @@ pub use super::entry::{
 use super::error::ReviewError;
 use super::filed::{self, Decision};
 use super::intent::Intent;
-pub use super::state::MEMWB_DIR;
 use super::state::StateDir;
+pub use super::state::{JournalHome, MEMWB_DIR};
 use crate::fs::FsError;
 use crate::fs::{IoHooks, IoOp};
 use crate::time::now_ms;
@@ -120,22 +119,6 @@ struct Tail {
     /// Length up to and including the last `\n`; less than `len` after a torn append.
     complete: u64,
     last_line: Option<Vec<u8>>,
-}
-
-/// Where a journal lives and the lock its format's engine writes under. Each backend
-/// implements it for its own state (a `.memory` set's `.memwb`, a Claude Code folder's state
-/// directory outside that folder) and names the journal's constructor (`Journal::of`,
-/// `Journal::of_claude`), so the journal names no format.
-pub(crate) trait JournalHome: Debug + Send + Sync {
-    /// The directory the journal is in (it may not exist yet).
-    fn dir(&self) -> PathBuf;
-    /// That directory, if it exists.
-    fn open_state(&self) -> Result<Option<StateDir>, ReviewError>;
-    /// That directory, created if needed (a Claude Code folder's proposals live there too).
-    fn create_state(&self) -> Result<StateDir, ReviewError>;
-    fn hooks(&self) -> &IoHooks;
-    /// Takes the format's write lock; it is held until the returned guard is dropped.
-    fn lock(&self) -> Result<Box<dyn Any>, ReviewError>;
 }
 
 #[derive(Debug, Clone)]

@@ -15,13 +15,7 @@ use serde::{Deserialize, Serialize};
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::state::text_digest;
-use crate::claude::index::ARCHIVE_FILE;
-use crate::claude::index::INDEX_FILE;
 use crate::redact::redact;
-
-/// The files whose changes are kept as lines: the ones memwb edits line by line, and that grow
-/// with the folder.
-pub const LINE_FILES: [&str; 2] = [INDEX_FILE, ARCHIVE_FILE];
 
 /// One file's change as its changed lines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

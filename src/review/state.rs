@@ -7,7 +7,9 @@
 //! (a FIFO or a device is refused, never waited on), and every read is capped. Everything made
 //! here is private to the user (files 0600, directories 0700): it holds before images.
 
+use std::any::Any;
 use std::ffi::CString;
+use std::fmt::Debug;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::{AsFd, OwnedFd};
@@ -18,7 +20,7 @@ use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use super::error::ReviewError;
-use crate::fs::FsError;
+use crate::fs::{FsError, IoHooks};
 use crate::fs::{
     OpenError, PRIVATE_DIR, PRIVATE_FILE, create_private_dir_all, open_regular_at_io, read_capped,
     temp_name,
@@ -59,6 +61,22 @@ fn io(op: &'static str, path: &Path, error: impl Into<io::Error>) -> ReviewError
 /// The SHA-256 of a text, hex.
 pub(crate) fn text_digest(text: &[u8]) -> String {
     sha256_hex(&[text])
+}
+
+/// Where a journal lives and the lock its format's engine writes under. Each backend
+/// implements it for its own state (a `.memory` set's `.memwb`, a Claude Code folder's state
+/// directory outside that folder) and names the journal's constructor (`Journal::of`,
+/// `Journal::of_claude`), so the journal and the proposals as filed name no format.
+pub trait JournalHome: Debug + Send + Sync {
+    /// The directory the journal is in (it may not exist yet).
+    fn dir(&self) -> PathBuf;
+    /// That directory, if it exists.
+    fn open_state(&self) -> Result<Option<StateDir>, ReviewError>;
+    /// That directory, created if needed (the proposals live there too).
+    fn create_state(&self) -> Result<StateDir, ReviewError>;
+    fn hooks(&self) -> &IoHooks;
+    /// Takes the format's write lock; it is held until the returned guard is dropped.
+    fn lock(&self) -> Result<Box<dyn Any>, ReviewError>;
 }
 
 /// A directory under `.memory`, opened without following links.

@@ -2,11 +2,11 @@
 //! against the set as read (the journal's redaction applies when it is stored).
 
 use super::MemoryBackend;
+use super::{Group, find_groups};
 use crate::formats::fix::{FixPlanner, FixTarget, PlannedFix as Planned, file_planned};
 use crate::memory::Memory;
 use crate::redact::records::redact_record;
 use crate::redact::redaction_evidence;
-use crate::review::dedupe::{Group, find_groups};
 use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
 use crate::store::{MemorySet, Record, Store};
 
@@ -78,9 +78,7 @@ impl FixTarget for StoreFixes<'_> {
                         .eq(names.iter().map(String::as_str))
                 })
                 .map(|group| dedupe_proposal(&self.seen, group))
-                .filter(|new| {
-                    proposal::already_filed(&new.plan, &self.filed, &self.seen).is_none()
-                }),
+                .filter(|new| super::already_filed(&new.plan, &self.filed, &self.seen).is_none()),
         })
     }
 

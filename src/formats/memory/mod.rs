@@ -3,6 +3,7 @@
 
 mod audit_inputs;
 mod copy;
+mod dedupe;
 pub(crate) mod discover;
 mod effect;
 mod fix;
@@ -21,6 +22,8 @@ mod watch;
 mod workbench;
 mod write;
 
+pub use dedupe::{Group, find_groups};
+pub(crate) use dedupe::{already_filed, merged_draft};
 pub use fix::dedupe_proposal;
 
 use std::path::Path;

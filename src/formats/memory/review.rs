@@ -2,6 +2,7 @@
 //! through the store's journaled transactions, and undo (`formats::memory::journal`).
 
 use super::MemoryBackend;
+use super::find_groups;
 use super::fix::dedupe_proposal;
 use super::journal;
 use super::write::written;
@@ -9,7 +10,6 @@ use crate::claude::copy::Refusal;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing,
 };
-use crate::review::dedupe::find_groups;
 use crate::review::journal::{Entry, Journal, StrayAction};
 use crate::review::proposal::{self, NewProposal};
 use crate::review::summary::undo_commit_summary;
@@ -47,7 +47,7 @@ impl MemoryBackend<'_> {
         let mut out = Vec::new();
         for group in find_groups(&seen) {
             let new = dedupe_proposal(&seen, group);
-            out.push(match proposal::already_filed(&new.plan, &filed, &seen) {
+            out.push(match super::already_filed(&new.plan, &filed, &seen) {
                 Some(known) => Deduped::Skipped {
                     names: new.plan.source_names().to_vec(),
                     known: known.clone(),

@@ -4,9 +4,8 @@
 use super::files::{load, load_in, rewrite_in};
 use super::{Decision, Proposal, ProposalStatus};
 use crate::review::error::ReviewError;
-use crate::review::state::StateDir;
+use crate::review::state::{JournalHome, StateDir};
 use crate::review::who::Who;
-use crate::store::Store;
 use crate::time::now_ms;
 
 /// Fails unless `proposal` is still pending.
@@ -25,8 +24,8 @@ pub(crate) fn pending(proposal: &Proposal) -> Result<(), ReviewError> {
 }
 
 /// Under the lock: the proposal must still be pending and exactly as the decider read it.
-pub(crate) fn check_as_read(store: &Store, read_as: &Proposal) -> Result<(), ReviewError> {
-    still_as_read(load(store, &read_as.id)?, read_as)
+pub(crate) fn check_as_read(home: &dyn JournalHome, read_as: &Proposal) -> Result<(), ReviewError> {
+    still_as_read(load(home, &read_as.id)?, read_as)
 }
 
 /// [`check_as_read`] in the state directory `state`.

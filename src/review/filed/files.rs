@@ -1,17 +1,17 @@
 //! Proposal files on disk: one `<id>.json` each in the `proposals` folder of a state directory
 //! (`.memory/.memwb` for a `.memory` set, the folder's own state directory for a Claude Code
 //! folder), read through its checked descriptors (never through a link, never blocking, capped).
-//! The `*_in` functions work on any state directory; the others on a store's.
+//! The `*_in` functions work on a state directory at hand; the others on the one a journal's
+//! home keeps (a `.memory` set's `.memwb`, a Claude Code folder's state directory).
 
 use crate::review::error::ReviewError;
-use crate::review::state::StateDir;
-use crate::store::Store;
+use crate::review::state::{JournalHome, StateDir};
 
 use super::{MAX_PROPOSAL_BYTES, PROPOSALS_DIR, Proposal, ProposalStatus};
 
-/// `.memwb/proposals`, if it exists (never through a link).
-fn open_dir(store: &Store) -> Result<Option<StateDir>, ReviewError> {
-    match StateDir::open(store)? {
+/// `home`'s `proposals` folder, if it exists (never through a link).
+fn open_dir(home: &dyn JournalHome) -> Result<Option<StateDir>, ReviewError> {
+    match home.open_state()? {
         Some(state) => state.subdir(PROPOSALS_DIR),
         None => Ok(None),
     }
@@ -36,8 +36,9 @@ pub(super) fn file_name(id: &str) -> Result<String, ReviewError> {
     Ok(format!("{id}.json"))
 }
 
-pub fn load(store: &Store, id: &str) -> Result<Proposal, ReviewError> {
-    load_from(open_dir(store)?, id)
+/// The proposal `id` filed in `home`.
+pub fn load(home: &dyn JournalHome, id: &str) -> Result<Proposal, ReviewError> {
+    load_from(open_dir(home)?, id)
 }
 
 /// The proposal `id` in the state directory `state`.
@@ -83,8 +84,8 @@ pub struct Listing {
 }
 
 /// Every `.json` file in the proposals folder, read. Leftover temp files are not proposals.
-pub fn list_all(store: &Store) -> Result<Listing, ReviewError> {
-    list_from(open_dir(store)?)
+pub fn list_all(home: &dyn JournalHome) -> Result<Listing, ReviewError> {
+    list_from(open_dir(home)?)
 }
 
 /// [`list_all`] in the state directory `state` (none: nothing filed yet).
@@ -117,8 +118,8 @@ fn list_from(dir: Option<StateDir>) -> Result<Listing, ReviewError> {
 
 /// Every proposal that reads, oldest first; the others are skipped with a log line (see
 /// [`list_all`] for them).
-pub fn list(store: &Store) -> Result<Vec<Proposal>, ReviewError> {
-    let listing = list_all(store)?;
+pub fn list(home: &dyn JournalHome) -> Result<Vec<Proposal>, ReviewError> {
+    let listing = list_all(home)?;
     for corrupt in &listing.corrupt {
         tracing::warn!(file = %corrupt.file, error = %corrupt.error, "skipping an unreadable proposal");
     }
@@ -131,8 +132,8 @@ pub(super) fn encode(proposal: &Proposal) -> Vec<u8> {
     bytes
 }
 
-pub(crate) fn rewrite(store: &Store, proposal: &Proposal) -> Result<(), ReviewError> {
-    rewrite_at(open_dir(store)?, proposal)
+pub(crate) fn rewrite(home: &dyn JournalHome, proposal: &Proposal) -> Result<(), ReviewError> {
+    rewrite_at(open_dir(home)?, proposal)
 }
 
 pub(crate) fn rewrite_in(state: &StateDir, proposal: &Proposal) -> Result<(), ReviewError> {
@@ -153,8 +154,8 @@ pub(crate) fn create_in(state: &StateDir, proposal: &Proposal) -> Result<(), Rev
     dir.create_exclusive(&file_name(&proposal.id)?, &encode(proposal))
 }
 
-pub(crate) fn is_decided(store: &Store, id: &str) -> Result<bool, ReviewError> {
-    Ok(load(store, id)?.status != ProposalStatus::Pending)
+pub(crate) fn is_decided(home: &dyn JournalHome, id: &str) -> Result<bool, ReviewError> {
+    Ok(load(home, id)?.status != ProposalStatus::Pending)
 }
 
 /// [`is_decided`] in the state directory `state`.

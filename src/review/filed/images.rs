@@ -1,12 +1,9 @@
 //! Proposals that change whole files (Claude Code folders): each file's full text before and
-//! after. What they say they do, whether they still apply, and what is refused at filing. No
-//! I/O here: the current text of a file comes from the caller.
-
-use std::collections::HashSet;
+//! after. What they say they do and whether they still apply (what the format refuses at
+//! filing is its backend's). No I/O here: the current text of a file comes from the caller.
 
 use crate::change::FileImage;
 use crate::claude::frontmatter;
-use crate::claude::index::INDEX_FILE;
 use crate::redact::redact;
 use crate::store::RecordInput;
 
@@ -88,10 +85,8 @@ pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
 
 /// Whether a consolidation of `files` (made from the files as they are now) is already filed
 /// among `proposals`: a pending one replaces exactly the same files, or a rejected one would
-/// have replaced them with the same texts (as [`proposal::already_filed`] says for
+/// have replaced them with the same texts (as `formats::memory::already_filed` says for
 /// `.memory` plans: a file changed since the rejection brings the group back).
-///
-/// [`proposal::already_filed`]: crate::review::proposal::already_filed
 pub fn already_filed<'a>(
     files: &[FileImage],
     proposals: &'a [super::Proposal],
@@ -158,74 +153,6 @@ pub fn summary(files: &[FileImage]) -> String {
     parts.join("; ")
 }
 
-/// Why a file path cannot be in a proposal: it must name a Markdown file inside the folder
-/// (relative, `/`-separated, no `..`, no hidden component).
-pub fn path_rule(file: &str) -> Option<&'static str> {
-    if file.is_empty() || file.starts_with('/') || file.contains('\\') || file.contains('\0') {
-        return Some("it must be a path relative to the folder");
-    }
-    if file
-        .split('/')
-        .any(|part| part.is_empty() || part == "." || part == ".." || part.starts_with('.'))
-    {
-        return Some("it must stay inside the folder, with no empty, `..` or hidden component");
-    }
-    if !file.ends_with(".md") {
-        return Some("only Markdown files (*.md) are memories");
-    }
-    None
-}
-
-/// Why `files` cannot be filed as a proposal, if they cannot.
-pub fn filing_rule(files: &[FileImage]) -> Option<String> {
-    rule(files, false)
-}
-
-/// Why a filed proposal's `files` cannot be applied, if they cannot. As kept, a redaction's
-/// before image is redacted too, so it may equal its after image (the file as it is now still
-/// holds the credential).
-pub fn stored_rule(files: &[FileImage]) -> Option<String> {
-    rule(files, true)
-}
-
-fn rule(files: &[FileImage], stored: bool) -> Option<String> {
-    if files.is_empty() {
-        return Some("a proposal needs at least one file".into());
-    }
-    let mut seen = HashSet::new();
-    for image in files {
-        if let Some(rule) = path_rule(&image.file) {
-            return Some(format!("file {:?}: {rule}", image.file));
-        }
-        if !seen.insert(image.file.as_str()) {
-            return Some(format!("file {:?} appears twice", image.file));
-        }
-        if let Some(rule) = image
-            .after
-            .as_deref()
-            .and_then(crate::claude::write::size_rule)
-        {
-            return Some(format!("file {:?}: {rule}", image.file));
-        }
-        match (&image.before, &image.after) {
-            (None, None) => {
-                return Some(format!(
-                    "file {:?} has neither a before nor an after",
-                    image.file
-                ));
-            }
-            (Some(before), Some(after)) if before == after && !stored => {
-                return Some(format!("file {:?} is not changed", image.file));
-            }
-            (_, None) if image.file == INDEX_FILE => {
-                return Some(format!("{INDEX_FILE} cannot be removed"));
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 /// The images as memwb's files keep them: every credential replaced by `[REDACTED]` (see
 /// docs/audit.md; approving writes the redacted text, and a redacted before image stands for
 /// the real text it was made from).
@@ -276,10 +203,11 @@ pub fn state(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn image(file: &str, before: Option<&str>, after: Option<&str>) -> FileImage {
+    /// A file image from its name and texts (for the format backends' tests too).
+    pub(crate) fn image(file: &str, before: Option<&str>, after: Option<&str>) -> FileImage {
         FileImage {
             file: file.into(),
             before: before.map(Into::into),
@@ -314,31 +242,6 @@ mod tests {
             ]),
             "replace b, c with tabs rule"
         );
-    }
-
-    #[test]
-    fn bad_files_are_refused_at_filing() {
-        assert!(filing_rule(&[]).is_some());
-        for bad in [
-            "../x.md",
-            "/etc/x.md",
-            "a/./b.md",
-            ".hidden/x.md",
-            "x.txt",
-            "a//b.md",
-        ] {
-            let rule = filing_rule(&[image(bad, None, Some("x"))]);
-            assert!(rule.is_some(), "{bad}");
-        }
-        assert!(filing_rule(&[image("a.md", Some("x"), Some("x"))]).is_some());
-        assert!(filing_rule(&[image("a.md", None, None)]).is_some());
-        assert!(filing_rule(&[image("MEMORY.md", Some("x"), None)]).is_some());
-        let twice = [
-            image("a.md", None, Some("x")),
-            image("a.md", None, Some("y")),
-        ];
-        assert_eq!(filing_rule(&twice).unwrap(), "file \"a.md\" appears twice");
-        assert_eq!(filing_rule(&[image("notes/a b.md", None, Some("x"))]), None);
     }
 
     #[test]

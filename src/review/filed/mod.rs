@@ -17,12 +17,12 @@ use serde_json::Value;
 
 use super::entry::{JournalRecord, ProposalRef};
 use super::error::ReviewError;
-use super::state::StateDir;
+use super::state::JournalHome;
 use super::who::Who;
 use crate::change::FileImage;
 use crate::redact::records::{is_copy_of, redact_input};
 use crate::redact::{REDACTION_EVIDENCE, redact};
-use crate::store::{MemorySet, Record, RecordInput, Store, StoreError};
+use crate::store::{MemorySet, Record, RecordInput, StoreError};
 use crate::time::now_ms;
 
 mod deciding;
@@ -356,9 +356,9 @@ pub struct NewProposal {
     pub evidence: Option<String>,
 }
 
-/// Files a proposal, changing nothing in the set. Sources must be among what the proposer saw
-/// and the additions.
-pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
+/// Files a proposal in `home`, changing nothing in the set. Sources must be among what the
+/// proposer saw and the additions.
+pub fn file(home: &dyn JournalHome, new: NewProposal) -> Result<Proposal, ReviewError> {
     let candidates: HashSet<&str> = new
         .seen
         .records()
@@ -388,7 +388,7 @@ pub fn file(store: &Store, new: NewProposal) -> Result<Proposal, ReviewError> {
         .map(|r| redact_input(&r.to_input()))
         .collect();
     proposal.plan = new.plan.to_value();
-    create_in(&StateDir::create(store)?, &proposal)?;
+    create_in(&home.create_state()?, &proposal)?;
     Ok(proposal)
 }
 

@@ -7,4 +7,4 @@
 mod rebase;
 
 pub use super::filed::*;
-pub use rebase::{Rebased, already_filed};
+pub use rebase::Rebased;

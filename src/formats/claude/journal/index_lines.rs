@@ -7,9 +7,13 @@ use crate::claude::edit::{
     append_entry, entry_line, rehook_entries, remove_entries, rename_entries,
 };
 use crate::claude::frontmatter;
-use crate::claude::index::{self, INDEX_FILE, LoadLimits};
+use crate::claude::index::{self, ARCHIVE_FILE, INDEX_FILE, LoadLimits};
 use crate::claude::write::FileImage;
 use crate::review::proposal::images::{Change, change, topic_name};
+
+/// The files whose changes a journal entry keeps as lines (`review::line_change`): the ones
+/// memwb edits line by line, and that grow with the folder.
+pub(crate) const LINE_FILES: [&str; 2] = [INDEX_FILE, ARCHIVE_FILE];
 
 /// A removed file and a created one with the same memory name: one memory, moved.
 fn renames(files: &[FileImage]) -> Vec<(&FileImage, &FileImage)> {

@@ -5,6 +5,7 @@
 //! lines derived at that moment.
 
 mod error;
+mod image_rules;
 pub mod index_lines;
 pub mod observed;
 mod observer;

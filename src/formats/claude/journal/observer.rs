@@ -9,6 +9,7 @@
 
 use std::sync::Mutex;
 
+use super::index_lines::LINE_FILES;
 use crate::claude::edit::plan::TopicFile;
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
@@ -16,7 +17,7 @@ use crate::redact::redact;
 use crate::review::error::{FoundSince, ReviewError};
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
-use crate::review::line_change::{LINE_FILES, LineChange};
+use crate::review::line_change::LineChange;
 use crate::review::marking::EntryMarking;
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
 use crate::time::now_ms;

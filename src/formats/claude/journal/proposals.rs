@@ -4,7 +4,8 @@
 //! through the write engine with the before images as bases (a file changed since is a
 //! conflict and nothing is written) and MEMORY.md's lines derived from the index as it is then.
 
-use super::index_lines::derived_index;
+use super::image_rules;
+use super::index_lines::{LINE_FILES, derived_index};
 use super::observer::{journal_of, journaled, journaled_deciding};
 use crate::claude::edit::claude_form;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
@@ -13,7 +14,6 @@ use crate::claude::write::{FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Op};
-use crate::review::line_change::LINE_FILES;
 use crate::review::proposal::{
     self, Deciding, Kind, Listing, Origin, Proposal, ProposalStatus, State, create_in, images,
 };
@@ -37,7 +37,7 @@ pub struct NewFiles {
 /// inside it, each really changed. Credentials in the images and the evidence are kept
 /// redacted (docs/audit.md).
 pub fn file_proposal(folder: &ClaudeFolder, new: NewFiles) -> Result<Proposal, ReviewError> {
-    if let Some(rule) = images::filing_rule(&new.files) {
+    if let Some(rule) = image_rules::filing_rule(&new.files) {
         return Err(ReviewError::ProposalInvalid { rule });
     }
     let mut proposal = Proposal::pending(new.kind, new.origin, new.evidence);
@@ -57,7 +57,7 @@ pub fn load(folder: &ClaudeFolder, id: &str) -> Result<Proposal, ReviewError> {
 
 /// The text of `file` in the folder now (`None`: absent).
 pub(super) fn current_text(folder: &ClaudeFolder, file: &str) -> Result<Option<String>, String> {
-    if let Some(rule) = images::path_rule(file) {
+    if let Some(rule) = image_rules::path_rule(file) {
         return Err(rule.to_owned());
     }
     match read_regular(&folder.root().join(file), MAX_FILE_BYTES) {
@@ -77,7 +77,7 @@ pub fn state(folder: &ClaudeFolder, proposal: &Proposal) -> State {
         ProposalStatus::Rejected => return State::Rejected,
         ProposalStatus::Pending => {}
     }
-    if let Some(rule) = images::stored_rule(&proposal.files) {
+    if let Some(rule) = image_rules::stored_rule(&proposal.files) {
         return State::Stale(vec![format!("it cannot be applied: {rule}")]);
     }
     images::state(&proposal.files, |file| current_text(folder, file))
@@ -246,7 +246,7 @@ pub fn edit_file(
         })?;
     image.after = Some(after);
     proposal.files = images::redacted(proposal.files);
-    if let Some(rule) = images::stored_rule(&proposal.files) {
+    if let Some(rule) = image_rules::stored_rule(&proposal.files) {
         return Err(ReviewError::ProposalInvalid { rule });
     }
     proposal::rewrite_in(&state, &proposal)?;

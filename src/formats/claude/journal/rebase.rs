@@ -8,6 +8,7 @@
 
 use jiff::Timestamp;
 
+use super::image_rules;
 use super::observer::journal_of;
 use super::proposals::{current_text, recover, state};
 use super::propose::{TopicText, merged};
@@ -106,7 +107,7 @@ pub fn rebase(folder: &ClaudeFolder, id: &str) -> Result<Rebased, ReviewError> {
     let mut rebased = proposal.clone();
     rebased.files = images::redacted(files);
     rebased.kind = images::kind_of(&rebased.files);
-    if let Some(rule) = images::stored_rule(&rebased.files) {
+    if let Some(rule) = image_rules::stored_rule(&rebased.files) {
         return Err(refuse(format!(
             "the re-planned proposal is invalid: {rule}"
         )));

@@ -11,8 +11,8 @@
 use std::collections::BTreeSet;
 
 use super::decide::load_pending;
+use crate::formats::memory::merged_draft;
 use crate::review::ReviewError;
-use crate::review::dedupe::merged_draft;
 use crate::review::journal::JournalRecord;
 use crate::review::proposal::{Plan, Proposal, Rebased, State, rewrite};
 use crate::store::{MemorySet, Record, Store};
@@ -129,11 +129,12 @@ fn redraft(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::memory::already_filed;
     use crate::formats::memory::dedupe_proposal;
+    use crate::formats::memory::find_groups;
     use crate::formats::memory::journal::{edit_records, reject};
     use crate::review::Origin;
-    use crate::review::dedupe::find_groups;
-    use crate::review::proposal::{NewProposal, ProposalStatus, already_filed, file, load};
+    use crate::review::proposal::{NewProposal, ProposalStatus, file, load};
     use crate::store::{MemoryType, StoreOptions};
 
     fn record(name: &str, description: &str, body: &str) -> Record {
