@@ -44,7 +44,7 @@ pub(super) struct CheckArgs {
 pub(super) struct AcceptArgs {
     /// The finding's code (`secret`, `stale-path`, `relative-date`, ...).
     pub(super) code: String,
-    /// The record it is about.
+    /// The memory it is about.
     pub(super) name: String,
     /// Why it is acceptable, kept with the acceptance.
     #[arg(long)]

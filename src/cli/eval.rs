@@ -22,7 +22,7 @@ const MAX_K: usize = 200;
 pub(crate) struct EvalArgs {
     #[command(subcommand)]
     command: Option<EvalCommand>,
-    /// Run the self-retrieval cases instead: each record's description must select it.
+    /// Run the self-retrieval cases instead: each memory's description must select it.
     #[arg(long = "self")]
     self_cases: bool,
     /// Most memories to select per query (as `select --max`), the k of recall@k and precision@k.

@@ -78,26 +78,26 @@ pub struct Cli {
 /// Limits shared with the reference agents; change them only if every agent on the folder agrees.
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// List the set in manifest order.
+    /// List the memories, in the folder's order.
     Ls(records::LsArgs),
-    /// Show one record.
+    /// Show one memory.
     Show(records::ShowArgs),
-    /// Add records (one from flags, or a JSON array, all or nothing).
+    /// Add memories (one from flags, or a JSON array, all or nothing).
     Add(records::AddArgs),
-    /// Edit one record (a rename is `--name NEW`), based on the version read just before; it
-    /// keeps its place in the set.
+    /// Edit one memory (a rename is `--name NEW`), based on the version read just before; it
+    /// keeps its place.
     Set(records::SetArgs),
-    /// Remove records.
+    /// Remove memories.
     Rm(records::RmArgs),
     /// Apply a consolidation plan `{"source_names":[...],"records":[...]}`.
     Consolidate(records::ConsolidateArgs),
     /// Fix a manifest entry that does not read: replace it with a corrected file, or drop it.
     Repair(records::RepairArgs),
-    /// Print the MEMORY.md the manifest derives, or rewrite it.
+    /// Print MEMORY.md as an agent is given it; `--fix` shows its fix, `--fix --yes` writes it.
     Index(records::IndexArgs),
     /// Audit the folder and its content: exit 1 when any unaccepted finding is an error.
     Check(check::CheckArgs),
-    /// Accept a finding for a record: `check` stops counting it (`--all-findings` lists it).
+    /// Accept a finding for a memory: `check` stops counting it (`--all-findings` lists it).
     Accept(check::AcceptArgs),
     /// The memories an agent would be given for QUERY (model or keyword fallback).
     Select(select::SelectArgs),
@@ -107,7 +107,7 @@ enum Command {
     Propose(review::ProposeArgs),
     /// List pending proposals with their state (ready or stale).
     Proposals(review::ProposalsArgs),
-    /// Apply a proposal, based on the records it was made against.
+    /// Apply a proposal, based on the memories it was made against.
     Approve(review::ApproveArgs),
     /// Close a proposal without applying it.
     Reject(review::RejectArgs),
@@ -117,7 +117,7 @@ enum Command {
     /// Show the journal of changes made through memwb, oldest first.
     Log(review::LogArgs),
     /// Revert the newest change not undone yet (again: one further back), or entry N, as a
-    /// new transaction.
+    /// new change (journaled).
     Undo(review::UndoArgs),
     /// Open the workbench (the default without a subcommand).
     #[cfg(feature = "tui")]
@@ -125,7 +125,7 @@ enum Command {
     /// Open the workbench on a copy of the demo workspace.
     #[cfg(feature = "tui")]
     Demo(tui::DemoArgs),
-    /// Print one line per commit to the set, until interrupted.
+    /// Print one line per change to the folder, until interrupted.
     Watch(watch::WatchArgs),
     /// Print a shell completion script (e.g. `memwb completions bash > ~/.local/share/bash-completion/completions/memwb`).
     Completions(shell::CompletionsArgs),

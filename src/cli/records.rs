@@ -22,12 +22,12 @@ pub(super) struct LsArgs {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ShowArgs {
-    /// The record: its name, or its file name (`<name>-<id>.md`) when the name is ambiguous.
+    /// The memory: its name, or its file name when the name is ambiguous.
     pub(super) name: String,
     /// Print {"name","type","description","body","file"}.
     #[arg(long, conflicts_with = "raw")]
     pub(super) json: bool,
-    /// Print the record file's exact bytes, for scripts (nothing made inert, no credential
+    /// Print the memory file's exact bytes, for scripts (nothing made inert, no credential
     /// redacted: the one output that shows a secret whole).
     #[arg(long)]
     pub(super) raw: bool,
@@ -36,7 +36,7 @@ pub(super) struct ShowArgs {
 #[derive(clap::Args, Debug)]
 #[command(group = clap::ArgGroup::new("source").required(true).args(["name", "json"]))]
 pub(super) struct AddArgs {
-    /// The record's name: a lowercase slug (a-z, 0-9, single dashes), unique in the set.
+    /// The memory's name: a lowercase slug (a-z, 0-9, single dashes), unique in the folder.
     #[arg(long, requires_all = ["kind", "description"])]
     pub(super) name: Option<String>,
     /// user, feedback, project or reference.
@@ -79,7 +79,7 @@ impl BodyArgs {
     .multiple(true)
     .args(["name", "kind", "description", "body", "body_file"]))]
 pub(super) struct SetArgs {
-    /// The record to edit: its name, or its file name when the name is ambiguous.
+    /// The memory to edit: its name, or its file name when the name is ambiguous.
     pub(super) target: String,
     /// A new name (a rename): a lowercase slug (a-z, 0-9, single dashes).
     #[arg(long)]
@@ -96,7 +96,7 @@ pub(super) struct SetArgs {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct RmArgs {
-    /// The records to remove, all or none: names, or file names when a name is ambiguous.
+    /// The memories to remove, all or none: names, or file names when a name is ambiguous.
     #[arg(required = true, value_name = "NAME")]
     pub(super) names: Vec<String>,
 }
@@ -132,7 +132,7 @@ pub(super) struct IndexArgs {
     /// The older spelling of `--fix --yes`, kept working (hidden) with a note that says so.
     #[arg(long, hide = true, conflicts_with = "fix")]
     pub(super) write: bool,
-    /// Show the fix of MEMORY.md as a diff. On a .memory set: the index the manifest derives.
+    /// Show the fix of MEMORY.md as a diff. On a .memory set: the index its memories derive.
     /// On a Claude Code folder: dangling entries out, unlisted files in (under the heading of
     /// their type), the oldest entries archived when past the load limit.
     #[arg(long)]

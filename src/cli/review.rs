@@ -33,13 +33,13 @@ pub(super) struct ProposeArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub(super) enum ProposeSource {
-    /// Ask the configured model to consolidate the named records (default: the whole set).
+    /// Ask the configured model to consolidate the named memories (default: all of them).
     Consolidate(ConsolidateProposalArgs),
     /// Ask the configured model to extract memories from a chat history (JSON messages).
     Extract(ExtractArgs),
     /// File a side-query reply someone already has (the reference's exact JSON formats).
     Import(ImportArgs),
-    /// No model: one consolidation proposal per group of near-duplicate records.
+    /// No model: one consolidation proposal per group of near-duplicate memories.
     Dedupe,
 }
 

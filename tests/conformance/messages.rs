@@ -139,3 +139,60 @@ fn a_missing_or_taken_name_is_refused_in_one_wording_on_both_formats() {
         }
     }
 }
+
+/// Every command both formats run says "memory" in its help, as the workbench does: no
+/// `.memory` noun ("record", "manifest", "transaction", "commit") on a command a Claude Code
+/// folder runs too (`repair`, which mends a manifest entry, is the `.memory` set's own). JSON
+/// keys in quotes and the global options, which name each format's limits, are not read.
+#[test]
+fn every_command_s_help_says_memory_on_both_formats() {
+    let commands = [
+        "ls",
+        "show",
+        "add",
+        "set",
+        "rm",
+        "consolidate",
+        "index",
+        "check",
+        "accept",
+        "select",
+        "eval",
+        "propose",
+        "proposals",
+        "approve",
+        "reject",
+        "copy",
+        "log",
+        "undo",
+        "watch",
+    ];
+    // JSON keys in quotes, and flag names (`--record`), are names, not wording.
+    let quoted = regex::Regex::new(r#""[^"]*"|--[a-z-]+"#).expect("pattern");
+    let engine_word = regex::Regex::new(
+        r"(?i)\b(records?|manifest|transactions?|commits?|committed|topic files?)\b",
+    )
+    .expect("pattern");
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let mut said = Vec::new();
+        for command in commands {
+            let help = folder.ok(&[command, "--help"]);
+            let own = help.split("Global options:").next().unwrap_or_default();
+            for line in own.lines() {
+                let line = quoted.replace_all(line, "");
+                if engine_word.is_match(&line) {
+                    said.push(format!("{command}: {}", line.trim()));
+                }
+            }
+        }
+        let listing = folder.ok(&["--help"]);
+        for line in listing.split("Options:").next().unwrap_or_default().lines() {
+            let line = quoted.replace_all(line.trim(), "");
+            if engine_word.is_match(&line) && !line.starts_with("repair ") {
+                said.push(format!("memwb: {line}"));
+            }
+        }
+        assert!(said.is_empty(), "{format:?}:\n{}", said.join("\n"));
+    }
+}
