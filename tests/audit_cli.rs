@@ -671,7 +671,7 @@ fn check_all_audits_every_set_under_the_roots_and_fails_on_any_error() {
     let text = String::from_utf8_lossy(&table.stdout);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("set"), "{text}");
-    for column in ["format", "records", "errors", "warnings", "worst"] {
+    for column in ["format", "memories", "errors", "warnings", "worst"] {
         assert!(lines[0].contains(column), "{text}");
     }
     let beta = lines.iter().find(|l| l.contains("beta")).unwrap();

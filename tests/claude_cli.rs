@@ -149,10 +149,7 @@ fn check_on_the_fixture_names_each_problem_where_it_is() {
         ),
         "{human}"
     );
-    assert!(
-        human.contains("9 topic files, 1 error, 9 warnings"),
-        "{human}"
-    );
+    assert!(human.contains("9 memories, 1 error, 9 warnings"), "{human}");
 }
 
 #[test]

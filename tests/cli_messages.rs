@@ -205,7 +205,7 @@ fn records_and_plans_are_objects_and_a_byte_order_mark_is_accepted() {
             r#"[["arr","user","d","b"]]"#,
             &[]
         )),
-        "error: standard input is not a valid JSON array of records: invalid type: sequence, expected an object {name, type, description, body} at line 1 column 1"
+        "error: standard input is not a valid JSON array of memories: invalid type: sequence, expected an object {name, type, description, body} at line 1 column 1"
     );
     let plan_line = error_line(memwb_with(
         dir.path(),
@@ -271,7 +271,7 @@ fn check_counts_in_words_and_states_a_line_once() {
         lines
             .last()
             .unwrap()
-            .ends_with(".memory: 0 valid records, 1 error, 0 warnings"),
+            .ends_with(".memory: 0 memories, 1 error, 0 warnings"),
         "{text}"
     );
 }

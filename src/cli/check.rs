@@ -128,7 +128,7 @@ pub(super) fn print_report(report: &SetReport) -> anyhow::Result<()> {
     say!(
         "{}: {}, {}, {}{info}{accepted}",
         inert(&report.folder),
-        counted(report.records, report.format.counted_as()),
+        super::output::counted(report.records, "memory", "memories"),
         counted(report.count(Severity::Error), "error"),
         counted(report.count(Severity::Warning), "warning"),
     )?;
@@ -233,7 +233,7 @@ fn print_table(reports: &[SetReport]) -> anyhow::Result<()> {
             ]
         })
         .collect();
-    let header = ["set", "format", "records", "errors", "warnings", "worst"].map(String::from);
+    let header = ["set", "format", "memories", "errors", "warnings", "worst"].map(String::from);
     let mut widths = header.clone().map(|h| h.chars().count());
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {

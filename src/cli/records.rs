@@ -163,7 +163,7 @@ impl IndexArgs {
 /// `memwb add`: one memory from the flags, or a JSON array of them, all or nothing.
 pub(super) fn add(backend: &dyn Backend, args: &AddArgs) -> anyhow::Result<u8> {
     let inputs: Vec<RecordInput> = match &args.json {
-        Some(path) => read_json(path, "JSON array of records")?,
+        Some(path) => read_json(path, "JSON array of memories")?,
         None => vec![RecordInput {
             name: args.name.clone().unwrap_or_default(),
             kind: args.kind.clone().unwrap_or_default(),

@@ -80,10 +80,10 @@ pub(super) fn run(args: &SetsArgs, options: &OpenOptions) -> anyhow::Result<u8> 
             },
         );
         text.push_str(&format!(
-            "{:6}  {}  {} records, {} errors, {} warnings, {index}, changed {}{project}\n",
+            "{:6}  {}  {}, {} errors, {} warnings, {index}, changed {}{project}\n",
             row.format.as_str(),
             row.path,
-            row.records,
+            super::output::counted(row.records, "memory", "memories"),
             row.errors,
             row.warnings,
             row.last_change.as_deref().unwrap_or("never"),

@@ -35,14 +35,6 @@ impl Format {
             Self::Claude => "Claude Code auto memory",
         }
     }
-
-    /// What `check` counts a folder's memories that read as: "valid record", "topic file".
-    pub fn counted_as(self) -> &'static str {
-        match self {
-            Self::Memory => "valid record",
-            Self::Claude => "topic file",
-        }
-    }
 }
 
 impl std::str::FromStr for Format {

@@ -196,3 +196,64 @@ fn every_command_s_help_says_memory_on_both_formats() {
         assert!(said.is_empty(), "{format:?}:\n{}", said.join("\n"));
     }
 }
+
+/// What the command line says of a day's work (edits, a refusal, an audit, a proposal filed,
+/// rejected and undone) names memories, never a format's engine: no "record", "manifest",
+/// "transaction" or "commit" on either format (JSON keys in quotes aside), and no "topic
+/// file" on a `.memory` set.
+#[test]
+fn the_command_line_says_memory_on_both_formats() {
+    let quoted = regex::Regex::new(r#""[^"]*"|`[^`]*`|\{[^}]*\}"#).expect("pattern");
+    let engine_word =
+        regex::Regex::new(r"(?i)\b(records?|manifest|transactions?|commits?|committed)\b")
+            .expect("pattern");
+    let mut said = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let mut hear = |args: &[&str], stdin: &str| {
+            let out = folder.run_with(args, stdin);
+            let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+            for line in text.lines() {
+                let line = quoted.replace_all(line, "");
+                let foreign = matches!(format, crate::common::formats::Format::Memory)
+                    && line.contains("topic file");
+                if engine_word.is_match(&line) || foreign {
+                    said.push(format!("{format:?} {args:?}: {}", line.trim()));
+                }
+            }
+        };
+        hear(&add("alpha", "Alpha's body."), "");
+        let body = format!("The CI token is {TOKEN}.");
+        hear(
+            &common::cli::add_args("beta", "the CI credentials", &body),
+            "",
+        );
+        hear(&["add", "--json", "-"], "[[1]]");
+        hear(&["consolidate", "--plan", "-"], "[]");
+        hear(&["set", "alpha", "--body", "Alpha, edited."], "");
+        hear(&["ls"], "");
+        hear(&["check"], "");
+        let checked = folder.run(&["check"]);
+        let summary = String::from_utf8_lossy(&checked.stdout)
+            .lines()
+            .last()
+            .map(str::to_owned);
+        assert!(
+            summary
+                .as_deref()
+                .is_some_and(|l| l.ends_with(": 2 memories, 1 error, 0 warnings")),
+            "{format:?}: {summary:?}"
+        );
+        hear(&["check", "--fix"], "");
+        let listed: Vec<serde_json::Value> =
+            serde_json::from_str(&folder.ok(&["proposals", "--json"])).expect("proposals");
+        let id = listed[0]["id"].as_str().expect("an id").to_owned();
+        hear(&["proposals"], "");
+        hear(&["reject", &id, "--reason", "rotated"], "");
+        hear(&["undo"], "");
+        hear(&["log"], "");
+        hear(&["undo", "1"], "");
+        hear(&["eval", "--self"], "");
+    }
+    assert!(said.is_empty(), "{}", said.join("\n"));
+}
