@@ -1,0 +1,270 @@
+//! Saves against the world: a broken eval case, signals mid-save, a held lock, the message log.
+
+use super::*;
+
+fn memwb_cli(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_memwb"))
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .expect("memwb runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `memwb set` gives no-mocked-database a description "integration tests" misses; returns
+/// the number of its journal entry.
+fn redescribe_by_cli(ws: &Path) -> serde_json::Value {
+    memwb_cli(
+        ws,
+        &[
+            "set",
+            "no-mocked-database",
+            "--description",
+            "Suites hit real services",
+        ],
+    );
+    let log = memwb_cli(ws, &["log", "--json"]);
+    let log: serde_json::Value = serde_json::from_slice(&log.stdout).expect("json");
+    log.as_array().and_then(|l| l.last()).expect("an entry")["id"].clone()
+}
+
+#[test]
+fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
+    let ws = workspace(vec![
+        Record::new(
+            "no-mocked-database",
+            MemoryType::Feedback,
+            "Integration tests hit a real database",
+            "No mocks.",
+        )
+        .expect("valid"),
+        record("prefers-tabs", "Tabs."),
+    ]);
+    let mut pty = Pty::spawn_env(
+        &[],
+        ws.path(),
+        &[("MEMWB_MODEL_URL", ""), ("MEMWB_MODEL_CMD", "")],
+    );
+    pty.wait_for("Manifest (2)");
+    pty.send(b"\x1b[Z"); // Shift-Tab: from the Manifest back to the Query pane
+    pty.send(b"i");
+    pty.send(b"integration tests\r");
+    pty.wait_for("selected (keyword fallback):");
+    pty.send(b"s");
+    pty.wait_for("Save eval case");
+    pty.wait_for("expect> no-mocked-database");
+    pty.send(b"\r");
+    pty.wait_for("save eval case 'integration tests': done");
+    let cases = memwb_cli(ws.path(), &["eval", "ls", "--json"]);
+    let cases: serde_json::Value = serde_json::from_slice(&cases.stdout).expect("json");
+    assert_eq!(
+        cases,
+        serde_json::json!([{"query": "integration tests", "expect": ["no-mocked-database"], "forbid": []}])
+    );
+
+    let entry = redescribe_by_cli(ws.path());
+    pty.wait_for(&format!(
+        "eval: 'integration tests' no longer selects no-mocked-database since #{entry}"
+    ));
+    pty.send(b"q");
+    let status = pty.wait_exit();
+    assert!(status.success(), "{status:?}");
+    pty.assert_restored();
+}
+
+/// Waits (no timeout, as `tests/signals.rs` does) until the process `pid` is stopped.
+fn wait_stopped(pid: rustix::process::Pid) {
+    loop {
+        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::UNTRACED) {
+            Ok(Some((_, status))) if status.stopped() => return,
+            Ok(Some((_, status))) => panic!("not stopped but {status:?}"),
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(e) => panic!("waitpid: {e}"),
+        }
+    }
+}
+
+#[test]
+fn sigterm_or_sighup_during_a_save_finishes_it_releases_the_lock_and_restores_the_terminal() {
+    if !cfg!(feature = "fault-injection") {
+        eprintln!(
+            "skipped: MEMWB_STOP_AT exists only with the fault-injection feature (cargo test turns it on)"
+        );
+        return;
+    }
+    use rustix::process::{Pid, Signal, kill_process};
+    for (signal, code) in [(Signal::TERM, 143), (Signal::HUP, 129)] {
+        for step in [0, 3, 7, 10] {
+            let ws = workspace(vec![record("alpha", "alpha body")]);
+            let at = step.to_string();
+            let mut pty = Pty::spawn_env(&[], ws.path(), &[("MEMWB_STOP_AT", &at)]);
+            pty.wait_for("Record: alpha");
+            pty.send(b"e");
+            pty.wait_for("Edit alpha");
+            pty.send(b"new ");
+            pty.wait_for("new alpha body");
+            // the save stops the whole process at commit step `step`
+            pty.send(b"\x13");
+            let pid = pty.child.process_id().expect("pid");
+            let pid = Pid::from_raw(pid as i32).expect("pid");
+            wait_stopped(pid);
+            kill_process(pid, signal).expect("signal");
+            kill_process(pid, Signal::CONT).expect("SIGCONT");
+            let status = pty.wait_exit();
+            assert_eq!(status.exit_code(), code, "{signal:?} at step {step}");
+            pty.assert_restored();
+            let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
+            assert!(
+                matches!(store.inspect().lock, memwb::store::LockState::Free),
+                "{signal:?} {step}: lock left"
+            );
+            // the save either committed whole or not at all
+            let body = body_of(ws.path(), "alpha");
+            assert!(
+                body == "alpha body" || body == "new alpha body",
+                "{signal:?} {step}: {body:?}"
+            );
+            assert!(store.inspect().temp_files.is_empty(), "{signal:?} {step}");
+        }
+    }
+}
+
+/// The body of `name` once it is `expected`, pumping the terminal meanwhile (under a deadline).
+fn wait_for_body(pty: &mut Pty, ws: &Path, name: &str, expected: &str) {
+    let deadline = Instant::now() + WAIT;
+    while body_of(ws, name) != expected {
+        assert!(
+            Instant::now() < deadline,
+            "{name} is {:?}; screen:\n{}",
+            body_of(ws, name),
+            pty.screen()
+        );
+        pty.pump(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typed_meanwhile() {
+    let ws = workspace(vec![record("alpha", "alpha body")]);
+    let mut pty = Pty::spawn(&[], ws.path());
+    pty.wait_for("Record: alpha");
+    pty.send(b"e");
+    pty.wait_for("Edit alpha");
+    pty.send(b"hello ");
+    pty.wait_for("hello alpha body");
+    // another process holds the lock (a fresh lock directory, as proper-lockfile makes it)
+    let lock = ws.path().join(".memory/.lock");
+    std::fs::create_dir(&lock).expect("hold the lock");
+    pty.send(b"\x13"); // Ctrl-S
+    pty.wait_for("waiting: another process holds the lock");
+    // keys typed while it waits go into the editor
+    pty.send(b"more");
+    pty.wait_for("hello morealpha body");
+    assert_eq!(body_of(ws.path(), "alpha"), "alpha body", "still waiting");
+    std::fs::remove_dir(&lock).expect("release the lock");
+    wait_for_body(&mut pty, ws.path(), "alpha", "hello alpha body");
+    // the editor stays open on what was typed since, based on what was saved
+    pty.wait_for("what you typed since is kept");
+    assert!(
+        pty.screen().contains("hello morealpha body"),
+        "{}",
+        pty.screen()
+    );
+    pty.send(b"\x13");
+    wait_for_body(&mut pty, ws.path(), "alpha", "hello morealpha body");
+    // with nothing typed since, the editor closes
+    let deadline = Instant::now() + WAIT;
+    while pty.screen().contains("Edit alpha") {
+        assert!(Instant::now() < deadline, "{}", pty.screen());
+        pty.pump(Duration::from_millis(50));
+    }
+    // nothing was written outside the drawing: not the command line's notice on stderr
+    let raw = String::from_utf8_lossy(&pty.raw).into_owned();
+    assert!(!raw.contains("waiting for the lock on"), "{raw:?}");
+    assert!(!raw.contains("s ago)..."), "{raw:?}");
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+    pty.assert_restored();
+}
+
+/// The messages in the `M` log that start with `text`.
+fn logged(pty: &mut Pty, text: &str) -> usize {
+    pty.send(b"M");
+    pty.wait_for("Messages, newest first");
+    let count = pty
+        .screen()
+        .lines()
+        .filter(|line| line.contains(&format!("│{text}")))
+        .count();
+    pty.send(b"?"); // closes the log (Esc would run into the next key as Alt)
+    let deadline = Instant::now() + WAIT;
+    while pty.screen().contains("Messages, newest first") {
+        assert!(Instant::now() < deadline, "the log stays open");
+        pty.pump(Duration::from_millis(50));
+    }
+    count
+}
+
+/// Issue 26 item 5: a save of the workbench's own is said once (its job's result), not again
+/// when the watcher sees the commit; a regression of an eval case caused by a journaled CLI
+/// `set` is said once, blamed on the entry ("since #N"), not also "since the last commit".
+#[test]
+fn the_message_log_says_each_save_and_regression_once() {
+    let ws = workspace(vec![
+        Record::new(
+            "no-mocked-database",
+            MemoryType::Feedback,
+            "Integration tests hit a real database",
+            "No mocks.",
+        )
+        .expect("valid"),
+        record("prefers-tabs", "Tabs."),
+    ]);
+    memwb_cli(
+        ws.path(),
+        &[
+            "eval",
+            "add",
+            "integration tests",
+            "--expect",
+            "no-mocked-database",
+        ],
+    );
+    let mut pty = Pty::spawn_env(
+        &[],
+        ws.path(),
+        &[("MEMWB_MODEL_URL", ""), ("MEMWB_MODEL_CMD", "")],
+    );
+    pty.wait_for("Manifest (2)");
+    pty.wait_for("Record: no-mocked-database");
+    pty.send(b"j");
+    pty.wait_for("Record: prefers-tabs");
+    pty.send(b"e");
+    pty.wait_for("Edit prefers-tabs");
+    pty.send(b"more ");
+    pty.wait_for("more Tabs.");
+    pty.send(b"\x13"); // Ctrl-S
+    pty.wait_for("save prefers-tabs: written");
+    let entry = redescribe_by_cli(ws.path());
+    // The watcher reports commits in order: once the CLI's is shown, the save's was handled.
+    let regression =
+        format!("eval: 'integration tests' no longer selects no-mocked-database since #{entry}");
+    pty.wait_for(&regression);
+    assert_eq!(logged(&mut pty, "save prefers-tabs"), 1, "{}", pty.screen());
+    assert_eq!(
+        logged(&mut pty, "changed on disk: changed prefers-tabs"),
+        0,
+        "{}",
+        pty.screen()
+    );
+    assert_eq!(logged(&mut pty, "eval: "), 1, "{}", pty.screen());
+    assert_eq!(logged(&mut pty, &regression), 1, "{}", pty.screen());
+    pty.send(b"q");
+    assert!(pty.wait_exit().success());
+}
