@@ -63,7 +63,7 @@ pub use view::{
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
-pub use workbench::{Changed, EditorChange, Fields, Filed, IndexPlan};
+pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan};
 
 use std::path::{Path, PathBuf};
 
@@ -284,6 +284,10 @@ pub trait Backend {
     fn entry_bytes(&self, _file: &str) -> Option<Vec<u8>> {
         None
     }
+
+    /// How this format's memory files are made of the editor's four fields, checked and built
+    /// as the editor's user types.
+    fn editor_rules(&self) -> &'static dyn EditorRules;
 
     // The evaluation (`src/formats/<name>/effect.rs`): what the cases run against besides the
     // folder as read, and the change a regression is blamed on, so that `eval` and the

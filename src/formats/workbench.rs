@@ -15,8 +15,56 @@ use crate::store::{Record, StoreError};
 /// every file still holds the text it was planned from.
 pub use crate::claude::edit::IndexFix as IndexPlan;
 
-/// The four fields the text editor edits, in its order (name, type, description, body).
+/// The four fields the editor edits, in its order (name, type, description, body).
 pub type Fields = [String; 4];
+
+/// What one memory file may hold, where a format limits it: the editor's gauge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileBudget {
+    pub bytes: usize,
+    pub lines: usize,
+}
+
+/// How a format's memory file is made of the editor's four fields, asked as you type: the
+/// backend supplies them ([`super::Backend::editor_rules`]), so the workbench's editor checks
+/// and builds every format's files without knowing any, and says "✓ valid" only of what its
+/// save will take.
+pub trait EditorRules: Sync {
+    /// The four fields `text` holds; `None` when it does not read as fields (the editor
+    /// then opens it as raw text).
+    fn fields_of(&self, text: &str) -> Option<Fields>;
+
+    /// The file's text with `fields` in place of its own: `base` is the text the editor
+    /// opened, whose other fields and bytes are kept (`None`: a new file). As near as invalid
+    /// fields allow, for the gauge and the difference against the file on disk.
+    fn text_with(&self, base: Option<&str>, fields: &Fields) -> Result<String, String>;
+
+    /// Why `fields` would not save, as `<field>: <rule>`.
+    fn check_fields(&self, fields: &Fields) -> Result<(), String>;
+
+    /// Why a file's raw text would not save as the format reads it (its line first when the
+    /// reader names one).
+    fn check_text(&self, text: &str) -> Result<(), String>;
+
+    /// The values the type field cycles through, in order.
+    fn kinds(&self) -> Vec<&'static str>;
+
+    /// What one file may hold, when the format limits it.
+    fn budget(&self) -> Option<FileBudget>;
+
+    /// `(bytes, lines)` of a file's text, as [`EditorRules::budget`] counts them.
+    fn measure(&self, text: &str) -> (usize, usize);
+
+    /// Why the folder as `shown` would refuse `fields` (in place of the memory named `base`,
+    /// or new) beyond the fields' own rules: a name another memory has, an index over its
+    /// budget with it. `None`: it would take them.
+    fn set_refusal(
+        &self,
+        shown: &super::Shown,
+        base: Option<&str>,
+        fields: &Fields,
+    ) -> Option<String>;
+}
 
 /// A change one of the workbench's editors (or a question answered yes) made, in the terms
 /// of the editor that made it: the record editor checks a memory as the `.memory` contract
@@ -43,12 +91,13 @@ pub enum EditorChange {
     Adopt { file: String, seen: Vec<u8> },
     /// Deletes a file of the folder outside the set, if it still holds `seen`.
     RemoveStray { file: String, seen: Vec<u8> },
-    /// Replaces an entry of the set that does not read with a record parsed from its edited
-    /// text, if the entry still holds `seen`.
+    /// Replaces an entry of the set that does not read with its edited `text` (refused,
+    /// nothing written, when it does not read as a memory file), if the entry still holds
+    /// `seen`.
     Repair {
         file: String,
         seen: Option<Vec<u8>>,
-        replacement: Record,
+        text: String,
     },
     /// Drops an entry of the set that does not read, if its text is still `seen` (`None`: it
     /// was missing or unreadable).

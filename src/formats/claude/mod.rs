@@ -6,6 +6,7 @@ pub(crate) mod args;
 mod audit_inputs;
 mod copy;
 pub(crate) mod discover;
+mod editor_rules;
 mod effect;
 mod fix;
 pub mod journal;
@@ -325,5 +326,9 @@ impl Backend for ClaudeBackend<'_> {
 
     fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
         self.newest_in_place()
+    }
+
+    fn editor_rules(&self) -> &'static dyn super::EditorRules {
+        &editor_rules::TOPIC_RULES
     }
 }

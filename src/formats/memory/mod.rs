@@ -5,6 +5,7 @@ mod audit_inputs;
 mod copy;
 mod dedupe;
 pub(crate) mod discover;
+mod editor_rules;
 mod effect;
 mod fix;
 #[cfg(feature = "cli")]
@@ -24,6 +25,9 @@ mod write;
 
 pub use dedupe::{Group, find_groups};
 pub(crate) use dedupe::{already_filed, merged_draft};
+/// The record editor's rules, for the workbench's unit tests.
+#[cfg(test)]
+pub(crate) use editor_rules::RECORD_RULES;
 pub use fix::dedupe_proposal;
 
 use std::path::Path;
@@ -317,6 +321,10 @@ impl Backend for MemoryBackend<'_> {
 
     fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
         Ok(Journal::of(self.store).last_entries(last)?)
+    }
+
+    fn editor_rules(&self) -> &'static dyn super::EditorRules {
+        &editor_rules::RECORD_RULES
     }
 
     fn shown_after_change(&self, shown: &super::Shown) -> Option<super::Shown> {

@@ -5,6 +5,7 @@ use std::path::{Component, Path};
 use std::sync::Arc;
 
 use super::MemoryBackend;
+use super::editor_rules::parse_text;
 use super::journal::{self, journaled_op, strays};
 use super::write::written;
 use crate::claude::edit::TextChange;
@@ -131,13 +132,14 @@ impl MemoryBackend<'_> {
                 strays::delete(store, file, seen)?;
                 Commit::default()
             }
-            EditorChange::Repair {
-                file,
-                seen,
-                replacement,
-            } => journaled_op(store, Op::Repair, |s| {
-                s.repair_entry(file, seen.as_deref(), Some(replacement.clone()))
-            })?,
+            EditorChange::Repair { file, seen, text } => {
+                let replacement = parse_text(text).map_err(|why| {
+                    FormatError::refused(format!("{file} is no record file yet: {why}"))
+                })?;
+                journaled_op(store, Op::Repair, |s| {
+                    s.repair_entry(file, seen.as_deref(), Some(replacement))
+                })?
+            }
             EditorChange::DropEntry { file, seen } => {
                 let now = store.entry_bytes(file);
                 let shown = now.as_deref().map(String::from_utf8_lossy);

@@ -14,12 +14,17 @@ impl App {
         self.shown.topics().is_some()
     }
 
+    /// How the open format's files are made of the editor's fields.
+    pub(super) fn editor_rules(&self) -> &'static dyn crate::formats::EditorRules {
+        self.backend.backend().editor_rules()
+    }
+
     /// `n`: the editor on a new memory, in the open format's fields.
     pub(super) fn new_editor(&self) -> Editor {
         if self.is_topics() {
-            Editor::new_topic()
+            Editor::new_topic(self.editor_rules())
         } else {
-            Editor::new_record()
+            Editor::new_record(self.editor_rules())
         }
     }
 
@@ -45,7 +50,7 @@ impl App {
             return Vec::new();
         };
         if let Target::ProposalTopic { id, file, opened } = editor.target.clone() {
-            let after = match editor.check_topic().and(
+            let after = match editor.check_fields().and(
                 editor
                     .proposed_topic_text()
                     .unwrap_or_else(|| Err(format!("proposal {id} writes no file {file}"))),
@@ -66,7 +71,7 @@ impl App {
             });
         }
         if let Target::TopicText { file, text } = editor.target.clone() {
-            if let Err(e) = editor.check_topic_text() {
+            if let Err(e) = editor.check_raw() {
                 editor.error = Some(e);
                 return Vec::new();
             }
@@ -82,7 +87,7 @@ impl App {
         let Target::Topic { file, text } = editor.target.clone() else {
             return Vec::new();
         };
-        if let Err(e) = editor.check_topic() {
+        if let Err(e) = editor.check_fields() {
             editor.error = Some(e);
             return Vec::new();
         }

@@ -68,7 +68,7 @@ impl App {
             return self.read_topic(ReadFor::Edit);
         }
         match self.selected_record().cloned() {
-            Some(record) => self.editor = Some(Editor::open(&record)),
+            Some(record) => self.editor = Some(Editor::open(self.editor_rules(), &record)),
             None => match self.repairable() {
                 Some(file) => return vec![Effect::ReadEntry { file }],
                 None => self.cannot_edit(),
@@ -157,7 +157,13 @@ impl App {
             match written.get(index).or(written.first()) {
                 Some(image) => {
                     let text = image.after.clone().unwrap_or_default();
-                    self.editor = Some(Editor::proposed_topic(&id, &image.file, &text, &files));
+                    self.editor = Some(Editor::proposed_topic(
+                        self.editor_rules(),
+                        &id,
+                        &image.file,
+                        &text,
+                        &files,
+                    ));
                 }
                 None => self.set_status(
                     StatusKind::Error,
@@ -168,7 +174,10 @@ impl App {
         }
         let records = self.proposals.proposed_records();
         match records.get(index) {
-            Some(record) => self.editor = Some(Editor::proposal(&id, index, record, &records)),
+            Some(record) => {
+                let rules = self.editor_rules();
+                self.editor = Some(Editor::proposal(rules, &id, index, record, &records));
+            }
             None => self.set_status(
                 StatusKind::Error,
                 format!("proposal {id} has no valid plan to edit"),
@@ -197,15 +206,12 @@ impl App {
                     return self.save_topic();
                 }
                 if let Target::Repair { file, seen } = editor.target.clone() {
-                    match editor.parse_raw() {
-                        Ok(replacement) => {
+                    match editor.check_raw() {
+                        Ok(()) => {
                             editor.saving = true;
                             editor.error = None;
-                            return self.run(EditorChange::Repair {
-                                file,
-                                seen,
-                                replacement,
-                            });
+                            let text = editor.value(crate::tui::editor::BODY);
+                            return self.run(EditorChange::Repair { file, seen, text });
                         }
                         Err(e) => editor.error = Some(e),
                     }

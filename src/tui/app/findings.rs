@@ -138,7 +138,7 @@ impl App {
                 self.jump_to_finding();
                 match self.selected_record().cloned() {
                     Some(record) => {
-                        self.editor = Some(Editor::open(&record));
+                        self.editor = Some(Editor::open(self.editor_rules(), &record));
                         self.say_what_to_edit(&checked);
                     }
                     None => self.set_status(

@@ -56,7 +56,7 @@ impl App {
             ) => match purpose {
                 ReadFor::Edit => {
                     if self.editor.is_none() {
-                        self.editor = Some(Editor::topic(&file, &text));
+                        self.editor = Some(Editor::topic(self.editor_rules(), &file, &text));
                     }
                 }
                 ReadFor::Delete => {
@@ -126,10 +126,11 @@ impl App {
             (Job::Edit(EditorChange::SaveRecord { base, edited }), Err(error)) => {
                 show(self);
                 let current = base.as_ref().and_then(|b| self.current(b.name()));
+                let rules = self.editor_rules();
                 let editor = self.editor.get_or_insert_with(|| {
                     let mut editor = match &base {
-                        Some(b) => Editor::open(b),
-                        None => Editor::new_record(),
+                        Some(b) => Editor::open(rules, b),
+                        None => Editor::new_record(rules),
                     };
                     let i = edited.to_input();
                     for (field, value) in [i.name, i.kind, i.description, i.body].iter().enumerate()

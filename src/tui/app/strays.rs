@@ -79,7 +79,7 @@ impl App {
                 shown.bytes = Some(bytes);
             }
         } else if self.editor.is_none() {
-            self.editor = Some(Editor::repair(&file, bytes));
+            self.editor = Some(Editor::repair(self.editor_rules(), &file, bytes));
         }
         Vec::new()
     }

@@ -1,16 +1,16 @@
-//! The in-pane record editor: four fields, validated as you type, saved as a transaction based
-//! on the version the editor opened.
+//! The in-pane editor: four fields (or a file's raw text), checked as you type by the open
+//! format's rules (`formats::EditorRules`, which the backend supplies), saved compare-and-swap
+//! against the version the editor opened.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Style;
 use ratatui_textarea::{TextArea, WrapMode};
 
+use crate::change::FileImage;
+use crate::formats::{EditorRules, Fields, RecordInput};
 use crate::sanitize;
-use crate::store::record::count_lines;
-use crate::store::yaml_scalar::emit_scalar;
-use crate::store::{MemoryType, Record, RecordError, RecordInput};
+use crate::store::{Record, RecordError};
 
-pub mod check;
 mod topic;
 mod view;
 
@@ -67,11 +67,13 @@ pub enum Target {
     ProposalTopic {
         id: String,
         file: String,
-        opened: Vec<crate::claude::FileImage>,
+        opened: Vec<FileImage>,
     },
 }
 
 pub struct Editor {
+    /// How the open format's files are made of the fields: what checks and builds them.
+    rules: &'static dyn EditorRules,
     /// The version the editor opened; `None` for a new record.
     pub base: Option<Record>,
     pub target: Target,
@@ -138,16 +140,23 @@ fn from_display(text: &str, pictures: bool) -> String {
 }
 
 impl Editor {
-    pub fn open(record: &Record) -> Self {
+    pub fn open(rules: &'static dyn EditorRules, record: &Record) -> Self {
         let input = record.to_input();
-        let mut editor = Self::with_values([input.name, input.kind, input.description, input.body]);
+        let values = [input.name, input.kind, input.description, input.body];
+        let mut editor = Self::with_values(rules, values);
         editor.base = Some(record.clone());
         editor
     }
 
     /// A proposed record, to be saved back into its proposal.
-    pub fn proposal(id: &str, index: usize, record: &Record, opened: &[Record]) -> Self {
-        let mut editor = Self::open(record);
+    pub fn proposal(
+        rules: &'static dyn EditorRules,
+        id: &str,
+        index: usize,
+        record: &Record,
+        opened: &[Record],
+    ) -> Self {
+        let mut editor = Self::open(rules, record);
         editor.target = Target::Proposal {
             id: id.to_owned(),
             index,
@@ -157,12 +166,13 @@ impl Editor {
     }
 
     /// The raw text of a manifest entry that does not read; saving parses it as a record file.
-    pub fn repair(file: &str, seen: Option<Vec<u8>>) -> Self {
+    pub fn repair(rules: &'static dyn EditorRules, file: &str, seen: Option<Vec<u8>>) -> Self {
         let text = seen
             .as_deref()
             .map(|b| String::from_utf8_lossy(b).into_owned())
             .unwrap_or_default();
         Self::raw(
+            rules,
             &text,
             Target::Repair {
                 file: file.to_owned(),
@@ -172,9 +182,9 @@ impl Editor {
     }
 
     /// A file's whole text in the body, with line numbers, for `target`.
-    fn raw(text: &str, target: Target) -> Self {
-        let mut editor =
-            Self::with_values([String::new(), String::new(), String::new(), text.to_owned()]);
+    fn raw(rules: &'static dyn EditorRules, text: &str, target: Target) -> Self {
+        let values = [String::new(), String::new(), String::new(), text.to_owned()];
+        let mut editor = Self::with_values(rules, values);
         editor.target = target;
         editor.fields[BODY].set_line_number_style(Style::default());
         editor
@@ -188,31 +198,30 @@ impl Editor {
         )
     }
 
-    /// A repair's text parsed as a record file, or the parse error with its line.
-    pub fn parse_raw(&self) -> Result<Record, String> {
-        crate::store::codec::parse(self.value(BODY).as_bytes()).map_err(|e| {
-            let text = e.to_string();
-            match e.line() {
-                Some(line) if !text.contains(&format!("line {line}")) => {
-                    format!("line {line}: {text}")
-                }
-                _ => text,
-            }
-        })
+    /// Why the raw text would not save as the format reads its files (its line first when
+    /// the reader names one).
+    pub fn check_raw(&self) -> Result<(), String> {
+        self.rules.check_text(&self.value(BODY))
     }
 
-    pub fn new_record() -> Self {
-        let mut editor = Self::with_values([
+    /// Why the four fields would not save, as `<field>: <rule>`.
+    pub fn check_fields(&self) -> Result<(), String> {
+        self.rules.check_fields(&self.values())
+    }
+
+    pub fn new_record(rules: &'static dyn EditorRules) -> Self {
+        let values = [
             String::new(),
             "project".into(),
             String::new(),
             String::new(),
-        ]);
+        ];
+        let mut editor = Self::with_values(rules, values);
         editor.focus = NAME;
         editor
     }
 
-    fn with_values(values: [String; 4]) -> Self {
+    fn with_values(rules: &'static dyn EditorRules, values: Fields) -> Self {
         let pictures = !values.iter().any(|v| v.chars().any(is_picture));
         let fields = [
             textarea(&to_display(&values[0], pictures), true),
@@ -221,6 +230,7 @@ impl Editor {
             textarea(&to_display(&values[3], pictures), false),
         ];
         Self {
+            rules,
             base: None,
             target: Target::Record,
             fields,
@@ -262,9 +272,10 @@ impl Editor {
     /// Re-checks the current values against the set `shown` (a `.memory` record edit only: a
     /// proposal is checked when it is approved, a repair by its own transaction).
     pub fn check_set(&mut self, shown: &crate::formats::Shown) {
-        self.refusal = match (&self.target, shown.inspection(), self.validate()) {
-            (Target::Record, Some(inspection), Ok(edited)) => {
-                check::set_refusal(inspection, self.base.as_ref(), &edited)
+        self.refusal = match (&self.target, self.validate()) {
+            (Target::Record, Ok(_)) => {
+                let base = self.base.as_ref().map(Record::name);
+                self.rules.set_refusal(shown, base, &self.values())
             }
             _ => None,
         };
@@ -300,31 +311,28 @@ impl Editor {
         self.fields[field] = textarea(&to_display(value, self.pictures), field != BODY);
     }
 
-    /// The file the engine would write for the current values, as near as invalid values allow.
+    /// The file this edit would write over the text it opened (a new file: the fields
+    /// alone), as near as invalid values allow; why not, when the format cannot build it.
     pub fn file_text(&self) -> String {
-        let [name, kind, description, body] = self.values();
-        let one_line = |s: &str| s.replace(['\n', '\r'], " ");
-        let mut out = String::from("---\n");
-        for (key, value) in [
-            ("name", &name),
-            ("description", &description),
-            ("type", &kind),
-        ] {
-            out.push_str(key);
-            out.push_str(": ");
-            out.push_str(&emit_scalar(&one_line(value), key.len() + 1));
-            out.push('\n');
-        }
-        out.push_str("---\n\n");
-        out.push_str(&crate::store::record::normalize_body(&body));
-        out.push('\n');
-        out
+        let base = match &self.target {
+            Target::Topic {
+                text: Some(text), ..
+            } => Some(text.as_str()),
+            _ => None,
+        };
+        self.rules
+            .text_with(base, &self.values())
+            .unwrap_or_else(|why| why)
     }
 
-    /// (bytes, lines) of [`Self::file_text`].
+    /// (bytes, lines) of [`Self::file_text`], as the format's budget counts them.
     pub fn measure(&self) -> (usize, usize) {
-        let text = self.file_text();
-        (text.len(), count_lines(&text))
+        self.rules.measure(&self.file_text())
+    }
+
+    /// What one file may hold in the open format, when it limits it (the gauge).
+    pub fn budget(&self) -> Option<crate::formats::FileBudget> {
+        self.rules.budget()
     }
 
     pub fn next_field(&mut self, step: isize) {
@@ -339,13 +347,14 @@ impl Editor {
             return;
         }
         let current = self.value(TYPE);
-        let all = MemoryType::ALL;
-        let next = all
+        let kinds = self.rules.kinds();
+        let next = kinds
             .iter()
-            .position(|t| t.as_str() == current.trim())
-            .map(|i| all[(i + 1) % all.len()])
-            .unwrap_or(MemoryType::User);
-        self.set_value(TYPE, next.as_str());
+            .position(|kind| *kind == current.trim())
+            .map_or(0, |i| (i + 1) % kinds.len());
+        if let Some(kind) = kinds.get(next) {
+            self.set_value(TYPE, kind);
+        }
     }
 
     /// Text input for the focused field. Enter in a one-line field moves to the next field.
@@ -459,6 +468,11 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::MemoryType;
+
+    fn rules() -> &'static dyn EditorRules {
+        &crate::formats::memory::RECORD_RULES
+    }
 
     fn record(body: &str) -> Record {
         Record::new("a-note", MemoryType::User, "about a", body).expect("valid")
@@ -466,7 +480,7 @@ mod tests {
 
     #[test]
     fn opens_unchanged_and_validates() {
-        let editor = Editor::open(&record("line one\nline two"));
+        let editor = Editor::open(rules(), &record("line one\nline two"));
         assert!(!editor.is_dirty());
         assert_eq!(
             editor.validate().expect("valid"),
@@ -481,14 +495,14 @@ mod tests {
     #[test]
     fn controls_round_trip_through_pictures() {
         let body = "title \u{1b}]0;x\u{7}\tend";
-        let editor = Editor::open(&record(body));
+        let editor = Editor::open(rules(), &record(body));
         assert!(!editor.fields[BODY].lines().concat().contains('\u{1b}'));
         assert_eq!(editor.value(BODY), body);
     }
 
     #[test]
     fn reapply_keeps_my_fields_and_takes_theirs() {
-        let mut editor = Editor::open(&record("body"));
+        let mut editor = Editor::open(rules(), &record("body"));
         editor.set_value(DESCRIPTION, "mine");
         let theirs =
             Record::new("a-note", MemoryType::Project, "about a", "their body").expect("valid");
@@ -502,7 +516,7 @@ mod tests {
 
     #[test]
     fn reapply_leaves_a_field_both_changed_to_the_user() {
-        let mut editor = Editor::open(&record("body"));
+        let mut editor = Editor::open(rules(), &record("body"));
         editor.set_value(DESCRIPTION, "mine");
         editor.set_value(BODY, "my body");
         let theirs = Record::new("a-note", MemoryType::User, "theirs", "body").expect("valid");
@@ -520,7 +534,7 @@ mod tests {
 
     #[test]
     fn invalid_name_is_reported_with_its_field() {
-        let mut editor = Editor::open(&record("b"));
+        let mut editor = Editor::open(rules(), &record("b"));
         editor.set_value(NAME, "Bad Name");
         assert_eq!(editor.validate().expect_err("invalid").field(), "name");
     }

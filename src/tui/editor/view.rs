@@ -9,7 +9,6 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::{BODY, DESCRIPTION, Editor, LABELS, NAME, TYPE};
 use crate::sanitize;
-use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::theme::Theme;
 
@@ -103,14 +102,12 @@ impl Editor {
         let mut out = Vec::new();
         if self.is_raw() {
             let save = keymap::label(Scope::Editor, Action::Save);
-            let check = match self.target {
-                super::Target::TopicText { .. } => self
-                    .check_topic_text()
-                    .map(|()| format!("✓ the frontmatter parses · {save} saves the file as it is")),
-                _ => self.parse_raw().map(|_| {
-                    format!("✓ parses as a valid record file · {save} repairs the entry with it")
-                }),
-            };
+            let check = self.check_raw().map(|()| match self.target {
+                super::Target::TopicText { .. } => {
+                    format!("✓ the frontmatter parses · {save} saves the file as it is")
+                }
+                _ => format!("✓ parses as a valid record file · {save} repairs the entry with it"),
+            });
             match check {
                 Ok(text) => out.push(Line::styled(text, theme.ok())),
                 Err(e) => out.push(Line::styled(
@@ -129,7 +126,7 @@ impl Editor {
             return out;
         }
         if self.is_topic() {
-            out.push(match self.check_topic() {
+            out.push(match self.check_fields() {
                 Ok(()) => Line::styled(
                     format!(
                         "✓ valid · {} saves (other fields and bytes kept)",
@@ -142,34 +139,33 @@ impl Editor {
             out.extend(self.conflict_lines(theme));
             return out;
         }
-        let (bytes, lines) = self.measure();
-        let budget = format!("{bytes}/{MAX_RECORD_BYTES} bytes · {lines}/{MAX_RECORD_LINES} lines");
-        let over = bytes > MAX_RECORD_BYTES || lines > MAX_RECORD_LINES;
-        let near = super::check::near(bytes, MAX_RECORD_BYTES)
-            || super::check::near(lines, MAX_RECORD_LINES);
-        // coloured like the index gauge: at 95% of a budget a warning, over it an error
-        let budget_style = if over {
-            theme.error()
-        } else if near {
-            theme.warning()
-        } else {
-            Style::default()
-        };
-        let verdict = match (self.validate(), &self.refusal) {
-            (Ok(_), None) => Span::styled("✓ valid", theme.ok()),
-            (Ok(_), Some(refusal)) => {
+        let verdict = match (self.check_fields(), &self.refusal) {
+            (Ok(()), None) => Span::styled("✓ valid", theme.ok()),
+            (Ok(()), Some(refusal)) => {
                 Span::styled(format!("✗ {}", sanitize::line(refusal)), theme.error())
             }
-            (Err(e), _) => Span::styled(
-                format!("✗ {}: {}", e.field(), sanitize::line(&e.to_string())),
-                theme.error(),
-            ),
+            (Err(e), _) => Span::styled(format!("✗ {}", sanitize::line(&e)), theme.error()),
         };
-        out.push(Line::from(vec![
-            verdict,
-            Span::raw(" · "),
-            Span::styled(budget, budget_style),
-        ]));
+        let mut line = vec![verdict];
+        if let Some(budget) = self.budget() {
+            let (bytes, lines) = self.measure();
+            let gauge = format!(
+                "{bytes}/{} bytes · {lines}/{} lines",
+                budget.bytes, budget.lines
+            );
+            let over = bytes > budget.bytes || lines > budget.lines;
+            let near = near(bytes, budget.bytes) || near(lines, budget.lines);
+            // coloured like the index gauge: at 95% of a budget a warning, over it an error
+            let style = if over {
+                theme.error()
+            } else if near {
+                theme.warning()
+            } else {
+                Style::default()
+            };
+            line.extend([Span::raw(" · "), Span::styled(gauge, style)]);
+        }
+        out.push(Line::from(line));
         if !self.merge.is_empty() {
             let fields: Vec<&str> = self.merge.iter().map(|c| LABELS[c.field]).collect();
             out.push(Line::styled(
@@ -217,4 +213,9 @@ impl Editor {
         }
         out
     }
+}
+
+/// Whether `used` of `max` is at least 95%: the gauge's warning colour.
+fn near(used: usize, max: usize) -> bool {
+    max > 0 && used * 100 >= max * 95
 }
