@@ -121,7 +121,7 @@ fn bench_set(n: usize) {
     .show(&format!("{n:>6} records: scroll one row + frame"));
     time(10, || {
         let inspection = Arc::new(store.inspect());
-        app.set_inspection(inspection);
+        app.set_shown(Shown::from(inspection));
     })
     .show(&format!("{n:>6} records: reload (inspect + panes)"));
     time(10, || {
@@ -335,7 +335,7 @@ fn bench_outside_commit(n: usize, settled: bool) {
         writer.extend(vec![record]).expect("commit");
         let returned = Instant::now();
         let inspection = rx.recv_timeout(Duration::from_secs(30)).expect("event");
-        app.set_inspection(inspection);
+        app.set_shown(Shown::from(inspection));
         terminal.draw(|f| ui::render(f, &mut app)).expect("draw");
         samples.push(returned.elapsed());
         while rx.try_recv().is_ok() {}

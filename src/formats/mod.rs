@@ -63,6 +63,8 @@ pub use view::{
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
+#[cfg(feature = "watch")]
+pub use workbench::news_between;
 pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan};
 
 use std::path::{Path, PathBuf};

@@ -29,7 +29,6 @@ use std::sync::Arc;
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
 pub use claude_edit::fix_lines;
-pub use job_results::describe_commit;
 pub use modal::{Confirm, Modal};
 pub use sets::Reading;
 pub use view::View;

@@ -2,9 +2,8 @@
 //! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
 //! finished change does to the panes. Every change is a [`Job`] off the UI thread.
 
-use super::{App, Effect, Reading, StatusKind, describe_commit};
+use super::{App, Effect, Reading, StatusKind};
 use crate::formats::{EditorChange, IndexPlan, Shown};
-use crate::store::Commit;
 use crate::tui::editor::{Editor, Target};
 use crate::tui::jobs::{Job, ReadFor};
 
@@ -143,32 +142,6 @@ impl App {
         };
         self.set_review(review, filed);
         shown
-    }
-
-    /// The folder as the watcher read it after a change, by anyone.
-    pub(super) fn topics_changed(&mut self, change: crate::formats::Change) {
-        let shown = self.backend.shown_seen(change.seen);
-        let Some(snapshot) = shown.topics().map(|v| v.snapshot.clone()) else {
-            return;
-        };
-        // Our own writes were already shown from the job's result: what is new is what
-        // differs from the folder as shown (the watcher's own diff may hold ours).
-        let before = self.shown.topics().map(|v| v.snapshot.clone());
-        let ours = before.as_ref().is_some_and(|b| **b == *snapshot);
-        let news = match &before {
-            Some(before) => crate::claude_watch::diff(before, &snapshot),
-            None => Commit {
-                added: change.added,
-                removed: change.removed,
-                changed: change.changed,
-                ..Default::default()
-            },
-        };
-        self.set_shown(shown.clone());
-        if !ours {
-            let text = format!("changed on disk: {}", describe_commit(&news));
-            self.say_watched(StatusKind::Change, text, shown);
-        }
     }
 
     /// `d` in the editor's conflict flow on a topic file: the file now against this edit.

@@ -3,18 +3,13 @@
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, ExternalOutcome, StatusKind};
 use crate::formats::EditorChange;
-use crate::store::{Commit, Record};
+use crate::store::Record;
 use crate::tui::editor::{Conflict, Editor};
 use crate::tui::jobs::{Job, JobDone, Outcome, ReadFor};
 use crate::tui::keymap::{self, Action, Scope};
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
 pub(super) const EDIT_KEPT: &str = "; your edit is still in the editor";
-
-/// A one-line summary of a commit, names as they are (sanitized when drawn).
-pub fn describe_commit(commit: &Commit) -> String {
-    crate::review::summary::commit_summary(commit)
-}
 
 impl App {
     /// The record named `name` in the current inspection.

@@ -1,9 +1,8 @@
 //! The folder watcher's news, copying to the clipboard, and quitting.
 
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, StatusKind, describe_commit};
-use crate::formats::{Seen, WatchEvent};
-use crate::store::inspect::Inspection;
+use super::{App, Effect, StatusKind};
+use crate::formats::{Shown, WatchEvent, news_between};
 use crate::tui::editor::Editor;
 use crate::tui::keymap::Action;
 
@@ -26,17 +25,13 @@ impl App {
         match event {
             WatchEvent::Changed(change) => {
                 self.watch_readings += 1;
-                if let Seen::Memory(inspection) = &change.seen {
-                    self.committed(inspection.clone());
-                } else {
-                    self.topics_changed(change);
-                }
+                let shown = self.backend.shown_seen(change.seen);
+                self.changed_on_disk(shown);
             }
             WatchEvent::Reread(seen) => {
                 self.watch_readings += 1;
-                if let Seen::Memory(inspection) = seen {
-                    self.set_inspection(inspection);
-                }
+                let shown = self.backend.shown_seen(seen);
+                self.set_shown(shown);
             }
             WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
             WatchEvent::Review => return vec![Effect::LoadReview],
@@ -44,24 +39,21 @@ impl App {
         Vec::new()
     }
 
-    /// The set as the watcher read it after a commit, by anyone.
-    fn committed(&mut self, inspection: std::sync::Arc<Inspection>) {
-        // Our own commits were already applied from the job's result: what is new is what
-        // differs from the set as shown (the watcher's own diff may hold ours).
-        let Some(news) = self.shown.inspection().map(|shown| shown.diff(&inspection)) else {
-            return self.set_inspection(inspection);
-        };
-        let ours = news.is_empty();
+    /// The folder as the watcher read it after a change, by anyone.
+    fn changed_on_disk(&mut self, shown: Shown) {
+        // Our own changes were already shown from the job's result: what is new is what
+        // differs from the folder as shown (the watcher's own news may hold ours).
+        let news = news_between(&self.shown, &shown);
         let was_readable = self.shown.is_readable();
-        self.set_inspection(inspection.clone());
-        if !ours {
-            let text = format!("changed on disk: {}", describe_commit(&news));
-            let state = inspection.into();
-            if was_readable && let Some(why) = self.unreadable_status() {
-                self.say_watched(StatusKind::Error, format!("{text}; {why}"), state);
-            } else {
-                self.say_watched(StatusKind::Change, text, state);
-            }
+        self.set_shown(shown.clone());
+        let Some(news) = news else {
+            return;
+        };
+        let text = format!("changed on disk: {news}");
+        if was_readable && let Some(why) = self.unreadable_status() {
+            self.say_watched(StatusKind::Error, format!("{text}; {why}"), shown);
+        } else {
+            self.say_watched(StatusKind::Change, text, shown);
         }
     }
 

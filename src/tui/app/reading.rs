@@ -2,19 +2,11 @@
 //! shown with the selection kept on the same memory, the list's keys and names, where a
 //! finding takes the list, and what a query chooses among.
 
-use std::sync::Arc;
-
 use super::{App, StatusKind, strays, unreadable};
 use crate::formats::Shown;
-use crate::store::inspect::Inspection;
 use crate::tui::editor::{OnDisk, Target};
 
 impl App {
-    /// A new reading of a `.memory` set (a job's or the watcher's).
-    pub fn set_inspection(&mut self, inspection: Arc<Inspection>) {
-        self.set_shown(Shown::from(inspection));
-    }
-
     /// Replaces the folder as shown, keeping the selection on the same memory when it still
     /// exists; what depends on it (the index, the proposals' states, the cases, the checks,
     /// an open editor's base) follows.
