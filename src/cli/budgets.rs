@@ -1,5 +1,6 @@
-//! The global budget options (`--max-index-lines`, `--max-index-bytes`, `--lock-timeout`) and
-//! the parsers that refuse values no user means.
+//! The global timing option every format's lock shares (`--lock-timeout`) and the parser that
+//! refuses values no user means. The budgets of a format's index are the format's own flags
+//! (`formats::FormatArgs`: `--max-index-lines`, `--claude-index-lines`, ...).
 
 use std::time::Duration;
 
@@ -8,26 +9,6 @@ use super::GLOBAL;
 #[derive(clap::Args, Debug)]
 #[command(next_help_heading = GLOBAL)]
 pub(super) struct Budgets {
-    /// Most lines (and so records) in MEMORY.md (at least 1).
-    #[arg(
-        long,
-        global = true,
-        env = "MEMWB_MAX_INDEX_LINES",
-        default_value_t = 200,
-        value_name = "N",
-        value_parser = parse_budget
-    )]
-    pub(super) max_index_lines: usize,
-    /// Most UTF-8 bytes in MEMORY.md (at least 1).
-    #[arg(
-        long,
-        global = true,
-        env = "MEMWB_MAX_INDEX_BYTES",
-        default_value_t = 4096,
-        value_name = "BYTES",
-        value_parser = parse_budget
-    )]
-    pub(super) max_index_bytes: usize,
     /// Seconds to wait for a lock held by another process (at most a day).
     #[arg(
         long,
@@ -38,14 +19,6 @@ pub(super) struct Budgets {
         value_parser = parse_lock_timeout
     )]
     pub(super) lock_timeout: Duration,
-}
-
-fn parse_budget(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("a budget must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!("{text:?} is not a whole number")),
-    }
 }
 
 /// The longest `--lock-timeout`: beyond a day, a wait is a mistake, not a plan.

@@ -41,7 +41,7 @@ use clap::{Parser, Subcommand};
 
 use budgets::Budgets;
 
-use crate::formats::{LockTiming, LockWait, StoreOptions, WaitNotice, close_for_exit};
+use crate::formats::{LockWait, Locking, OpenOptions, WaitNotice, close_for_exit};
 
 pub const EXIT_OK: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
@@ -300,14 +300,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Some(Command::Hooks(args)) => return hooks::run(args),
         _ => {}
     }
-    let options = store_options(&cli)?;
+    let open_options = open_options(&cli);
     if let Some(Command::Sets(args)) = &cli.command {
-        return sets::run(args, &cli.folder.formats.open_options(options.clone()));
+        return sets::run(args, &open_options);
     }
     if let Some(Command::Watch(args)) = &cli.command
         && args.all
     {
-        return watch_record::run_all(&cli.folder.formats.open_options(options), args.json);
+        return watch_record::run_all(&open_options, args.json);
     }
     let workspace = match (&cli.command, &cli.workspace) {
         // `memwb tui DIR` is `memwb -C DIR tui`.
@@ -319,19 +319,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     if let Some(Command::Check(args)) = &cli.command
         && let Some(roots) = &args.all
     {
-        return check::run_all(
-            &workspace,
-            &cli.folder.formats.open_options(options),
-            args,
-            roots,
-        );
+        return check::run_all(&workspace, &open_options, args, roots);
     }
     // The demo opens its own copy: which folder the workspace holds does not matter.
     #[cfg(feature = "tui")]
     if let Some(Command::Demo(args)) = &cli.command {
-        return tui::demo(&cli.folder.formats.open_options(options), args);
+        return tui::demo(&open_options, args);
     }
-    let open_options = cli.folder.formats.open_options(options.clone());
     let open = target::resolve(&cli.folder, &workspace, &open_options)?;
     // Where `check` looks up the paths memories mention: the workspace the folder was found
     // for; a folder named with --memory-dir knows its own.
@@ -365,17 +359,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Log(args) => review::log(backend, args),
         Command::Undo(args) => review::undo(backend, args),
         Command::Eval(args) => eval::run(&open, args),
-        Command::Copy(args) => copy::run(
-            &open,
-            args,
-            &cli.folder.formats.open_options(options.clone()),
-        ),
+        Command::Copy(args) => copy::run(&open, args, &open_options),
         Command::Watch(args) => watch::run(&open, args),
         #[cfg(feature = "tui")]
         Command::Tui(_) => tui::run(&open, &workspace, &open_options),
         #[cfg(feature = "tui")]
         Command::Demo(args) => tui::demo(&open_options, args),
-        Command::Sets(args) => sets::run(args, &cli.folder.formats.open_options(options.clone())),
+        Command::Sets(args) => sets::run(args, &open_options),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
         Command::Hook(args) => hook::run(args),
@@ -383,20 +373,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-fn store_options(cli: &Cli) -> anyhow::Result<StoreOptions> {
-    let budgets = &cli.budgets;
-    let options = StoreOptions {
-        max_index_lines: budgets.max_index_lines,
-        max_index_bytes: budgets.max_index_bytes,
-        lock: LockTiming {
-            timeout: budgets.lock_timeout,
-            ..LockTiming::default()
-        },
-        on_lock_wait: std::io::IsTerminal::is_terminal(&std::io::stderr())
+/// What every folder opens with: each format's own flags, and the lock waited for as
+/// `--lock-timeout` says, a writer told on a terminal while it waits.
+fn open_options(cli: &Cli) -> OpenOptions {
+    cli.folder.formats.open_options(Locking {
+        timeout: cli.budgets.lock_timeout,
+        notice: std::io::IsTerminal::is_terminal(&std::io::stderr())
             .then(|| std::sync::Arc::new(say_waiting) as WaitNotice),
-        ..StoreOptions::default()
-    };
-    Ok(options)
+    })
 }
 
 /// On a terminal only: a writer blocked by another process says who holds the lock.

@@ -1,14 +1,24 @@
 //! The command-line flags each format declares for itself, flattened into the command line's
 //! folder flags: a new format adds its own here, and the command line names none of them.
 
-use super::{Format, OpenOptions};
+use std::time::Duration;
+
+use super::{Format, OpenOptions, WaitNotice};
 use crate::claude::LoadLimits;
-use crate::store::StoreOptions;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct FormatArgs {
     #[command(flatten)]
     claude: super::claude::args::Args,
+    #[command(flatten)]
+    memory: super::memory::args::IndexBudgets,
+}
+
+/// How a command waits for a folder's lock, whatever its format: at most `timeout`, and
+/// `notice` is told once it has waited a second for another process.
+pub(crate) struct Locking {
+    pub(crate) timeout: Duration,
+    pub(crate) notice: Option<WaitNotice>,
 }
 
 impl FormatArgs {
@@ -17,9 +27,10 @@ impl FormatArgs {
         self.claude.asked().then_some(Format::Claude)
     }
 
-    /// What every format is opened with: the engines' options and the load limits given.
-    pub(crate) fn open_options(&self, store: StoreOptions) -> OpenOptions {
-        OpenOptions::new(store, self.limits())
+    /// What every format is opened with: each format's flags, and its lock waited for as
+    /// `locking` says.
+    pub(crate) fn open_options(&self, locking: Locking) -> OpenOptions {
+        OpenOptions::new(self.memory.store_options(locking), self.limits())
     }
 
     /// The load limits of an agent's index the flags give.

@@ -27,16 +27,18 @@ mod view;
 mod watch;
 mod workbench;
 
-/// What a change waiting on another writer's lock is told, on every format.
+/// What a change waiting on another writer's lock is told, on every format: both engines
+/// take their locks through the one lock protocol (`store::lock`), so its notice is theirs.
 pub use crate::store::lock::{LockWait, WaitNotice};
-// Shared by every format's engine, for the front ends: the options a folder is opened with
-// (the lock's timing among them), the memories `add` takes, and the process's exit gate,
-// which every format's lock counts in.
+// Shared by every format's engine, for the front ends: the memories `add` takes (the
+// `.memory` record's input form, which the Claude Code backend converts), and the process's
+// exit gate, which every format's lock counts in. How each format's folder opens is its own
+// flags' to say (`FormatArgs`, `OpenOptions`).
+pub use crate::store::RecordInput;
 #[cfg(feature = "cli")]
 pub(crate) use crate::store::lock::close_for_exit;
-pub use crate::store::{LockTiming, RecordInput, StoreOptions};
 #[cfg(feature = "cli")]
-pub(crate) use args::FormatArgs;
+pub(crate) use args::{FormatArgs, Locking};
 pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use copy::{Copied, CopySources, Refusal};
 pub use detect::{Detected, Format, OpenOptions, detect};

@@ -1,6 +1,8 @@
 //! The `.memory` contract as a [`Backend`]: a strict reading of the manifest's set, addressed
 //! by the store's rules (a listed file name, or a name one file holds).
 
+#[cfg(feature = "cli")]
+pub(crate) mod args;
 mod audit_inputs;
 mod copy;
 mod dedupe;
