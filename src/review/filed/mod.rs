@@ -22,7 +22,7 @@ use super::who::Who;
 use crate::change::FileImage;
 use crate::redact::records::{is_copy_of, redact_input};
 use crate::redact::{REDACTION_EVIDENCE, redact};
-use crate::store::{MemorySet, Record, RecordInput, StoreError};
+use crate::store::{MemorySet, Record, RecordInput};
 use crate::time::now_ms;
 
 mod deciding;
@@ -218,20 +218,6 @@ impl Proposal {
             .collect::<Result<_, _>>()
             .map_err(|e| format!("a source record is invalid: {e}"))?;
         Plan::parse(self.kind, &self.plan, &candidates)
-    }
-
-    pub fn base_records(&self) -> Result<Vec<Record>, StoreError> {
-        self.base
-            .iter()
-            .map(|r| Ok(Record::from_input(&r.record)?))
-            .collect()
-    }
-
-    pub fn addition_records(&self) -> Result<Vec<Record>, StoreError> {
-        self.additions
-            .iter()
-            .map(|r| Ok(Record::from_input(r)?))
-            .collect()
     }
 
     /// Ready, or stale with what changed, against `current`.

@@ -18,6 +18,24 @@ pub(super) fn load_pending(store: &Store, id: &str) -> Result<Proposal, ReviewEr
     pending(&proposal)?;
     Ok(proposal)
 }
+/// The records `proposal` was made from, as the set's records.
+pub(super) fn base_records(proposal: &Proposal) -> Result<Vec<Record>, StoreError> {
+    proposal
+        .base
+        .iter()
+        .map(|r| Ok(Record::from_input(&r.record)?))
+        .collect()
+}
+
+/// The records `proposal` adds that were not in the set when it was made.
+pub(super) fn addition_records(proposal: &Proposal) -> Result<Vec<Record>, StoreError> {
+    proposal
+        .additions
+        .iter()
+        .map(|r| Ok(Record::from_input(r)?))
+        .collect()
+}
+
 /// Applies a proposal's plan with its base. A stale proposal is refused with what changed.
 pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), ReviewError> {
     let proposal = load(store, id)?;
@@ -26,11 +44,11 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         id: id.to_owned(),
         rule,
     })?;
-    let mut base = proposal.base_records()?;
+    let mut base = base_records(&proposal)?;
     if let Ok(current) = store.read() {
         base = as_current(&current, base);
     }
-    let additions = proposal.addition_records()?;
+    let additions = addition_records(&proposal)?;
     let meta = EntryMeta::deciding(Op::Approve, proposal.reference(), None);
     let stale = |e: ReviewError| match e.into_engine_error::<StoreError>() {
         Ok(StoreError::Conflict { detail }) => ReviewError::ProposalStale {

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeSet;
 
-use super::decide::load_pending;
+use super::decide::{addition_records, base_records, load_pending};
 use crate::formats::memory::merged_draft;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
@@ -39,7 +39,7 @@ pub fn rebase(store: &Store, id: &str) -> Result<Rebased, ReviewError> {
     let plan = proposal
         .plan()
         .map_err(|e| refuse(format!("its plan is invalid: {e}")))?;
-    let additions: Vec<Record> = proposal.addition_records()?;
+    let additions: Vec<Record> = addition_records(&proposal)?;
     let mut changes = stale;
     let plan = match plan {
         Plan::Extraction(records) => Plan::Extraction(records),
@@ -112,8 +112,7 @@ fn redraft(
     if sources.len() < 2 {
         return Err("fewer than two of its near-duplicates are left: nothing to merge; reject it");
     }
-    let drafted_from = proposal
-        .base_records()
+    let drafted_from = base_records(proposal)
         .ok()
         .filter(|base| base.len() >= 2)
         .map(|base| merged_draft(&base));
