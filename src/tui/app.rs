@@ -7,7 +7,6 @@
 //! `sets` (the Sets view, opening another folder), `reading` (the folder as read, whatever
 //! its format) and `topic_edit` (writing a folder whose memories are whole files).
 
-mod claude_edit;
 mod editing;
 mod evaluation;
 mod findings;
@@ -22,13 +21,14 @@ mod reading;
 mod rebase;
 mod sets;
 mod strays;
+mod topic_edit;
 mod view;
 
 use std::sync::Arc;
 
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 
-pub use claude_edit::fix_lines;
+pub use index_fix::fix_lines;
 pub use modal::{Confirm, Modal};
 pub use sets::Reading;
 pub use view::View;

@@ -6,16 +6,18 @@ use std::path::PathBuf;
 
 use super::TuiError;
 
+// The demo is a workspace as it is shipped: each file by its path inside the workspace, so
+// that copying it back asks nothing of the format its memory folder is.
 macro_rules! asset {
     ($name:literal) => {
         (
-            $name,
+            concat!(".memory/", $name),
             include_bytes!(concat!("../../assets/demo/.memory/", $name)).as_slice(),
         )
     };
 }
 
-/// Every file of the demo's `.memory`, by name.
+/// Every file of the demo workspace, by its path inside it.
 pub static FILES: &[(&str, &[u8])] = &include!("../../assets/demo/files.in");
 
 /// Copies the demo workspace into a new temporary directory (kept after exit) and returns it.
@@ -29,10 +31,8 @@ pub fn create() -> Result<PathBuf, TuiError> {
         .tempdir()
         .map_err(failed("create a directory in", &std::env::temp_dir()))?
         .keep();
-    let root = dir.join(crate::store::MEMORY_DIR);
-    std::fs::create_dir(&root).map_err(failed("create", &root))?;
     for (name, bytes) in FILES {
-        let path = root.join(name);
+        let path = dir.join(name);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(failed("create", parent))?;
         }
@@ -52,10 +52,7 @@ pub fn is_unchanged(dir: &std::path::Path) -> bool {
         if entry.file_type().is_dir() {
             continue;
         }
-        let Ok(relative) = entry
-            .path()
-            .strip_prefix(dir.join(crate::store::MEMORY_DIR))
-        else {
+        let Ok(relative) = entry.path().strip_prefix(dir) else {
             return false;
         };
         let shipped = FILES
@@ -67,4 +64,19 @@ pub fn is_unchanged(dir: &std::path::Path) -> bool {
         }
     }
     seen == FILES.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FILES, create, is_unchanged};
+
+    #[test]
+    fn the_demo_copy_is_unchanged_until_a_file_in_it_changes() {
+        let dir = create().expect("demo");
+        assert!(is_unchanged(&dir));
+        let (name, _) = FILES[0];
+        std::fs::write(dir.join(name), "edited").expect("edit");
+        assert!(!is_unchanged(&dir));
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
 }

@@ -19,3 +19,28 @@ impl App {
         self.run(Job::IndexFix(Box::new(fix.clone())))
     }
 }
+
+/// The lines of a planned `index --fix`: each file's diff, what it removes, adds and archives.
+pub fn fix_lines(fix: &IndexPlan) -> Vec<(char, String)> {
+    let mut out = Vec::new();
+    for change in [Some(&fix.index), fix.archive.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        if !change.changed() {
+            continue;
+        }
+        out.push((' ', format!("── {}", change.file)));
+        out.extend(crate::tui::panes::index::drift(
+            change.before.as_deref().unwrap_or(""),
+            &change.after,
+        ));
+    }
+    if fix.still_over {
+        out.push((
+            '!',
+            "still past the load limit: what is left is not index entries".into(),
+        ));
+    }
+    out
+}

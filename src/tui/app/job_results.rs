@@ -1,8 +1,8 @@
 //! What finished work does to the app: a job's result, an external edit's outcome.
 
 use super::modal::{Confirm, Modal};
-use super::{App, Effect, ExternalOutcome, StatusKind};
-use crate::formats::EditorChange;
+use super::{App, Effect, ExternalOutcome, Reading, StatusKind};
+use crate::formats::{EditorChange, Shown};
 use crate::store::Record;
 use crate::tui::editor::{Conflict, Editor};
 use crate::tui::jobs::{Job, JobDone, Outcome, ReadFor};
@@ -19,6 +19,32 @@ impl App {
             .valid_records()
             .find(|r| r.name() == name)
             .cloned()
+    }
+
+    /// Takes the folder as a job left it (`ok`: the job succeeded; `filed`: it filed a
+    /// proposal, announced as one from elsewhere is): its review state is shown now, its
+    /// reading is given back to be shown once the job's editor is settled (it tells the editor
+    /// what changed on disk since it opened). One read only on top of the reading shown when
+    /// the job started (`read_from`) yields to one the watcher delivered since, maybe a hand
+    /// edit that base missed (the watcher reports this job's commit too).
+    pub(super) fn job_reading(
+        &mut self,
+        after: Reading,
+        ok: bool,
+        read_from: Option<u64>,
+        filed: bool,
+    ) -> Shown {
+        let Reading { shown, review } = after;
+        if ok {
+            self.own_commit_done(&shown);
+        }
+        let shown = if read_from.is_some_and(|r| r != self.watch_readings) {
+            self.shown.clone()
+        } else {
+            shown
+        };
+        self.set_review(review, filed);
+        shown
     }
 
     pub(super) fn job_done(&mut self, done: JobDone) -> Vec<Effect> {

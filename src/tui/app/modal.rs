@@ -41,7 +41,7 @@ pub enum Confirm {
         base: String,
     },
     /// Write the `index --fix` shown (a diff of MEMORY.md and its archive).
-    IndexFix(Box<crate::claude::edit::IndexFix>),
+    IndexFix(Box<crate::formats::IndexPlan>),
 }
 
 impl Confirm {

@@ -1,9 +1,11 @@
-//! Writing a Claude Code folder from the workbench: editing, creating, renaming and deleting
-//! topic files, `R` (index --fix, shown as a diff first), undo from History, and what each
-//! finished change does to the panes. Every change is a [`Job`] off the UI thread.
+//! The editor on a memory whose file is kept whole (`Target::Topic`, `TopicText`,
+//! `ProposalTopic`): reading its exact text first (the base of the change), saving its fields,
+//! its raw text or a proposal's file, deleting it, and the conflict flow's difference and
+//! re-apply. What its text is made of is the backend's (`formats::EditorRules`); each change is
+//! a [`Job`] off the UI thread.
 
-use super::{App, Effect, Reading, StatusKind};
-use crate::formats::{EditorChange, IndexPlan, Shown};
+use super::{App, Effect, StatusKind};
+use crate::formats::EditorChange;
 use crate::tui::editor::{Editor, Target};
 use crate::tui::jobs::{Job, ReadFor};
 
@@ -118,32 +120,6 @@ impl App {
         }
     }
 
-    /// Takes the folder as a job left it (`ok`: the job succeeded; `filed`: it filed a
-    /// proposal, announced as one from elsewhere is): its review state is shown now, its
-    /// reading is given back to be shown once the job's editor is settled (it tells the editor
-    /// what changed on disk since it opened). One read only on top of the reading shown when
-    /// the job started (`read_from`) yields to one the watcher delivered since, maybe a hand
-    /// edit that base missed (the watcher reports this job's commit too).
-    pub(super) fn job_reading(
-        &mut self,
-        after: Reading,
-        ok: bool,
-        read_from: Option<u64>,
-        filed: bool,
-    ) -> Shown {
-        let Reading { shown, review } = after;
-        if ok {
-            self.own_commit_done(&shown);
-        }
-        let shown = if read_from.is_some_and(|r| r != self.watch_readings) {
-            self.shown.clone()
-        } else {
-            shown
-        };
-        self.set_review(review, filed);
-        shown
-    }
-
     /// `d` in the editor's conflict flow on a topic file: the file now against this edit.
     pub(super) fn topic_diff(&mut self) {
         if let Some(editor) = &mut self.editor {
@@ -162,29 +138,4 @@ impl App {
             editor.reapply_topic(current);
         }
     }
-}
-
-/// The lines of a planned `index --fix`: each file's diff, what it removes, adds and archives.
-pub fn fix_lines(fix: &IndexPlan) -> Vec<(char, String)> {
-    let mut out = Vec::new();
-    for change in [Some(&fix.index), fix.archive.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        if !change.changed() {
-            continue;
-        }
-        out.push((' ', format!("── {}", change.file)));
-        out.extend(crate::tui::panes::index::drift(
-            change.before.as_deref().unwrap_or(""),
-            &change.after,
-        ));
-    }
-    if fix.still_over {
-        out.push((
-            '!',
-            "still past the load limit: what is left is not index entries".into(),
-        ));
-    }
-    out
 }
