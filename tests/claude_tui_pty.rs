@@ -345,7 +345,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
 
     // create
     screen.send(b"n");
-    screen.wait_for("New topic file");
+    screen.wait_for("New memory");
     screen.send(b"deploy-freeze\t\tno deploys on Fridays\tfrozen");
     screen.send(CTRL_S);
     screen.wait_for("add deploy-freeze: written");

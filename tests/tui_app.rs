@@ -300,7 +300,7 @@ fn record_removed_meanwhile_can_be_saved_again_as_new() {
 fn new_record() {
     let mut h = three();
     h.press(KeyCode::Char('n'));
-    assert!(h.screen().contains("New record"));
+    assert!(h.screen().contains("New memory"));
     h.keys("delta");
     h.press(KeyCode::Tab);
     h.ctrl('k');

@@ -157,7 +157,7 @@ fn a_commit_that_breaks_a_passing_case_is_announced_and_marked() {
     let screen = h.screen();
     assert!(
         screen.contains(
-            "eval: 'integration tests' no longer selects no-mocked-database since the last commit"
+            "eval: 'integration tests' no longer selects no-mocked-database since the last change"
         ),
         "{screen}"
     );
@@ -165,7 +165,7 @@ fn a_commit_that_breaks_a_passing_case_is_announced_and_marked() {
     h.press(KeyCode::Char('z'));
     let screen = h.screen();
     assert!(
-        screen.contains("✗  1 integration tests → no-mocked-database  fails since the last commit"),
+        screen.contains("✗  1 integration tests → no-mocked-database  fails since the last change"),
         "{screen}"
     );
     assert!(screen.contains("selected (none)"), "{screen}");
@@ -289,7 +289,7 @@ fn a_regression_seen_before_its_journal_entry_is_blamed_on_it_when_the_entry_app
         evals.apply(run("alpha", &["a"], Some(1))).is_empty(),
         "the baseline announces nothing"
     );
-    let first = "eval: 'alpha' no longer selects a since the last commit";
+    let first = "eval: 'alpha' no longer selects a since the last change";
     assert_eq!(
         evals.apply(run("beta", &[], Some(1))),
         [Announcement {
@@ -350,7 +350,7 @@ fn a_case_whose_expected_memory_left_the_set_is_shown_broken() {
 
 /// Issue 26 item 5: a regression seen before its journal entry was written is said once in
 /// the message log: the announcement blamed on the entry replaces the first one ("since the
-/// last commit"), on the status line and in `M`.
+/// last change"), on the status line and in `M`.
 #[test]
 fn a_late_blame_restates_the_regression_in_the_message_log() {
     let mut h = seeded();
@@ -366,7 +366,7 @@ fn a_late_blame_restates_the_regression_in_the_message_log() {
     std::fs::rename(journal.path(), &aside).expect("journal aside");
     h.watcher_tick();
     let early =
-        "eval: 'integration tests' no longer selects no-mocked-database since the last commit";
+        "eval: 'integration tests' no longer selects no-mocked-database since the last change";
     assert!(h.screen().contains(early), "{}", h.screen());
     std::fs::rename(&aside, journal.path()).expect("journal back");
     h.review_tick();

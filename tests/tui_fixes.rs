@@ -364,7 +364,7 @@ fn valid_in_the_editor_means_the_save_commits() {
     h.keys("beta");
     assert!(
         h.screen()
-            .contains("✗ name: another record is already named"),
+            .contains("✗ name: another memory is already named"),
         "{}",
         h.screen()
     );

@@ -161,7 +161,7 @@ impl Evals {
         let fresh_blame = done.blame.filter(|id| Some(*id) != self.last_blame);
         let since = match fresh_blame {
             Some(id) => format!("since #{id}"),
-            None => "since the last commit".to_owned(),
+            None => "since the last change".to_owned(),
         };
         if set_changed {
             self.unblamed.clear();

@@ -68,14 +68,14 @@ fn a_case_saved_from_the_query_pane_is_announced_when_another_process_breaks_it(
     let screen = h.screen();
     assert!(
         screen.contains(
-            "eval: 'postgres' no longer selects feedback_integration_tests since the last commit"
+            "eval: 'postgres' no longer selects feedback_integration_tests since the last change"
         ),
         "{screen}"
     );
     assert!(screen.contains("eval cases (0/1 pass)"), "{screen}");
     assert!(screen.contains('✗'), "marked in the list: {screen}");
     let row = &h.app.query.cases[0];
-    assert_eq!(row.regressed.as_deref(), Some("since the last commit"));
+    assert_eq!(row.regressed.as_deref(), Some("since the last change"));
 }
 
 #[test]

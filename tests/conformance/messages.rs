@@ -257,3 +257,27 @@ fn the_command_line_says_memory_on_both_formats() {
     }
     assert!(said.is_empty(), "{}", said.join("\n"));
 }
+
+/// The editor of a new memory is titled " New memory " on both formats (it said " New
+/// record " on a `.memory` set and " New topic file " on a Claude Code folder), and asking to
+/// edit with nothing selected says "no memory selected" alike (that part passed at once).
+#[test]
+fn the_new_memory_editor_and_an_empty_selection_say_memory_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let mut h = workbench(&folder);
+        h.keys("e");
+        let status = h.app.status.clone().map(|s| s.text).unwrap_or_default();
+        assert!(
+            status.ends_with(": no memory selected"),
+            "{format:?}: {status}"
+        );
+        h.keys("n");
+        let screen = h.screen();
+        assert!(screen.contains(" New memory "), "{format:?}: {screen}");
+        assert!(
+            !screen.contains("New record") && !screen.contains("New topic file"),
+            "{format:?}: {screen}"
+        );
+    }
+}

@@ -213,7 +213,7 @@ fn logged(pty: &mut Pty, text: &str) -> usize {
 
 /// Issue 26 item 5: a save of the workbench's own is said once (its job's result), not again
 /// when the watcher sees the commit; a regression of an eval case caused by a journaled CLI
-/// `set` is said once, blamed on the entry ("since #N"), not also "since the last commit".
+/// `set` is said once, blamed on the entry ("since #N"), not also "since the last change".
 #[test]
 fn the_message_log_says_each_save_and_regression_once() {
     let ws = workspace(vec![

@@ -56,7 +56,7 @@ fn after_images(memories: &[Memory], files: &[FileImage]) -> Vec<Memory> {
 
 /// Whether the folder's files are as `entry` left them: it touched a file, each after-image
 /// is on disk and each deleted file gone. A file whose journaled text was redacted never
-/// matches, so the regression is then said to be since the last commit.
+/// matches, so the regression is then said to be since the last change.
 fn files_left_as(backend: &ClaudeBackend<'_>, entry: &Entry) -> bool {
     if entry.touched_files().is_empty() {
         return false;

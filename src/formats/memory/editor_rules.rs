@@ -95,7 +95,7 @@ impl EditorRules for RecordRules {
             .collect();
         if others.iter().any(|(_, r)| r.name() == edited.name()) {
             return Some(format!(
-                "name: another record is already named {:?}",
+                "name: another memory is already named {:?}",
                 edited.name()
             ));
         }

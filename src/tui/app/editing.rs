@@ -106,7 +106,7 @@ impl App {
                     self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
                 }
                 None => {
-                    self.set_status(StatusKind::Error, "select a valid record to delete".into())
+                    self.set_status(StatusKind::Error, "select a valid memory to delete".into())
                 }
             },
         }
@@ -115,7 +115,7 @@ impl App {
 
     fn cannot_edit(&mut self) {
         let text = match self.selected_entry() {
-            None => "no record selected".to_owned(),
+            None => "no memory selected".to_owned(),
             Some(_) => format!(
                 "this entry cannot be edited here; {} drops it from the manifest",
                 keymap::label(Scope::Workbench, Action::Delete)

@@ -143,7 +143,7 @@ impl App {
                     }
                     None => self.set_status(
                         StatusKind::Error,
-                        "the record no longer reads: nothing to edit".into(),
+                        "the memory no longer reads: nothing to edit".into(),
                     ),
                 }
             }

@@ -458,9 +458,9 @@ impl Editor {
             ) => {
                 format!(" Edit {} ", sanitize::line(file))
             }
-            (Target::Topic { file: None, .. }, _) => " New topic file ".into(),
+            (Target::Topic { file: None, .. }, _) => " New memory ".into(),
             (_, Some(base)) => format!(" Edit {} ", sanitize::line(base.name())),
-            (_, None) => " New record ".into(),
+            (_, None) => " New memory ".into(),
         }
     }
 }
