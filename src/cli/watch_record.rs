@@ -14,7 +14,7 @@ struct RecordedLine<'a> {
     at: i64,
     folder: &'a str,
     entry: u64,
-    files: Vec<&'a str>,
+    files: Vec<String>,
 }
 
 pub(super) fn run(folders: Vec<Open>, json: bool) -> anyhow::Result<u8> {

@@ -2,42 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::error::ReviewError;
 use super::line_change::LineChange;
 use super::who::Who;
 use crate::change::FileImage;
-use crate::redact::records::redact_input;
-use crate::store::{RecordInput, StoredRecord};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Op {
-    Add,
-    Set,
-    Rm,
-    Consolidate,
-    RebuildIndex,
-    Approve,
-    Reject,
-    Undo,
-    Repair,
-}
-
-impl Op {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Add => "add",
-            Op::Set => "set",
-            Op::Rm => "rm",
-            Op::Consolidate => "consolidate",
-            Op::RebuildIndex => "rebuild-index",
-            Op::Approve => "approve",
-            Op::Reject => "reject",
-            Op::Undo => "undo",
-            Op::Repair => "repair",
-        }
-    }
-}
+pub use crate::change::Op;
+use crate::store::RecordInput;
 
 /// A record version as the journal keeps it: its fields and the file that held it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,17 +14,6 @@ pub struct JournalRecord {
     pub file: String,
     #[serde(flatten)]
     pub record: RecordInput,
-}
-
-/// memwb's files keep a record with its credentials redacted (see docs/audit.md): undoing a
-/// change restores the redacted text.
-impl From<&StoredRecord> for JournalRecord {
-    fn from(entry: &StoredRecord) -> Self {
-        Self {
-            file: entry.file.clone(),
-            record: redact_input(&entry.record.to_input()),
-        }
-    }
 }
 
 /// The proposal a change came from, with its evidence.
@@ -125,78 +83,6 @@ impl Entry {
             lines: Vec::new(),
             stray: meta.stray.clone(),
         }
-    }
-
-    /// Whether undoing this entry would change anything (a rejection, say, changed no file).
-    pub fn changed_files(&self) -> bool {
-        !(self.before.is_empty()
-            && self.after.is_empty()
-            && self.dropped.is_none()
-            && self.files.is_empty()
-            && self.lines.is_empty()
-            && self.stray.is_none())
-    }
-
-    /// The files of a Claude Code folder this entry touched, in the order it keeps them.
-    pub fn touched_files(&self) -> Vec<&str> {
-        self.files
-            .iter()
-            .map(|f| f.file.as_str())
-            .chain(self.lines.iter().map(|l| l.file.as_str()))
-            .collect()
-    }
-
-    /// Why undoing this entry is refused before anything is read, the same on every format:
-    /// it changed nothing (a rejection), or every change it made was a redaction (the journal
-    /// keeps the same redacted text before and after, and a redacted secret is kept nowhere).
-    /// `None`: undo may go on and check the folder.
-    pub fn undo_refusal(&self) -> Option<ReviewError> {
-        if !self.changed_files() {
-            return Some(ReviewError::NothingToUndo {
-                id: self.id,
-                op: self.op.as_str(),
-            });
-        }
-        let touched = self.touched_files().len();
-        let files_only_redacted = touched > 0 && self.only_redacted().len() == touched;
-        let records_only_redacted = self.dropped.is_none() && self.records_only_redacted();
-        (files_only_redacted || records_only_redacted)
-            .then_some(ReviewError::RedactionNotRestorable { id: self.id })
-    }
-
-    /// Whether the records are the same before and after, as the journal keeps them
-    /// (redacted): a change that only redacted credentials.
-    fn records_only_redacted(&self) -> bool {
-        let fields = |r: &JournalRecord| {
-            let r = &r.record;
-            (
-                r.name.clone(),
-                r.kind.clone(),
-                r.description.clone(),
-                r.body.clone(),
-            )
-        };
-        let mut before: Vec<_> = self.before.iter().map(fields).collect();
-        let mut after: Vec<_> = self.after.iter().map(fields).collect();
-        before.sort();
-        after.sort();
-        !before.is_empty() && before == after
-    }
-
-    /// Files whose only change was a redaction: the journal keeps them the same before and
-    /// after, so undo has nothing to put back there.
-    pub fn only_redacted(&self) -> Vec<&str> {
-        self.files
-            .iter()
-            .filter(|i| i.before == i.after)
-            .map(|i| i.file.as_str())
-            .chain(
-                self.lines
-                    .iter()
-                    .filter(|l| l.is_empty())
-                    .map(|l| l.file.as_str()),
-            )
-            .collect()
     }
 }
 

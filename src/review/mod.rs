@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod dedupe;
 mod entry;
+mod entry_change;
 pub mod error;
 mod filed;
 pub(crate) mod intent;
@@ -16,7 +17,7 @@ pub mod state;
 pub mod summary;
 pub mod who;
 
-pub use crate::change::FileImage;
+pub use crate::change::{Change, FileImage, Touched, Version};
 pub use error::ReviewError;
 pub use journal::{Entry, EntryMeta, Journal, Op};
 pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, ProposalStatus, State};

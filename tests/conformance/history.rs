@@ -53,3 +53,24 @@ fn log_and_history_say_what_each_change_did_alike_on_both_formats() {
         );
     }
 }
+
+/// The History view lists the files the selected entry touched on both formats (only a Claude
+/// Code folder's entries listed them: a `.memory` entry's record files were not said).
+#[test]
+fn history_lists_the_files_an_entry_touched_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        let mut h = workbench(&folder);
+        h.keys("H");
+        let screen = h.screen();
+        let listed: Vec<&str> = screen
+            .lines()
+            .filter(|line| line.contains("+ ") && line.contains(".md"))
+            .collect();
+        assert!(
+            screen.contains("files:") && !listed.is_empty(),
+            "{format:?}: the added file is not listed: {screen}"
+        );
+    }
+}

@@ -309,27 +309,23 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
     lines
 }
 
-/// The files a change on a Claude Code folder wrote (`+` created, `-` deleted, `~` edited),
-/// and MEMORY.md when its lines changed.
+/// The files a change touched (`+` created, `-` deleted, `~` edited), on every format.
 fn file_lines(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
-    let files = entry.touched_files();
-    if files.is_empty() {
+    let change = entry.change();
+    if change.touched.is_empty() {
         return Vec::new();
     }
     let mut lines = vec![Line::styled("files:", theme.label())];
-    for image in &entry.files {
-        let (sign, style) = match (&image.before, &image.after) {
+    for touched in &change.touched {
+        let (sign, style) = match (&touched.before, &touched.after) {
             (None, _) => ('+', theme.added()),
             (_, None) => ('-', theme.removed()),
             _ => ('~', Style::default()),
         };
         lines.push(Line::styled(
-            format!("  {sign} {}", sanitize::line(&image.file)),
+            format!("  {sign} {}", sanitize::line(&touched.file)),
             style,
         ));
-    }
-    for change in entry.lines.iter().filter(|l| !l.is_empty()) {
-        lines.push(Line::raw(format!("  ~ {}", sanitize::line(&change.file))));
     }
     lines
 }

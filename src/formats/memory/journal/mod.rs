@@ -11,6 +11,7 @@ mod error;
 mod home;
 mod observer;
 mod rebase;
+mod records;
 mod sink;
 pub mod strays;
 mod took_effect;

@@ -1,0 +1,126 @@
+//! A journal entry as the one change model sees it ([`Entry::change`]): every file it touched,
+//! each as it was and became, whatever the format kept (records with their files, whole
+//! files, an index's changed lines). The rules an entry answers (would undo change anything,
+//! which files, was it only a redaction) are written once over that change.
+
+use super::entry::{Entry, JournalRecord};
+use super::error::ReviewError;
+use super::filed::images::topic_name;
+use super::line_change::{LINE_FILES, LineChange};
+use crate::change::{Change, FileImage, Touched, Version};
+
+impl Entry {
+    /// The change this entry records: its op and every file it touched. A file outside the
+    /// set it took in or let go (`stray`, `dropped`) is said beside it, not in it.
+    pub fn change(&self) -> Change {
+        let mut touched: Vec<Touched> = Vec::new();
+        for (record, before) in self
+            .before
+            .iter()
+            .map(|r| (r, true))
+            .chain(self.after.iter().map(|r| (r, false)))
+        {
+            let version = Some(record_version(record));
+            match touched.iter_mut().find(|t| t.file == record.file) {
+                Some(t) if before => t.before = version,
+                Some(t) => t.after = version,
+                None if before => touched.push(Touched {
+                    file: record.file.clone(),
+                    before: version,
+                    after: None,
+                }),
+                None => touched.push(Touched {
+                    file: record.file.clone(),
+                    before: None,
+                    after: version,
+                }),
+            }
+        }
+        touched.extend(self.files.iter().map(image_touched));
+        touched.extend(self.lines.iter().map(lines_touched));
+        Change {
+            op: self.op,
+            touched,
+        }
+    }
+
+    /// Whether undoing this entry would change anything (a rejection, say, changed no file).
+    pub fn changed_files(&self) -> bool {
+        !self.change().touched.is_empty() || self.dropped.is_some() || self.stray.is_some()
+    }
+
+    /// The files this entry touched, in the order it keeps them.
+    pub fn touched_files(&self) -> Vec<String> {
+        self.change()
+            .files()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Files that came out of the change as they went in, as the journal keeps them
+    /// (redacted): their only change was a redaction, so undo has nothing to put back there.
+    pub fn only_redacted(&self) -> Vec<String> {
+        self.change()
+            .only_redacted()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Why undoing this entry is refused before anything is read, the same on every format:
+    /// it changed nothing (a rejection), or every change it made was a redaction (the journal
+    /// keeps the same redacted text before and after, and a redacted secret is kept nowhere).
+    /// `None`: undo may go on and check the folder.
+    pub fn undo_refusal(&self) -> Option<ReviewError> {
+        if !self.changed_files() {
+            return Some(ReviewError::NothingToUndo {
+                id: self.id,
+                op: self.op.as_str(),
+            });
+        }
+        // A dropped file's bytes are kept whole: undo puts them back.
+        (self.dropped.is_none() && self.change().redaction_only())
+            .then_some(ReviewError::RedactionNotRestorable { id: self.id })
+    }
+}
+
+/// A record as the journal keeps it: the memory it is, its fields as its content.
+fn record_version(record: &JournalRecord) -> Version {
+    Version {
+        memory: Some(record.record.name.clone()),
+        kept: serde_json::to_string(&record.record).unwrap_or_default(),
+    }
+}
+
+/// A whole file: a memory by its name, unless it is one of the index files (kept as lines
+/// when they are there before and after, whole when created or deleted).
+pub(crate) fn image_touched(image: &FileImage) -> Touched {
+    let version = |text: &Option<String>| {
+        text.as_ref().map(|text| Version {
+            memory: (!LINE_FILES.contains(&image.file.as_str()))
+                .then(|| topic_name(&image.file, text)),
+            kept: text.clone(),
+        })
+    };
+    Touched {
+        file: image.file.clone(),
+        before: version(&image.before),
+        after: version(&image.after),
+    }
+}
+
+/// An index kept as its changed lines: its content is the digest of its text.
+fn lines_touched(change: &LineChange) -> Touched {
+    let version = |digest: &String| {
+        Some(Version {
+            memory: None,
+            kept: digest.clone(),
+        })
+    };
+    Touched {
+        file: change.file.clone(),
+        before: version(&change.before),
+        after: version(&change.after),
+    }
+}
