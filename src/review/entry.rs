@@ -57,6 +57,11 @@ pub struct Entry {
     /// lines, so that an entry does not grow with the index (see `line_change`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<LineChange>,
+    /// The files among `files` that hold no one memory (an index created or deleted whole):
+    /// the change to them is said as a file, not as a memory. Entries written before it hold
+    /// none here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<String>,
     /// A file in `.memory` outside the set that this change took in, let go, deleted or put
     /// back: undo puts it back as it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -81,6 +86,7 @@ impl Entry {
             dropped: None,
             files: Vec::new(),
             lines: Vec::new(),
+            indexes: Vec::new(),
             stray: meta.stray.clone(),
         }
     }

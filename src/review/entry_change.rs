@@ -6,7 +6,7 @@
 use super::entry::{Entry, JournalRecord};
 use super::error::ReviewError;
 use super::filed::images::topic_name;
-use super::line_change::{LINE_FILES, LineChange};
+use super::line_change::LineChange;
 use crate::change::{Change, FileImage, Touched, Version};
 
 impl Entry {
@@ -36,7 +36,11 @@ impl Entry {
                 }),
             }
         }
-        touched.extend(self.files.iter().map(image_touched));
+        touched.extend(
+            self.files
+                .iter()
+                .map(|image| image_touched(image, self.indexes.contains(&image.file))),
+        );
         touched.extend(self.lines.iter().map(lines_touched));
         Change {
             op: self.op,
@@ -93,13 +97,11 @@ fn record_version(record: &JournalRecord) -> Version {
     }
 }
 
-/// A whole file: a memory by its name, unless it is one of the index files (kept as lines
-/// when they are there before and after, whole when created or deleted).
-pub(crate) fn image_touched(image: &FileImage) -> Touched {
+/// A whole file: a memory by its name, unless it is an index (`index`, as the format says).
+pub(crate) fn image_touched(image: &FileImage, index: bool) -> Touched {
     let version = |text: &Option<String>| {
         text.as_ref().map(|text| Version {
-            memory: (!LINE_FILES.contains(&image.file.as_str()))
-                .then(|| topic_name(&image.file, text)),
+            memory: (!index).then(|| topic_name(&image.file, text)),
             kept: text.clone(),
         })
     };

@@ -10,9 +10,13 @@ pub use crate::change::Changed;
 use super::entry::{Entry, Op};
 use super::entry_change::image_touched;
 
-/// What a change's file images did to its memories (an index holds none).
-fn of_files(files: &[FileImage]) -> (Changed, Vec<Touched>) {
-    let touched: Vec<Touched> = files.iter().map(image_touched).collect();
+/// What a change's file images did to its memories (`indexes`, the files the format keeps
+/// as its index, hold none).
+fn of_files(files: &[FileImage], indexes: &[&str]) -> (Changed, Vec<Touched>) {
+    let touched: Vec<Touched> = files
+        .iter()
+        .map(|image| image_touched(image, indexes.contains(&image.file.as_str())))
+        .collect();
     (Changed::of_touched(&touched), touched)
 }
 
@@ -77,17 +81,17 @@ pub fn undo_commit_summary(changed: impl Into<Changed>) -> String {
 }
 
 /// [`files_summary`] of an undo, worded as [`undo_commit_summary`].
-pub fn undo_files_summary(files: &[FileImage]) -> String {
-    of_files(files)
+pub fn undo_files_summary(files: &[FileImage], indexes: &[&str]) -> String {
+    of_files(files, indexes)
         .0
         .describe_edit()
-        .unwrap_or_else(|| files_summary(files))
+        .unwrap_or_else(|| files_summary(files, indexes))
 }
 
-/// What a change of whole files did, worded as [`commit_summary`]; an index is named when it
-/// is all that changed (an index fix, an approved edit of the index).
-pub fn files_summary(files: &[FileImage]) -> String {
-    let (changed, touched) = of_files(files);
+/// What a change of whole files did, worded as [`commit_summary`]; an index (one of
+/// `indexes`) is named when it is all that changed (an index fix, an approved edit of it).
+pub fn files_summary(files: &[FileImage], indexes: &[&str]) -> String {
+    let (changed, touched) = of_files(files, indexes);
     if let Some(said) = changed.describe() {
         return said;
     }

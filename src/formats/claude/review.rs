@@ -5,6 +5,7 @@
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
+use super::journal::index_lines::LINE_FILES;
 use super::journal::propose::{self, Read};
 use super::journal::{self as journal, NewFiles};
 use crate::claude::ClaudeFolder;
@@ -76,7 +77,7 @@ impl ClaudeBackend<'_> {
         let approved = journal::approve(self.folder, id)?;
         Ok(Decided::new(
             approved.entry,
-            Written::done(files_summary(&approved.files)),
+            Written::done(files_summary(&approved.files, &LINE_FILES)),
         ))
     }
 
@@ -105,7 +106,10 @@ impl ClaudeBackend<'_> {
         };
         Ok(Decided::new(
             undo,
-            Written::done(format!("{}{not_restored}", undo_files_summary(&images))),
+            Written::done(format!(
+                "{}{not_restored}",
+                undo_files_summary(&images, &LINE_FILES)
+            )),
         ))
     }
 }

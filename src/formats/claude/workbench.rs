@@ -6,6 +6,7 @@ use jiff::Timestamp;
 
 use super::ClaudeBackend;
 use super::journal;
+use super::journal::index_lines::LINE_FILES;
 use super::write::{read_file, read_index};
 use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile, TopicSummary};
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
@@ -34,7 +35,7 @@ impl ClaudeBackend<'_> {
             ..EntryMeta::default()
         };
         let (images, _) = journal::journaled(self.folder, writes, meta)?;
-        Ok(files_summary(&images))
+        Ok(files_summary(&images, &LINE_FILES))
     }
 
     /// The names in the folder a new or renamed file must not take: its directory listed,

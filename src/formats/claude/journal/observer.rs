@@ -48,6 +48,16 @@ pub(super) fn kept(images: &[FileImage]) -> (Vec<FileImage>, Vec<LineChange>) {
     (files, lines)
 }
 
+/// The index files among the kept whole files (MEMORY.md or its archive created or deleted):
+/// the entry says so, for what it did to them is not what it did to a memory.
+pub(super) fn indexes_among(files: &[FileImage]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| LINE_FILES.contains(&f.file.as_str()))
+        .map(|f| f.file.clone())
+        .collect()
+}
+
 /// A kept line change as the images recovery decides from, given what the file holds now
 /// (`None`: absent or unreadable): on disk at its after text, the before text rebuilt from
 /// it; at its before text, the after text rebuilt; at neither (another writer changed it
@@ -191,6 +201,7 @@ impl ChangeObserver for ClaudeJournalObserver {
         let (files, lines) = kept(images);
         let intent = Intent {
             entry: Entry {
+                indexes: indexes_among(&files),
                 files,
                 lines,
                 ..Entry::new(

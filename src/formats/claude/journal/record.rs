@@ -3,7 +3,7 @@
 //! the images, committed at once; nothing is written to the folder. `log` shows it and `undo`
 //! reverts it like any other change.
 
-use super::observer::{ClaudeJournalObserver, journal_of, kept, op_of};
+use super::observer::{ClaudeJournalObserver, indexes_among, journal_of, kept, op_of};
 use crate::claude::write::{self, FileImage};
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
@@ -26,6 +26,7 @@ pub fn record(
     let (files, lines) = kept(&images);
     let intent = Intent {
         entry: Entry {
+            indexes: indexes_among(&files),
             files,
             lines,
             ..Entry::new(
