@@ -506,10 +506,8 @@ fn selected_row(h: &Harness) -> Option<String> {
     if let Some((file, _)) = h.app.manifest.selected_stray() {
         return Some(file.clone());
     }
-    h.app
-        .manifest
-        .selected_entry(&h.inspection())
-        .map(|e| memwb::tui::panes::manifest::entry_key(e).to_owned())
+    let row = h.app.manifest.selected_row()?;
+    h.app.shown.key_at(row).map(str::to_owned)
 }
 
 /// Sets the Manifest's filter to `text` (clearing the one before) and keeps it.

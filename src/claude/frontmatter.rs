@@ -241,7 +241,6 @@ fn to_json(value: &Yaml) -> Value {
 }
 
 /// A field value as one line of text for people (strings unquoted).
-#[cfg(feature = "tui")]
 pub(crate) fn display_value(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),

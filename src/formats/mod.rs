@@ -48,8 +48,6 @@ pub(crate) use discover::agent_config;
 pub(crate) use error::engine_hints;
 pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
-#[cfg(feature = "tui")]
-pub(crate) use memory::view::entry_reason;
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
@@ -59,7 +57,8 @@ pub use summary::{IndexUse, Project, Summary};
 #[cfg(feature = "tui")]
 pub(crate) use view::drift;
 pub use view::{
-    Gauge, IndexLine, IndexMark, IndexView, ListRow, ListView, RowState, StateLine, Tone,
+    Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
+    MemoryView, RowState, Segment, StateLine, Tone,
 };
 #[cfg(feature = "watch")]
 pub use watch::{

@@ -149,6 +149,14 @@ impl Shown {
         }
     }
 
+    /// Row `i`'s memory as the memory pane draws it.
+    pub fn memory_view(&self, i: usize) -> Option<super::MemoryView> {
+        match self {
+            Self::Memory(inspection) => super::memory::view::memory_view(inspection, i),
+            Self::Claude(view) => view.memory_view(i),
+        }
+    }
+
     /// The worst of the format's own findings about row `i`'s memory (`None`: none, or the
     /// format's problems with a memory are its row's state).
     pub fn health_at(&self, i: usize) -> Option<crate::finding::Severity> {

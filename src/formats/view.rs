@@ -3,7 +3,7 @@
 //! draws every format and never asks which one it is. Text here is as read (untrusted): the
 //! pane makes it safe to print.
 
-use crate::finding::Severity;
+use crate::finding::{Finding, Severity};
 
 /// How a heading, a row or a line is to be taken (the front end picks its style).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,4 +185,88 @@ pub struct StateLine {
     pub label: Option<&'static str>,
     pub words: String,
     pub tone: Tone,
+}
+
+/// The memory pane: one memory as its format reads it. Text is as read; the builder redacts
+/// what an agent wrote (credentials are drawn redacted, as the audit reports them) and the
+/// pane makes it safe to print.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryView {
+    /// The name the title shows (a file that does not read: its file).
+    pub name: String,
+    /// Its file, relative to the memory folder.
+    pub file: String,
+    /// What else the title says of it ("no name: file name shown").
+    pub notes: Vec<&'static str>,
+    /// The lines above its findings: its fields, or what is wrong with it.
+    pub head: Vec<HeadLine>,
+    /// The format's own findings about it (the front end adds the set's last check).
+    pub findings: Vec<Finding>,
+    /// Why it does not read, when it does not: a finding saying only that is not listed again.
+    pub reason: Option<String>,
+    /// Said below the findings (a memory an agent is not given, and why).
+    pub after: Vec<(String, Tone)>,
+    /// The text below the rule (`None`: none is shown).
+    pub text: Option<MemoryText>,
+    /// The file line holding the description, and the line of `head` that shows it.
+    pub description_at: Option<(usize, usize)>,
+}
+
+/// The text a memory pane shows below its fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryText {
+    pub text: String,
+    /// The file line on which `text` starts.
+    pub first_line: usize,
+    /// Shown with line numbers, the line at fault marked (`Some(None)`: no line is).
+    pub numbered: Option<Option<usize>>,
+}
+
+/// A line above a memory's findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeadLine {
+    /// A whole line in its tone ("✗ invalid").
+    Said(String, Tone),
+    /// A label (indented by `depth`), then its value: lines of segments, the first beside the
+    /// label, the others below it.
+    Field {
+        label: String,
+        depth: usize,
+        value: Vec<Segment>,
+    },
+}
+
+/// Part of a field's value, and how it looks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    pub text: String,
+    pub look: Look,
+}
+
+/// How a segment looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    Plain,
+    Tone(Tone),
+    /// A memory's type, in its colour.
+    Kind,
+}
+
+impl HeadLine {
+    /// `label` then `value`, plain.
+    pub fn field(label: &str, value: &str) -> Self {
+        Self::toned(label, value, Look::Plain)
+    }
+
+    /// `label` then `value`, looking as `look` says.
+    pub fn toned(label: &str, value: &str, look: Look) -> Self {
+        Self::Field {
+            label: label.to_owned(),
+            depth: 0,
+            value: vec![Segment {
+                text: value.to_owned(),
+                look,
+            }],
+        }
+    }
 }

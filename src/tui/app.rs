@@ -291,7 +291,7 @@ impl App {
 
     pub fn selected_entry(&self) -> Option<&ManifestEntry> {
         let inspection = self.shown.inspection()?;
-        self.manifest.selected_entry(inspection)
+        inspection.entries.get(self.manifest.selected_row()?)
     }
 
     pub fn selected_record(&self) -> Option<&Record> {

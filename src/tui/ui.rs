@@ -30,11 +30,10 @@ fn render_view(frame: &mut Frame, app: &mut App, area: Rect) {
         review: &review,
         theme: &theme,
         focused: true,
-        selected: None,
+        selected_row: None,
         gauges: &gauges,
         search: "",
         editing,
-        selected_topic: None,
         report: None,
         nouns,
         keys: &keys,
@@ -91,7 +90,6 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let review = app.review.clone();
     let gauges = app.index.view.gauges.clone();
     let search = app.manifest.filter.text().to_owned();
-    let selected_topic = app.selected_topic_file();
     let report = app.findings.report.clone();
     let nouns = app.backend.backend().nouns();
     let keys = app.key_state();
@@ -105,13 +103,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             review: &review,
             theme: &theme,
             focused: !editing && app.focus == pane,
-            selected: shown
-                .inspection()
-                .and_then(|i| app.manifest.selected_entry(i)),
+            selected_row: app.manifest.selected_row(),
             gauges: &gauges,
             search: &search,
             editing,
-            selected_topic: selected_topic.as_deref(),
             report: report.as_deref(),
             nouns,
             keys: &keys,

@@ -229,3 +229,18 @@ fn a_list_row_draws_its_description_redacted_on_both_formats() {
         assert!(!screen.contains(&TOKEN[..8]), "{format:?}: {screen}");
     }
 }
+
+/// With no memory to select, the memory pane says so in the same words on both formats (a
+/// Claude Code folder said "no topic file selected").
+#[test]
+fn an_empty_folder_says_no_memory_selected_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let h = workbench(&folder);
+        let screen = h.screen();
+        assert!(
+            screen.contains("(no memory selected)"),
+            "{format:?}: {screen}"
+        );
+    }
+}

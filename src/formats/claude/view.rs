@@ -5,13 +5,16 @@
 use std::sync::Arc;
 
 use super::super::view::{
-    Gauge, IndexLine, IndexMark, IndexView, ListRow, ListView, RowState, StateLine, Tone,
+    Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
+    MemoryView, RowState, Segment, StateLine, Tone,
 };
 use crate::claude::folder::IndexFile;
+use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
 use crate::claude::{LoadLimits, Snapshot, Topic, audit};
 use crate::finding::{Finding, Severity};
 use crate::memory::Memory;
+use crate::redact::{redact, redact_json};
 
 /// A reading of a Claude Code folder as the workbench shows it.
 #[derive(Debug, Clone)]
@@ -149,6 +152,62 @@ impl ClaudeView {
         }
     }
 
+    /// The memory pane's view of row `i`: the topic file's every frontmatter field (a nested
+    /// block indented below its key), its findings, whether Claude Code loads it, its body.
+    pub(crate) fn memory_view(&self, i: usize) -> Option<MemoryView> {
+        let file = self.order.get(i)?;
+        let topic = self.topic(file)?;
+        let mut head = vec![HeadLine::field("file", &topic.file)];
+        match topic.frontmatter() {
+            None => head.push(HeadLine::toned("unreadable", "", Look::Tone(Tone::Error))),
+            Some(Frontmatter::Missing) => head.push(HeadLine::toned(
+                "frontmatter",
+                "none",
+                Look::Tone(Tone::Warning),
+            )),
+            Some(Frontmatter::Invalid { line, message }) => head.push(HeadLine::toned(
+                "frontmatter",
+                &format!("invalid YAML at line {line}: {message}"),
+                Look::Tone(Tone::Error),
+            )),
+            Some(Frontmatter::Fields(fields)) => {
+                for (key, value) in fields {
+                    // credentials redacted, nested fields included
+                    let mut value = value.clone();
+                    redact_json(&mut value);
+                    push_field(&mut head, &redact(key), 0, &value);
+                }
+            }
+        }
+        let mut after = Vec::new();
+        if self.past_cut(file) {
+            // what the row's `✂` says, in words
+            after.push((
+                "✂ not loaded: its MEMORY.md entry is past the load cut".to_owned(),
+                Tone::Warning,
+            ));
+        }
+        Some(MemoryView {
+            name: topic.name().to_owned(),
+            file: topic.file.clone(),
+            notes: if topic.name_from_file() {
+                vec!["no name: file name shown"]
+            } else {
+                Vec::new()
+            },
+            head,
+            findings: self.findings_for(file).cloned().collect(),
+            reason: None,
+            after,
+            text: Some(MemoryText {
+                text: redact(topic.body()).into_owned(),
+                first_line: self.memories.get(i).map_or(1, |memory| memory.body_line),
+                numbered: None,
+            }),
+            description_at: None,
+        })
+    }
+
     /// The file of the topic named `name` (or whose file is `name`).
     pub fn file_named(&self, name: &str) -> Option<String> {
         self.snapshot.find(name).map(|t| t.file.clone())
@@ -239,4 +298,31 @@ impl ClaudeView {
             ],
         }
     }
+}
+
+/// One frontmatter field; a nested block (`metadata:`) a line of its own, its fields below
+/// it, indented.
+fn push_field(head: &mut Vec<HeadLine>, key: &str, depth: usize, value: &serde_json::Value) {
+    let value = match value {
+        serde_json::Value::Object(map) => {
+            head.push(HeadLine::Field {
+                label: key.to_owned(),
+                depth,
+                value: Vec::new(),
+            });
+            for (inner, value) in map {
+                push_field(head, inner, depth + 1, value);
+            }
+            return;
+        }
+        other => display_value(other),
+    };
+    head.push(HeadLine::Field {
+        label: key.to_owned(),
+        depth,
+        value: vec![Segment {
+            text: value,
+            look: Look::Plain,
+        }],
+    });
 }

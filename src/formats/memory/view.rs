@@ -3,11 +3,14 @@
 
 use super::super::entry_key;
 use super::super::view::{
-    Gauge, IndexLine, IndexMark, IndexView, ListRow, ListView, RowState, StateLine, Tone, drift,
+    Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
+    MemoryView, RowState, Segment, StateLine, Tone, drift,
 };
+use crate::redact::redact;
 use crate::store::LockState;
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
+use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 
 /// The index pane of `inspection`: `MEMORY.md` on disk beside the index its manifest derives,
 /// the drift marked line by line; when bad entries make the set unreadable, against the index
@@ -81,18 +84,7 @@ pub(crate) fn index_view(inspection: &Inspection) -> IndexView {
 /// The list pane's row `i` of `inspection`: an entry of the manifest with its state.
 pub(crate) fn row_at(inspection: &Inspection, i: usize) -> Option<ListRow<'_>> {
     let entry = inspection.entries.get(i)?;
-    let state = match &entry.state {
-        EntryState::Valid(_) => RowState::Reads {
-            health: None,
-            past_cut: false,
-        },
-        EntryState::Invalid { .. } => RowState::Invalid,
-        EntryState::Missing => RowState::Missing,
-        EntryState::Escapes => RowState::Escapes,
-        EntryState::UnsafeName => RowState::UnsafeName,
-        EntryState::NotAFile { .. } => RowState::NotAFile,
-        EntryState::Unreadable(_) => RowState::Unreadable,
-    };
+    let state = row_state(entry);
     Some(ListRow {
         name: entry_key(entry),
         kind: entry.record().map(|r| r.kind().as_str()),
@@ -138,7 +130,7 @@ pub(crate) fn list_view(inspection: &Inspection) -> ListView {
 }
 
 /// Why an entry is not a valid record, in one line (a valid one: its description).
-pub(crate) fn entry_reason(entry: &ManifestEntry) -> String {
+fn entry_reason(entry: &ManifestEntry) -> String {
     match &entry.state {
         EntryState::Valid(r) => r.description().to_owned(),
         EntryState::Invalid { error, .. } => match error.line() {
@@ -152,5 +144,117 @@ pub(crate) fn entry_reason(entry: &ManifestEntry) -> String {
         EntryState::UnsafeName => "the manifest lists an unsafe file name".into(),
         EntryState::NotAFile { kind } => format!("a {kind}, not a regular file"),
         EntryState::Unreadable(e) => e.clone(),
+    }
+}
+
+/// How an entry stands, as a list row says it.
+fn row_state(entry: &ManifestEntry) -> RowState {
+    match &entry.state {
+        EntryState::Valid(_) => RowState::Reads {
+            health: None,
+            past_cut: false,
+        },
+        EntryState::Invalid { .. } => RowState::Invalid,
+        EntryState::Missing => RowState::Missing,
+        EntryState::Escapes => RowState::Escapes,
+        EntryState::UnsafeName => RowState::UnsafeName,
+        EntryState::NotAFile { .. } => RowState::NotAFile,
+        EntryState::Unreadable(_) => RowState::Unreadable,
+    }
+}
+
+/// The memory pane's view of row `i`: a record's fields, size against the budgets and body;
+/// a file that does not parse, numbered, its error at its line; an entry with no file, why.
+pub(crate) fn memory_view(inspection: &Inspection, i: usize) -> Option<MemoryView> {
+    let entry = inspection.entries.get(i)?;
+    let mut view = MemoryView {
+        name: entry_key(entry).to_owned(),
+        file: entry.file.clone(),
+        notes: Vec::new(),
+        head: Vec::new(),
+        findings: Vec::new(),
+        reason: None,
+        after: Vec::new(),
+        text: None,
+        description_at: None,
+    };
+    match &entry.state {
+        EntryState::Valid(record) => {
+            view.head = vec![
+                HeadLine::field("name", record.name()),
+                HeadLine::toned("type", record.kind().as_str(), Look::Kind),
+                HeadLine::field("description", &redact(record.description())),
+                HeadLine::field("file", &entry.file),
+                size(&record.to_file_text()),
+            ];
+            // the codec writes a record's description on line 3 of its file
+            view.description_at = Some((3, 2));
+            view.text = Some(MemoryText {
+                text: redact(record.body()).into_owned(),
+                first_line: record.body_line(),
+                numbered: None,
+            });
+        }
+        EntryState::Invalid { error, raw } => {
+            let reason = entry_reason(entry);
+            view.head = vec![
+                HeadLine::Said(said(entry), Tone::Error),
+                HeadLine::field("file", &entry.file),
+                HeadLine::toned("error", &reason, Look::Tone(Tone::Error)),
+                size(raw),
+            ];
+            view.reason = Some(reason);
+            view.text = Some(MemoryText {
+                text: redact(raw).into_owned(),
+                first_line: 1,
+                numbered: Some(error.line()),
+            });
+        }
+        _ => {
+            let reason = entry_reason(entry);
+            view.head = vec![
+                HeadLine::Said(said(entry), Tone::Error),
+                HeadLine::field("file", &entry.file),
+                HeadLine::toned("problem", &reason, Look::Tone(Tone::Error)),
+            ];
+            view.reason = Some(reason);
+        }
+    }
+    Some(view)
+}
+
+/// An entry's state as its mark and word ("✗ invalid").
+fn said(entry: &ManifestEntry) -> String {
+    let (mark, word) = row_state(entry).mark_and_word();
+    format!("{mark} {word}")
+}
+
+/// A record file's size against the budgets, each over its budget said as an error.
+fn size(text: &str) -> HeadLine {
+    let (bytes, lines) = (text.len(), count_lines(text));
+    let look = |over: bool| {
+        if over {
+            Look::Tone(Tone::Error)
+        } else {
+            Look::Plain
+        }
+    };
+    HeadLine::Field {
+        label: "size".to_owned(),
+        depth: 0,
+        value: vec![
+            Segment {
+                text: format!("{bytes}/{MAX_RECORD_BYTES} bytes"),
+                look: look(bytes > MAX_RECORD_BYTES),
+            },
+            Segment {
+                text: " · ".to_owned(),
+                look: Look::Plain,
+            },
+            Segment {
+                text: format!("{lines}/{MAX_RECORD_LINES} lines"),
+                look: look(lines > MAX_RECORD_LINES),
+            },
+        ],
     }
 }

@@ -16,7 +16,6 @@ use crate::formats::{Gauge, ListView, RowState, Shown};
 use crate::redact::redact;
 use crate::sanitize;
 use crate::store::StrayKind;
-use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
@@ -129,10 +128,9 @@ impl ManifestPane {
             .and_then(|i| self.strays.get(i))
     }
 
-    pub fn selected_entry<'a>(&self, inspection: &'a Inspection) -> Option<&'a ManifestEntry> {
-        self.visible
-            .get(self.selected)
-            .and_then(|&i| inspection.entries.get(i))
+    /// The selected row's place in the reading, if the selection is on one of its rows.
+    pub fn selected_row(&self) -> Option<usize> {
+        self.visible.get(self.selected).copied()
     }
 
     fn move_selection(&mut self, action: Action) -> bool {

@@ -2,7 +2,6 @@
 //! of the actions that concern only itself (scrolling, moving the selection, opening its input
 //! line). The app asks the focused component first and handles what it hands back.
 
-pub mod claude;
 pub mod diff;
 pub mod findings;
 pub mod history;
@@ -26,7 +25,6 @@ use super::keymap::{Action, Scope};
 use super::review::Review;
 use super::theme::Theme;
 use crate::sanitize;
-use crate::store::inspect::{EntryState, ManifestEntry};
 
 /// What a component may read while it draws: the folder state, the review state, the theme.
 pub struct Ctx<'a> {
@@ -36,17 +34,14 @@ pub struct Ctx<'a> {
     pub theme: &'a Theme,
     /// The component has the keyboard (its border is highlighted).
     pub focused: bool,
-    /// The Manifest's selected entry (what the Record pane shows).
-    pub selected: Option<&'a ManifestEntry>,
+    /// The list's selected row (what the Record pane shows), by its place in the reading.
+    pub selected_row: Option<usize>,
     /// The index's use of its limits (the list's gauges).
     pub gauges: &'a [crate::formats::Gauge],
     /// The Manifest's filter: what `n`/`N` look for in the Record pane.
     pub search: &'a str,
     /// The editor covers the detail half of a view: draw only the list.
     pub editing: bool,
-    /// The list's selected topic file, on a folder whose memories are whole files (the
-    /// panes then draw topic files; see [`claude`]).
-    pub selected_topic: Option<&'a str>,
     /// The set's last check (the Findings view's): the Record pane lists the selected
     /// memory's findings from it.
     pub report: Option<&'a crate::content::report::SetReport>,
@@ -119,24 +114,6 @@ pub fn block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Bl
         .borders(Borders::ALL)
         .border_style(theme.border(focused))
         .title(title)
-}
-
-/// The marker and word for an entry's state.
-pub fn state_marker(state: &EntryState) -> (&'static str, &'static str) {
-    match state {
-        EntryState::Valid(_) => ("✓", "valid"),
-        EntryState::Invalid { .. } => ("✗", "invalid"),
-        EntryState::Missing => ("?", "missing"),
-        EntryState::Escapes => ("↗", "escapes"),
-        EntryState::UnsafeName => ("!", "unsafe name"),
-        EntryState::NotAFile { .. } => ("✗", "not a file"),
-        EntryState::Unreadable(_) => ("✗", "unreadable"),
-    }
-}
-
-/// Why an entry is not a valid record, in one line (untrusted: sanitize before showing).
-pub fn state_reason(entry: &ManifestEntry) -> String {
-    crate::formats::entry_reason(entry)
 }
 
 /// A scroll position clamped to the content.

@@ -1,18 +1,19 @@
-//! Record pane: the selected record's fields, file, size against the budgets and its body,
-//! wrapped and scrollable; for an invalid file the raw text with the error and its line.
+//! Record pane: the selected memory as its format reads it ([`MemoryView`], made by the
+//! backend): its fields, its findings, and its body, wrapped and scrollable; for a file that
+//! does not parse the raw text with the error and its line; for a file outside the set (the
+//! list's selection on one) what it is.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::{Component, Ctx, Detail, block, findings, labelled, state_marker, state_reason};
+use super::{Component, Ctx, Detail, block, findings};
 use crate::content::report::SetReport;
 use crate::finding::Finding;
+use crate::formats::{HeadLine, Look, MemoryText, MemoryView, Segment};
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::inspect::{EntryState, ManifestEntry};
-use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::theme::Theme;
 
@@ -21,27 +22,17 @@ pub struct RecordPane {
     pub view: Detail,
     /// What `n`/`N` look for: the Manifest's filter at the last render.
     search: String,
-    /// The entry last shown: another one starts at the top, whatever changed the selection.
+    /// The memory last shown: another one starts at the top, whatever changed the selection.
     shown: Option<String>,
     /// The file outside the set the Manifest's selection is on (set by the app).
     pub stray: Option<super::strays::StrayView>,
     /// The strays whose bytes were asked for and have not arrived yet.
     pub stray_reads: Vec<String>,
-    /// A line of the record's file to scroll to and mark at the next render (a jump from
+    /// A line of the memory's file to scroll to and mark at the next render (a jump from
     /// the Findings view).
     pub goto: Option<usize>,
-    /// The row marked by the last jump, while the same entry is shown.
+    /// The row marked by the last jump, while the same memory is shown.
     marked: Option<usize>,
-}
-
-impl RecordPane {
-    /// Shows the item `key`: another one than last time starts at the top.
-    pub fn follow(&mut self, key: &str) {
-        if self.shown.as_deref() != Some(key) {
-            self.view.scroll = 0;
-            self.shown = Some(key.to_owned());
-        }
-    }
 }
 
 impl Component for RecordPane {
@@ -51,44 +42,55 @@ impl Component for RecordPane {
 
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         ctx.search.clone_into(&mut self.search);
-        if let Some(view) = ctx.shown.topics() {
-            return super::claude::render_record(self, frame, area, ctx, view, ctx.selected_topic);
-        }
-        let (entry, theme, focused) = (ctx.selected, ctx.theme, ctx.focused);
-        let stray = self.stray.as_ref().filter(|_| entry.is_none());
-        let title = match (entry, stray) {
-            (Some(e), _) => format!(
-                " {}: {} ",
-                ctx.nouns.item,
-                sanitize::line(super::manifest::entry_key(e))
-            ),
+        let (theme, focused) = (ctx.theme, ctx.focused);
+        let row = ctx.selected_row;
+        let memory = row.and_then(|i| ctx.shown.memory_view(i));
+        let stray = self.stray.as_ref().filter(|_| memory.is_none());
+        let title = match (&memory, stray) {
+            (Some(m), _) => {
+                let notes: String = m.notes.iter().map(|n| format!(" ({n})")).collect();
+                format!(" {}: {}{notes} ", ctx.nouns.item, sanitize::line(&m.name))
+            }
             (None, Some(stray)) => super::strays::title(stray),
             (None, None) => format!(" {} ", ctx.nouns.item),
         };
         let block = block(title, focused, theme);
-        let key = entry
-            .map(|e| super::manifest::entry_key(e).to_owned())
-            .or_else(|| stray.map(|s| s.file.clone()));
+        let key = match (&memory, stray) {
+            (Some(_), _) => row.and_then(|i| ctx.shown.key_at(i)).map(str::to_owned),
+            (None, stray) => stray.map(|s| s.file.clone()),
+        };
         if key != self.shown {
             self.view.scroll = 0;
             self.marked = None;
             self.shown = key;
         }
-        let mut found = entry
-            .map(|e| findings_of(std::iter::empty(), ctx.report, &e.file))
-            .unwrap_or_default();
-        // an entry that does not read already says why on its error line
-        if let Some(e) = entry.filter(|e| e.record().is_none()) {
-            let reason = state_reason(e);
-            found.retain(|f| f.message != reason);
-        }
-        let mut lines = match (entry, stray) {
-            (Some(entry), _) => content(entry, &finding_lines(&found, theme), theme),
-            (None, Some(stray)) => super::strays::lines(stray, theme),
-            (None, None) => vec![Line::styled("(no memory selected)", theme.dim())],
+        let Some(memory) = memory else {
+            let lines = match stray {
+                Some(stray) => super::strays::lines(stray, theme),
+                None => vec![Line::styled("(no memory selected)", theme.dim())],
+            };
+            self.view.render(frame, area, block, lines);
+            return;
         };
-        if let (Some(line), Some(entry)) = (self.goto.take(), entry) {
-            let row = row_of_line(entry, line, found.len()).min(lines.len().saturating_sub(1));
+        let mut found = findings_of(memory.findings.iter(), ctx.report, &memory.file);
+        // a memory that does not read already says why on its error line
+        if let Some(reason) = &memory.reason {
+            found.retain(|f| &f.message != reason);
+        }
+        let head = head_lines(&memory, theme);
+        // the rows above the text: the head, the findings, what is said after them, the rule
+        let above = head.len() + found.len() + memory.after.len() + 1;
+        let mut lines = head;
+        lines.extend(finding_lines(&found, theme));
+        lines.extend(memory.after.iter().map(|(text, tone)| {
+            Line::styled(sanitize::line(text).into_owned(), theme.tone(*tone))
+        }));
+        if let Some(text) = &memory.text {
+            lines.push(Line::styled("─".repeat(12), theme.dim()));
+            lines.extend(text_lines(text, theme));
+        }
+        if let Some(line) = self.goto.take() {
+            let row = row_of_line(&memory, line, above).min(lines.len().saturating_sub(1));
             let width = block.inner(area).width as usize;
             // Rows as drawn: the lines before it may wrap.
             self.view.scroll = crate::tui::text::wrap(lines[..row].to_vec(), width).len();
@@ -118,21 +120,12 @@ impl Component for RecordPane {
     }
 }
 
-/// The row of [`content`] that shows line `line` (1-based) of the entry's file, below its
-/// `findings` rows.
-fn row_of_line(entry: &ManifestEntry, line: usize, findings: usize) -> usize {
-    match &entry.state {
-        EntryState::Valid(record) => {
-            let body = record.body_line();
-            if line >= body {
-                VALID_HEADER_ROWS + findings + line - body
-            } else if line == DESCRIPTION_LINE {
-                2
-            } else {
-                0
-            }
-        }
-        EntryState::Invalid { .. } => INVALID_HEADER_ROWS + findings + line.saturating_sub(1),
+/// The row that shows line `line` (1-based) of the memory's file, `above` the rows over its
+/// text; the row of its description, if the line holds it; else the top.
+fn row_of_line(memory: &MemoryView, line: usize, above: usize) -> usize {
+    match (&memory.text, memory.description_at) {
+        (Some(text), _) if line >= text.first_line => above + line - text.first_line,
+        (_, Some((at, row))) if at == line => row,
         _ => 0,
     }
 }
@@ -178,115 +171,107 @@ pub(crate) fn finding_lines(found: &[&Finding], theme: &Theme) -> Vec<Line<'stat
         .collect()
 }
 
-/// The rows above a valid record's body (and its findings): name, type, description, file,
-/// size, the rule.
-const VALID_HEADER_ROWS: usize = 6;
-/// The rows above an invalid file's text (and its findings): the state, file, error, size,
-/// the rule.
-const INVALID_HEADER_ROWS: usize = 5;
-/// The codec writes a record's description on line 3 of its file.
-const DESCRIPTION_LINE: usize = 3;
+/// The narrowest a label column is (`description` and a space).
+const LABEL_WIDTH: usize = 11;
+/// The widest a label column grows for long field names.
+const MAX_LABEL_WIDTH: usize = 24;
 
-fn field(label: &str, value: &str, theme: &Theme) -> Line<'static> {
-    labelled(label, value, Style::default(), theme)
-}
-
-fn size_line(text: &str, theme: &Theme) -> Line<'static> {
-    let (bytes, lines) = (text.len(), count_lines(text));
-    let style = |over: bool| {
-        if over {
-            theme.error()
-        } else {
-            Style::default()
-        }
-    };
-    Line::from(vec![
-        Span::styled(format!("{:<12}", "size"), theme.label()),
-        Span::styled(
-            format!("{bytes}/{MAX_RECORD_BYTES} bytes"),
-            style(bytes > MAX_RECORD_BYTES),
-        ),
-        Span::raw(" · "),
-        Span::styled(
-            format!("{lines}/{MAX_RECORD_LINES} lines"),
-            style(lines > MAX_RECORD_LINES),
-        ),
-    ])
-}
-
-fn content(entry: &ManifestEntry, findings: &[Line<'static>], theme: &Theme) -> Vec<Line<'static>> {
+/// The lines above the findings: each field's label in one column (as wide as the widest,
+/// nested ones indented by two per level), its value beside it, a value's further lines
+/// below it.
+fn head_lines(memory: &MemoryView, theme: &Theme) -> Vec<Line<'static>> {
+    let width = memory
+        .head
+        .iter()
+        .filter_map(|line| match line {
+            HeadLine::Field { label, depth, .. } => Some(depth * 2 + label.chars().count()),
+            HeadLine::Said(..) => None,
+        })
+        .max()
+        .unwrap_or(0)
+        .clamp(LABEL_WIDTH, MAX_LABEL_WIDTH);
     let mut lines = Vec::new();
-    match &entry.state {
-        EntryState::Valid(record) => {
-            lines.push(field("name", record.name(), theme));
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<12}", "type"), theme.label()),
-                Span::styled(
-                    record.kind().as_str().to_owned(),
-                    theme.kind(record.kind().as_str()),
-                ),
-            ]));
-            // Credentials are drawn redacted, as the audit reports them.
-            lines.push(field("description", &redact(record.description()), theme));
-            lines.push(field("file", &entry.file, theme));
-            lines.push(size_line(&record.to_file_text(), theme));
-            lines.extend_from_slice(findings);
-            lines.push(Line::styled("─".repeat(12), theme.dim()));
-            lines.extend(
-                sanitize::lines(&redact(record.body()))
-                    .into_iter()
-                    .map(Line::from),
-            );
-        }
-        EntryState::Invalid { error, raw } => {
-            let (marker, word) = state_marker(&entry.state);
-            lines.push(Line::styled(format!("{marker} {word}"), theme.error()));
-            lines.push(field("file", &entry.file, theme));
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<12}", "error"), theme.label()),
-                Span::styled(
-                    sanitize::line(&state_reason(entry)).into_owned(),
-                    theme.error(),
-                ),
-            ]));
-            lines.push(size_line(raw, theme));
-            lines.extend_from_slice(findings);
-            lines.push(Line::styled("─".repeat(12), theme.dim()));
-            let bad = error.line();
-            let raw_lines = sanitize::lines(&redact(raw));
-            let count = raw_lines.len();
-            for (i, text) in raw_lines.into_iter().enumerate() {
-                let number = i + 1;
-                if number == count && text.is_empty() {
-                    break;
-                }
-                let here = bad == Some(number);
-                let style = if here { theme.error() } else { theme.dim() };
-                let mut line = Line::from(vec![
-                    Span::styled(
-                        format!("{number:>3}{} ", if here { '▶' } else { '│' }),
-                        style,
-                    ),
-                    Span::raw(text),
-                ]);
-                if here {
-                    line = line.patch_style(theme.error());
-                }
-                lines.push(line);
+    for line in &memory.head {
+        match line {
+            HeadLine::Said(text, tone) => lines.push(Line::styled(
+                sanitize::line(text).into_owned(),
+                theme.tone(*tone),
+            )),
+            HeadLine::Field {
+                label,
+                depth,
+                value,
+            } => {
+                let label = format!(
+                    "{:indent$}{}",
+                    "",
+                    sanitize::line(label),
+                    indent = depth * 2
+                );
+                let label = Span::styled(format!("{label:<width$} "), theme.label());
+                push_value(&mut lines, label, value, width, theme);
             }
         }
-        _ => {
-            let (marker, word) = state_marker(&entry.state);
-            lines.push(Line::styled(format!("{marker} {word}"), theme.error()));
-            lines.push(field("file", &entry.file, theme));
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<12}", "problem"), theme.label()),
-                Span::styled(
-                    sanitize::line(&state_reason(entry)).into_owned(),
-                    theme.error(),
-                ),
-            ]));
+    }
+    lines
+}
+
+/// A field's value beside its `label`: its segments in their looks; a one-part value of
+/// several lines goes on below the label, indented to the values' column.
+fn push_value(
+    lines: &mut Vec<Line<'static>>,
+    label: Span<'static>,
+    value: &[Segment],
+    width: usize,
+    theme: &Theme,
+) {
+    let mut spans = vec![label];
+    let mut more = Vec::new();
+    for (i, segment) in value.iter().enumerate() {
+        let style = match segment.look {
+            Look::Plain => Style::default(),
+            Look::Tone(tone) => theme.tone(tone),
+            Look::Kind => theme.kind(&segment.text),
+        };
+        let mut parts = sanitize::lines(&segment.text).into_iter();
+        spans.push(Span::styled(parts.next().unwrap_or_default(), style));
+        if i == 0 && value.len() == 1 {
+            more.extend(parts);
         }
+    }
+    lines.push(Line::from(spans));
+    lines.extend(
+        more.into_iter()
+            .map(|text| Line::raw(format!("{:width$} {text}", ""))),
+    );
+}
+
+/// The text below the rule: as written, or numbered with the line at fault marked.
+fn text_lines(text: &MemoryText, theme: &Theme) -> Vec<Line<'static>> {
+    let rows = sanitize::lines(&text.text);
+    let Some(bad) = text.numbered else {
+        return rows.into_iter().map(Line::from).collect();
+    };
+    let count = rows.len();
+    let mut lines = Vec::new();
+    for (i, row) in rows.into_iter().enumerate() {
+        let number = i + text.first_line;
+        if i + 1 == count && row.is_empty() {
+            break;
+        }
+        let here = bad == Some(number);
+        let style = if here { theme.error() } else { theme.dim() };
+        let mut line = Line::from(vec![
+            Span::styled(
+                format!("{number:>3}{} ", if here { '▶' } else { '│' }),
+                style,
+            ),
+            Span::raw(row),
+        ]);
+        if here {
+            line = line.patch_style(theme.error());
+        }
+        lines.push(line);
     }
     lines
 }
