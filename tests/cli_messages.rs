@@ -24,7 +24,7 @@ fn an_unknown_proposal_says_so_and_how_to_list_them() {
 }
 
 #[test]
-fn undoing_a_reject_says_it_changed_no_records() {
+fn undoing_a_reject_says_it_changed_no_memory() {
     let dir = workspace();
     add(dir.path(), "alpha", "a", "b");
     let reply = r#"[{"name":"beta","type":"user","description":"d","body":"b"}]"#;
@@ -37,7 +37,7 @@ fn undoing_a_reject_says_it_changed_no_records() {
     ok(memwb(dir.path(), &["reject", id.trim()]));
     assert_eq!(
         error_line(memwb(dir.path(), &["undo", "2"])),
-        "error: cannot undo entry 2: it was a reject, which changed no records"
+        "error: cannot undo entry 2: it was a reject, which changed no memory"
     );
     assert_eq!(
         refused(memwb(dir.path(), &["undo", "9"])),

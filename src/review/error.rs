@@ -63,7 +63,7 @@ pub enum ReviewError {
     NothingToAccept { code: String, name: String },
     #[error("no journal entry {id}")]
     EntryNotFound { id: u64 },
-    #[error("cannot undo entry {id}: it was a {op}, which changed no records")]
+    #[error("cannot undo entry {id}: it was a {op}, which changed no memory")]
     NothingToUndo { id: u64, op: &'static str },
     #[error("cannot undo entry {id}: {detail}; nothing was changed")]
     UndoBlocked { id: u64, detail: String },

@@ -250,6 +250,12 @@ fn the_command_line_says_memory_on_both_formats() {
         let id = listed[0]["id"].as_str().expect("an id").to_owned();
         hear(&["proposals"], "");
         hear(&["reject", &id, "--reason", "rotated"], "");
+        let reject = folder
+            .entry_ids()
+            .last()
+            .copied()
+            .expect("the rejection's entry");
+        hear(&["undo", &reject.to_string()], "");
         hear(&["undo"], "");
         hear(&["log"], "");
         hear(&["undo", "1"], "");
