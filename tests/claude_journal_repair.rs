@@ -1,5 +1,6 @@
 //! A damaged Claude Code journal (issue 20 item 11): `check` reports it, a pending intent and
 //! leftover `.memwb-*.tmp` files; `memwb repair --journal` moves the damage aside as on `.memory`.
+//! A journal of an older layout is read as the format says.
 
 use crate::common;
 
@@ -120,4 +121,29 @@ fn check_reports_a_pending_intent_and_leftover_temporary_files() {
     assert!(check.contains("journal-pending"), "{check}");
     assert!(check.contains("temp-file"), "{check}");
     assert!(check.contains(".memwb-tea.md.1234.tmp"), "{check}");
+}
+
+/// An entry written before `indexes` existed (MEMORY.md kept whole in `files`, nothing saying
+/// it is an index) is read as the format says: MEMORY.md is an index, not a memory named
+/// "MEMORY".
+#[test]
+fn an_entry_of_the_layout_before_indexes_does_not_count_the_index_as_a_memory() {
+    let home = tempfile::tempdir().expect("home");
+    let state = tempfile::tempdir().expect("state");
+    let memory = home.path().join("memory");
+    fs::create_dir(&memory).expect("mkdir");
+    // A topic file and no index: the first `add` creates MEMORY.md whole.
+    let topic =
+        "---\nname: tea\ndescription: about tea\nmetadata:\n  type: project\n---\nAll about tea.\n";
+    fs::write(memory.join("tea.md"), topic).expect("topic");
+    ok(add(home.path(), &memory, state.path(), "alpha"));
+    let journal = journal_in(state.path());
+    let text = fs::read_to_string(&journal).expect("journal");
+    let field = r#","indexes":["MEMORY.md"]"#;
+    assert!(text.contains(field), "{text}");
+    fs::write(&journal, text.replace(field, "")).expect("old layout");
+
+    let log = ok(memwb_claude(home.path(), &memory, state.path(), &["log"]));
+    assert!(log.contains("alpha"), "{log}");
+    assert!(!log.contains("MEMORY"), "{log}");
 }

@@ -84,6 +84,27 @@ fn parse_line(bytes: &[u8]) -> Result<Line, String> {
     }
 }
 
+impl Journal {
+    /// A line as this journal's format reads it: an entry written before `indexes` existed
+    /// gets them from the whole files it holds that the format keeps as an index.
+    fn parse(&self, bytes: &[u8]) -> Result<Line, String> {
+        let mut line = parse_line(bytes)?;
+        let entry = match &mut line {
+            Line::Entry(entry) => &mut **entry,
+            Line::Marker(Marker::Intent(intent)) => &mut intent.entry,
+            Line::Marker(_) => return Ok(line),
+        };
+        if entry.indexes.is_empty() {
+            let index_files = self.home.index_files();
+            entry.indexes = (entry.files.iter().map(|image| &image.file))
+                .filter(|file| index_files.contains(&file.as_str()))
+                .cloned()
+                .collect();
+        }
+        Ok(line)
+    }
+}
+
 /// A journal line that is not a valid entry, intent or mark.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Damage {
@@ -197,7 +218,7 @@ impl Journal {
                     reason,
                 })
             };
-            match parse_line(line) {
+            match self.parse(line) {
                 Err(e) => damage(format!("not a valid entry: {e}")),
                 Ok(Line::Entry(entry)) => scan.entries.push(*entry),
                 Ok(Line::Marker(Marker::Intent(intent))) => {

@@ -77,6 +77,11 @@ pub trait JournalHome: Debug + Send + Sync {
     fn hooks(&self) -> &IoHooks;
     /// Takes the format's write lock; it is held until the returned guard is dropped.
     fn lock(&self) -> Result<Box<dyn Any>, ReviewError>;
+    /// The files the format keeps as an index rather than as one memory (none by default):
+    /// an entry written before it listed its `indexes` is read with these.
+    fn index_files(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// A directory under `.memory`, opened without following links.

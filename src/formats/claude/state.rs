@@ -6,6 +6,7 @@ use std::any::Any;
 use std::path::PathBuf;
 
 use super::ClaudeBackend;
+use super::journal::index_lines::LINE_FILES;
 use crate::claude::ClaudeState;
 use crate::formats::{ChangeLock, FormatError, StatePlace};
 use crate::fs::IoHooks;
@@ -49,6 +50,10 @@ impl JournalHome for ClaudeState {
 
     fn lock(&self) -> Result<Box<dyn Any>, ReviewError> {
         Ok(Box::new(ClaudeState::lock(self)?))
+    }
+
+    fn index_files(&self) -> &'static [&'static str] {
+        &LINE_FILES
     }
 }
 

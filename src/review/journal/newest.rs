@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 
-use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker, invalid, parse_line};
+use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker, invalid};
 use crate::fs::FsError;
 use crate::review::error::ReviewError;
 
@@ -40,7 +40,7 @@ impl Journal {
             .len();
         let mut marks: HashMap<u64, Mark> = HashMap::new();
         let mut take = |line: &[u8]| -> ControlFlow<()> {
-            match parse_line(line) {
+            match self.parse(line) {
                 Ok(Line::Entry(entry)) => visit(*entry),
                 Ok(Line::Marker(Marker::Committed(id))) => {
                     marks.insert(id, Mark::Committed);
