@@ -515,6 +515,16 @@ mod claude {
     /// Undoing one journaled change of every topic file (what approving a proposal of
     /// [`CLAUDE_FILES`] files journals), remade untimed before each run.
     fn undo_wide_change(dir: &Path) -> Stats {
+        undo_wide(dir, true)
+    }
+
+    /// The same undo's write alone: `Backend::undo`, without the read of the folder after it
+    /// and the frame.
+    fn undo_write_alone(dir: &Path) -> Stats {
+        undo_wide(dir, false)
+    }
+
+    fn undo_wide(dir: &Path, to_screen: bool) -> Stats {
         let folder = folder(dir);
         let (mut app, mut terminal) = app(&folder);
         Stats(
@@ -539,8 +549,32 @@ mod claude {
                     let entry = entry.expect("journaled");
                     let reload = Job::Reload.run(&Open::Claude(folder.clone()));
                     app.update(Event::Job(Box::new(reload)));
-                    on_screen(&folder, &mut app, &mut terminal, Job::Undo(Box::new(entry)))
+                    if to_screen {
+                        return on_screen(
+                            &folder,
+                            &mut app,
+                            &mut terminal,
+                            Job::Undo(Box::new(entry)),
+                        );
+                    }
+                    let start = Instant::now();
+                    let undone = Open::Claude(folder.clone()).backend().undo(&entry);
+                    let took = start.elapsed();
+                    assert!(undone.is_ok(), "{:?}", undone.err());
+                    took
                 })
+                .collect(),
+        )
+    }
+
+    /// A reload: the whole folder and its journal read and drawn, which every job above ends
+    /// with (`Job::run` reads the folder after it); what an undo costs beyond it is its write.
+    fn reload(dir: &Path) -> Stats {
+        let folder = folder(dir);
+        let (mut app, mut terminal) = app(&folder);
+        Stats(
+            (0..RUNS)
+                .map(|_| on_screen(&folder, &mut app, &mut terminal, Job::Reload))
                 .collect(),
         )
     }
@@ -601,10 +635,12 @@ mod claude {
 
     /// Runs the cases whose label holds one of `filters` (all when there is none).
     pub fn bench(base: &Path, filters: &[&str]) {
-        let runs: [(&str, Case); 4] = [
+        let runs: [(&str, Case); 6] = [
             ("save a 10 KB topic -> on screen", save),
             ("R (index fix) -> its modal", plan_index_fix),
             ("undo a 200-file change -> on screen", undo_wide_change),
+            ("undo a 200-file change: its write alone", undo_write_alone),
+            ("reload (every job's read after) -> on screen", reload),
             ("outside write -> on screen", outside_write),
         ];
         for (what, run) in runs {
