@@ -113,11 +113,16 @@ fn save(dir: &Path) -> Stats {
 
 /// `R`: planning the index fix, up to the frame with its confirmation.
 fn plan_index_fix(dir: &Path) -> Stats {
+    repeated(dir, || Job::PlanIndexFix)
+}
+
+/// `job()` run [`RUNS`] times on one folder, each to the frame that shows its outcome.
+fn repeated(dir: &Path, job: fn() -> Job) -> Stats {
     let folder = folder(dir);
     let (mut app, mut terminal) = app(&folder);
     Stats(
         (0..RUNS)
-            .map(|_| on_screen(&folder, &mut app, &mut terminal, Job::PlanIndexFix))
+            .map(|_| on_screen(&folder, &mut app, &mut terminal, job()))
             .collect(),
     )
 }
@@ -175,13 +180,7 @@ fn undo_wide(dir: &Path, to_screen: bool) -> Stats {
 /// A reload: the whole folder and its journal read and drawn, which every job above ends
 /// with (`Job::run` reads the folder after it); what an undo costs beyond it is its write.
 fn reload(dir: &Path) -> Stats {
-    let folder = folder(dir);
-    let (mut app, mut terminal) = app(&folder);
-    Stats(
-        (0..RUNS)
-            .map(|_| on_screen(&folder, &mut app, &mut terminal, Job::Reload))
-            .collect(),
-    )
+    repeated(dir, || Job::Reload)
 }
 
 /// Another program writes a topic file; the watcher reads it and the app draws the frame
