@@ -6,9 +6,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use similar::{ChangeTag, TextDiff};
 
+use crate::formats::RecordInput;
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::RecordInput;
 use crate::tui::theme::Theme;
 
 const LABEL: usize = 12;
