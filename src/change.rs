@@ -213,6 +213,45 @@ impl Changed {
     }
 }
 
+/// One file's text before and after (`before: None`: it does not exist yet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextChange {
+    pub file: String,
+    pub before: Option<String>,
+    pub after: String,
+}
+
+impl TextChange {
+    /// Whether the text changes at all.
+    pub fn changed(&self) -> bool {
+        self.before.as_deref() != Some(self.after.as_str())
+    }
+}
+
+/// A rebuild of a folder's index planned, shown before it is written (`index --fix`, `R`):
+/// the index's text (and its archive's) before and after, and what the rebuild does in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexPlan {
+    pub index: TextChange,
+    /// Set when entries move out.
+    pub archive: Option<TextChange>,
+    /// The dangling entry lines taken out, as written.
+    pub removed: Vec<String>,
+    /// Files given an entry.
+    pub added: Vec<String>,
+    /// Files whose entries moved to the archive, oldest first.
+    pub archived: Vec<String>,
+    /// Still past the load limit after archiving every entry (the rest is not entries).
+    pub still_over: bool,
+}
+
+impl IndexPlan {
+    /// Whether the plan changes nothing.
+    pub fn is_empty(&self) -> bool {
+        !self.index.changed() && self.archive.as_ref().is_none_or(|a| !a.changed())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

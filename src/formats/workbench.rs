@@ -13,7 +13,7 @@ use crate::store::{Record, StoreError};
 /// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
 /// files as read: each file's text before and after, and what the fix does. Written only if
 /// every file still holds the text it was planned from.
-pub use crate::claude::edit::IndexFix as IndexPlan;
+pub use crate::change::IndexPlan;
 
 /// The four fields the editor edits, in its order (name, type, description, body).
 pub type Fields = [String; 4];

@@ -372,7 +372,7 @@ fn render_confirm(frame: &mut Frame, question: &str, app: &mut App) {
 }
 
 /// `R`: the planned fix of MEMORY.md as a diff, then yes or no.
-fn render_fix(frame: &mut Frame, fix: &crate::claude::edit::IndexFix, app: &mut App) {
+fn render_fix(frame: &mut Frame, fix: &crate::formats::IndexPlan, app: &mut App) {
     let theme = app.theme;
     let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
     let block = Block::default()

@@ -5,6 +5,8 @@
 
 use jiff::Timestamp;
 
+pub use crate::change::{IndexPlan as IndexFix, TextChange};
+
 use super::index_lines::{IndexText, append_entry, entry_line, section_end};
 use crate::claude::folder::{Snapshot, Topic};
 use crate::claude::index::ARCHIVE_FILE;
@@ -56,41 +58,6 @@ impl TopicSummary {
             .filter(|t| t.file != ARCHIVE_FILE)
             .map(Self::of)
             .collect()
-    }
-}
-
-/// One file's text before and after (`before: None`: it does not exist yet).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextChange {
-    pub file: String,
-    pub before: Option<String>,
-    pub after: String,
-}
-
-impl TextChange {
-    pub fn changed(&self) -> bool {
-        self.before.as_deref() != Some(self.after.as_str())
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexFix {
-    pub index: TextChange,
-    /// Set when entries move out.
-    pub archive: Option<TextChange>,
-    /// The dangling entry lines taken out, as written.
-    pub removed: Vec<String>,
-    /// Files given an entry.
-    pub added: Vec<String>,
-    /// Files whose entries moved to the archive, oldest first.
-    pub archived: Vec<String>,
-    /// Still past the load limit after archiving every entry (the rest is not entries).
-    pub still_over: bool,
-}
-
-impl IndexFix {
-    pub fn is_empty(&self) -> bool {
-        !self.index.changed() && self.archive.as_ref().is_none_or(|a| !a.changed())
     }
 }
 
