@@ -1,13 +1,15 @@
 //! One memory as every format reads it: the read model both backends produce (`.memory`
 //! records through [`crate::store::MemorySet::memories`], Claude Code topic files through
 //! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
-//! selection, the content audit, eval and the workbench's query. A leaf: it depends on nothing
-//! in the crate, so a new format produces it without knowing who reads it.
+//! selection, the content audit, eval and the workbench's query; and a new memory's fields as
+//! they arrive ([`RecordInput`]), which every backend's write takes and proposals keep. A leaf:
+//! it depends on nothing in the crate, so a new format produces it without knowing who reads it.
 #![warn(missing_docs)]
 
+use std::fmt;
 use std::time::SystemTime;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One memory. Serialized, it is the row `ls --json` and `show --json` print:
 /// `{"name","type","description","body","file"}`, with `"name_from_file"` when the name is the
@@ -97,5 +99,75 @@ impl Memory {
             self.file,
             self.body
         )
+    }
+}
+
+/// A new memory's four fields as they arrive from outside (JSON, the CLI, a model, a proposal),
+/// before any format validates them: what every backend's write takes and a proposal keeps.
+/// Deserialized only from an object with exactly these keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordInput {
+    /// The memory's name.
+    pub name: String,
+    /// Its type as given (a backend checks it).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The one-line description.
+    pub description: String,
+    /// The text after the frontmatter.
+    pub body: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordFields {
+    name: String,
+    #[serde(rename = "type")]
+    kind: String,
+    description: String,
+    body: String,
+}
+
+impl<'de> Deserialize<'de> for RecordInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields: RecordFields = deserializer.deserialize_map(ObjectOnly::expecting(
+            "an object {name, type, description, body}",
+        ))?;
+        Ok(Self {
+            name: fields.name,
+            kind: fields.kind,
+            description: fields.description,
+            body: fields.body,
+        })
+    }
+}
+
+/// A visitor that reads `T` (a derived struct) from a map only. A derived struct also accepts
+/// a sequence of its fields in order, so `["n","user","d","b"]` would pass for a record: a
+/// shape no writer means. Use as `deserializer.deserialize_map(ObjectOnly::expecting(..))`.
+pub struct ObjectOnly<T> {
+    expecting: &'static str,
+    shape: std::marker::PhantomData<T>,
+}
+
+impl<T> ObjectOnly<T> {
+    /// A visitor whose error, for anything but a map, says it expected `expecting`.
+    pub fn expecting(expecting: &'static str) -> Self {
+        Self {
+            expecting,
+            shape: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
     }
 }

@@ -34,7 +34,7 @@ pub use crate::store::lock::{LockWait, WaitNotice};
 // `.memory` record's input form, which the Claude Code backend converts), and the process's
 // exit gate, which every format's lock counts in. How each format's folder opens is its own
 // flags' to say (`FormatArgs`, `OpenOptions`).
-pub use crate::store::RecordInput;
+pub use crate::memory::RecordInput;
 #[cfg(feature = "cli")]
 pub(crate) use crate::store::lock::close_for_exit;
 #[cfg(feature = "cli")]

@@ -6,7 +6,7 @@ use super::line_change::LineChange;
 use super::who::Who;
 use crate::change::FileImage;
 pub use crate::change::Op;
-use crate::store::RecordInput;
+use crate::memory::RecordInput;
 
 /// A record version as the journal keeps it: its fields and the file that held it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

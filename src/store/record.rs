@@ -123,69 +123,7 @@ impl Serialize for Record {
     }
 }
 
-/// The four fields as they arrive from outside (JSON, the CLI, a model), before validation.
-/// Deserialized only from an object with exactly these keys.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RecordInput {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub kind: String,
-    pub description: String,
-    pub body: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RecordFields {
-    name: String,
-    #[serde(rename = "type")]
-    kind: String,
-    description: String,
-    body: String,
-}
-
-impl<'de> Deserialize<'de> for RecordInput {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let fields: RecordFields = deserializer.deserialize_map(ObjectOnly::expecting(
-            "an object {name, type, description, body}",
-        ))?;
-        Ok(Self {
-            name: fields.name,
-            kind: fields.kind,
-            description: fields.description,
-            body: fields.body,
-        })
-    }
-}
-
-/// A visitor that reads `T` (a derived struct) from a map only. A derived struct also accepts
-/// a sequence of its fields in order, so `["n","user","d","b"]` would pass for a record: a
-/// shape no writer means. Use as `deserializer.deserialize_map(ObjectOnly::expecting(..))`.
-pub struct ObjectOnly<T> {
-    expecting: &'static str,
-    shape: std::marker::PhantomData<T>,
-}
-
-impl<T> ObjectOnly<T> {
-    pub fn expecting(expecting: &'static str) -> Self {
-        Self {
-            expecting,
-            shape: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectOnly<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.expecting)
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-    }
-}
+pub use crate::memory::{ObjectOnly, RecordInput};
 
 impl Record {
     pub fn new(

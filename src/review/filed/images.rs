@@ -4,8 +4,8 @@
 
 use crate::change::FileImage;
 use crate::claude::frontmatter;
+use crate::memory::RecordInput;
 use crate::redact::redact;
-use crate::store::RecordInput;
 
 use super::{Kind, State};
 

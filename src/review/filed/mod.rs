@@ -20,9 +20,10 @@ use super::error::ReviewError;
 use super::state::JournalHome;
 use super::who::Who;
 use crate::change::FileImage;
+use crate::memory::RecordInput;
 use crate::redact::records::{is_copy_of, redact_input};
 use crate::redact::{REDACTION_EVIDENCE, redact};
-use crate::store::{MemorySet, Record, RecordInput};
+use crate::store::{MemorySet, Record};
 use crate::time::now_ms;
 
 mod deciding;
