@@ -58,7 +58,7 @@ pub use summary::{IndexUse, Project, Summary};
 pub(crate) use view::drift;
 pub use view::{
     Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
-    MemoryView, RowState, Segment, StateLine, Tone,
+    MemoryView, RowState, Segment, StateLine, Stray, Tone,
 };
 #[cfg(feature = "watch")]
 pub use watch::{

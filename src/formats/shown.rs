@@ -10,8 +10,8 @@ use super::Open;
 use super::claude::ClaudeView;
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::memory::Memory;
+use crate::store::MemorySet;
 use crate::store::inspect::{Inspection, ManifestEntry};
-use crate::store::{MemorySet, StrayKind};
 
 /// A folder as the workbench shows it: the `.memory` set as inspected (its manifest's entries
 /// with their states, the strays, the lock and the index budget), or a Claude Code folder's
@@ -230,20 +230,19 @@ impl Shown {
 
     /// The files in the folder a list shows below its rows, not in the set (`.memory`'s
     /// unlisted and temp files; a topic file is always a row).
-    pub fn strays(&self) -> Vec<(String, StrayKind)> {
+    pub fn strays(&self) -> Vec<super::Stray> {
         match self {
-            Self::Memory(inspection) => inspection
-                .unlisted
-                .iter()
-                .map(|f| (f.clone(), StrayKind::Unlisted))
-                .chain(
-                    inspection
-                        .temp_files
-                        .iter()
-                        .map(|f| (f.clone(), StrayKind::Temp)),
-                )
-                .collect(),
+            Self::Memory(inspection) => super::memory::view::strays(inspection),
             Self::Claude(_) => Vec::new(),
+        }
+    }
+
+    /// What the bytes of one of [`Self::strays`] read as: a memory in words, or why they do
+    /// not (text as read: untrusted).
+    pub fn stray_reading(&self, bytes: &[u8]) -> Result<String, String> {
+        match self {
+            Self::Memory(_) => super::memory::view::stray_reading(bytes),
+            Self::Claude(_) => Err("this folder keeps no files outside its list".to_owned()),
         }
     }
 

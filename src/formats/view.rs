@@ -179,6 +179,20 @@ pub struct ListView {
     pub marks_beside: bool,
 }
 
+/// A file in the folder that is not in the set, as the list shows it below its rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stray {
+    /// Its file, relative to the memory folder (as read: untrusted).
+    pub file: String,
+    /// What it is, in a word ("unlisted").
+    pub label: &'static str,
+    /// What it is, in words.
+    pub what: &'static str,
+    /// Whether it may be adopted into the set when it reads as a memory (else it can only be
+    /// deleted).
+    pub adoptable: bool,
+}
+
 /// One line about the folder's state: a label, then the words in their tone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StateLine {

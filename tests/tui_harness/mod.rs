@@ -230,7 +230,7 @@ impl Harness {
     pub fn select_stray(&mut self, file: &str) {
         self.press(KeyCode::Char('g'));
         for _ in 0..20 {
-            if self.app.manifest.selected_stray().map(|(f, _)| f.as_str()) == Some(file) {
+            if self.app.manifest.selected_stray().map(|s| s.file.as_str()) == Some(file) {
                 return;
             }
             self.press(KeyCode::Char('j'));

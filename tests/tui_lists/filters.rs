@@ -193,8 +193,8 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
 
 /// The row the Manifest's selection is on: a record's name, a stray's file, or nothing.
 fn selected_row(h: &Harness) -> Option<String> {
-    if let Some((file, _)) = h.app.manifest.selected_stray() {
-        return Some(file.clone());
+    if let Some(stray) = h.app.manifest.selected_stray() {
+        return Some(stray.file.clone());
     }
     let row = h.app.manifest.selected_row()?;
     h.app.shown.key_at(row).map(str::to_owned)

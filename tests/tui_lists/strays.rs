@@ -242,9 +242,9 @@ fn while_the_manifest_does_not_parse_no_file_is_offered_for_deletion() {
         .manifest
         .strays
         .iter()
-        .find(|(f, _)| f.starts_with("alpha-"))
+        .find(|s| s.file.starts_with("alpha-"))
         .expect("alpha's file looks unlisted")
-        .0
+        .file
         .clone();
     h.select_stray(&record_file);
     assert!(

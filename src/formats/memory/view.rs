@@ -4,13 +4,13 @@
 use super::super::entry_key;
 use super::super::view::{
     Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
-    MemoryView, RowState, Segment, StateLine, Tone, drift,
+    MemoryView, RowState, Segment, StateLine, Stray, Tone, drift,
 };
 use crate::redact::redact;
-use crate::store::LockState;
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
+use crate::store::{LockState, StrayKind, codec};
 
 /// The index pane of `inspection`: `MEMORY.md` on disk beside the index its manifest derives,
 /// the drift marked line by line; when bad entries make the set unreadable, against the index
@@ -92,6 +92,38 @@ pub(crate) fn row_at(inspection: &Inspection, i: usize) -> Option<ListRow<'_>> {
         state,
         notes: Vec::new(),
     })
+}
+
+/// The files in `.memory` that are not in the set: unlisted record files, then temp files.
+pub(crate) fn strays(inspection: &Inspection) -> Vec<Stray> {
+    let unlisted = inspection.unlisted.iter().map(|f| (f, StrayKind::Unlisted));
+    let temp = inspection.temp_files.iter().map(|f| (f, StrayKind::Temp));
+    unlisted
+        .chain(temp)
+        .map(|(file, kind)| Stray {
+            file: file.clone(),
+            label: kind.as_str(),
+            what: match kind {
+                StrayKind::Unlisted => "a .md file in .memory that the manifest does not list",
+                StrayKind::Temp => "a temp file a writer left behind (no writer holds the lock)",
+            },
+            adoptable: kind == StrayKind::Unlisted,
+        })
+        .collect()
+}
+
+/// What a stray's `bytes` read as: the record in words (its description redacted, as a
+/// record's is drawn), or why they are not one.
+pub(crate) fn stray_reading(bytes: &[u8]) -> Result<String, String> {
+    match codec::parse(bytes) {
+        Ok(r) => Ok(format!(
+            "{} ({}): {}",
+            r.name(),
+            r.kind().as_str(),
+            redact(r.description())
+        )),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// What the list pane shows around the rows of `inspection`.

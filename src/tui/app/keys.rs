@@ -5,7 +5,6 @@
 use super::{App, StatusKind};
 use crate::formats::Capability;
 use crate::review::{ProposalStatus, State};
-use crate::store::StrayKind;
 use crate::store::inspect::EntryState;
 use crate::tui::keymap::{self, Binding, FindingFacts, KeyState, ProposalFacts, Selected};
 use crate::tui::panes::findings::twin_with_fix;
@@ -70,10 +69,11 @@ impl App {
         if self.selected_topic_file().is_some() {
             return Selected::Memory;
         }
-        if let Some((_, kind)) = self.manifest.selected_stray() {
-            return match kind {
-                StrayKind::Temp => Selected::Temp,
-                _ => Selected::Unlisted,
+        if let Some(stray) = self.manifest.selected_stray() {
+            return if stray.adoptable {
+                Selected::Unlisted
+            } else {
+                Selected::Temp
             };
         }
         match self.selected_entry().map(|e| &e.state) {

@@ -5,11 +5,10 @@
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::store::StrayKind;
 use crate::store::inspect::ManifestState;
 use crate::tui::editor::Editor;
 use crate::tui::keymap::{self, Action, Scope};
-use crate::tui::panes::strays::StrayView;
+use crate::tui::panes::strays::{StrayBytes, StrayView};
 
 /// The status line while the set is unreadable: what to do about it.
 pub fn unreadable() -> String {
@@ -47,16 +46,16 @@ impl App {
         let selected = self.manifest.selected_stray().cloned();
         match (selected, &self.record.stray) {
             (None, Some(_)) => self.record.stray = None,
-            (Some((file, _)), Some(shown)) if shown.file == file => {
+            (Some(stray), Some(shown)) if shown.stray.file == stray.file => {
                 let unreadable = self.manifest_unreadable();
                 if let Some(shown) = &mut self.record.stray {
                     shown.set_unreadable = unreadable;
                 }
             }
-            (Some((file, kind)), _) => {
+            (Some(stray), _) => {
+                let file = stray.file.clone();
                 self.record.stray = Some(StrayView {
-                    file: file.clone(),
-                    kind,
+                    stray,
                     bytes: None,
                     set_unreadable: self.manifest_unreadable(),
                 });
@@ -73,10 +72,14 @@ impl App {
     pub(super) fn entry_read(&mut self, file: String, bytes: Option<Vec<u8>>) -> Vec<Effect> {
         if let Some(at) = self.record.stray_reads.iter().position(|f| *f == file) {
             self.record.stray_reads.remove(at);
+            let read = bytes.map(|bytes| StrayBytes {
+                reading: self.shown.stray_reading(&bytes),
+                bytes,
+            });
             if let Some(shown) = &mut self.record.stray
-                && shown.file == file
+                && shown.stray.file == file
             {
-                shown.bytes = Some(bytes);
+                shown.bytes = Some(read);
             }
         } else if self.editor.is_none() {
             self.editor = Some(Editor::repair(self.editor_rules(), &file, bytes));
@@ -86,7 +89,7 @@ impl App {
 
     /// `a` (`adopt`) or `d` on a stray: asks first, with the bytes shown as the base.
     pub(super) fn ask_about_stray(&mut self, adopt: bool) {
-        let Some((file, kind)) = self.manifest.selected_stray().cloned() else {
+        let Some(stray) = self.manifest.selected_stray().cloned() else {
             let text =
                 "select an unlisted file (below the set, under \"not in the set\") to adopt it";
             return self.set_status(StatusKind::Error, text.into());
@@ -94,16 +97,19 @@ impl App {
         if self.manifest_unreadable() {
             return self.set_status(StatusKind::Error, MANIFEST_UNREADABLE.into());
         }
-        if adopt && kind == StrayKind::Temp {
+        let file = stray.file;
+        if adopt && !stray.adoptable {
             let text = format!(
-                "{file} is a temp file, not a record to adopt; {} deletes it",
+                "{file} is a {} file, not a record to adopt; {} deletes it",
+                stray.label,
                 keymap::label(Scope::Workbench, Action::Delete)
             );
             return self.set_status(StatusKind::Error, text);
         }
-        let shown = self.record.stray.as_ref().filter(|s| s.file == file);
+        let shown = self.record.stray.as_ref().filter(|s| s.stray.file == file);
         match shown.and_then(|s| s.bytes.clone()) {
-            Some(Some(seen)) => {
+            Some(Some(read)) => {
+                let seen = read.bytes;
                 self.modal = Some(Modal::Confirm(Confirm::Stray { file, seen, adopt }));
             }
             Some(None) => self.set_status(

@@ -12,10 +12,9 @@ use ratatui::widgets::Paragraph;
 
 use super::{Component, Ctx, block, findings, scroll};
 use crate::finding::Severity;
-use crate::formats::{Gauge, ListView, RowState, Shown};
+use crate::formats::{Gauge, ListView, RowState, Shown, Stray};
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::StrayKind;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
 use crate::tui::text;
@@ -38,7 +37,7 @@ pub struct ManifestPane {
     pub(crate) list: Rect,
     /// The files in `.memory` that are not in the set (unlisted, then temp files), listed and
     /// selectable below the entries: position `visible.len() + i` is `strays[i]`.
-    pub strays: Vec<(String, StrayKind)>,
+    pub strays: Vec<Stray>,
     /// Where the rows of the strays were drawn last, and the first one shown, for clicks.
     stray_rows: (Rect, usize),
     /// The most severe finding of each entry with findings, by file (the Findings view's).
@@ -77,7 +76,7 @@ impl ManifestPane {
     /// Recomputes the visible rows, keeping the selection on the row whose key is `keep`
     /// when it is still there.
     pub fn refilter(&mut self, shown: &Shown, keep: Option<&str>) {
-        let stray = self.selected_stray().map(|(file, _)| file.clone());
+        let stray = self.selected_stray().map(|s| s.file.clone());
         let on_entry = self.selected < self.visible.len();
         let needle = self.filter.text().to_lowercase();
         // A filter applies to the strays too, by file name: every row left matches it, so the
@@ -85,7 +84,7 @@ impl ManifestPane {
         self.strays = shown
             .strays()
             .into_iter()
-            .filter(|(file, _)| needle.is_empty() || file.to_lowercase().contains(&needle))
+            .filter(|stray| needle.is_empty() || stray.file.to_lowercase().contains(&needle))
             .collect();
         self.visible = (0..shown.len())
             .filter(|&i| needle.is_empty() || shown.haystack_at(i).to_lowercase().contains(&needle))
@@ -101,7 +100,7 @@ impl ManifestPane {
                 .iter()
                 .position(|&i| shown.key_at(i) == Some(key))
         });
-        let stray = stray.and_then(|file| self.strays.iter().position(|(f, _)| *f == file));
+        let stray = stray.and_then(|file| self.strays.iter().position(|s| s.file == file));
         match (kept, stray) {
             (Some(pos), _) => self.selected = pos,
             (None, Some(pos)) => self.selected = self.visible.len() + pos,
@@ -122,7 +121,7 @@ impl ManifestPane {
     }
 
     /// The selected file that is not in the set, if the selection is on one.
-    pub fn selected_stray(&self) -> Option<&(String, StrayKind)> {
+    pub fn selected_stray(&self) -> Option<&Stray> {
         self.selected
             .checked_sub(self.visible.len())
             .and_then(|i| self.strays.get(i))
@@ -452,7 +451,7 @@ pub(crate) fn gauge(gauge: &Gauge, theme: &Theme) -> Vec<Span<'static>> {
 /// The strays (the selected one highlighted, scrolled into view), the folder's state and the
 /// gauges; and the position of the first stray shown.
 fn footer_lines(
-    strays: &[(String, StrayKind)],
+    strays: &[Stray],
     selected: Option<usize>,
     view: &ListView,
     gauges: &[Gauge],
@@ -473,10 +472,10 @@ fn footer_lines(
         if let Some(at) = selected {
             first = (at + 1).saturating_sub(shown);
         }
-        for (i, (file, kind)) in strays.iter().enumerate().skip(first).take(shown) {
+        for (i, stray) in strays.iter().enumerate().skip(first).take(shown) {
             let mut line = Line::from(vec![
-                Span::styled(format!("⚠ {:<8} ", kind.as_str()), theme.warning()),
-                Span::raw(sanitize::line(file).into_owned()),
+                Span::styled(format!("⚠ {:<8} ", stray.label), theme.warning()),
+                Span::raw(sanitize::line(&stray.file).into_owned()),
             ]);
             if selected == Some(i) {
                 line = line.patch_style(theme.selected());

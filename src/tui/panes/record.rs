@@ -57,7 +57,7 @@ impl Component for RecordPane {
         let block = block(title, focused, theme);
         let key = match (&memory, stray) {
             (Some(_), _) => row.and_then(|i| ctx.shown.key_at(i)).map(str::to_owned),
-            (None, stray) => stray.map(|s| s.file.clone()),
+            (None, stray) => stray.map(|s| s.stray.file.clone()),
         };
         if key != self.shown {
             self.view.scroll = 0;

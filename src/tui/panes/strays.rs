@@ -5,39 +5,43 @@
 use ratatui::text::{Line, Span};
 
 use super::labelled;
+use crate::formats::Stray;
 use crate::redact::redact;
 use crate::sanitize;
-use crate::store::{StrayKind, codec};
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::theme::Theme;
 
 /// The stray the Record pane shows, and its bytes once read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrayView {
-    pub file: String,
-    pub kind: StrayKind,
+    pub stray: Stray,
     /// `None` while it is being read; `Some(None)`: it could not be read.
-    pub bytes: Option<Option<Vec<u8>>>,
+    pub bytes: Option<Option<StrayBytes>>,
     /// `manifest.json` does not parse: the file may be one of the set's records.
     pub set_unreadable: bool,
 }
 
-/// The Record pane's title for `stray`.
-pub fn title(stray: &StrayView) -> String {
-    format!(" {}: {} ", stray.kind.as_str(), sanitize::line(&stray.file))
+/// A stray's bytes, and what they read as: a memory in words, or why they are not one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrayBytes {
+    pub bytes: Vec<u8>,
+    pub reading: Result<String, String>,
 }
 
-pub fn lines(stray: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
-    let what = match stray.kind {
-        StrayKind::Unlisted => "a .md file in .memory that the manifest does not list",
-        StrayKind::Temp => "a temp file a writer left behind (no writer holds the lock)",
-    };
+/// The Record pane's title for `stray`.
+pub fn title(shown: &StrayView) -> String {
+    let stray = &shown.stray;
+    format!(" {}: {} ", stray.label, sanitize::line(&stray.file))
+}
+
+pub fn lines(shown: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
+    let stray = &shown.stray;
     let mut lines = vec![
         labelled("file", &stray.file, theme.warning(), theme),
-        labelled("what", what, theme.dim(), theme),
+        labelled("what", stray.what, theme.dim(), theme),
     ];
     let delete = keymap::label(Scope::Workbench, Action::Delete);
-    let bytes = match &stray.bytes {
+    let read = match &shown.bytes {
         None => {
             lines.push(Line::styled("(reading it…)", theme.dim()));
             return lines;
@@ -49,32 +53,22 @@ pub fn lines(stray: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
             ));
             return lines;
         }
-        Some(Some(bytes)) => bytes,
+        Some(Some(read)) => read,
     };
-    let record = codec::parse(bytes);
-    let keys = match (&record, stray.kind) {
-        _ if stray.set_unreadable => {
+    let StrayBytes { bytes, reading } = read;
+    let keys = match reading {
+        _ if shown.set_unreadable => {
             "none while manifest.json does not parse: this may be a record of the set".to_owned()
         }
-        (Ok(_), StrayKind::Unlisted) => format!(
+        Ok(_) if stray.adoptable => format!(
             "{} adopts it into the set as it is (a transaction; asks first), {delete} deletes it (asks first)",
             keymap::label(Scope::Manifest, Action::Adopt)
         ),
         _ => format!("{delete} deletes it (asks first)"),
     };
     lines.push(labelled("keys", &keys, theme.key(), theme));
-    match &record {
-        Ok(r) => lines.push(labelled(
-            "record",
-            &format!(
-                "{} ({}): {}",
-                r.name(),
-                r.kind().as_str(),
-                redact(r.description())
-            ),
-            theme.ok(),
-            theme,
-        )),
+    match reading {
+        Ok(memory) => lines.push(labelled("record", memory, theme.ok(), theme)),
         Err(e) => lines.push(labelled(
             "record",
             &format!("does not read as a record: {e}"),
