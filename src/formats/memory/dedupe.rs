@@ -89,7 +89,7 @@ pub(crate) fn already_filed<'a>(
     proposals.iter().find(|p| {
         let blocks = match p.status {
             ProposalStatus::Pending => true,
-            ProposalStatus::Rejected => p.base_is_current(current),
+            ProposalStatus::Rejected => super::journal::base_is_current(p, current),
             ProposalStatus::Approved => false,
         };
         p.kind == Kind::Consolidation

@@ -262,15 +262,6 @@ impl Proposal {
         }
     }
 
-    /// Whether every source record it was made from is in `current` as it saw it.
-    pub fn base_is_current(&self, current: &MemorySet) -> bool {
-        self.base.iter().all(|source| {
-            current
-                .get(&source.record.name)
-                .is_some_and(|entry| is_copy_of(&source.record, &entry.record))
-        })
-    }
-
     /// What it does, in one line: "add a, b", "replace a, b with c", "edit a; remove b".
     pub fn summary(&self) -> String {
         if let Some(redaction) = self.redaction_summary() {

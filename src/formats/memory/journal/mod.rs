@@ -19,5 +19,6 @@ mod undo;
 
 pub use decide::{approve, edit_records, reject};
 pub use observer::{JournalObserver, journaled, journaled_op};
+pub(crate) use rebase::base_is_current;
 pub use rebase::rebase;
 pub use undo::undo;

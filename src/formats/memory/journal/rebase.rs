@@ -12,10 +12,21 @@ use std::collections::BTreeSet;
 
 use super::decide::{addition_records, base_records, load_pending};
 use crate::formats::memory::merged_draft;
+use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
 use crate::review::proposal::{Plan, Proposal, Rebased, State, rewrite};
 use crate::store::{MemorySet, Record, Store};
+
+/// Whether every source record `proposal` was made from is in `current` as it saw it: a
+/// rejected dedupe group stays decided against until one of its sources changes.
+pub(crate) fn base_is_current(proposal: &Proposal, current: &MemorySet) -> bool {
+    proposal.base.iter().all(|source| {
+        current
+            .get(&source.record.name)
+            .is_some_and(|entry| is_copy_of(&source.record, &entry.record))
+    })
+}
 
 /// Re-plans the stale pending proposal `id` against the current set, under the lock. A
 /// proposal that is ready, or whose plan cannot hold against the current set (a proposed
