@@ -246,6 +246,32 @@ impl Shown {
         }
     }
 
+    /// Whether the set's own list of its memories does not parse (`.memory`'s
+    /// `manifest.json`): nothing can be written to the set until it is mended.
+    pub fn list_unreadable(&self) -> bool {
+        match self {
+            Self::Memory(inspection) => {
+                matches!(
+                    inspection.manifest,
+                    crate::store::inspect::ManifestState::Invalid(_)
+                )
+            }
+            Self::Claude(_) => false,
+        }
+    }
+
+    /// The text row `i`'s file held when it was read but does not read as a memory (what a
+    /// repair starts from and a drop compares against; `None`: it reads, or nothing was read).
+    pub fn raw_at(&self, i: usize) -> Option<&str> {
+        match self {
+            Self::Memory(inspection) => match &inspection.entries.get(i)?.state {
+                crate::store::inspect::EntryState::Invalid { raw, .. } => Some(raw),
+                _ => None,
+            },
+            Self::Claude(_) => None,
+        }
+    }
+
     /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
     pub fn key_of(&self, name: &str) -> Option<String> {
         match self {

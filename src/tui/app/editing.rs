@@ -5,9 +5,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::formats::EditorChange;
+use crate::formats::{EditorChange, RowState};
 use crate::review::ProposalStatus;
-use crate::store::inspect::EntryState;
 use crate::tui::editor::{Editor, Target};
 use crate::tui::jobs::ReadFor;
 use crate::tui::keymap::{self, Action, Scope};
@@ -99,10 +98,11 @@ impl App {
             Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
             None => match self.repairable() {
                 Some(file) => {
-                    let seen = self.selected_entry().and_then(|e| match &e.state {
-                        EntryState::Invalid { raw, .. } => Some(raw.clone()),
-                        _ => None,
-                    });
+                    let seen = self
+                        .manifest
+                        .selected_row()
+                        .and_then(|i| self.shown.raw_at(i))
+                        .map(str::to_owned);
                     self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
                 }
                 None => {
@@ -126,11 +126,20 @@ impl App {
 
     /// The selected manifest entry's file when it does not read and can be repaired.
     fn repairable(&self) -> Option<String> {
-        let entry = self.selected_entry()?;
-        match entry.state {
-            EntryState::Valid(_) | EntryState::UnsafeName => None,
-            _ => Some(entry.file.clone()),
+        let i = self.manifest.selected_row()?;
+        let state = self.shown.row_at(i)?.state;
+        if state.reads() || state == RowState::UnsafeName {
+            return None;
         }
+        self.shown
+            .name_and_file_at(i)
+            .map(|(_, file)| file.to_owned())
+    }
+
+    /// How the selected row's memory stands (`None`: no row is selected).
+    pub(super) fn selected_state(&self) -> Option<RowState> {
+        let i = self.manifest.selected_row()?;
+        self.shown.row_at(i).map(|row| row.state)
     }
 
     /// Opens the proposed record marked ▶ of the selected pending proposal in the editor.

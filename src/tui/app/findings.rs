@@ -11,7 +11,6 @@ use crate::content::fix::Fix;
 use crate::content::report::{Checked, SetReport};
 use crate::finding::Severity;
 use crate::sanitize;
-use crate::store::inspect::ManifestEntry;
 use crate::tui::editor::Editor;
 use crate::tui::jobs::Job;
 use crate::tui::jobs::ReadFor;
@@ -60,23 +59,6 @@ impl App {
         marks.retain(|file, _| self.shown.holds_file(file));
         self.manifest.marks = marks;
         self.findings.refresh(report);
-    }
-
-    /// The manifest entry a finding is about: its record, else the entry of its file.
-    pub(super) fn entry_of(&self, checked: &Checked) -> Option<&ManifestEntry> {
-        let entries = &self.shown.inspection()?.entries;
-        checked
-            .name
-            .as_deref()
-            .and_then(|name| {
-                entries
-                    .iter()
-                    .find(|e| e.record().is_some_and(|r| r.name() == name))
-            })
-            .or_else(|| {
-                let file = checked.finding.file.as_deref()?;
-                entries.iter().find(|e| e.file == file)
-            })
     }
 
     /// Enter: the finding's record in the Manifest and Record panes, scrolled to its line.

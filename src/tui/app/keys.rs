@@ -3,9 +3,8 @@
 //! reading, so a key the bar names is a key that runs.
 
 use super::{App, StatusKind};
-use crate::formats::Capability;
+use crate::formats::{Capability, RowState};
 use crate::review::{ProposalStatus, State};
-use crate::store::inspect::EntryState;
 use crate::tui::keymap::{self, Binding, FindingFacts, KeyState, ProposalFacts, Selected};
 use crate::tui::panes::findings::twin_with_fix;
 
@@ -23,7 +22,7 @@ impl App {
         });
         let finding = self.findings.selected_finding().map(|checked| {
             // The marks hold the files of the set's memories with findings, on every format.
-            let about_memory = self.entry_of(checked).is_some()
+            let about_memory = self.finding_target(checked).is_ok()
                 || checked
                     .finding
                     .file
@@ -76,10 +75,10 @@ impl App {
                 Selected::Temp
             };
         }
-        match self.selected_entry().map(|e| &e.state) {
+        match self.selected_state() {
             None => Selected::Nothing,
-            Some(EntryState::Valid(_)) => Selected::Memory,
-            Some(EntryState::UnsafeName) => Selected::UnsafeName,
+            Some(state) if state.reads() => Selected::Memory,
+            Some(RowState::UnsafeName) => Selected::UnsafeName,
             Some(_) => Selected::Broken,
         }
     }

@@ -5,7 +5,6 @@
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::store::inspect::ManifestState;
 use crate::tui::editor::Editor;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::panes::strays::{StrayBytes, StrayView};
@@ -35,9 +34,7 @@ impl App {
     }
 
     pub(super) fn manifest_unreadable(&self) -> bool {
-        self.shown
-            .inspection()
-            .is_some_and(|i| matches!(i.manifest, ManifestState::Invalid(_)))
+        self.shown.list_unreadable()
     }
 
     /// Keeps the Record pane on the selected stray: asks for its bytes when the selection
