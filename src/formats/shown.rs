@@ -260,6 +260,15 @@ impl Shown {
         }
     }
 
+    /// Whether the index an agent is given cannot be derived now (a `.memory` set whose
+    /// entries do not all read; a topic file that does not read is passed by).
+    pub fn index_underivable(&self) -> bool {
+        match self {
+            Self::Memory(inspection) => inspection.index.derived.is_none(),
+            Self::Claude(_) => false,
+        }
+    }
+
     /// The text row `i`'s file held when it was read but does not read as a memory (what a
     /// repair starts from and a drop compares against; `None`: it reads, or nothing was read).
     pub fn raw_at(&self, i: usize) -> Option<&str> {

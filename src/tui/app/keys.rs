@@ -48,11 +48,7 @@ impl App {
                     .collect()
             },
             selected: self.key_selection(),
-            // only a `.memory` set derives its index from a set that may not read
-            set_unreadable: self
-                .shown
-                .inspection()
-                .is_some_and(|i| i.index.derived.is_none()),
+            set_unreadable: self.shown.index_underivable(),
             manifest_unreadable: self.manifest_unreadable(),
             query_chosen: query.is_some_and(|r| r.names.get(self.query.chosen).is_some()),
             query_ran: query.is_some_and(|r| !r.query.trim().is_empty()),
