@@ -1,6 +1,9 @@
 //! History view: the journal, newest first, with op, who, when, the records before and after,
 //! the proposal and the reason; the selected entry in detail. `u` undoes it.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -28,6 +31,10 @@ pub struct HistoryPane {
     height: usize,
     drawn: super::ListRows,
     pub detail: Detail,
+    /// Each entry's summary by id, made the first time a row or the filter needs it and kept
+    /// until the journal is read again: a summary reads the memory name in every file image of
+    /// its entry (400 frontmatter parses for a 200-file change), too much to redo every frame.
+    summaries: RefCell<HashMap<u64, String>>,
 }
 
 /// One line: what the entry did to which memories, as `memwb log` says it.
@@ -35,35 +42,44 @@ pub fn summary(entry: &Entry) -> String {
     crate::review::summary::entry_summary(entry)
 }
 
-/// What the `/` filter looks at in a journal entry.
-fn filter_text(entry: &Entry) -> String {
-    format!(
-        "#{} {} {} {}",
-        entry.id,
-        entry.op.as_str(),
-        entry.who,
-        summary(entry)
-    )
+/// [`summary`] of `entry`, made once per reading of the journal (see `HistoryPane::summaries`).
+fn cached_summary(summaries: &RefCell<HashMap<u64, String>>, entry: &Entry) -> String {
+    summaries
+        .borrow_mut()
+        .entry(entry.id)
+        .or_insert_with(|| summary(entry))
+        .clone()
 }
 
 impl HistoryPane {
     pub fn refresh(&mut self, review: &Review) {
         self.all = review.journal.iter().rev().cloned().collect();
+        self.summaries.get_mut().clear();
         self.relist();
+    }
+
+    /// What the `/` filter looks at in a journal entry.
+    fn filter_text(&self, entry: &Entry) -> String {
+        format!(
+            "#{} {} {} {}",
+            entry.id,
+            entry.op.as_str(),
+            entry.who,
+            cached_summary(&self.summaries, entry)
+        )
     }
 
     /// Lists the entries that pass the filter, keeping the selection on the same entry when it
     /// is still listed.
     fn relist(&mut self) {
         let keep = self.selected_entry().map(|e| e.id);
-        // A summary reads the memory name in every file image of its entry, so the text the
-        // filter looks at is made only while there is a filter: a 200-file entry costs
-        // milliseconds, and this runs after every job and every change seen on disk.
+        // The text the filter looks at is made only while there is a filter: this runs after
+        // every job and every change seen on disk, and a summary costs (see `summaries`).
         let filtering = !self.filter.input.is_empty();
         self.entries = self
             .all
             .iter()
-            .filter(|e| !filtering || self.filter.matches(&filter_text(e)))
+            .filter(|e| !filtering || self.filter.matches(&self.filter_text(e)))
             .cloned()
             .collect();
         match keep.and_then(|id| self.entries.iter().position(|e| e.id == id)) {
@@ -184,6 +200,7 @@ impl HistoryPane {
         };
         let outer = block(self.filter.title(title, theme), true, theme);
         let entries = &self.entries;
+        let summaries = &self.summaries;
         self.height = super::render_list(
             frame,
             list,
@@ -207,7 +224,7 @@ impl HistoryPane {
                         entry.op.as_str(),
                         sanitize::line(&entry.who.to_string())
                     )),
-                    Span::raw(sanitize::line(&summary(entry)).into_owned()),
+                    Span::raw(sanitize::line(&cached_summary(summaries, entry)).into_owned()),
                 ])
             },
         );
@@ -332,4 +349,50 @@ fn file_lines(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::change::Op;
+    use crate::memory::RecordInput;
+    use crate::review::EntryMeta;
+    use crate::review::journal::JournalRecord;
+
+    /// Entry 1 adding a memory named `name`.
+    fn added(name: &str) -> Entry {
+        let mut entry = Entry::new(1, 0, Op::Add, &EntryMeta::default());
+        entry.after.push(JournalRecord {
+            file: format!("{name}.md"),
+            record: RecordInput {
+                name: name.into(),
+                kind: "user".into(),
+                description: "d".into(),
+                body: "b".into(),
+            },
+        });
+        entry
+    }
+
+    fn reading(entry: Entry) -> Review {
+        Review {
+            journal: vec![entry],
+            ..Review::default()
+        }
+    }
+
+    #[test]
+    fn a_summary_is_made_again_when_the_journal_is_read_again() {
+        let mut pane = HistoryPane::default();
+        pane.refresh(&reading(added("alpha")));
+        pane.filter.input.set("alpha".into());
+        pane.relist();
+        assert_eq!(pane.entries.len(), 1, "the filter finds alpha");
+        // A repaired journal may hold another entry under the same number.
+        pane.refresh(&reading(added("beta")));
+        assert!(pane.entries.is_empty(), "alpha's summary was kept");
+        pane.filter.input.set("beta".into());
+        pane.relist();
+        assert_eq!(pane.entries.len(), 1, "the filter finds beta");
+    }
 }
