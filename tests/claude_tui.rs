@@ -43,7 +43,10 @@ fn open(limits: LoadLimits) -> (tempfile::TempDir, Harness) {
 }
 
 fn order(h: &Harness) -> Vec<String> {
-    h.app.shown.topics().expect("a reading").order.clone()
+    memwb::formats::claude::shown_topics(&h.app.shown)
+        .expect("a reading")
+        .order
+        .clone()
 }
 
 fn read(dir: &Path, file: &str) -> Option<String> {

@@ -10,12 +10,7 @@ const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 fn select(h: &mut Harness, name: &str) {
     h.press(KeyCode::Char('g'));
     for _ in 0..h.app.manifest.visible.len() {
-        if h.app
-            .selected_entry()
-            .map(|e| memwb::tui::panes::manifest::entry_key(e).to_owned())
-            .as_deref()
-            == Some(name)
-        {
+        if h.selected_key_and_file().map(|(key, _)| key).as_deref() == Some(name) {
             return;
         }
         h.press(KeyCode::Down);

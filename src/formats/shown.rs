@@ -10,8 +10,8 @@ use super::Open;
 use super::claude::ClaudeView;
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::memory::Memory;
-use crate::store::MemorySet;
 use crate::store::inspect::{Inspection, ManifestEntry};
+use crate::store::{MemorySet, Record};
 
 /// A folder as the workbench shows it: the `.memory` set as inspected (its manifest's entries
 /// with their states, the strays, the lock and the index budget), or a Claude Code folder's
@@ -50,19 +50,32 @@ impl Shown {
         Self::Claude(Arc::new(ClaudeView::new(snapshot, folder.limits())))
     }
 
-    /// The `.memory` set as inspected, when that is what is shown.
-    pub fn inspection(&self) -> Option<&Arc<Inspection>> {
+    /// Whether each memory is a file the workbench reads and writes whole, as text, when it
+    /// edits or deletes it (a topic file), rather than a record the reading holds parsed,
+    /// which the record editor opens as it is (`.memory`).
+    pub fn memories_are_files(&self) -> bool {
         match self {
-            Self::Memory(inspection) => Some(inspection),
+            Self::Memory(_) => false,
+            Self::Claude(_) => true,
+        }
+    }
+
+    /// The record row `i` holds, where the reading holds its memories as the record editor's
+    /// records (`None`: it does not read, or the format's memories are files read whole).
+    pub fn record_at(&self, i: usize) -> Option<&Record> {
+        match self {
+            Self::Memory(inspection) => inspection.entries.get(i)?.record(),
             Self::Claude(_) => None,
         }
     }
 
-    /// The topic files' reading, when a Claude Code folder is shown.
-    pub fn topics(&self) -> Option<&Arc<ClaudeView>> {
+    /// The record named `name` as read, where the reading holds its memories as the record
+    /// editor's records (`None`: none by that name reads, or the format's memories are files
+    /// read whole).
+    pub fn record_named(&self, name: &str) -> Option<&Record> {
         match self {
-            Self::Memory(_) => None,
-            Self::Claude(view) => Some(view),
+            Self::Memory(inspection) => inspection.valid_records().find(|r| r.name() == name),
+            Self::Claude(_) => None,
         }
     }
 
@@ -366,4 +379,39 @@ impl Shown {
 /// invalid entry.
 pub fn entry_key(entry: &ManifestEntry) -> &str {
     entry.record().map(|r| r.name()).unwrap_or(&entry.file)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Shown;
+    use crate::claude::{ClaudeFolder, LoadLimits};
+    use crate::store::{MemoryType, Record, Store, StoreOptions};
+
+    #[test]
+    fn a_record_is_found_by_row_and_name_where_the_reading_holds_records() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+        let records = ["one", "two"].map(|name| {
+            Record::new(name, MemoryType::User, "a fact", "body").expect("valid record")
+        });
+        store.extend(records.to_vec()).expect("extend");
+        let memory = Shown::from(Arc::new(store.inspect()));
+        assert!(!memory.memories_are_files());
+        assert_eq!(memory.record_at(1), Some(&records[1]));
+        assert_eq!(memory.record_at(2), None);
+        assert_eq!(memory.record_named("one"), Some(&records[0]));
+        assert_eq!(memory.record_named("three"), None);
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let topic = "---\nname: one\ndescription: a fact\ntype: user\n---\nbody\n";
+        std::fs::write(dir.path().join("user_one.md"), topic).expect("write topic");
+        let folder = ClaudeFolder::open(dir.path(), LoadLimits::default()).expect("open");
+        let topics = Shown::of_topics(&folder, Arc::new(folder.read()));
+        assert!(topics.memories_are_files());
+        assert_eq!(topics.len(), 1);
+        assert_eq!(topics.record_at(0), None);
+        assert_eq!(topics.record_named("one"), None);
+    }
 }

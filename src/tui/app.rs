@@ -55,7 +55,6 @@ use crate::formats::Open as Backend;
 use crate::formats::{Shown, Summary};
 use crate::review::ProposalStatus;
 use crate::store::Record;
-use crate::store::inspect::ManifestEntry;
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -289,13 +288,8 @@ impl App {
         }
     }
 
-    pub fn selected_entry(&self) -> Option<&ManifestEntry> {
-        let inspection = self.shown.inspection()?;
-        inspection.entries.get(self.manifest.selected_row()?)
-    }
-
     pub fn selected_record(&self) -> Option<&Record> {
-        self.selected_entry().and_then(ManifestEntry::record)
+        self.shown.record_at(self.manifest.selected_row()?)
     }
 
     /// One event in; the effects to carry out. A run of the eval cases is asked for whenever

@@ -288,7 +288,7 @@ mod tests {
     use crate::formats::{EditorChange, Open, Shown};
     use crate::store::inspect::Inspection;
     use crate::store::{MemoryType, Record, Store, StoreOptions};
-    use crate::tui::app::{App, Event, Reading};
+    use crate::tui::app::{App, Event};
     use crate::tui::theme::Theme;
 
     fn record(name: &str, body: &str) -> Record {
@@ -326,7 +326,7 @@ mod tests {
         match done
             .after
             .as_ref()
-            .and_then(|after| after.shown.inspection())
+            .and_then(|after| crate::formats::memory::shown_inspection(&after.shown))
         {
             Some(inspection) => inspection.clone(),
             None => panic!("a job on a .memory set reads the set after it"),
@@ -393,7 +393,11 @@ mod tests {
         let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
         let done = add("three").run_from(&open, Some((&reading, app.watch_readings)));
         app.update(Event::Job(Box::new(done)));
-        let inspection = |app: &App| app.shown.inspection().cloned().expect(".memory");
+        let inspection = |app: &App| {
+            crate::formats::memory::shown_inspection(&app.shown)
+                .cloned()
+                .expect(".memory")
+        };
         assert_eq!(inspection(&app).valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
         let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
@@ -446,13 +450,8 @@ mod tests {
             "{:?}",
             done.result
         );
-        assert!(matches!(
-            done.after,
-            Some(Reading {
-                shown: Shown::Memory(_),
-                ..
-            })
-        ));
+        let after = done.after.expect("a reload reads the folder");
+        assert!(crate::formats::memory::shown_inspection(&after.shown).is_some());
         let (_dir, claude) = folder_of_one_topic();
         let done = Job::Reload.bind(&claude, (shown.into(), 0))();
         assert!(
@@ -460,10 +459,10 @@ mod tests {
             "{:?}",
             done.result
         );
-        let Some(Reading {
-            shown: Shown::Claude(view),
-            ..
-        }) = done.after
+        let Some(view) = done
+            .after
+            .as_ref()
+            .and_then(|after| crate::formats::claude::shown_topics(&after.shown))
         else {
             panic!("a reload reads the folder it is bound to");
         };
@@ -493,10 +492,10 @@ mod tests {
         assert!(text.contains("I review code."), "{text}");
         // A reload is a reading of both, which the app shows in place of its own.
         let reload = Job::Reload.run(&open);
-        let Some(Reading {
-            shown: Shown::Claude(view),
-            ..
-        }) = reload.after
+        let Some(view) = reload
+            .after
+            .as_ref()
+            .and_then(|after| crate::formats::claude::shown_topics(&after.shown))
         else {
             panic!("a reload reads the folder");
         };

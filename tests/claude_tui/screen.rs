@@ -164,7 +164,7 @@ fn the_sets_view_lists_and_opens_either_format() {
     h.press(KeyCode::Up);
     h.press(KeyCode::Enter);
     assert_eq!(h.app.backend.format(), Format::Memory);
-    assert!(h.app.shown.topics().is_none());
+    assert!(memwb::formats::claude::shown_topics(&h.app.shown).is_none());
     assert_eq!(h.app.view, View::Panes);
     let screen = h.screen();
     assert!(screen.contains("Manifest (1)"), "{screen}");

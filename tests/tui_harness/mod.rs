@@ -151,7 +151,10 @@ impl Harness {
             .expect("a Claude Code folder")
             .clone();
         let snapshot = Arc::new(folder.read());
-        let before = self.app.shown.topics().expect("a reading").snapshot.clone();
+        let before = memwb::formats::claude::shown_topics(&self.app.shown)
+            .expect("a reading")
+            .snapshot
+            .clone();
         let commit = memwb::claude_watch::diff(&before, &snapshot);
         self.send_watched(WatchEvent::Changed(Change {
             at_ms: now_ms(),
@@ -163,9 +166,18 @@ impl Harness {
         }));
     }
 
+    /// The selected row's key in the list (a memory's name; a file that does not read: its
+    /// file) and its file.
+    pub fn selected_key_and_file(&self) -> Option<(String, String)> {
+        let i = self.app.manifest.selected_row()?;
+        let shown = &self.app.shown;
+        let (_, file) = shown.name_and_file_at(i)?;
+        Some((shown.key_at(i)?.to_owned(), file.to_owned()))
+    }
+
     /// The `.memory` set as the workbench shows it (panics on a folder of another format).
     pub fn inspection(&self) -> Arc<memwb::store::Inspection> {
-        let shown = self.app.shown.inspection();
+        let shown = memwb::formats::memory::shown_inspection(&self.app.shown);
         shown.cloned().expect("a .memory folder is shown")
     }
 

@@ -6,9 +6,8 @@ use super::*;
 fn select_entry(h: &mut Harness, prefix: &str) {
     h.press(KeyCode::Char('g'));
     for _ in 0..h.app.manifest.visible.len() {
-        if h.app
-            .selected_entry()
-            .is_some_and(|e| e.file.starts_with(prefix))
+        if h.selected_key_and_file()
+            .is_some_and(|(_, file)| file.starts_with(prefix))
         {
             return;
         }
@@ -115,7 +114,7 @@ fn drop_an_entry_that_does_not_read() {
 fn an_entry_changed_after_it_was_shown_is_not_dropped() {
     let mut h = Harness::demo(100, 30);
     select_entry(&mut h, "deploy-notes-");
-    let file = h.app.selected_entry().expect("entry").file.clone();
+    let (_, file) = h.selected_key_and_file().expect("entry");
     h.press(KeyCode::Char('d'));
     let path = other(&h).root().join(&file);
     std::fs::write(&path, "---\nsomeone: else\n---\n\nchanged meanwhile\n").expect("write");

@@ -39,7 +39,7 @@ use crate::review::{Proposal, ReviewError};
 use crate::store::RecordInput;
 
 pub(crate) use locate::{holds_memories, in_workspace};
-pub use view::ClaudeView;
+pub use view::{ClaudeView, shown_topics};
 
 /// Any folder without a `manifest.json`.
 pub(crate) fn recognize(dir: &Path) -> Recognized {

@@ -16,6 +16,15 @@ use crate::finding::{Finding, Severity};
 use crate::memory::Memory;
 use crate::redact::{redact, redact_json};
 
+/// The topic files a reading the workbench shows holds (`None`: a reading of another format):
+/// what the tests look into.
+pub fn shown_topics(shown: &crate::formats::Shown) -> Option<&Arc<ClaudeView>> {
+    match shown {
+        crate::formats::Shown::Claude(view) => Some(view),
+        crate::formats::Shown::Memory(_) => None,
+    }
+}
+
 /// A reading of a Claude Code folder as the workbench shows it.
 #[derive(Debug, Clone)]
 pub struct ClaudeView {

@@ -31,6 +31,7 @@ pub(crate) use dedupe::{already_filed, merged_draft};
 #[cfg(test)]
 pub(crate) use editor_rules::RECORD_RULES;
 pub use fix::dedupe_proposal;
+pub use view::shown_inspection;
 
 use std::path::Path;
 

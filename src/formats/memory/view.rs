@@ -1,16 +1,28 @@
 //! What the workbench's panes show of a `.memory` set, in the neutral terms of
 //! [`crate::formats::view`]: the index file beside the index the manifest derives.
 
-use super::super::entry_key;
+use std::sync::Arc;
+
 use super::super::view::{
     Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
     MemoryView, RowState, Segment, StateLine, Stray, Tone, drift,
 };
+use super::super::{Shown, entry_key};
 use crate::redact::redact;
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
 use crate::store::{LockState, StrayKind, codec};
+
+/// The `.memory` set a reading the workbench shows holds, as inspected (`None`: a reading of
+/// another format): what this backend's own workbench methods start from, and what the tests
+/// look into.
+pub fn shown_inspection(shown: &Shown) -> Option<&Arc<Inspection>> {
+    match shown {
+        Shown::Memory(inspection) => Some(inspection),
+        Shown::Claude(_) => None,
+    }
+}
 
 /// The index pane of `inspection`: `MEMORY.md` on disk beside the index its manifest derives,
 /// the drift marked line by line; when bad entries make the set unreadable, against the index

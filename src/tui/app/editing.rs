@@ -114,7 +114,7 @@ impl App {
     }
 
     fn cannot_edit(&mut self) {
-        let text = match self.selected_entry() {
+        let text = match self.manifest.selected_row() {
             None => "no memory selected".to_owned(),
             Some(_) => format!(
                 "this entry cannot be edited here; {} drops it from the manifest",

@@ -12,13 +12,9 @@ use crate::tui::keymap::{self, Action, Scope};
 pub(super) const EDIT_KEPT: &str = "; your edit is still in the editor";
 
 impl App {
-    /// The record named `name` in the current inspection.
+    /// The record named `name` as the folder is shown now.
     fn current(&self, name: &str) -> Option<Record> {
-        self.shown
-            .inspection()?
-            .valid_records()
-            .find(|r| r.name() == name)
-            .cloned()
+        self.shown.record_named(name).cloned()
     }
 
     /// Takes the folder as a job left it (`ok`: the job succeeded; `filed`: it filed a

@@ -36,12 +36,11 @@ impl App {
         let Some(editor) = &mut self.editor else {
             return;
         };
-        if let Some(inspection) = self.shown.inspection()
-            && editor.target == Target::Record
+        if editor.target == Target::Record
             && let Some(base) = &editor.base
+            && !self.shown.memories_are_files()
         {
-            let current = inspection.valid_records().find(|r| r.name() == base.name());
-            let now = match current {
+            let now = match self.shown.record_named(base.name()) {
                 Some(r) if r == base => OnDisk::Unchanged,
                 Some(_) => OnDisk::Changed,
                 None => OnDisk::Removed,
@@ -78,7 +77,9 @@ impl App {
     /// The selected topic file (relative to the folder), on a folder whose memories are
     /// whole files.
     pub fn selected_topic_file(&self) -> Option<String> {
-        self.shown.topics()?;
+        if !self.shown.memories_are_files() {
+            return None;
+        }
         self.selected_key()
     }
 

@@ -12,7 +12,7 @@ use crate::tui::jobs::{Job, ReadFor};
 impl App {
     /// A topic file's folder is open: the editor and the list work on files' text.
     pub(super) fn is_topics(&self) -> bool {
-        self.shown.topics().is_some()
+        self.shown.memories_are_files()
     }
 
     /// How the open format's files are made of the editor's fields.

@@ -70,8 +70,6 @@ const KIND_COLUMN: usize = 10;
 /// What a description needs to be read at a glance.
 const DESCRIPTION_ROOM: usize = 20;
 
-pub use crate::formats::entry_key;
-
 impl ManifestPane {
     /// Recomputes the visible rows, keeping the selection on the row whose key is `keep`
     /// when it is still there.
