@@ -202,13 +202,22 @@ impl Changed {
 
     /// "renamed a to b" when exactly one memory went and another came, else [`Changed::describe`].
     pub fn describe_edit(&self) -> Option<String> {
+        match self.renamed() {
+            Some((from, to)) => Some(format!("renamed {from} to {to}")),
+            None => self.describe(),
+        }
+    }
+
+    /// The memory an edit renamed, as `(from, to)`: exactly one went and another came, and
+    /// nothing else changed.
+    pub fn renamed(&self) -> Option<(&str, &str)> {
         match (
             self.removed.as_slice(),
             self.added.as_slice(),
             self.changed.is_empty(),
         ) {
-            ([from], [to], true) => Some(format!("renamed {from} to {to}")),
-            _ => self.describe(),
+            ([from], [to], true) => Some((from, to)),
+            _ => None,
         }
     }
 }

@@ -135,14 +135,15 @@ fn add_writes_a_topic_file_and_its_index_entry_and_undo_takes_both_back() {
     assert_eq!(log.len(), 1, "{log:?}");
     assert_eq!(log[0]["op"], "add");
     // The topic file whole, MEMORY.md as its changed lines (docs/claude-code.md).
-    let files: Vec<&str> = ["files", "lines"]
+    let files: Vec<&str> = log[0]["files"]
+        .as_array()
+        .expect("files")
         .iter()
-        .flat_map(|key| log[0][key].as_array().expect(key))
         .map(|f| f["file"].as_str().unwrap())
         .collect();
     assert_eq!(files, ["feedback_review_size.md", "MEMORY.md"]);
     assert_eq!(
-        log[0]["lines"][0]["hunks"][0]["added"],
+        log[0]["files"][1]["lines"][0]["added"],
         serde_json::json!([format!("{line}\n")])
     );
     assert!(ok(fx.run(&["log"])).contains("  added review-size"));

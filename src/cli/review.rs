@@ -444,7 +444,8 @@ pub(super) fn log(backend: &dyn Backend, args: &LogArgs) -> anyhow::Result<u8> {
         }
     };
     if args.json {
-        print_json(&entries)?;
+        let shown: Vec<_> = entries.iter().map(Entry::json).collect();
+        print_json(&shown)?;
         return Ok(EXIT_OK);
     }
     if entries.is_empty() {

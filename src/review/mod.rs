@@ -2,6 +2,9 @@
 //! memwb makes, with undo. Kept in `.memory/.memwb/`, which the reference agents never read.
 
 pub mod audit;
+// What `--json` prints of a change: the command line's only.
+#[cfg(feature = "cli")]
+pub(crate) mod change_json;
 pub mod dedupe;
 mod entry;
 mod entry_change;

@@ -74,3 +74,121 @@ fn history_lists_the_files_an_entry_touched_on_both_formats() {
         );
     }
 }
+
+/// The shape of `log --json` an entry is compared by: its keys, what it did to which memories,
+/// and the memories its files held before and after, each with the keys of the fields kept of
+/// it. The file names and the index's files are each format's own.
+fn json_shape(entry: &serde_json::Value) -> serde_json::Value {
+    let keys = |v: &serde_json::Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    let side = |s: &serde_json::Value| {
+        serde_json::json!({
+            "memory": s["memory"],
+            "record": keys(&s["record"]),
+        })
+    };
+    // A `.memory` set writes an edited memory to a new file, a Claude Code folder in place:
+    // the memories each side's files held are compared, not the files.
+    let held = |which: &str| -> Vec<serde_json::Value> {
+        entry["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .map(|f| &f[which])
+            .filter(|s| !s["memory"].is_null())
+            .map(side)
+            .collect()
+    };
+    let memory_files = serde_json::json!({"before": held("before"), "after": held("after")});
+    serde_json::json!({
+        "keys": keys(entry),
+        "op": entry["op"],
+        "summary": entry["summary"],
+        "memories": entry["memories"],
+        "files": memory_files,
+        "undoes": entry["undoes"],
+    })
+}
+
+/// `log --json` has one shape on both formats: each entry's metadata, the memories it added,
+/// changed, renamed and removed, and every file it touched with the memory it held before and
+/// after (a `.memory` set printed its records as `before`/`after`, a Claude Code folder its
+/// `files` and `lines`).
+#[test]
+fn log_json_has_one_shape_on_both_formats() {
+    let mut shapes = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        for step in [
+            &add("alpha", "one")[..],
+            &add("zed", "last"),
+            &["set", "alpha", "--body", "two"],
+            &["set", "alpha", "--name", "beta"],
+            &["rm", "zed"],
+            &["undo"],
+        ] {
+            folder.ok(step);
+        }
+        let log: Vec<serde_json::Value> =
+            serde_json::from_str(&folder.ok(&["log", "--json"])).expect("log --json");
+        let shape: Vec<serde_json::Value> = log.iter().map(json_shape).collect();
+        let memories = |i: usize| shape[i]["memories"].clone();
+        let said = |added: &[&str],
+                    changed: &[&str],
+                    renamed: serde_json::Value,
+                    removed: &[&str]| {
+            serde_json::json!({"added": added, "changed": changed, "renamed": renamed, "removed": removed})
+        };
+        let none = serde_json::json!([]);
+        assert_eq!(
+            memories(0),
+            said(&["alpha"], &[], none.clone(), &[]),
+            "{format:?}: {log:?}"
+        );
+        assert_eq!(
+            memories(2),
+            said(&[], &["alpha"], none.clone(), &[]),
+            "{format:?}"
+        );
+        assert_eq!(
+            memories(3),
+            said(
+                &[],
+                &[],
+                serde_json::json!([{"from": "alpha", "to": "beta"}]),
+                &[]
+            ),
+            "{format:?}: {}",
+            log[3]
+        );
+        assert_eq!(
+            memories(5),
+            said(&["zed"], &[], none.clone(), &[]),
+            "{format:?}"
+        );
+        let record = serde_json::json!(["name", "type", "description", "body"]);
+        assert_eq!(
+            shape[4]["files"],
+            serde_json::json!({"before": [{"memory": "zed", "record": record}], "after": []}),
+            "{format:?}: {}",
+            log[4]
+        );
+        assert_eq!(
+            log[3]["files"]
+                .as_array()
+                .expect("files")
+                .iter()
+                .find(|f| f["after"]["memory"] == "beta")
+                .and_then(|f| f["after"]["record"]["body"].as_str())
+                .map(str::trim),
+            Some("two"),
+            "{format:?}: {}",
+            log[3]
+        );
+        shapes.push(shape);
+    }
+    assert_eq!(shapes[0], shapes[1], "one shape on both formats");
+}

@@ -82,7 +82,8 @@ fn cli_review_loop_and_concurrent_approve_have_one_effect() {
         .collect();
     assert_eq!(ops, ["add", "add", "approve"]);
     assert!(
-        log[2]["before"].as_array().unwrap().len() == 2 && log[2]["after"][0]["name"] == "both"
+        log[2]["memories"]["removed"].as_array().unwrap().len() == 2
+            && log[2]["memories"]["added"][0] == "both"
     );
     assert!(log[2]["at"].as_i64().is_some() && log[2]["id"] == 3);
 
@@ -152,7 +153,7 @@ fn sigkill_between_commit_and_journal_append_is_recovered_once() {
     );
     let entries: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
     assert_eq!(entries.as_array().unwrap().len(), 1);
-    assert_eq!(entries[0]["after"][0]["name"], "survivor");
+    assert_eq!(entries[0]["memories"]["added"][0], "survivor");
     assert!(!Journal::of(&store).has_pending());
     let again: serde_json::Value =
         serde_json::from_slice(&memwb(dir.path(), &["log", "--json"]).stdout).unwrap();
