@@ -107,6 +107,33 @@ fn a_change_written_but_not_journaled_says_so_alike_on_both_formats() {
     }
 }
 
+/// `add`, a batch and a rename say what they did by memory name only, the same on both
+/// formats: a Claude Code folder also named the file memwb chose (`added alpha
+/// (user_alpha.md)`, `renamed alpha to gamma (now project_gamma.md)`).
+#[test]
+fn add_and_rename_say_the_memory_never_its_file_on_both_formats() {
+    let batch = r#"[{"name":"beta","type":"user","description":"b","body":"B."},
+                    {"name":"delta","type":"project","description":"d","body":"D."}]"#;
+    for format in BOTH {
+        let folder = Folder::new(format);
+        assert_eq!(
+            folder.ok(&add("alpha", "one")),
+            "added alpha\n",
+            "{format:?}"
+        );
+        assert_eq!(
+            folder.ok_with(&["add", "--json", "-"], batch),
+            "added beta, delta\n",
+            "{format:?}"
+        );
+        assert_eq!(
+            folder.ok(&["set", "alpha", "--name", "gamma"]),
+            "renamed alpha to gamma\n",
+            "{format:?}"
+        );
+    }
+}
+
 /// An edit or a read of a memory that is not there, or a new name that is taken, is refused in
 /// the same words and with the same hint on both formats (the folder's path, its file names
 /// and a batch's "record 1" appeared on one format only).

@@ -226,13 +226,9 @@ fn plan_add(
     let index = read_index(folder, snapshot)?;
     let existing = existing_files(snapshot);
     let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let (files, writes) =
-        edit::plan_add_all(memories, index.as_deref(), &existing, Timestamp::now())?;
-    let added: Vec<String> = memories
-        .iter()
-        .zip(&files)
-        .map(|(m, f)| format!("{} ({f})", m.name))
-        .collect();
+    let (_, writes) = edit::plan_add_all(memories, index.as_deref(), &existing, Timestamp::now())?;
+    // By memory name only, as on every format: the file memwb chose is the format's own.
+    let added: Vec<&str> = memories.iter().map(|m| m.name.as_str()).collect();
     Ok(Planned {
         writes,
         summary: format!("added {}", added.join(", ")),
@@ -267,7 +263,7 @@ fn plan_set(
     let index = read_index(folder, snapshot)?;
     let existing = existing_files(snapshot);
     let existing: Vec<&str> = existing.iter().map(String::as_str).collect();
-    let (file, writes) = edit::plan_edit(
+    let (_, writes) = edit::plan_edit(
         TopicFile {
             file: &topic.file,
             text: &text,
@@ -284,14 +280,9 @@ fn plan_set(
         });
     }
     let renamed = edit.name.as_deref().unwrap_or(topic.name());
-    let moved = if file == topic.file {
-        String::new()
-    } else {
-        format!(" (now {file})")
-    };
     Ok(Planned {
         writes,
-        summary: format!("{}{moved}", set_summary(topic.name(), renamed)),
+        summary: set_summary(topic.name(), renamed),
     })
 }
 
