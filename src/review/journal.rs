@@ -226,13 +226,15 @@ impl Journal {
                     if let Some((earlier, _)) = open.insert(id, (number, intent.entry)) {
                         scan.damaged.push(Damage {
                             line: earlier,
-                            reason: format!("intent #{id} was never marked committed or aborted"),
+                            reason: format!(
+                                "entry #{id} was begun but never marked written or failed"
+                            ),
                         });
                     }
                 }
                 Ok(Line::Marker(Marker::Committed(id))) => match open.remove(&id) {
                     Some((_, entry)) => scan.entries.push(entry),
-                    None => damage(format!("a committed mark for #{id}, which has no intent")),
+                    None => damage(format!("entry #{id} is marked written but was never begun")),
                 },
                 Ok(Line::Marker(Marker::Aborted(id))) => {
                     open.remove(&id);
@@ -247,7 +249,10 @@ impl Journal {
         for (line, entry) in unmarked {
             scan.damaged.push(Damage {
                 line,
-                reason: format!("intent #{} was never marked committed or aborted", entry.id),
+                reason: format!(
+                    "entry #{} was begun but never marked written or failed",
+                    entry.id
+                ),
             });
         }
         scan.damaged.sort_by_key(|d| d.line);

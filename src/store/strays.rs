@@ -67,7 +67,7 @@ impl Store {
         }
         if !manifest::is_safe_file_name(file) {
             return Err(refuse(
-                "its name is not one the manifest can list (lower-case letters, digits and dashes); add its record with memwb add instead".into(),
+                "its name is not one the manifest can list (lower-case letters, digits and dashes); add its memory with memwb add instead".into(),
             ));
         }
         let lock = self.lock_for_write()?;
@@ -83,12 +83,9 @@ impl Store {
             });
         }
         let record = codec::parse(&bytes)
-            .map_err(|e| refuse(format!("it does not read as a record: {e}")))?;
+            .map_err(|e| refuse(format!("it does not read as a memory: {e}")))?;
         if current.get(record.name()).is_some() {
-            return Err(refuse(format!(
-                "the set already holds a record named {:?}",
-                record.name()
-            )));
+            return Err(refuse(format!("a memory named {:?} exists", record.name())));
         }
         let mut next: Vec<Next> = current.entries.iter().cloned().map(Next::Keep).collect();
         next.push(Next::Adopt(StoredRecord {
@@ -294,13 +291,13 @@ mod tests {
                 "beta-1.md",
                 b"no frontmatter",
                 None,
-                "does not read as a record",
+                "does not read as a memory",
             ),
             (
                 "alpha-2.md",
                 taken.as_bytes(),
                 None,
-                "already holds a record named \"alpha\"",
+                "a memory named \"alpha\" exists",
             ),
             (
                 "beta-3.md",

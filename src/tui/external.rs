@@ -33,11 +33,11 @@ pub fn strip_comments(text: &str) -> &str {
 fn header(error: &codec::ParseError) -> String {
     let at = error
         .line()
-        .map(|l| format!(" (line {l} of the record below)"))
+        .map(|l| format!(" (line {l} of the memory below)"))
         .unwrap_or_default();
     let message = format!("{error}{at}").replace(['\n', '\r'], " ");
     format!(
-        "# memwb: this record is not valid and was NOT saved:\n#   {message}\n# Fix it and save to commit; empty the file, or save it unchanged, to abort.\n"
+        "# memwb: this memory is not valid and was NOT written:\n#   {message}\n# Fix it and save to write it; empty the file, or save it unchanged, to give up.\n"
     )
 }
 
@@ -162,7 +162,7 @@ mod tests {
         let second =
             std::fs::read_to_string(dir.path().join("ed.sh.seen.1")).expect("second round");
         assert!(
-            second.starts_with("# memwb: this record is not valid"),
+            second.starts_with("# memwb: this memory is not valid"),
             "{second}"
         );
         assert!(

@@ -1,6 +1,6 @@
 //! What each journal entry did, in `memwb log` and the workbench's History view.
 
-use super::{add, workbench};
+use super::{add, kept_files, stderr, workbench};
 use crate::common::formats::{BOTH, Folder};
 
 /// `memwb log` and the History view say what each entry did by memory name, in the same words
@@ -191,4 +191,43 @@ fn log_json_has_one_shape_on_both_formats() {
         shapes.push(shape);
     }
     assert_eq!(shapes[0], shapes[1], "one shape on both formats");
+}
+
+/// A journal entry begun and never marked (here #1: #2 is the one a next change would
+/// decide, #3 was marked) is told in the words the rest of memwb uses, the
+/// same on both formats: "written" or "failed", never the journal's own field names
+/// (`committed`, `aborted`, `intent`), which only the file keeps.
+#[test]
+fn an_entry_never_marked_is_told_in_a_person_s_words_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("beta", "two"));
+        folder.ok(&add("gamma", "three"));
+        let (journal, _) = kept_files(&folder)
+            .into_iter()
+            .find(|(path, _)| path.ends_with("journal.jsonl"))
+            .unwrap_or_else(|| panic!("{format:?}: no journal"));
+        let journal = match format {
+            crate::common::formats::Format::Memory => folder.root().join(".memwb").join(journal),
+            crate::common::formats::Format::Claude => folder.state.path().join(journal),
+        };
+        let text = std::fs::read_to_string(&journal).expect("journal");
+        let unmarked: String = text
+            .lines()
+            .filter(|line| !matches!(*line, r#"{"committed":1}"# | r#"{"committed":2}"#))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        assert_ne!(unmarked, text, "{format:?}: no mark of #1 in {text}");
+        std::fs::write(&journal, unmarked).expect("journal");
+        let out = folder.run(&["log"]);
+        let err = stderr(&out);
+        assert!(
+            err.contains("skipping line 1: entry #1 was begun but never marked written or failed"),
+            "{format:?}: {err}"
+        );
+        for word in ["committed", "aborted", "intent"] {
+            assert!(!err.contains(word), "{format:?}: {word:?} in {err}");
+        }
+    }
 }

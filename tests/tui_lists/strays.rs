@@ -248,7 +248,7 @@ fn while_the_manifest_does_not_parse_no_file_is_offered_for_deletion() {
         .clone();
     h.select_stray(&record_file);
     assert!(
-        h.screen().contains("may be a record of the set"),
+        h.screen().contains("may be a memory of the set"),
         "{}",
         h.screen()
     );

@@ -48,7 +48,7 @@ pub fn lines(shown: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
         }
         Some(None) => {
             lines.push(Line::styled(
-                "(it cannot be read: not a regular file, larger than a record may be, or gone)",
+                "(it cannot be read: not a regular file, larger than a memory may be, or gone)",
                 theme.error(),
             ));
             return lines;
@@ -58,20 +58,20 @@ pub fn lines(shown: &StrayView, theme: &Theme) -> Vec<Line<'static>> {
     let StrayBytes { bytes, reading } = read;
     let keys = match reading {
         _ if shown.set_unreadable => {
-            "none while manifest.json does not parse: this may be a record of the set".to_owned()
+            "none while manifest.json does not parse: this may be a memory of the set".to_owned()
         }
         Ok(_) if stray.adoptable => format!(
-            "{} adopts it into the set as it is (a transaction; asks first), {delete} deletes it (asks first)",
+            "{} adopts it into the set as it is (journaled; asks first), {delete} deletes it (asks first)",
             keymap::label(Scope::Manifest, Action::Adopt)
         ),
         _ => format!("{delete} deletes it (asks first)"),
     };
     lines.push(labelled("keys", &keys, theme.key(), theme));
     match reading {
-        Ok(memory) => lines.push(labelled("record", memory, theme.ok(), theme)),
+        Ok(memory) => lines.push(labelled("memory", memory, theme.ok(), theme)),
         Err(e) => lines.push(labelled(
-            "record",
-            &format!("does not read as a record: {e}"),
+            "memory",
+            &format!("does not read as a memory: {e}"),
             theme.error(),
             theme,
         )),
