@@ -129,6 +129,24 @@ impl Change {
     pub fn changed_index(&self) -> Option<&str> {
         changed_index(&self.touched)
     }
+
+    /// The change that takes this one back (an undo): every path goes from what this change
+    /// made it to what it was. Its base, what each path must hold for it to apply, is what
+    /// this change left (`before`).
+    pub fn inverse(&self) -> Change {
+        Change {
+            op: Op::Undo,
+            touched: self
+                .touched
+                .iter()
+                .map(|t| Touched {
+                    file: t.file.clone(),
+                    before: t.after.clone(),
+                    after: t.before.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The first of `touched` that holds no one memory (an index) and whose content changed.
@@ -312,6 +330,31 @@ mod tests {
         assert!(!added.redaction_only());
         assert_eq!(added.only_redacted(), ["a.md"]);
         assert!(!change(Vec::new()).redaction_only());
+    }
+
+    #[test]
+    fn the_inverse_takes_every_path_back_and_its_own_inverse_is_the_change() {
+        let c = change(vec![
+            touched("a-1.md", memory("a", "x"), None),
+            touched("a-2.md", None, memory("b", "x")),
+            touched("c.md", memory("c", "1"), memory("c", "2")),
+        ]);
+        let undo = c.inverse();
+        assert_eq!(undo.op, Op::Undo);
+        assert_eq!(undo.files(), c.files());
+        assert_eq!(undo.touched[0].after, memory("a", "x"));
+        assert_eq!(undo.touched[1].before, memory("b", "x"));
+        assert_eq!(undo.touched[2].before, memory("c", "2"));
+        let said = undo.memories();
+        assert_eq!(
+            (said.added, said.changed, said.removed),
+            (
+                vec!["a".to_owned()],
+                vec!["c".to_owned()],
+                vec!["b".to_owned()]
+            )
+        );
+        assert_eq!(undo.inverse().touched, c.touched);
     }
 
     #[test]

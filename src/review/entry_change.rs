@@ -20,7 +20,7 @@ impl Entry {
             .map(|r| (r, true))
             .chain(self.after.iter().map(|r| (r, false)))
         {
-            let version = Some(record_version(record));
+            let version = Some(record.version());
             match touched.iter_mut().find(|t| t.file == record.file) {
                 Some(t) if before => t.before = version,
                 Some(t) => t.after = version,
@@ -89,11 +89,13 @@ impl Entry {
     }
 }
 
-/// A record as the journal keeps it: the memory it is, its fields as its content.
-fn record_version(record: &JournalRecord) -> Version {
-    Version {
-        memory: Some(record.record.name.clone()),
-        kept: serde_json::to_string(&record.record).unwrap_or_default(),
+impl JournalRecord {
+    /// The record as the change model keeps it: the memory it is, its fields as its content.
+    pub(crate) fn version(&self) -> Version {
+        Version {
+            memory: Some(self.record.name.clone()),
+            kept: serde_json::to_string(&self.record).unwrap_or_default(),
+        }
     }
 }
 

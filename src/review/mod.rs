@@ -18,6 +18,7 @@ pub mod proposal;
 pub mod sink;
 pub mod state;
 pub mod summary;
+pub(crate) mod undo;
 pub mod who;
 
 pub use crate::change::{Change, FileImage, Touched, Version};

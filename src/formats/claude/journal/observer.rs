@@ -1,5 +1,5 @@
 //! The journal as the Claude Code write engine's [`ChangeObserver`], and the operations built
-//! on it (`journaled`, `undo`).
+//! on it (`journaled`, and `undo`'s engine).
 //!
 //! The intent is the entry with every file's before and after image, appended and fsynced
 //! before the first file is written; `committed` or `aborted` marks it. An intent left
@@ -10,16 +10,18 @@
 use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
-use crate::claude::edit::plan::TopicFile;
+use crate::change::{Change, Version};
 use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
-use crate::review::error::{FoundSince, ReviewError};
+use crate::review::error::ReviewError;
 use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::line_change::LineChange;
 use crate::review::marking::EntryMarking;
+use crate::review::proposal::images::topic_name;
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
+use crate::review::undo::{self, Blocked, Held, UndoEngine};
 use crate::time::now_ms;
 
 /// The journal of `folder` (in its state directory).
@@ -276,77 +278,91 @@ fn planned(
     Ok((images, observer.marking.finish()?))
 }
 
-/// Reverts `entry` as a new change, whatever came after it, as `git revert` does: each topic
-/// file it wrote must still hold what it wrote (compare-and-swap) and gets back its previous
-/// text, or is removed when the entry created it; MEMORY.md (and the archive) get the entry's
-/// lines taken back out of their text now, every line a later change wrote kept
-/// ([`LineChange::reverted_in`]). What it reverts is read under the folder's lock. A
-/// credential the journal kept redacted comes back redacted.
+/// Reverts `entry` as a new change, whatever came after it, as `git revert` does (the neutral
+/// `review::undo::undo` over `FilesUndo`): each file it wrote whole must still hold what it
+/// wrote (compare-and-swap) and gets back its previous text, or is removed when the entry
+/// created it; MEMORY.md (and the archive) get the entry's lines taken back out of their text
+/// now, every line a later change wrote kept ([`LineChange::reverted_in`]). What it reverts is
+/// read under the folder's lock. A credential the journal kept redacted comes back redacted.
 pub fn undo(
     folder: &ClaudeFolder,
     entry: &Entry,
 ) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    if let Some(refused) = entry.undo_refusal() {
-        return Err(refused);
-    }
-    let since = entry.id;
-    let meta = EntryMeta {
-        op: Some(Op::Undo),
-        undoes: Some(since),
-        ..EntryMeta::default()
-    };
-    journaled_planned(folder, &mut || reverting(folder, entry), meta).map_err(|e| {
-        match e.into_engine_error::<ClaudeError>() {
-            // Claude Code wrote a file between memwb's read of it and the write (under the
-            // lock, only another program can).
-            Ok(ClaudeError::Conflict { file, .. }) => ReviewError::UndoBlocked {
-                id: since,
-                detail: format!("{file} changed since #{since}"),
-            },
-            Ok(other) => other.into(),
-            Err(other) => other,
-        }
-    })
+    undo::undo(&FilesUndo { folder }, entry)
 }
 
-/// The writes that take `entry` back out of `folder` as it is now; refused, naming the
-/// memory or the line, where what the entry wrote was changed since.
-fn reverting(folder: &ClaudeFolder, entry: &Entry) -> Result<Vec<FileWrite>, ReviewError> {
-    let since = entry.id;
-    let mut writes = Vec::with_capacity(entry.files.len() + entry.lines.len());
-    for image in entry
-        .files
-        .iter()
-        .filter(|image| image.before != image.after)
-    {
-        let current = write_current(folder, &image.file)?;
-        // A redacted image stands for the file whose redaction it is: the base check then
-        // runs on the real text.
-        let found = match (&image.after, &current) {
-            (None, None) => None,
-            (Some(kept), Some(now)) if *kept == *now || *kept == redact(now) => None,
-            (None, Some(_)) => Some(FoundSince::AddedAgain),
-            (Some(_), None) => Some(FoundSince::Removed),
-            (Some(_), Some(_)) => Some(FoundSince::Changed),
+/// The Claude Code write engine as an [`UndoEngine`]: whole files compared and swapped, an
+/// index kept as its changed lines merged back out (a format fact: MEMORY.md is every
+/// memory's line, so a later change to another line must not block the undo).
+struct FilesUndo<'a> {
+    folder: &'a ClaudeFolder,
+}
+
+impl UndoEngine for FilesUndo<'_> {
+    type Undone = (Vec<FileImage>, Option<Entry>);
+
+    fn write_inverse(
+        &self,
+        entry: &Entry,
+        inverse: &Change,
+        check: &dyn Fn(&[Held]) -> Result<(), ReviewError>,
+    ) -> Result<Self::Undone, Blocked> {
+        let meta = EntryMeta {
+            op: Some(Op::Undo),
+            undoes: Some(entry.id),
+            ..EntryMeta::default()
         };
-        if let Some(found) = found {
-            let named = match found {
-                FoundSince::AddedAgain => image.before.as_deref(),
-                _ => image.after.as_deref(),
-            };
-            let name = TopicFile {
-                file: &image.file,
-                text: named.unwrap_or_default(),
+        let plan = &mut || reverting(self.folder, entry, inverse, check);
+        journaled_planned(self.folder, plan, meta).map_err(|e| {
+            match e.into_engine_error::<ClaudeError>() {
+                // Claude Code wrote a file between memwb's read of it and the write (under the
+                // lock, only another program can).
+                Ok(ClaudeError::Conflict { file, .. }) => Blocked::Raced { file },
+                Ok(other) => Blocked::Failed(other.into()),
+                Err(other) => Blocked::Failed(other),
             }
-            .name();
-            return Err(ReviewError::undo_found(since, &name, found));
+        })
+    }
+}
+
+/// The writes that take `entry` back out of `folder` as it is now (`inverse`, its change's
+/// inverse): its whole files as `check` allows, its index lines merged back out (refused,
+/// naming the line, where a later change rewrote them).
+fn reverting(
+    folder: &ClaudeFolder,
+    entry: &Entry,
+    inverse: &Change,
+    check: &dyn Fn(&[Held]) -> Result<(), ReviewError>,
+) -> Result<Vec<FileWrite>, ReviewError> {
+    let since = entry.id;
+    let mut writes = Vec::with_capacity(inverse.touched.len());
+    let mut held = Vec::with_capacity(entry.files.len());
+    for touched in inverse
+        .touched
+        .iter()
+        .filter(|t| entry.lines.iter().all(|l| l.file != t.file))
+    {
+        let current = write_current(folder, &touched.file)?;
+        // As the journal would keep it: a redacted image stands for the file whose redaction
+        // it is, so the compare runs on the real text.
+        let now = current.as_deref().map(|text| Version {
+            memory: (!entry.indexes.contains(&touched.file))
+                .then(|| topic_name(&touched.file, text)),
+            kept: redact(text).into_owned(),
+        });
+        if !touched.unchanged() {
+            writes.push(FileWrite {
+                file: touched.file.clone(),
+                base: current,
+                after: touched.after.as_ref().map(|v| v.kept.clone()),
+            });
         }
-        writes.push(FileWrite {
-            file: image.file.clone(),
-            base: current,
-            after: image.before.clone(),
+        held.push(Held {
+            touched: touched.clone(),
+            now,
         });
     }
+    check(&held)?;
     for change in entry.lines.iter().filter(|change| !change.is_empty()) {
         let blocked = |detail: String| ReviewError::UndoBlocked { id: since, detail };
         let Some(current) = write_current(folder, &change.file)? else {
