@@ -19,6 +19,7 @@ pub(crate) mod fix;
 pub mod memory;
 pub(crate) mod open;
 mod review;
+mod session;
 mod shown;
 mod state;
 mod summary;
@@ -70,11 +71,13 @@ pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, File
 
 use std::path::{Path, PathBuf};
 
+use crate::change;
 use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Proposal, ReviewError};
+use crate::review::{Origin, Proposal, ReviewError};
+use crate::session::MemoryPlan;
 use crate::store::StoreError;
 
 /// One format's view of an open memory folder: the read side.
@@ -311,6 +314,25 @@ pub trait Backend {
     /// not journal came since, the newest entry changed nothing, or what it wrote is
     /// redacted in the journal). Nothing is resolved or written.
     fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError>;
+
+    // The agent session (`src/formats/<name>/session.rs`): a turn's plan written or filed, so
+    // that `session::MemorySession` runs on every format (`formats/session.rs`).
+
+    /// Applies an agent session's plan as one change journaled by the format's engine,
+    /// against the folder as it is under the lock: memories other writers added meanwhile are
+    /// kept, a base memory that changed or vanished since the session read it fails the
+    /// change, and a failure writes nothing. Answers the memories it added, changed and
+    /// removed.
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError>;
+
+    /// Files an agent session's plan as a proposal from `origin` instead (review mode),
+    /// `evidence` shown to the reviewer; nothing in the folder changes. Answers its id.
+    fn propose_plan(
+        &self,
+        plan: &MemoryPlan,
+        origin: &Origin,
+        evidence: Option<String>,
+    ) -> Result<String, FormatError>;
 }
 
 /// A format's names for its own things, each as a title ("Manifest", "Record").

@@ -1,6 +1,7 @@
 //! Review mode for an embedding agent: `complete()` files its plan as a proposal instead of
 //! committing it, so a person decides. Filing it is the format's: `PlanSink` is implemented
-//! for [`ReviewPlans`] in its backend (`formats/memory/journal/sink.rs`).
+//! for [`ReviewPlans`] above the backends (`formats/session.rs`), through
+//! `Backend::propose_plan`.
 
 use crate::session::history::Message;
 

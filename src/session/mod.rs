@@ -19,6 +19,7 @@ pub mod history;
 #[cfg(feature = "http")]
 pub mod http;
 pub mod model;
+mod plan;
 pub mod prompts;
 pub mod replies;
 pub mod selection;
@@ -42,7 +43,11 @@ pub use model::{
 pub use selection::{SELECTION_FAILED, Selection, keyword_fallback, render_selected, select};
 pub use selector::Selector;
 
-use crate::store::{Commit, Record, Store};
+pub use plan::{
+    CommitPlans, FolderReading, MemoryFolder, MemoryPlan, PlanError, PlanOutcome, PlanSink,
+};
+
+use crate::store::Record;
 
 /// `last_error` after the extractor failed (or its records could not be committed).
 pub const EXTRACTION_FAILED: &str = "Memory extraction failed";
@@ -70,76 +75,11 @@ impl Default for SessionOptions {
     }
 }
 
-/// What `complete()` decided to change, validated and ready to apply.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum MemoryPlan {
-    /// Append the extracted records.
-    Extend { records: Vec<Record> },
-    /// Replace `source_names` (among `base` and `additions`) with `replacements`; `base` is
-    /// the set as read before extraction, `additions` the extracted records.
-    Consolidate {
-        base: Vec<Record>,
-        additions: Vec<Record>,
-        source_names: Vec<String>,
-        replacements: Vec<Record>,
-    },
-}
-
-/// What became of a plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PlanOutcome {
-    Committed(Commit),
-    /// Filed as a proposal for a person to approve (review mode); the set is unchanged.
-    Proposed {
-        id: String,
-    },
-}
-
-pub type PlanError = Box<dyn StdError + Send + Sync>;
-
-/// The seam between deciding and writing: the default commits through the engine; a review
-/// mode can file the plan as a proposal instead.
-pub trait PlanSink: Send + Sync {
-    /// `history` is the turn's canonical history the plan was extracted from (evidence).
-    fn apply(
-        &self,
-        store: &Store,
-        plan: MemoryPlan,
-        history: &[Message],
-    ) -> Result<PlanOutcome, PlanError>;
-}
-
-/// Commits plans with [`Store::extend`] and [`Store::apply_consolidation`], which re-read
-/// the set under the lock, so records other writers added meanwhile are kept.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct CommitPlans;
-
-impl PlanSink for CommitPlans {
-    fn apply(
-        &self,
-        store: &Store,
-        plan: MemoryPlan,
-        _history: &[Message],
-    ) -> Result<PlanOutcome, PlanError> {
-        let commit = match plan {
-            MemoryPlan::Extend { records } => store.extend(records)?,
-            MemoryPlan::Consolidate {
-                base,
-                additions,
-                source_names,
-                replacements,
-            } => store.apply_consolidation(&base, additions, &source_names, replacements)?,
-        };
-        Ok(PlanOutcome::Committed(commit))
-    }
-}
-
-/// One agent's memory over one store, turn by turn. Without a selector the keyword fallback
-/// selects; without an extractor `complete` does nothing; without a consolidator the extracted
-/// records are appended whatever the set's size.
+/// One agent's memory over one folder of any format, turn by turn. Without a selector the
+/// keyword fallback selects; without an extractor `complete` does nothing; without a
+/// consolidator the extracted records are appended whatever the set's size.
 pub struct MemorySession {
-    store: Store,
+    folder: Box<dyn MemoryFolder>,
     options: SessionOptions,
     selector: Option<Arc<dyn ModelClient>>,
     extractor: Option<Arc<dyn ModelClient>>,
@@ -152,7 +92,7 @@ pub struct MemorySession {
 impl fmt::Debug for MemorySession {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("MemorySession")
-            .field("store", &self.store.root())
+            .field("folder", &self.folder.root())
             .field("options", &self.options)
             .field("selector", &self.selector.is_some())
             .field("extractor", &self.extractor.is_some())
@@ -164,10 +104,11 @@ impl fmt::Debug for MemorySession {
 }
 
 impl MemorySession {
-    /// A session with no model: keyword selection only, nothing extracted.
-    pub fn new(store: Store) -> Self {
+    /// A session with no model on `folder` (a `.memory` `Store`, a Claude Code `ClaudeFolder`,
+    /// any `formats::Open`): keyword selection only, nothing extracted.
+    pub fn new(folder: impl Into<Box<dyn MemoryFolder>>) -> Self {
         Self {
-            store,
+            folder: folder.into(),
             options: SessionOptions::default(),
             selector: None,
             extractor: None,
@@ -218,8 +159,9 @@ impl MemorySession {
         Self { sink, ..self }
     }
 
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// The folder this session reads and changes.
+    pub fn folder(&self) -> &dyn MemoryFolder {
+        self.folder.as_ref()
     }
 
     pub fn options(&self) -> SessionOptions {
@@ -231,17 +173,16 @@ impl MemorySession {
     pub fn begin_turn(&mut self, query: &str) -> &[Record] {
         self.last_error = None;
         self.selected.clear();
-        let set = match self.store.read() {
+        let set = match self.folder.read() {
             Ok(set) => set,
             Err(error) => {
-                self.fail(SELECTION_FAILED, &error);
+                self.fail(SELECTION_FAILED, &*error);
                 return &self.selected;
             }
         };
-        let records: Vec<Record> = set.records().cloned().collect();
         let selection = select(
-            &records,
-            &set.index_text(),
+            &set.records,
+            &set.catalog,
             query,
             self.selector.as_deref(),
             self.options.max_selected,
@@ -281,22 +222,21 @@ impl MemorySession {
             self.fail(EXTRACTION_FAILED, &error);
             return None;
         }
-        let base = match self.store.read() {
+        let base = match self.folder.read() {
             Ok(set) => set,
+            Err(error) => {
+                self.fail(EXTRACTION_FAILED, &*error);
+                return None;
+            }
+        };
+        let extracted = match replies::ask_extractor(extractor.as_ref(), &snapshot, &base.catalog) {
+            Ok(records) => records,
             Err(error) => {
                 self.fail(EXTRACTION_FAILED, &error);
                 return None;
             }
         };
-        let extracted =
-            match replies::ask_extractor(extractor.as_ref(), &snapshot, &base.index_text()) {
-                Ok(records) => records,
-                Err(error) => {
-                    self.fail(EXTRACTION_FAILED, &error);
-                    return None;
-                }
-            };
-        let base: Vec<Record> = base.records().cloned().collect();
+        let base = base.records;
         let candidates_count = base.len() + extracted.len();
         if let Some(consolidator) = self.consolidator.clone()
             && candidates_count >= self.options.consolidation_threshold
@@ -333,7 +273,7 @@ impl MemorySession {
         failure: &'static str,
         history: &[Message],
     ) -> Option<PlanOutcome> {
-        match self.sink.apply(&self.store, plan, history) {
+        match self.sink.apply(self.folder.as_ref(), plan, history) {
             Ok(outcome) => Some(outcome),
             Err(error) => {
                 self.fail(failure, &*error);

@@ -8,6 +8,7 @@ pub mod claude;
 pub mod cli;
 #[cfg(feature = "cli")]
 pub mod formats;
+pub mod scripted;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -19,6 +19,7 @@ mod history;
 mod messages;
 mod rebase;
 mod review;
+mod session;
 mod undo;
 mod undo_orders;
 mod watch;

@@ -198,22 +198,24 @@ struct Recording(Mutex<Vec<MemoryPlan>>);
 impl PlanSink for Recording {
     fn apply(
         &self,
-        store: &Store,
+        _: &dyn MemoryFolder,
         plan: MemoryPlan,
         _: &[Message],
     ) -> Result<PlanOutcome, PlanError> {
         self.0.lock().unwrap().push(plan);
-        Ok(PlanOutcome::Committed(Commit {
-            set: store.read()?,
-            ..Commit::default()
-        }))
+        Ok(PlanOutcome::Committed(Changed::default()))
     }
 }
 
 struct Refusing;
 
 impl PlanSink for Refusing {
-    fn apply(&self, _: &Store, _: MemoryPlan, _: &[Message]) -> Result<PlanOutcome, PlanError> {
+    fn apply(
+        &self,
+        _: &dyn MemoryFolder,
+        _: MemoryPlan,
+        _: &[Message],
+    ) -> Result<PlanOutcome, PlanError> {
         Err("proposal queue is full".into())
     }
 }

@@ -14,6 +14,7 @@ mod locate;
 mod maintain;
 mod project;
 mod review;
+mod session;
 mod state;
 mod summary;
 mod view;
@@ -30,12 +31,14 @@ use super::{
     Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement,
     StatePlace, Summary, Written, detect,
 };
+use crate::change;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Proposal, ReviewError};
+use crate::review::{Origin, Proposal, ReviewError};
+use crate::session::MemoryPlan;
 use crate::store::RecordInput;
 
 pub(crate) use locate::{holds_memories, in_workspace};
@@ -326,6 +329,19 @@ impl Backend for ClaudeBackend<'_> {
 
     fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
         self.newest_in_place()
+    }
+
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError> {
+        self.commit_session_plan(plan)
+    }
+
+    fn propose_plan(
+        &self,
+        plan: &MemoryPlan,
+        origin: &Origin,
+        evidence: Option<String>,
+    ) -> Result<String, FormatError> {
+        self.propose_session_plan(plan, origin, evidence)
     }
 
     fn editor_rules(&self) -> &'static dyn super::EditorRules {

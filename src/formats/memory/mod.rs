@@ -17,6 +17,7 @@ mod journaled;
 mod maintain;
 mod repair_target;
 mod review;
+mod session;
 mod state;
 mod summary;
 pub(crate) mod view;
@@ -42,10 +43,12 @@ use super::{
     Proposals, Proposing, ReadError, Reading, Recognized, Replacement, StatePlace, Summary,
     Written, detect,
 };
+use crate::change;
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Proposal, ReviewError};
+use crate::review::{Origin, Proposal, ReviewError};
+use crate::session::MemoryPlan;
 use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
 
 /// A folder whose `manifest.json` reads as the contract's manifest; one of another schema is
@@ -348,5 +351,18 @@ impl Backend for MemoryBackend<'_> {
 
     fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
         self.newest_in_place()
+    }
+
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError> {
+        self.commit_session_plan(plan)
+    }
+
+    fn propose_plan(
+        &self,
+        plan: &MemoryPlan,
+        origin: &Origin,
+        evidence: Option<String>,
+    ) -> Result<String, FormatError> {
+        self.propose_session_plan(plan, origin, evidence)
     }
 }

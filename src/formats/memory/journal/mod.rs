@@ -12,7 +12,6 @@ mod home;
 mod observer;
 mod rebase;
 mod records;
-mod sink;
 pub mod strays;
 mod took_effect;
 mod undo;
