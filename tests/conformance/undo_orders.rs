@@ -1,7 +1,7 @@
 //! Undo chains taken in other orders than newest first: an older add after a rename, a removal
 //! and the re-add of its name undone in either order, and an undo undone after later changes.
 //! Each undo reverts its one entry whatever came after it; a refusal names the memory in one
-//! wording on both formats and changes nothing.
+//! wording on both formats and changes nothing, also when another program changed the memory.
 
 use super::add;
 use super::undo::{State, after_steps, run_steps};
@@ -135,6 +135,71 @@ fn an_undo_undone_after_later_changes_re_does_its_entry_on_both_formats() {
             folder.comparable_state(),
             after_steps(format, &without_alpha),
             "{format:?}: alpha is out again"
+        );
+    }
+}
+
+/// The path of the file that holds memory `name`, as `ls --json` lists it.
+fn file_of(folder: &Folder, name: &str) -> std::path::PathBuf {
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
+    let file = listed
+        .iter()
+        .find(|m| m["name"] == name)
+        .and_then(|m| m["file"].as_str())
+        .unwrap_or_else(|| panic!("{:?}: {name} is not listed", folder.format));
+    folder.root().join(file)
+}
+
+/// Another program appends a line to memory `name`'s file: its bytes before.
+fn edited_outside(folder: &Folder, name: &str) -> (std::path::PathBuf, Vec<u8>) {
+    let path = file_of(folder, name);
+    let written = std::fs::read(&path).expect("read");
+    let mut edited = written.clone();
+    edited.extend_from_slice(b"Edited by another program.\n");
+    std::fs::write(&path, edited).expect("edit outside");
+    (path, written)
+}
+
+/// A memory another program changed after the entry wrote it blocks the entry's undo, named
+/// alike on both formats, nothing changed and nothing journaled; once its bytes are put back,
+/// the undo goes on.
+#[test]
+fn an_outside_edit_of_what_the_entry_wrote_blocks_its_undo_until_it_is_put_back_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("keep", "kept"));
+        let before = folder.comparable_state();
+        folder.ok(&add("alpha", "one"));
+        let id = *folder.entry_ids().last().expect("journaled");
+        let (path, written) = edited_outside(&folder, "alpha");
+        refused(&folder, id, &format!("\"alpha\" was changed since #{id}"));
+        std::fs::write(&path, written).expect("put back");
+        folder.ok(&["undo", &id.to_string()]);
+        assert_eq!(
+            set_of(format, folder.comparable_state()),
+            set_of(format, before),
+            "{format:?}: alpha's add undone"
+        );
+    }
+}
+
+/// An undo blocked on two counts is refused by what its entry wrote before the name it freed,
+/// alike on both formats: a rename whose new memory another program changed, and whose old
+/// name a later add took again, is refused by the renamed memory.
+#[test]
+fn an_undo_blocked_twice_names_what_its_entry_wrote_first_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&["set", "alpha", "--name", "beta"]);
+        let rename = *folder.entry_ids().last().expect("journaled");
+        folder.ok(&add("alpha", "another alpha"));
+        edited_outside(&folder, "beta");
+        refused(
+            &folder,
+            rename,
+            &format!("\"beta\" was changed since #{rename}"),
         );
     }
 }
