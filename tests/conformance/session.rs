@@ -1,5 +1,6 @@
 //! The reference agent session (`session::MemorySession`) on both formats, with the scripted
-//! model the lifecycle tests use: a turn extracts and writes a memory with its index line,
+//! model the lifecycle tests use: a turn extracts and writes a memory with its index line
+//! (journaled: `undo` walks it back),
 //! consolidation replaces memories, a base changed while the model thought fails it with
 //! nothing written, and review mode files proposals instead.
 
@@ -109,6 +110,14 @@ fn a_session_turn_selects_then_writes_what_it_extracted_on_both_formats() {
         assert!(input.contains("alpha"), "{format:?}: the catalog: {input}");
         let log = folder.ok(&["log"]);
         assert!(log.contains("added tabs"), "{format:?}: journaled: {log}");
+        folder.ok(&["undo"]);
+        assert_eq!(names(&folder), ["alpha"], "{format:?}: undone");
+        assert_eq!(
+            indexed(&folder),
+            ["alpha"],
+            "{format:?}: {}",
+            index(&folder)
+        );
     }
 }
 

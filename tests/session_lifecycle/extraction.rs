@@ -258,3 +258,74 @@ fn plans_go_through_the_sink() {
     assert_eq!(session.last_error(), Some(EXTRACTION_FAILED));
     assert_eq!(session.last_error_detail(), Some("proposal queue is full"));
 }
+
+/// A folder of an embedder's own: the session reads and commits through it alone.
+struct InMemory {
+    records: Vec<Record>,
+    /// Every plan committed, shared with the test.
+    committed: Arc<Mutex<Vec<MemoryPlan>>>,
+}
+
+impl MemoryFolder for InMemory {
+    fn root(&self) -> &Path {
+        Path::new("in-memory")
+    }
+    fn read(&self) -> Result<FolderReading, PlanError> {
+        Ok(FolderReading {
+            records: self.records.clone(),
+            catalog: "- r0: the only one".into(),
+        })
+    }
+    fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError> {
+        self.committed.lock().unwrap().push(plan);
+        Ok(Changed::default())
+    }
+}
+
+#[test]
+fn a_folder_of_the_embedders_own_is_read_and_committed_through_its_trait() {
+    let committed = Arc::new(Mutex::new(Vec::new()));
+    let folder = InMemory {
+        records: vec![record("r0", "Fact number 0", "Body 0.")],
+        committed: committed.clone(),
+    };
+    let model = Arc::new(
+        Scripted::default().extract(|_| reply(json!([item("tabs", "User prefers tabs")]))),
+    );
+    let mut session = MemorySession::new(Box::new(folder) as Box<dyn MemoryFolder>)
+        .with_extractor(Some(model.clone()));
+    assert_eq!(session.begin_turn("fact number")[0].name(), "r0");
+    assert!(session.complete(&history()).is_some());
+    let extract = &model.calls(Kind::Extract)[0];
+    assert_eq!(
+        user_input(extract)["existing_catalog"],
+        "- r0: the only one"
+    );
+    let committed = committed.lock().unwrap();
+    let [MemoryPlan::Extend { records }] = committed.as_slice() else {
+        panic!("one extension: {committed:?}")
+    };
+    assert_eq!(records[0].name(), "tabs");
+}
+
+#[test]
+fn review_mode_refuses_a_folder_memwb_did_not_open() {
+    let committed = Arc::new(Mutex::new(Vec::new()));
+    let folder = InMemory {
+        records: Vec::new(),
+        committed: committed.clone(),
+    };
+    let model = Arc::new(
+        Scripted::default().extract(|_| reply(json!([item("tabs", "User prefers tabs")]))),
+    );
+    let mut session = MemorySession::new(Box::new(folder) as Box<dyn MemoryFolder>)
+        .with_extractor(Some(model))
+        .with_sink(Arc::new(ReviewPlans {
+            origin: Origin::new("agent"),
+        }));
+    assert!(session.complete(&history()).is_none());
+    assert_eq!(session.last_error(), Some(EXTRACTION_FAILED));
+    let detail = session.last_error_detail().unwrap_or_default();
+    assert!(detail.contains("a folder memwb opened"), "{detail}");
+    assert!(committed.lock().unwrap().is_empty(), "nothing committed");
+}
