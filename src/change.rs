@@ -60,7 +60,8 @@ pub struct Version {
 /// One path of a change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Touched {
-    /// Relative to the folder, `/`-separated.
+    /// Relative to the folder, `/`-separated; empty for a memory a proposal would write into
+    /// a file its format names only when it is approved (a `.memory` plan's new record).
     pub file: String,
     /// `None`: the file was absent.
     pub before: Option<Version>,

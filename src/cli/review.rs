@@ -315,7 +315,7 @@ fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
     };
     ProposalJson {
         id: &p.id,
-        kind: p.kind,
+        kind: p.change_kind(),
         state: state.as_str(),
         changes: match state {
             State::Stale(changes) => changes.clone(),
@@ -376,7 +376,7 @@ pub(super) fn proposals(backend: &dyn Backend, args: &ProposalsArgs) -> anyhow::
             "{}  {:8}  {:13}  {}  ({})",
             p.id,
             state.as_str(),
-            p.kind.as_str(),
+            p.change_kind().as_str(),
             inert(&p.summary()),
             inert(&p.origin.describe())
         )?;

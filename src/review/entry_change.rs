@@ -5,9 +5,9 @@
 
 use super::entry::{Entry, JournalRecord};
 use super::error::ReviewError;
-use super::filed::images::topic_name;
+use super::filed::{image_touched, input_version};
 use super::line_change::LineChange;
-use crate::change::{Change, FileImage, Touched, Version};
+use crate::change::{Change, Touched, Version};
 
 impl Entry {
     /// The change this entry records: its op and every file it touched. A file outside the
@@ -92,25 +92,7 @@ impl Entry {
 impl JournalRecord {
     /// The record as the change model keeps it: the memory it is, its fields as its content.
     pub(crate) fn version(&self) -> Version {
-        Version {
-            memory: Some(self.record.name.clone()),
-            kept: serde_json::to_string(&self.record).unwrap_or_default(),
-        }
-    }
-}
-
-/// A whole file: a memory by its name, unless it is an index (`index`, as the format says).
-pub(crate) fn image_touched(image: &FileImage, index: bool) -> Touched {
-    let version = |text: &Option<String>| {
-        text.as_ref().map(|text| Version {
-            memory: (!index).then(|| topic_name(&image.file, text)),
-            kept: text.clone(),
-        })
-    };
-    Touched {
-        file: image.file.clone(),
-        before: version(&image.before),
-        after: version(&image.after),
+        input_version(&self.record)
     }
 }
 

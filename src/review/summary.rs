@@ -8,7 +8,7 @@ use crate::change::{FileImage, Touched, changed_index};
 pub use crate::change::Changed;
 
 use super::entry::{Entry, Op};
-use super::entry_change::image_touched;
+use super::filed::image_touched;
 
 /// What a change's file images did to its memories (`indexes`, the files the format keeps
 /// as its index, hold none).

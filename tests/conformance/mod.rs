@@ -17,6 +17,7 @@ mod eval;
 mod faults;
 mod history;
 mod messages;
+mod proposals;
 mod rebase;
 mod review;
 mod session;

@@ -119,40 +119,6 @@ pub fn already_filed<'a>(
     })
 }
 
-/// One line for people: "add a", "edit b", "replace a, b with c", "remove d".
-pub fn summary(files: &[FileImage]) -> String {
-    let of = |wanted: Change, after: bool| -> Vec<String> {
-        files
-            .iter()
-            .filter(|f| change(f) == wanted)
-            .filter_map(|f| {
-                let text = if after { &f.after } else { &f.before };
-                text.as_deref().map(|t| topic_name(&f.file, t))
-            })
-            .collect()
-    };
-    let (created, edited, deleted) = (
-        of(Change::Create, true),
-        of(Change::Edit, true),
-        of(Change::Delete, false),
-    );
-    let writes_something = !created.is_empty() || !edited.is_empty();
-    if !deleted.is_empty() && writes_something {
-        let mut sources = of(Change::Edit, false);
-        sources.extend(deleted);
-        let mut results = edited;
-        results.extend(created);
-        return format!("replace {} with {}", sources.join(", "), results.join(", "));
-    }
-    let mut parts = Vec::new();
-    for (verb, names) in [("add", created), ("edit", edited), ("remove", deleted)] {
-        if !names.is_empty() {
-            parts.push(format!("{verb} {}", names.join(", ")));
-        }
-    }
-    parts.join("; ")
-}
-
 /// The images as memwb's files keep them: every credential replaced by `[REDACTED]` (see
 /// docs/audit.md; approving writes the redacted text, and a redacted before image stands for
 /// the real text it was made from).
@@ -213,35 +179,6 @@ pub(crate) mod tests {
             before: before.map(Into::into),
             after: after.map(Into::into),
         }
-    }
-
-    const A: &str = "---\nname: tabs rule\ntype: feedback\n---\nUse tabs.\n";
-
-    #[test]
-    fn a_summary_names_the_memories() {
-        assert_eq!(summary(&[image("a.md", None, Some(A))]), "add tabs rule");
-        assert_eq!(
-            summary(&[
-                image("a.md", Some(A), Some("x")),
-                image("b.md", Some("y"), None)
-            ]),
-            "replace tabs rule, b with a"
-        );
-        assert_eq!(
-            summary(&[
-                image("a.md", Some(A), Some("x")),
-                image("c.md", Some(A), Some("y"))
-            ]),
-            "edit a, c"
-        );
-        assert_eq!(
-            summary(&[
-                image("b.md", Some("y"), None),
-                image("c.md", Some("z"), None),
-                image("m.md", None, Some(A)),
-            ]),
-            "replace b, c with tabs rule"
-        );
     }
 
     #[test]

@@ -22,15 +22,17 @@ use super::who::Who;
 use crate::change::FileImage;
 use crate::memory::RecordInput;
 use crate::redact::records::{is_copy_of, redact_input};
-use crate::redact::{REDACTION_EVIDENCE, redact};
+use crate::redact::redact;
 use crate::store::{MemorySet, Record};
 use crate::time::now_ms;
 
+mod change;
 mod deciding;
 mod files;
 pub mod images;
 mod origin;
 
+pub(crate) use change::{image_touched, input_version};
 pub(crate) use deciding::{check_as_read, check_as_read_in, decision, pending, record_decision_in};
 pub(crate) use files::rewrite;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
@@ -260,57 +262,6 @@ impl Proposal {
         } else {
             State::Stale(changes)
         }
-    }
-
-    /// What it does, in one line: "add a, b", "replace a, b with c", "edit a; remove b".
-    pub fn summary(&self) -> String {
-        if let Some(redaction) = self.redaction_summary() {
-            return redaction;
-        }
-        if !self.files.is_empty() {
-            return images::summary(&self.files);
-        }
-        let plan = self.plan().ok();
-        let names: Vec<&str> = plan
-            .iter()
-            .flat_map(|p| p.records())
-            .map(Record::name)
-            .collect();
-        let sources = plan
-            .as_ref()
-            .map(|p| p.source_names().join(", "))
-            .unwrap_or_default();
-        match self.kind {
-            Kind::Extraction => format!("add {}", names.join(", ")),
-            Kind::Consolidation => format!("replace {sources} with {}", names.join(", ")),
-            Kind::Edit => format!("edit {}", names.join(", ")),
-        }
-    }
-
-    /// "redact NAME: github-token on line 7" for a proposal that only redacts credentials:
-    /// its stored before and after are the same (both kept redacted), so "replace X with X"
-    /// or "edit X" would say nothing of what it does.
-    pub fn redaction_summary(&self) -> Option<String> {
-        let what = self
-            .evidence
-            .as_deref()
-            .and_then(|e| e.strip_prefix(REDACTION_EVIDENCE))
-            .and_then(|e| e.split(';').next())?;
-        let names: Vec<String> = if self.files.is_empty() {
-            let plan = self.plan().ok()?;
-            let written: Vec<RecordInput> = plan.records().iter().map(Record::to_input).collect();
-            let based: Vec<&RecordInput> = self.base.iter().map(|b| &b.record).collect();
-            if written.len() != based.len() || written.iter().zip(&based).any(|(w, b)| w != *b) {
-                return None;
-            }
-            written.into_iter().map(|r| r.name).collect()
-        } else {
-            if self.files.iter().any(|f| f.before != f.after) {
-                return None;
-            }
-            images::source_names(&self.files)
-        };
-        Some(format!("redact {}: {what}", names.join(", ")))
     }
 
     pub fn reference(&self) -> ProposalRef {

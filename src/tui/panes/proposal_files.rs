@@ -1,43 +1,16 @@
 //! What the Proposals view shows of a proposal that changes whole files (a Claude Code
-//! folder's): each file's before and after image as a line diff, and its one-line summary.
-//! The images were redacted when the proposal was filed; here they are made safe to print.
+//! folder's): each file's before and after image as a line diff; and of any proposal, the
+//! undo of its approval. The images were redacted when the proposal was filed; here they are made safe to print.
 
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use crate::claude::write::FileImage;
 use crate::redact::redact;
 use crate::review::proposal::images::{self, Change};
-use crate::review::{Kind, Plan, Proposal};
+use crate::review::{FileImage, Proposal};
 use crate::sanitize;
-use crate::store::Record;
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
-
-/// "add a, b" or "replace a, b with c"; for a proposal of file images, what they do.
-pub(crate) fn summary(proposal: &Proposal, plan: &Result<Plan, String>) -> String {
-    if let Some(redaction) = proposal.redaction_summary() {
-        return redaction;
-    }
-    if !proposal.files.is_empty() {
-        return images::summary(&proposal.files);
-    }
-    match plan {
-        Ok(plan) => {
-            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
-            match proposal.kind {
-                Kind::Extraction => format!("add {}", names.join(", ")),
-                Kind::Consolidation => format!(
-                    "replace {} with {}",
-                    plan.source_names().join(", "),
-                    names.join(", ")
-                ),
-                Kind::Edit => format!("edit {}", names.join(", ")),
-            }
-        }
-        Err(e) => format!("invalid plan: {e}"),
-    }
-}
 
 /// "undone by #7" when the journal entry that applied this proposal was undone.
 pub(crate) fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {

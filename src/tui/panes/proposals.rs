@@ -27,8 +27,10 @@ pub struct Row {
     pub state: State,
     /// The plan, parsed once per reload rather than on every frame.
     pub plan: Result<Plan, String>,
-    /// "add a, b" or "replace a, b with c".
+    /// "add a, b" or "replace a, b with c" ([`Proposal::summary`]).
     pub summary: String,
+    /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
+    pub(crate) kind: Kind,
 }
 
 #[derive(Debug, Default)]
@@ -61,7 +63,7 @@ fn filter_text(row: &Row) -> String {
     format!(
         "{} {} {} {} {}",
         p.id,
-        p.kind.as_str(),
+        row.kind.as_str(),
         row.state.as_str(),
         row.summary,
         p.origin.describe()
@@ -91,7 +93,8 @@ impl ProposalsPane {
             let row = Row {
                 proposal: proposal.clone(),
                 state: state.unwrap_or_else(|| proposal.state(current)),
-                summary: files::summary(proposal, &plan),
+                summary: proposal.summary(),
+                kind: proposal.change_kind(),
                 plan,
             };
             if row.proposal.status == ProposalStatus::Pending {
@@ -340,7 +343,7 @@ impl ProposalsPane {
                         format!("{mark}{} {:<8} ", marker(&row.state), row.state.as_str()),
                         state_style,
                     ),
-                    Span::raw(format!("{}  {:<13} ", p.id, p.kind.as_str())),
+                    Span::raw(format!("{}  {:<13} ", p.id, row.kind.as_str())),
                     Span::raw(sanitize::line(&row.summary).into_owned()),
                     Span::styled(
                         format!("  ({})", sanitize::line(&p.origin.describe())),
@@ -411,7 +414,7 @@ pub fn detail_lines(
         ),
         Span::raw(format!(
             " · {} · {} · {}",
-            p.kind.as_str(),
+            row.kind.as_str(),
             sanitize::line(&p.origin.describe()),
             super::short_time(p.created_at)
         )),

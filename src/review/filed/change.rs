@@ -1,0 +1,327 @@
+//! A proposal as the one change model sees it ([`Proposal::change`]): every file it would
+//! touch, each as it is and as approving it would leave it, whatever the format kept (a plan
+//! of records with the sources it read, or whole file images). What a proposal says of itself
+//! (its kind as shown, its summary, whether it only redacts, the memories it reads and
+//! writes) is written once over that change, the same on every format.
+
+use serde_json::Value;
+
+use super::images::topic_name;
+use super::{Kind, Proposal};
+use crate::change::{Change, FileImage, Op, Touched, Version};
+use crate::memory::RecordInput;
+use crate::redact::REDACTION_EVIDENCE;
+
+/// A memory's fields as a journal entry or a proposal keeps them: the memory it is, its
+/// fields (as JSON) its content.
+pub(crate) fn input_version(record: &RecordInput) -> Version {
+    Version {
+        memory: Some(record.name.clone()),
+        kept: serde_json::to_string(record).unwrap_or_default(),
+    }
+}
+
+/// A whole file: a memory by its name, unless it is an index (`index`, as the format says).
+pub(crate) fn image_touched(image: &FileImage, index: bool) -> Touched {
+    let version = |text: &Option<String>| {
+        text.as_ref().map(|text| Version {
+            memory: (!index).then(|| topic_name(&image.file, text)),
+            kept: text.clone(),
+        })
+    };
+    Touched {
+        file: image.file.clone(),
+        before: version(&image.before),
+        after: version(&image.after),
+    }
+}
+
+/// A plan of records as kept, read leniently: the names of the memories it replaces and the
+/// records it writes (an item that does not read is left out: whether the plan is valid is its
+/// state's to say). An extraction is an array of records, a consolidation
+/// `{"source_names":[...],"records":[...]}`.
+fn planned(plan: &Value) -> (Vec<String>, Vec<RecordInput>) {
+    let records = |items: Option<&Value>| -> Vec<RecordInput> {
+        items
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| serde_json::from_value(item.clone()).ok())
+            .collect()
+    };
+    match plan {
+        Value::Array(_) => (Vec::new(), records(Some(plan))),
+        Value::Object(fields) => {
+            let sources = fields
+                .get("source_names")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect();
+            (sources, records(fields.get("records")))
+        }
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+impl Kind {
+    /// The kind of change `touched` makes, as a person reads it: only new files (or
+    /// memories) is an extraction, one that removes any a consolidation, anything else (every
+    /// memory changed where it is, a credential redacted) an edit. `None`: it touches nothing.
+    pub fn of_touched(touched: &[Touched]) -> Option<Kind> {
+        if touched.is_empty() {
+            None
+        } else if touched.iter().all(|t| t.before.is_none()) {
+            Some(Kind::Extraction)
+        } else if touched.iter().any(|t| t.after.is_none()) {
+            Some(Kind::Consolidation)
+        } else {
+            Some(Kind::Edit)
+        }
+    }
+
+    /// The change model's op for this kind.
+    pub fn op(self) -> Op {
+        match self {
+            Kind::Extraction => Op::Add,
+            Kind::Consolidation => Op::Consolidate,
+            Kind::Edit => Op::Set,
+        }
+    }
+}
+
+impl Proposal {
+    /// The change this proposal makes if approved: every file it touches, derived from what
+    /// it keeps whatever the format (the sources it read with their files and the records its
+    /// plan writes; the file images it holds), and its op from [`Kind::of_touched`].
+    ///
+    /// A plan of records writes each record into a file the format names when approving it,
+    /// so such a memory is touched at an empty path, except that a plan replacing one memory
+    /// with one writes it in that memory's place (as approving does): then the source's file
+    /// is touched before and after.
+    pub fn change(&self) -> Change {
+        let (sources, records) = planned(&self.plan);
+        let mut touched: Vec<Touched> = self
+            .base
+            .iter()
+            .filter(|source| sources.contains(&source.record.name))
+            .map(|source| Touched {
+                file: source.file.clone(),
+                before: Some(input_version(&source.record)),
+                after: None,
+            })
+            .collect();
+        let mut written = records.iter().collect::<Vec<_>>();
+        if let ([source], [_]) = (sources.as_slice(), records.as_slice())
+            && let Some(in_place) = touched
+                .iter_mut()
+                .find(|t| t.before.as_ref().and_then(|b| b.memory.as_ref()) == Some(source))
+        {
+            in_place.after = Some(input_version(&records[0]));
+            written.clear();
+        }
+        let added = self
+            .additions
+            .iter()
+            .filter(|addition| !sources.contains(&addition.name));
+        touched.extend(written.into_iter().chain(added).map(|record| Touched {
+            file: String::new(),
+            before: None,
+            after: Some(input_version(record)),
+        }));
+        touched.extend(self.files.iter().map(|image| image_touched(image, false)));
+        let kind = Kind::of_touched(&touched).unwrap_or(self.kind);
+        Change {
+            op: kind.op(),
+            touched,
+        }
+    }
+
+    /// What kind of change it is as a person reads it, the same on every format
+    /// ([`Kind::of_touched`] of its change): a fix that rewrites one memory where it is is an
+    /// edit, whichever way its format files it. The kind it was filed as is `kind`.
+    pub fn change_kind(&self) -> Kind {
+        Kind::of_touched(&self.change().touched).unwrap_or(self.kind)
+    }
+
+    /// What it does, in one line: "add a, b", "edit a; add c", "replace a, b with c",
+    /// "remove d", or "redact NAME: what" for a redaction.
+    pub fn summary(&self) -> String {
+        let change = self.change();
+        if let Some(redaction) = self.redaction_said(&change) {
+            return redaction;
+        }
+        touched_summary(&change.touched)
+    }
+
+    /// "redact NAME: github-token on line 7" for a proposal that only redacts credentials:
+    /// its stored before and after are the same (both kept redacted), so "edit X" would say
+    /// nothing of what it does.
+    pub fn redaction_summary(&self) -> Option<String> {
+        self.redaction_said(&self.change())
+    }
+
+    fn redaction_said(&self, change: &Change) -> Option<String> {
+        let what = self
+            .evidence
+            .as_deref()
+            .and_then(|e| e.strip_prefix(REDACTION_EVIDENCE))
+            .and_then(|e| e.split(';').next())?;
+        if !change.redaction_only() {
+            return None;
+        }
+        Some(format!(
+            "redact {}: {what}",
+            change.memories().changed.join(", ")
+        ))
+    }
+}
+
+/// What a change does to its memories, in one line: "add a", "edit b", "replace a, b with c",
+/// "remove d" (parts joined by "; "), by the memory each file holds.
+pub(crate) fn touched_summary(touched: &[Touched]) -> String {
+    let names = |wanted: fn(&Touched) -> bool, side: fn(&Touched) -> &Option<Version>| {
+        touched
+            .iter()
+            .filter(|t| wanted(t))
+            .filter_map(|t| side(t).as_ref()?.memory.clone())
+            .collect::<Vec<String>>()
+    };
+    let created = names(|t| t.before.is_none(), |t| &t.after);
+    let edited = names(|t| t.before.is_some() && t.after.is_some(), |t| &t.after);
+    let deleted = names(|t| t.after.is_none(), |t| &t.before);
+    if touched.is_empty() {
+        return NOTHING_PROPOSED.into();
+    }
+    if !deleted.is_empty() && (!created.is_empty() || !edited.is_empty()) {
+        let mut sources = names(|t| t.before.is_some() && t.after.is_some(), |t| &t.before);
+        sources.extend(deleted);
+        let mut results = edited;
+        results.extend(created);
+        return format!("replace {} with {}", sources.join(", "), results.join(", "));
+    }
+    let mut parts = Vec::new();
+    for (verb, names) in [("add", created), ("edit", edited), ("remove", deleted)] {
+        if !names.is_empty() {
+            parts.push(format!("{verb} {}", names.join(", ")));
+        }
+    }
+    parts.join("; ")
+}
+
+/// What a proposal whose plan holds nothing that reads says it does.
+const NOTHING_PROPOSED: &str = "changes nothing (its plan does not read)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::entry::JournalRecord;
+    use crate::review::proposal::Origin;
+    use crate::review::proposal::images::tests::image;
+
+    const A: &str = "---\nname: tabs rule\ntype: feedback\n---\nUse tabs.\n";
+
+    fn of_images(files: Vec<FileImage>) -> Proposal {
+        let mut proposal = Proposal::pending(Kind::Edit, Origin::new("test"), None);
+        proposal.files = files;
+        proposal
+    }
+
+    fn record(name: &str, body: &str) -> RecordInput {
+        RecordInput {
+            name: name.into(),
+            kind: "project".into(),
+            description: "d".into(),
+            body: body.into(),
+        }
+    }
+
+    /// A consolidation plan of `records` replacing `sources` (each read from `<name>.md`).
+    fn of_plan(sources: &[RecordInput], records: &[RecordInput]) -> Proposal {
+        let mut proposal = Proposal::pending(Kind::Consolidation, Origin::new("test"), None);
+        proposal.base = sources
+            .iter()
+            .map(|r| JournalRecord {
+                file: format!("{}.md", r.name),
+                record: r.clone(),
+            })
+            .collect();
+        let names: Vec<&str> = sources.iter().map(|r| r.name.as_str()).collect();
+        proposal.plan = serde_json::json!({ "source_names": names, "records": records });
+        proposal
+    }
+
+    #[test]
+    fn a_summary_of_file_images_names_the_memories() {
+        let said = |files| of_images(files).summary();
+        assert_eq!(said(vec![image("a.md", None, Some(A))]), "add tabs rule");
+        assert_eq!(
+            said(vec![
+                image("a.md", Some(A), Some("x")),
+                image("b.md", Some("y"), None)
+            ]),
+            "replace tabs rule, b with a"
+        );
+        assert_eq!(
+            said(vec![
+                image("a.md", Some(A), Some("x")),
+                image("c.md", Some(A), Some("y"))
+            ]),
+            "edit a, c"
+        );
+        assert_eq!(
+            said(vec![
+                image("b.md", Some("y"), None),
+                image("c.md", Some("z"), None),
+                image("m.md", None, Some(A)),
+            ]),
+            "replace b, c with tabs rule"
+        );
+    }
+
+    #[test]
+    fn a_plan_replacing_one_memory_with_one_is_an_edit_in_its_place() {
+        let fix = of_plan(&[record("alpha", "old")], &[record("alpha", "new")]);
+        let change = fix.change();
+        assert_eq!(change.files(), ["alpha.md"]);
+        assert_eq!(change.op, Op::Set);
+        assert_eq!(fix.change_kind(), Kind::Edit);
+        assert_eq!(fix.summary(), "edit alpha");
+        assert_eq!(change.memories().changed, ["alpha"]);
+        let merged = of_plan(
+            &[record("alpha", "a"), record("beta", "b")],
+            &[record("gamma", "a and b")],
+        );
+        assert_eq!(merged.change_kind(), Kind::Consolidation);
+        assert_eq!(merged.summary(), "replace alpha, beta with gamma");
+        assert_eq!(merged.change().memories().added, ["gamma"]);
+        assert_eq!(merged.change().memories().removed, ["alpha", "beta"]);
+    }
+
+    #[test]
+    fn a_redaction_is_said_as_one_on_either_kind_of_proposal() {
+        let evidence = Some(format!(
+            "{REDACTION_EVIDENCE}github-token on line 1; approving …"
+        ));
+        let mut plan = of_plan(
+            &[record("alpha", "[REDACTED]")],
+            &[record("alpha", "[REDACTED]")],
+        );
+        plan.evidence = evidence.clone();
+        let mut files = of_images(vec![image("a.md", Some(A), Some(A))]);
+        files.evidence = evidence;
+        assert_eq!(plan.summary(), "redact alpha: github-token on line 1");
+        assert_eq!(files.summary(), "redact tabs rule: github-token on line 1");
+        assert_eq!(plan.change_kind(), Kind::Edit);
+        assert_eq!(files.change_kind(), Kind::Edit);
+        let mut edited = of_plan(&[record("alpha", "x")], &[record("alpha", "y")]);
+        edited.evidence = plan.evidence.clone();
+        assert_eq!(
+            edited.redaction_summary(),
+            None,
+            "it changes more than a credential"
+        );
+    }
+}
