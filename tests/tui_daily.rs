@@ -434,9 +434,7 @@ fn a_topic_file_past_the_cut_is_marked_not_loaded() {
     };
     let mut h = Harness::claude(&folder, &dir.path().join("state"), limits, 150, 45);
     h.draw();
-    let view = memwb::formats::claude::shown_topics(&h.app.shown)
-        .cloned()
-        .expect("a reading");
+    let view = memwb::formats::claude::shown_topics(&h.app.shown).expect("a reading");
     let cut: Vec<&String> = view.order.iter().filter(|f| view.past_cut(f)).collect();
     assert!(!cut.is_empty(), "the fixture has files past a 10-line cut");
     let screen = h.screen();

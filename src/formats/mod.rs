@@ -52,7 +52,7 @@ pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
-pub use shown::{Shown, entry_key};
+pub use shown::{FolderView, Shown};
 pub use state::{ChangeLock, StatePlace};
 pub use summary::{IndexUse, Project, Summary};
 #[cfg(feature = "tui")]
@@ -65,8 +65,6 @@ pub use view::{
 pub use watch::{
     Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
-#[cfg(feature = "watch")]
-pub use workbench::news_between;
 pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan};
 
 use std::path::{Path, PathBuf};

@@ -1,30 +1,211 @@
 //! The workbench's reading of the open folder ([`Shown`]): one value, whatever the format,
-//! that its list, memory and index panes draw and its flows ask about a memory. What differs
-//! by format is answered here, beside the backends, so that the workbench holds one reading
-//! and asks it, never which format it is.
+//! that its list, memory and index panes draw and its flows ask about a memory. Each format
+//! answers the questions ([`FolderView`]) over its own reading, in its backend's `view.rs`, so
+//! that the workbench holds one reading and asks it, never which format it is, and a new
+//! format registers its reading by implementing the trait, adding nothing here.
 
+use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::Open;
 use super::claude::ClaudeView;
+use super::{IndexView, ListRow, ListView, MemoryView, Open, Stray};
 use crate::claude::{ClaudeFolder, Snapshot};
+use crate::finding::Severity;
 use crate::memory::Memory;
-use crate::store::inspect::{Inspection, ManifestEntry};
 use crate::store::{MemorySet, Record};
 
-/// A folder as the workbench shows it: the `.memory` set as inspected (its manifest's entries
-/// with their states, the strays, the lock and the index budget), or a Claude Code folder's
-/// topic files with their health. A new format adds its variant here and answers each method.
+/// A folder as the workbench shows it: a format's own reading (the `.memory` set as
+/// inspected, a Claude Code folder's topic files with their health) behind the questions the
+/// workbench asks of it ([`FolderView`], which `Shown` dereferences to). Cheap to clone: the
+/// reading is shared.
 #[derive(Debug, Clone)]
-pub enum Shown {
-    Memory(Arc<Inspection>),
-    Claude(Arc<ClaudeView>),
+pub struct Shown(Arc<dyn FolderView>);
+
+/// What the workbench asks of a format's reading of its folder, answered by each backend in
+/// `src/formats/<name>/view.rs` over the reading it makes (`Backend::shown`, its watcher's
+/// news). A method with a default is one a format answers only when it has the thing (files
+/// outside its list, memories that do not read, records the record editor opens).
+pub trait FolderView: std::fmt::Debug + Send + Sync + Any {
+    /// The memory folder the reading is of.
+    fn root(&self) -> &Path;
+
+    /// The folder a person works in: the workspace holding the memory folder, or the memory
+    /// folder itself where the format has no workspace of its own.
+    fn workspace(&self) -> &Path {
+        self.root()
+    }
+
+    /// Whether an agent can read the set (a `.memory` manifest that parses, whose every entry
+    /// reads; by default it can: a file that does not read is passed by, not a broken set).
+    fn is_readable(&self) -> bool {
+        true
+    }
+
+    /// The records a `.memory` proposal is checked against (by default none: a format whose
+    /// proposals are checked against its files when they load).
+    fn valid_set(&self) -> MemorySet {
+        MemorySet::default()
+    }
+
+    /// Whether the memories an agent would choose among differ from `other`'s (a query's
+    /// answer is then out of date); a reading of another format always differs.
+    fn memories_differ(&self, other: &Shown) -> bool;
+
+    /// Whether the folder is in the same state as `other` shows it (a job's result and the
+    /// watcher's report of that same change); a reading of another format never is.
+    fn same_state(&self, other: &Shown) -> bool;
+
+    /// What differs from `before` in the memories, in the words a change is summed up in
+    /// ("added a; changed b"): `None` when they hold the same memories (a change already
+    /// shown, the workbench's own), or `before` is a reading of another format.
+    #[cfg(feature = "watch")]
+    fn news_since(&self, before: &Shown) -> Option<String>;
+
+    /// What a query chooses among (the memories that read) and the catalog an agent is given
+    /// (`None`: the set does not read, so an agent selects nothing).
+    fn corpus(&self) -> (Vec<Memory>, Option<String>);
+
+    /// What the index pane shows, and the index's gauges.
+    fn index_view(&self) -> IndexView;
+
+    /// What the list pane shows around its rows.
+    fn list_view(&self) -> ListView;
+
+    /// Row `i` of the list as the list pane draws it.
+    fn row_at(&self, i: usize) -> Option<ListRow<'_>>;
+
+    /// Row `i`'s memory as the memory pane draws it.
+    fn memory_view(&self, i: usize) -> Option<MemoryView>;
+
+    /// The worst of the format's own findings about row `i`'s memory (`None`: none, or the
+    /// format's problems with a memory are its row's state).
+    fn health_at(&self, _i: usize) -> Option<Severity> {
+        None
+    }
+
+    /// How many rows the list has (the strays below it not counted).
+    fn len(&self) -> usize;
+
+    /// Whether the list has no rows.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What identifies row `i` across readings (a memory's name, a file's path).
+    fn key_at(&self, i: usize) -> Option<&str>;
+
+    /// The name row `i` shows (a file that does not read: its file) and its file.
+    fn name_and_file_at(&self, i: usize) -> Option<(&str, &str)>;
+
+    /// What a list filter looks through for row `i`: name, type, description, file and body
+    /// (a file that does not read: its file).
+    fn haystack_at(&self, i: usize) -> String;
+
+    /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
+    fn key_of(&self, name: &str) -> Option<String>;
+
+    /// Whether `file` is one of the list's rows (the Findings view's marks are kept for those).
+    fn holds_file(&self, file: &str) -> bool;
+
+    /// Where a finding about the memory `name` or the file `file` (with `code`, at `line`)
+    /// takes the list: the row's key and the words for the line in the status; or why there
+    /// is nothing to jump to.
+    fn finding_target(
+        &self,
+        code: &str,
+        name: Option<&str>,
+        file: Option<&str>,
+        line: Option<usize>,
+    ) -> Result<(String, String), String>;
+
+    /// The files in the folder a list shows below its rows, not in the set (by default none:
+    /// every file of the format's is a row).
+    fn strays(&self) -> Vec<Stray> {
+        Vec::new()
+    }
+
+    /// What the bytes of one of [`Self::strays`] read as: a memory in words, or why they do
+    /// not (text as read: untrusted).
+    fn stray_reading(&self, _bytes: &[u8]) -> Result<String, String> {
+        Err("this folder keeps no files outside its list".to_owned())
+    }
+
+    /// Whether the set's own list of its memories does not parse (`.memory`'s
+    /// `manifest.json`): nothing can be written to the set until it is mended.
+    fn list_unreadable(&self) -> bool {
+        false
+    }
+
+    /// Whether the index an agent is given cannot be derived now (a `.memory` set whose
+    /// entries do not all read; by default it can: a file that does not read is passed by).
+    fn index_underivable(&self) -> bool {
+        false
+    }
+
+    /// The text row `i`'s file held when it was read but does not read as a memory (what a
+    /// repair starts from and a drop compares against; `None`: it reads, or nothing was read).
+    fn raw_at(&self, _i: usize) -> Option<&str> {
+        None
+    }
+
+    /// Whether each memory is a file the workbench reads and writes whole, as text, when it
+    /// edits or deletes it (a topic file), rather than a record the reading holds parsed,
+    /// which the record editor opens as it is (`.memory`).
+    fn memories_are_files(&self) -> bool;
+
+    /// The record row `i` holds, where the reading holds its memories as the record editor's
+    /// records (`None`: it does not read, or the format's memories are files read whole).
+    fn record_at(&self, _i: usize) -> Option<&Record> {
+        None
+    }
+
+    /// The record named `name` as read, where the reading holds its memories as the record
+    /// editor's records (`None`: none by that name reads, or the format's memories are files
+    /// read whole).
+    fn record_named(&self, _name: &str) -> Option<&Record> {
+        None
+    }
+
+    /// Whether the file `file`, opened for an edit as `opened`, still holds the same memory
+    /// (`None`: it went). Only a format whose memories are whole files answers; by default it
+    /// does (a record's editor compares records).
+    fn opened_unchanged(&self, _file: &str, _opened: &str) -> Option<bool> {
+        Some(true)
+    }
 }
 
-impl From<Arc<Inspection>> for Shown {
-    fn from(inspection: Arc<Inspection>) -> Self {
-        Self::Memory(inspection)
+impl<V: FolderView> From<Arc<V>> for Shown {
+    fn from(view: Arc<V>) -> Self {
+        Self(view)
+    }
+}
+
+impl std::ops::Deref for Shown {
+    type Target = dyn FolderView;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+impl Shown {
+    /// `snapshot` of the Claude Code folder `folder`, measured against its load limits.
+    pub fn of_topics(folder: &ClaudeFolder, snapshot: Arc<Snapshot>) -> Self {
+        Self::from(Arc::new(ClaudeView::new(snapshot, folder.limits())))
+    }
+
+    /// The format's own reading, when it is a `V`: what a backend's own methods (and the
+    /// tests, through the backend) start from.
+    pub(crate) fn downcast<V: FolderView>(&self) -> Option<Arc<V>> {
+        let any: Arc<dyn Any + Send + Sync> = self.0.clone();
+        any.downcast().ok()
+    }
+
+    /// The format's own reading, when it is a `V`, borrowed.
+    pub(crate) fn downcast_ref<V: FolderView>(&self) -> Option<&V> {
+        let any: &dyn Any = &*self.0;
+        any.downcast_ref()
     }
 }
 
@@ -33,352 +214,15 @@ impl Open {
     #[cfg(feature = "watch")]
     pub fn shown_seen(&self, seen: super::Seen) -> Shown {
         match (self, seen) {
-            (_, super::Seen::Memory(inspection)) => Shown::Memory(inspection),
+            (_, super::Seen::Memory(inspection)) => Shown::from(inspection),
             (Self::Claude(folder), super::Seen::Claude(snapshot)) => {
                 Shown::of_topics(folder, snapshot)
             }
-            (Self::Memory(_), super::Seen::Claude(snapshot)) => Shown::Claude(Arc::new(
+            (Self::Memory(_), super::Seen::Claude(snapshot)) => Shown::from(Arc::new(
                 ClaudeView::new(snapshot, crate::claude::LoadLimits::default()),
             )),
         }
     }
-}
-
-impl Shown {
-    /// `snapshot` of the Claude Code folder `folder`, measured against its load limits.
-    pub fn of_topics(folder: &ClaudeFolder, snapshot: Arc<Snapshot>) -> Self {
-        Self::Claude(Arc::new(ClaudeView::new(snapshot, folder.limits())))
-    }
-
-    /// Whether each memory is a file the workbench reads and writes whole, as text, when it
-    /// edits or deletes it (a topic file), rather than a record the reading holds parsed,
-    /// which the record editor opens as it is (`.memory`).
-    pub fn memories_are_files(&self) -> bool {
-        match self {
-            Self::Memory(_) => false,
-            Self::Claude(_) => true,
-        }
-    }
-
-    /// The record row `i` holds, where the reading holds its memories as the record editor's
-    /// records (`None`: it does not read, or the format's memories are files read whole).
-    pub fn record_at(&self, i: usize) -> Option<&Record> {
-        match self {
-            Self::Memory(inspection) => inspection.entries.get(i)?.record(),
-            Self::Claude(_) => None,
-        }
-    }
-
-    /// The record named `name` as read, where the reading holds its memories as the record
-    /// editor's records (`None`: none by that name reads, or the format's memories are files
-    /// read whole).
-    pub fn record_named(&self, name: &str) -> Option<&Record> {
-        match self {
-            Self::Memory(inspection) => inspection.valid_records().find(|r| r.name() == name),
-            Self::Claude(_) => None,
-        }
-    }
-
-    /// The memory folder the reading is of.
-    pub fn root(&self) -> &Path {
-        match self {
-            Self::Memory(inspection) => &inspection.root,
-            Self::Claude(view) => &view.snapshot.root,
-        }
-    }
-
-    /// The folder a person works in: the workspace holding `.memory`, or the memory folder
-    /// itself where the format has no workspace of its own.
-    pub fn workspace(&self) -> &Path {
-        match self {
-            Self::Memory(inspection) => &inspection.workspace,
-            Self::Claude(view) => &view.snapshot.root,
-        }
-    }
-
-    /// Whether an agent can read the set: a `.memory` manifest that parses, whose every
-    /// entry reads (a topic file that does not read is passed by, not a broken set).
-    pub fn is_readable(&self) -> bool {
-        match self {
-            Self::Memory(inspection) => inspection.is_readable(),
-            Self::Claude(_) => true,
-        }
-    }
-
-    /// The records a `.memory` proposal is checked against (a Claude Code folder's proposals
-    /// are checked against its files when they load: none here).
-    pub fn valid_set(&self) -> MemorySet {
-        match self {
-            Self::Memory(inspection) => inspection.valid_set(),
-            Self::Claude(_) => MemorySet::default(),
-        }
-    }
-
-    /// Whether the memories an agent would choose among differ from `other`'s (a query's
-    /// answer is then out of date).
-    pub fn memories_differ(&self, other: &Shown) -> bool {
-        match (self, other) {
-            (Self::Memory(a), Self::Memory(b)) => {
-                a.is_readable() != b.is_readable() || !a.valid_records().eq(b.valid_records())
-            }
-            (Self::Claude(a), Self::Claude(b)) => a.snapshot.topics != b.snapshot.topics,
-            _ => true,
-        }
-    }
-
-    /// What a query chooses among (the memories that read) and the catalog an agent is given
-    /// (`None`: the set does not read, so an agent selects nothing).
-    pub fn corpus(&self) -> (Vec<Memory>, Option<String>) {
-        match self {
-            Self::Memory(inspection) => (
-                inspection.valid_set().memories(),
-                inspection.index.derived.clone(),
-            ),
-            Self::Claude(view) => (view.candidates(), Some(view.catalog())),
-        }
-    }
-
-    /// What the index pane shows, and the index's gauges.
-    pub fn index_view(&self) -> super::IndexView {
-        match self {
-            Self::Memory(inspection) => super::memory::view::index_view(inspection),
-            Self::Claude(view) => view.index_view(),
-        }
-    }
-
-    /// What the list pane shows around its rows.
-    pub fn list_view(&self) -> super::ListView {
-        match self {
-            Self::Memory(inspection) => super::memory::view::list_view(inspection),
-            Self::Claude(view) => view.list_view(),
-        }
-    }
-
-    /// Row `i` of the list as the list pane draws it.
-    pub fn row_at(&self, i: usize) -> Option<super::ListRow<'_>> {
-        match self {
-            Self::Memory(inspection) => super::memory::view::row_at(inspection, i),
-            Self::Claude(view) => view.row_at(i),
-        }
-    }
-
-    /// Row `i`'s memory as the memory pane draws it.
-    pub fn memory_view(&self, i: usize) -> Option<super::MemoryView> {
-        match self {
-            Self::Memory(inspection) => super::memory::view::memory_view(inspection, i),
-            Self::Claude(view) => view.memory_view(i),
-        }
-    }
-
-    /// The worst of the format's own findings about row `i`'s memory (`None`: none, or the
-    /// format's problems with a memory are its row's state).
-    pub fn health_at(&self, i: usize) -> Option<crate::finding::Severity> {
-        match self {
-            Self::Memory(_) => None,
-            Self::Claude(view) => view.order.get(i).and_then(|file| view.health(file)),
-        }
-    }
-
-    /// How many rows the list has (the strays below a `.memory` list not counted).
-    pub fn len(&self) -> usize {
-        match self {
-            Self::Memory(inspection) => inspection.entries.len(),
-            Self::Claude(view) => view.order.len(),
-        }
-    }
-
-    /// Whether the list has no rows.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// What identifies row `i` across readings: a memory's name (a `.memory` entry that does
-    /// not read: its file), a topic file's file.
-    pub fn key_at(&self, i: usize) -> Option<&str> {
-        match self {
-            Self::Memory(inspection) => inspection.entries.get(i).map(entry_key),
-            Self::Claude(view) => view.order.get(i).map(String::as_str),
-        }
-    }
-
-    /// The name row `i` shows (a file that does not read: its file) and its file.
-    pub fn name_and_file_at(&self, i: usize) -> Option<(&str, &str)> {
-        match self {
-            Self::Memory(inspection) => {
-                let entry = inspection.entries.get(i)?;
-                Some((entry_key(entry), &entry.file))
-            }
-            Self::Claude(view) => {
-                let file = view.order.get(i)?;
-                let name = view.topic(file).map_or(file.as_str(), |t| t.name());
-                Some((name, file))
-            }
-        }
-    }
-
-    /// What a list filter looks through for row `i`: name, type, description, file and body
-    /// (a file that does not read: its file).
-    pub fn haystack_at(&self, i: usize) -> String {
-        match self {
-            Self::Memory(inspection) => match inspection.entries.get(i) {
-                Some(entry) => match entry.record() {
-                    Some(r) => format!(
-                        "{} {} {} {} {}",
-                        r.name(),
-                        r.kind(),
-                        r.description(),
-                        entry.file,
-                        r.body()
-                    ),
-                    None => entry.file.clone(),
-                },
-                None => String::new(),
-            },
-            Self::Claude(view) => view
-                .order
-                .get(i)
-                .map_or_else(String::new, |file| view.haystack(file)),
-        }
-    }
-
-    /// The files in the folder a list shows below its rows, not in the set (`.memory`'s
-    /// unlisted and temp files; a topic file is always a row).
-    pub fn strays(&self) -> Vec<super::Stray> {
-        match self {
-            Self::Memory(inspection) => super::memory::view::strays(inspection),
-            Self::Claude(_) => Vec::new(),
-        }
-    }
-
-    /// What the bytes of one of [`Self::strays`] read as: a memory in words, or why they do
-    /// not (text as read: untrusted).
-    pub fn stray_reading(&self, bytes: &[u8]) -> Result<String, String> {
-        match self {
-            Self::Memory(_) => super::memory::view::stray_reading(bytes),
-            Self::Claude(_) => Err("this folder keeps no files outside its list".to_owned()),
-        }
-    }
-
-    /// Whether the set's own list of its memories does not parse (`.memory`'s
-    /// `manifest.json`): nothing can be written to the set until it is mended.
-    pub fn list_unreadable(&self) -> bool {
-        match self {
-            Self::Memory(inspection) => {
-                matches!(
-                    inspection.manifest,
-                    crate::store::inspect::ManifestState::Invalid(_)
-                )
-            }
-            Self::Claude(_) => false,
-        }
-    }
-
-    /// Whether the index an agent is given cannot be derived now (a `.memory` set whose
-    /// entries do not all read; a topic file that does not read is passed by).
-    pub fn index_underivable(&self) -> bool {
-        match self {
-            Self::Memory(inspection) => inspection.index.derived.is_none(),
-            Self::Claude(_) => false,
-        }
-    }
-
-    /// The text row `i`'s file held when it was read but does not read as a memory (what a
-    /// repair starts from and a drop compares against; `None`: it reads, or nothing was read).
-    pub fn raw_at(&self, i: usize) -> Option<&str> {
-        match self {
-            Self::Memory(inspection) => match &inspection.entries.get(i)?.state {
-                crate::store::inspect::EntryState::Invalid { raw, .. } => Some(raw),
-                _ => None,
-            },
-            Self::Claude(_) => None,
-        }
-    }
-
-    /// The list's key of the memory named `name` (`None`: the folder holds none by that name).
-    pub fn key_of(&self, name: &str) -> Option<String> {
-        match self {
-            Self::Memory(_) => Some(name.to_owned()),
-            Self::Claude(view) => view.file_named(name),
-        }
-    }
-
-    /// Whether `file` is one of the list's rows (the Findings view's marks are kept for those).
-    pub fn holds_file(&self, file: &str) -> bool {
-        match self {
-            Self::Memory(inspection) => inspection.entries.iter().any(|e| e.file == file),
-            Self::Claude(view) => view.topic(file).is_some(),
-        }
-    }
-
-    /// Whether the file `file`, opened for an edit as `opened`, still holds the same memory
-    /// (`None`: it went). Only a format whose memories are whole files answers; a `.memory`
-    /// record's editor compares records.
-    pub fn opened_unchanged(&self, file: &str, opened: &str) -> Option<bool> {
-        match self {
-            Self::Memory(_) => Some(true),
-            Self::Claude(view) => {
-                let topic = view.snapshot.topic(file)?;
-                Some(topic.parsed() == Some(&crate::claude::frontmatter::parse(opened)))
-            }
-        }
-    }
-
-    /// Whether the folder is in the same state as `other` shows it (a job's result and the
-    /// watcher's report of that same change).
-    pub fn same_state(&self, other: &Shown) -> bool {
-        match (self, other) {
-            (Self::Memory(a), Self::Memory(b)) => a.diff(b).is_empty(),
-            (Self::Claude(a), Self::Claude(b)) => *a.snapshot == *b.snapshot,
-            _ => false,
-        }
-    }
-
-    /// Where a finding about the memory `name` or the file `file` (with `code`, at `line`)
-    /// takes the list: the row's key and the words for the line in the status; or why there
-    /// is nothing to jump to.
-    pub fn finding_target(
-        &self,
-        code: &str,
-        name: Option<&str>,
-        file: Option<&str>,
-        line: Option<usize>,
-    ) -> Result<(String, String), String> {
-        match self {
-            Self::Memory(inspection) => {
-                let entries = &inspection.entries;
-                let entry = name
-                    .and_then(|name| {
-                        entries
-                            .iter()
-                            .find(|e| e.record().is_some_and(|r| r.name() == name))
-                    })
-                    .or_else(|| entries.iter().find(|e| Some(e.file.as_str()) == file));
-                let Some(entry) = entry else {
-                    return Err(format!(
-                        "{code} is about {}, not a record of the manifest: nothing to jump to",
-                        crate::sanitize::line(file.unwrap_or("the set"))
-                    ));
-                };
-                let at = line.map(|l| format!(", line {l}")).unwrap_or_default();
-                Ok((entry_key(entry).to_owned(), at))
-            }
-            Self::Claude(view) => {
-                let Some(file) = file.filter(|f| view.topic(f).is_some()) else {
-                    return Err(format!(
-                        "{code} is about the folder, not a topic file: nothing to jump to"
-                    ));
-                };
-                let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
-                Ok((file.to_owned(), at))
-            }
-        }
-    }
-}
-
-/// What identifies a `.memory` entry across reloads: the record name, or the file of an
-/// invalid entry.
-pub fn entry_key(entry: &ManifestEntry) -> &str {
-    entry.record().map(|r| r.name()).unwrap_or(&entry.file)
 }
 
 #[cfg(test)]
@@ -413,5 +257,34 @@ mod tests {
         assert_eq!(topics.len(), 1);
         assert_eq!(topics.record_at(0), None);
         assert_eq!(topics.record_named("one"), None);
+    }
+
+    #[cfg(feature = "watch")]
+    #[test]
+    fn news_names_what_another_reading_changed_on_either_format() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
+        let before = Shown::from(Arc::new(store.inspect()));
+        let record = Record::new("one", MemoryType::User, "d", "b").expect("valid");
+        store.extend(vec![record]).expect("extend");
+        let after = Shown::from(Arc::new(store.inspect()));
+        assert_eq!(after.news_since(&before).as_deref(), Some("added one"));
+        assert_eq!(after.news_since(&after), None);
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = ClaudeFolder::open(dir.path(), LoadLimits::default()).expect("open");
+        let before = Shown::of_topics(&folder, Arc::new(folder.read()));
+        let topic = "---\nname: role\ndescription: d\ntype: user\n---\nbody\n";
+        std::fs::write(dir.path().join("user_role.md"), topic).expect("write");
+        let after = Shown::of_topics(&folder, Arc::new(folder.read()));
+        let news = after.news_since(&before).expect("a topic came");
+        assert!(news.contains("role"), "{news}");
+        assert_eq!(after.news_since(&after), None);
+        // Readings of different formats are no news of one folder, nor the same state.
+        let memory = Shown::from(Arc::new(store.inspect()));
+        assert_eq!(after.news_since(&memory), None);
+        assert_eq!(memory.news_since(&after), None);
+        assert!(!memory.same_state(&after) && !after.same_state(&memory));
+        assert!(memory.memories_differ(&after) && after.memories_differ(&memory));
     }
 }

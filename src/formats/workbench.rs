@@ -143,23 +143,6 @@ pub struct Filed {
     pub corrupt: Vec<Corrupt>,
 }
 
-/// What differs between two readings of the open folder, in the words a change is summed up
-/// in ("added a; changed b"): `None` when they hold the same memories (a change already shown,
-/// the workbench's own), or are readings of different formats.
-#[cfg(feature = "watch")]
-pub fn news_between(before: &super::Shown, after: &super::Shown) -> Option<String> {
-    use super::Shown;
-    let news = match (before, after) {
-        (Shown::Memory(before), Shown::Memory(after)) => before.diff(after),
-        (Shown::Claude(before), Shown::Claude(after)) if before.snapshot != after.snapshot => {
-            crate::claude_watch::diff(&before.snapshot, &after.snapshot)
-        }
-        _ => return None,
-    };
-    let same = matches!(before, Shown::Memory(_)) && news.is_empty();
-    (!same).then(|| crate::review::summary::commit_summary(&news))
-}
-
 /// What a change the open folder's editors never make is refused with.
 pub(crate) fn not_here(change: &EditorChange) -> FormatError {
     FormatError::refused(format!(
@@ -246,40 +229,5 @@ impl FormatError {
             Self::Placed { error, .. } => error.current_text(),
             _ => None,
         }
-    }
-}
-
-#[cfg(all(test, feature = "watch"))]
-mod tests {
-    use std::sync::Arc;
-
-    use super::news_between;
-    use crate::claude::{ClaudeFolder, LoadLimits};
-    use crate::formats::Shown;
-    use crate::store::{MemoryType, Record, Store, StoreOptions};
-
-    #[test]
-    fn news_names_what_another_reading_changed_on_either_format() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
-        let before = Shown::from(Arc::new(store.inspect()));
-        let record = Record::new("one", MemoryType::User, "d", "b").expect("valid");
-        store.extend(vec![record]).expect("extend");
-        let after = Shown::from(Arc::new(store.inspect()));
-        assert_eq!(news_between(&before, &after).as_deref(), Some("added one"));
-        assert_eq!(news_between(&after, &after), None);
-
-        let dir = tempfile::tempdir().expect("temp dir");
-        let folder = ClaudeFolder::open(dir.path(), LoadLimits::default()).expect("open");
-        let before = Shown::of_topics(&folder, Arc::new(folder.read()));
-        let topic = "---\nname: role\ndescription: d\ntype: user\n---\nbody\n";
-        std::fs::write(dir.path().join("user_role.md"), topic).expect("write");
-        let after = Shown::of_topics(&folder, Arc::new(folder.read()));
-        let news = news_between(&before, &after).expect("a topic came");
-        assert!(news.contains("role"), "{news}");
-        assert_eq!(news_between(&after, &after), None);
-        // Readings of different formats are no news of one folder.
-        let memory = Shown::from(Arc::new(store.inspect()));
-        assert_eq!(news_between(&memory, &after), None);
     }
 }

@@ -328,7 +328,7 @@ mod tests {
             .as_ref()
             .and_then(|after| crate::formats::memory::shown_inspection(&after.shown))
         {
-            Some(inspection) => inspection.clone(),
+            Some(inspection) => inspection,
             None => panic!("a job on a .memory set reads the set after it"),
         }
     }
@@ -393,11 +393,8 @@ mod tests {
         let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
         let done = add("three").run_from(&open, Some((&reading, app.watch_readings)));
         app.update(Event::Job(Box::new(done)));
-        let inspection = |app: &App| {
-            crate::formats::memory::shown_inspection(&app.shown)
-                .cloned()
-                .expect(".memory")
-        };
+        let inspection =
+            |app: &App| crate::formats::memory::shown_inspection(&app.shown).expect(".memory");
         assert_eq!(inspection(&app).valid_records().count(), 3);
         // It did (say, the hand edit): that reading stands; the watcher reports the commit too.
         let mut app = App::new(open.clone(), reading.clone(), Theme::plain());

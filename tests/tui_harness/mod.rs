@@ -178,7 +178,7 @@ impl Harness {
     /// The `.memory` set as the workbench shows it (panics on a folder of another format).
     pub fn inspection(&self) -> Arc<memwb::store::Inspection> {
         let shown = memwb::formats::memory::shown_inspection(&self.app.shown);
-        shown.cloned().expect("a .memory folder is shown")
+        shown.expect("a .memory folder is shown")
     }
 
     pub fn store(&self) -> Store {

@@ -1,13 +1,15 @@
 //! What a reader (the workbench) needs from a Claude Code reading: topic files in index
 //! order with their health and findings, the candidates a query chooses among and the catalog
-//! it is given.
+//! it is given; the workbench's questions about the folder ([`FolderView`]) answered from it.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use super::super::view::{
     Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
     MemoryView, RowState, Segment, StateLine, Tone,
 };
+use super::super::{FolderView, Shown};
 use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
@@ -18,11 +20,8 @@ use crate::redact::{redact, redact_json};
 
 /// The topic files a reading the workbench shows holds (`None`: a reading of another format):
 /// what the tests look into.
-pub fn shown_topics(shown: &crate::formats::Shown) -> Option<&Arc<ClaudeView>> {
-    match shown {
-        crate::formats::Shown::Claude(view) => Some(view),
-        crate::formats::Shown::Memory(_) => None,
-    }
+pub fn shown_topics(shown: &Shown) -> Option<Arc<ClaudeView>> {
+    shown.downcast()
 }
 
 /// A reading of a Claude Code folder as the workbench shows it.
@@ -105,8 +104,104 @@ impl ClaudeView {
             .unwrap_or_default()
     }
 
+    /// The file of the topic named `name` (or whose file is `name`).
+    pub fn file_named(&self, name: &str) -> Option<String> {
+        self.snapshot.find(name).map(|t| t.file.clone())
+    }
+}
+
+/// The workbench's questions about a Claude Code folder, answered from its topic files: its
+/// rows are the topic files (index order, then the unlisted ones), each a file the editors
+/// read and write whole; every topic file is a row, and one that does not read is passed by.
+impl FolderView for ClaudeView {
+    fn root(&self) -> &Path {
+        &self.snapshot.root
+    }
+
+    fn memories_differ(&self, other: &Shown) -> bool {
+        other
+            .downcast_ref::<Self>()
+            .is_none_or(|other| self.snapshot.topics != other.snapshot.topics)
+    }
+
+    fn same_state(&self, other: &Shown) -> bool {
+        other
+            .downcast_ref::<Self>()
+            .is_some_and(|other| *self.snapshot == *other.snapshot)
+    }
+
+    #[cfg(feature = "watch")]
+    fn news_since(&self, before: &Shown) -> Option<String> {
+        let before = before.downcast_ref::<Self>()?;
+        (before.snapshot != self.snapshot).then(|| {
+            let news = crate::claude_watch::diff(&before.snapshot, &self.snapshot);
+            crate::review::summary::commit_summary(&news)
+        })
+    }
+
+    fn corpus(&self) -> (Vec<Memory>, Option<String>) {
+        (self.candidates(), Some(self.catalog()))
+    }
+
+    fn health_at(&self, i: usize) -> Option<Severity> {
+        self.order.get(i).and_then(|file| self.health(file))
+    }
+
+    fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    fn key_at(&self, i: usize) -> Option<&str> {
+        self.order.get(i).map(String::as_str)
+    }
+
+    fn name_and_file_at(&self, i: usize) -> Option<(&str, &str)> {
+        let file = self.order.get(i)?;
+        let name = self.topic(file).map_or(file.as_str(), |t| t.name());
+        Some((name, file))
+    }
+
+    fn haystack_at(&self, i: usize) -> String {
+        self.order
+            .get(i)
+            .map_or_else(String::new, |file| self.haystack(file))
+    }
+
+    fn key_of(&self, name: &str) -> Option<String> {
+        self.file_named(name)
+    }
+
+    fn holds_file(&self, file: &str) -> bool {
+        self.topic(file).is_some()
+    }
+
+    fn finding_target(
+        &self,
+        code: &str,
+        _name: Option<&str>,
+        file: Option<&str>,
+        line: Option<usize>,
+    ) -> Result<(String, String), String> {
+        let Some(file) = file.filter(|f| self.topic(f).is_some()) else {
+            return Err(format!(
+                "{code} is about the folder, not a topic file: nothing to jump to"
+            ));
+        };
+        let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        Ok((file.to_owned(), at))
+    }
+
+    fn memories_are_files(&self) -> bool {
+        true
+    }
+
+    fn opened_unchanged(&self, file: &str, opened: &str) -> Option<bool> {
+        let topic = self.snapshot.topic(file)?;
+        Some(topic.parsed() == Some(&crate::claude::frontmatter::parse(opened)))
+    }
+
     /// The list pane's row `i`: a topic file with its health, and whether Claude Code loads it.
-    pub(crate) fn row_at(&self, i: usize) -> Option<ListRow<'_>> {
+    fn row_at(&self, i: usize) -> Option<ListRow<'_>> {
         let memory = self.memories.get(i)?;
         let file = &memory.file;
         let mut notes = Vec::new();
@@ -136,7 +231,7 @@ impl ClaudeView {
     }
 
     /// What the list pane shows around the topic files: whether a consolidation runs.
-    pub(crate) fn list_view(&self) -> ListView {
+    fn list_view(&self) -> ListView {
         let state = self.snapshot.consolidation.as_ref().map(|lock| {
             let (words, tone) = if lock.live {
                 (
@@ -163,7 +258,7 @@ impl ClaudeView {
 
     /// The memory pane's view of row `i`: the topic file's every frontmatter field (a nested
     /// block indented below its key), its findings, whether Claude Code loads it, its body.
-    pub(crate) fn memory_view(&self, i: usize) -> Option<MemoryView> {
+    fn memory_view(&self, i: usize) -> Option<MemoryView> {
         let file = self.order.get(i)?;
         let topic = self.topic(file)?;
         let mut head = vec![HeadLine::field("file", &topic.file)];
@@ -217,17 +312,10 @@ impl ClaudeView {
         })
     }
 
-    /// The file of the topic named `name` (or whose file is `name`).
-    pub fn file_named(&self, name: &str) -> Option<String> {
-        self.snapshot.find(name).map(|t| t.file.clone())
-    }
-}
-
-impl ClaudeView {
     /// The index pane: MEMORY.md as Claude Code has it, a cut line where loading stops,
     /// dangling entries, content lines and the lines that do not load marked, then each topic
     /// file no entry links to; and the index's use of its load limits.
-    pub(crate) fn index_view(&self) -> IndexView {
+    fn index_view(&self) -> IndexView {
         let snapshot = &self.snapshot;
         let line = |mark, text: String| IndexLine { mark, text };
         let (heading, tone, mut lines) = match &snapshot.index {

@@ -85,7 +85,7 @@ impl EditorRules for RecordRules {
     }
 
     fn set_refusal(&self, shown: &Shown, base: Option<&str>, fields: &Fields) -> Option<String> {
-        let inspection = super::shown_inspection(shown)?;
+        let inspection = shown.downcast_ref::<crate::store::Inspection>()?;
         let edited = Record::from_input(&input(fields)).ok()?;
         let others: Vec<(&str, &Record)> = inspection
             .entries

@@ -290,7 +290,7 @@ impl Backend for MemoryBackend<'_> {
     }
 
     fn shown(&self) -> super::Shown {
-        super::Shown::Memory(std::sync::Arc::new(self.store.inspect()))
+        super::Shown::from(std::sync::Arc::new(self.store.inspect()))
     }
 
     fn state_place(&self) -> Result<StatePlace, FormatError> {

@@ -1,33 +1,38 @@
 //! What the workbench's panes show of a `.memory` set, in the neutral terms of
-//! [`crate::formats::view`]: the index file beside the index the manifest derives.
+//! [`crate::formats::view`]: the index file beside the index the manifest derives; and the
+//! workbench's other questions about the set ([`FolderView`], answered by its inspection).
 
+use std::path::Path;
 use std::sync::Arc;
 
 use super::super::view::{
     Gauge, HeadLine, IndexLine, IndexMark, IndexView, ListRow, ListView, Look, MemoryText,
     MemoryView, RowState, Segment, StateLine, Stray, Tone, drift,
 };
-use super::super::{Shown, entry_key};
+use super::super::{FolderView, Shown};
+use crate::memory::Memory;
 use crate::redact::redact;
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
-use crate::store::{LockState, StrayKind, codec};
+use crate::store::{LockState, MemorySet, Record, StrayKind, codec};
 
 /// The `.memory` set a reading the workbench shows holds, as inspected (`None`: a reading of
-/// another format): what this backend's own workbench methods start from, and what the tests
-/// look into.
-pub fn shown_inspection(shown: &Shown) -> Option<&Arc<Inspection>> {
-    match shown {
-        Shown::Memory(inspection) => Some(inspection),
-        Shown::Claude(_) => None,
-    }
+/// another format): what the tests look into.
+pub fn shown_inspection(shown: &Shown) -> Option<Arc<Inspection>> {
+    shown.downcast()
+}
+
+/// What identifies a `.memory` entry across reloads: the record name, or the file of an
+/// invalid entry.
+fn entry_key(entry: &ManifestEntry) -> &str {
+    entry.record().map(|r| r.name()).unwrap_or(&entry.file)
 }
 
 /// The index pane of `inspection`: `MEMORY.md` on disk beside the index its manifest derives,
 /// the drift marked line by line; when bad entries make the set unreadable, against the index
 /// its valid entries derive (they still say a lot).
-pub(crate) fn index_view(inspection: &Inspection) -> IndexView {
+fn index_view(inspection: &Inspection) -> IndexView {
     let index = &inspection.index;
     let on_disk = index.on_disk.as_deref().unwrap_or("");
     let mut budget = inspection.budget;
@@ -94,7 +99,7 @@ pub(crate) fn index_view(inspection: &Inspection) -> IndexView {
 }
 
 /// The list pane's row `i` of `inspection`: an entry of the manifest with its state.
-pub(crate) fn row_at(inspection: &Inspection, i: usize) -> Option<ListRow<'_>> {
+fn row_at(inspection: &Inspection, i: usize) -> Option<ListRow<'_>> {
     let entry = inspection.entries.get(i)?;
     let state = row_state(entry);
     Some(ListRow {
@@ -107,7 +112,7 @@ pub(crate) fn row_at(inspection: &Inspection, i: usize) -> Option<ListRow<'_>> {
 }
 
 /// The files in `.memory` that are not in the set: unlisted record files, then temp files.
-pub(crate) fn strays(inspection: &Inspection) -> Vec<Stray> {
+fn strays(inspection: &Inspection) -> Vec<Stray> {
     let unlisted = inspection.unlisted.iter().map(|f| (f, StrayKind::Unlisted));
     let temp = inspection.temp_files.iter().map(|f| (f, StrayKind::Temp));
     unlisted
@@ -126,7 +131,7 @@ pub(crate) fn strays(inspection: &Inspection) -> Vec<Stray> {
 
 /// What a stray's `bytes` read as: the record in words (its description redacted, as a
 /// record's is drawn), or why they are not one.
-pub(crate) fn stray_reading(bytes: &[u8]) -> Result<String, String> {
+fn stray_reading(bytes: &[u8]) -> Result<String, String> {
     match codec::parse(bytes) {
         Ok(r) => Ok(format!(
             "{} ({}): {}",
@@ -139,7 +144,7 @@ pub(crate) fn stray_reading(bytes: &[u8]) -> Result<String, String> {
 }
 
 /// What the list pane shows around the rows of `inspection`.
-pub(crate) fn list_view(inspection: &Inspection) -> ListView {
+fn list_view(inspection: &Inspection) -> ListView {
     let mut problems = Vec::new();
     if let ManifestState::Invalid(rule) = &inspection.manifest {
         problems.push(format!("manifest.json: {rule}"));
@@ -209,7 +214,7 @@ fn row_state(entry: &ManifestEntry) -> RowState {
 
 /// The memory pane's view of row `i`: a record's fields, size against the budgets and body;
 /// a file that does not parse, numbered, its error at its line; an entry with no file, why.
-pub(crate) fn memory_view(inspection: &Inspection, i: usize) -> Option<MemoryView> {
+fn memory_view(inspection: &Inspection, i: usize) -> Option<MemoryView> {
     let entry = inspection.entries.get(i)?;
     let mut view = MemoryView {
         name: entry_key(entry).to_owned(),
@@ -300,5 +305,165 @@ fn size(text: &str) -> HeadLine {
                 look: look(lines > MAX_RECORD_LINES),
             },
         ],
+    }
+}
+
+/// The workbench's questions about a `.memory` set, answered from its inspection: its rows are
+/// the manifest's entries (the strays below them), each a record the record editor opens.
+impl FolderView for Inspection {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    fn is_readable(&self) -> bool {
+        Inspection::is_readable(self)
+    }
+
+    fn valid_set(&self) -> MemorySet {
+        Inspection::valid_set(self)
+    }
+
+    fn memories_differ(&self, other: &Shown) -> bool {
+        other.downcast_ref::<Self>().is_none_or(|other| {
+            Inspection::is_readable(self) != Inspection::is_readable(other)
+                || !self.valid_records().eq(other.valid_records())
+        })
+    }
+
+    fn same_state(&self, other: &Shown) -> bool {
+        other
+            .downcast_ref::<Self>()
+            .is_some_and(|other| self.diff(other).is_empty())
+    }
+
+    #[cfg(feature = "watch")]
+    fn news_since(&self, before: &Shown) -> Option<String> {
+        let news = before.downcast_ref::<Self>()?.diff(self);
+        (!news.is_empty()).then(|| crate::review::summary::commit_summary(&news))
+    }
+
+    fn corpus(&self) -> (Vec<Memory>, Option<String>) {
+        (
+            Inspection::valid_set(self).memories(),
+            self.index.derived.clone(),
+        )
+    }
+
+    fn index_view(&self) -> IndexView {
+        index_view(self)
+    }
+
+    fn list_view(&self) -> ListView {
+        list_view(self)
+    }
+
+    fn row_at(&self, i: usize) -> Option<ListRow<'_>> {
+        row_at(self, i)
+    }
+
+    fn memory_view(&self, i: usize) -> Option<MemoryView> {
+        memory_view(self, i)
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn key_at(&self, i: usize) -> Option<&str> {
+        self.entries.get(i).map(entry_key)
+    }
+
+    fn name_and_file_at(&self, i: usize) -> Option<(&str, &str)> {
+        let entry = self.entries.get(i)?;
+        Some((entry_key(entry), &entry.file))
+    }
+
+    fn haystack_at(&self, i: usize) -> String {
+        match self.entries.get(i) {
+            Some(entry) => match entry.record() {
+                Some(r) => format!(
+                    "{} {} {} {} {}",
+                    r.name(),
+                    r.kind(),
+                    r.description(),
+                    entry.file,
+                    r.body()
+                ),
+                None => entry.file.clone(),
+            },
+            None => String::new(),
+        }
+    }
+
+    fn key_of(&self, name: &str) -> Option<String> {
+        Some(name.to_owned())
+    }
+
+    fn holds_file(&self, file: &str) -> bool {
+        self.entries.iter().any(|e| e.file == file)
+    }
+
+    fn finding_target(
+        &self,
+        code: &str,
+        name: Option<&str>,
+        file: Option<&str>,
+        line: Option<usize>,
+    ) -> Result<(String, String), String> {
+        let entries = &self.entries;
+        let entry = name
+            .and_then(|name| {
+                entries
+                    .iter()
+                    .find(|e| e.record().is_some_and(|r| r.name() == name))
+            })
+            .or_else(|| entries.iter().find(|e| Some(e.file.as_str()) == file));
+        let Some(entry) = entry else {
+            return Err(format!(
+                "{code} is about {}, not a record of the manifest: nothing to jump to",
+                crate::sanitize::line(file.unwrap_or("the set"))
+            ));
+        };
+        let at = line.map(|l| format!(", line {l}")).unwrap_or_default();
+        Ok((entry_key(entry).to_owned(), at))
+    }
+
+    fn strays(&self) -> Vec<Stray> {
+        strays(self)
+    }
+
+    fn stray_reading(&self, bytes: &[u8]) -> Result<String, String> {
+        stray_reading(bytes)
+    }
+
+    fn list_unreadable(&self) -> bool {
+        matches!(self.manifest, ManifestState::Invalid(_))
+    }
+
+    fn index_underivable(&self) -> bool {
+        self.index.derived.is_none()
+    }
+
+    fn raw_at(&self, i: usize) -> Option<&str> {
+        match &self.entries.get(i)?.state {
+            EntryState::Invalid { raw, .. } => Some(raw),
+            _ => None,
+        }
+    }
+
+    fn memories_are_files(&self) -> bool {
+        false
+    }
+
+    fn record_at(&self, i: usize) -> Option<&Record> {
+        self.entries.get(i)?.record()
+    }
+
+    fn record_named(&self, name: &str) -> Option<&Record> {
+        self.valid_records().find(|r| r.name() == name)
     }
 }

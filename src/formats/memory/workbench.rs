@@ -101,7 +101,7 @@ impl MemoryBackend<'_> {
     /// After our own commit the manifest names every new record file: only those the reading
     /// shown did not hold are read, as the watcher reads after a commit (no file named).
     pub(super) fn reread_after_change(&self, shown: &Shown) -> Option<Shown> {
-        let inspection = super::shown_inspection(shown)?;
+        let inspection = shown.downcast_ref::<crate::store::Inspection>()?;
         let after = self.store.reinspect(inspection, &Touched::default());
         Some(Shown::from(Arc::new(after)))
     }

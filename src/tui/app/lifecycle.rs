@@ -2,7 +2,7 @@
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::formats::{Shown, WatchEvent, news_between};
+use crate::formats::{Shown, WatchEvent};
 use crate::tui::editor::Editor;
 use crate::tui::keymap::Action;
 
@@ -43,7 +43,7 @@ impl App {
     fn changed_on_disk(&mut self, shown: Shown) {
         // Our own changes were already shown from the job's result: what is new is what
         // differs from the folder as shown (the watcher's own news may hold ours).
-        let news = news_between(&self.shown, &shown);
+        let news = shown.news_since(&self.shown);
         let was_readable = self.shown.is_readable();
         self.set_shown(shown.clone());
         let Some(news) = news else {
