@@ -166,16 +166,25 @@ fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typ
     // keys typed while it waits go into the editor
     pty.send(b"more");
     pty.wait_for("hello morealpha body");
+    // Every state waited on from here persists until the test acts: the editor's "saved;
+    // what you typed since is kept" notice goes as soon as the watcher rereads the folder,
+    // within one chunk of output under load, so it is not waited for; the status lines are
+    // read back from the message log at the end.
+    let waiting = "waiting: another process holds the lock";
+    assert!(pty.screen().contains(waiting), "{}", pty.screen());
+    assert!(pty.screen().contains("saving…"), "{}", pty.screen());
     assert_eq!(body_of(ws.path(), "alpha"), "alpha body", "still waiting");
     std::fs::remove_dir(&lock).expect("release the lock");
     wait_for_body(&mut pty, ws.path(), "alpha", "hello alpha body");
-    // the editor stays open on what was typed since, based on what was saved
-    pty.wait_for("what you typed since is kept");
-    assert!(
-        pty.screen().contains("hello morealpha body"),
-        "{}",
-        pty.screen()
-    );
+    // the editor stays open on what was typed since: once the save's result is in (its
+    // status line, which stays until the next action), it still shows the keys typed while
+    // it waited
+    wait_until(&mut pty, |screen| {
+        screen.contains("save alpha: written")
+            && screen.contains("Edit alpha")
+            && screen.contains("hello morealpha body")
+    });
+    // based on what was saved: saving again writes, with no conflict
     pty.send(b"\x13");
     wait_for_body(&mut pty, ws.path(), "alpha", "hello morealpha body");
     // with nothing typed since, the editor closes
@@ -184,6 +193,14 @@ fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typ
         assert!(Instant::now() < deadline, "{}", pty.screen());
         pty.pump(Duration::from_millis(50));
     }
+    // the status line said the wait once, and each save once
+    assert_eq!(logged(&mut pty, waiting), 1, "{}", pty.screen());
+    assert_eq!(
+        logged(&mut pty, "save alpha: written"),
+        2,
+        "{}",
+        pty.screen()
+    );
     // nothing was written outside the drawing: not the command line's notice on stderr
     let raw = String::from_utf8_lossy(&pty.raw).into_owned();
     assert!(!raw.contains("waiting for the lock on"), "{raw:?}");
@@ -191,6 +208,15 @@ fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typ
     pty.send(b"q");
     assert!(pty.wait_exit().success());
     pty.assert_restored();
+}
+
+/// Pumps the terminal until `ready` holds for the screen (under a deadline).
+fn wait_until(pty: &mut Pty, ready: impl Fn(&str) -> bool) {
+    let deadline = Instant::now() + WAIT;
+    while !ready(&pty.screen()) {
+        assert!(Instant::now() < deadline, "screen:\n{}", pty.screen());
+        pty.pump(Duration::from_millis(50));
+    }
 }
 
 /// The messages in the `M` log that start with `text`.
