@@ -76,6 +76,7 @@ pub mod eval;
 pub mod finding;
 pub mod folder;
 pub mod formats;
+pub(crate) mod frontmatter;
 pub(crate) mod fs;
 pub mod memory;
 pub mod redact;

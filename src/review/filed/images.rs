@@ -3,7 +3,7 @@
 //! filing is its backend's). No I/O here: the current text of a file comes from the caller.
 
 use crate::change::FileImage;
-use crate::claude::frontmatter;
+use crate::frontmatter;
 use crate::memory::RecordInput;
 use crate::redact::redact;
 
@@ -37,7 +37,8 @@ pub fn kind_of(files: &[FileImage]) -> Kind {
     }
 }
 
-/// A topic file's memory name: its `name` field, else its file name without `.md`.
+/// The name of the memory a file image holds: its frontmatter's `name` field, else its file
+/// name without `.md`.
 pub fn topic_name(file: &str, text: &str) -> String {
     let parsed = frontmatter::parse(text);
     match parsed.field("name") {
