@@ -1,6 +1,6 @@
 //! `memwb hooks install|uninstall|status` on Claude Code settings files in temporary homes:
 //! into a missing file, into one with other hooks and keys (all kept, in order), twice (no
-//! change), a new mode, uninstall (only memwb's entries go), and status.
+//! change), a new mode, uninstall (only memwb's entries go), status, and the agent's modes.
 
 use std::fs;
 use std::path::Path;
@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
+mod agents;
 mod install;
 mod status;
 mod uninstall;

@@ -13,4 +13,7 @@ pub(crate) mod hook_log;
 mod registry;
 
 #[cfg(feature = "cli")]
-pub(crate) use registry::{AGENTS, Agent, AgentError, HookReply, SettingsRefusal, named};
+pub(crate) use registry::{
+    AGENTS, Agent, AgentError, HookMode, HookReply, ModeUse, SettingsRefusal, mode_named,
+    modes_for, named,
+};

@@ -17,8 +17,16 @@ pub(crate) trait Agent: Sync {
     /// One line of help for `memwb hook <name>`.
     fn about(&self) -> &'static str;
 
+    /// The values its hook's `--mode` takes, in the order the help lists them: `memwb hook
+    /// <name> --mode` takes every one, `memwb hooks install <name> --mode` the installable ones.
+    fn modes(&self) -> &'static [HookMode];
+
+    /// The help of `memwb hook <name> --mode`, before its values: what else sets the mode.
+    fn mode_help(&self) -> &'static str;
+
     /// Reads one hook call on stdin and answers it within the program's time budget; never
-    /// fails (a problem is logged, with no decision). `mode` is the hook command's `--mode`.
+    /// fails (a problem is logged, with no decision). `mode` is the hook command's `--mode`,
+    /// one of [`Agent::modes`] ([`mode_named`] checks it).
     fn answer_stdin(&self, mode: Option<&str>) -> HookReply;
 
     /// No decision, and `problem` to log (in the state root: no folder is known).
@@ -59,6 +67,60 @@ pub(crate) static AGENTS: [&dyn Agent; 1] = [&claude_code::ClaudeCode];
 /// The registered agent called `name`.
 pub(crate) fn named(name: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|agent| agent.name() == name)
+}
+
+/// One value of an agent's `--mode`, as it declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HookMode {
+    /// The word on the command line (`review`).
+    pub(crate) name: &'static str,
+    /// What the hook does in it, for the help.
+    pub(crate) help: &'static str,
+    /// Whether `memwb hooks install --mode` may write it into the settings (a mode that turns
+    /// the hook off is set where it can be turned on again, not installed).
+    pub(crate) installable: bool,
+}
+
+/// Which command a `--mode` is given to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ModeUse {
+    /// `memwb hook <agent> --mode`: every mode the agent declares.
+    Hook,
+    /// `memwb hooks install <agent> --mode`: its installable modes.
+    Install,
+}
+
+impl ModeUse {
+    fn admits(self, mode: &HookMode) -> bool {
+        self == ModeUse::Hook || mode.installable
+    }
+}
+
+/// The modes `agent` takes for `usage`, in its order.
+pub(crate) fn modes_for(agent: &dyn Agent, usage: ModeUse) -> Vec<&'static HookMode> {
+    agent.modes().iter().filter(|m| usage.admits(m)).collect()
+}
+
+/// `word` as one of `agent`'s modes for `usage`; else the refusal, worded as the command
+/// line's own for a value it does not know.
+pub(crate) fn mode_named(
+    agent: &dyn Agent,
+    word: &str,
+    usage: ModeUse,
+) -> Result<&'static HookMode, String> {
+    let modes = modes_for(agent, usage);
+    modes
+        .iter()
+        .copied()
+        .find(|mode| mode.name == word)
+        .ok_or_else(|| {
+            let names: Vec<&str> = modes.iter().map(|m| m.name).collect();
+            format!(
+                "invalid value '{word}' for '--mode <MODE>' of {}\n  [possible values: {}]",
+                agent.name(),
+                names.join(", ")
+            )
+        })
 }
 
 /// What one hook call prints and logs.
@@ -108,6 +170,30 @@ mod tests {
                 assert_eq!(called.map(|a| a.name()), Some(agent.name()), "{command}");
             }
         }
+    }
+
+    #[test]
+    fn a_mode_is_one_the_agent_declares_for_that_command() {
+        let claude = named("claude").expect("registered");
+        let hook: Vec<&str> = modes_for(claude, ModeUse::Hook)
+            .iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(hook, ["review", "record", "off"]);
+        let install: Vec<&str> = modes_for(claude, ModeUse::Install)
+            .iter()
+            .map(|m| m.name)
+            .collect();
+        assert_eq!(install, ["review", "record"]);
+        assert_eq!(
+            mode_named(claude, "record", ModeUse::Install).map(|m| m.name),
+            Ok("record")
+        );
+        assert_eq!(
+            mode_named(claude, "off", ModeUse::Install),
+            Err("invalid value 'off' for '--mode <MODE>' of claude\n  [possible values: review, record]".to_owned())
+        );
+        assert!(mode_named(claude, "sometimes", ModeUse::Hook).is_err());
     }
 
     #[test]

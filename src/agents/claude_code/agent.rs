@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use super::answer::Answer;
+use super::hook::Mode;
 use super::hook::settings::ShapeError;
 use super::hook::settings_text;
 use super::{call, status};
-use crate::agents::{Agent, AgentError, HookReply, SettingsRefusal};
+use crate::agents::{Agent, AgentError, HookMode, HookReply, SettingsRefusal};
 use crate::claude::locate::{config_dir, process_env};
 
 /// Claude Code, as `memwb hook claude` and `memwb hooks` meet it.
@@ -19,6 +20,25 @@ pub(super) fn user_settings() -> Result<PathBuf, AgentError> {
         .map_err(|e| AgentError(e.to_string()))
 }
 
+/// The hook's modes (docs/claude-code.md, "The hook"), each the word [`Mode`] reads.
+static MODES: [HookMode; 3] = [
+    HookMode {
+        name: Mode::Review.as_str(),
+        help: "memory writes become proposals (the default)",
+        installable: true,
+    },
+    HookMode {
+        name: Mode::Record.as_str(),
+        help: "memory writes go through and are journaled",
+        installable: true,
+    },
+    HookMode {
+        name: Mode::Off.as_str(),
+        help: "the hook lets every call through and records nothing",
+        installable: false,
+    },
+];
+
 fn refusal(e: ShapeError) -> SettingsRefusal {
     SettingsRefusal { rule: e.rule }
 }
@@ -30,6 +50,14 @@ impl Agent for ClaudeCode {
 
     fn about(&self) -> &'static str {
         "Answer one Claude Code hook input (PreToolUse, PostToolUse, SessionStart) read on stdin"
+    }
+
+    fn modes(&self) -> &'static [HookMode] {
+        &MODES
+    }
+
+    fn mode_help(&self) -> &'static str {
+        "The mode when neither MEMWB_CLAUDE_MODE nor memwb's config file sets one"
     }
 
     fn answer_stdin(&self, mode: Option<&str>) -> HookReply {
@@ -76,5 +104,20 @@ impl Agent for ClaudeCode {
         read: &dyn Fn(&Path) -> Result<Option<String>, String>,
     ) -> Result<Vec<String>, AgentError> {
         status::report(project, read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declared_modes_are_the_hooks_modes() {
+        let declared: Vec<Option<Mode>> = MODES.iter().map(|m| Mode::parse(m.name)).collect();
+        assert_eq!(
+            declared,
+            [Some(Mode::Review), Some(Mode::Record), Some(Mode::Off)]
+        );
+        assert_eq!(MODES[0].name, Mode::default().as_str(), "the default first");
     }
 }

@@ -10,8 +10,9 @@ mod files;
 use anyhow::Context;
 
 use super::EXIT_OK;
+use super::hook::{mode_values, per_agent};
 use super::output::inert;
-use crate::agents::{AGENTS, Agent, SettingsRefusal};
+use crate::agents::{AGENTS, Agent, ModeUse, SettingsRefusal, mode_named, modes_for};
 
 /// The agent program whose settings `memwb hooks` edits.
 fn agent() -> &'static dyn Agent {
@@ -49,9 +50,26 @@ pub(super) struct WhereArgs {
 pub(super) struct InstallArgs {
     #[command(flatten)]
     pub place: WhereArgs,
-    /// review: memory writes become proposals (the default); record: they go through and are journaled.
-    #[arg(long, value_name = "MODE", value_parser = ["review", "record"])]
+    // Its values and help are the agents' own (`Agent::modes`); `install` checks that the
+    // value is one the agent installs.
+    #[arg(
+        long,
+        value_name = "MODE",
+        value_parser = mode_values(ModeUse::Install),
+        help = install_mode_help()
+    )]
     pub mode: Option<String>,
+}
+
+/// `install --mode`'s help: each installable mode and what it does, the agent's words.
+fn install_mode_help() -> String {
+    per_agent(|agent| {
+        let modes: Vec<String> = modes_for(agent, ModeUse::Install)
+            .iter()
+            .map(|m| format!("{}: {}", m.name, m.help))
+            .collect();
+        format!("{}.", modes.join("; "))
+    })
 }
 
 fn settings_path(place: &WhereArgs) -> anyhow::Result<PathBuf> {
@@ -88,6 +106,10 @@ pub(super) fn run(args: &HooksArgs) -> anyhow::Result<u8> {
 }
 
 fn install(args: &InstallArgs) -> anyhow::Result<u8> {
+    if let Some(mode) = &args.mode {
+        mode_named(agent(), mode, ModeUse::Install)
+            .map_err(|refusal| anyhow::anyhow!("{refusal}; nothing was changed"))?;
+    }
     let path = settings_path(&args.place)?;
     let target = files::real_target(&path);
     files::clear_leftovers(&target);

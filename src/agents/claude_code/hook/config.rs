@@ -44,7 +44,7 @@ impl Mode {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Mode::Review => "review",
             Mode::Record => "record",
