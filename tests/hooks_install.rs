@@ -1,6 +1,6 @@
 //! `memwb hooks install|uninstall|status` on Claude Code settings files in temporary homes:
 //! into a missing file, into one with other hooks and keys (all kept, in order), twice (no
-//! change), a new mode, uninstall (only memwb's entries go), status, and the agent's modes.
+//! change), a new mode, uninstall (only memwb's entries go), status, and the agent named.
 
 use std::fs;
 use std::path::Path;

@@ -14,6 +14,6 @@ mod registry;
 
 #[cfg(feature = "cli")]
 pub(crate) use registry::{
-    AGENTS, Agent, AgentError, HookMode, HookReply, ModeUse, SettingsRefusal, mode_named,
-    modes_for, named,
+    AGENTS, Agent, AgentError, HookMode, HookReply, ModeUse, SettingsRefusal, default_agent,
+    mode_named, modes_for, named,
 };

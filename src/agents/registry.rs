@@ -61,12 +61,19 @@ pub(crate) trait Agent: Sync {
     ) -> Result<Vec<String>, AgentError>;
 }
 
-/// Every agent program memwb answers hooks for; the first is the one `memwb hooks` edits.
+/// Every agent program memwb answers hooks for. The first is the one `memwb hooks install`
+/// and `uninstall` edit when no agent is named: Claude Code, the first memwb answered, so that
+/// `memwb hooks install` keeps meaning what it always did.
 pub(crate) static AGENTS: [&dyn Agent; 1] = [&claude_code::ClaudeCode];
 
 /// The registered agent called `name`.
 pub(crate) fn named(name: &str) -> Option<&'static dyn Agent> {
     AGENTS.iter().copied().find(|agent| agent.name() == name)
+}
+
+/// The agent `memwb hooks install|uninstall` edit when none is named (see [`AGENTS`]).
+pub(crate) fn default_agent() -> &'static dyn Agent {
+    AGENTS[0]
 }
 
 /// One value of an agent's `--mode`, as it declares it.
@@ -194,6 +201,13 @@ mod tests {
             Err("invalid value 'off' for '--mode <MODE>' of claude\n  [possible values: review, record]".to_owned())
         );
         assert!(mode_named(claude, "sometimes", ModeUse::Hook).is_err());
+    }
+
+    /// `memwb hooks install` said Claude Code before it took an agent; a new agent is
+    /// registered after it, never before.
+    #[test]
+    fn the_default_agent_is_still_claude_code() {
+        assert_eq!(default_agent().name(), "claude");
     }
 
     #[test]

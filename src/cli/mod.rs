@@ -135,7 +135,8 @@ enum Command {
     Sets(sets::SetsArgs),
     /// Run as an agent's hook: `memwb hook claude` reads a Claude Code hook input on stdin.
     Hook(hook::HookArgs),
-    /// Install, remove or show memwb's hooks in Claude Code's settings.
+    /// Install, remove or show memwb's hooks in an agent program's settings (claude: Claude
+    /// Code's).
     Hooks(hooks::HooksArgs),
 }
 

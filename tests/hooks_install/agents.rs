@@ -1,4 +1,5 @@
-//! The agent program `memwb hooks` acts on: its `--mode` values and their help are the
+//! The agent program `memwb hooks` acts on: the one named, else the default (Claude Code, so
+//! that `memwb hooks install` keeps its meaning); its `--mode` values and their help are the
 //! agent's own.
 
 use super::*;
@@ -14,19 +15,60 @@ fn refused_untouched(home: &Path, args: &[&str], path: &Path, why: &str) {
 }
 
 #[test]
-fn a_mode_the_agent_does_not_install_is_refused() {
+fn hooks_act_on_the_agent_named_else_on_the_default_one() {
     let home = tempfile::tempdir().expect("temp");
     let path = settings(home.path());
-    ok(memwb(
-        home.path(),
-        &["hooks", "install", "--mode", "record"],
-    ));
+    let shown = path.display();
+    assert_eq!(
+        ok(memwb(
+            home.path(),
+            &["hooks", "install", "claude", "--mode", "record"]
+        )),
+        format!("installed memwb's hooks in {shown}: memwb hook claude --mode record\n")
+    );
+    // Without an agent, the same one: its hooks are there already.
+    assert_eq!(
+        ok(memwb(
+            home.path(),
+            &["hooks", "install", "--mode", "record"]
+        )),
+        format!("memwb's hooks are already installed in {shown}; nothing changed\n")
+    );
+    // An agent memwb does not know, or a mode the agent does not install, is refused.
     refused_untouched(
         home.path(),
-        &["hooks", "install", "--mode", "off"],
+        &["hooks", "install", "codex"],
+        &path,
+        "invalid value 'codex' for '[AGENT]'",
+    );
+    refused_untouched(
+        home.path(),
+        &["hooks", "uninstall", "codex"],
+        &path,
+        "invalid value 'codex' for '[AGENT]'",
+    );
+    refused_untouched(
+        home.path(),
+        &["hooks", "install", "claude", "--mode", "off"],
         &path,
         "invalid value 'off' for '--mode <MODE>'",
     );
+    // Status of the agent named; without one, of every agent memwb knows (one, so the same).
+    let named = ok(memwb(home.path(), &["hooks", "status", "claude"]));
+    assert!(
+        named.starts_with(&format!("user settings {shown}: installed\n")),
+        "{named}"
+    );
+    assert!(
+        named.contains("\nmode: record (--mode in the hook command)\n"),
+        "{named}"
+    );
+    assert_eq!(ok(memwb(home.path(), &["hooks", "status"])), named);
+    assert_eq!(
+        ok(memwb(home.path(), &["hooks", "uninstall", "claude"])),
+        format!("removed memwb's hooks from {shown}, and the file, which memwb had created\n")
+    );
+    assert!(!path.exists());
 }
 
 #[test]
@@ -49,5 +91,19 @@ fn the_help_gives_each_agent_and_its_modes_in_its_own_words() {
             "--mode <MODE> review: memory writes become proposals (the default); record: memory writes go through and are journaled. [possible values: review, record]"
         ),
         "{install}"
+    );
+    assert!(
+        install.contains("[AGENT] The agent program whose settings to edit [default: claude]"),
+        "{install}"
+    );
+    assert!(
+        install.contains("Usage: memwb hooks install [OPTIONS] [AGENT]"),
+        "{install}"
+    );
+    let status = help(&["hooks", "status", "-h"]);
+    assert!(
+        status
+            .contains("[AGENT] The agent program to report on (every one memwb knows, without it)"),
+        "{status}"
     );
 }
