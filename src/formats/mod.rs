@@ -51,6 +51,8 @@ pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
 pub(crate) use open::Recognized;
 pub use open::{Found, Open, open, open_given, open_workspace};
+#[cfg(feature = "tui")]
+pub(crate) use review::not_journaled;
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};
 pub use shown::{FolderView, Shown};
 pub use state::{ChangeLock, StatePlace};

@@ -5,6 +5,7 @@
 
 use super::{FormatError, Written};
 use crate::claude::copy::Refusal;
+use crate::review::ReviewError;
 use crate::review::journal::Entry;
 use crate::review::proposal::{Corrupt, Origin, Plan, Proposal, State};
 use crate::store::Record;
@@ -80,5 +81,34 @@ impl Decided {
             written,
             notes: Vec::new(),
         }
+    }
+
+    /// `decided`, or, for a decision (an approval, an undo) that is in place but whose journal
+    /// mark could not be written, what it did (said from its entry, which waits as an intent)
+    /// with the journal's failure as its warning: as add, set and rm say theirs, on every
+    /// format.
+    pub(crate) fn or_not_journaled(
+        decided: Result<Decided, FormatError>,
+    ) -> Result<Decided, FormatError> {
+        match decided {
+            Err(error) => match not_journaled(&error) {
+                Some(written) => Ok(Decided::new(None, written)),
+                None => Err(error),
+            },
+            ok => ok,
+        }
+    }
+}
+
+/// A change that is in place but whose journal mark could not be written, as written: what it
+/// did, as its entry (which waits as an intent) says it, and the journal's failure as its
+/// warning. `None` for any other error.
+pub(crate) fn not_journaled(error: &FormatError) -> Option<Written> {
+    match error {
+        FormatError::Review(review @ ReviewError::NotJournaled { did, .. }) => Some(Written {
+            summary: did.clone(),
+            warning: Some(review.to_string()),
+        }),
+        _ => None,
     }
 }

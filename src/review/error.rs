@@ -50,11 +50,16 @@ pub enum ReviewError {
     #[error("{path} is not a directory; move it aside so that memwb can keep its state there")]
     StateNotADirectory { path: PathBuf },
     /// The change is in the set, but the mark after its commit point could not be written:
-    /// the entry waits as an intent that recovery decides.
+    /// the entry waits as an intent that recovery decides. `did` is what the change did, in
+    /// the words its command answers ("changed alpha"), so a caller says it before the warning.
     #[error(
         "written, but not journaled: {detail}; the entry waits in {path} as an intent that `memwb check` reports and the next change records"
     )]
-    NotJournaled { path: PathBuf, detail: String },
+    NotJournaled {
+        path: PathBuf,
+        detail: String,
+        did: String,
+    },
     /// `memwb accept` of a code no record can carry.
     #[error("{code:?} is not a finding a record can carry; one of: {known}")]
     FindingCodeUnknown { code: String, known: String },

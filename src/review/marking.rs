@@ -10,6 +10,7 @@ use super::entry::Entry;
 use super::error::ReviewError;
 use super::intent::Intent;
 use super::journal::Journal;
+use super::summary::entry_did;
 
 /// The marks of one journaled change's intent, shared by the formats' observers.
 #[derive(Debug)]
@@ -17,8 +18,9 @@ pub(crate) struct EntryMarking {
     journal: Journal,
     pending: Mutex<Option<Intent>>,
     appended: Mutex<Option<Entry>>,
-    /// Why the last commit's mark could not be written (the intent stays for recovery).
-    unjournaled: Mutex<Option<String>>,
+    /// Why the last commit's mark could not be written, and its entry (the intent stays for
+    /// recovery).
+    unjournaled: Mutex<Option<(String, String)>>,
 }
 
 /// A poisoned lock only means another thread panicked while holding it: the value inside is
@@ -61,11 +63,12 @@ impl EntryMarking {
             Ok(()) => *lock(&self.appended) = Some(intent.entry),
             Err(e) => {
                 tracing::error!(error = %e, "committed, but the journal entry is still pending");
-                *lock(&self.unjournaled) = Some(format!(
+                let detail = format!(
                     "entry #{} ({}): {e}",
                     intent.entry.id,
                     intent.entry.op.as_str()
-                ));
+                );
+                *lock(&self.unjournaled) = Some((detail, entry_did(&intent.entry)));
             }
         }
     }
@@ -87,9 +90,10 @@ impl EntryMarking {
     /// intent that `check` reports and the next change records.
     pub(crate) fn finish(&self) -> Result<Option<Entry>, ReviewError> {
         match lock(&self.unjournaled).take() {
-            Some(detail) => Err(ReviewError::NotJournaled {
+            Some((detail, did)) => Err(ReviewError::NotJournaled {
                 path: self.journal.path(),
                 detail,
+                did,
             }),
             None => Ok(self.entry()),
         }

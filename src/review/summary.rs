@@ -25,6 +25,22 @@ fn of_files(files: &[FileImage], indexes: &[&str]) -> (Changed, Vec<Touched>) {
 /// let go, the proposal, the entry it undid and the reason. `memwb log` and the History view
 /// show it.
 pub fn entry_summary(entry: &Entry) -> String {
+    let mut parts = did(entry);
+    if let Some(p) = &entry.proposal {
+        parts.push(format!("proposal {} ({})", p.id, p.origin));
+    }
+    if let Some(undone) = entry.undoes {
+        parts.push(format!("undoes #{undone}"));
+    }
+    if let Some(reason) = &entry.reason {
+        parts.push(format!("reason: {reason}"));
+    }
+    parts.join("  ")
+}
+
+/// What `entry` did to the memories (an index it rewrote when it changed none), then the file
+/// outside the set it took in or let go and the file a repair dropped: the start of its line.
+fn did(entry: &Entry) -> Vec<String> {
     let change = entry.change();
     let changed = change.memories();
     let mut parts = Vec::new();
@@ -45,16 +61,19 @@ pub fn entry_summary(entry: &Entry) -> String {
     if let Some(dropped) = &entry.dropped {
         parts.push(format!("dropped {}", dropped.file));
     }
-    if let Some(p) = &entry.proposal {
-        parts.push(format!("proposal {} ({})", p.id, p.origin));
+    parts
+}
+
+/// What the change of `entry` did, as a command answers it ("added a; changed b", "renamed a
+/// to b"): said from its journal entry when the change is in place but the entry could not be
+/// marked (`ReviewError::NotJournaled`), the same on every format.
+pub(crate) fn entry_did(entry: &Entry) -> String {
+    let parts = did(entry);
+    if parts.is_empty() {
+        NOTHING_CHANGED.into()
+    } else {
+        parts.join("; ")
     }
-    if let Some(undone) = entry.undoes {
-        parts.push(format!("undoes #{undone}"));
-    }
-    if let Some(reason) = &entry.reason {
-        parts.push(format!("reason: {reason}"));
-    }
-    parts.join("  ")
 }
 
 /// What an index rebuild says it did.

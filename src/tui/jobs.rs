@@ -13,7 +13,7 @@ use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, EvalError, FolderEval};
-use crate::formats::{EditorChange, FormatError, IndexPlan, Open, Shown};
+use crate::formats::{EditorChange, FormatError, IndexPlan, Open, Shown, Written, not_journaled};
 use crate::review::{Entry, ReviewError};
 
 /// What a file's text is read for.
@@ -68,10 +68,12 @@ pub enum Outcome {
         text: String,
         purpose: ReadFor,
     },
-    /// A written change, in words; `select` is the list's key to select afterwards.
+    /// A written change, in words; `select` is the list's key to select afterwards;
+    /// `warning`, what about it needs a look (its journal entry could not be marked).
     Written {
         summary: String,
         select: Option<String>,
+        warning: Option<String>,
     },
     /// The fix `R` would write, to show before it does.
     Planned(Box<IndexPlan>),
@@ -203,9 +205,10 @@ impl Job {
 
     fn outcome(&self, open: &Open) -> Result<Outcome, JobError> {
         let backend = open.backend();
-        let written = |summary: String| Outcome::Written {
-            summary,
+        let written = |written: Written| Outcome::Written {
+            summary: written.summary,
             select: None,
+            warning: written.warning,
         };
         Ok(match self {
             Self::Reload => Outcome::Done,
@@ -218,13 +221,13 @@ impl Job {
                 None => return Err(JobError::refused(format!("{file} is gone"))),
             },
             Self::PlanIndexFix => Outcome::Planned(Box::new(backend.plan_index_fix()?)),
-            Self::IndexFix(plan) => written(backend.write_index_fix(plan)?.summary),
-            Self::Approve { id } => written(backend.approve(id)?.written.summary),
+            Self::IndexFix(plan) => written(backend.write_index_fix(plan)?),
+            Self::Approve { id } => written(backend.approve(id)?.written),
             Self::Reject { id, reason } => {
                 backend.reject(id, reason.clone())?;
                 Outcome::Done
             }
-            Self::Undo(entry) => written(backend.undo(entry)?.written.summary),
+            Self::Undo(entry) => written(backend.undo(entry)?.written),
             Self::Rebase { id } => Outcome::Rebased {
                 id: id.clone(),
                 changes: backend.rebase(id)?.join("; "),
@@ -242,7 +245,11 @@ impl Job {
                 Outcome::Done
             }
             Self::Edit(change) => {
-                let changed = backend.apply_edit(change)?;
+                let changed = match backend.apply_edit(change) {
+                    Ok(changed) => changed,
+                    // In place, only its journal entry waits: said as written, with why.
+                    Err(error) => return not_journaled(&error).map(written).ok_or(error.into()),
+                };
                 match (change, changed.summary) {
                     (
                         EditorChange::EditProposalRecords { id, .. }
@@ -252,6 +259,7 @@ impl Job {
                     (_, Some(summary)) => Outcome::Written {
                         summary,
                         select: changed.select,
+                        warning: None,
                     },
                     (_, None) => Outcome::Done,
                 }

@@ -4,7 +4,7 @@
 
 use crossterm::event::KeyCode;
 
-use super::{TOKEN, add, stderr, workbench};
+use super::{TOKEN, add, stderr, workbench, workbench_hooked};
 use crate::common;
 use crate::common::formats::{BOTH, Folder};
 
@@ -104,6 +104,108 @@ fn a_change_written_but_not_journaled_says_so_alike_on_both_formats() {
             let log = folder.ok(&["log"]);
             assert!(log.contains(said), "{format:?} {change:?}: {log}");
         }
+    }
+}
+
+/// An approval and an undo whose journal mark fails are written too: they say what they did,
+/// then the warning, exit 1, and the next change journals them, as add, set and rm do, on
+/// both formats (they gave only the warning).
+#[test]
+fn a_decision_written_but_not_journaled_says_what_it_did_on_both_formats() {
+    let plan = r#"{"source_names":["alpha"],"records":[{"name":"alpha","type":"project","description":"what it is about","body":"Alpha, redescribed."}]}"#;
+    for format in BOTH {
+        for decision in ["approve", "undo"] {
+            let folder = Folder::new(format);
+            folder.ok(&add("alpha", "one"));
+            let id = folder
+                .ok_with(&["propose", "import", "-"], plan)
+                .trim()
+                .to_owned();
+            let (args, said, logged) = match decision {
+                "approve" => (
+                    vec!["approve", id.as_str()],
+                    format!("approved {id}: changed alpha\n"),
+                    format!("changed alpha  proposal {id}"),
+                ),
+                _ => (
+                    vec!["undo"],
+                    "undid #1 (add): removed alpha\n".to_owned(),
+                    "removed alpha  undoes #1".to_owned(),
+                ),
+            };
+            let seed = folder.snapshot();
+            let out = (1..100)
+                .find_map(|step| {
+                    folder.restore(&seed);
+                    let out = folder.run_env(&args, "", &[("MEMWB_FAIL_AT", step.to_string())]);
+                    stderr(&out).contains("failing JournalMark").then_some(out)
+                })
+                .unwrap_or_else(|| panic!("{format:?} {decision}: no journal mark step"));
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(1), "{format:?} {decision}: {err}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                said,
+                "{format:?} {decision}: {err}"
+            );
+            assert!(
+                err.contains(&format!(
+                    "warning: written, but not journaled: entry #2 ({decision}): "
+                )),
+                "{format:?}: {err}"
+            );
+            folder.ok(&add("gamma", "three"));
+            let log = folder.ok(&["log"]);
+            assert!(log.contains(&logged), "{format:?} {decision}: {log}");
+        }
+    }
+}
+
+/// Fails every journal mark (the append after a commit point), as a full disk would.
+struct FailMarks;
+
+impl memwb::store::FaultHook for FailMarks {
+    fn before(&self, op: memwb::store::IoOp, _: &std::path::Path) -> std::io::Result<()> {
+        match op {
+            memwb::store::IoOp::JournalMark => Err(std::io::Error::other("the disk is full")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A save in the workbench whose journal mark fails is written: the status line says what it
+/// did, then the warning, and the editor closes; the next change journals it, on both formats
+/// (it said the save failed, with only the warning, and kept the editor open).
+#[test]
+fn a_save_written_but_not_journaled_says_what_it_did_in_the_workbench_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        let hooks = memwb::store::IoHooks::new(std::sync::Arc::new(FailMarks));
+        let mut h = workbench_hooked(&folder, hooks);
+        h.keys("e");
+        let screen = h.screen();
+        h.app
+            .editor
+            .as_mut()
+            .unwrap_or_else(|| panic!("{format:?}: no editor: {screen}"))
+            .set_value(memwb::tui::editor::DESCRIPTION, "alpha, described anew");
+        h.ctrl('s');
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.starts_with(
+                "save alpha: written (changed alpha); warning: written, but not journaled: entry #2 (set): "
+            ),
+            "{format:?}: {status}"
+        );
+        assert!(h.app.editor.is_none(), "{format:?}: {}", h.screen());
+        assert!(
+            folder.ok(&["ls"]).contains("alpha, described anew"),
+            "{format:?}"
+        );
+        folder.ok(&add("gamma", "three"));
+        let log = folder.ok(&["log"]);
+        assert!(log.contains("changed alpha"), "{format:?}: {log}");
     }
 }
 

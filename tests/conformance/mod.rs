@@ -8,6 +8,7 @@ use crate::tui_harness;
 
 use common::formats::{Folder, Format};
 use memwb::claude::LoadLimits;
+use memwb::store::{IoHooks, StoreOptions};
 use tui_harness::Harness;
 
 mod concurrency;
@@ -35,20 +36,29 @@ fn add(name: &'static str, body: &'static str) -> [&'static str; 9] {
 
 /// The workbench on `folder`, whichever its format.
 fn workbench(folder: &Folder) -> Harness {
+    workbench_hooked(folder, IoHooks::default())
+}
+
+/// [`workbench`] with every write step passing `hooks` (a fault injected), on either format.
+fn workbench_hooked(folder: &Folder, hooks: IoHooks) -> Harness {
     match folder.format {
         Format::Memory => Harness::open(
             folder.dir.path().to_owned(),
             None,
             120,
             40,
-            Default::default(),
+            StoreOptions {
+                hooks,
+                ..StoreOptions::default()
+            },
         ),
-        Format::Claude => Harness::claude(
+        Format::Claude => Harness::claude_hooked(
             folder.dir.path(),
             folder.state.path(),
             LoadLimits::default(),
             120,
             40,
+            hooks,
         ),
     }
 }

@@ -119,9 +119,22 @@ impl Harness {
         width: u16,
         height: u16,
     ) -> Self {
+        Self::claude_hooked(folder, state, limits, width, height, Default::default())
+    }
+
+    /// [`Harness::claude`] with every write step passing `hooks` (a fault injected).
+    pub fn claude_hooked(
+        folder: &Path,
+        state: &Path,
+        limits: memwb::claude::LoadLimits,
+        width: u16,
+        height: u16,
+        hooks: memwb::store::IoHooks,
+    ) -> Self {
         let folder = memwb::claude::ClaudeFolder::open(folder, limits)
             .expect("open")
-            .with_state_root(state.to_owned());
+            .with_state_root(state.to_owned())
+            .with_hooks(hooks);
         let workspace = folder.root().to_owned();
         let snapshot = Arc::new(folder.read());
         let shown = memwb::formats::Shown::of_topics(&folder, snapshot);

@@ -237,7 +237,7 @@ impl Backend for ClaudeBackend<'_> {
     }
 
     fn approve(&self, id: &str) -> Result<Decided, FormatError> {
-        self.approved(id)
+        Decided::or_not_journaled(self.approved(id))
     }
 
     fn reject(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError> {
@@ -249,7 +249,7 @@ impl Backend for ClaudeBackend<'_> {
     }
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
-        self.undone(entry)
+        Decided::or_not_journaled(self.undone(entry))
     }
 
     fn copy_sources(&self) -> Result<super::CopySources, FormatError> {

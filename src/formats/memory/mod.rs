@@ -232,7 +232,7 @@ impl Backend for MemoryBackend<'_> {
     }
 
     fn approve(&self, id: &str) -> Result<Decided, FormatError> {
-        self.approved(id)
+        Decided::or_not_journaled(self.approved(id))
     }
 
     fn reject(&self, id: &str, reason: Option<String>) -> Result<Entry, FormatError> {
@@ -244,7 +244,7 @@ impl Backend for MemoryBackend<'_> {
     }
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
-        self.undone(entry)
+        Decided::or_not_journaled(self.undone(entry))
     }
 
     fn copy_sources(&self) -> Result<super::CopySources, FormatError> {

@@ -92,7 +92,7 @@ impl App {
             (Job::Edit(EditorChange::Repair { .. }), Ok(outcome)) => {
                 self.editor = None;
                 show(self);
-                self.set_status(StatusKind::Info, said(&what, &outcome));
+                self.set_status(kind_of(&outcome), said(&what, &outcome));
             }
             (Job::Edit(EditorChange::SaveRecord { edited, .. }), Ok(outcome)) => {
                 // Keys typed while the save waited (for the lock, say) are not lost with a
@@ -122,7 +122,7 @@ impl App {
                     self.refilter_keeping(Some(&keep));
                     text.push_str("; filter cleared to keep it selected");
                 }
-                self.set_status(StatusKind::Info, text);
+                self.set_status(kind_of(&outcome), text);
             }
             (job, Ok(outcome)) => {
                 if matches!(
@@ -138,7 +138,7 @@ impl App {
                 {
                     self.select_topic(key);
                 }
-                self.set_status(StatusKind::Info, said(&what, &outcome));
+                self.set_status(kind_of(&outcome), said(&what, &outcome));
             }
             (Job::Edit(EditorChange::SaveRecord { base, edited }), Err(error)) => {
                 show(self);
@@ -255,10 +255,26 @@ impl App {
     }
 }
 
-/// The status line of a job done: "written (what it did)", or "done" when it wrote nothing.
+/// The status line of a job done: "written (what it did)", then its warning, or "done" when
+/// it wrote nothing.
 fn said(what: &str, outcome: &Outcome) -> String {
     match outcome {
+        Outcome::Written {
+            summary,
+            warning: Some(warning),
+            ..
+        } => format!("{what}: written ({summary}); warning: {warning}"),
         Outcome::Written { summary, .. } => format!("{what}: written ({summary})"),
         _ => format!("{what}: done"),
+    }
+}
+
+/// How a job done is shown: as an error when what it wrote needs a look.
+fn kind_of(outcome: &Outcome) -> StatusKind {
+    match outcome {
+        Outcome::Written {
+            warning: Some(_), ..
+        } => StatusKind::Error,
+        _ => StatusKind::Info,
     }
 }
