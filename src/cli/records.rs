@@ -24,7 +24,8 @@ pub(super) struct LsArgs {
 pub(super) struct ShowArgs {
     /// The memory: its name, or its file name when the name is ambiguous.
     pub(super) name: String,
-    /// Print {"name","type","description","body","file"}.
+    /// Print {"name","type","description","body","file"} (Claude Code folders add "extra":
+    /// the other frontmatter fields).
     #[arg(long, conflicts_with = "raw")]
     pub(super) json: bool,
     /// Print the memory file's exact bytes, for scripts (nothing made inert, no credential

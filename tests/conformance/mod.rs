@@ -17,6 +17,7 @@ mod edits;
 mod eval;
 mod faults;
 mod history;
+mod json_shapes;
 mod messages;
 mod proposals;
 mod rebase;
