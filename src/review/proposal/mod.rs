@@ -2,9 +2,11 @@
 //!
 //! The proposal as filed (its type, file and recorded decision) is `review::filed`, below the
 //! journal; it is re-exported here. Deciding one is the format's engine's
-//! (`formats::memory::journal`, `review::claude`), under its lock and through the journal.
+//! (`formats::memory::journal`, `formats::claude::journal`), under its lock and through the
+//! journal; rebasing one is written once here (`rebase`) over the format's re-planning.
 
 mod rebase;
 
 pub use super::filed::*;
 pub use rebase::Rebased;
+pub(crate) use rebase::{NOTHING_TO_MERGE, Replanning, rebase, refused};

@@ -1,6 +1,6 @@
-//! Rebasing a stale proposal on a Claude Code folder, as `formats::memory::journal::rebase` does on a
-//! `.memory` set: the same proposal (same id) re-planned against the files as they are now,
-//! under the folder's lock. Each before image becomes the file's current text; a file the
+//! Rebasing a stale proposal on a Claude Code folder (written once, `review::proposal::rebase`):
+//! the same proposal (same id) re-planned against the files as they are now, under the
+//! folder's lock. Each before image becomes the file's current text; a file the
 //! proposal removes that is already gone leaves it. A dedupe draft nobody edited is recomputed
 //! from the current files; an edited draft, an imported or a model proposal keeps its after
 //! images. A rebase that cannot hold (a file it creates exists now, a file it edits is gone,
@@ -17,107 +17,118 @@ use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::proposal::images::{self, Change, change};
-use crate::review::proposal::{self, Proposal, Rebased, State, rewrite_in};
+use crate::review::proposal::{
+    self, NOTHING_TO_MERGE, Proposal, Rebased, Replanning, State, refused, rewrite_in,
+};
+use crate::review::state::StateDir;
 
-/// Re-plans the stale pending proposal `id` against the folder as it is now.
+/// Re-plans the stale pending proposal `id` against the folder as it is now
+/// (`review::proposal::rebase`).
 pub fn rebase(folder: &ClaudeFolder, id: &str) -> Result<Rebased, ReviewError> {
     recover(folder)?;
     let _lock = ClaudeState::for_folder(folder)?.lock()?;
     let state_dir = journal_of(folder)?.create_state()?;
-    let mut proposal = proposal::load_in(&state_dir, id)?;
+    let proposal = proposal::load_in(&state_dir, id)?;
     proposal::pending(&proposal)?;
-    let refuse = |rule: String| ReviewError::RebaseRefused {
-        id: id.to_owned(),
-        rule,
-    };
-    let mut changes = match state(folder, &proposal) {
-        State::Stale(changes) => changes,
-        _ => {
-            return Err(refuse(
-                "it is not stale; approve or reject it as it is".into(),
-            ));
-        }
-    };
-    let now_of = |file: &str| {
-        current_text(folder, file).map_err(|why| refuse(format!("{file} cannot be read: {why}")))
-    };
-    let files = match redraft_of(&proposal) {
-        Some(members) => {
-            let mut now = Vec::new();
-            for file in members {
-                match now_of(&file)? {
-                    Some(text) => now.push(TopicText::parse(&file, &text)),
-                    None => changes.push(format!("{file} left the group: it is gone")),
+    proposal::rebase(&Files { folder, state_dir }, &proposal)
+}
+
+/// The folder, under its lock, re-planned against by [`rebase`].
+struct Files<'a> {
+    folder: &'a ClaudeFolder,
+    state_dir: StateDir,
+}
+
+impl Replanning for Files<'_> {
+    fn state(&self, proposal: &Proposal) -> State {
+        state(self.folder, proposal)
+    }
+
+    fn replan(
+        &self,
+        proposal: &Proposal,
+        changes: &mut Vec<String>,
+    ) -> Result<Proposal, ReviewError> {
+        let folder = self.folder;
+        let refuse = |rule: String| refused(&proposal.id, &rule);
+        let now_of = |file: &str| {
+            current_text(folder, file)
+                .map_err(|why| refuse(format!("{file} cannot be read: {why}")))
+        };
+        let files = match redraft_of(proposal) {
+            Some(members) => {
+                let mut now = Vec::new();
+                for file in members {
+                    match now_of(&file)? {
+                        Some(text) => now.push(TopicText::parse(&file, &text)),
+                        None => changes.push(format!("{file} left the group: it is gone")),
+                    }
                 }
+                if now.len() < 2 {
+                    return Err(refuse(NOTHING_TO_MERGE.into()));
+                }
+                changes.push("the merged draft was recomputed from the current files".into());
+                let members: Vec<&TopicText> = now.iter().collect();
+                merged(&members, Timestamp::now())?
             }
-            if now.len() < 2 {
-                return Err(refuse(
-                    "fewer than two of its near-duplicates are left: nothing to merge; reject it"
-                        .into(),
-                ));
-            }
-            changes.push("the merged draft was recomputed from the current files".into());
-            let members: Vec<&TopicText> = now.iter().collect();
-            merged(&members, Timestamp::now())?
-        }
-        None => {
-            if proposal.origin.source == "dedupe" {
-                changes.push(
-                    "your edit of the merged draft is kept: check it against the files".into(),
-                );
-            }
-            let mut files = Vec::new();
-            for image in &proposal.files {
-                let now = now_of(&image.file)?;
-                match (change(image), now) {
-                    (Change::Create, Some(_)) => {
-                        return Err(refuse(format!(
-                            "{} exists now: the new file would replace it; reject it",
-                            image.file
-                        )));
-                    }
-                    (Change::Delete, None) => {
-                        changes.push(format!("{} left the proposal: it is gone", image.file))
-                    }
-                    (Change::Edit, None) => {
-                        return Err(refuse(format!(
-                            "{} was removed: nothing is left to edit; reject it",
-                            image.file
-                        )));
-                    }
-                    (_, before) => {
-                        if before != image.after {
-                            files.push(FileImage {
-                                file: image.file.clone(),
-                                before,
-                                after: image.after.clone(),
-                            });
+            None => {
+                if proposal.origin.source == "dedupe" {
+                    changes.push(
+                        "your edit of the merged draft is kept: check it against the files".into(),
+                    );
+                }
+                let mut files = Vec::new();
+                for image in &proposal.files {
+                    let now = now_of(&image.file)?;
+                    match (change(image), now) {
+                        (Change::Create, Some(_)) => {
+                            return Err(refuse(format!(
+                                "{} exists now: the new file would replace it; reject it",
+                                image.file
+                            )));
+                        }
+                        (Change::Delete, None) => {
+                            changes.push(format!("{} left the proposal: it is gone", image.file))
+                        }
+                        (Change::Edit, None) => {
+                            return Err(refuse(format!(
+                                "{} was removed: nothing is left to edit; reject it",
+                                image.file
+                            )));
+                        }
+                        (_, before) => {
+                            if before != image.after {
+                                files.push(FileImage {
+                                    file: image.file.clone(),
+                                    before,
+                                    after: image.after.clone(),
+                                });
+                            }
                         }
                     }
                 }
+                files
             }
-            files
+        };
+        if files.is_empty() {
+            return Err(refuse(
+                "nothing is left for it to change in the folder; reject it".into(),
+            ));
         }
-    };
-    if files.is_empty() {
-        return Err(refuse(
-            "nothing is left for it to change in the folder; reject it".into(),
-        ));
+        let mut rebased = proposal.clone();
+        rebased.files = images::redacted(files);
+        rebased.kind = images::kind_of(&rebased.files);
+        if let Some(rule) = image_rules::stored_rule(&rebased.files) {
+            return Err(refuse(format!(
+                "the re-planned proposal is invalid: {rule}"
+            )));
+        }
+        Ok(rebased)
     }
-    let mut rebased = proposal.clone();
-    rebased.files = images::redacted(files);
-    rebased.kind = images::kind_of(&rebased.files);
-    if let Some(rule) = image_rules::stored_rule(&rebased.files) {
-        return Err(refuse(format!(
-            "the re-planned proposal is invalid: {rule}"
-        )));
+
+    fn rewrite(&self, proposal: &Proposal) -> Result<(), ReviewError> {
+        rewrite_in(&self.state_dir, proposal)
     }
-    if let State::Stale(left) = state(folder, &rebased) {
-        return Err(refuse(left.join("; ")));
-    }
-    rewrite_in(&state_dir, &rebased)?;
-    proposal = rebased;
-    Ok(Rebased { proposal, changes })
 }
 
 /// The member files of a dedupe proposal whose draft nobody edited (its after images are

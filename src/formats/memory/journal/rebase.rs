@@ -2,8 +2,8 @@
 //! only rejecting it, and not filing a dedupe group again that was already decided against or
 //! is already waiting.
 //!
-//! A rebase rewrites the pending proposal in place (same id, so links to it keep working):
-//! its base becomes the current version of each source still in the set, a source that was
+//! A rebase (written once, `review::proposal::rebase`) rewrites the pending proposal in place:
+//! here, its base becomes the current version of each source still in the set, a source that was
 //! removed leaves the plan, and the plan is validated again as a filer's would be. A dedupe
 //! draft nobody edited is recomputed from the current sources; an edited draft, an imported or
 //! a model plan keeps its proposed records. What changed is returned, for the reviewer.
@@ -15,7 +15,9 @@ use crate::formats::memory::merged_draft;
 use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
-use crate::review::proposal::{Plan, Proposal, Rebased, State, rewrite};
+use crate::review::proposal::{
+    self, NOTHING_TO_MERGE, Plan, Proposal, Rebased, Replanning, State, refused, rewrite,
+};
 use crate::store::{MemorySet, Record, Store};
 
 /// Whether every source record `proposal` was made from is in `current` as it saw it: a
@@ -28,83 +30,94 @@ pub(crate) fn base_is_current(proposal: &Proposal, current: &MemorySet) -> bool 
     })
 }
 
-/// Re-plans the stale pending proposal `id` against the current set, under the lock. A
-/// proposal that is ready, or whose plan cannot hold against the current set (a proposed
-/// name now taken by another record, every source gone), is refused and left unchanged.
+/// Re-plans the stale pending proposal `id` against the current set, under the lock
+/// (`review::proposal::rebase`). A proposal that is ready, or whose plan cannot hold against
+/// the current set (a proposed name now taken by another record, every source gone), is
+/// refused and left unchanged.
 pub fn rebase(store: &Store, id: &str) -> Result<Rebased, ReviewError> {
     let _lock = store.lock_for_write()?;
-    let mut proposal = load_pending(store, id)?;
+    let proposal = load_pending(store, id)?;
     let current = store.read()?;
-    let refuse = |rule: String| ReviewError::RebaseRefused {
-        id: id.to_owned(),
-        rule,
-    };
-    let stale = match proposal.state(&current) {
-        State::Stale(changes) => changes,
-        _ => {
-            return Err(refuse(
-                "it is not stale; approve or reject it as it is".into(),
-            ));
-        }
-    };
-    let plan = proposal
-        .plan()
-        .map_err(|e| refuse(format!("its plan is invalid: {e}")))?;
-    let additions: Vec<Record> = addition_records(&proposal)?;
-    let mut changes = stale;
-    let plan = match plan {
-        Plan::Extraction(records) => Plan::Extraction(records),
-        Plan::Consolidation {
-            source_names,
-            records,
-        } => {
-            let (kept, gone): (Vec<String>, Vec<String>) =
-                source_names.into_iter().partition(|name| {
-                    current.get(name).is_some() || additions.iter().any(|a| a.name() == name)
-                });
-            for name in &gone {
-                changes.push(format!("{name:?} left the plan's sources"));
-            }
-            if kept.is_empty() {
-                return Err(refuse("every one of its sources was removed".into()));
-            }
-            let records = if proposal.origin.source == "dedupe" {
-                redraft(&proposal, &kept, &current, records, &mut changes)
-                    .map_err(|rule| refuse(rule.into()))?
-            } else {
-                records
-            };
+    proposal::rebase(&Records { store, current }, &proposal)
+}
+
+/// The set as read under the lock, re-planned against by [`rebase`].
+struct Records<'a> {
+    store: &'a Store,
+    current: MemorySet,
+}
+
+impl Replanning for Records<'_> {
+    fn state(&self, proposal: &Proposal) -> State {
+        proposal.state(&self.current)
+    }
+
+    fn replan(
+        &self,
+        proposal: &Proposal,
+        changes: &mut Vec<String>,
+    ) -> Result<Proposal, ReviewError> {
+        let current = &self.current;
+        let refuse = |rule: String| refused(&proposal.id, &rule);
+        let plan = proposal
+            .plan()
+            .map_err(|e| refuse(format!("its plan is invalid: {e}")))?;
+        let additions: Vec<Record> = addition_records(proposal)?;
+        let plan = match plan {
+            Plan::Extraction(records) => Plan::Extraction(records),
             Plan::Consolidation {
-                source_names: kept,
+                source_names,
                 records,
+            } => {
+                let (kept, gone): (Vec<String>, Vec<String>) =
+                    source_names.into_iter().partition(|name| {
+                        current.get(name).is_some() || additions.iter().any(|a| a.name() == name)
+                    });
+                for name in &gone {
+                    changes.push(format!("{name:?} left the plan's sources"));
+                }
+                if kept.is_empty() {
+                    return Err(refuse("every one of its sources was removed".into()));
+                }
+                let records = if proposal.origin.source == "dedupe" {
+                    redraft(proposal, &kept, current, records, changes)
+                        .map_err(|rule| refuse(rule.into()))?
+                } else {
+                    records
+                };
+                Plan::Consolidation {
+                    source_names: kept,
+                    records,
+                }
+            }
+        };
+        let sources: BTreeSet<&str> = plan.source_names().iter().map(String::as_str).collect();
+        for record in plan.records() {
+            if current.get(record.name()).is_some() && !sources.contains(record.name()) {
+                return Err(refuse(format!(
+                    "the name {:?} is now taken by another record; edit the proposed record's name first",
+                    record.name()
+                )));
             }
         }
-    };
-    let sources: BTreeSet<&str> = plan.source_names().iter().map(String::as_str).collect();
-    for record in plan.records() {
-        if current.get(record.name()).is_some() && !sources.contains(record.name()) {
-            return Err(refuse(format!(
-                "the name {:?} is now taken by another record; edit the proposed record's name first",
-                record.name()
-            )));
-        }
+        // Validated again exactly as a filer's plan is, against the current sources.
+        let candidates: Vec<Record> = current.records().cloned().chain(additions).collect();
+        let plan = Plan::parse(proposal.kind, &plan.to_value(), &candidates)
+            .map_err(|e| refuse(format!("the re-planned proposal is invalid: {e}")))?;
+        let mut rebased = proposal.clone();
+        rebased.base = current
+            .entries
+            .iter()
+            .filter(|e| sources.contains(e.record.name()))
+            .map(JournalRecord::from)
+            .collect();
+        rebased.plan = plan.to_value();
+        Ok(rebased)
     }
-    // Validated again exactly as a filer's plan is, against the current sources.
-    let candidates: Vec<Record> = current.records().cloned().chain(additions).collect();
-    let plan = Plan::parse(proposal.kind, &plan.to_value(), &candidates)
-        .map_err(|e| refuse(format!("the re-planned proposal is invalid: {e}")))?;
-    proposal.base = current
-        .entries
-        .iter()
-        .filter(|e| sources.contains(e.record.name()))
-        .map(JournalRecord::from)
-        .collect();
-    proposal.plan = plan.to_value();
-    if let State::Stale(left) = proposal.state(&current) {
-        return Err(refuse(left.join("; ")));
+
+    fn rewrite(&self, proposal: &Proposal) -> Result<(), ReviewError> {
+        rewrite(self.store, proposal)
     }
-    rewrite(store, &proposal)?;
-    Ok(Rebased { proposal, changes })
 }
 
 /// A dedupe proposal's records after a rebase: the draft recomputed from the current sources
@@ -121,7 +134,7 @@ fn redraft(
         .filter_map(|name| current.get(name).map(|e| e.record.clone()))
         .collect();
     if sources.len() < 2 {
-        return Err("fewer than two of its near-duplicates are left: nothing to merge; reject it");
+        return Err(NOTHING_TO_MERGE);
     }
     let drafted_from = base_records(proposal)
         .ok()
