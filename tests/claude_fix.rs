@@ -158,7 +158,7 @@ fn after_of<'a>(proposal: &'a Value, file: &str) -> Option<&'a str> {
     proposal["files"]
         .as_array()?
         .iter()
-        .find(|f| f["file"] == file)?["after"]
+        .find(|f| f["file"] == file)?["after"]["text"]
         .as_str()
 }
 

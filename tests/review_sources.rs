@@ -62,6 +62,17 @@ fn proposals(dir: &Path) -> Vec<Value> {
     serde_json::from_slice::<Vec<Value>>(&out.stdout).unwrap()
 }
 
+/// The names of the memories a listed proposal replaces (`proposals --json`: each file's
+/// `before` memory), in order.
+fn sources(proposal: &Value) -> Vec<String> {
+    proposal["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["before"]["memory"].as_str().map(str::to_owned))
+        .collect()
+}
+
 #[test]
 fn a_scripted_model_consolidation_is_filed_without_changing_the_set() {
     let ws = workspace();
@@ -117,7 +128,7 @@ fn a_scripted_model_consolidation_is_filed_without_changing_the_set() {
             .unwrap()
             .starts_with("command ")
     );
-    assert_eq!(listed[0]["base"].as_array().unwrap().len(), 2);
+    assert_eq!(sources(&listed[0]).len(), 2, "both sources are kept whole");
     let approved = memwb(ws.path(), &["approve", &id]);
     assert!(approved.status.success());
     let names: Vec<String> = open(ws.path())
@@ -178,7 +189,10 @@ fn a_model_over_http_files_an_extraction_with_its_evidence() {
     let listed = proposals(ws.path());
     assert_eq!(listed[0]["kind"], "extraction");
     assert_eq!(listed[0]["state"], "ready");
-    assert_eq!(listed[0]["records"][0]["name"], "windows-examples");
+    assert_eq!(
+        listed[0]["files"][0]["after"]["record"]["name"],
+        "windows-examples"
+    );
     assert_eq!(listed[0]["origin"]["model"], "test-model");
     assert_eq!(listed[0]["origin"]["endpoint"], base_url.as_str());
     let evidence = listed[0]["evidence"].as_str().unwrap();
@@ -250,7 +264,7 @@ fn dedupe_files_one_proposal_per_group_with_a_merged_draft() {
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 2);
     assert_eq!(snapshot(ws.path()), before);
     let listed = proposals(ws.path());
-    let groups: Vec<Value> = listed.iter().map(|p| p["source_names"].clone()).collect();
+    let groups: Vec<Value> = listed.iter().map(|p| json!(sources(p))).collect();
     assert!(
         groups.contains(&json!(["tabs-indentation", "indentation-tabs"])),
         "{groups:?}"
@@ -300,7 +314,7 @@ fn dedupe_does_not_file_a_pending_or_rejected_group_again() {
     // rejected: still not filed again; approved groups are gone from the set anyway
     let tabs = proposals(ws.path())
         .into_iter()
-        .find(|p| p["source_names"][0] == "tabs-indentation")
+        .find(|p| sources(p).first().map(String::as_str) == Some("tabs-indentation"))
         .expect("the tabs group");
     let id = tabs["id"].as_str().unwrap();
     assert!(memwb(ws.path(), &["reject", id]).status.success());

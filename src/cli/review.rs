@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::EXIT_OK;
@@ -12,12 +11,8 @@ use super::model_args::ModelArgs;
 use super::output::{inert, print_json};
 use super::read::failed;
 use super::records::said;
-use crate::formats::{
-    Backend, Candidates, Decided, Deduped, Draft, Proposing, RecordInput, Refusal, Written,
-};
-use crate::review::FileImage;
-use crate::review::journal::{Entry, JournalRecord};
-use crate::review::proposal::images;
+use crate::formats::{Backend, Candidates, Decided, Deduped, Draft, Proposing, Refusal, Written};
+use crate::review::journal::Entry;
 use crate::review::sink::evidence;
 use crate::review::{Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
 use crate::session::config::{ModelEndpoint, ModelSettings};
@@ -84,9 +79,9 @@ pub(super) enum KindArg {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ProposalsArgs {
-    /// Print a JSON array of {"id","kind","state","changes","origin","created_at",
-    /// "source_names","records","base","additions","evidence","reason","journal_entry"}, and
-    /// "files" ({"file","before","after"}) on a Claude Code folder.
+    /// Print a JSON array of {"id","kind","state","changes","summary","memories","files",
+    /// "origin","created_at","evidence","reason","journal_entry"}, the same on every format:
+    /// "memories" and "files" as `log --json` gives an entry's (docs/cli.md).
     #[arg(long)]
     json: bool,
     /// Include approved and rejected proposals.
@@ -279,61 +274,6 @@ pub(super) fn imported_plan(args: &ImportArgs, candidates: &Candidates) -> anyho
         .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
 }
 
-#[derive(Serialize)]
-struct ProposalJson<'a> {
-    id: &'a str,
-    kind: Kind,
-    state: &'static str,
-    changes: Vec<String>,
-    origin: &'a Origin,
-    created_at: i64,
-    source_names: Vec<String>,
-    records: Vec<RecordInput>,
-    base: &'a [JournalRecord],
-    additions: &'a [RecordInput],
-    evidence: &'a Option<String>,
-    reason: &'a Option<String>,
-    journal_entry: Option<u64>,
-    /// Claude Code folders: every file's text before and after.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    files: &'a [FileImage],
-}
-
-fn proposal_json<'a>(p: &'a Proposal, state: &State) -> ProposalJson<'a> {
-    let plan = p.plan().ok();
-    let (source_names, records) = if p.files.is_empty() {
-        (
-            plan.as_ref()
-                .map(|p| p.source_names().to_vec())
-                .unwrap_or_default(),
-            plan.as_ref()
-                .map(|p| p.records().iter().map(|r| r.to_input()).collect())
-                .unwrap_or_default(),
-        )
-    } else {
-        (images::source_names(&p.files), images::written(&p.files))
-    };
-    ProposalJson {
-        id: &p.id,
-        kind: p.change_kind(),
-        state: state.as_str(),
-        changes: match state {
-            State::Stale(changes) => changes.clone(),
-            _ => Vec::new(),
-        },
-        origin: &p.origin,
-        created_at: p.created_at,
-        source_names,
-        records,
-        base: &p.base,
-        additions: &p.additions,
-        evidence: &p.evidence,
-        reason: &p.reason,
-        journal_entry: p.journal_entry,
-        files: &p.files,
-    }
-}
-
 pub(super) fn proposals(backend: &dyn Backend, args: &ProposalsArgs) -> anyhow::Result<u8> {
     let all = backend.proposals().map_err(failed)?;
     let listed: Vec<(Proposal, State)> = all
@@ -344,7 +284,7 @@ pub(super) fn proposals(backend: &dyn Backend, args: &ProposalsArgs) -> anyhow::
     if args.json {
         let mut rows: Vec<serde_json::Value> = listed
             .iter()
-            .map(|(p, s)| serde_json::to_value(proposal_json(p, s)))
+            .map(|(p, s)| serde_json::to_value(p.json(s)))
             .collect::<Result<_, _>>()?;
         rows.extend(
             all.corrupt.iter().map(

@@ -81,7 +81,9 @@ pub(crate) struct SideJson {
 /// One file a change touched.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct FileJson {
-    /// Relative to the folder, `/`-separated.
+    /// Relative to the folder, `/`-separated; `null` for a memory a proposal's plan writes
+    /// into a file its format names only when it is approved (a `.memory` record).
+    #[serde(serialize_with = "unnamed_as_null")]
     pub(crate) file: String,
     pub(crate) before: Option<SideJson>,
     pub(crate) after: Option<SideJson>,
@@ -89,6 +91,15 @@ pub(crate) struct FileJson {
     /// Claude Code MEMORY.md).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) lines: Vec<Hunk>,
+}
+
+/// A file not named yet (empty) as `null`.
+fn unnamed_as_null<S: serde::Serializer>(file: &str, to: S) -> Result<S::Ok, S::Error> {
+    if file.is_empty() {
+        to.serialize_none()
+    } else {
+        to.serialize_str(file)
+    }
 }
 
 /// A whole file's side: the memory it holds (none for an index), its fields and its text.

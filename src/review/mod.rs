@@ -15,6 +15,8 @@ pub mod journal;
 pub mod line_change;
 pub(crate) mod marking;
 pub mod proposal;
+#[cfg(feature = "cli")]
+pub(crate) mod proposal_json;
 pub mod sink;
 pub mod state;
 pub mod summary;

@@ -43,7 +43,8 @@ fn check_fix_files_one_proposal_per_fix_and_applies_nothing() {
     assert!(origins.contains(&"dedupe"));
     let bodies: Vec<String> = listed
         .iter()
-        .flat_map(|p| p["records"].as_array().cloned().unwrap_or_default())
+        .flat_map(|p| p["files"].as_array().cloned().unwrap_or_default())
+        .map(|f| f["after"]["record"].clone())
         .filter(|r| r["name"] == "release")
         .map(|r| r["body"].as_str().unwrap().to_owned())
         .collect();

@@ -10,10 +10,13 @@ fn dedupe_merges_near_duplicates_into_the_first_and_removes_the_rest_with_their_
     let listed = env.proposals(&[]);
     assert_eq!(listed[0]["kind"], "consolidation");
     assert_eq!(listed[0]["origin"]["source"], "dedupe");
-    assert_eq!(
-        listed[0]["source_names"],
-        json!(["tabs_indent", "indent_tabs"])
-    );
+    let sources: Vec<&Value> = listed[0]["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| &f["before"]["memory"])
+        .collect();
+    assert_eq!(sources, [&json!("tabs_indent"), &json!("indent_tabs")]);
     let human = env.ok(&["proposals"]);
     assert!(
         human.contains("replace tabs_indent, indent_tabs with tabs_indent"),

@@ -22,7 +22,7 @@ fn an_approved_extraction_writes_a_topic_file_and_its_index_entry() {
     assert_eq!(listed[0]["state"], "ready");
     assert_eq!(listed[0]["files"][0]["file"], "user_pr_size.md");
     assert_eq!(listed[0]["files"][0]["before"], Value::Null);
-    assert_eq!(listed[0]["records"][0]["name"], "pr-size");
+    assert_eq!(listed[0]["files"][0]["after"]["record"]["name"], "pr-size");
 
     let approved = env.ok(&["approve", &id]);
     assert!(

@@ -83,3 +83,79 @@ fn a_merge_and_an_extraction_are_listed_alike_on_both_formats() {
         assert_eq!(json_kind(&folder, added), "extraction", "{format:?}");
     }
 }
+
+/// The keys of a JSON object, sorted, less those only one format has.
+fn keys(value: &serde_json::Value) -> Vec<String> {
+    let mut keys: Vec<String> = value
+        .as_object()
+        .unwrap_or_else(|| panic!("an object: {value}"))
+        .keys()
+        .filter(|key| *key != "text")
+        .cloned()
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// `proposals --json` has one shape on both formats, the one `log --json` gives an entry:
+/// the change's memories by name and every file with the memory it holds on each side and
+/// that memory's fields, plus the proposal's metadata (a `.memory` set printed its plan's
+/// `base` and `additions`, a Claude Code folder its file images as `files`).
+#[test]
+fn proposals_json_has_one_shape_on_both_formats() {
+    let merge = r#"{"source_names":["alpha","beta"],"records":[{"name":"gamma","type":"project","description":"alpha and beta","body":"Both."}]}"#;
+    let mut shapes = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        let body = format!("The CI token is {TOKEN}.");
+        folder.ok(&common::cli::add_args("alpha", "the CI credentials", &body));
+        folder.ok(&add("beta", "b"));
+        let fix = filed(&folder);
+        let merged = folder.ok_with(&["propose", "import", "-"], merge);
+        let rows: Vec<serde_json::Value> =
+            serde_json::from_str(&folder.ok(&["proposals", "--json"])).expect("proposals --json");
+        let row = |id: &str| {
+            rows.iter()
+                .find(|row| row["id"] == id)
+                .unwrap_or_else(|| panic!("{format:?}: {id} in {rows:?}"))
+                .clone()
+        };
+        let fix = row(&fix);
+        assert_eq!(
+            fix["memories"],
+            serde_json::json!({"added": [], "changed": ["alpha"], "renamed": [], "removed": []}),
+            "{format:?}: {fix}"
+        );
+        let files = fix["files"].as_array().expect("files");
+        assert_eq!(files.len(), 1, "{format:?}: {fix}");
+        for side in ["before", "after"] {
+            assert_eq!(files[0][side]["memory"], "alpha", "{format:?}: {fix}");
+            assert_eq!(
+                files[0][side]["record"]["description"], "the CI credentials",
+                "{format:?}: {fix}"
+            );
+        }
+        let merged = row(merged.trim());
+        assert_eq!(merged["memories"]["added"], serde_json::json!(["gamma"]));
+        assert_eq!(
+            merged["memories"]["removed"],
+            serde_json::json!(["alpha", "beta"]),
+            "{format:?}: {merged}"
+        );
+        let written: Vec<&serde_json::Value> = merged["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .filter(|file| file["before"].is_null())
+            .collect();
+        assert_eq!(written.len(), 1, "{format:?}: {merged}");
+        assert_eq!(written[0]["after"]["record"]["name"], "gamma");
+        shapes.push((
+            keys(&fix),
+            keys(&files[0]),
+            keys(&files[0]["before"]),
+            keys(&merged),
+        ));
+    }
+    assert_eq!(shapes[0], shapes[1], "one shape on both formats");
+}

@@ -41,8 +41,11 @@ fn cli_review_loop_and_concurrent_approve_have_one_effect() {
     assert_eq!(listed[0]["id"], id.as_str());
     assert_eq!(listed[0]["state"], "ready");
     assert_eq!(listed[0]["kind"], "consolidation");
-    assert_eq!(listed[0]["source_names"], serde_json::json!(["one", "two"]));
-    assert_eq!(listed[0]["records"][0]["name"], "both");
+    assert_eq!(
+        listed[0]["memories"]["removed"],
+        serde_json::json!(["one", "two"])
+    );
+    assert_eq!(listed[0]["memories"]["added"], serde_json::json!(["both"]));
     assert_eq!(listed[0]["origin"]["source"], "import");
     assert!(listed[0]["created_at"].as_i64().unwrap() > 0);
 
