@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use memwb::claude::{ClaudeFolder, FileWrite, LoadLimits};
 use memwb::formats::claude::journal::journaled;
-use memwb::formats::{EditorChange, Open, Seen, WatchEvent};
+use memwb::formats::{EditorChange, Open, WatchEvent};
 use memwb::review::{EntryMeta, Op};
 use memwb::tui::app::{App, Event};
 use memwb::tui::jobs::Job;
@@ -210,13 +210,15 @@ fn outside_write(dir: &Path) -> Stats {
                 let watched = loop {
                     let watched = rx.recv_timeout(Duration::from_secs(30)).expect("event");
                     let shows = match &watched.event {
-                        WatchEvent::Changed(change) => match &change.seen {
-                            Seen::Claude(snapshot) => snapshot.topics.iter().any(|t| {
-                                t.file == file(11)
-                                    && t.parsed().is_some_and(|p| p.body.contains(&written_text))
-                            }),
-                            Seen::Memory(_) => false,
-                        },
+                        WatchEvent::Changed(change) => {
+                            memwb::formats::claude::shown_topics(&change.seen).is_some_and(|view| {
+                                view.snapshot.topics.iter().any(|t| {
+                                    t.file == file(11)
+                                        && t.parsed()
+                                            .is_some_and(|p| p.body.contains(&written_text))
+                                })
+                            })
+                        }
                         _ => false,
                     };
                     if shows {

@@ -118,7 +118,7 @@ fn watch(backend: &dyn Backend, json: bool) -> anyhow::Result<u8> {
         let _ = tx.send(watched.event);
     }))?;
     let stdout = std::io::stdout();
-    if let Some(error) = baseline.unreadable() {
+    if let Some(error) = baseline.unreadable_reason() {
         let line = UnreadableLine {
             at: now_ms(),
             error: &error,

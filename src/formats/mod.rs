@@ -65,7 +65,7 @@ pub use view::{
 };
 #[cfg(feature = "watch")]
 pub use watch::{
-    Change, RecordSink, Recorded, Seen, WatchError, WatchEvent, WatchSink, Watched, Watcher,
+    Change, RecordSink, Recorded, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
 pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan};
 
@@ -231,7 +231,7 @@ pub trait Backend {
     /// [`Watched`], once the format's engine sees the change whole. The reading taken before
     /// this returns is the baseline (answered with the watch): nothing is reported for it.
     #[cfg(feature = "watch")]
-    fn watch(&self, sink: WatchSink) -> Result<(Watcher, Seen), WatchError>;
+    fn watch(&self, sink: WatchSink) -> Result<(Watcher, Shown), WatchError>;
 
     /// Starts journaling every change made to the folder outside memwb, with its previous
     /// content, so that it can be undone (`memwb watch --record`); each entry journaled, or

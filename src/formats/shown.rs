@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::claude::ClaudeView;
-use super::{IndexView, ListRow, ListView, MemoryView, Open, Stray};
+use super::{IndexView, ListRow, ListView, MemoryView, Stray};
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::finding::Severity;
 use crate::memory::Memory;
@@ -131,6 +131,13 @@ pub trait FolderView: std::fmt::Debug + Send + Sync + Any {
         Err("this folder keeps no files outside its list".to_owned())
     }
 
+    /// Why the folder does not read as a set, each error with its file (`None`: it does; by
+    /// default it always does: a file that does not read is listed with why).
+    #[cfg(feature = "watch")]
+    fn unreadable_reason(&self) -> Option<String> {
+        None
+    }
+
     /// Whether the set's own list of its memories does not parse (`.memory`'s
     /// `manifest.json`): nothing can be written to the set until it is mended.
     fn list_unreadable(&self) -> bool {
@@ -206,22 +213,6 @@ impl Shown {
     pub(crate) fn downcast_ref<V: FolderView>(&self) -> Option<&V> {
         let any: &dyn Any = &*self.0;
         any.downcast_ref()
-    }
-}
-
-impl Open {
-    /// The folder as its watcher read it (`seen`), as the workbench shows it.
-    #[cfg(feature = "watch")]
-    pub fn shown_seen(&self, seen: super::Seen) -> Shown {
-        match (self, seen) {
-            (_, super::Seen::Memory(inspection)) => Shown::from(inspection),
-            (Self::Claude(folder), super::Seen::Claude(snapshot)) => {
-                Shown::of_topics(folder, snapshot)
-            }
-            (Self::Memory(_), super::Seen::Claude(snapshot)) => Shown::from(Arc::new(
-                ClaudeView::new(snapshot, crate::claude::LoadLimits::default()),
-            )),
-        }
     }
 }
 

@@ -4,12 +4,10 @@
 //! watch failed. Each format's engine decides when a change is whole (`.memory`: the commit's
 //! rename onto the manifest, at once; Claude Code: the folder quiet for a moment).
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::PathBuf;
 
-use crate::claude::Snapshot;
+use super::Shown;
 use crate::review::journal::Entry;
-use crate::store::inspect::Inspection;
 use crate::time::now_ms;
 
 pub use crate::watch::WatchError;
@@ -28,7 +26,7 @@ pub enum WatchEvent {
     Changed(Change),
     /// The folder was read again after a change that moved no memory (a `.memory` record
     /// file edited in place): a view shows the reading, nothing is said.
-    Reread(Seen),
+    Reread(Shown),
     /// memwb's own state for the folder changed (a proposal filed or decided, a journal
     /// entry), by this process or another: a view reads its proposals and journal again.
     Review,
@@ -57,15 +55,15 @@ pub struct Change {
     /// Set when the folder became unreadable (or unreadable differently): why. Once it reads
     /// again, the next change is against the last reading that read.
     pub unreadable: Option<String>,
-    /// The folder as read now.
-    pub seen: Seen,
+    /// The folder as read now, as a view of it shows it.
+    pub seen: Shown,
 }
 
 impl Change {
     pub(crate) fn new(
         commit: crate::store::Commit,
         unreadable: Option<String>,
-        seen: Seen,
+        seen: Shown,
     ) -> Self {
         Self {
             at_ms: now_ms(),
@@ -80,41 +78,7 @@ impl Change {
     /// Whether a person is told of it: the folder's memories changed, or it stopped reading
     /// (a `.memory` manifest that moves while its set does not read is shown, not said).
     pub fn is_news(&self) -> bool {
-        self.unreadable.is_some() || self.seen.reads()
-    }
-}
-
-/// A folder as its format's watcher read it: what a view of that format shows.
-#[derive(Debug, Clone)]
-pub enum Seen {
-    Memory(Arc<Inspection>),
-    Claude(Arc<Snapshot>),
-}
-
-impl Seen {
-    /// The folder read.
-    pub fn root(&self) -> &Path {
-        match self {
-            Self::Memory(inspection) => &inspection.root,
-            Self::Claude(snapshot) => &snapshot.root,
-        }
-    }
-
-    /// Whether the folder reads as a set (a Claude Code folder always does: a topic file that
-    /// does not read is listed with why).
-    pub fn reads(&self) -> bool {
-        match self {
-            Self::Memory(inspection) => inspection.is_readable(),
-            Self::Claude(_) => true,
-        }
-    }
-
-    /// Why the folder does not read as a set (`None`: it does), each error with its file.
-    pub fn unreadable(&self) -> Option<String> {
-        match self {
-            Self::Memory(inspection) => crate::watch::unreadable_reason(inspection),
-            Self::Claude(_) => None,
-        }
+        self.unreadable.is_some() || self.seen.is_readable()
     }
 }
 

@@ -24,6 +24,11 @@ pub(crate) fn watch(
         let _ = tx.send(Event::Watch(watched));
     }))?;
     let review = Arc::new(super::review::Review::of(open));
-    let shown = open.shown_seen(baseline);
-    Ok((watcher, Reading { shown, review }))
+    Ok((
+        watcher,
+        Reading {
+            shown: baseline,
+            review,
+        },
+    ))
 }

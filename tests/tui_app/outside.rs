@@ -108,7 +108,7 @@ fn an_outside_commit_shows_exactly_the_new_state() {
 /// ignored, whatever it says; the same news about the folder open is shown.
 #[test]
 fn a_watchers_news_about_another_folder_is_ignored() {
-    use memwb::formats::{Change, Seen, WatchEvent, Watched};
+    use memwb::formats::{Change, Shown, WatchEvent, Watched};
     let mut h = three();
     other(&h)
         .extend(vec![record("delta", "fourth record", "delta body")])
@@ -123,7 +123,7 @@ fn a_watchers_news_about_another_folder_is_ignored() {
                 removed: Vec::new(),
                 changed: Vec::new(),
                 unreadable: None,
-                seen: Seen::Memory(inspection.clone()),
+                seen: Shown::from(inspection.clone()),
             }),
         })
     };

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use memwb::formats::{Change, Seen, WatchEvent, Watched, Watcher};
+use memwb::formats::{Change, Shown, WatchEvent, Watched, Watcher};
 use memwb::store::{Store, StoreOptions};
 use memwb::tui::app::{App, Event, Reading};
 use memwb::tui::perform::{Env, Handover, Host, Work, perform};
@@ -175,7 +175,7 @@ impl Harness {
             removed: commit.removed,
             changed: commit.changed,
             unreadable: None,
-            seen: Seen::Claude(snapshot),
+            seen: Shown::of_topics(&folder, snapshot),
         }));
     }
 
@@ -330,7 +330,7 @@ impl Harness {
             removed: commit.removed,
             changed: commit.changed,
             unreadable: None,
-            seen: Seen::Memory(inspection),
+            seen: Shown::from(inspection),
         }));
     }
 

@@ -275,7 +275,7 @@ impl Backend for ClaudeBackend<'_> {
     fn watch(
         &self,
         sink: super::WatchSink,
-    ) -> Result<(super::Watcher, super::Seen), super::WatchError> {
+    ) -> Result<(super::Watcher, super::Shown), super::WatchError> {
         self.start_watch(sink)
     }
 

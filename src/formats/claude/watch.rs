@@ -9,7 +9,7 @@ use super::journal::observed::{images, not_journaled, texts};
 use super::journal::{journal_of, record};
 use crate::claude::ClaudeState;
 use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
-use crate::formats::{Change, FormatError, RecordSink, Recorded, Seen, WatchError, WatchEvent};
+use crate::formats::{Change, FormatError, RecordSink, Recorded, Shown, WatchError, WatchEvent};
 use crate::formats::{WatchSink, Watched, Watcher};
 use crate::review::EntryMeta;
 
@@ -21,18 +21,20 @@ const RECENT: usize = 64;
 const RECORDED: &str = "recorded by memwb watch: changed outside memwb";
 
 impl ClaudeBackend<'_> {
-    pub(super) fn start_watch(&self, sink: WatchSink) -> Result<(Watcher, Seen), WatchError> {
+    pub(super) fn start_watch(&self, sink: WatchSink) -> Result<(Watcher, Shown), WatchError> {
         // memwb's state for the folder is made first, so that proposals filed there by other
         // processes are watched too (a state that cannot be made is said by whoever reads it).
         let _ = ClaudeState::for_folder(self.folder);
         let root = self.folder.root().to_owned();
+        let shown = {
+            let folder = self.folder.clone();
+            move |snapshot| Shown::of_topics(&folder, snapshot)
+        };
         let (watcher, baseline) = ClaudeWatcher::start(self.folder.clone(), move |event| {
             let event = match event {
-                ClaudeEvent::Changed(change) => WatchEvent::Changed(Change::new(
-                    change.commit,
-                    None,
-                    Seen::Claude(change.snapshot),
-                )),
+                ClaudeEvent::Changed(change) => {
+                    WatchEvent::Changed(Change::new(change.commit, None, shown(change.snapshot)))
+                }
                 ClaudeEvent::Review => WatchEvent::Review,
                 ClaudeEvent::Error(message) => {
                     WatchEvent::Error(format!("cannot watch {}: {message}", root.display()))
@@ -43,7 +45,10 @@ impl ClaudeBackend<'_> {
                 event,
             });
         })?;
-        Ok((Watcher::new(watcher), Seen::Claude(baseline)))
+        Ok((
+            Watcher::new(watcher),
+            Shown::of_topics(self.folder, baseline),
+        ))
     }
 
     /// Keeps its own reading of every memory file's exact text (taken before the watch

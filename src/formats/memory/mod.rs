@@ -277,7 +277,7 @@ impl Backend for MemoryBackend<'_> {
     fn watch(
         &self,
         sink: super::WatchSink,
-    ) -> Result<(super::Watcher, super::Seen), super::WatchError> {
+    ) -> Result<(super::Watcher, super::Shown), super::WatchError> {
         self.start_watch(sink)
     }
 

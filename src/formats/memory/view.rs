@@ -440,6 +440,11 @@ impl FolderView for Inspection {
         stray_reading(bytes)
     }
 
+    #[cfg(feature = "watch")]
+    fn unreadable_reason(&self) -> Option<String> {
+        crate::watch::unreadable_reason(self)
+    }
+
     fn list_unreadable(&self) -> bool {
         matches!(self.manifest, ManifestState::Invalid(_))
     }

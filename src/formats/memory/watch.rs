@@ -2,12 +2,12 @@
 //! the manifest is seen), its news said as every format says it.
 
 use super::{MemoryBackend, NO_RECORDING};
-use crate::formats::{Change, FormatError, RecordSink, Seen, WatchError, WatchEvent, WatchSink};
+use crate::formats::{Change, FormatError, RecordSink, Shown, WatchError, WatchEvent, WatchSink};
 use crate::formats::{Watched, Watcher};
 use crate::watch::{self as engine, WatchOptions};
 
 impl MemoryBackend<'_> {
-    pub(super) fn start_watch(&self, sink: WatchSink) -> Result<(Watcher, Seen), WatchError> {
+    pub(super) fn start_watch(&self, sink: WatchSink) -> Result<(Watcher, Shown), WatchError> {
         let root = self.store.root().to_owned();
         // A record file edited in place is no manifest event: the quiet-period refresh
         // notices it, so that a record that stops reading is reported.
@@ -17,10 +17,10 @@ impl MemoryBackend<'_> {
                     engine::WatchEvent::Committed(change) => WatchEvent::Changed(Change::new(
                         change.commit,
                         change.unreadable,
-                        Seen::Memory(change.inspection),
+                        Shown::from(change.inspection),
                     )),
                     engine::WatchEvent::Refreshed(change) => {
-                        WatchEvent::Reread(Seen::Memory(change.inspection))
+                        WatchEvent::Reread(Shown::from(change.inspection))
                     }
                     engine::WatchEvent::Review => WatchEvent::Review,
                     engine::WatchEvent::Error(message) => WatchEvent::Error(message),
@@ -30,7 +30,7 @@ impl MemoryBackend<'_> {
                     event,
                 });
             })?;
-        Ok((Watcher::new(watcher), Seen::Memory(baseline)))
+        Ok((Watcher::new(watcher), Shown::from(baseline)))
     }
 
     pub(super) fn refuse_recording(&self, _sink: RecordSink) -> Result<Watcher, FormatError> {

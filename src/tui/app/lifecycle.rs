@@ -25,12 +25,10 @@ impl App {
         match event {
             WatchEvent::Changed(change) => {
                 self.watch_readings += 1;
-                let shown = self.backend.shown_seen(change.seen);
-                self.changed_on_disk(shown);
+                self.changed_on_disk(change.seen);
             }
-            WatchEvent::Reread(seen) => {
+            WatchEvent::Reread(shown) => {
                 self.watch_readings += 1;
-                let shown = self.backend.shown_seen(seen);
                 self.set_shown(shown);
             }
             WatchEvent::Error(message) => self.set_status(StatusKind::Error, message),
