@@ -277,11 +277,15 @@ fn bench_own_commit(n: usize, incremental: bool) {
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("terminal");
     let mut samples = Vec::new();
     for i in 0..30 {
-        let record =
-            Record::new(format!("own-{i}"), MemoryType::Project, "added", "body").expect("valid");
-        let job = Job::from(EditorChange::SaveRecord {
+        let job = Job::from(EditorChange::SaveFields {
+            file: None,
             base: None,
-            edited: record,
+            fields: [
+                format!("own-{i}"),
+                "project".into(),
+                "added".into(),
+                "body".into(),
+            ],
         });
         let open = Open::Memory(store.clone());
         let start = Instant::now();

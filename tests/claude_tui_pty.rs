@@ -323,7 +323,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
 
     // edit: the body of the first file (the editor opens on the body)
     screen.send(b"e");
-    screen.wait_for("Edit user_role.md");
+    screen.wait_for("Edit user_role ");
     screen.send(b"ZZ edited ");
     screen.send(CTRL_S);
     screen.wait_for("save user_role: written");
@@ -331,7 +331,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
 
     // rename: a new name moves the file and rewrites its link
     screen.send(b"e");
-    screen.wait_for("Edit user_role.md");
+    screen.wait_for("Edit user_role ");
     screen.send(b"\t");
     // (a name Claude Code keeps: ASCII kebab-case)
     screen.send(CTRL_E);
@@ -354,7 +354,7 @@ fn the_workbench_writes_a_claude_code_folder_and_follows_other_writers() {
 
     // delete (asks first)
     screen.send(b"d");
-    screen.wait_for("Delete project_deploy_freeze.md");
+    screen.wait_for("Delete deploy-freeze?");
     screen.send(b"y");
     screen.wait_for("delete deploy-freeze: written");
     assert_eq!(read("project_deploy_freeze.md"), None);
@@ -472,7 +472,7 @@ fn an_own_save_is_said_once_in_the_message_log() {
     let (mut child, mut screen, _master) = spawn(home.path(), &folder, &state);
     screen.wait_for("Topic files (9)");
     screen.send(b"e");
-    screen.wait_for("Edit user_role.md");
+    screen.wait_for("Edit user_role ");
     screen.send(b"ZZ edited ");
     screen.send(CTRL_S);
     screen.wait_for("save user_role: written");

@@ -40,7 +40,7 @@ fn other(h: &Harness) -> Store {
 }
 
 fn selected(h: &Harness) -> Option<String> {
-    h.app.selected_record().map(|r| r.name().to_owned())
+    h.app.selected_name_and_file().map(|(name, _)| name)
 }
 
 fn current(h: &Harness, name: &str) -> Option<Record> {

@@ -195,7 +195,10 @@ fn enter_jumps_to_the_record_and_line_with_the_secret_redacted() {
     assert_eq!(h.app.view, View::Panes);
     assert_eq!(h.app.focus, Pane::Record);
     assert_eq!(
-        h.app.selected_record().map(Record::name),
+        h.app
+            .selected_name_and_file()
+            .map(|(name, _)| name)
+            .as_deref(),
         Some("ci-secrets")
     );
     let status = h.app.status.clone().expect("status").text;
@@ -285,7 +288,7 @@ fn f_on_a_stale_path_opens_the_record_in_the_editor() {
     select(&mut h, "stale-path", Some("test-command"));
     h.keys("f");
     let editor = h.app.editor.as_ref().expect("the editor is open");
-    assert_eq!(editor.base.as_ref().map(Record::name), Some("test-command"));
+    assert_eq!(editor.opened_name(), Some("test-command"));
     assert_eq!(h.app.view, View::Panes);
     assert_eq!(proposal_count(&h), 0, "nothing filed");
 }

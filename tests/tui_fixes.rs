@@ -315,7 +315,7 @@ fn renaming_while_filtered_keeps_the_record_selected() {
     h.ctrl('s');
     assert!(h.app.editor.is_none(), "{}", h.screen());
     assert_eq!(
-        h.app.selected_record().map(|r| r.name().to_owned()),
+        h.app.selected_name_and_file().map(|(name, _)| name),
         Some("renamed".to_owned())
     );
     let status = h.app.status.clone().expect("status").text;

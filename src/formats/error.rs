@@ -36,6 +36,14 @@ pub enum FormatError {
     /// A file step failed: what was being done, and the system's error.
     #[error("{what}: {error}")]
     Io { what: String, error: std::io::Error },
+    /// What an editor opened changed since (the engine's conflict, carried whole), with the
+    /// memory's text as it is now (`None`: it is gone), which the editor's conflict flow shows
+    /// and re-applies the edit on.
+    #[error("{error}")]
+    Conflicted {
+        error: Box<FormatError>,
+        current: Option<String>,
+    },
     /// The memory of a batch the error is about (`record 2 ("name")`).
     #[error("{place}: {error}")]
     Placed {
@@ -67,6 +75,7 @@ impl FormatError {
                     places.push(place);
                     *error
                 }
+                Self::Conflicted { error, .. } => *error,
                 Self::Store(e) => return (places, Cause::Store(e)),
                 Self::Claude(e) => return (places, Cause::Claude(e)),
                 Self::Review(e) => return (places, Cause::Review(e)),

@@ -67,7 +67,9 @@ pub use view::{
 pub use watch::{
     Change, RecordSink, Recorded, WatchError, WatchEvent, WatchSink, Watched, Watcher,
 };
-pub use workbench::{Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan};
+pub use workbench::{
+    Changed, EditorChange, EditorRules, Fields, FileBudget, Filed, IndexPlan, SavedFile,
+};
 
 use std::path::{Path, PathBuf};
 

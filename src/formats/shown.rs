@@ -13,7 +13,7 @@ use super::{IndexView, ListRow, ListView, MemoryView, Stray};
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::finding::Severity;
 use crate::memory::Memory;
-use crate::store::{MemorySet, Record};
+use crate::store::MemorySet;
 
 /// A folder as the workbench shows it: a format's own reading (the `.memory` set as
 /// inspected, a Claude Code folder's topic files with their health) behind the questions the
@@ -161,25 +161,10 @@ pub trait FolderView: std::fmt::Debug + Send + Sync + Any {
     /// which the record editor opens as it is (`.memory`).
     fn memories_are_files(&self) -> bool;
 
-    /// The record row `i` holds, where the reading holds its memories as the record editor's
-    /// records (`None`: it does not read, or the format's memories are files read whole).
-    fn record_at(&self, _i: usize) -> Option<&Record> {
-        None
-    }
-
-    /// The record named `name` as read, where the reading holds its memories as the record
-    /// editor's records (`None`: none by that name reads, or the format's memories are files
-    /// read whole).
-    fn record_named(&self, _name: &str) -> Option<&Record> {
-        None
-    }
-
-    /// Whether the file `file`, opened for an edit as `opened`, still holds the same memory
-    /// (`None`: it went). Only a format whose memories are whole files answers; by default it
-    /// does (a record's editor compares records).
-    fn opened_unchanged(&self, _file: &str, _opened: &str) -> Option<bool> {
-        Some(true)
-    }
+    /// Whether the memory file `file`, opened for an edit as `opened`, still holds the same
+    /// memory (`None`: it went); on `.memory`, the record of the opened one's name, as a
+    /// change writes a record under a new file.
+    fn opened_unchanged(&self, file: &str, opened: &str) -> Option<bool>;
 }
 
 impl<V: FolderView> From<Arc<V>> for Shown {
@@ -225,7 +210,7 @@ mod tests {
     use crate::store::{MemoryType, Record, Store, StoreOptions};
 
     #[test]
-    fn a_record_is_found_by_row_and_name_where_the_reading_holds_records() {
+    fn memories_are_files_and_an_opened_record_is_found_by_its_name() {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
         let records = ["one", "two"].map(|name| {
@@ -234,10 +219,19 @@ mod tests {
         store.extend(records.to_vec()).expect("extend");
         let memory = Shown::from(Arc::new(store.inspect()));
         assert!(!memory.memories_are_files());
-        assert_eq!(memory.record_at(1), Some(&records[1]));
-        assert_eq!(memory.record_at(2), None);
-        assert_eq!(memory.record_named("one"), Some(&records[0]));
-        assert_eq!(memory.record_named("three"), None);
+        // A record's file is replaced on every change: what the editor opened is found by name.
+        let opened = records[0].to_file_text();
+        assert_eq!(memory.opened_unchanged("any.md", &opened), Some(true));
+        let changed = Record::new("one", MemoryType::User, "a fact", "new body").expect("valid");
+        assert_eq!(
+            memory.opened_unchanged("any.md", &changed.to_file_text()),
+            Some(false)
+        );
+        let gone = Record::new("three", MemoryType::User, "a fact", "body").expect("valid");
+        assert_eq!(
+            memory.opened_unchanged("any.md", &gone.to_file_text()),
+            None
+        );
 
         let dir = tempfile::tempdir().expect("temp dir");
         let topic = "---\nname: one\ndescription: a fact\ntype: user\n---\nbody\n";
@@ -246,8 +240,6 @@ mod tests {
         let topics = Shown::of_topics(&folder, Arc::new(folder.read()));
         assert!(topics.memories_are_files());
         assert_eq!(topics.len(), 1);
-        assert_eq!(topics.record_at(0), None);
-        assert_eq!(topics.record_named("one"), None);
     }
 
     #[cfg(feature = "watch")]

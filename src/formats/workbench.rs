@@ -7,8 +7,9 @@ use super::FormatError;
 use crate::claude::ClaudeError;
 use crate::claude::edit::TopicFile;
 use crate::claude::write::FileImage;
+use crate::memory::RecordInput;
 use crate::review::proposal::{Corrupt, Proposal, State};
-use crate::store::{Record, StoreError};
+use crate::store::StoreError;
 
 /// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
 /// files as read: each file's text before and after, and what the fix does. Written only if
@@ -52,6 +53,10 @@ pub trait EditorRules: Sync {
     /// What one file may hold, when the format limits it.
     fn budget(&self) -> Option<FileBudget>;
 
+    /// Whether a file holds more than the four fields (other fields, its bytes as written),
+    /// which a save keeps: the editor says so beside "✓ valid".
+    fn keeps_more(&self) -> bool;
+
     /// `(bytes, lines)` of a file's text, as [`EditorRules::budget`] counts them.
     fn measure(&self, text: &str) -> (usize, usize);
 
@@ -66,25 +71,19 @@ pub trait EditorRules: Sync {
     ) -> Option<String>;
 }
 
-/// A change one of the workbench's editors (or a question answered yes) made, in the terms
-/// of the editor that made it: the record editor checks a memory as the `.memory` contract
-/// does, the text editor keeps a file's text as it is written. Each is written against what
-/// was opened or shown (`base`, `seen`, `opened`), and refused, nothing written, when that
-/// changed since. A folder whose editor never makes a change refuses it.
+/// A change one of the workbench's editors (or a question answered yes) made, in neutral
+/// terms: a memory's four fields or a file's text, each written against what was opened or
+/// shown (`base`, `seen`, `opened`), and refused, nothing written, when that changed since.
+/// The backend makes its own memory of them (on `.memory`, a record parsed from the fields and
+/// the base) with its own rules and errors. A folder whose editor never makes a change refuses
+/// it.
 #[derive(Debug, Clone)]
 pub enum EditorChange {
-    /// Saves the record editor's record: in place of `base` (the version it opened), or new.
-    SaveRecord {
-        base: Option<Record>,
-        edited: Record,
-    },
-    /// Removes a record, if it is still as shown.
-    RemoveRecord(Record),
-    /// Replaces a pending proposal's records (a reviewer's edit), based on those it opened.
+    /// Replaces a pending proposal's memories (a reviewer's edit), based on those it opened.
     EditProposalRecords {
         id: String,
-        opened: Vec<Record>,
-        records: Vec<Record>,
+        opened: Vec<RecordInput>,
+        records: Vec<RecordInput>,
     },
     /// Lists a file of the folder outside the set into the set as it is, if it still holds
     /// `seen`.
@@ -102,7 +101,8 @@ pub enum EditorChange {
     /// Drops an entry of the set that does not read, if its text is still `seen` (`None`: it
     /// was missing or unreadable).
     DropEntry { file: String, seen: Option<String> },
-    /// Saves the text editor's fields into `file`, whose text was `base`, or into a new file.
+    /// Saves the editor's fields into the memory file `file`, whose exact text was `base` (the
+    /// base of the compare-and-swap), or into a new memory (`None`).
     SaveFields {
         file: Option<String>,
         base: Option<String>,
@@ -114,7 +114,7 @@ pub enum EditorChange {
         base: String,
         text: String,
     },
-    /// Deletes `file` (whose text was `base`) and its index lines.
+    /// Deletes the memory file `file` (whose text was `base`) and its index lines.
     RemoveFile { file: String, base: String },
     /// Saves a reviewer's edit of what a pending proposal writes into `file`.
     EditProposalFile {
@@ -125,12 +125,21 @@ pub enum EditorChange {
     },
 }
 
-/// What an editor's change did: in words (`None`: nothing was written), and the list's key
-/// of what to select after it (a new or renamed file).
+/// What an editor's change did: in words (`None`: nothing was written), the list's key of
+/// what to select after it (a new or renamed memory), and the memory file a save wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changed {
     pub summary: Option<String>,
     pub select: Option<String>,
+    pub saved: Option<SavedFile>,
+}
+
+/// The memory file a save wrote and its exact text: the base of the next save when the
+/// editor stays open on keys typed while it was saving.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedFile {
+    pub file: String,
+    pub text: String,
 }
 
 /// Every filed proposal as the workbench lists it, oldest first, as the files are now, nothing
@@ -157,18 +166,6 @@ impl EditorChange {
     pub fn describe(&self) -> String {
         let text_name = |file: &str, text: &str| TopicFile { file, text }.name().to_owned();
         match self {
-            Self::SaveRecord {
-                base: Some(base),
-                edited,
-            } if base.name() != edited.name() => {
-                format!("rename {} to {}", base.name(), edited.name())
-            }
-            Self::SaveRecord {
-                base: Some(_),
-                edited,
-            } => format!("save {}", edited.name()),
-            Self::SaveRecord { base: None, edited } => format!("add {}", edited.name()),
-            Self::RemoveRecord(record) => format!("delete {}", record.name()),
             Self::EditProposalRecords { id, .. } | Self::EditProposalFile { id, .. } => {
                 format!("edit proposal {id}")
             }
@@ -185,7 +182,12 @@ impl EditorChange {
                 _ => format!("save {}", fields[0]),
             },
             Self::SaveFields { fields, .. } => format!("add {}", fields[0]),
-            Self::ReplaceText { file, text, .. } => format!("save {}", text_name(file, text)),
+            Self::ReplaceText { file, base, text } => {
+                match (text_name(file, base), text_name(file, text)) {
+                    (before, after) if before != after => format!("rename {before} to {after}"),
+                    (_, after) => format!("save {after}"),
+                }
+            }
             Self::RemoveFile { file, base } => format!("delete {}", text_name(file, base)),
         }
     }
@@ -193,16 +195,14 @@ impl EditorChange {
     /// The change's kind, for a refusal.
     fn kind(&self) -> &'static str {
         match self {
-            Self::SaveRecord { .. } => "save a record",
-            Self::RemoveRecord(_) => "remove a record",
             Self::EditProposalRecords { .. } => "edit a proposal's records",
             Self::Adopt { .. } => "adopt a file",
             Self::RemoveStray { .. } => "delete a file outside the set",
             Self::Repair { .. } => "repair an entry",
             Self::DropEntry { .. } => "drop an entry",
-            Self::SaveFields { .. } => "save a file's fields",
+            Self::SaveFields { .. } => "save a memory's fields",
             Self::ReplaceText { .. } => "replace a file's text",
-            Self::RemoveFile { .. } => "delete a file",
+            Self::RemoveFile { .. } => "delete a memory",
             Self::EditProposalFile { .. } => "edit a proposal's file",
         }
     }
@@ -217,6 +217,7 @@ impl FormatError {
             | Self::Claude(ClaudeError::Conflict { .. }) => true,
             Self::Review(e) => e.is_conflict(),
             Self::Placed { error, .. } => error.is_conflict(),
+            Self::Conflicted { .. } => true,
             _ => false,
         }
     }
@@ -224,7 +225,8 @@ impl FormatError {
     /// On a conflict over a file's text, the text now (`None`: the file is gone).
     pub fn current_text(&self) -> Option<String> {
         match self {
-            Self::Claude(ClaudeError::Conflict { current, .. }) => current.clone(),
+            Self::Claude(ClaudeError::Conflict { current, .. })
+            | Self::Conflicted { current, .. } => current.clone(),
             Self::Review(e) => e.current_text().map(str::to_owned),
             Self::Placed { error, .. } => error.current_text(),
             _ => None,

@@ -2,15 +2,16 @@
 //! I/O; the event loop (or a test) carries out the effects and feeds their results back.
 //!
 //! The flows live beside it: `modal` (help, confirmations, the rejection reason),
-//! `editing` (the editor and the one-line inputs), `job_results` (finished jobs and external
-//! edits), `evaluation` (the eval cases re-run after commits, saving a case), `mouse`,
-//! `sets` (the Sets view, opening another folder), `reading` (the folder as read, whatever
-//! its format) and `topic_edit` (writing a folder whose memories are whole files).
+//! `editing` (the editor, one flow for every format), `inputs` (the one-line inputs and
+//! pastes), `job_results` (finished jobs and external edits), `evaluation` (the eval cases
+//! re-run after commits, saving a case), `mouse`, `sets` (the Sets view, opening another
+//! folder) and `reading` (the folder as read, whatever its format).
 
 mod editing;
 mod evaluation;
 mod findings;
 mod index_fix;
+mod inputs;
 mod job_results;
 mod keys;
 mod lifecycle;
@@ -21,7 +22,6 @@ mod reading;
 mod rebase;
 mod sets;
 mod strays;
-mod topic_edit;
 mod view;
 
 use std::sync::Arc;
@@ -54,7 +54,6 @@ use crate::content::report::SetReport;
 use crate::formats::Open as Backend;
 use crate::formats::{Shown, Summary};
 use crate::review::ProposalStatus;
-use crate::store::Record;
 
 /// Everything the workbench reacts to, from one queue.
 #[derive(Debug)]
@@ -67,9 +66,10 @@ pub enum Event {
     /// The watcher of the open folder saw it change.
     Watch(super::watching::Watched),
     Job(Box<JobDone>),
-    /// `$VISUAL`/`$EDITOR` finished an edit of `base`.
+    /// `$VISUAL`/`$EDITOR` finished an edit of the memory file `file`, whose text was `base`.
     External {
-        base: Record,
+        file: String,
+        base: String,
         outcome: ExternalOutcome,
     },
     Query(QueryResult),
@@ -94,9 +94,11 @@ pub enum Event {
     Audited(Arc<SetReport>),
 }
 
+/// How an edit in `$VISUAL`/`$EDITOR` ended.
 #[derive(Debug, Clone)]
 pub enum ExternalOutcome {
-    Edited(Record),
+    /// The file's new text, valid as the format reads its files.
+    Edited(String),
     Aborted(String),
     Failed(String),
 }
@@ -106,10 +108,8 @@ pub enum ExternalOutcome {
 pub enum Effect {
     /// Run a job on the folder open, then send [`Event::Job`].
     Run(Job),
-    /// Suspend the screen and edit `base` in `$VISUAL`/`$EDITOR`.
-    ExternalEdit {
-        base: Record,
-    },
+    /// Suspend the screen and edit a memory's file in `$VISUAL`/`$EDITOR`.
+    ExternalEdit(super::external::ExternalEdit),
     /// Select among the memories that read for a query, as an agent given `catalog` would
     /// (keyword fallback, or the model when configured), then send [`Event::Query`]. `catalog`
     /// is `None` when the set is unreadable: an agent then selects nothing.
@@ -288,10 +288,6 @@ impl App {
         }
     }
 
-    pub fn selected_record(&self) -> Option<&Record> {
-        self.shown.record_at(self.manifest.selected_row()?)
-    }
-
     /// One event in; the effects to carry out. A run of the eval cases is asked for whenever
     /// one is due and none is running.
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
@@ -351,7 +347,11 @@ impl App {
             }
             Event::EntryRead { file, bytes } => self.entry_read(file, bytes),
             Event::Job(done) => self.job_done(*done),
-            Event::External { base, outcome } => self.external_done(base, outcome),
+            Event::External {
+                file,
+                base,
+                outcome,
+            } => self.external_done(file, base, outcome),
             // A selection for an earlier query may finish after a later one: keep the latest.
             Event::Query(result) if self.query.asked.as_ref() != Some(&result.query) => Vec::new(),
             Event::Query(result) => {

@@ -1,12 +1,32 @@
-//! `E`: edit a record in `$VISUAL`/`$EDITOR` the way `kubectl edit` does. On invalid content
-//! the file is reopened with the error at the top as `#` comments, until it is valid or the
-//! user aborts (empties the file, or saves it again unchanged).
+//! `E`: edit a memory's file in `$VISUAL`/`$EDITOR` the way `kubectl edit` does. On text the
+//! open format would not read, the file is reopened with the error at the top as `#` comments,
+//! until it is valid or the user aborts (empties the file, or saves it again unchanged). What
+//! is valid is the format's (`formats::EditorRules`); the text is saved whole, compare-and-swap
+//! against the text the edit started from, as the in-pane editor saves.
 
 use std::io::Write;
 use std::process::Command;
 
 use super::app::ExternalOutcome;
-use crate::store::{Record, codec};
+use crate::formats::EditorRules;
+
+/// A memory's file handed to `$VISUAL`/`$EDITOR`: the file, its exact text (the base of the
+/// save) and the rules its edited text is checked by.
+#[derive(Clone)]
+pub struct ExternalEdit {
+    pub file: String,
+    pub text: String,
+    pub rules: &'static dyn EditorRules,
+}
+
+impl std::fmt::Debug for ExternalEdit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExternalEdit")
+            .field("file", &self.file)
+            .field("text", &self.text.len())
+            .finish_non_exhaustive()
+    }
+}
 
 /// `$VISUAL`, else `$EDITOR`, else `vi`.
 pub fn editor_command() -> String {
@@ -17,7 +37,7 @@ pub fn editor_command() -> String {
         .unwrap_or_else(|| "vi".to_owned())
 }
 
-/// Drops the `#` lines this flow put above the record (a record file starts with `---`, so
+/// Drops the `#` lines this flow put above the memory (a memory file starts with `---`, so
 /// every `#` line before the first `---` is ours).
 pub fn strip_comments(text: &str) -> &str {
     let mut rest = text;
@@ -30,20 +50,41 @@ pub fn strip_comments(text: &str) -> &str {
     rest
 }
 
-fn header(error: &codec::ParseError) -> String {
-    let at = error
-        .line()
-        .map(|l| format!(" (line {l} of the memory below)"))
-        .unwrap_or_default();
-    let message = format!("{error}{at}").replace(['\n', '\r'], " ");
+fn header(error: &str) -> String {
+    let message = error.replace(['\n', '\r'], " ");
+    // a reader's line numbers count from the memory's first line, below this header
+    let at = if message.starts_with("line ") {
+        "in the memory below, "
+    } else {
+        ""
+    };
     format!(
-        "# memwb: this memory is not valid and was NOT written:\n#   {message}\n# Fix it and save to write it; empty the file, or save it unchanged, to give up.\n"
+        "# memwb: this memory is not valid and was NOT written:\n#   {at}{message}\n# Fix it and save to write it; empty the file, or save it unchanged, to give up.\n"
     )
 }
 
+/// Why `text` would not save as the format reads its files (its text first, then its fields).
+fn invalid(rules: &dyn EditorRules, text: &str) -> Option<String> {
+    if let Err(why) = rules.check_text(text) {
+        return Some(why);
+    }
+    let fields = rules.fields_of(text)?;
+    rules.check_fields(&fields).err()
+}
+
+/// Whether `text` holds the same memory as `original`: the same text, or, where a file holds
+/// nothing but the fields, the same fields.
+fn unchanged(rules: &dyn EditorRules, original: &str, text: &str) -> bool {
+    text == original
+        || (!rules.keeps_more()
+            && rules
+                .fields_of(text)
+                .is_some_and(|fields| rules.fields_of(original) == Some(fields)))
+}
+
 /// Runs the edit loop with `command` (a shell command line; the file path is appended).
-pub fn edit_until_valid(base: &Record, command: &str) -> ExternalOutcome {
-    let original = base.to_file_text();
+pub fn edit_until_valid(edit: &ExternalEdit, command: &str) -> ExternalOutcome {
+    let original = edit.text.clone();
     let file = match tempfile::Builder::new()
         .prefix("memwb-edit-")
         .suffix(".md")
@@ -90,20 +131,17 @@ pub fn edit_until_valid(base: &Record, command: &str) -> ExternalOutcome {
                 "edit aborted: the file was emptied; nothing was saved".into(),
             );
         }
-        if text == original {
-            return ExternalOutcome::Aborted("no changes; nothing was saved".into());
-        }
         if last_invalid.as_deref() == Some(text.as_str()) {
             return ExternalOutcome::Aborted(
                 "edit aborted: saved unchanged while invalid; nothing was saved".into(),
             );
         }
-        match codec::parse(text.as_bytes()) {
-            Ok(record) if record == *base => {
+        match invalid(edit.rules, &text) {
+            None if unchanged(edit.rules, &original, &text) => {
                 return ExternalOutcome::Aborted("no changes; nothing was saved".into());
             }
-            Ok(record) => return ExternalOutcome::Edited(record),
-            Err(error) => {
+            None => return ExternalOutcome::Edited(text),
+            Some(error) => {
                 contents = format!("{}{text}", header(&error));
                 last_invalid = Some(text);
             }
@@ -114,10 +152,19 @@ pub fn edit_until_valid(base: &Record, command: &str) -> ExternalOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryType;
+    use crate::store::{MemoryType, Record, codec};
 
-    fn base() -> Record {
-        Record::new("a-note", MemoryType::User, "about a", "body").expect("valid")
+    fn base() -> ExternalEdit {
+        let record = Record::new("a-note", MemoryType::User, "about a", "body").expect("valid");
+        ExternalEdit {
+            file: "a-note.md".into(),
+            text: record.to_file_text(),
+            rules: &crate::formats::memory::RECORD_RULES,
+        }
+    }
+
+    fn parsed(text: &str) -> Record {
+        codec::parse(text.as_bytes()).expect("a record file")
     }
 
     /// A fake editor: a shell script that runs the n-th of `steps` (sed expressions) on the
@@ -140,7 +187,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         let cmd = editor(dir.path(), &["sed -i 's/^body$/new body/' \"$1\""]);
         match edit_until_valid(&base(), &cmd) {
-            ExternalOutcome::Edited(r) => assert_eq!(r.body(), "new body"),
+            ExternalOutcome::Edited(text) => assert_eq!(parsed(&text).body(), "new body"),
             other => panic!("{other:?}"),
         }
     }
@@ -156,7 +203,7 @@ mod tests {
             ],
         );
         match edit_until_valid(&base(), &cmd) {
-            ExternalOutcome::Edited(r) => assert_eq!(r.kind(), MemoryType::Project),
+            ExternalOutcome::Edited(text) => assert_eq!(parsed(&text).kind(), MemoryType::Project),
             other => panic!("{other:?}"),
         }
         let second =

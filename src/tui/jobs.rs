@@ -13,13 +13,19 @@ use super::review::Review;
 use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, EvalError, FolderEval};
-use crate::formats::{EditorChange, FormatError, IndexPlan, Open, Shown, Written, not_journaled};
+use crate::formats::{
+    EditorChange, FormatError, IndexPlan, Open, SavedFile, Shown, Written, not_journaled,
+};
 use crate::review::{Entry, ReviewError};
 
-/// What a file's text is read for.
+/// What a memory file's text is read for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReadFor {
+    /// The editor opens on it.
     Edit,
+    /// `$VISUAL`/`$EDITOR` is handed it.
+    EditExternally,
+    /// The deletion is asked, based on it.
     Delete,
 }
 
@@ -69,11 +75,13 @@ pub enum Outcome {
         purpose: ReadFor,
     },
     /// A written change, in words; `select` is the list's key to select afterwards;
-    /// `warning`, what about it needs a look (its journal entry could not be marked).
+    /// `warning`, what about it needs a look (its journal entry could not be marked); `saved`,
+    /// the memory file a save wrote.
     Written {
         summary: String,
         select: Option<String>,
         warning: Option<String>,
+        saved: Option<SavedFile>,
     },
     /// The fix `R` would write, to show before it does.
     Planned(Box<IndexPlan>),
@@ -209,6 +217,7 @@ impl Job {
             summary: written.summary,
             select: None,
             warning: written.warning,
+            saved: None,
         };
         Ok(match self {
             Self::Reload => Outcome::Done,
@@ -260,6 +269,7 @@ impl Job {
                         summary,
                         select: changed.select,
                         warning: None,
+                        saved: changed.saved,
                     },
                     (_, None) => Outcome::Done,
                 }
@@ -304,15 +314,21 @@ mod tests {
     }
 
     fn add(name: &str) -> Job {
-        EditorChange::SaveRecord {
+        let input = record(name, "third").to_input();
+        EditorChange::SaveFields {
+            file: None,
             base: None,
-            edited: record(name, "third"),
+            fields: [input.name, input.kind, input.description, input.body],
         }
         .into()
     }
 
     fn remove(name: &str) -> Job {
-        EditorChange::RemoveRecord(record(name, "third")).into()
+        EditorChange::RemoveFile {
+            file: format!("{name}.md"),
+            base: record(name, "third").to_file_text(),
+        }
+        .into()
     }
 
     /// A store of two records, and the first one's file edited in place behind memwb's back
@@ -417,30 +433,33 @@ mod tests {
 
     #[test]
     fn a_change_another_formats_editor_makes_is_refused_and_writes_nothing() {
+        // A proposal's records are a .memory editor's change: a topic folder refuses them.
         let (_dir, open) = folder_of_one_topic();
         let before = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
-        let done = add("three").run(&open);
-        let error = done
+        let edit = Job::from(EditorChange::EditProposalRecords {
+            id: "p1".into(),
+            opened: Vec::new(),
+            records: vec![record("three", "third").to_input()],
+        });
+        let error = edit
+            .run(&open)
             .result
-            .expect_err("a record editor's save on a topic folder");
+            .expect_err("a proposal's records on a topic folder");
         assert!(error.message.contains("nothing was written"), "{error:?}");
         let after = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
         assert_eq!(before, after);
         assert_eq!(std::fs::read_dir(open.root()).expect("list").count(), 2);
-        // And the text editor's change on a .memory set.
+        // And a proposal's file on a .memory set.
         let (_dir, store, _) = edited_behind_the_reading();
-        let text_save = Job::from(EditorChange::SaveFields {
-            file: None,
-            base: None,
-            fields: [
-                "three".into(),
-                "project".into(),
-                "a fact".into(),
-                "b".into(),
-            ],
+        let file_edit = Job::from(EditorChange::EditProposalFile {
+            id: "p1".into(),
+            opened: Vec::new(),
+            file: "three.md".into(),
+            after: "---\nname: three\n---\n".into(),
         });
-        let done = text_save.run(&Open::Memory(store.clone()));
-        assert!(done.result.is_err(), "{:?}", done.result);
+        let done = file_edit.run(&Open::Memory(store.clone()));
+        let error = done.result.expect_err("a proposal's file on a .memory set");
+        assert!(error.message.contains("nothing was written"), "{error:?}");
         assert_eq!(store.inspect().valid_records().count(), 2);
     }
 

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use super::app::{App, Effect, Event, Reading};
 use crate::formats::Open as Backend;
 use crate::formats::OpenOptions;
-use crate::store::Record;
 
 /// Engine work an effect asked for; its result goes back into the app's queue as an event.
 pub struct Work(Box<dyn FnOnce() -> Event + Send>);
@@ -53,8 +52,9 @@ pub trait Host {
 /// What the host must do itself after [`perform`]: it hands the terminal over.
 #[derive(Debug)]
 pub enum Handover {
-    /// Suspend the screen, edit `base` in `$VISUAL`/`$EDITOR`, then send [`Event::External`].
-    EditExternally(Record),
+    /// Suspend the screen, edit the memory's file in `$VISUAL`/`$EDITOR`
+    /// ([`super::external::edit_until_valid`]), then send [`Event::External`].
+    EditExternally(super::external::ExternalEdit),
 }
 
 /// Carries out one effect of `app`'s: the engine's work through `host.spawn`, the rest at once.
@@ -62,7 +62,7 @@ pub fn perform(app: &mut App, effect: Effect, host: &mut impl Host) -> Option<Ha
     match effect {
         Effect::Quit => app.quit = true,
         Effect::Yank(text) => host.yank(text),
-        Effect::ExternalEdit { base } => return Some(Handover::EditExternally(base)),
+        Effect::ExternalEdit(edit) => return Some(Handover::EditExternally(edit)),
         Effect::Run(job) => {
             // The watcher keeps the app's reading current: a job reads on top of it.
             let shown = (app.shown.clone(), app.watch_readings);

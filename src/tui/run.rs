@@ -189,7 +189,7 @@ async fn event_loop(
                     sets,
                     watcher: &mut *watcher,
                 };
-                let Some(Handover::EditExternally(base)) = perform(app, effect, &mut host) else {
+                let Some(Handover::EditExternally(edit)) = perform(app, effect, &mut host) else {
                     continue;
                 };
                 // The editor owns the terminal meanwhile: stop reading input first.
@@ -197,16 +197,20 @@ async fn event_loop(
                 let _ = (&mut input).await;
                 terminal::restore();
                 let command = external::editor_command();
-                let edit_base = base.clone();
+                let (file, base) = (edit.file.clone(), edit.text.clone());
                 let outcome = tokio::task::spawn_blocking(move || {
-                    external::edit_until_valid(&edit_base, &command)
+                    external::edit_until_valid(&edit, &command)
                 })
                 .await
                 .map_err(TuiError::EditorTask)?;
                 *term = terminal::enter().map_err(TuiError::Terminal)?;
                 term.clear().map_err(TuiError::Draw)?;
                 input = spawn_input(tx.clone());
-                queue.push_back(Event::External { base, outcome });
+                queue.push_back(Event::External {
+                    file,
+                    base,
+                    outcome,
+                });
             }
         }
         if app.quit {

@@ -18,7 +18,7 @@ fn an_edit_keeps_every_other_byte_and_is_journaled_and_undone() {
     let before = read(dir.path(), "user_role.md").expect("file");
     select(&mut h, "user_role.md");
     h.keys("e");
-    assert!(h.app.editor.as_ref().is_some_and(|e| e.is_topic()));
+    assert!(h.app.editor.as_ref().is_some_and(|e| !e.is_raw()));
     editor_field(
         &mut h,
         memwb::tui::editor::DESCRIPTION,
@@ -91,7 +91,7 @@ fn a_new_topic_file_gets_a_name_and_an_index_line_and_delete_removes_both() {
 
     h.keys("d");
     assert!(
-        h.screen().contains("Delete project_deploy_freeze.md"),
+        h.screen().contains("Delete deploy-freeze?"),
         "{}",
         h.screen()
     );
@@ -222,7 +222,7 @@ fn the_topic_editor_says_when_its_file_changed_or_went_on_disk() {
     h.draw();
     assert!(
         h.screen()
-            .contains("user_role.md was changed on disk since you opened it"),
+            .contains("user_role was changed on disk since you opened it"),
         "{}",
         h.screen()
     );
@@ -240,7 +240,7 @@ fn the_topic_editor_says_when_its_file_changed_or_went_on_disk() {
     h.draw();
     assert!(
         h.screen()
-            .contains("user_role.md was removed since you opened it"),
+            .contains("user_role was removed since you opened it"),
         "{}",
         h.screen()
     );

@@ -13,6 +13,7 @@ use tui_harness::Harness;
 
 mod concurrency;
 mod copy;
+mod editor;
 mod edits;
 mod eval;
 mod faults;

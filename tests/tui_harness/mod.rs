@@ -241,11 +241,15 @@ impl Harness {
         };
         while let Some(event) = host.queue.pop_front() {
             for effect in self.app.update(event) {
-                if let Some(Handover::EditExternally(base)) =
+                if let Some(Handover::EditExternally(edit)) =
                     perform(&mut self.app, effect, &mut host)
                 {
-                    let outcome = external::edit_until_valid(&base, &self.editor);
-                    host.queue.push_back(Event::External { base, outcome });
+                    let outcome = external::edit_until_valid(&edit, &self.editor);
+                    host.queue.push_back(Event::External {
+                        file: edit.file,
+                        base: edit.text,
+                        outcome,
+                    });
                 }
             }
         }

@@ -78,6 +78,11 @@ impl EditorRules for TopicRules {
         None
     }
 
+    /// A topic file's other frontmatter fields and bytes are kept by a save.
+    fn keeps_more(&self) -> bool {
+        true
+    }
+
     fn measure(&self, text: &str) -> (usize, usize) {
         (text.len(), text.lines().count())
     }

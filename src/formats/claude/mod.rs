@@ -214,10 +214,7 @@ impl Backend for ClaudeBackend<'_> {
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {
         Some(match capability {
-            Capability::RecordOutsideChanges => return None,
-            Capability::ExternalEdit => {
-                "a Claude Code topic file is not handed to $VISUAL / $EDITOR yet: edit it in the workbench's editor"
-            }
+            Capability::RecordOutsideChanges | Capability::ExternalEdit => return None,
             Capability::Adopt => {
                 "a Claude Code folder has no file outside its set: every topic file is a memory (fixing MEMORY.md lists one it misses)"
             }

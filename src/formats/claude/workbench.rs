@@ -11,7 +11,9 @@ use super::write::{read_file, read_index};
 use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile, TopicSummary};
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::formats::workbench::not_here;
-use crate::formats::{Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, Written};
+use crate::formats::{
+    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, SavedFile, Written,
+};
 use crate::review::summary::files_summary;
 use crate::review::{EntryMeta, Op};
 
@@ -161,17 +163,27 @@ impl ClaudeBackend<'_> {
                 journal::edit_file(self.folder, id, opened, file, after.clone())?;
                 return Ok(Changed::default());
             }
-            EditorChange::SaveRecord { .. }
-            | EditorChange::RemoveRecord(_)
-            | EditorChange::EditProposalRecords { .. }
+            EditorChange::EditProposalRecords { .. }
             | EditorChange::Adopt { .. }
             | EditorChange::RemoveStray { .. }
             | EditorChange::Repair { .. }
             | EditorChange::DropEntry { .. } => return Err(not_here(change)),
         };
+        // What a save of the fields wrote into the memory's file: the base of the next save.
+        let saved = match change {
+            EditorChange::SaveFields { .. } => writes.iter().find_map(|write| {
+                let text = write.after.clone()?;
+                (Some(&write.file) == select.as_ref()).then(|| SavedFile {
+                    file: write.file.clone(),
+                    text,
+                })
+            }),
+            _ => None,
+        };
         Ok(Changed {
             summary: Some(self.write_journaled(op, writes)?),
             select,
+            saved,
         })
     }
 }

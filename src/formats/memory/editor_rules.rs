@@ -4,6 +4,7 @@
 
 use crate::formats::{EditorRules, Fields, FileBudget, RecordInput, Shown};
 use crate::store::index;
+use crate::store::inspect::Inspection;
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines, normalize_body};
 use crate::store::yaml_scalar::emit_scalar;
 use crate::store::{MemoryType, Record, codec};
@@ -80,6 +81,11 @@ impl EditorRules for RecordRules {
         })
     }
 
+    /// A record file holds its four fields and nothing else.
+    fn keeps_more(&self) -> bool {
+        false
+    }
+
     fn measure(&self, text: &str) -> (usize, usize) {
         (text.len(), count_lines(text))
     }
@@ -112,6 +118,17 @@ impl EditorRules for RecordRules {
         }
         None
     }
+}
+
+/// Whether the record whose file's text an editor opened (`opened`) is still as it was in
+/// `inspection`, found by its name as record files are replaced on every change (`None`: no
+/// record of that name reads, or `opened` is no record file).
+pub(crate) fn opened_unchanged(inspection: &Inspection, opened: &str) -> Option<bool> {
+    let opened = parse_text(opened).ok()?;
+    let now = inspection
+        .valid_records()
+        .find(|record| record.name() == opened.name())?;
+    Some(*now == opened)
 }
 
 #[cfg(test)]

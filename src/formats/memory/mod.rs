@@ -7,7 +7,7 @@ mod audit_inputs;
 mod copy;
 mod dedupe;
 pub(crate) mod discover;
-mod editor_rules;
+pub(crate) mod editor_rules;
 mod effect;
 mod fix;
 #[cfg(feature = "cli")]

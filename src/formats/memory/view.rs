@@ -15,7 +15,7 @@ use crate::redact::redact;
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
-use crate::store::{LockState, MemorySet, Record, StrayKind, codec};
+use crate::store::{LockState, MemorySet, StrayKind, codec};
 
 /// The `.memory` set a reading the workbench shows holds, as inspected (`None`: a reading of
 /// another format): what the tests look into.
@@ -464,11 +464,7 @@ impl FolderView for Inspection {
         false
     }
 
-    fn record_at(&self, i: usize) -> Option<&Record> {
-        self.entries.get(i)?.record()
-    }
-
-    fn record_named(&self, name: &str) -> Option<&Record> {
-        self.valid_records().find(|r| r.name() == name)
+    fn opened_unchanged(&self, _file: &str, opened: &str) -> Option<bool> {
+        super::editor_rules::opened_unchanged(self, opened)
     }
 }

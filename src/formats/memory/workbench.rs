@@ -11,11 +11,14 @@ use super::write::written;
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::workbench::not_here;
-use crate::formats::{Changed, EditorChange, Filed, FormatError, IndexPlan, Shown, Written};
+use crate::formats::{
+    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, RecordInput, SavedFile, Shown,
+    Written,
+};
 use crate::review::Op;
 use crate::review::summary::commit_summary;
 use crate::store::index::{INDEX_FILE, MAX_INDEX_FILE_BYTES};
-use crate::store::{Commit, StoreError, Touched};
+use crate::store::{Commit, Record, StoreError, Touched};
 
 impl MemoryBackend<'_> {
     /// MEMORY.md as it is on disk (`None`: there is none).
@@ -108,23 +111,49 @@ impl MemoryBackend<'_> {
 
     pub(super) fn edited(&self, change: &EditorChange) -> Result<Changed, FormatError> {
         let store = self.store;
+        let mut edited = None;
         let commit = match change {
-            EditorChange::SaveRecord {
+            EditorChange::SaveFields {
+                file: Some(file),
                 base: Some(base),
-                edited,
-            } => journaled_op(store, Op::Set, |s| s.replace(base, edited.clone()))?,
-            EditorChange::SaveRecord { base: None, edited } => {
-                journaled_op(store, Op::Add, |s| s.extend(vec![edited.clone()]))?
+                fields,
+            } => {
+                let base = base_record(file, base)?;
+                let record = record_of(fields)?;
+                edited = Some(record.clone());
+                journaled_op(store, Op::Set, |s| s.replace(&base, record))
+                    .map_err(|e| self.with_current(e.into(), base.name()))?
             }
-            EditorChange::RemoveRecord(record) => {
-                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(record)))?
+            EditorChange::SaveFields {
+                file: None,
+                base: None,
+                fields,
+            } => {
+                let record = record_of(fields)?;
+                edited = Some(record.clone());
+                journaled_op(store, Op::Add, |s| s.extend(vec![record]))?
+            }
+            EditorChange::ReplaceText { file, base, text } => {
+                let base = base_record(file, base)?;
+                let record = parse_text(text).map_err(|why| {
+                    FormatError::refused(format!("the edit of {file} is no record file: {why}"))
+                })?;
+                edited = Some(record.clone());
+                journaled_op(store, Op::Set, |s| s.replace(&base, record))
+                    .map_err(|e| self.with_current(e.into(), base.name()))?
+            }
+            EditorChange::RemoveFile { file, base } => {
+                let base = base_record(file, base)?;
+                journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(&base)))?
             }
             EditorChange::EditProposalRecords {
                 id,
                 opened,
                 records,
             } => {
-                journal::edit_records(store, id, opened, records.clone())?;
+                let opened = records_of(opened)?;
+                let records = records_of(records)?;
+                journal::edit_records(store, id, &opened, records)?;
                 Commit::default()
             }
             EditorChange::Adopt { file, seen } => strays::adopt(store, file, seen)?,
@@ -155,18 +184,64 @@ impl MemoryBackend<'_> {
                     s.repair_entry(file, now.as_deref(), None)
                 })?
             }
-            EditorChange::SaveFields { .. }
-            | EditorChange::ReplaceText { .. }
-            | EditorChange::RemoveFile { .. }
-            | EditorChange::EditProposalFile { .. } => return Err(not_here(change)),
+            EditorChange::SaveFields { .. } | EditorChange::EditProposalFile { .. } => {
+                return Err(not_here(change));
+            }
         };
-        let select = match change {
-            EditorChange::SaveRecord { edited, .. } => Some(edited.name().to_owned()),
-            _ => None,
-        };
+        let saved = edited.as_ref().and_then(|record| {
+            let stored = commit.set.get(record.name())?;
+            Some(SavedFile {
+                file: stored.file.clone(),
+                text: record.to_file_text(),
+            })
+        });
         Ok(Changed {
             summary: (!commit.is_empty()).then(|| commit_summary(&commit)),
-            select,
+            select: edited.map(|record| record.name().to_owned()),
+            saved,
         })
     }
+
+    /// A save refused because the record changed or went since the editor opened it, with
+    /// the record of that name as it is now (`None`: gone), for the editor's conflict flow.
+    fn with_current(&self, error: FormatError, name: &str) -> FormatError {
+        if !error.is_conflict() {
+            return error;
+        }
+        let current = self
+            .store
+            .inspect()
+            .valid_records()
+            .find(|record| record.name() == name)
+            .map(Record::to_file_text);
+        FormatError::Conflicted {
+            error: Box::new(error),
+            current,
+        }
+    }
+}
+
+/// The record an editor opened, from the exact text it opened (a record file reads as one
+/// record, or it was no memory to edit).
+fn base_record(file: &str, text: &str) -> Result<Record, FormatError> {
+    parse_text(text).map_err(|why| FormatError::refused(format!("{file} is no record file: {why}")))
+}
+
+/// The record the editor's fields make, refused as the codec words it (`<field>: <rule>`).
+fn record_of(fields: &Fields) -> Result<Record, FormatError> {
+    let [name, kind, description, body] = fields.clone();
+    let input = RecordInput {
+        name,
+        kind,
+        description,
+        body,
+    };
+    Record::from_input(&input).map_err(|e| FormatError::refused(format!("{}: {e}", e.field())))
+}
+
+fn records_of(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
+    inputs
+        .iter()
+        .map(|input| Ok(Record::from_input(input)?))
+        .collect()
 }

@@ -1,20 +1,20 @@
-//! The editing flows: opening the editor on a record, a repair or a proposed record, its keys
-//! and its save; the one-line inputs (filter, query).
+//! The editing flow, one for every format: a memory opens on its file's exact text (read
+//! first, the base of the change), a set entry that does not read as a repair of its raw
+//! text, a new memory empty, a proposed memory in its proposal; the editor's keys; its save as
+//! neutral fields (`EditorChange::SaveFields`) or a file's whole text, which the backend writes
+//! compare-and-swap against the text the editor opened; deleting a memory; the conflict flow's
+//! difference and re-apply. What the fields are in a file's text is the backend's
+//! (`formats::EditorRules`); each change is a [`Job`] off the UI thread.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
-use crate::formats::{EditorChange, RowState};
+use crate::formats::{EditorChange, EditorRules, RowState};
 use crate::review::ProposalStatus;
-use crate::tui::editor::{Editor, Target};
-use crate::tui::jobs::ReadFor;
+use crate::tui::editor::{BODY, Editor, NAME, Target};
+use crate::tui::jobs::{Job, ReadFor};
 use crate::tui::keymap::{self, Action, Scope};
-
-/// Pasted text as terminals send it (`\r` or `\r\n` line ends) with `\n` line ends.
-fn normalize_paste(text: &str) -> String {
-    text.replace("\r\n", "\n").replace('\r', "\n")
-}
 
 impl App {
     /// Closes the editor; a status line about it (a failed save) goes with it.
@@ -29,86 +29,112 @@ impl App {
         }
     }
 
-    /// A paste goes whole into whatever has a text cursor: the editor's focused field, the
-    /// filter, the query or the reason line (one-line inputs take it as one line). Elsewhere it
-    /// is ignored: pasted text never runs bindings.
-    pub(super) fn paste(&mut self, text: &str) {
-        let text = normalize_paste(text);
-        let one_line = || text.replace('\n', " ");
-        match &mut self.modal {
-            Some(Modal::Reason { .. }) => {
-                self.reason.insert(&one_line());
-                return;
-            }
-            Some(_) => return,
-            None => {}
-        }
-        if let Some(editor) = &mut self.editor {
-            editor.paste(&text);
-            return;
-        }
-        if let Some(view) = self.view_mut() {
-            if view.typing() {
-                view.filter_paste(&one_line());
-            }
-            return;
-        }
-        if self.manifest.typing {
-            self.manifest.filter.insert(&one_line());
-            self.refilter_selected();
-        } else if self.query.typing {
-            self.query.input.insert(&one_line());
-        }
+    /// How the open format's files are made of the editor's fields.
+    pub(super) fn editor_rules(&self) -> &'static dyn EditorRules {
+        self.backend.backend().editor_rules()
     }
 
-    /// `e`: the selected record in the editor, or the raw text of an entry that does not read.
+    /// `n`: the editor on a new memory, in the open format's fields.
+    pub(super) fn new_editor(&self) -> Editor {
+        Editor::new_memory(self.editor_rules())
+    }
+
+    /// The selected memory's file, when the editor opens it from its text: a memory that
+    /// reads, or one whose file the folder keeps whole though it does not read (a topic file
+    /// whose frontmatter does not parse opens as raw text).
+    fn selected_memory_file(&self) -> Option<String> {
+        if self.selected_state().is_some_and(RowState::reads) {
+            return self.selected_name_and_file().map(|(_, file)| file);
+        }
+        self.selected_topic_file()
+    }
+
+    /// `e` / `d` / `E`: the selected memory's exact text first (the base of the change).
+    pub(super) fn read_selected(&mut self, purpose: ReadFor) -> Option<Vec<Effect>> {
+        let file = self.selected_memory_file()?;
+        Some(self.run(Job::Read { file, purpose }))
+    }
+
+    /// `e`: the selected memory in the editor, or the raw text of an entry that does not read.
     pub(super) fn edit_selected(&mut self) -> Vec<Effect> {
-        if self.is_topics() {
-            return self.read_topic(ReadFor::Edit);
+        if let Some(effects) = self.read_selected(ReadFor::Edit) {
+            return effects;
         }
-        match self.selected_record().cloned() {
-            Some(record) => self.editor = Some(Editor::open(self.editor_rules(), &record)),
-            None => match self.repairable() {
-                Some(file) => return vec![Effect::ReadEntry { file }],
-                None => self.cannot_edit(),
-            },
-        }
-        Vec::new()
-    }
-
-    /// `E`: the selected record in `$VISUAL`/`$EDITOR`.
-    pub(super) fn edit_selected_externally(&mut self) -> Vec<Effect> {
-        match self.selected_record().cloned() {
-            Some(base) => return vec![Effect::ExternalEdit { base }],
+        match self.repairable() {
+            Some(file) => return vec![Effect::ReadEntry { file }],
             None => self.cannot_edit(),
         }
         Vec::new()
     }
 
-    /// `d`: asks before deleting the selected record, or dropping an entry that does not read.
-    pub(super) fn delete_selected(&mut self) -> Vec<Effect> {
-        if self.is_topics() {
-            return self.read_topic(ReadFor::Delete);
+    /// `E`: the selected memory's file in `$VISUAL`/`$EDITOR`.
+    pub(super) fn edit_selected_externally(&mut self) -> Vec<Effect> {
+        match self.read_selected(ReadFor::EditExternally) {
+            Some(effects) => effects,
+            None => {
+                self.cannot_edit();
+                Vec::new()
+            }
         }
+    }
+
+    /// `d`: asks before deleting the selected memory (its text read first), or dropping an
+    /// entry that does not read.
+    pub(super) fn delete_selected(&mut self) -> Vec<Effect> {
         if self.manifest.selected_stray().is_some() {
             self.ask_about_stray(false);
             return Vec::new();
         }
-        match self.selected_record().cloned() {
-            Some(record) => self.modal = Some(Modal::Confirm(Confirm::Delete(record))),
-            None => match self.repairable() {
-                Some(file) => {
-                    let seen = self
-                        .manifest
-                        .selected_row()
-                        .and_then(|i| self.shown.raw_at(i))
-                        .map(str::to_owned);
-                    self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
-                }
-                None => {
-                    self.set_status(StatusKind::Error, "select a valid memory to delete".into())
-                }
-            },
+        if let Some(effects) = self.read_selected(ReadFor::Delete) {
+            return effects;
+        }
+        match self.repairable() {
+            Some(file) => {
+                let seen = self
+                    .manifest
+                    .selected_row()
+                    .and_then(|i| self.shown.raw_at(i))
+                    .map(str::to_owned);
+                self.modal = Some(Modal::Confirm(Confirm::Drop { file, seen }))
+            }
+            None => self.set_status(StatusKind::Error, "select a valid memory to delete".into()),
+        }
+        Vec::new()
+    }
+
+    /// The selected memory's text was read for `purpose`: the editor opens on it, `$EDITOR`
+    /// is handed it, or the deletion is asked, each based on that text.
+    pub(super) fn memory_read(
+        &mut self,
+        file: String,
+        text: String,
+        purpose: ReadFor,
+    ) -> Vec<Effect> {
+        let rules = self.editor_rules();
+        match purpose {
+            ReadFor::Edit if self.editor.is_none() => {
+                self.editor = Some(Editor::memory(rules, &file, &text));
+            }
+            ReadFor::Edit => {}
+            ReadFor::EditExternally => {
+                return vec![Effect::ExternalEdit(crate::tui::external::ExternalEdit {
+                    file,
+                    text,
+                    rules,
+                })];
+            }
+            ReadFor::Delete => {
+                let name = rules
+                    .fields_of(&text)
+                    .map(|fields| fields[NAME].clone())
+                    .filter(|name| !name.trim().is_empty())
+                    .unwrap_or_else(|| file.clone());
+                self.modal = Some(Modal::Confirm(Confirm::Delete {
+                    name,
+                    file,
+                    base: text,
+                }));
+            }
         }
         Vec::new()
     }
@@ -142,7 +168,7 @@ impl App {
         self.shown.row_at(i).map(|row| row.state)
     }
 
-    /// Opens the proposed record marked ▶ of the selected pending proposal in the editor.
+    /// Opens the proposed memory marked ▶ of the selected pending proposal in the editor.
     pub(super) fn edit_proposal(&mut self) {
         let Some(row) = self.proposals.selected_row() else {
             self.set_status(StatusKind::Error, "no proposal selected".into());
@@ -159,6 +185,7 @@ impl App {
         }
         let id = row.proposal.id.clone();
         let index = self.proposals.record;
+        let rules = self.editor_rules();
         if !row.proposal.files.is_empty() {
             // A proposal that changes whole files (a Claude Code folder): the file it writes.
             let files = row.proposal.files.clone();
@@ -166,8 +193,8 @@ impl App {
             match written.get(index).or(written.first()) {
                 Some(image) => {
                     let text = image.after.clone().unwrap_or_default();
-                    self.editor = Some(Editor::proposed_topic(
-                        self.editor_rules(),
+                    self.editor = Some(Editor::proposed_file(
+                        rules,
                         &id,
                         &image.file,
                         &text,
@@ -181,12 +208,14 @@ impl App {
             }
             return;
         }
-        let records = self.proposals.proposed_records();
-        match records.get(index) {
-            Some(record) => {
-                let rules = self.editor_rules();
-                self.editor = Some(Editor::proposal(rules, &id, index, record, &records));
-            }
+        let opened: Vec<_> = self
+            .proposals
+            .proposed_records()
+            .iter()
+            .map(|record| record.to_input())
+            .collect();
+        match Editor::proposal(rules, &id, index, &opened) {
+            Some(editor) => self.editor = Some(editor),
             None => self.set_status(
                 StatusKind::Error,
                 format!("proposal {id} has no valid plan to edit"),
@@ -199,73 +228,7 @@ impl App {
             return Vec::new();
         };
         match action {
-            Some(Action::Save) => {
-                if editor.saving {
-                    return Vec::new();
-                }
-                if !editor.merge.is_empty() {
-                    editor.error = Some(format!(
-                        "choose for each field both sides changed first ({} keeps yours, {} takes theirs)",
-                        keymap::label(Scope::Merge, Action::TakeMine),
-                        keymap::label(Scope::Merge, Action::TakeTheirs)
-                    ));
-                    return Vec::new();
-                }
-                if editor.is_topic() {
-                    return self.save_topic();
-                }
-                if let Target::Repair { file, seen } = editor.target.clone() {
-                    match editor.check_raw() {
-                        Ok(()) => {
-                            editor.saving = true;
-                            editor.error = None;
-                            let text = editor.value(crate::tui::editor::BODY);
-                            return self.run(EditorChange::Repair { file, seen, text });
-                        }
-                        Err(e) => editor.error = Some(e),
-                    }
-                    return Vec::new();
-                }
-                if !editor.is_dirty() && editor.base.is_some() {
-                    let what = match &editor.target {
-                        Target::Proposal { id, .. } => format!("proposal {id}"),
-                        _ => editor
-                            .base
-                            .as_ref()
-                            .map(|b| b.name().to_owned())
-                            .unwrap_or_default(),
-                    };
-                    self.close_editor();
-                    self.set_status(
-                        StatusKind::Info,
-                        format!("{what}: nothing changed, nothing saved"),
-                    );
-                    return Vec::new();
-                }
-                editor.check_set(&self.shown);
-                if let (Ok(_), Some(refusal)) = (editor.validate(), &editor.refusal) {
-                    editor.error = Some(refusal.clone());
-                    return Vec::new();
-                }
-                match editor.validate() {
-                    Ok(edited) => {
-                        editor.saving = true;
-                        editor.error = None;
-                        if let Target::Proposal { id, index, opened } = editor.target.clone() {
-                            let mut records = opened.clone();
-                            records[index] = edited;
-                            return self.run(EditorChange::EditProposalRecords {
-                                id,
-                                opened,
-                                records,
-                            });
-                        }
-                        let base = editor.base.clone();
-                        return self.run(EditorChange::SaveRecord { base, edited });
-                    }
-                    Err(e) => editor.error = Some(format!("{}: {e}", e.field())),
-                }
-            }
+            Some(Action::Save) => return self.save_editor(),
             Some(Action::NextField) => editor.next_field(1),
             Some(Action::PrevField) => editor.next_field(-1),
             Some(Action::CycleType) => editor.cycle_type(),
@@ -276,11 +239,9 @@ impl App {
                     self.close_editor();
                 }
             }
-            Some(Action::ShowDiff) if editor.is_topic() => self.topic_diff(),
-            Some(Action::Reapply) if editor.is_topic() => self.topic_reapply(),
             Some(Action::ShowDiff) => {
                 if let Some(conflict) = &editor.conflict {
-                    let diff = editor.diff_against(conflict.current.as_ref());
+                    let diff = editor.diff_against(conflict.current.as_deref());
                     if let Some(conflict) = &mut editor.conflict {
                         conflict.diff = Some(diff);
                     }
@@ -300,6 +261,101 @@ impl App {
             self.say_conflict_handled(action == Some(Action::Reapply));
         }
         Vec::new()
+    }
+
+    /// `C-s` in the editor: its change, checked first, written as a job.
+    fn save_editor(&mut self) -> Vec<Effect> {
+        let Some(editor) = &mut self.editor else {
+            return Vec::new();
+        };
+        if editor.saving {
+            return Vec::new();
+        }
+        if !editor.merge.is_empty() {
+            editor.error = Some(format!(
+                "choose for each field both sides changed first ({} keeps yours, {} takes theirs)",
+                keymap::label(Scope::Merge, Action::TakeMine),
+                keymap::label(Scope::Merge, Action::TakeTheirs)
+            ));
+            return Vec::new();
+        }
+        let checked = if editor.is_raw() {
+            editor.check_raw()
+        } else {
+            editor.check_fields()
+        };
+        if let Err(e) = checked {
+            editor.error = Some(e);
+            return Vec::new();
+        }
+        let unchanged = match &editor.target {
+            Target::Memory { file: Some(_), .. } => editor.opened_name().map(str::to_owned),
+            Target::Proposal { id, .. } | Target::ProposalFile { id, .. } => {
+                Some(format!("proposal {id}"))
+            }
+            _ => None,
+        };
+        if let Some(what) = unchanged.filter(|_| !editor.is_dirty()) {
+            self.close_editor();
+            self.set_status(
+                StatusKind::Info,
+                format!("{what}: nothing changed, nothing saved"),
+            );
+            return Vec::new();
+        }
+        let change = match editor.target.clone() {
+            Target::Repair { file, seen } => EditorChange::Repair {
+                file,
+                seen,
+                text: editor.value(BODY),
+            },
+            Target::Text { file, text } => EditorChange::ReplaceText {
+                file,
+                base: text,
+                text: editor.value(BODY),
+            },
+            Target::ProposalFile { id, file, opened } => {
+                let after = editor
+                    .proposed_file_text()
+                    .unwrap_or_else(|| Err(format!("proposal {id} writes no file {file}")));
+                match after {
+                    Ok(after) => EditorChange::EditProposalFile {
+                        id,
+                        opened,
+                        file,
+                        after,
+                    },
+                    Err(e) => {
+                        editor.error = Some(e);
+                        return Vec::new();
+                    }
+                }
+            }
+            Target::Proposal { id, index, opened } => {
+                let mut records = opened.clone();
+                records[index] = editor.input();
+                EditorChange::EditProposalRecords {
+                    id,
+                    opened,
+                    records,
+                }
+            }
+            Target::Memory { file, text } => {
+                editor.check_set(&self.shown);
+                if let Some(refusal) = &editor.refusal {
+                    editor.error = Some(refusal.clone());
+                    return Vec::new();
+                }
+                EditorChange::SaveFields {
+                    file,
+                    base: text,
+                    fields: editor.values(),
+                }
+            }
+        };
+        editor.saving = true;
+        editor.error = None;
+        self.run(change)
     }
 
     /// The failed save's status gives way once the conflict is handled, on either format.
@@ -323,131 +379,14 @@ impl App {
         self.set_status(StatusKind::Info, text);
     }
 
-    /// Whether a one-line input outside the modals has the keyboard: a view's list filter, or
-    /// the focused pane's filter or query.
-    pub(super) fn typing(&self) -> bool {
-        match self.view {
-            super::View::Panes => self.pane(self.focus).typing(),
-            super::View::Proposals => self.proposals.filter.typing,
-            super::View::History => self.history.filter.typing,
-            super::View::Sets => false,
-            super::View::Findings => self.findings.filter.typing,
-        }
-    }
-
-    /// A key for the one-line input that has the keyboard; true when it submitted the query
-    /// (the app runs it).
-    pub(super) fn input_key(&mut self, action: Option<Action>, key: KeyEvent) -> bool {
-        if let Some(view) = self.view_mut() {
-            view.filter_key(action, key);
-            return false;
-        }
-        let filtering = self.manifest.typing;
-        let (text, typing) = if filtering {
-            (&mut self.manifest.filter, &mut self.manifest.typing)
-        } else {
-            (&mut self.query.input, &mut self.query.typing)
-        };
-        match action {
-            Some(Action::Submit) => {
-                *typing = false;
-                text.commit();
-            }
-            Some(Action::Cancel) => {
-                *typing = false;
-                if filtering {
-                    text.clear();
-                }
-            }
-            Some(edit) if text.apply(edit) => {}
-            _ => text.type_key(key),
-        }
-        if filtering {
-            self.refilter_selected();
-        }
-        !filtering && action == Some(Action::Submit) && self.focus == super::Pane::Query
-    }
-
-    /// Enter in the Query pane: the chosen selected memory is selected in the Manifest pane
-    /// (shown in the Record pane); a filter that hides it is cleared, and the status says so.
-    pub(super) fn jump_to_chosen(&mut self) {
-        let chosen = self
-            .query
-            .result
-            .as_ref()
-            .and_then(|r| r.names.get(self.query.chosen));
-        let Some(key) = chosen.and_then(|name| self.key_of_memory(name)) else {
-            let text = format!(
-                "no selected memory to jump to; {} types a query",
-                keymap::label(Scope::Query, Action::QueryInput)
-            );
-            self.set_status(StatusKind::Error, text);
-            return;
-        };
-        self.refilter_keeping(Some(&key));
-        let mut text = format!("jumped to {}", crate::sanitize::line(&key));
-        if self.selected_key().as_deref() != Some(key.as_str()) {
+    /// Selects the memory whose list key is `key` after a change; a filter that hides it is
+    /// cleared, and the status (`text`) says so.
+    pub(super) fn keep_selected(&mut self, key: &str, text: &mut String) {
+        self.refilter_keeping(Some(key));
+        if self.selected_key().as_deref() != Some(key) && !self.manifest.filter.is_empty() {
             self.manifest.filter.clear();
-            self.refilter_keeping(Some(&key));
-            text.push_str("; filter cleared to show it");
+            self.refilter_keeping(Some(key));
+            text.push_str("; filter cleared to keep it selected");
         }
-        if self.selected_key().as_deref() != Some(key.as_str()) {
-            let text = format!("{} is no longer in the set", crate::sanitize::line(&key));
-            self.set_status(StatusKind::Error, text);
-            return;
-        }
-        self.focus = super::Pane::Manifest;
-        self.set_status(StatusKind::Info, text);
-    }
-
-    pub(super) fn run_query(&mut self) -> Vec<Effect> {
-        let (candidates, catalog) = self.query_corpus();
-        let query = self.query.input.text().to_owned();
-        self.query.asked = Some(query.clone());
-        vec![Effect::Query {
-            query,
-            candidates,
-            catalog,
-        }]
-    }
-
-    /// A printable character that is no key of the focused list or view: typing starts where
-    /// typing goes (the list's filter, the query) instead of being dropped; elsewhere the status
-    /// says where typing goes. Letters that are keys keep running their command.
-    pub(super) fn type_unbound(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let KeyCode::Char(c) = key.code else {
-            return Vec::new();
-        };
-        // an input that has the keyboard took the character already
-        if self.typing()
-            || c.is_control()
-            || key
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            return Vec::new();
-        }
-        let start = match self.view {
-            super::View::Panes if self.focus == super::Pane::Query => Action::QueryInput,
-            super::View::Panes => {
-                self.focus = super::Pane::Manifest;
-                Action::Filter
-            }
-            super::View::Proposals | super::View::History | super::View::Findings => Action::Filter,
-            super::View::Sets => {
-                let text = format!(
-                    "{c:?} is no key here and the Sets view has no filter: {} opens a folder, {} goes back",
-                    keymap::label(Scope::Sets, Action::OpenSet),
-                    keymap::label(Scope::Sets, Action::Back)
-                );
-                self.set_status(StatusKind::Info, text);
-                return Vec::new();
-            }
-        };
-        let effects = self.act(start);
-        if self.typing() {
-            self.input_key(None, key);
-        }
-        effects
     }
 }

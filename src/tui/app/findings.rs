@@ -11,7 +11,6 @@ use crate::content::fix::Fix;
 use crate::content::report::{Checked, SetReport};
 use crate::finding::Severity;
 use crate::sanitize;
-use crate::tui::editor::Editor;
 use crate::tui::jobs::Job;
 use crate::tui::jobs::ReadFor;
 use crate::tui::keymap::{self, Action, Scope};
@@ -109,24 +108,19 @@ impl App {
                 );
                 self.set_status(StatusKind::Error, text);
             }
-            Some(Fix::OpenInEditor) if self.is_topics() => {
-                self.jump_to_finding();
-                if self.view == View::Panes {
-                    self.say_what_to_edit(&checked);
-                    return self.read_topic(ReadFor::Edit);
-                }
-            }
             Some(Fix::OpenInEditor) => {
                 self.jump_to_finding();
-                match self.selected_record().cloned() {
-                    Some(record) => {
-                        self.editor = Some(Editor::open(self.editor_rules(), &record));
-                        self.say_what_to_edit(&checked);
+                if self.view == View::Panes {
+                    match self.read_selected(ReadFor::Edit) {
+                        Some(effects) => {
+                            self.say_what_to_edit(&checked);
+                            return effects;
+                        }
+                        None => self.set_status(
+                            StatusKind::Error,
+                            "the memory no longer reads: nothing to edit".into(),
+                        ),
                     }
-                    None => self.set_status(
-                        StatusKind::Error,
-                        "the memory no longer reads: nothing to edit".into(),
-                    ),
                 }
             }
             Some(_) => return self.run(Job::FileFix(Box::new(checked))),

@@ -3,20 +3,14 @@
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, ExternalOutcome, Reading, StatusKind};
 use crate::formats::{EditorChange, Shown};
-use crate::store::Record;
-use crate::tui::editor::{Conflict, Editor};
-use crate::tui::jobs::{Job, JobDone, Outcome, ReadFor};
+use crate::tui::editor::{Conflict, Editor, Target};
+use crate::tui::jobs::{Job, JobDone, Outcome};
 use crate::tui::keymap::{self, Action, Scope};
 
 /// The end of a status line about a failed save: it lasts while the editor is open.
 pub(super) const EDIT_KEPT: &str = "; your edit is still in the editor";
 
 impl App {
-    /// The record named `name` as the folder is shown now.
-    fn current(&self, name: &str) -> Option<Record> {
-        self.shown.record_named(name).cloned()
-    }
-
     /// Takes the folder as a job left it (`ok`: the job succeeded; `filed`: it filed a
     /// proposal, announced as one from elsewhere is): its review state is shown now, its
     /// reading is given back to be shown once the job's editor is settled (it tells the editor
@@ -70,16 +64,7 @@ impl App {
                     text,
                     purpose,
                 }),
-            ) => match purpose {
-                ReadFor::Edit => {
-                    if self.editor.is_none() {
-                        self.editor = Some(Editor::topic(self.editor_rules(), &file, &text));
-                    }
-                }
-                ReadFor::Delete => {
-                    self.modal = Some(Modal::Confirm(Confirm::DeleteTopic { file, base: text }))
-                }
-            },
+            ) => return self.memory_read(file, text, purpose),
             (_, Ok(Outcome::Planned(fix))) if fix.is_empty() => {
                 self.set_status(StatusKind::Info, super::index_fix::NO_FIX.into());
             }
@@ -94,16 +79,20 @@ impl App {
                 show(self);
                 self.set_status(kind_of(&outcome), said(&what, &outcome));
             }
-            (Job::Edit(EditorChange::SaveRecord { edited, .. }), Ok(outcome)) => {
+            (Job::Edit(EditorChange::SaveFields { fields, .. }), Ok(outcome)) => {
                 // Keys typed while the save waited (for the lock, say) are not lost with a
                 // closing editor: it stays open on them, based on what was saved.
+                let saved = match &outcome {
+                    Outcome::Written { saved, .. } => saved.clone(),
+                    _ => None,
+                };
                 let typed_since = self
                     .editor
                     .as_mut()
-                    .filter(|e| e.validate().map_or(true, |now| now != edited));
-                match typed_since {
-                    Some(editor) => editor.saved_as(&edited),
-                    None => self.editor = None,
+                    .filter(|e| matches!(e.target, Target::Memory { .. }) && e.values() != fields);
+                match (typed_since, &saved) {
+                    (Some(editor), Some(saved)) => editor.saved_as(saved, &fields),
+                    _ => self.editor = None,
                 }
                 show(self);
                 if let Some(editor) = &mut self.editor {
@@ -112,81 +101,54 @@ impl App {
                         keymap::label(Scope::Editor, Action::Save)
                     ));
                 }
-                let keep = edited.name().to_owned();
-                self.refilter_keeping(Some(&keep));
                 let mut text = said(&what, &outcome);
-                let kept = self.selected_record().is_some_and(|r| r.name() == keep);
-                if !kept && !self.manifest.filter.is_empty() {
-                    // the filter no longer matches the edited record: clear it, keep the record
-                    self.manifest.filter.clear();
-                    self.refilter_keeping(Some(&keep));
-                    text.push_str("; filter cleared to keep it selected");
-                }
-                self.set_status(kind_of(&outcome), text);
-            }
-            (job, Ok(outcome)) => {
-                if matches!(
-                    job,
-                    Job::Edit(EditorChange::SaveFields { .. } | EditorChange::ReplaceText { .. })
-                ) {
-                    self.editor = None;
-                }
-                show(self);
                 if let Outcome::Written {
                     select: Some(key), ..
                 } = &outcome
                 {
-                    self.select_topic(key);
+                    self.keep_selected(key, &mut text);
                 }
-                self.set_status(kind_of(&outcome), said(&what, &outcome));
+                self.set_status(kind_of(&outcome), text);
             }
-            (Job::Edit(EditorChange::SaveRecord { base, edited }), Err(error)) => {
-                show(self);
-                let current = base.as_ref().and_then(|b| self.current(b.name()));
-                let rules = self.editor_rules();
-                let editor = self.editor.get_or_insert_with(|| {
-                    let mut editor = match &base {
-                        Some(b) => Editor::open(rules, b),
-                        None => Editor::new_record(rules),
-                    };
-                    let i = edited.to_input();
-                    for (field, value) in [i.name, i.kind, i.description, i.body].iter().enumerate()
-                    {
-                        editor.set_value(field, value);
-                    }
-                    editor
-                });
-                editor.saving = false;
-                if error.conflict {
-                    editor.conflict = Some(Conflict {
-                        current,
-                        message: format!("not saved: {}", error.message),
-                        diff: None,
-                    });
-                } else {
-                    editor.error = Some(error.message.clone());
+            (job, Ok(outcome)) => {
+                if matches!(job, Job::Edit(EditorChange::ReplaceText { .. })) {
+                    self.editor = None;
                 }
-                self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
+                show(self);
+                let mut text = said(&what, &outcome);
+                if let Outcome::Written {
+                    select: Some(key), ..
+                } = &outcome
+                {
+                    self.keep_selected(key, &mut text);
+                }
+                self.set_status(kind_of(&outcome), text);
             }
             (
                 Job::Edit(
-                    EditorChange::SaveFields { .. }
+                    change @ (EditorChange::SaveFields { .. }
                     | EditorChange::ReplaceText { .. }
-                    | EditorChange::EditProposalFile { .. },
+                    | EditorChange::EditProposalFile { .. }),
                 ),
                 Err(error),
-            ) if self.editor.is_some() => {
+            ) => {
                 show(self);
+                // An edit made in $EDITOR that did not save opens in the editor: nothing is
+                // lost.
+                if self.editor.is_none()
+                    && let EditorChange::ReplaceText { file, base, text } = &change
+                {
+                    self.editor = Some(self.editor_on(file, base, text));
+                }
                 if let Some(editor) = &mut self.editor {
                     editor.saving = false;
                     // A raw text has no fields to re-apply: the refusal stays with it.
                     if error.conflict && !editor.is_raw() {
                         editor.conflict = Some(Conflict {
-                            current: None,
+                            current: error.current,
                             message: format!("not saved: {}", error.message),
                             diff: None,
                         });
-                        editor.current_text = Some(error.current);
                     } else {
                         editor.error = Some(error.message);
                     }
@@ -237,12 +199,32 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn external_done(&mut self, base: Record, outcome: ExternalOutcome) -> Vec<Effect> {
+    /// The editor on the memory file `file` (whose text was `base`) holding the text `edited`
+    /// (its fields, or the raw text when it does not read as fields).
+    fn editor_on(&self, file: &str, base: &str, edited: &str) -> Editor {
+        let rules = self.editor_rules();
+        let mut editor = Editor::memory(rules, file, base);
+        match rules.fields_of(edited).filter(|_| !editor.is_raw()) {
+            Some(fields) => {
+                for (field, value) in fields.iter().enumerate() {
+                    editor.set_value(field, value);
+                }
+            }
+            None => editor.set_value(crate::tui::editor::BODY, edited),
+        }
+        editor
+    }
+
+    pub(super) fn external_done(
+        &mut self,
+        file: String,
+        base: String,
+        outcome: ExternalOutcome,
+    ) -> Vec<Effect> {
         match outcome {
-            ExternalOutcome::Edited(edited) => self.run(EditorChange::SaveRecord {
-                base: Some(base),
-                edited,
-            }),
+            ExternalOutcome::Edited(text) => {
+                self.run(EditorChange::ReplaceText { file, base, text })
+            }
             ExternalOutcome::Aborted(why) => {
                 self.set_status(StatusKind::Info, why);
                 Vec::new()

@@ -4,7 +4,6 @@ use crossterm::event::KeyEvent;
 
 use super::{App, Effect, StatusKind};
 use crate::formats::EditorChange;
-use crate::store::Record;
 use crate::tui::jobs::Job;
 use crate::tui::keymap::{self, Action, Scope};
 use crate::tui::line_input::LineInput;
@@ -13,13 +12,16 @@ use crate::tui::sanitize;
 
 #[derive(Debug, Clone)]
 pub enum Confirm {
-    Delete(Record),
+    /// Delete the memory `name` in the file `file`, whose text was `base`, and its index
+    /// lines.
+    Delete {
+        name: String,
+        file: String,
+        base: String,
+    },
     /// Drop a manifest entry that does not read; `seen` is its text as shown (`None`: missing
     /// or unreadable), the base of the drop.
-    Drop {
-        file: String,
-        seen: Option<String>,
-    },
+    Drop { file: String, seen: Option<String> },
     /// Approve these pending proposals (applied one by one, each through the engine).
     Approve(Vec<String>),
     /// Undo a journal entry.
@@ -35,11 +37,6 @@ pub enum Confirm {
         seen: Vec<u8>,
         adopt: bool,
     },
-    /// Delete a Claude Code topic file whose text was `base`, and its index lines.
-    DeleteTopic {
-        file: String,
-        base: String,
-    },
     /// Write the `index --fix` shown (a diff of MEMORY.md and its archive).
     IndexFix(Box<crate::formats::IndexPlan>),
 }
@@ -47,9 +44,9 @@ pub enum Confirm {
 impl Confirm {
     pub fn question(&self) -> String {
         match self {
-            Confirm::Delete(r) => format!(
+            Confirm::Delete { name, .. } => format!(
                 "Delete {}? This is journaled (undo in History).",
-                sanitize::line(r.name())
+                sanitize::line(name)
             ),
             Confirm::Drop { file, .. } => format!(
                 "Drop {} from the manifest? The file is deleted; this is journaled (undo in History).",
@@ -79,10 +76,6 @@ impl Confirm {
             ),
             Confirm::Stray { file, .. } => format!(
                 "Delete {}? It is not in the set; its bytes are kept for undo (History).",
-                sanitize::line(file)
-            ),
-            Confirm::DeleteTopic { file, .. } => format!(
-                "Delete {} and its MEMORY.md lines? This is journaled (undo in History).",
                 sanitize::line(file)
             ),
             Confirm::IndexFix(_) => "Write this fix of MEMORY.md? This is journaled.".into(),
@@ -143,9 +136,10 @@ impl App {
             Some(Action::Yes) => {
                 self.modal = None;
                 match question {
-                    Confirm::DeleteTopic { file, base } => return self.remove_topic(file, base),
                     Confirm::IndexFix(fix) => return self.write_index_fix(&fix),
-                    Confirm::Delete(record) => return self.run(EditorChange::RemoveRecord(record)),
+                    Confirm::Delete { file, base, .. } => {
+                        return self.run(EditorChange::RemoveFile { file, base });
+                    }
                     Confirm::Drop { file, seen } => {
                         return self.run(EditorChange::DropEntry { file, seen });
                     }

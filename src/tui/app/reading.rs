@@ -4,7 +4,7 @@
 
 use super::{App, StatusKind, strays, unreadable};
 use crate::formats::Shown;
-use crate::tui::editor::{OnDisk, Target};
+use crate::tui::editor::OnDisk;
 
 impl App {
     /// Replaces the folder as shown, keeping the selection on the same memory when it still
@@ -31,30 +31,20 @@ impl App {
         self.note_on_disk();
     }
 
-    /// The editor's banner when what it opened changed or went on disk since.
+    /// The editor's banner when the memory it opened changed or went on disk since, naming
+    /// it as its title does.
     fn note_on_disk(&mut self) {
         let Some(editor) = &mut self.editor else {
             return;
         };
-        if editor.target == Target::Record
-            && let Some(base) = &editor.base
-            && !self.shown.memories_are_files()
-        {
-            let now = match self.shown.record_named(base.name()) {
-                Some(r) if r == base => OnDisk::Unchanged,
-                Some(_) => OnDisk::Changed,
-                None => OnDisk::Removed,
-            };
-            let what = base.name().to_owned();
-            editor.note_on_disk(&what, now);
-        }
-        if let Some((file, opened)) = editor.topic_base() {
+        if let Some((file, opened)) = editor.opened_file() {
             let now = match self.shown.opened_unchanged(&file, &opened) {
                 None => OnDisk::Removed,
                 Some(true) => OnDisk::Unchanged,
                 Some(false) => OnDisk::Changed,
             };
-            editor.note_on_disk(&file, now);
+            let what = editor.opened_name().unwrap_or(&file).to_owned();
+            editor.note_on_disk(&what, now);
         }
     }
 
@@ -91,7 +81,7 @@ impl App {
     }
 
     /// The selected memory's name (a file that does not read: the file) and its file.
-    pub(super) fn selected_name_and_file(&self) -> Option<(String, String)> {
+    pub fn selected_name_and_file(&self) -> Option<(String, String)> {
         let i = *self.manifest.visible.get(self.manifest.selected)?;
         let (name, file) = self.shown.name_and_file_at(i)?;
         Some((name.to_owned(), file.to_owned()))

@@ -1,6 +1,6 @@
-//! The in-pane editor: four fields (or a file's raw text), checked as you type by the open
-//! format's rules (`formats::EditorRules`, which the backend supplies), saved compare-and-swap
-//! against the version the editor opened.
+//! The in-pane editor: a memory's four fields (or a file's raw text), checked as you type by
+//! the open format's rules (`formats::EditorRules`, which the backend supplies), saved as neutral
+//! fields compare-and-swap against the exact text of the file it opened, on every format.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Style;
@@ -9,9 +9,8 @@ use ratatui_textarea::{TextArea, WrapMode};
 use crate::change::FileImage;
 use crate::formats::{EditorRules, Fields, RecordInput};
 use crate::sanitize;
-use crate::store::{Record, RecordError};
 
-mod topic;
+mod file;
 mod view;
 
 pub const NAME: usize = 0;
@@ -20,11 +19,11 @@ pub const DESCRIPTION: usize = 2;
 pub const BODY: usize = 3;
 pub(crate) const LABELS: [&str; 4] = ["name", "type", "description", "body"];
 
-/// A failed save because the record changed or vanished meanwhile.
+/// A failed save because the memory changed or vanished meanwhile.
 #[derive(Debug, Clone)]
 pub struct Conflict {
-    /// The record as it is now (`None`: it was removed).
-    pub current: Option<Record>,
+    /// The memory's file text as it is now (`None`: it was removed).
+    pub current: Option<String>,
     pub message: String,
     /// The difference, once asked for: (marker, line).
     pub diff: Option<Vec<(char, String)>>,
@@ -41,30 +40,27 @@ pub enum OnDisk {
 /// What a save commits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
-    /// A record of the set: `replace` on the base (or `extend` for a new record).
-    Record,
-    /// Record `index` of a pending proposal's plan: `proposal::edit_records`.
-    /// Record `index` of the proposal's records as they were when the editor `opened`.
-    Proposal {
-        id: String,
-        index: usize,
-        opened: Vec<Record>,
-    },
-    /// A manifest entry that does not read, edited as raw text: `repair_entry`. `seen` is the
-    /// file's bytes as read (`None`: missing or unreadable).
-    Repair { file: String, seen: Option<Vec<u8>> },
-    /// A Claude Code topic file: `file` (`None`: a new one) whose exact text was `text`, the
-    /// base of the change (see `topic`).
-    Topic {
+    /// A memory of the folder: `file` (`None`: a new one) whose exact text was `text`, the
+    /// base of the change (`formats::EditorChange::SaveFields`).
+    Memory {
         file: Option<String>,
         text: Option<String>,
     },
-    /// A topic file whose frontmatter does not parse, edited as raw text (see `topic`) and
-    /// saved whole over `text`, its exact text as read.
-    TopicText { file: String, text: String },
-    /// What a pending proposal on a Claude Code folder writes into `file`, its files being
-    /// `opened` when the editor opened: `formats::claude::journal::edit_file`.
-    ProposalTopic {
+    /// A memory file that does not read as fields, edited as raw text and saved whole over
+    /// `text`, its exact text as read.
+    Text { file: String, text: String },
+    /// A set entry that does not read, edited as raw text: `seen` is the file's bytes as read
+    /// (`None`: missing or unreadable).
+    Repair { file: String, seen: Option<Vec<u8>> },
+    /// Memory `index` of a pending proposal's memories as they were when the editor `opened`.
+    Proposal {
+        id: String,
+        index: usize,
+        opened: Vec<RecordInput>,
+    },
+    /// What a pending proposal writes into `file`, its files being `opened` when the editor
+    /// opened.
+    ProposalFile {
         id: String,
         file: String,
         opened: Vec<FileImage>,
@@ -74,8 +70,6 @@ pub enum Target {
 pub struct Editor {
     /// How the open format's files are made of the fields: what checks and builds them.
     rules: &'static dyn EditorRules,
-    /// The version the editor opened; `None` for a new record.
-    pub base: Option<Record>,
     pub target: Target,
     fields: [TextArea<'static>; 4],
     pub focus: usize,
@@ -93,8 +87,6 @@ pub struct Editor {
     pub refusal: Option<String>,
     /// Fields both sides changed, after a re-apply: resolved one by one, first first.
     pub merge: Vec<super::merge::FieldConflict>,
-    /// A topic file's text on disk when a save conflicted (`None`: it is gone).
-    pub current_text: Option<Option<String>>,
 }
 
 fn textarea(text: &str, single_line: bool) -> TextArea<'static> {
@@ -140,32 +132,26 @@ fn from_display(text: &str, pictures: bool) -> String {
 }
 
 impl Editor {
-    pub fn open(rules: &'static dyn EditorRules, record: &Record) -> Self {
-        let input = record.to_input();
-        let values = [input.name, input.kind, input.description, input.body];
-        let mut editor = Self::with_values(rules, values);
-        editor.base = Some(record.clone());
-        editor
-    }
-
-    /// A proposed record, to be saved back into its proposal.
+    /// A memory of a pending proposal (`index` of its memories `opened`), to be saved back
+    /// into the proposal.
     pub fn proposal(
         rules: &'static dyn EditorRules,
         id: &str,
         index: usize,
-        record: &Record,
-        opened: &[Record],
-    ) -> Self {
-        let mut editor = Self::open(rules, record);
+        opened: &[RecordInput],
+    ) -> Option<Self> {
+        let memory = opened.get(index)?.clone();
+        let values = [memory.name, memory.kind, memory.description, memory.body];
+        let mut editor = Self::with_values(rules, values);
         editor.target = Target::Proposal {
             id: id.to_owned(),
             index,
             opened: opened.to_vec(),
         };
-        editor
+        Some(editor)
     }
 
-    /// The raw text of a manifest entry that does not read; saving parses it as a record file.
+    /// The raw text of a set entry that does not read; saving repairs the entry with it.
     pub fn repair(rules: &'static dyn EditorRules, file: &str, seen: Option<Vec<u8>>) -> Self {
         let text = seen
             .as_deref()
@@ -190,12 +176,9 @@ impl Editor {
         editor
     }
 
-    /// Whether this edits a file's raw text (a repair) rather than four fields.
+    /// Whether this edits a file's raw text rather than four fields.
     pub fn is_raw(&self) -> bool {
-        matches!(
-            self.target,
-            Target::Repair { .. } | Target::TopicText { .. }
-        )
+        matches!(self.target, Target::Repair { .. } | Target::Text { .. })
     }
 
     /// Why the raw text would not save as the format reads its files (its line first when
@@ -209,7 +192,8 @@ impl Editor {
         self.rules.check_fields(&self.values())
     }
 
-    pub fn new_record(rules: &'static dyn EditorRules) -> Self {
+    /// A new memory (its file is the backend's to pick when it is saved).
+    pub fn new_memory(rules: &'static dyn EditorRules) -> Self {
         let values = [
             String::new(),
             "project".into(),
@@ -231,8 +215,10 @@ impl Editor {
         ];
         Self {
             rules,
-            base: None,
-            target: Target::Record,
+            target: Target::Memory {
+                file: None,
+                text: None,
+            },
             fields,
             focus: BODY,
             original: values,
@@ -243,7 +229,6 @@ impl Editor {
             saving: false,
             refusal: None,
             merge: Vec::new(),
-            current_text: None,
         }
     }
 
@@ -265,31 +250,42 @@ impl Editor {
         }
     }
 
-    pub fn validate(&self) -> Result<Record, RecordError> {
-        Record::from_input(&self.input())
-    }
-
-    /// Re-checks the current values against the set `shown` (a `.memory` record edit only: a
-    /// proposal is checked when it is approved, a repair by its own transaction).
+    /// Re-checks the current values against the folder `shown` (a memory's edit only: a
+    /// proposal is checked when it is approved, a raw text by its own save).
     pub fn check_set(&mut self, shown: &crate::formats::Shown) {
-        self.refusal = match (&self.target, self.validate()) {
-            (Target::Record, Ok(_)) => {
-                let base = self.base.as_ref().map(Record::name);
+        self.refusal = match &self.target {
+            Target::Memory { file, .. } if self.check_fields().is_ok() => {
+                let base = file.as_ref().map(|_| self.original[NAME].as_str());
                 self.rules.set_refusal(shown, base, &self.values())
             }
             _ => None,
         };
     }
 
-    /// `saved` was committed while the editor stayed open, and the fields already differ from
-    /// it (keys typed during the save): it becomes the base, and the fields are kept.
-    pub fn saved_as(&mut self, saved: &Record) {
-        let input = saved.to_input();
-        self.original = [input.name, input.kind, input.description, input.body];
-        self.base = Some(saved.clone());
+    /// `saved` was written while the editor stayed open, and the fields (`fields` being what
+    /// was saved) already differ from it (keys typed during the save): it becomes the base, and
+    /// the fields are kept.
+    pub fn saved_as(&mut self, saved: &crate::formats::SavedFile, fields: &Fields) {
+        self.original = fields.clone();
+        self.target = Target::Memory {
+            file: Some(saved.file.clone()),
+            text: Some(saved.text.clone()),
+        };
         self.saving = false;
         self.conflict = None;
         self.error = None;
+    }
+
+    /// The memory's name as the editor opened it (`None`: a new memory, a raw text, or a
+    /// memory with no name).
+    pub fn opened_name(&self) -> Option<&str> {
+        let name = self.original[NAME].as_str();
+        match &self.target {
+            Target::Memory { file: Some(_), .. }
+            | Target::Proposal { .. }
+            | Target::ProposalFile { .. } => Some(name).filter(|name| !name.trim().is_empty()),
+            _ => None,
+        }
     }
 
     /// The banner over the fields about `what` (a record's name, a topic file) as it is on
@@ -315,7 +311,7 @@ impl Editor {
     /// alone), as near as invalid values allow; why not, when the format cannot build it.
     pub fn file_text(&self) -> String {
         let base = match &self.target {
-            Target::Topic {
+            Target::Memory {
                 text: Some(text), ..
             } => Some(text.as_str()),
             _ => None,
@@ -328,6 +324,11 @@ impl Editor {
     /// (bytes, lines) of [`Self::file_text`], as the format's budget counts them.
     pub fn measure(&self) -> (usize, usize) {
         self.rules.measure(&self.file_text())
+    }
+
+    /// Whether the open format's files hold more than the fields, which a save keeps.
+    pub fn keeps_more(&self) -> bool {
+        self.rules.keeps_more()
     }
 
     /// What one file may hold in the open format, when it limits it (the gauge).
@@ -393,32 +394,6 @@ impl Editor {
         self.fields[self.focus].insert_str(to_display(&text, self.pictures));
     }
 
-    /// Re-applies this edit on top of `current` as a three-way merge with the version the
-    /// editor opened: a field only one side changed takes that side; a field both changed is
-    /// left in [`Self::merge`] for the user (holding their value meanwhile). A removed record
-    /// keeps every field of the edit (it is saved again as new). The new base is `current`.
-    pub fn reapply(&mut self, current: Option<Record>) {
-        let mine = self.values();
-        let (merged, conflicts, original) = match &current {
-            Some(current) => {
-                let i = current.to_input();
-                let theirs = [i.name, i.kind, i.description, i.body];
-                let merged = super::merge::three_way(&self.original, &mine, &theirs);
-                (merged.values, merged.conflicts, theirs)
-            }
-            None => (mine, Vec::new(), Default::default()),
-        };
-        self.original = original;
-        self.base = current;
-        self.pictures = !merged.iter().any(|v| v.chars().any(is_picture)) && self.pictures;
-        for (i, value) in merged.iter().enumerate() {
-            self.set_value(i, value);
-        }
-        self.merge = conflicts;
-        self.conflict = None;
-        self.notice = None;
-    }
-
     /// Settles the first field both sides changed: the user's value, or the one on disk.
     pub fn resolve(&mut self, take_theirs: bool) {
         if self.merge.is_empty() {
@@ -431,36 +406,22 @@ impl Editor {
         self.focus = conflict.field;
     }
 
-    /// The difference between the record on disk now and this edit, line by line.
-    pub fn diff_against(&self, current: Option<&Record>) -> Vec<(char, String)> {
-        let theirs = current.map(Record::to_file_text).unwrap_or_default();
-        let mine = self.file_text();
-        crate::tui::panes::index::drift(&theirs, &mine)
-    }
-
+    /// The title names the memory by its name as opened, the same on every format.
     pub fn title(&self) -> String {
-        match (&self.target, &self.base) {
-            (Target::Repair { file, .. } | Target::TopicText { file, .. }, _) => {
+        let name = sanitize::line(self.opened_name().unwrap_or_default());
+        match &self.target {
+            Target::Repair { file, .. } | Target::Text { file, .. } => {
                 format!(" Repair {} ", sanitize::line(file))
             }
-            (Target::ProposalTopic { id, file, .. }, _) => {
+            Target::ProposalFile { id, file, .. } => {
                 format!(" Edit proposed {} (proposal {id}) ", sanitize::line(file))
             }
-            (Target::Proposal { id, .. }, Some(base)) => format!(
-                " Edit proposed {} (proposal {id}) ",
-                sanitize::line(base.name())
-            ),
-            (
-                Target::Topic {
-                    file: Some(file), ..
-                },
-                _,
-            ) => {
-                format!(" Edit {} ", sanitize::line(file))
-            }
-            (Target::Topic { file: None, .. }, _) => " New memory ".into(),
-            (_, Some(base)) => format!(" Edit {} ", sanitize::line(base.name())),
-            (_, None) => " New memory ".into(),
+            Target::Proposal { id, .. } => format!(" Edit proposed {name} (proposal {id}) "),
+            Target::Memory {
+                file: Some(file), ..
+            } if name.is_empty() => format!(" Edit {} ", sanitize::line(file)),
+            Target::Memory { file: Some(_), .. } => format!(" Edit {name} "),
+            Target::Memory { file: None, .. } => " New memory ".into(),
         }
     }
 }
@@ -468,59 +429,65 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryType;
+    use crate::store::{MemoryType, Record};
 
     fn rules() -> &'static dyn EditorRules {
         &crate::formats::memory::RECORD_RULES
     }
 
-    fn record(body: &str) -> Record {
-        Record::new("a-note", MemoryType::User, "about a", body).expect("valid")
+    fn text(kind: MemoryType, description: &str, body: &str) -> String {
+        Record::new("a-note", kind, description, body)
+            .expect("valid")
+            .to_file_text()
+    }
+
+    fn opened(body: &str) -> Editor {
+        Editor::memory(
+            rules(),
+            "a-note.md",
+            &text(MemoryType::User, "about a", body),
+        )
     }
 
     #[test]
     fn opens_unchanged_and_validates() {
-        let editor = Editor::open(rules(), &record("line one\nline two"));
+        let editor = opened("line one\nline two");
         assert!(!editor.is_dirty());
-        assert_eq!(
-            editor.validate().expect("valid"),
-            record("line one\nline two")
-        );
+        assert_eq!(editor.check_fields(), Ok(()));
+        assert_eq!(editor.value(BODY), "line one\nline two");
         assert_eq!(
             editor.measure().0,
-            record("line one\nline two").to_file_text().len()
+            text(MemoryType::User, "about a", "line one\nline two").len()
         );
+        assert_eq!(editor.title(), " Edit a-note ");
     }
 
     #[test]
     fn controls_round_trip_through_pictures() {
         let body = "title \u{1b}]0;x\u{7}\tend";
-        let editor = Editor::open(rules(), &record(body));
+        let editor = opened(body);
         assert!(!editor.fields[BODY].lines().concat().contains('\u{1b}'));
         assert_eq!(editor.value(BODY), body);
     }
 
     #[test]
     fn reapply_keeps_my_fields_and_takes_theirs() {
-        let mut editor = Editor::open(rules(), &record("body"));
+        let mut editor = opened("body");
         editor.set_value(DESCRIPTION, "mine");
-        let theirs =
-            Record::new("a-note", MemoryType::Project, "about a", "their body").expect("valid");
+        let theirs = text(MemoryType::Project, "about a", "their body");
         editor.reapply(Some(theirs.clone()));
-        let merged = editor.validate().expect("valid");
-        assert_eq!(merged.description(), "mine");
-        assert_eq!(merged.body(), "their body");
-        assert_eq!(merged.kind(), MemoryType::Project);
-        assert_eq!(editor.base, Some(theirs));
+        assert_eq!(editor.value(DESCRIPTION), "mine");
+        assert_eq!(editor.value(BODY), "their body");
+        assert_eq!(editor.value(TYPE), "project");
+        assert_eq!(editor.opened_file(), Some(("a-note.md".into(), theirs)));
     }
 
     #[test]
     fn reapply_leaves_a_field_both_changed_to_the_user() {
-        let mut editor = Editor::open(rules(), &record("body"));
+        let mut editor = opened("body");
         editor.set_value(DESCRIPTION, "mine");
         editor.set_value(BODY, "my body");
-        let theirs = Record::new("a-note", MemoryType::User, "theirs", "body").expect("valid");
-        editor.reapply(Some(theirs));
+        editor.reapply(Some(text(MemoryType::User, "theirs", "body")));
         // the body only I changed merges; the description both changed waits for a choice
         assert_eq!(editor.value(BODY), "my body");
         assert_eq!(editor.value(DESCRIPTION), "mine");
@@ -529,13 +496,24 @@ mod tests {
         editor.resolve(true);
         assert!(editor.merge.is_empty());
         assert_eq!(editor.value(DESCRIPTION), "theirs");
-        assert_eq!(editor.validate().expect("valid").body(), "my body");
+        assert_eq!(editor.value(BODY), "my body");
+    }
+
+    #[test]
+    fn a_memory_removed_meanwhile_is_saved_again_as_new() {
+        let mut editor = opened("body");
+        editor.set_value(BODY, "kept");
+        editor.reapply(None);
+        assert_eq!(editor.value(BODY), "kept");
+        assert_eq!(editor.opened_file(), None);
+        assert_eq!(editor.title(), " New memory ");
     }
 
     #[test]
     fn invalid_name_is_reported_with_its_field() {
-        let mut editor = Editor::open(rules(), &record("b"));
+        let mut editor = opened("b");
         editor.set_value(NAME, "Bad Name");
-        assert_eq!(editor.validate().expect_err("invalid").field(), "name");
+        let why = editor.check_fields().expect_err("invalid");
+        assert!(why.starts_with("name: "), "{why}");
     }
 }

@@ -75,7 +75,7 @@ impl Editor {
             theme.label()
         };
         let block = Block::default().borders(Borders::TOP).title(Span::styled(
-            if matches!(self.target, super::Target::TopicText { .. }) {
+            if matches!(self.target, super::Target::Text { .. }) {
                 " the file's text (saved as it is) "
             } else if raw {
                 " the file's text (saved as a whole record file) "
@@ -103,7 +103,7 @@ impl Editor {
         if self.is_raw() {
             let save = keymap::label(Scope::Editor, Action::Save);
             let check = self.check_raw().map(|()| match self.target {
-                super::Target::TopicText { .. } => {
+                super::Target::Text { .. } => {
                     format!("✓ the frontmatter parses · {save} saves the file as it is")
                 }
                 _ => format!("✓ parses as a valid record file · {save} repairs the entry with it"),
@@ -125,21 +125,13 @@ impl Editor {
             }
             return out;
         }
-        if self.is_topic() {
-            out.push(match self.check_fields() {
-                Ok(()) => Line::styled(
-                    format!(
-                        "✓ valid · {} saves (other fields and bytes kept)",
-                        keymap::label(Scope::Editor, Action::Save)
-                    ),
-                    theme.ok(),
-                ),
-                Err(e) => Line::styled(format!("✗ {}", sanitize::line(&e)), theme.error()),
-            });
-            out.extend(self.conflict_lines(theme));
-            return out;
-        }
+        let save = keymap::label(Scope::Editor, Action::Save);
         let verdict = match (self.check_fields(), &self.refusal) {
+            // a format whose files hold more than the fields says that a save keeps it
+            (Ok(()), None) if self.keeps_more() => Span::styled(
+                format!("✓ valid · {save} saves (other fields and bytes kept)"),
+                theme.ok(),
+            ),
             (Ok(()), None) => Span::styled("✓ valid", theme.ok()),
             (Ok(()), Some(refusal)) => {
                 Span::styled(format!("✗ {}", sanitize::line(refusal)), theme.error())

@@ -1,7 +1,8 @@
-//! The editor on a memory whose file is kept whole (a Claude Code topic file): the same four
-//! fields, saved by the backend with every other field and byte of the file kept, with the same
-//! conflict flow as a record: the difference against the file on disk, a three-way re-apply, or
-//! keep editing. What the fields are in a file's text is the format's (`formats::EditorRules`).
+//! The editor on a memory's file: opened on the file's exact text (its four fields, or its raw
+//! text when it does not read as fields) and saved by the backend against that text, every
+//! other field and byte the format keeps kept, on every format; a proposal's file; the conflict
+//! flow's difference against the file on disk and three-way re-apply. What the fields are in a
+//! file's text is the format's (`formats::EditorRules`).
 
 use super::{Editor, Target};
 use crate::change::FileImage;
@@ -13,21 +14,21 @@ fn all_in_body(text: &str) -> Fields {
 }
 
 impl Editor {
-    /// The file `file` whose exact text is `text`: its four fields, or its raw text when it
-    /// does not read as fields (they would open empty).
-    pub fn topic(rules: &'static dyn EditorRules, file: &str, text: &str) -> Self {
+    /// The memory file `file` whose exact text is `text`: its four fields, or its raw text
+    /// when it does not read as fields (they would open empty).
+    pub fn memory(rules: &'static dyn EditorRules, file: &str, text: &str) -> Self {
         let Some(fields) = rules.fields_of(text) else {
             return Self::raw(
                 rules,
                 text,
-                Target::TopicText {
+                Target::Text {
                     file: file.to_owned(),
                     text: text.to_owned(),
                 },
             );
         };
         let mut editor = Self::with_values(rules, fields);
-        editor.target = Target::Topic {
+        editor.target = Target::Memory {
             file: Some(file.to_owned()),
             text: Some(text.to_owned()),
         };
@@ -35,7 +36,7 @@ impl Editor {
     }
 
     /// What proposal `id` writes into `file` (`text`), to be saved back into the proposal.
-    pub fn proposed_topic(
+    pub fn proposed_file(
         rules: &'static dyn EditorRules,
         id: &str,
         file: &str,
@@ -44,7 +45,7 @@ impl Editor {
     ) -> Self {
         let fields = rules.fields_of(text).unwrap_or_else(|| all_in_body(text));
         let mut editor = Self::with_values(rules, fields);
-        editor.target = Target::ProposalTopic {
+        editor.target = Target::ProposalFile {
             id: id.to_owned(),
             file: file.to_owned(),
             opened: opened.to_vec(),
@@ -53,8 +54,8 @@ impl Editor {
     }
 
     /// The text of a proposed file with this edit's fields (every other byte kept).
-    pub fn proposed_topic_text(&self) -> Option<Result<String, String>> {
-        let Target::ProposalTopic { file, opened, .. } = &self.target else {
+    pub fn proposed_file_text(&self) -> Option<Result<String, String>> {
+        let Target::ProposalFile { file, opened, .. } = &self.target else {
             return None;
         };
         let text = opened
@@ -64,24 +65,17 @@ impl Editor {
         Some(self.rules.text_with(Some(text), &self.values()))
     }
 
-    /// A new file (its name is picked from the memory's name when it is saved).
-    pub fn new_topic(rules: &'static dyn EditorRules) -> Self {
-        let mut editor = Self::new_record(rules);
-        editor.target = Target::Topic {
-            file: None,
-            text: None,
-        };
-        editor
-    }
-
-    /// The difference between the file on disk now and this edit, line by line.
-    pub fn topic_diff(&self, current: Option<&str>) -> Vec<(char, String)> {
+    /// The difference between the memory's file on disk now (`None`: gone) and this edit,
+    /// line by line.
+    pub fn diff_against(&self, current: Option<&str>) -> Vec<(char, String)> {
         crate::tui::panes::index::drift(current.unwrap_or(""), &self.file_text())
     }
 
-    /// Re-applies this edit on top of the file as it is now (`None`: gone, saved again as
-    /// new): a three-way merge of the four fields with the version the editor opened.
-    pub fn reapply_topic(&mut self, current: Option<String>) {
+    /// Re-applies this edit on top of the memory's file as it is now (`None`: gone, saved
+    /// again as new): a three-way merge of the four fields with the version the editor opened.
+    /// A field only one side changed takes that side; a field both changed is left in
+    /// [`Self::merge`] for the user (holding their value meanwhile).
+    pub fn reapply(&mut self, current: Option<String>) {
         let mine = self.values();
         let (merged, conflicts, original) = match &current {
             Some(text) => {
@@ -95,39 +89,32 @@ impl Editor {
             None => (mine, Vec::new(), Default::default()),
         };
         let file = match &self.target {
-            Target::Topic { file, .. } if current.is_some() => file.clone(),
+            Target::Memory { file, .. } if current.is_some() => file.clone(),
             _ => None,
         };
-        self.target = Target::Topic {
+        self.target = Target::Memory {
             file,
             text: current,
         };
         self.original = original;
+        self.pictures = !merged.iter().any(|v| v.chars().any(super::is_picture)) && self.pictures;
         for (i, value) in merged.iter().enumerate() {
             self.set_value(i, value);
         }
         self.merge = conflicts;
         self.conflict = None;
-        self.current_text = None;
         self.notice = None;
     }
 
-    /// The file this edits and its text as opened (`None`: a new file).
-    pub fn topic_base(&self) -> Option<(String, String)> {
+    /// The memory file this edits and its text as opened (`None`: a new memory).
+    pub fn opened_file(&self) -> Option<(String, String)> {
         match &self.target {
-            Target::Topic {
+            Target::Memory {
                 file: Some(file),
                 text: Some(text),
             }
-            | Target::TopicText { file, text } => Some((file.clone(), text.clone())),
+            | Target::Text { file, text } => Some((file.clone(), text.clone())),
             _ => None,
         }
-    }
-
-    pub fn is_topic(&self) -> bool {
-        matches!(
-            self.target,
-            Target::Topic { .. } | Target::TopicText { .. } | Target::ProposalTopic { .. }
-        )
     }
 }
