@@ -93,7 +93,7 @@ fn bench_set(n: usize) {
     assert_eq!(inspection.entries.len(), n);
     assert!(inspection.is_readable());
     let mut app = App::new(
-        Open::Memory(store.clone()),
+        Open::from(store.clone()),
         Shown::from(inspection),
         Theme::from_env(),
     );
@@ -199,7 +199,7 @@ fn first_screen(workspace: &std::path::Path, n: usize) -> App {
     let store = Store::open(workspace, options(n)).expect("open");
     let inspection = Arc::new(store.inspect());
     let mut app = App::new(
-        Open::Memory(store),
+        Open::from(store),
         Shown::from(inspection),
         Theme::from_env(),
     );
@@ -270,7 +270,7 @@ fn bench_own_commit(n: usize, incremental: bool) {
     let dir = workspace(n);
     let store = Store::open(dir.path(), options(n + 100)).expect("open");
     let mut app = App::new(
-        Open::Memory(store.clone()),
+        Open::from(store.clone()),
         Shown::from(Arc::new(store.inspect())),
         Theme::from_env(),
     );
@@ -287,7 +287,7 @@ fn bench_own_commit(n: usize, incremental: bool) {
                 "body".into(),
             ],
         });
-        let open = Open::Memory(store.clone());
+        let open = Open::from(store.clone());
         let start = Instant::now();
         let done = if incremental {
             let shown = app.shown.clone();
@@ -319,7 +319,7 @@ fn bench_outside_commit(n: usize, settled: bool) {
     let store = Store::open(dir.path(), options(n + 100)).expect("open");
     let inspection = Arc::new(store.inspect());
     let mut app = App::new(
-        Open::Memory(store.clone()),
+        Open::from(store.clone()),
         Shown::from(inspection),
         Theme::from_env(),
     );

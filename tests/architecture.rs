@@ -8,6 +8,7 @@
 
 mod file_length;
 mod format_names;
+mod registration;
 mod surface;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -11,7 +11,6 @@ use common::copy_dir;
 use crossterm::event::KeyCode;
 use memwb::claude::FileImage;
 use memwb::claude::LoadLimits;
-use memwb::formats::Format;
 use memwb::formats::claude::journal::{self, NewFiles};
 use memwb::review::Origin;
 use memwb::review::proposal::images;

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crossterm::event::KeyCode;
 use memwb::claude::LoadLimits;
-use memwb::formats::{Format, Summary};
+use memwb::formats::Summary;
 use memwb::store::{MemoryType, Record};
 use memwb::tui::app::{Event, View};
 use memwb::tui::panes::Pane;
@@ -69,7 +69,10 @@ fn findings_follow_a_switch_of_sets() {
     let here = h.app.backend.root().to_owned();
     switch_to(
         &mut h,
-        vec![row(Format::Claude, &here), row(Format::Memory, &memory)],
+        vec![
+            row(memwb::formats::claude::FORMAT, &here),
+            row(memwb::formats::memory::FORMAT, &memory),
+        ],
         &memory,
     );
     h.keys("F");
@@ -83,7 +86,10 @@ fn findings_follow_a_switch_of_sets() {
     // and back: the Claude Code folder's findings again, its marks in the Manifest
     switch_to(
         &mut h,
-        vec![row(Format::Claude, &here), row(Format::Memory, &memory)],
+        vec![
+            row(memwb::formats::claude::FORMAT, &here),
+            row(memwb::formats::memory::FORMAT, &memory),
+        ],
         &here,
     );
     h.keys("F");
@@ -402,7 +408,10 @@ fn the_sets_scan_message_ends_with_the_scan() {
     h.keys("S");
     assert!(h.screen().contains("looking for memory folders"));
     let memory = h.root();
-    h.send(Event::Sets(vec![row(Format::Memory, &memory)]));
+    h.send(Event::Sets(vec![row(
+        memwb::formats::memory::FORMAT,
+        &memory,
+    )]));
     let screen = h.screen();
     assert!(!screen.contains("looking for memory folders"), "{screen}");
     assert!(screen.contains("1 memory folders found"), "{screen}");

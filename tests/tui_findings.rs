@@ -442,7 +442,7 @@ fn the_sets_view_counts_the_errors_and_warnings_of_the_whole_check() {
     // The secret, then the two duplicates and the stale path: the content audit's, which
     // the folder's own check (0 and 0 for this well-formed set) does not see.
     assert_eq!((row.errors, row.warnings), (1, 3));
-    let structural = memwb::formats::Open::Memory(other(&h)).backend().summary();
+    let structural = memwb::formats::Open::from(other(&h)).backend().summary();
     assert_eq!((structural.errors, structural.warnings), (0, 0));
 }
 

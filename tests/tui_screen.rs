@@ -217,7 +217,7 @@ fn claude_with_two_proposals(dir: &Path, w: u16, hgt: u16) -> Harness {
     let opened = h
         .app
         .backend
-        .claude()
+        .engine::<memwb::claude::ClaudeFolder>()
         .expect("a Claude Code folder")
         .clone();
     for stem in ["release-train", "on-call"] {

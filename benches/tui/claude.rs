@@ -60,7 +60,7 @@ fn folder(dir: &Path) -> ClaudeFolder {
 
 fn app(folder: &ClaudeFolder) -> (App, Terminal<TestBackend>) {
     let shown = memwb::formats::Shown::of_topics(folder, Arc::new(folder.read()));
-    let backend = memwb::formats::Open::Claude(folder.clone());
+    let backend = memwb::formats::Open::from(folder.clone());
     let app = App::new(backend, shown, Theme::from_env());
     (
         app,
@@ -77,7 +77,7 @@ fn on_screen(
     job: Job,
 ) -> Duration {
     let start = Instant::now();
-    let done = job.run(&Open::Claude(folder.clone()));
+    let done = job.run(&Open::from(folder.clone()));
     assert!(done.result.is_ok(), "{:?}", done.result.as_ref().err());
     app.update(Event::Job(Box::new(done)));
     terminal.draw(|f| ui::render(f, app)).expect("draw");
@@ -162,13 +162,13 @@ fn undo_wide(dir: &Path, to_screen: bool) -> Stats {
                 };
                 let (_, entry) = journaled(&folder, writes, meta).expect("change");
                 let entry = entry.expect("journaled");
-                let reload = Job::Reload.run(&Open::Claude(folder.clone()));
+                let reload = Job::Reload.run(&Open::from(folder.clone()));
                 app.update(Event::Job(Box::new(reload)));
                 if to_screen {
                     return on_screen(&folder, &mut app, &mut terminal, Job::Undo(Box::new(entry)));
                 }
                 let start = Instant::now();
-                let undone = Open::Claude(folder.clone()).backend().undo(&entry);
+                let undone = Open::from(folder.clone()).backend().undo(&entry);
                 let took = start.elapsed();
                 assert!(undone.is_ok(), "{:?}", undone.err());
                 took
@@ -189,7 +189,7 @@ fn outside_write(dir: &Path) -> Stats {
     let folder = folder(dir);
     let (mut app, mut terminal) = app(&folder);
     let (tx, rx) = mpsc::channel();
-    let (_watcher, _) = Open::Claude(folder.clone())
+    let (_watcher, _) = Open::from(folder.clone())
         .backend()
         .watch(Box::new(move |watched| {
             if let WatchEvent::Changed(_) = &watched.event {

@@ -1,15 +1,15 @@
 //! Finding every memory folder: those each format keeps under the agents' config folder, and
 //! under the roots given every folder of any format, recognised by its shape rather than its
 //! name. The walk, its bounds and what it never enters are here; which directory is whose
-//! folder each registered format says (`formats::open::FORMATS`, `look` and `known`).
+//! folder each registered format says (`formats::FORMATS`, `look` and `known`).
 
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::formats::FORMATS;
 use crate::formats::discover::{Entered, Look, Sightings};
-use crate::formats::open::FORMATS;
 use crate::formats::{Format, OpenOptions, Summary};
 
 /// Folders never descended into while scanning a root: version control, dependencies, build

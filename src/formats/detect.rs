@@ -1,50 +1,64 @@
-//! Which format a folder is, and what every format opens a folder with: below the backends,
-//! so every layer above ([`crate::folder`], `content`, the CLI, the workbench) names a format
-//! through these types and never the other way round.
+//! Which format a folder is: below the backends, so every layer above ([`crate::folder`],
+//! `content`, the CLI, the workbench) names a format through these types and never the other
+//! way round. The formats themselves are the registration's (src/formats/registry.rs).
 
-use std::path::{Path, PathBuf};
+use std::fmt;
+use std::path::Path;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
-use crate::claude::LoadLimits;
-use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::store::{StoreOptions, manifest};
+use super::open::Recognized;
+use super::registry::FORMATS;
 
-/// Which on-disk convention a memory folder follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// The `.memory` contract: manifest, derived index, lock.
-    Memory,
-    /// Claude Code's auto memory: topic files and an agent-written MEMORY.md.
-    Claude,
+/// Which on-disk convention a memory folder follows: a registered format's name, as
+/// `--format` takes it and JSON writes it, and how titles describe it. Each backend declares
+/// its own (`formats::memory::FORMAT`, `formats::claude::FORMAT`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Format {
+    name: &'static str,
+    description: &'static str,
 }
 
 impl Format {
+    /// A format called `name` (lowercase, as `--format` takes it), described for titles and
+    /// messages as `description`.
+    pub(crate) const fn new(name: &'static str, description: &'static str) -> Self {
+        Self { name, description }
+    }
+
     pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Memory => "memory",
-            Self::Claude => "claude",
-        }
+        self.name
     }
 
     /// For titles and messages.
     pub fn describe(self) -> &'static str {
-        match self {
-            Self::Memory => ".memory contract",
-            Self::Claude => "Claude Code auto memory",
-        }
+        self.description
+    }
+}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl Serialize for Format {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
     }
 }
 
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "memory" => Ok(Self::Memory),
-            "claude" => Ok(Self::Claude),
-            other => Err(format!("unknown format {other:?}: use memory or claude")),
-        }
+        FORMATS
+            .iter()
+            .map(|registered| registered.format)
+            .find(|format| format.name == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = FORMATS.iter().map(|r| r.format.name).collect();
+                format!("unknown format {s:?}: use {}", names.join(" or "))
+            })
     }
 }
 
@@ -52,45 +66,23 @@ impl std::str::FromStr for Format {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Detected {
     Format(Format),
-    /// A `manifest.json` of another tool's schema: neither format; nothing may be written.
-    Foreign {
-        manifest: PathBuf,
-        rule: String,
-    },
+    /// It looks like a format's folder but must not be touched (a `manifest.json` of another
+    /// tool's schema): why; nothing may be written.
+    Refused(String),
+    /// No registered format takes the folder.
+    Unknown,
 }
 
-/// The `.memory` contract when `dir/manifest.json` parses as its manifest; Claude Code when
-/// there is no `manifest.json`; otherwise [`Detected::Foreign`]. Reads one file, writes nothing.
+/// The first registered format that recognises `dir`, asked in the registration's order (the
+/// `.memory` contract when `dir/manifest.json` parses as its manifest, else Claude Code); or
+/// why the folder must not be touched. Reads, writes nothing.
 pub fn detect(dir: &Path) -> Detected {
-    let path = dir.join(manifest::MANIFEST_FILE);
-    let foreign = |rule: String| Detected::Foreign {
-        manifest: path.clone(),
-        rule,
-    };
-    match read_regular(&path, MAX_FILE_BYTES) {
-        Ok(None) => Detected::Format(Format::Claude),
-        Ok(Some(bytes)) => match manifest::parse_lenient(&bytes) {
-            Ok(_) => Detected::Format(Format::Memory),
-            Err(e) => foreign(e.to_string()),
-        },
-        Err(e) => foreign(e.to_string()),
-    }
-}
-
-/// Options every backend needs to open a folder.
-#[derive(Debug, Clone, Default)]
-pub struct OpenOptions {
-    pub store: StoreOptions,
-    pub claude: LoadLimits,
-}
-
-impl OpenOptions {
-    /// How `.memory` stores open (`store`) and the load limits an agent applies to an index
-    /// (`limits`).
-    pub fn new(store: StoreOptions, limits: LoadLimits) -> Self {
-        Self {
-            store,
-            claude: limits,
+    for registered in FORMATS {
+        match (registered.recognize)(dir) {
+            Recognized::Yes => return Detected::Format(registered.format),
+            Recognized::No => {}
+            Recognized::Refused(why) => return Detected::Refused(why),
         }
     }
+    Detected::Unknown
 }

@@ -2,10 +2,10 @@
 //! open folder), reads its folder into the one read model ([`Memory`]), addresses a memory by
 //! name or file, gives its file's text, and audits the folder into [`Finding`]s. The readers
 //! above (the CLI's `ls`, `show`, `select`, `check`) are written once over [`Backend`]; a new
-//! format implements it in its own module here, over its own engine, and knows nothing above
-//! it. The write side starts with the record changes every format has (`add`, `set`, `rm`),
-//! each one journaled compare-and-swap by the format's engine; the rest of the write side is
-//! still per format in the CLI: docs/architecture.md, "Backends".
+//! format implements it in its own module here, over its own engine, knows nothing above it,
+//! and is listed once in the registration (`registry.rs`). Every change (`add`, `set`, `rm`
+//! and the rest of the write side) is one compare-and-swap journaled by the format's engine:
+//! docs/architecture.md, "Backends" and "Adding a backend".
 
 #[cfg(feature = "cli")]
 mod args;
@@ -18,6 +18,7 @@ mod error;
 pub(crate) mod fix;
 pub mod memory;
 pub(crate) mod open;
+mod registry;
 mod review;
 mod session;
 mod shown;
@@ -39,18 +40,22 @@ pub use crate::memory::RecordInput;
 #[cfg(feature = "cli")]
 pub(crate) use crate::store::lock::close_for_exit;
 #[cfg(feature = "cli")]
-pub(crate) use args::{FormatArgs, Locking};
+pub(crate) use args::Locking;
 pub use audit_inputs::{AuditInputs, FolderRoots};
 pub use copy::{Copied, CopySources, Refusal};
-pub use detect::{Detected, Format, OpenOptions, detect};
+pub use detect::{Detected, Format, detect};
 #[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) use discover::agent_config;
 #[cfg(feature = "cli")]
 pub(crate) use error::engine_hints;
 pub use error::{Cause, FormatError, is_raced};
 pub use fix::{FixPlanner, PlannedFix};
-pub(crate) use open::Recognized;
+pub(crate) use open::{Engine, Recognized};
 pub use open::{Found, Open, open, open_given, open_workspace};
+#[cfg(feature = "cli")]
+pub(crate) use registry::FormatArgs;
+pub use registry::OpenOptions;
+pub(crate) use registry::{FORMATS, Registered};
 #[cfg(feature = "tui")]
 pub(crate) use review::not_journaled;
 pub use review::{Candidates, Decided, Deduped, Draft, Proposals, Proposed, Proposing};

@@ -1,26 +1,36 @@
-//! Opening a memory folder: the registered formats, each with how it recognises a folder and
-//! how it opens one, and the open folder ([`Open`]) every command and view works on.
+//! Opening a memory folder over the registered formats (src/formats/registry.rs), each with
+//! how it recognises a folder and how it opens one, and the open folder ([`Open`]) every
+//! command and view works on.
 
+use std::any::Any;
 use std::path::{Path, PathBuf};
 
-use super::claude::ClaudeBackend;
-use super::discover::{Entered, Look, Sightings};
-use super::memory::MemoryBackend;
+use super::registry::{FORMATS, registered};
 use super::{Backend, Detected, Format, FormatError, OpenOptions, Summary, detect};
-use crate::claude::ClaudeFolder;
-use crate::store::Store;
 use crate::store::lock::WaitNotice;
 
-/// One open memory folder, held by its format's engine.
-///
-/// An enum rather than a `Box<dyn Backend>`: an open folder is cloned into watchers and
-/// background jobs, and the engines (a [`Store`], a [`ClaudeFolder`]) are cheap to clone
-/// while a trait object is not; a new format adds its variant here and its entry in
-/// `FORMATS`. Everything above reads and changes the folder through [`Open::backend`].
-#[derive(Clone)]
-pub enum Open {
-    Memory(Store),
-    Claude(ClaudeFolder),
+/// One open memory folder, held by its format's engine (a [`Store`](crate::store::Store),
+/// a [`ClaudeFolder`](crate::claude::ClaudeFolder)), which a backend makes into one
+/// (`Open::from(store)`). Everything above reads and changes the folder through
+/// [`Open::backend`]; a clone (into a watcher, a background job) is the engine's own clone,
+/// which the engines make cheap.
+pub struct Open {
+    engine: Box<dyn Engine>,
+}
+
+/// What an open folder's engine answers for [`Open`], so that `Open` names no format: each
+/// backend implements it on its engine (`src/formats/<name>/mod.rs`).
+pub(crate) trait Engine: Any + Send + Sync {
+    /// The folder through its format's backend.
+    fn backend(&self) -> Box<dyn Backend + '_>;
+    /// The memory folder itself.
+    fn root(&self) -> &Path;
+    /// The same folder, opened again (the engine cloned).
+    fn reopen(&self) -> Open;
+    /// The same folder, telling `notice` when a change waits for another writer's lock.
+    fn with_lock_notice(self: Box<Self>, notice: Option<WaitNotice>) -> Open;
+    /// What a lock wait is about, as a person knows the folder.
+    fn lock_label(&self) -> String;
 }
 
 /// How a format takes a folder it was asked to look at.
@@ -45,60 +55,6 @@ pub(crate) enum InWorkspace {
     Missing(FormatError),
 }
 
-/// A format memwb reads and writes: how it recognises a folder, how it opens one, and where a
-/// workspace keeps its folder of this format.
-pub(crate) struct Registered {
-    pub(crate) format: Format,
-    pub(crate) recognize: fn(&Path) -> Recognized,
-    pub(crate) open: fn(&Path, &OpenOptions) -> Result<Open, FormatError>,
-    /// Reports the folders the format keeps under an agent's config folder.
-    pub(crate) known: fn(&Path, &mut dyn Sightings),
-    /// What the format makes of a directory a scan of the roots enters.
-    pub(crate) look: fn(Entered<'_>, &mut dyn Sightings) -> Look,
-    /// The workspace's folder of this format (`-C DIR`, when no folder is named).
-    pub(crate) in_workspace: fn(&Path, &OpenOptions) -> Result<InWorkspace, FormatError>,
-    /// Whether a folder taken for this format holds any of its memory files: an existing
-    /// folder that holds none is opened only when a person says to start one there
-    /// (`--new`), so that a project root or `$HOME` is never taken for an empty set.
-    pub(crate) holds_memories: fn(&Path) -> bool,
-    /// The name of the folder a workspace holds this format's memory in, when it is inside
-    /// the workspace (`.memory`).
-    pub(crate) inside_workspace: Option<&'static str>,
-}
-
-/// Every format, asked in this order when a folder's format is not given: the first that
-/// recognises the folder opens it. `.memory` comes first, as its manifest is the stricter sign.
-pub(crate) const FORMATS: &[Registered] = &[
-    Registered {
-        format: Format::Memory,
-        recognize: super::memory::recognize,
-        open: super::memory::open,
-        known: super::memory::discover::known,
-        look: super::memory::discover::look,
-        in_workspace: super::memory::in_workspace,
-        holds_memories: |_| true,
-        inside_workspace: Some(crate::store::MEMORY_DIR),
-    },
-    Registered {
-        format: Format::Claude,
-        recognize: super::claude::recognize,
-        open: super::claude::open,
-        known: super::claude::discover::known,
-        look: super::claude::discover::look,
-        in_workspace: super::claude::in_workspace,
-        holds_memories: super::claude::holds_memories,
-        inside_workspace: None,
-    },
-];
-
-/// The registered `format`, refused in words when no backend serves it.
-pub(crate) fn registered(format: Format) -> Result<&'static Registered, FormatError> {
-    FORMATS
-        .iter()
-        .find(|r| r.format == format)
-        .ok_or_else(|| FormatError::refused(format!("no backend for {}", format.describe())))
-}
-
 /// Opens the memory folder `dir` itself, in `format` or the one it is recognised as.
 pub fn open(
     dir: &Path,
@@ -113,7 +69,11 @@ pub fn open(
     }
     let registered = match format {
         Some(format) => Some(registered(format)?),
-        None => recognize(dir)?,
+        None => match detect(dir) {
+            Detected::Format(format) => Some(registered(format)?),
+            Detected::Refused(why) => return Err(FormatError::Refused(why)),
+            Detected::Unknown => None,
+        },
     };
     let registered = registered.ok_or_else(|| {
         FormatError::refused(format!(
@@ -214,76 +174,50 @@ pub fn open_workspace(
     Ok(found(open, Vec::new(), false))
 }
 
-/// The first registered format that recognises `dir`; refused when one says it must not be
-/// touched.
-fn recognize(dir: &Path) -> Result<Option<&'static Registered>, FormatError> {
-    for registered in FORMATS {
-        match (registered.recognize)(dir) {
-            Recognized::Yes => return Ok(Some(registered)),
-            Recognized::No => {}
-            Recognized::Refused(why) => return Err(FormatError::Refused(why)),
-        }
+impl Clone for Open {
+    fn clone(&self) -> Self {
+        self.engine.reopen()
     }
-    Ok(None)
 }
 
 impl Open {
-    /// The folder through its format's backend: what every command reads and writes by.
-    pub fn backend(&self) -> Box<dyn Backend + '_> {
-        match self {
-            Self::Memory(store) => Box::new(MemoryBackend::new(store)),
-            Self::Claude(folder) => Box::new(ClaudeBackend::new(folder)),
+    /// `engine`'s folder, open: how a backend makes an `Open` of its engine.
+    pub(crate) fn new(engine: impl Engine) -> Self {
+        Self {
+            engine: Box::new(engine),
         }
     }
 
+    /// The folder through its format's backend: what every command reads and writes by.
+    pub fn backend(&self) -> Box<dyn Backend + '_> {
+        self.engine.backend()
+    }
+
     pub fn format(&self) -> Format {
-        match self {
-            Self::Memory(_) => Format::Memory,
-            Self::Claude(_) => Format::Claude,
-        }
+        self.engine.backend().format()
     }
 
     /// The memory folder itself (`<workspace>/.memory`, or the Claude Code folder).
     pub fn root(&self) -> &Path {
-        match self {
-            Self::Memory(store) => store.root(),
-            Self::Claude(folder) => folder.root(),
-        }
+        self.engine.root()
     }
 
-    pub fn store(&self) -> Option<&Store> {
-        match self {
-            Self::Memory(store) => Some(store),
-            Self::Claude(_) => None,
-        }
-    }
-
-    pub fn claude(&self) -> Option<&ClaudeFolder> {
-        match self {
-            Self::Memory(_) => None,
-            Self::Claude(folder) => Some(folder),
-        }
+    /// The folder's engine when it is an `E` (a [`Store`](crate::store::Store), a
+    /// [`ClaudeFolder`](crate::claude::ClaudeFolder)), for what only that engine's own API
+    /// does; `None` on a folder of another format.
+    pub fn engine<E: Any>(&self) -> Option<&E> {
+        let engine: &dyn Any = &*self.engine;
+        engine.downcast_ref()
     }
 
     /// The same folder, telling `notice` when a change waits for another writer's lock.
     pub fn with_lock_notice(self, notice: Option<WaitNotice>) -> Self {
-        match self {
-            Self::Memory(store) => Self::Memory(store.with_lock_notice(notice)),
-            Self::Claude(folder) => {
-                let timeout = folder.lock_wait().timeout;
-                Self::Claude(
-                    folder.with_lock_wait(crate::claude::LockWaitPolicy { timeout, notice }),
-                )
-            }
-        }
+        self.engine.with_lock_notice(notice)
     }
 
     /// What a lock wait is about, as a person knows the folder: `.memory`, or the folder.
     pub fn lock_label(&self) -> String {
-        match self {
-            Self::Memory(_) => crate::store::MEMORY_DIR.to_owned(),
-            Self::Claude(folder) => folder.root().display().to_string(),
-        }
+        self.engine.lock_label()
     }
 
     /// Opens the folder a row of `memwb sets` names.

@@ -376,13 +376,13 @@ mod tests {
         .expect("write index");
         let limits = crate::claude::LoadLimits::default();
         let folder = crate::claude::ClaudeFolder::open(dir.path(), limits).expect("open");
-        (dir, Open::Claude(folder))
+        (dir, Open::from(folder))
     }
 
     #[test]
     fn a_commit_reads_only_what_it_changed_on_top_of_the_shown_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let open = Open::Memory(store);
+        let open = Open::from(store);
         let done = add("three").run_from(&open, Some((&shown.clone().into(), 7)));
         assert!(done.result.is_ok(), "{:?}", done.result);
         assert_eq!(done.read_from, Some(7));
@@ -401,7 +401,7 @@ mod tests {
     #[test]
     fn a_reload_reads_everything_even_on_top_of_a_reading() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let open = Open::Memory(store.clone());
+        let open = Open::from(store.clone());
         let done = Job::Reload.run_from(&open, Some((&shown.clone().into(), 0)));
         assert_eq!(done.read_from, None);
         assert_eq!(*inspection_after(&done), store.inspect());
@@ -411,7 +411,7 @@ mod tests {
     #[test]
     fn a_jobs_reading_yields_to_one_the_watcher_delivered_while_it_ran() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let open = Open::Memory(store.clone());
+        let open = Open::from(store.clone());
         // The watcher delivered nothing meanwhile: the job's reading is shown.
         let reading = Shown::from(shown.clone());
         let mut app = App::new(open.clone(), reading.clone(), Theme::plain());
@@ -457,7 +457,7 @@ mod tests {
             file: "three.md".into(),
             after: "---\nname: three\n---\n".into(),
         });
-        let done = file_edit.run(&Open::Memory(store.clone()));
+        let done = file_edit.run(&Open::from(store.clone()));
         let error = done.result.expect_err("a proposal's file on a .memory set");
         assert!(error.message.contains("nothing was written"), "{error:?}");
         assert_eq!(store.inspect().valid_records().count(), 2);
@@ -466,7 +466,7 @@ mod tests {
     #[test]
     fn one_job_runs_on_either_format_through_its_backend() {
         let (_dir, store, shown) = edited_behind_the_reading();
-        let memory = Open::Memory(store);
+        let memory = Open::from(store);
         let bound = Job::Reload.bind(&memory, (shown.clone().into(), 0));
         let done = bound();
         assert!(
@@ -497,7 +497,7 @@ mod tests {
     fn a_job_that_only_reads_reads_neither_the_folder_nor_the_journal_after_it() {
         for (_dir, open) in [folder_of_one_topic(), {
             let (dir, store, _) = edited_behind_the_reading();
-            (dir, Open::Memory(store))
+            (dir, Open::from(store))
         }] {
             let done = Job::PlanIndexFix.run(&open);
             assert!(done.result.is_ok(), "{:?}", done.result);

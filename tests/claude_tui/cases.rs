@@ -28,11 +28,11 @@ fn save_postgres_case(dir: &Path, h: &mut Harness) -> (std::path::PathBuf, Strin
     let folder = h
         .app
         .backend
-        .claude()
+        .engine::<memwb::claude::ClaudeFolder>()
         .expect("a Claude Code folder")
         .clone();
     let evaluation =
-        memwb::eval::FolderEval::open(&memwb::formats::Open::Claude(folder)).expect("state");
+        memwb::eval::FolderEval::open(&memwb::formats::Open::from(folder)).expect("state");
     assert!(
         evaluation.state().dir().starts_with(dir.join("state")),
         "the cases live in the state directory, outside the folder"
@@ -87,7 +87,7 @@ fn a_journaled_change_that_breaks_a_case_is_named_by_its_entry() {
     let folder = h
         .app
         .backend
-        .claude()
+        .engine::<memwb::claude::ClaudeFolder>()
         .expect("a Claude Code folder")
         .clone();
     let base = std::fs::read_to_string(&file).expect("read");
@@ -126,7 +126,7 @@ fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_befor
     let folder = h
         .app
         .backend
-        .claude()
+        .engine::<memwb::claude::ClaudeFolder>()
         .expect("a Claude Code folder")
         .clone();
     let before = std::fs::read_to_string(&file).expect("read");

@@ -9,7 +9,7 @@ fn file_from_outside(h: &mut Harness, files: Vec<FileImage>) -> String {
     let folder = h
         .app
         .backend
-        .claude()
+        .engine::<memwb::claude::ClaudeFolder>()
         .expect("a Claude Code folder")
         .clone();
     let new = NewFiles {

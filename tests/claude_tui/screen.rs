@@ -156,14 +156,14 @@ fn the_sets_view_lists_and_opens_either_format() {
             .expect("record"),
         ])
         .expect("seed");
-    let other = row(Format::Memory, store.root());
-    let here = row(Format::Claude, h.app.backend.root());
+    let other = row(memwb::formats::memory::FORMAT, store.root());
+    let here = row(memwb::formats::claude::FORMAT, h.app.backend.root());
     h.send(Event::Sets(vec![other.clone(), here]));
     assert_eq!(h.app.sets.selected, 1, "the open folder is selected");
     assert!(h.screen().contains("ws/.memory"), "{}", h.screen());
     h.press(KeyCode::Up);
     h.press(KeyCode::Enter);
-    assert_eq!(h.app.backend.format(), Format::Memory);
+    assert_eq!(h.app.backend.format(), memwb::formats::memory::FORMAT);
     assert!(memwb::formats::claude::shown_topics(&h.app.shown).is_none());
     assert_eq!(h.app.view, View::Panes);
     let screen = h.screen();
@@ -174,13 +174,13 @@ fn the_sets_view_lists_and_opens_either_format() {
     h.keys("S");
     assert_eq!(h.app.view, View::Sets);
     let claude = row(
-        Format::Claude,
+        memwb::formats::claude::FORMAT,
         &dir.path().join("memory").canonicalize().expect("real"),
     );
     h.send(Event::Sets(vec![other, claude]));
     h.press(KeyCode::Down);
     h.press(KeyCode::Enter);
-    assert_eq!(h.app.backend.format(), Format::Claude);
+    assert_eq!(h.app.backend.format(), memwb::formats::claude::FORMAT);
     assert!(h.screen().contains("Topic files (9)"), "{}", h.screen());
     h.keys("S");
     h.press(KeyCode::Esc);

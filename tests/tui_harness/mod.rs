@@ -91,9 +91,9 @@ impl Harness {
         let store = Store::open(&workspace, options).expect("open");
         let workspace = store.workspace().to_owned();
         let inspection = Arc::new(store.inspect());
-        let review = Arc::new(Review::of(&memwb::formats::Open::Memory(store.clone())));
+        let review = Arc::new(Review::of(&memwb::formats::Open::from(store.clone())));
         let shown = memwb::formats::Shown::from(inspection);
-        let mut app = App::new(memwb::formats::Open::Memory(store), shown, Theme::plain());
+        let mut app = App::new(memwb::formats::Open::from(store), shown, Theme::plain());
         app.set_review(review, false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
         let mut h = Self {
@@ -138,7 +138,7 @@ impl Harness {
         let workspace = folder.root().to_owned();
         let snapshot = Arc::new(folder.read());
         let shown = memwb::formats::Shown::of_topics(&folder, snapshot);
-        let backend = memwb::formats::Open::Claude(folder.clone());
+        let backend = memwb::formats::Open::from(folder.clone());
         let mut app = App::new(backend.clone(), shown, Theme::plain());
         app.set_review(Arc::new(Review::of(&backend)), false);
         let terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
@@ -160,7 +160,7 @@ impl Harness {
         let folder = self
             .app
             .backend
-            .claude()
+            .engine::<memwb::claude::ClaudeFolder>()
             .expect("a Claude Code folder")
             .clone();
         let snapshot = Arc::new(folder.read());
@@ -197,7 +197,7 @@ impl Harness {
     pub fn store(&self) -> Store {
         self.app
             .backend
-            .store()
+            .engine::<Store>()
             .cloned()
             .expect("the harness opens .memory sets")
     }

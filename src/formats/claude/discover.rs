@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
+use super::FORMAT;
 use crate::claude::locate::{auto_memory_setting, process_env};
 use crate::claude::shape;
-use crate::formats::Format;
 use crate::formats::discover::{Entered, Look, Sightings};
 use crate::fs::subdirectories;
 
@@ -20,12 +20,12 @@ pub(crate) fn known(config: &Path, sightings: &mut dyn Sightings) {
             let slug = slug_dir
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned());
-            sightings.folder(Format::Claude, &memory, slug);
+            sightings.folder(FORMAT, &memory, slug);
         }
     }
     agent_group(&config.join("agent-memory"), true, sightings);
     if let Some(moved) = auto_memory_setting(&config.join("settings.json"), &process_env) {
-        sightings.folder(Format::Claude, &moved, None);
+        sightings.folder(FORMAT, &moved, None);
     }
 }
 
@@ -45,7 +45,7 @@ pub(crate) fn look(dir: Entered<'_>, sightings: &mut dyn Sightings) -> Look {
     if dir.name == ".claude" {
         for settings in ["settings.local.json", "settings.json"] {
             if let Some(moved) = auto_memory_setting(&dir.path.join(settings), &process_env) {
-                sightings.folder(Format::Claude, &moved, None);
+                sightings.folder(FORMAT, &moved, None);
             }
         }
     }
@@ -55,7 +55,7 @@ pub(crate) fn look(dir: Entered<'_>, sightings: &mut dyn Sightings) -> Look {
         shape::looks_like_memory(dir.path)
     };
     if is_folder {
-        sightings.folder(Format::Claude, dir.path, None);
+        sightings.folder(FORMAT, dir.path, None);
         return Look::Folder;
     }
     Look::Pass
@@ -73,7 +73,7 @@ fn is_agent_group(name: &str) -> bool {
 fn agent_group(group: &Path, made_by_agent: bool, sightings: &mut dyn Sightings) {
     for (agent, _) in subdirectories(group) {
         if made_by_agent || shape::looks_like_memory(&agent) {
-            sightings.folder(Format::Claude, &agent, None);
+            sightings.folder(FORMAT, &agent, None);
         }
     }
 }

@@ -53,7 +53,7 @@ pub(crate) fn in_workspace(
         .map(|why| format!("Claude Code does not use auto memory here: {why}"))
         .collect();
     Ok(InWorkspace::Found {
-        open: super::open(&location.folder, options)?,
+        open: super::open::open(&location.folder, options)?,
         notes,
     })
 }

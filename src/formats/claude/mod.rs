@@ -12,6 +12,7 @@ mod fix;
 pub mod journal;
 mod locate;
 mod maintain;
+mod open;
 mod project;
 mod review;
 mod session;
@@ -26,14 +27,13 @@ pub(crate) mod write;
 use std::path::Path;
 
 use super::{
-    AuditInputs, Backend, Capability, ChangeLock, Changed, Decided, Deduped, Detected, Edit,
-    EditorChange, Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns,
-    Open, OpenOptions, Proposals, Proposing, ReadError, Reading, Recognized, Replacement,
-    StatePlace, Summary, Written, detect,
+    AuditInputs, Backend, Capability, ChangeLock, Changed, Decided, Deduped, Edit, EditorChange,
+    Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns, Proposals,
+    Proposing, ReadError, Reading, Replacement, StatePlace, Summary, Written,
 };
 use crate::change;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::claude::{ClaudeFolder, LockWaitPolicy, audit};
+use crate::claude::{ClaudeFolder, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
@@ -41,26 +41,11 @@ use crate::review::{Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
 use crate::store::RecordInput;
 
-pub(crate) use locate::{holds_memories, in_workspace};
+pub(crate) use open::REGISTERED;
 pub use view::{ClaudeView, shown_topics};
 
-/// Any folder without a `manifest.json`.
-pub(crate) fn recognize(dir: &Path) -> Recognized {
-    match detect(dir) {
-        Detected::Format(Format::Claude) => Recognized::Yes,
-        _ => Recognized::No,
-    }
-}
-
-/// Opens the folder; its changes wait for the state lock as long as a `.memory` writer
-/// waits for its lock.
-pub(crate) fn open(dir: &Path, options: &OpenOptions) -> Result<Open, FormatError> {
-    let folder = ClaudeFolder::open(dir, options.claude)?;
-    Ok(Open::Claude(folder.with_lock_wait(LockWaitPolicy {
-        timeout: options.store.lock.timeout,
-        notice: None,
-    })))
-}
+/// Claude Code's auto memory, as `--format` takes it and JSON names it.
+pub const FORMAT: Format = Format::new("claude", "Claude Code auto memory");
 
 /// An open Claude Code folder.
 pub struct ClaudeBackend<'a> {
@@ -103,7 +88,7 @@ pub fn address<'a, T>(
 
 impl Backend for ClaudeBackend<'_> {
     fn format(&self) -> Format {
-        Format::Claude
+        FORMAT
     }
 
     fn root(&self) -> &Path {

@@ -186,6 +186,6 @@ fn changed_by(plan: &MemoryPlan) -> Changed {
 /// `MemorySession::new(folder)`: a session on a Claude Code folder.
 impl From<ClaudeFolder> for Box<dyn MemoryFolder> {
     fn from(folder: ClaudeFolder) -> Self {
-        Box::new(Open::Claude(folder))
+        Box::new(Open::from(folder))
     }
 }

@@ -2,9 +2,10 @@
 //! load limits MEMORY.md uses.
 
 use super::ClaudeBackend;
+use super::FORMAT;
 use super::project::{project_of, slug_of_folder};
 use crate::claude::{self, SizeUnit};
-use crate::formats::{Format, IndexUse, Summary};
+use crate::formats::{IndexUse, Summary};
 
 impl ClaudeBackend<'_> {
     pub(super) fn summarize(&self) -> Summary {
@@ -16,7 +17,7 @@ impl ClaudeBackend<'_> {
             .map_or((0, 0), |i| (i.counted_lines, i.counted_size));
         let has_index = !matches!(snapshot.index, claude::folder::IndexFile::Missing);
         let mut summary = Summary::counted(
-            Format::Claude,
+            FORMAT,
             self.folder.root().display().to_string(),
             snapshot.topics.len(),
             &claude::audit(&snapshot),

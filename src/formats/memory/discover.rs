@@ -1,8 +1,9 @@
 //! Where `.memory` folders are: a directory named `.memory` under a root, whatever it holds;
 //! one with another tool's manifest is reported as skipped.
 
+use super::FORMAT;
+use super::open::{ManifestSign, manifest_sign};
 use crate::formats::discover::{Entered, Look, Sightings};
-use crate::formats::{Detected, Format, detect};
 use crate::store::MEMORY_DIR;
 
 /// A `.memory` is the contract's folder (a manifest-less one is its empty set), unless it
@@ -11,17 +12,17 @@ pub(crate) fn look(dir: Entered<'_>, sightings: &mut dyn Sightings) -> Look {
     if dir.name != MEMORY_DIR {
         return Look::Pass;
     }
-    match detect(dir.path) {
-        Detected::Format(Format::Memory) => sightings.folder(Format::Memory, dir.path, None),
-        Detected::Format(_) => {
+    match manifest_sign(dir.path) {
+        ManifestSign::Contract => sightings.folder(FORMAT, dir.path, None),
+        ManifestSign::Absent => {
             let format = if crate::formats::claude::discover::holds_its_index(dir.path) {
-                Format::Claude
+                crate::formats::claude::FORMAT
             } else {
-                Format::Memory
+                FORMAT
             };
             sightings.folder(format, dir.path, None);
         }
-        Detected::Foreign { rule, .. } => sightings.skipped(
+        ManifestSign::Foreign { rule, .. } => sightings.skipped(
             dir.path,
             format!("manifest.json of another schema ({rule})"),
         ),

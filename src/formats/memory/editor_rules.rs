@@ -184,7 +184,7 @@ mod tests {
             seen: None,
             text: "---\nname: one\n".into(),
         };
-        let error = Open::Memory(store.clone())
+        let error = Open::from(store.clone())
             .backend()
             .apply_edit(&change)
             .expect_err("the text is no record file");

@@ -15,6 +15,7 @@ pub(crate) mod hints;
 pub mod journal;
 mod journaled;
 mod maintain;
+mod open;
 mod repair_target;
 mod review;
 mod session;
@@ -32,16 +33,15 @@ pub(crate) use dedupe::{already_filed, merged_draft};
 #[cfg(test)]
 pub(crate) use editor_rules::RECORD_RULES;
 pub use fix::dedupe_proposal;
+pub(crate) use open::REGISTERED;
 pub use view::shown_inspection;
 
 use std::path::Path;
 
-use super::open::InWorkspace;
 use super::{
-    AuditInputs, Backend, ChangeLock, Changed, Decided, Deduped, Detected, Edit, EditorChange,
-    Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Open, OpenOptions,
-    Proposals, Proposing, ReadError, Reading, Recognized, Replacement, StatePlace, Summary,
-    Written, detect,
+    AuditInputs, Backend, ChangeLock, Changed, Decided, Deduped, Edit, EditorChange, Filed,
+    FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Proposals, Proposing, ReadError,
+    Reading, Replacement, StatePlace, Summary, Written,
 };
 use crate::change;
 use crate::finding::Finding;
@@ -49,55 +49,10 @@ use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
-use crate::store::{MEMORY_DIR, RecordInput, Store, StoreError};
+use crate::store::{RecordInput, Store, StoreError};
 
-/// A folder whose `manifest.json` reads as the contract's manifest; one of another schema is
-/// refused (neither format may write there).
-pub(crate) fn recognize(dir: &Path) -> Recognized {
-    match detect(dir) {
-        Detected::Format(Format::Memory) => Recognized::Yes,
-        Detected::Format(_) => Recognized::No,
-        Detected::Foreign { manifest, rule } => Recognized::Refused(format!(
-            "{} is not a .memory manifest ({rule}), so {} is neither the .memory contract nor Claude Code auto memory; nothing was read or written (--format forces one)",
-            manifest.display(),
-            dir.display()
-        )),
-    }
-}
-
-/// Opens the set in `dir`, which must be a workspace's `.memory` (the store opens the
-/// workspace above it).
-pub(crate) fn open(dir: &Path, options: &OpenOptions) -> Result<Open, FormatError> {
-    let real = std::fs::canonicalize(dir)
-        .map_err(|e| FormatError::io(format!("resolve workspace {}", dir.display()), e))?;
-    let workspace = match real.file_name() {
-        Some(name) if name == MEMORY_DIR => real.parent().map(Path::to_owned),
-        _ => None,
-    };
-    let workspace = workspace.ok_or_else(|| {
-        FormatError::refused(format!(
-            "{} holds a .memory manifest but is not named .memory; open its workspace with -C instead",
-            dir.display()
-        ))
-    })?;
-    Ok(Open::Memory(Store::open(workspace, options.store.clone())?))
-}
-
-/// The workspace's `.memory`, which the store starts on its first write when it is not there.
-pub(crate) fn in_workspace(
-    workspace: &Path,
-    options: &OpenOptions,
-) -> Result<InWorkspace, FormatError> {
-    let store = Store::open(workspace, options.store.clone())?;
-    Ok(if store.root().exists() {
-        InWorkspace::Found {
-            open: Open::Memory(store),
-            notes: Vec::new(),
-        }
-    } else {
-        InWorkspace::Startable(Open::Memory(store))
-    })
-}
+/// The `.memory` contract, as `--format` takes it and JSON names it.
+pub const FORMAT: Format = Format::new("memory", ".memory contract");
 
 /// Why a `.memory` set has no outside changes to record.
 const NO_RECORDING: &str = "memwb journals every change it makes to a .memory set itself; recording changes made outside memwb is for Claude Code folders";
@@ -115,7 +70,7 @@ impl<'a> MemoryBackend<'a> {
 
 impl Backend for MemoryBackend<'_> {
     fn format(&self) -> Format {
-        Format::Memory
+        FORMAT
     }
 
     fn root(&self) -> &Path {

@@ -108,6 +108,6 @@ fn as_seen(current: &MemorySet, base: Vec<Record>) -> MemorySet {
 /// `MemorySession::new(store)`: a session on a `.memory` set.
 impl From<Store> for Box<dyn MemoryFolder> {
     fn from(store: Store) -> Self {
-        Box::new(Open::Memory(store))
+        Box::new(Open::from(store))
     }
 }

@@ -1,7 +1,8 @@
 //! A `.memory` set summed up: its inspection's findings, valid records and index budget.
 
+use super::FORMAT;
 use super::MemoryBackend;
-use crate::formats::{Format, IndexUse, Summary};
+use crate::formats::{IndexUse, Summary};
 
 impl MemoryBackend<'_> {
     pub(super) fn summarize(&self) -> Summary {
@@ -11,7 +12,7 @@ impl MemoryBackend<'_> {
             .and_then(|m| m.modified())
             .ok();
         Summary::counted(
-            Format::Memory,
+            FORMAT,
             self.store.root().display().to_string(),
             inspection.valid_records().count(),
             &inspection.findings(),

@@ -1,0 +1,148 @@
+//! A new format is one backend plus one registration (issue 23): outside a backend's folder
+//! (`src/formats/<name>/`), its engine (`src/store/`, `src/claude/`) and the registration
+//! (`src/formats/registry.rs`), no file enumerates the formats.
+
+use super::*;
+
+/// The registration: the one file above the backends that lists them.
+const REGISTRATION: &str = "src/formats/registry.rs";
+
+/// Where a format's own code lives: its backend (any folder under src/formats/) and its engine.
+const FORMAT_HOMES: [&str; 2] = ["src/store/", "src/claude/"];
+
+/// The files that still enumerate the formats outside the registration (as [`enumerations`]
+/// counts), and how many each holds: the engines' errors are told apart by variant
+/// (`error.rs`, `workbench.rs`), the Claude Code hook files through its backend's journal, a
+/// copy is filed through the Claude Code proposal's code, and `Shown` still names the Claude
+/// Code view. A count may only go down; a file that reaches none must leave the list.
+const FORMAT_ENUMERATIONS: [(&str, usize); 5] = [
+    ("src/agents/claude_code/answer/filing.rs", 7),
+    ("src/formats/copy.rs", 1),
+    ("src/formats/error.rs", 7),
+    ("src/formats/shown.rs", 1),
+    ("src/formats/workbench.rs", 2),
+];
+
+/// The types whose `Memory` variant is the `.memory` format: the format and the open folder
+/// (enums over the formats before the registration), the workbench's reading, the watchers'
+/// baseline, and `Self` inside them.
+const FORMAT_ENUMS: [&str; 6] = ["Format", "Open", "Detected", "Shown", "Seen", "Self"];
+
+/// A format enumerated in a file's code (comments, strings and the test module left out): a
+/// variant named for a format (`Format::Memory`, `Self::Claude`, `Shown::Memory`), a path into
+/// a backend's module (`formats::claude`, `super::memory`), or a backend's type
+/// (`MemoryBackend`, `ClaudeBackend`).
+fn enumerations(text: &str) -> usize {
+    let path =
+        regex::Regex::new(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*::\s*(Memory|Claude|memory|claude)\b")
+            .expect("the pattern");
+    let backend = regex::Regex::new(r"\b(MemoryBackend|ClaudeBackend)\b").expect("the pattern");
+    let mut count = 0;
+    for (_, line) in code_lines(text) {
+        let code = without_strings(&line);
+        for found in path.captures_iter(&code) {
+            let (head, format) = (&found[1], &found[2]);
+            // `Claude` is only ever a format; `Memory` is one where the type is one over the
+            // formats (the workbench's `Selected::Memory` is a memory row).
+            let variant = (format == "Claude" && head.starts_with(char::is_uppercase))
+                || (format == "Memory" && FORMAT_ENUMS.contains(&head));
+            let module =
+                matches!(head, "formats" | "super") && format.starts_with(char::is_lowercase);
+            if variant || module {
+                count += 1;
+            }
+        }
+        count += backend.find_iter(&code).count();
+    }
+    count
+}
+
+/// `line` with its string literals' contents left out.
+fn without_strings(line: &str) -> String {
+    let mut code = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '"' if !escaped => in_string = !in_string,
+            _ if !in_string => code.push(c),
+            _ => {}
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    code
+}
+
+/// Whether `file` is a format's own: its backend's folder or its engine, or the registration.
+fn is_a_formats_own(file: &str) -> bool {
+    let in_backend = file
+        .strip_prefix("src/formats/")
+        .is_some_and(|rest| rest.contains('/'));
+    in_backend || file == REGISTRATION || FORMAT_HOMES.iter().any(|home| file.starts_with(home))
+}
+
+#[test]
+fn no_file_enumerates_the_formats_outside_the_registration() {
+    let mut report = Vec::new();
+    let mut seen = BTreeSet::new();
+    for source in sources() {
+        if is_a_formats_own(&source.file) {
+            continue;
+        }
+        let count = enumerations(&source.text);
+        let allowed = FORMAT_ENUMERATIONS
+            .iter()
+            .find(|(file, _)| *file == source.file)
+            .map(|(_, n)| *n);
+        if allowed.is_some() {
+            seen.insert(source.file.clone());
+        }
+        match allowed {
+            None if count > 0 => report.push(format!(
+                "{} enumerates the formats {count} times: ask the backend (formats::Backend, \
+                 formats::Open), or register the format in {REGISTRATION}",
+                source.file
+            )),
+            Some(n) if count > n => report.push(format!(
+                "{} enumerates the formats {count} times, {n} allowed: ask the backend",
+                source.file
+            )),
+            Some(n) if count < n => report.push(format!(
+                "{} enumerates the formats {count} times now: lower its count in \
+                 FORMAT_ENUMERATIONS from {n}",
+                source.file
+            )),
+            _ => {}
+        }
+    }
+    for (file, _) in FORMAT_ENUMERATIONS {
+        if !seen.contains(file) {
+            report.push(format!(
+                "{file} is gone: remove it from FORMAT_ENUMERATIONS"
+            ));
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn enumerations_count_variants_backend_paths_and_types_only() {
+    let text = "// Format::Memory in a comment\n\
+                let a = Format::Memory; let b = Self::Claude(x); let c = \"Open::Claude\";\n\
+                use super::memory::REGISTERED; let d = crate::formats::claude::FORMAT;\n\
+                let e = memory::Memory::new(); let f = crate::claude::ClaudeFolder::open(p);\n\
+                let g = MemoryBackend::new(s); let h = crate::store::memory_dir;\n\
+                let i = Selected::Memory; let j = Cause::Claude(e);\n\
+                #[cfg(test)]\nmod tests { use Open::Memory; }\n";
+    assert_eq!(enumerations(text), 6);
+}
+
+#[test]
+fn a_formats_own_files_are_its_folder_its_engine_and_the_registration() {
+    assert!(is_a_formats_own("src/formats/claude/open.rs"));
+    assert!(is_a_formats_own("src/formats/memory/journal/undo.rs"));
+    assert!(is_a_formats_own("src/store/mod.rs"));
+    assert!(is_a_formats_own(REGISTRATION));
+    assert!(!is_a_formats_own("src/formats/open.rs"));
+    assert!(!is_a_formats_own("src/tui/app.rs"));
+}
