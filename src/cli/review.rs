@@ -106,8 +106,8 @@ pub(super) struct RejectArgs {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct LogArgs {
-    /// Print a JSON array of the entries {"id","at","op","who","before","after","proposal",
-    /// "reason","undoes"} (on a Claude Code folder also "files": [{"file","before","after"}]).
+    /// Print a JSON array of the entries {"id","at","op","who","summary","memories","files",
+    /// "proposal","reason","undoes"}, the same on every format (docs/cli.md).
     #[arg(long)]
     pub(super) json: bool,
     /// Only the newest N entries (the journal is then read from its end only that far).
