@@ -4,6 +4,7 @@
 //! was; a ready proposal has nothing to rebase. Nothing is written to the memories by a rebase.
 
 use super::{add, approve_in_workbench, kept_files, workbench};
+use crate::common::cli::add_args;
 use crate::common::formats::{BOTH, Folder};
 
 /// Files `reply` through `propose import` and returns the proposal's id.
@@ -129,6 +130,49 @@ fn b_on_a_ready_proposal_says_there_is_nothing_to_rebase_on_both_formats() {
         );
         assert_eq!(proposal_bytes(&folder, &id), kept, "{format:?}");
         said.push(status.replace(&id, "ID"));
+    }
+    assert_eq!(said[0], said[1], "one wording on both formats");
+}
+
+/// A stale dedupe proposal whose draft nobody edited is rebased by `b` with its draft
+/// recomputed, and the status line says so in one wording on both formats, naming memories
+/// (not a format's records or files).
+#[test]
+fn a_recomputed_dedupe_draft_is_told_in_one_wording_on_both_formats() {
+    const RECOMPUTED: &str = "the merged draft was recomputed from the current memories";
+    let mut said = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add_args(
+            "tabs-indentation",
+            "User prefers tabs for indentation",
+            "Use tabs.",
+        ));
+        folder.ok(&add_args(
+            "indentation-tabs",
+            "Indentation with tabs preferred by user",
+            "Tabs, not spaces.",
+        ));
+        let id = folder.ok(&["propose", "dedupe"]).trim().to_owned();
+        assert!(!id.is_empty(), "{format:?}: a dedupe proposal is filed");
+        folder.ok(&["set", "indentation-tabs", "--body", "Tabs, never spaces."]);
+
+        let mut h = workbench(&folder);
+        h.keys("p");
+        h.keys("b");
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.starts_with(&format!("proposal {id} rebased")),
+            "{format:?}: {status}"
+        );
+        let told = status
+            .split([';', ':', '('])
+            .map(str::trim)
+            .find(|part| part.contains("merged draft"))
+            .unwrap_or_else(|| panic!("{format:?}: no word of the draft: {status}"))
+            .to_owned();
+        assert_eq!(told, RECOMPUTED, "{format:?}: {status}");
+        said.push(told);
     }
     assert_eq!(said[0], said[1], "one wording on both formats");
 }

@@ -9,4 +9,6 @@ mod rebase;
 
 pub use super::filed::*;
 pub use rebase::Rebased;
-pub(crate) use rebase::{NOTHING_TO_MERGE, Replanning, rebase, refused};
+pub(crate) use rebase::{
+    DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Replanning, rebase, refused,
+};

@@ -61,3 +61,11 @@ pub(crate) fn refused(id: &str, rule: &str) -> ReviewError {
 /// Why a dedupe proposal with one member left is not rebased.
 pub(crate) const NOTHING_TO_MERGE: &str =
     "fewer than two of its near-duplicates are left: nothing to merge; reject it";
+
+/// What a rebase tells of a dedupe draft nobody edited, on every format.
+pub(crate) const DRAFT_RECOMPUTED: &str =
+    "the merged draft was recomputed from the current memories";
+
+/// What a rebase tells of a dedupe draft a reviewer edited, on every format.
+pub(crate) const DRAFT_EDIT_KEPT: &str =
+    "your edit of the merged draft is kept: check it against the memories it merges";

@@ -61,7 +61,7 @@ pub enum Action {
     Undo,
     Mark,
     ToggleDecided,
-    /// Re-plan the selected stale proposal against the current records.
+    /// Re-plan the selected stale proposal against the current memories.
     Rebase,
     /// The Manifest: list the selected unlisted record file in the set.
     Adopt,

@@ -18,7 +18,8 @@ use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::proposal::images::{self, Change, change};
 use crate::review::proposal::{
-    self, NOTHING_TO_MERGE, Proposal, Rebased, Replanning, State, refused, rewrite_in,
+    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased, Replanning,
+    State, refused, rewrite_in,
 };
 use crate::review::state::StateDir;
 
@@ -67,15 +68,13 @@ impl Replanning for Files<'_> {
                 if now.len() < 2 {
                     return Err(refuse(NOTHING_TO_MERGE.into()));
                 }
-                changes.push("the merged draft was recomputed from the current files".into());
+                changes.push(DRAFT_RECOMPUTED.into());
                 let members: Vec<&TopicText> = now.iter().collect();
                 merged(&members, Timestamp::now())?
             }
             None => {
                 if proposal.origin.source == "dedupe" {
-                    changes.push(
-                        "your edit of the merged draft is kept: check it against the files".into(),
-                    );
+                    changes.push(DRAFT_EDIT_KEPT.into());
                 }
                 let mut files = Vec::new();
                 for image in &proposal.files {

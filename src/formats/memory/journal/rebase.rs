@@ -16,7 +16,8 @@ use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
 use crate::review::proposal::{
-    self, NOTHING_TO_MERGE, Plan, Proposal, Rebased, Replanning, State, refused, rewrite,
+    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Plan, Proposal, Rebased, Replanning,
+    State, refused, rewrite,
 };
 use crate::store::{MemorySet, Record, Store};
 
@@ -141,10 +142,10 @@ fn redraft(
         .filter(|base| base.len() >= 2)
         .map(|base| merged_draft(&base));
     if records.len() == 1 && drafted_from.as_ref() == records.first() {
-        changes.push("the merged draft was recomputed from the current records".into());
+        changes.push(DRAFT_RECOMPUTED.into());
         Ok(vec![merged_draft(&sources)])
     } else {
-        changes.push("your edit of the merged draft is kept: check it against the sources".into());
+        changes.push(DRAFT_EDIT_KEPT.into());
         Ok(records)
     }
 }
