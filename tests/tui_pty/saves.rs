@@ -60,7 +60,9 @@ fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
     pty.wait_for("Save eval case");
     pty.wait_for("expect> no-mocked-database");
     pty.send(b"\r");
-    pty.wait_for("save eval case 'integration tests': done");
+    // Both messages are waited for in the M log, which keeps them, not on the status line,
+    // which the next message replaces (within one chunk of output under load).
+    wait_logged(&mut pty, "save eval case 'integration tests': done");
     let cases = memwb_cli(ws.path(), &["eval", "ls", "--json"]);
     let cases: serde_json::Value = serde_json::from_slice(&cases.stdout).expect("json");
     assert_eq!(
@@ -69,9 +71,10 @@ fn a_case_saved_from_the_query_pane_is_announced_when_an_edit_breaks_it() {
     );
 
     let entry = redescribe_by_cli(ws.path());
-    pty.wait_for(&format!(
-        "eval: 'integration tests' no longer selects no-mocked-database since #{entry}"
-    ));
+    wait_logged(
+        &mut pty,
+        &format!("eval: 'integration tests' no longer selects no-mocked-database since #{entry}"),
+    );
     pty.send(b"q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
