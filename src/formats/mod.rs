@@ -463,9 +463,6 @@ pub(crate) fn set_summary(before: &str, after: &str) -> String {
 /// What a front end may do with a folder that not every format supports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Capability {
-    /// Hand a memory's file to the person's own editor (`$VISUAL`/`$EDITOR`) and write back
-    /// what they saved.
-    ExternalEdit,
     /// List a file of the folder that is not in the set into the set, bytes untouched.
     Adopt,
     /// Journal the changes other programs make to the folder, so that they can be undone
@@ -474,11 +471,7 @@ pub enum Capability {
 }
 
 impl Capability {
-    pub const ALL: [Capability; 3] = [
-        Capability::ExternalEdit,
-        Capability::Adopt,
-        Capability::RecordOutsideChanges,
-    ];
+    pub const ALL: [Capability; 2] = [Capability::Adopt, Capability::RecordOutsideChanges];
 }
 
 /// A folder as its backend reads it.

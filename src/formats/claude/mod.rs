@@ -199,7 +199,7 @@ impl Backend for ClaudeBackend<'_> {
 
     fn lacks(&self, capability: Capability) -> Option<&'static str> {
         Some(match capability {
-            Capability::RecordOutsideChanges | Capability::ExternalEdit => return None,
+            Capability::RecordOutsideChanges => return None,
             Capability::Adopt => {
                 "a Claude Code folder has no file outside its set: every topic file is a memory (fixing MEMORY.md lists one it misses)"
             }

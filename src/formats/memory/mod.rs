@@ -224,7 +224,7 @@ impl Backend for MemoryBackend<'_> {
     fn lacks(&self, capability: super::Capability) -> Option<&'static str> {
         match capability {
             super::Capability::RecordOutsideChanges => Some(NO_RECORDING),
-            super::Capability::ExternalEdit | super::Capability::Adopt => None,
+            super::Capability::Adopt => None,
         }
     }
 

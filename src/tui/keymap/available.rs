@@ -124,9 +124,7 @@ impl KeyState {
                 Selected::Broken => None,
                 _ => self.not_a_memory(),
             },
-            Action::EditExternal => self
-                .lacks(Capability::ExternalEdit)
-                .or_else(|| self.not_a_memory()),
+            Action::EditExternal => self.not_a_memory(),
             Action::Delete => match self.selected {
                 Selected::Broken => None,
                 Selected::Unlisted | Selected::Temp if self.manifest_unreadable => {
