@@ -40,7 +40,7 @@ pub(super) enum ProposeSource {
 
 #[derive(clap::Args, Debug)]
 pub(super) struct ConsolidateProposalArgs {
-    /// The candidates (default: every record in the set).
+    /// The candidates (default: every memory in the set).
     #[arg(value_name = "NAME")]
     pub(super) names: Vec<String>,
     #[command(flatten)]
@@ -71,7 +71,7 @@ pub(super) struct ImportArgs {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub(super) enum KindArg {
-    /// An array of new records.
+    /// An array of new memories.
     Extraction,
     /// {"source_names":[...],"records":[...]}.
     Consolidation,

@@ -44,6 +44,18 @@ struct UnreadableLine<'a> {
 }
 
 fn human(change: &Change) -> String {
+    human_line(
+        change.at_ms,
+        [
+            ("added", &change.added),
+            ("removed", &change.removed),
+            ("changed", &change.changed),
+        ],
+    )
+}
+
+/// The line said of a change at `at_ms`: each non-empty list of names under its label.
+fn human_line(at_ms: i64, lists: [(&str, &[String]); 3]) -> String {
     let list = |names: &[String]| {
         names
             .iter()
@@ -52,19 +64,15 @@ fn human(change: &Change) -> String {
             .join(", ")
     };
     let mut parts = Vec::new();
-    for (label, names) in [
-        ("added", &change.added),
-        ("removed", &change.removed),
-        ("changed", &change.changed),
-    ] {
+    for (label, names) in lists {
         if !names.is_empty() {
             parts.push(format!("{label}: {}", list(names)));
         }
     }
     if parts.is_empty() {
-        parts.push("no record changed".into());
+        parts.push("no memory changed".into());
     }
-    format!("{} {}", format_ms(change.at_ms), parts.join("; "))
+    format!("{} {}", format_ms(at_ms), parts.join("; "))
 }
 
 fn unreadable(line: &UnreadableLine<'_>, json: bool) -> anyhow::Result<String> {
@@ -147,4 +155,20 @@ fn watch(backend: &dyn Backend, json: bool) -> anyhow::Result<u8> {
         }
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A change that names no memory says so in the product's word on both formats (the
+    /// line is format-neutral): "memory", not a `.memory` set's "record".
+    #[test]
+    fn a_change_naming_no_memory_says_no_memory_changed() {
+        let line = human_line(0, [("added", &[]), ("removed", &[]), ("changed", &[])]);
+        assert!(line.ends_with(" no memory changed"), "{line}");
+        let named = ["beta".to_owned()];
+        let line = human_line(0, [("added", &named), ("removed", &[]), ("changed", &[])]);
+        assert!(line.ends_with(" added: beta"), "{line}");
+    }
 }

@@ -269,9 +269,9 @@ fn a_missing_or_taken_name_is_refused_in_one_wording_on_both_formats() {
     }
 }
 
-/// Every command both formats run says "memory" in its help, as the workbench does: no
-/// `.memory` noun ("record", "manifest", "transaction", "commit") on a command a Claude Code
-/// folder runs too (`repair`, which mends a manifest entry, is the `.memory` set's own). JSON
+/// Every command (and `propose`'s subcommands) both formats run says "memory" in its help, as
+/// the workbench does: no `.memory` noun ("record", "manifest", "transaction", "commit") on a
+/// command a Claude Code folder runs too (`repair`, which mends a manifest entry, is the `.memory` set's own). JSON
 /// keys in quotes and the global options, which name each format's limits, are not read.
 #[test]
 fn every_command_s_help_says_memory_on_both_formats() {
@@ -288,6 +288,10 @@ fn every_command_s_help_says_memory_on_both_formats() {
         "select",
         "eval",
         "propose",
+        "propose consolidate",
+        "propose extract",
+        "propose import",
+        "propose dedupe",
         "proposals",
         "approve",
         "reject",
@@ -306,7 +310,9 @@ fn every_command_s_help_says_memory_on_both_formats() {
         let folder = Folder::new(format);
         let mut said = Vec::new();
         for command in commands {
-            let help = folder.ok(&[command, "--help"]);
+            let mut args: Vec<&str> = command.split(' ').collect();
+            args.push("--help");
+            let help = folder.ok(&args);
             let own = help.split("Global options:").next().unwrap_or_default();
             for line in own.lines() {
                 let line = quoted.replace_all(line, "");
