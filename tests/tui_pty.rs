@@ -177,6 +177,47 @@ impl Drop for Pty {
     }
 }
 
+/// Pumps the terminal until `ready` holds for the screen (under a deadline).
+fn wait_until(pty: &mut Pty, ready: impl Fn(&str) -> bool) {
+    let deadline = Instant::now() + WAIT;
+    while !ready(&pty.screen()) {
+        assert!(Instant::now() < deadline, "screen:\n{}", pty.screen());
+        pty.pump(Duration::from_millis(50));
+    }
+}
+
+/// Opens the `M` log and waits until it holds a message that starts with `text` (the log is
+/// drawn afresh as messages come), then closes it.
+fn wait_logged(pty: &mut Pty, text: &str) {
+    pty.send(b"M");
+    pty.wait_for("Messages, newest first");
+    let line = format!("│{text}");
+    wait_until(pty, |screen| screen.lines().any(|l| l.contains(&line)));
+    close_log(pty);
+}
+
+/// The messages in the `M` log that start with `text`.
+fn logged(pty: &mut Pty, text: &str) -> usize {
+    pty.send(b"M");
+    pty.wait_for("Messages, newest first");
+    let count = pty
+        .screen()
+        .lines()
+        .filter(|line| line.contains(&format!("│{text}")))
+        .count();
+    close_log(pty);
+    count
+}
+
+fn close_log(pty: &mut Pty) {
+    pty.send(b"?"); // closes the log (Esc would run into the next key as Alt)
+    let deadline = Instant::now() + WAIT;
+    while pty.screen().contains("Messages, newest first") {
+        assert!(Instant::now() < deadline, "the log stays open");
+        pty.pump(Duration::from_millis(50));
+    }
+}
+
 fn workspace(records: Vec<Record>) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("dir");
     Store::open(dir.path(), StoreOptions::default())
