@@ -233,15 +233,16 @@ fn a_proposal_filed_elsewhere_appears_live_and_a_approves_it() {
     );
     let id = String::from_utf8_lossy(&out.stdout).trim().to_owned();
     assert_eq!(id.len(), 12, "{id}");
-    // announced without a key press
-    pty.wait_for(&format!("new proposal: {id} (add gamma)"));
+    // announced without a key press (said in the M log, which keeps it: the status line keeps
+    // a message only until the next one, within one chunk of output under load)
+    wait_logged(&mut pty, &format!("new proposal: {id} (add gamma)"));
     pty.send(b"p");
     pty.wait_for("Proposals (1 pending, 0 decided)");
     pty.wait_for("── new memory");
     pty.send(b"a");
     pty.wait_for(&format!("Approve proposal {id}?"));
     pty.send(b"y");
-    pty.wait_for(&format!("approve {id}: written (added gamma)"));
+    wait_logged(&mut pty, &format!("approve {id}: written (added gamma)"));
     let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
     let names: Vec<String> = store
         .records()
