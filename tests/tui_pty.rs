@@ -177,6 +177,29 @@ impl Drop for Pty {
     }
 }
 
+/// The body of `name` once it is `expected`, pumping the terminal meanwhile (under a deadline).
+fn wait_for_body(pty: &mut Pty, ws: &Path, name: &str, expected: &str) {
+    let deadline = Instant::now() + WAIT;
+    while body_of(ws, name) != expected {
+        assert!(
+            Instant::now() < deadline,
+            "{name} is {:?}; screen:\n{}",
+            body_of(ws, name),
+            pty.screen()
+        );
+        pty.pump(Duration::from_millis(50));
+    }
+}
+
+/// Waits until the editor on `name` has saved `expected` and closed (the save's result
+/// handled): states that persist, unlike the status line saying so, which the next message
+/// replaces.
+fn wait_saved(pty: &mut Pty, ws: &Path, name: &str, expected: &str) {
+    wait_for_body(pty, ws, name, expected);
+    let editor = format!("Edit {name}");
+    wait_until(pty, |screen| !screen.contains(&editor));
+}
+
 /// Pumps the terminal until `ready` holds for the screen (under a deadline).
 fn wait_until(pty: &mut Pty, ready: impl Fn(&str) -> bool) {
     let deadline = Instant::now() + WAIT;

@@ -44,8 +44,13 @@ fn typing_over_1_kib_at_once_arrives_whole() {
     let mut bytes = typed.clone().into_bytes();
     bytes.push(0x13); // Ctrl-S, right behind the text
     pty.send(&bytes);
-    pty.wait_for("save alpha: written");
-    assert_eq!(body_of(ws.path(), "alpha"), format!("{typed}end"));
+    wait_saved(&mut pty, ws.path(), "alpha", &format!("{typed}end"));
+    assert_eq!(
+        logged(&mut pty, "save alpha: written"),
+        1,
+        "{}",
+        pty.screen()
+    );
     pty.send(b"q");
     assert!(pty.wait_exit().success());
 }
@@ -83,10 +88,17 @@ fn a_10_kb_paste_arrives_whole_and_a_paste_saves() {
     bytes.extend_from_slice(fits.as_bytes());
     bytes.extend_from_slice(b"\x1b[201~\x13");
     pty.send(&bytes);
-    pty.wait_for("save alpha: written");
+    wait_saved(
+        &mut pty,
+        ws.path(),
+        "alpha",
+        &format!("{}end", "line of text\n".repeat(150)),
+    );
     assert_eq!(
-        body_of(ws.path(), "alpha"),
-        format!("{}end", "line of text\n".repeat(150))
+        logged(&mut pty, "save alpha: written"),
+        1,
+        "{}",
+        pty.screen()
     );
     pty.send(b"q");
     assert!(pty.wait_exit().success());

@@ -138,20 +138,6 @@ fn sigterm_or_sighup_during_a_save_finishes_it_releases_the_lock_and_restores_th
     }
 }
 
-/// The body of `name` once it is `expected`, pumping the terminal meanwhile (under a deadline).
-fn wait_for_body(pty: &mut Pty, ws: &Path, name: &str, expected: &str) {
-    let deadline = Instant::now() + WAIT;
-    while body_of(ws, name) != expected {
-        assert!(
-            Instant::now() < deadline,
-            "{name} is {:?}; screen:\n{}",
-            body_of(ws, name),
-            pty.screen()
-        );
-        pty.pump(Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn a_save_waiting_for_the_lock_says_so_in_the_status_line_and_keeps_the_keys_typed_meanwhile() {
     let ws = workspace(vec![record("alpha", "alpha body")]);

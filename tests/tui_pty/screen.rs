@@ -17,16 +17,13 @@ fn open_edit_save_and_quit_restores_the_terminal() {
     pty.send(b"hello ");
     pty.wait_for("hello alpha body");
     pty.send(b"\x13"); // Ctrl-S
-    pty.wait_for("save alpha: written");
-    let store = Store::open(ws.path(), StoreOptions::default()).expect("open");
-    let alpha = store
-        .read()
-        .expect("read")
-        .get("alpha")
-        .expect("alpha")
-        .record
-        .clone();
-    assert_eq!(alpha.body(), "hello alpha body");
+    wait_saved(&mut pty, ws.path(), "alpha", "hello alpha body");
+    assert_eq!(
+        logged(&mut pty, "save alpha: written"),
+        1,
+        "{}",
+        pty.screen()
+    );
     pty.send(b"q");
     let status = pty.wait_exit();
     assert!(status.success(), "{status:?}");
