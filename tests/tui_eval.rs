@@ -382,3 +382,38 @@ fn a_late_blame_restates_the_regression_in_the_message_log() {
         .collect();
     assert_eq!(said, [blamed.as_str()]);
 }
+
+/// The watcher's news of a journal entry can reach the workbench before its news of the set:
+/// a run over the set as shown before the entry's change must not take the entry as its blame
+/// (it would become the baseline, and the run that sees the change would then blame nothing).
+#[test]
+fn a_run_over_the_set_as_it_was_before_a_journaled_change_blames_nothing() {
+    use memwb::eval::Corpus;
+    use memwb::formats::{FolderView, Open};
+    use memwb::tui::evals::{EvalRequest, evaluate};
+    let h = seeded();
+    let open = Open::from(other(&h));
+    let corpus = |open: &Open| {
+        let (memories, catalog) = open.backend().shown().corpus();
+        Corpus {
+            memories,
+            catalog: catalog.unwrap_or_default(),
+        }
+    };
+    let before = corpus(&open);
+    redescribe(&other(&h), "Integration tests hit a live service", true);
+    let request = |corpus: Corpus| EvalRequest {
+        corpus,
+        proposals: Vec::new(),
+    };
+    let stale = evaluate(&open, request(before));
+    assert_eq!(
+        stale.blame, None,
+        "the run is over the set before the entry"
+    );
+    let now = evaluate(&open, request(corpus(&open)));
+    assert!(
+        now.blame.is_some(),
+        "the run over the set as it is blames the entry"
+    );
+}

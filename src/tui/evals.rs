@@ -45,7 +45,12 @@ pub fn evaluate(open: &Open, request: EvalRequest) -> Evaluated {
         .newest_change_in_place()
         .ok()
         .flatten()
-        .map(|entry| entry.id);
+        .map(|entry| entry.id)
+        // The watcher's news of the journal can come before its news of the set, so a run may
+        // be over the set as shown before the newest entry's change. Blamed there, that entry
+        // would become the baseline, and the run that does see its change would find no new
+        // entry to blame: only a run over the set as it is now takes the journal's word.
+        .filter(|_| backend.shown().corpus().0 == request.corpus.memories);
     let corpus = request.corpus;
     let cases = FolderEval::open(open).and_then(|folder| eval::load_cases(folder.state()));
     let (cases, results, error) = run(&corpus, cases);
