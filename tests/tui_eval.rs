@@ -389,7 +389,7 @@ fn a_late_blame_restates_the_regression_in_the_message_log() {
 #[test]
 fn a_run_over_the_set_as_it_was_before_a_journaled_change_blames_nothing() {
     use memwb::eval::Corpus;
-    use memwb::formats::{FolderView, Open};
+    use memwb::formats::Open;
     use memwb::tui::evals::{EvalRequest, evaluate};
     let h = seeded();
     let open = Open::from(other(&h));
