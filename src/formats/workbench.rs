@@ -19,6 +19,17 @@ pub use crate::change::IndexPlan;
 /// The four fields the editor edits, in its order (name, type, description, body).
 pub type Fields = [String; 4];
 
+/// The new memory the editor's fields make, as every format's write takes it.
+pub(crate) fn record_input(fields: &Fields) -> RecordInput {
+    let [name, kind, description, body] = fields.clone();
+    RecordInput {
+        name,
+        kind,
+        description,
+        body,
+    }
+}
+
 /// What one memory file may hold, where a format limits it: the editor's gauge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FileBudget {

@@ -4,7 +4,7 @@
 
 use jiff::Timestamp;
 
-use crate::claude::edit::{Changes, edit_topic};
+use crate::claude::edit::edit_topic;
 use crate::claude::frontmatter::{self, Frontmatter, KNOWN_TYPES};
 use crate::formats::{EditorRules, Fields, FileBudget, Shown};
 
@@ -33,15 +33,8 @@ impl EditorRules for TopicRules {
         let Some(base) = base else {
             return Ok(fields.join("\n"));
         };
-        let [name, kind, description, body] = fields.clone();
-        let changes = Changes {
-            name: Some(name),
-            kind: Some(kind),
-            description: Some(description),
-            body: Some(body),
-            fields: Vec::new(),
-        };
-        edit_topic(base, &changes, Timestamp::now()).map_err(|e| e.to_string())
+        edit_topic(base, &super::workbench::changes(fields), Timestamp::now())
+            .map_err(|e| e.to_string())
     }
 
     fn check_fields(&self, fields: &Fields) -> Result<(), String> {

@@ -18,7 +18,7 @@ use crate::review::summary::files_summary;
 use crate::review::{EntryMeta, Op};
 
 /// The changes the editor's fields make to the topic as it was read.
-fn changes(fields: &Fields) -> Changes {
+pub(super) fn changes(fields: &Fields) -> Changes {
     let [name, kind, description, body] = fields.clone();
     Changes {
         name: Some(name),

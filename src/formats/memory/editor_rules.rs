@@ -2,7 +2,8 @@
 //! checks them, the file built byte for byte as the engine writes it, the record budget, and
 //! the set's own refusals (a name another record has, MEMORY.md over its budget).
 
-use crate::formats::{EditorRules, Fields, FileBudget, RecordInput, Shown};
+use crate::formats::workbench::record_input;
+use crate::formats::{EditorRules, Fields, FileBudget, Shown};
 use crate::store::index;
 use crate::store::inspect::Inspection;
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines, normalize_body};
@@ -13,16 +14,6 @@ use crate::store::{MemoryType, Record, codec};
 pub(crate) struct RecordRules;
 
 pub(crate) static RECORD_RULES: RecordRules = RecordRules;
-
-fn input(fields: &Fields) -> RecordInput {
-    let [name, kind, description, body] = fields.clone();
-    RecordInput {
-        name,
-        kind,
-        description,
-        body,
-    }
-}
 
 /// The record file's text parsed, or the parse error with its line.
 pub(super) fn parse_text(text: &str) -> Result<Record, String> {
@@ -61,7 +52,7 @@ impl EditorRules for RecordRules {
     }
 
     fn check_fields(&self, fields: &Fields) -> Result<(), String> {
-        Record::from_input(&input(fields))
+        Record::from_input(&record_input(fields))
             .map(drop)
             .map_err(|e| format!("{}: {e}", e.field()))
     }
@@ -92,7 +83,7 @@ impl EditorRules for RecordRules {
 
     fn set_refusal(&self, shown: &Shown, base: Option<&str>, fields: &Fields) -> Option<String> {
         let inspection = shown.downcast_ref::<crate::store::Inspection>()?;
-        let edited = Record::from_input(&input(fields)).ok()?;
+        let edited = Record::from_input(&record_input(fields)).ok()?;
         let others: Vec<(&str, &Record)> = inspection
             .entries
             .iter()

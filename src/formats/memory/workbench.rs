@@ -10,7 +10,7 @@ use super::journal::{self, journaled_op, strays};
 use super::write::written;
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
-use crate::formats::workbench::not_here;
+use crate::formats::workbench::{not_here, record_input};
 use crate::formats::{
     Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, RecordInput, SavedFile, Shown,
     Written,
@@ -229,14 +229,8 @@ fn base_record(file: &str, text: &str) -> Result<Record, FormatError> {
 
 /// The record the editor's fields make, refused as the codec words it (`<field>: <rule>`).
 fn record_of(fields: &Fields) -> Result<Record, FormatError> {
-    let [name, kind, description, body] = fields.clone();
-    let input = RecordInput {
-        name,
-        kind,
-        description,
-        body,
-    };
-    Record::from_input(&input).map_err(|e| FormatError::refused(format!("{}: {e}", e.field())))
+    Record::from_input(&record_input(fields))
+        .map_err(|e| FormatError::refused(format!("{}: {e}", e.field())))
 }
 
 fn records_of(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
