@@ -16,17 +16,7 @@ const TUI_FORMAT_NAMES: [(&str, usize); 1] = [("src/tui/panes/proposals.rs", 1)]
 fn code_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
     for (_, line) in code_lines(text) {
-        let mut code = String::new();
-        let mut in_string = false;
-        let mut escaped = false;
-        for c in line.chars() {
-            match c {
-                '"' if !escaped => in_string = !in_string,
-                _ if !in_string => code.push(c),
-                _ => {}
-            }
-            escaped = c == '\\' && !escaped;
-        }
+        let code = without_strings(&line);
         words.extend(
             code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|word| !word.is_empty())
@@ -35,6 +25,34 @@ fn code_words(text: &str) -> Vec<String> {
     }
     words
 }
+
+/// `line` with its string literals' contents left out.
+pub(super) fn without_strings(line: &str) -> String {
+    let mut code = String::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in line.chars() {
+        match c {
+            '"' if !escaped => in_string = !in_string,
+            _ if !in_string => code.push(c),
+            _ => {}
+        }
+        escaped = c == '\\' && !escaped;
+    }
+    code
+}
+
+/// What a shrink-only list of files says: what they hold (`"names a format"`) and what to do
+/// instead (`"reach it through the backend"`).
+pub(super) struct Wording<'a> {
+    pub(super) holds: &'a str,
+    pub(super) instead: &'a str,
+}
+
+const NAMES: Wording = Wording {
+    holds: "names a format",
+    instead: "reach it through the backend",
+};
 
 /// What breaks a list of the files under `layers` that may still name a format, each with
 /// how many names it holds (`count` finds them): a file over its count or off the list, a
@@ -45,10 +63,28 @@ fn known_names_broken(
     list: &str,
     count: fn(&str) -> usize,
 ) -> Vec<String> {
+    known_broken(
+        &|file| layers.iter().any(|l| file.starts_with(l)),
+        known,
+        list,
+        count,
+        &NAMES,
+    )
+}
+
+/// [`known_names_broken`] over the files `in_scope` takes, said in `wording`.
+pub(super) fn known_broken(
+    in_scope: &dyn Fn(&str) -> bool,
+    known: &[(&str, usize)],
+    list: &str,
+    count: fn(&str) -> usize,
+    wording: &Wording,
+) -> Vec<String> {
+    let Wording { holds, instead } = wording;
     let mut report = Vec::new();
     let mut seen = BTreeSet::new();
     for source in sources() {
-        if !layers.iter().any(|l| source.file.starts_with(l)) {
+        if !in_scope(&source.file) {
             continue;
         }
         let count = count(&source.text);
@@ -60,16 +96,15 @@ fn known_names_broken(
             seen.insert(source.file.clone());
         }
         match allowed {
-            None if count > 0 => report.push(format!(
-                "{} names a format {count} times: reach it through the backend",
-                source.file
-            )),
+            None if count > 0 => {
+                report.push(format!("{} {holds} {count} times: {instead}", source.file))
+            }
             Some(n) if count > n => report.push(format!(
-                "{} names a format {count} times, {n} allowed: reach it through the backend",
+                "{} {holds} {count} times, {n} allowed: {instead}",
                 source.file
             )),
             Some(n) if count < n => report.push(format!(
-                "{} names a format {count} times now: lower its count in {list} from {n}",
+                "{} {holds} {count} times now: lower its count in {list} from {n}",
                 source.file
             )),
             _ => {}

@@ -2,6 +2,7 @@
 //! (`src/formats/<name>/`), its engine (`src/store/`, `src/claude/`) and the registration
 //! (`src/formats/registry.rs`), no file enumerates the formats.
 
+use super::format_names::{Wording, known_broken, without_strings};
 use super::*;
 
 /// The registration: the one file above the backends that lists them.
@@ -57,22 +58,6 @@ fn enumerations(text: &str) -> usize {
     count
 }
 
-/// `line` with its string literals' contents left out.
-fn without_strings(line: &str) -> String {
-    let mut code = String::new();
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in line.chars() {
-        match c {
-            '"' if !escaped => in_string = !in_string,
-            _ if !in_string => code.push(c),
-            _ => {}
-        }
-        escaped = c == '\\' && !escaped;
-    }
-    code
-}
-
 /// Whether `file` is a format's own: its backend's folder or its engine, or the registration.
 fn is_a_formats_own(file: &str) -> bool {
     let in_backend = file
@@ -83,45 +68,20 @@ fn is_a_formats_own(file: &str) -> bool {
 
 #[test]
 fn no_file_enumerates_the_formats_outside_the_registration() {
-    let mut report = Vec::new();
-    let mut seen = BTreeSet::new();
-    for source in sources() {
-        if is_a_formats_own(&source.file) {
-            continue;
-        }
-        let count = enumerations(&source.text);
-        let allowed = FORMAT_ENUMERATIONS
-            .iter()
-            .find(|(file, _)| *file == source.file)
-            .map(|(_, n)| *n);
-        if allowed.is_some() {
-            seen.insert(source.file.clone());
-        }
-        match allowed {
-            None if count > 0 => report.push(format!(
-                "{} enumerates the formats {count} times: ask the backend (formats::Backend, \
-                 formats::Open), or register the format in {REGISTRATION}",
-                source.file
-            )),
-            Some(n) if count > n => report.push(format!(
-                "{} enumerates the formats {count} times, {n} allowed: ask the backend",
-                source.file
-            )),
-            Some(n) if count < n => report.push(format!(
-                "{} enumerates the formats {count} times now: lower its count in \
-                 FORMAT_ENUMERATIONS from {n}",
-                source.file
-            )),
-            _ => {}
-        }
-    }
-    for (file, _) in FORMAT_ENUMERATIONS {
-        if !seen.contains(file) {
-            report.push(format!(
-                "{file} is gone: remove it from FORMAT_ENUMERATIONS"
-            ));
-        }
-    }
+    let wording = Wording {
+        holds: "enumerates the formats",
+        instead: &format!(
+            "ask the backend (formats::Backend, formats::Open), or register the format in \
+             {REGISTRATION}"
+        ),
+    };
+    let report = known_broken(
+        &|file| !is_a_formats_own(file),
+        &FORMAT_ENUMERATIONS,
+        "FORMAT_ENUMERATIONS",
+        enumerations,
+        &wording,
+    );
     assert!(report.is_empty(), "{}", report.join("\n"));
 }
 
