@@ -11,9 +11,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{names, open, record, workspace};
+use memwb::formats::memory::journal::NewProposal;
 use memwb::formats::memory::journal::journaled;
-use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{Journal, Origin, Plan, ReviewError};
+use memwb::review::proposal;
+use memwb::review::{Journal, Origin, ReviewError};
+use memwb::session::Plan;
 use memwb::store::{FaultHook, IoHooks, IoOp, Store, StoreOptions};
 use serde_json::Value;
 

@@ -8,10 +8,12 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use common::{names, open, record, workspace};
+use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
 use memwb::formats::memory::journal::{approve, edit_records, journaled, reject, undo};
 use memwb::review::journal::JournalRecord;
-use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{EntryMeta, Journal, Op, Origin, Plan, ProposalStatus, ReviewError, State};
+use memwb::review::proposal;
+use memwb::review::{EntryMeta, Journal, Op, Origin, ProposalStatus, ReviewError, State};
+use memwb::session::Plan;
 use memwb::store::{EntryState, FaultHook, IoHooks, IoOp, Record, Store, StoreOptions};
 
 mod crashes;
@@ -32,7 +34,7 @@ fn consolidation(store: &Store, sources: &[&str], into: Record) -> proposal::Pro
         source_names: sources.iter().map(|s| s.to_string()).collect(),
         records: vec![into],
     };
-    proposal::file(
+    file_proposal(
         store,
         NewProposal {
             plan,

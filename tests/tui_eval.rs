@@ -8,8 +8,9 @@ use crossterm::event::KeyCode;
 use memwb::eval::{self, EvalState};
 use memwb::formats::StatePlace;
 use memwb::formats::memory::MemoryBackend;
-use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{Journal, Origin, Plan};
+use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
+use memwb::review::{Journal, Origin};
+use memwb::session::Plan;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 use memwb::tui::app::{Modal, View};
 use memwb::tui::panes::Pane;
@@ -227,7 +228,7 @@ fn a_proposal_shows_what_approving_it_does_to_the_cases() {
     )
     .unwrap();
     // Replaces the database record with one the query misses, and makes the weather case pass.
-    let filed = proposal::file(
+    let filed = file_proposal(
         &store,
         NewProposal {
             plan: Plan::Consolidation {

@@ -6,8 +6,10 @@
 use crate::tui_harness;
 
 use crossterm::event::KeyCode;
-use memwb::review::proposal::{self, NewProposal};
-use memwb::review::{Journal, Origin, Plan, Proposal};
+use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
+use memwb::review::proposal;
+use memwb::review::{Journal, Origin, Proposal};
+use memwb::session::Plan;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 use tui_harness::Harness;
 
@@ -38,7 +40,7 @@ fn three() -> Harness {
 
 fn file(h: &Harness, plan: Plan, source: &str) -> Proposal {
     let store = other(h);
-    proposal::file(
+    file_proposal(
         &store,
         NewProposal {
             plan,

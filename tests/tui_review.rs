@@ -5,9 +5,11 @@
 use crate::tui_harness;
 
 use crossterm::event::KeyCode;
-use memwb::review::proposal::{self, NewProposal};
+use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
+use memwb::review::proposal;
 use memwb::review::who::Who;
-use memwb::review::{Journal, Op, Origin, Plan, Proposal, ProposalStatus};
+use memwb::review::{Journal, Op, Origin, Proposal, ProposalStatus};
+use memwb::session::Plan;
 use memwb::store::{MemoryType, Record, Store, StoreOptions};
 use memwb::tui::app::View;
 use tui_harness::Harness;
@@ -60,7 +62,7 @@ fn three(w: u16, hgt: u16) -> Harness {
 /// that snapshots are stable.
 fn file(h: &Harness, plan: Plan, id: &str, at: i64, evidence: Option<&str>) -> Proposal {
     let store = other(h);
-    let filed = proposal::file(
+    let filed = file_proposal(
         &store,
         NewProposal {
             plan,

@@ -56,10 +56,11 @@ fn an_unlisted_file_is_drawn_with_its_credentials_redacted() {
 
 #[test]
 fn a_redaction_proposal_is_diffed_redacted_and_says_what_it_redacts() {
+    use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
     use memwb::redact::records::redact_record;
     use memwb::redact::redaction_evidence;
-    use memwb::review::proposal::{self, NewProposal};
-    use memwb::review::{Origin, Plan};
+    use memwb::review::Origin;
+    use memwb::session::Plan;
 
     let mut h = seeded();
     let leaky = Record::new(
@@ -71,7 +72,7 @@ fn a_redaction_proposal_is_diffed_redacted_and_says_what_it_redacts() {
     .expect("valid");
     let store = h.store();
     store.extend(vec![leaky.clone()]).expect("seed");
-    proposal::file(
+    file_proposal(
         &store,
         NewProposal {
             plan: Plan::Consolidation {

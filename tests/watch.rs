@@ -228,15 +228,16 @@ fn watch_command_prints_one_json_line_per_commit() {
 /// `proposals` folder, and is reported; so are a later proposal and a decision (journal).
 #[test]
 fn proposals_and_journal_entries_are_reported_once_their_folders_appear() {
-    use memwb::review::proposal::{self, NewProposal};
-    use memwb::review::{Origin, Plan};
+    use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
+    use memwb::review::Origin;
+    use memwb::session::Plan;
     let dir = tempfile::tempdir().expect("dir");
     let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
     store.extend(vec![record("one")]).expect("seed");
     assert!(!store.root().join(".memwb").exists());
     let (_watcher, rx) = start(&store, headless());
     let file = |name: &str| {
-        proposal::file(
+        file_proposal(
             &store,
             NewProposal {
                 plan: Plan::Extraction(vec![record(name)]),

@@ -14,7 +14,8 @@ use super::records::said;
 use crate::formats::{Backend, Candidates, Decided, Deduped, Draft, Proposing, Refusal, Written};
 use crate::review::journal::Entry;
 use crate::review::sink::evidence;
-use crate::review::{Kind, Origin, Plan, Proposal, ProposalStatus, ReviewError, State};
+use crate::review::{Kind, Origin, Proposal, ProposalStatus, ReviewError, State};
+use crate::session::Plan;
 use crate::session::config::{ModelEndpoint, ModelSettings};
 use crate::session::history::{Message, validate_tool_pairing};
 use crate::session::model::ModelClient;
@@ -270,8 +271,11 @@ pub(super) fn imported_plan(args: &ImportArgs, candidates: &Candidates) -> anyho
             anyhow::bail!("a reply must be an array (extraction) or an object (consolidation)")
         }
     };
-    Plan::parse(kind, &value, &candidates.records)
-        .map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
+    let plan = match kind {
+        Kind::Consolidation => Plan::consolidation(&value, &candidates.records),
+        _ => Plan::extraction(&value),
+    };
+    plan.map_err(|rule| anyhow::anyhow!("invalid {} reply: {rule}", kind.as_str()))
 }
 
 pub(super) fn proposals(backend: &dyn Backend, args: &ProposalsArgs) -> anyhow::Result<u8> {

@@ -7,7 +7,8 @@ use super::{FormatError, Written};
 use crate::claude::copy::Refusal;
 use crate::review::ReviewError;
 use crate::review::journal::Entry;
-use crate::review::proposal::{Corrupt, Origin, Plan, Proposal, State};
+use crate::review::proposal::{Corrupt, Origin, Proposal, State};
+use crate::session::Plan;
 use crate::store::Record;
 
 /// The memories a side-query may be asked about, as the records it is shown, and those it

@@ -26,5 +26,5 @@ pub mod who;
 pub use crate::change::{Change, FileImage, Touched, Version};
 pub use error::ReviewError;
 pub use journal::{Entry, EntryMeta, Journal, Op};
-pub use proposal::{Kind, NewProposal, Origin, Plan, Proposal, ProposalStatus, State};
+pub use proposal::{Kind, Origin, Proposal, ProposalStatus, State};
 pub use sink::ReviewPlans;

@@ -21,6 +21,7 @@ pub mod http;
 pub mod model;
 mod plan;
 pub mod prompts;
+mod record_plan;
 pub mod replies;
 pub mod selection;
 pub mod selector;
@@ -40,6 +41,7 @@ pub use model::{
     ModelClient, ModelError, ModelReply, ModelRequest, SideQueryError, TokenUsage, ToolSpec,
     stable_json,
 };
+pub use record_plan::Plan;
 pub use selection::{SELECTION_FAILED, Selection, keyword_fallback, render_selected, select};
 pub use selector::Selector;
 

@@ -148,9 +148,9 @@ fn an_empty_set_asks_the_model_nothing() {
 }
 
 /// Files `plan` as a proposal against the set as it reads now.
-fn proposed(store: &Store, plan: memwb::review::Plan) -> memwb::review::Proposal {
-    use memwb::review::proposal::{self, NewProposal};
-    proposal::file(
+fn proposed(store: &Store, plan: memwb::session::Plan) -> memwb::review::Proposal {
+    use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
+    file_proposal(
         store,
         NewProposal {
             plan,
@@ -166,7 +166,7 @@ fn proposed(store: &Store, plan: memwb::review::Plan) -> memwb::review::Proposal
 #[test]
 fn a_plan_is_judged_on_the_set_as_it_would_be() {
     use memwb::eval::CaseChanges;
-    use memwb::review::Plan;
+    use memwb::session::Plan;
     let ws = workspace();
     let store = seeded(
         ws.path(),

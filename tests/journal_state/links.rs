@@ -17,7 +17,7 @@ fn file_proposal(store: &Store) -> proposal::Proposal {
         source_names: vec!["alpha".into(), "beta".into()],
         records: vec![record("ab", "merged", "m")],
     };
-    proposal::file(
+    memwb::formats::memory::journal::file(
         store,
         NewProposal {
             plan,

@@ -84,7 +84,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
 fn extraction_proposal_goes_stale_when_a_name_is_taken() {
     let dir = workspace();
     let store = open(dir.path());
-    let p = proposal::file(
+    let p = file_proposal(
         &store,
         NewProposal {
             plan: Plan::Extraction(vec![record("fresh", "f", "f")]),

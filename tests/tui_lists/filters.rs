@@ -136,7 +136,7 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
         .into_iter()
         .next()
         .expect("group");
-    let filed = proposal::file(
+    let filed = file_proposal(
         &store,
         memwb::formats::memory::dedupe_proposal(&seen, group),
     )

@@ -18,8 +18,8 @@ use crate::claude::index::{ARCHIVE_FILE, CutBy, Load};
 use crate::formats::{FormatError, IndexFix, Written, consolidated, unified_diff};
 use crate::memory::Memory;
 use crate::review::journal::{Journal, Repaired};
-use crate::review::proposal::{Kind, Plan};
 use crate::review::{EntryMeta, Op, ReviewError};
+use crate::session::Plan;
 
 /// `repair FILE` on a folder with no manifest entry to repair.
 pub(super) const NO_MANIFEST: &str = "repair fixes a .memory manifest entry, and a Claude Code folder has no manifest: edit a topic file with `memwb set FILE ...`, remove it with `memwb rm FILE`, or move damaged journal lines aside with `memwb repair --journal`; nothing was changed";
@@ -119,7 +119,7 @@ impl ClaudeBackend<'_> {
         })
     }
 
-    /// The plan read exactly as the consolidator's reply is (`Plan::parse`) and turned into
+    /// The plan read exactly as the consolidator's reply is (`Plan::consolidation`) and turned into
     /// file images as an approved consolidation proposal is, so the two write the same files.
     pub(super) fn consolidate_plan(&self, plan: &Value) -> Result<Written, FormatError> {
         let folder = self.folder;
@@ -135,10 +135,9 @@ impl ClaudeBackend<'_> {
                 }
             }
         }
-        let plan =
-            Plan::parse(Kind::Consolidation, &value, &candidates.records).map_err(|why| {
-                FormatError::refused(format!("the consolidation plan is refused: {why}"))
-            })?;
+        let plan = Plan::consolidation(&value, &candidates.records).map_err(|why| {
+            FormatError::refused(format!("the consolidation plan is refused: {why}"))
+        })?;
         let (files, refused) = propose::from_plan(&read, &candidates, &plan, Timestamp::now())?;
         if !refused.is_empty() {
             let why: Vec<String> = refused

@@ -13,7 +13,7 @@ use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing, Written,
 };
 use crate::review::journal::{Entry, EntryMeta, Journal};
-use crate::review::proposal::images;
+use crate::review::proposal::{Kind, images};
 use crate::review::summary::{files_summary, undo_files_summary};
 
 impl ClaudeBackend<'_> {
@@ -138,7 +138,7 @@ impl Proposing for Begun<'_> {
             });
         }
         let new = NewFiles {
-            kind: draft.plan.kind(),
+            kind: Kind::of_plan(&draft.plan),
             files,
             origin: draft.origin,
             evidence: draft.evidence,

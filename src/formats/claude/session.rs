@@ -13,9 +13,8 @@ use crate::change::Changed;
 use crate::claude::ClaudeFolder;
 use crate::claude::copy::Refusal;
 use crate::formats::{Draft, FormatError, Open};
-use crate::review::proposal::Plan;
 use crate::review::{EntryMeta, Op, Origin};
-use crate::session::{MemoryFolder, MemoryPlan};
+use crate::session::{MemoryFolder, MemoryPlan, Plan};
 use crate::store::Record;
 
 impl ClaudeBackend<'_> {

@@ -3,9 +3,11 @@
 
 use std::collections::HashSet;
 
+use super::journal::{NewProposal, file};
 use crate::claude::copy::into_set;
 use crate::formats::{Copied, CopySources, FormatError};
-use crate::review::proposal::{self, NewProposal, Origin, Plan};
+use crate::review::proposal::Origin;
+use crate::session::Plan;
 use crate::store::Store;
 
 pub(super) fn copy_sources(store: &Store) -> Result<CopySources, FormatError> {
@@ -35,7 +37,7 @@ pub(super) fn propose_copy(
         additions: Vec::new(),
         evidence: Some(format!("copied from {from}")),
     };
-    let id = proposal::file(store, new)?.id;
+    let id = file(store, new)?.id;
     Ok(Copied {
         id: Some(id),
         refused: out.refused,

@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 
 use crate::review::dedupe::similar_groups;
-use crate::review::proposal::{Kind, Plan, Proposal, ProposalStatus};
+use crate::review::proposal::{Kind, Proposal, ProposalStatus};
+use crate::session::Plan;
 use crate::store::{MemorySet, Record};
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,12 +2,14 @@
 //! against the set as read (the journal's redaction applies when it is stored).
 
 use super::MemoryBackend;
+use super::journal::{NewProposal, file};
 use super::{Group, find_groups};
 use crate::formats::fix::{FixPlanner, FixTarget, PlannedFix as Planned, file_planned};
 use crate::memory::Memory;
 use crate::redact::records::redact_record;
 use crate::redact::redaction_evidence;
-use crate::review::{NewProposal, Origin, Plan, Proposal, ReviewError, proposal};
+use crate::review::{Origin, Proposal, ReviewError, proposal};
+use crate::session::Plan;
 use crate::store::{MemorySet, Record, Store};
 
 /// A `.memory` set as read now, with the proposals already filed in it.
@@ -83,7 +85,7 @@ impl FixTarget for StoreFixes<'_> {
     }
 
     fn file(&self, new: NewProposal) -> Result<Proposal, ReviewError> {
-        proposal::file(self.store, new)
+        file(self.store, new)
     }
 }
 

@@ -4,14 +4,14 @@
 use super::MemoryBackend;
 use super::find_groups;
 use super::fix::dedupe_proposal;
-use super::journal;
+use super::journal::{self, NewProposal, file};
 use super::write::written;
 use crate::claude::copy::Refusal;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing,
 };
 use crate::review::journal::{Entry, Journal, StrayAction};
-use crate::review::proposal::{self, NewProposal};
+use crate::review::proposal;
 use crate::review::summary::undo_commit_summary;
 use crate::store::{MemorySet, Store};
 
@@ -52,7 +52,7 @@ impl MemoryBackend<'_> {
                     names: new.plan.source_names().to_vec(),
                     known: known.clone(),
                 },
-                None => Deduped::Filed(proposal::file(self.store, new)?),
+                None => Deduped::Filed(file(self.store, new)?),
             });
         }
         Ok(out)
@@ -137,7 +137,7 @@ impl Proposing for Seen<'_> {
     }
 
     fn file(self: Box<Self>, draft: Draft) -> Result<Proposed, FormatError> {
-        let filed = proposal::file(
+        let filed = file(
             self.store,
             NewProposal {
                 plan: draft.plan,

@@ -3,12 +3,11 @@
 //! added meanwhile are kept), or filed as a proposal in the set's `.memwb` (review mode).
 
 use super::MemoryBackend;
-use super::journal::journaled_op;
+use super::journal::{NewProposal, file, journaled_op};
 use crate::change::Changed;
 use crate::formats::{FormatError, Open};
-use crate::review::proposal::{self, NewProposal, Plan};
 use crate::review::{Op, Origin, ReviewError};
-use crate::session::{MemoryFolder, MemoryPlan};
+use crate::session::{MemoryFolder, MemoryPlan, Plan};
 use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
 
 impl MemoryBackend<'_> {
@@ -67,7 +66,7 @@ impl MemoryBackend<'_> {
                 additions,
             ),
         };
-        let filed = proposal::file(
+        let filed = file(
             self.store,
             NewProposal {
                 plan,

@@ -11,19 +11,16 @@
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
-
-use crate::session::replies::{parse_consolidation_reply, parse_extraction_reply};
 use serde_json::Value;
 
 use super::entry::{JournalRecord, ProposalRef};
-use super::error::ReviewError;
-use super::state::JournalHome;
 use super::who::Who;
 use crate::change::FileImage;
 use crate::memory::RecordInput;
-use crate::redact::records::{is_copy_of, redact_input};
+use crate::redact::records::is_copy_of;
 use crate::redact::redact;
-use crate::store::{MemorySet, Record};
+use crate::session::Plan;
+use crate::store::MemorySet;
 use crate::time::now_ms;
 
 mod change;
@@ -56,6 +53,14 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of proposal that files `plan`.
+    pub fn of_plan(plan: &Plan) -> Kind {
+        match plan {
+            Plan::Extraction(_) => Kind::Extraction,
+            Plan::Consolidation { .. } => Kind::Consolidation,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Extraction => "extraction",
@@ -102,75 +107,6 @@ pub struct Proposal {
     pub files: Vec<FileImage>,
 }
 
-/// A validated plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Plan {
-    Extraction(Vec<Record>),
-    Consolidation {
-        source_names: Vec<String>,
-        records: Vec<Record>,
-    },
-}
-
-impl Plan {
-    /// Parses a side-query reply exactly as the session does: exact keys, every record valid,
-    /// consolidation sources unique and among `candidates`, or nothing.
-    pub fn parse(kind: Kind, value: &Value, candidates: &[Record]) -> Result<Self, String> {
-        let plan = match kind {
-            Kind::Extraction => parse_extraction_reply(value).map(Plan::Extraction),
-            Kind::Consolidation => {
-                parse_consolidation_reply(value, candidates).map(|reply| Plan::Consolidation {
-                    source_names: reply.source_names,
-                    records: reply.records,
-                })
-            }
-            Kind::Edit => {
-                return Err("an edit proposal changes files; it has no record plan".into());
-            }
-        };
-        let plan = plan.map_err(|e| e.to_string())?;
-        if plan.records().is_empty() {
-            return Err("a proposal needs at least one record".into());
-        }
-        Ok(plan)
-    }
-
-    pub fn kind(&self) -> Kind {
-        match self {
-            Plan::Extraction(_) => Kind::Extraction,
-            Plan::Consolidation { .. } => Kind::Consolidation,
-        }
-    }
-
-    pub fn records(&self) -> &[Record] {
-        match self {
-            Plan::Extraction(records) | Plan::Consolidation { records, .. } => records,
-        }
-    }
-
-    pub fn source_names(&self) -> &[String] {
-        match self {
-            Plan::Extraction(_) => &[],
-            Plan::Consolidation { source_names, .. } => source_names,
-        }
-    }
-
-    pub fn to_value(&self) -> Value {
-        // What is stored keeps no credential; approving writes the redacted text.
-        let records: Vec<RecordInput> = self
-            .records()
-            .iter()
-            .map(|r| redact_input(&r.to_input()))
-            .collect();
-        match self {
-            Plan::Extraction(_) => serde_json::json!(records),
-            Plan::Consolidation { source_names, .. } => {
-                serde_json::json!({ "source_names": source_names, "records": records })
-            }
-        }
-    }
-}
-
 /// Whether a pending proposal still applies to the current set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum State {
@@ -211,16 +147,17 @@ pub struct Decision {
 }
 
 impl Proposal {
+    /// The record plan this proposal files, read as the session reads a reply; an edit
+    /// proposal (whole files) has none.
     pub fn plan(&self) -> Result<Plan, String> {
-        let candidates: Vec<Record> = self
-            .base
-            .iter()
-            .map(|r| &r.record)
-            .chain(&self.additions)
-            .map(Record::from_input)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("a source record is invalid: {e}"))?;
-        Plan::parse(self.kind, &self.plan, &candidates)
+        match self.kind {
+            Kind::Extraction => Plan::extraction(&self.plan),
+            Kind::Consolidation => Plan::consolidation_as_filed(
+                &self.plan,
+                self.base.iter().map(|r| &r.record).chain(&self.additions),
+            ),
+            Kind::Edit => Err("an edit proposal changes files; it has no record plan".into()),
+        }
     }
 
     /// Ready, or stale with what changed, against `current`.
@@ -250,7 +187,7 @@ impl Proposal {
                     .iter()
                     .map(|r| r.name.as_str())
                     .filter(|n| !sources.contains(n));
-                for name in plan.records().iter().map(Record::name).chain(additions) {
+                for name in plan.records().iter().map(|r| r.name()).chain(additions) {
                     if current.get(name).is_some() && !sources.contains(name) {
                         changes.push(format!("name {name:?} is now taken"));
                     }
@@ -272,53 +209,6 @@ impl Proposal {
             evidence: self.evidence.clone(),
         }
     }
-}
-
-/// What a proposer hands in.
-#[derive(Debug, Clone)]
-pub struct NewProposal {
-    pub plan: Plan,
-    pub origin: Origin,
-    /// The set as the proposer saw it (the sources' full content is kept from it).
-    pub seen: MemorySet,
-    pub additions: Vec<Record>,
-    pub evidence: Option<String>,
-}
-
-/// Files a proposal in `home`, changing nothing in the set. Sources must be among what the
-/// proposer saw and the additions.
-pub fn file(home: &dyn JournalHome, new: NewProposal) -> Result<Proposal, ReviewError> {
-    let candidates: HashSet<&str> = new
-        .seen
-        .records()
-        .chain(&new.additions)
-        .map(Record::name)
-        .collect();
-    for name in new.plan.source_names() {
-        if !candidates.contains(name.as_str()) {
-            return Err(ReviewError::ProposalInvalid {
-                rule: format!("source name {name:?} is not among the candidates"),
-            });
-        }
-    }
-    let sources: HashSet<&str> = new.plan.source_names().iter().map(String::as_str).collect();
-    let base: Vec<JournalRecord> = new
-        .seen
-        .entries
-        .iter()
-        .filter(|e| sources.contains(e.record.name()))
-        .map(JournalRecord::from)
-        .collect();
-    let mut proposal = Proposal::pending(new.plan.kind(), new.origin, new.evidence);
-    proposal.base = base;
-    proposal.additions = new
-        .additions
-        .iter()
-        .map(|r| redact_input(&r.to_input()))
-        .collect();
-    proposal.plan = new.plan.to_value();
-    create_in(&home.create_state()?, &proposal)?;
-    Ok(proposal)
 }
 
 impl Proposal {

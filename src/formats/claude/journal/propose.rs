@@ -14,7 +14,8 @@ use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, Snapshot, Topic, TopicContent, frontmatter};
 use crate::review::dedupe::similar_groups;
 use crate::review::error::ReviewError;
-use crate::review::proposal::{Kind, Origin, Plan};
+use crate::review::proposal::{Kind, Origin};
+use crate::session::Plan;
 use crate::store::{MemoryType, Record};
 
 /// A topic file read whole, with its exact text.

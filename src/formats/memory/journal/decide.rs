@@ -7,8 +7,9 @@ use crate::redact::records::as_current;
 use crate::review::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::proposal::{
-    Deciding, Plan, Proposal, ProposalStatus, decision, load, pending, rewrite,
+    Deciding, Proposal, ProposalStatus, decision, load, pending, rewrite,
 };
+use crate::session::Plan;
 use crate::store::{Commit, Record, Store, StoreError};
 
 /// The proposal `id`, pending, read under the lock after any interrupted decision was recovered.

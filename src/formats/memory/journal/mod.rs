@@ -8,6 +8,7 @@
 pub(crate) mod audit;
 mod decide;
 mod error;
+mod filing;
 mod home;
 mod observer;
 mod rebase;
@@ -17,6 +18,7 @@ mod took_effect;
 mod undo;
 
 pub use decide::{approve, edit_records, reject};
+pub use filing::{NewProposal, file};
 pub use observer::{JournalObserver, journaled, journaled_op};
 pub(crate) use rebase::base_is_current;
 pub use rebase::rebase;

@@ -16,9 +16,10 @@ use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
 use crate::review::proposal::{
-    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Plan, Proposal, Rebased, Replanning,
+    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased, Replanning,
     State, refused, rewrite,
 };
+use crate::session::Plan;
 use crate::store::{MemorySet, Record, Store};
 
 /// Whether every source record `proposal` was made from is in `current` as it saw it: a
@@ -103,8 +104,12 @@ impl Replanning for Records<'_> {
         }
         // Validated again exactly as a filer's plan is, against the current sources.
         let candidates: Vec<Record> = current.records().cloned().chain(additions).collect();
-        let plan = Plan::parse(proposal.kind, &plan.to_value(), &candidates)
-            .map_err(|e| refuse(format!("the re-planned proposal is invalid: {e}")))?;
+        let replanned = plan.to_value();
+        let plan = match plan {
+            Plan::Extraction(_) => Plan::extraction(&replanned),
+            Plan::Consolidation { .. } => Plan::consolidation(&replanned, &candidates),
+        }
+        .map_err(|e| refuse(format!("the re-planned proposal is invalid: {e}")))?;
         let mut rebased = proposal.clone();
         rebased.base = current
             .entries
@@ -156,9 +161,10 @@ mod tests {
     use crate::formats::memory::already_filed;
     use crate::formats::memory::dedupe_proposal;
     use crate::formats::memory::find_groups;
+    use crate::formats::memory::journal::{NewProposal, file};
     use crate::formats::memory::journal::{edit_records, reject};
     use crate::review::Origin;
-    use crate::review::proposal::{NewProposal, ProposalStatus, file, load};
+    use crate::review::proposal::{ProposalStatus, load};
     use crate::store::{MemoryType, StoreOptions};
 
     fn record(name: &str, description: &str, body: &str) -> Record {
