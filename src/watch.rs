@@ -9,7 +9,14 @@
 //! watched instead, and the watch moves to `.memory` when it appears. memwb's own folder
 //! (`.memory/.memwb`, proposals and the journal) and its `proposals` folder are watched too,
 //! non-recursively, once they exist: a change there is reported as [`WatchEvent::Review`].
+//!
+//! A reload takes the record files no event named from the last reading, so before it reports
+//! what it read it waits until every event queued before the reading has arrived (a barrier,
+//! `barrier.rs`), and reads again the listed files those late events name.
 
+mod barrier;
+
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -167,6 +174,8 @@ enum Poke {
     /// Events were lost (the kernel's queue overflowed, or the watch reported an error):
     /// anything may have changed.
     Rescan,
+    /// The barrier file of this number was created: every event before it has arrived.
+    Barrier(u64),
     Stop,
 }
 
@@ -192,10 +201,22 @@ impl Watcher {
         let handler_root = root.clone();
         let review_dir = root.join(MEMWB_DIR);
         let thread_root = root.clone();
+        let barrier = barrier::Barrier::new()
+            .inspect_err(
+                |e| tracing::warn!(error = %e, "no watch barrier: reloads read every file"),
+            )
+            .ok();
+        let barrier_dir = barrier.as_ref().map(|b| b.dir().to_owned());
         let notifier =
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(event) => {
-                    for poke in classify(&event, &handler_root, &manifest, &review_dir) {
+                    let paths = Paths {
+                        root: &handler_root,
+                        manifest: &manifest,
+                        review_dir: &review_dir,
+                        barrier_dir: barrier_dir.as_deref(),
+                    };
+                    for poke in classify(&event, &paths) {
                         let _ = events_tx.send(poke);
                     }
                 }
@@ -217,8 +238,25 @@ impl Watcher {
         })?);
         let mut review_watches = Vec::new();
         watch_review(&mut notifier, &mut review_watches, &root);
+        let barrier = barrier.filter(|barrier| {
+            notifier
+                .watch(barrier.dir(), RecursiveMode::NonRecursive)
+                .inspect_err(
+                    |e| tracing::warn!(error = %e, "no watch barrier: reloads read every file"),
+                )
+                .is_ok()
+        });
+        let raise: barrier::RaiseBarrier = match barrier {
+            Some(mut barrier) => Box::new(move || {
+                barrier
+                    .raise()
+                    .inspect_err(|e| tracing::warn!(error = %e, "cannot raise the watch barrier"))
+                    .ok()
+            }),
+            None => Box::new(|| None),
+        };
         let baseline = Arc::new(store.inspect());
-        let mut worker = Worker::new(store, notifier, options, baseline.clone());
+        let mut worker = Worker::new(store, notifier, options, baseline.clone(), raise);
         worker.watching = watching;
         worker.review_watches = review_watches;
         let handle = thread::Builder::new()
@@ -238,8 +276,22 @@ impl Watcher {
     }
 }
 
+/// The paths an event is classified by.
+struct Paths<'a> {
+    root: &'a Path,
+    manifest: &'a Path,
+    review_dir: &'a Path,
+    barrier_dir: Option<&'a Path>,
+}
+
 /// What one notify event says, path by path (a rename names two).
-fn classify(event: &notify::Event, root: &Path, manifest: &Path, review_dir: &Path) -> Vec<Poke> {
+fn classify(event: &notify::Event, paths: &Paths<'_>) -> Vec<Poke> {
+    let Paths {
+        root,
+        manifest,
+        review_dir,
+        barrier_dir,
+    } = *paths;
     if event.need_rescan() {
         return vec![Poke::Rescan];
     }
@@ -252,6 +304,9 @@ fn classify(event: &notify::Event, root: &Path, manifest: &Path, review_dir: &Pa
         .paths
         .iter()
         .filter_map(|path| {
+            if let Some(number) = barrier_dir.and_then(|dir| barrier::number(dir, path)) {
+                return Some(Poke::Barrier(number));
+            }
             Some(if path == manifest {
                 Poke::Manifest
             } else if path == root {
@@ -325,6 +380,10 @@ struct Worker {
     seen: Arc<Inspection>,
     /// Record files touched since `seen` was taken: what the next reload reads again.
     touched: Touched,
+    /// Raises the barrier a reload waits for (`barrier.rs`).
+    raise_barrier: barrier::RaiseBarrier,
+    /// What arrived while a reload waited for its barrier, for the loop to take in order.
+    pending: VecDeque<Poke>,
 }
 
 impl Worker {
@@ -334,6 +393,7 @@ impl Worker {
         notifier: RecommendedWatcher,
         options: WatchOptions,
         baseline: Arc<Inspection>,
+        raise_barrier: barrier::RaiseBarrier,
     ) -> Self {
         Self {
             root: store.root().to_owned(),
@@ -346,6 +406,8 @@ impl Worker {
             seen: baseline.clone(),
             last: baseline,
             touched: Touched::default(),
+            raise_barrier,
+            pending: VecDeque::new(),
         }
     }
 
@@ -367,37 +429,44 @@ impl Worker {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            let first = match due {
-                Some(due) => match rx.recv_timeout(due.saturating_duration_since(Instant::now())) {
-                    Ok(poke) => poke,
-                    Err(RecvTimeoutError::Timeout) => {
-                        let now = Instant::now();
-                        if review_due.is_some_and(|d| d <= now) {
-                            review_at = None;
-                            sink(WatchEvent::Review);
+            let first = match (self.pending.pop_front(), due) {
+                (Some(poke), _) => poke,
+                (None, Some(due)) => {
+                    match rx.recv_timeout(due.saturating_duration_since(Instant::now())) {
+                        Ok(poke) => poke,
+                        Err(RecvTimeoutError::Timeout) => {
+                            let now = Instant::now();
+                            if review_due.is_some_and(|d| d <= now) {
+                                review_at = None;
+                                sink(WatchEvent::Review);
+                            }
+                            if touch_due.is_some_and(|d| d <= now) {
+                                touched_at = None;
+                                // This reload may be the first to see a commit whose manifest event
+                                // is still on its way; after it, that event finds nothing new.
+                                let (change, files_changed) = self.reload(&rx);
+                                sink(if files_changed {
+                                    WatchEvent::Committed(change)
+                                } else {
+                                    WatchEvent::Refreshed(change)
+                                });
+                            }
+                            continue;
                         }
-                        if touch_due.is_some_and(|d| d <= now) {
-                            touched_at = None;
-                            // This reload may be the first to see a commit whose manifest event
-                            // is still on its way; after it, that event finds nothing new.
-                            let (change, files_changed) = self.reload();
-                            sink(if files_changed {
-                                WatchEvent::Committed(change)
-                            } else {
-                                WatchEvent::Refreshed(change)
-                            });
-                        }
-                        continue;
+                        Err(RecvTimeoutError::Disconnected) => return,
                     }
-                    Err(RecvTimeoutError::Disconnected) => return,
-                },
-                None => match rx.recv() {
+                }
+                (None, None) => match rx.recv() {
                     Ok(poke) => poke,
                     Err(_) => return,
                 },
             };
             let (mut manifest, mut root, mut other, mut review) = (false, false, false, false);
-            for poke in std::iter::once(first).chain(rx.try_iter()) {
+            let pokes: Vec<Poke> = std::iter::once(first)
+                .chain(self.pending.drain(..))
+                .chain(rx.try_iter())
+                .collect();
+            for poke in pokes {
                 match poke {
                     Poke::Stop => return,
                     Poke::Manifest => manifest = true,
@@ -411,6 +480,8 @@ impl Worker {
                         self.touched.all();
                         manifest = true;
                     }
+                    // A barrier a reload no longer waits for.
+                    Poke::Barrier(_) => {}
                 }
             }
             if root {
@@ -439,7 +510,7 @@ impl Worker {
                 touched_at = Some(Instant::now());
             }
             if manifest {
-                let (change, files_changed) = self.reload();
+                let (change, files_changed) = self.reload(&rx);
                 if files_changed {
                     sink(WatchEvent::Committed(change));
                 }
@@ -450,9 +521,8 @@ impl Worker {
     /// Inspects the folder again, reading only the record files that may have changed
     /// ([`Store::reinspect`]); tells whether there is something to report: the manifest's
     /// list of files changed, or the set stopped or started reading.
-    fn reload(&mut self) -> (Change, bool) {
-        let touched = std::mem::take(&mut self.touched);
-        let inspection = Arc::new(self.store.reinspect(&self.seen, &touched));
+    fn reload(&mut self, rx: &mpsc::Receiver<Poke>) -> (Change, bool) {
+        let inspection = Arc::new(self.read_again(rx));
         let change = |commit, unreadable| Change {
             at_ms: now_ms(),
             commit,
@@ -481,85 +551,4 @@ impl Worker {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-    use std::sync::Arc;
-    use std::sync::mpsc;
-    use std::time::Duration;
-
-    use notify::event::{CreateKind, Flag, ModifyKind, RenameMode};
-    use notify::{Event, EventKind};
-
-    use super::{Poke, WatchEvent, WatchOptions, Worker, classify};
-    use crate::store::{MemoryType, Record, Store, StoreOptions};
-
-    fn classified(event: Event) -> Vec<Poke> {
-        let root = PathBuf::from("/ws/.memory");
-        classify(
-            &event,
-            &root,
-            &root.join("manifest.json"),
-            &root.join(".memwb"),
-        )
-    }
-
-    #[test]
-    fn a_lost_event_calls_for_a_full_reload() {
-        // What notify sends when the kernel's event queue overflowed: no path at all.
-        let overflow = Event::new(EventKind::Other).set_flag(Flag::Rescan);
-        assert_eq!(classified(overflow), [Poke::Rescan]);
-    }
-
-    #[test]
-    fn each_file_of_an_event_is_named() {
-        let rename = Event::new(EventKind::Modify(ModifyKind::Name(RenameMode::Both)))
-            .add_path("/ws/.memory/a-1.md".into())
-            .add_path("/ws/.memory/manifest.json".into());
-        assert_eq!(
-            classified(rename),
-            [Poke::Other("a-1.md".into()), Poke::Manifest]
-        );
-        let elsewhere =
-            Event::new(EventKind::Create(CreateKind::File)).add_path("/ws/notes.md".into());
-        assert!(classified(elsewhere).is_empty());
-    }
-
-    /// A change whose events were all lost (the worker's notifier watches nothing here) is
-    /// found by the reload an overflow calls for: a record edited in place so that it no
-    /// longer reads, which no manifest change names.
-    #[test]
-    fn an_overflow_reloads_every_record() {
-        let dir = tempfile::tempdir().expect("dir");
-        let store = Store::open(dir.path(), StoreOptions::default()).expect("open");
-        let record = Record::new("one", MemoryType::Project, "a fact", "body").expect("valid");
-        store.extend(vec![record]).expect("seed");
-        let baseline = Arc::new(store.inspect());
-        let notifier = notify::recommended_watcher(|_: notify::Result<Event>| {}).expect("notify");
-        let options = WatchOptions {
-            refresh_on_touch: None,
-        };
-        let worker = Worker::new(store.clone(), notifier, options, baseline.clone());
-        std::fs::write(store.root().join(&baseline.entries[0].file), "not a record")
-            .expect("break");
-        let (pokes, rx) = mpsc::channel();
-        let (events, seen) = mpsc::channel();
-        let running = std::thread::spawn(move || {
-            worker.run(rx, move |event| {
-                let _ = events.send(event);
-            })
-        });
-        pokes.send(Poke::Rescan).expect("poke");
-        let event = seen
-            .recv_timeout(Duration::from_secs(10))
-            .expect("an event");
-        pokes.send(Poke::Stop).expect("stop");
-        running.join().expect("worker");
-        match event {
-            WatchEvent::Committed(change) => {
-                assert!(change.unreadable.is_some(), "{change:?}");
-                assert_eq!(*change.inspection, store.inspect());
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-}
+mod tests;

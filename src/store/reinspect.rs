@@ -5,7 +5,9 @@
 //! the manifest names what is new: the entries it lists that the earlier inspection did not
 //! hold. A file edited in place, replaced or removed by hand is not named by the manifest; the
 //! caller (the watcher, which sees every file event in `.memory`) says which file names were
-//! touched, and those are read again too. Everything that is not a record file (the manifest,
+//! touched, and those are read again too. A caller must know every event up to the reading:
+//! the watcher waits for its barrier after reading, and reads again what came late
+//! (`watch/barrier.rs`). Everything that is not a record file (the manifest,
 //! MEMORY.md, the folder listing, the lock) is read again every time: it is one read each.
 
 use std::collections::{BTreeSet, HashMap};
