@@ -16,6 +16,7 @@ use tui_harness::Harness;
 
 mod decisions;
 mod history;
+mod states;
 
 const SIZES: [(u16, u16); 2] = [(100, 30), (80, 24)];
 

@@ -5,6 +5,7 @@
 //! format registers its reading by implementing the trait, adding nothing here.
 
 use std::any::Any;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use super::{IndexView, ListRow, ListView, MemoryView, Stray};
 use crate::claude::{ClaudeFolder, Snapshot};
 use crate::finding::Severity;
 use crate::memory::Memory;
-use crate::store::MemorySet;
+use crate::review::{Proposal, State};
 
 /// A folder as the workbench shows it: a format's own reading (the `.memory` set as
 /// inspected, a Claude Code folder's topic files with their health) behind the questions the
@@ -42,10 +43,12 @@ pub trait FolderView: std::fmt::Debug + Send + Sync + Any {
         true
     }
 
-    /// The records a `.memory` proposal is checked against (by default none: a format whose
-    /// proposals are checked against its files when they load).
-    fn valid_set(&self) -> MemorySet {
-        MemorySet::default()
+    /// The state of each of `proposals` the reading tells, by id: on `.memory`, each checked
+    /// against the set as read, so a change to the set restales a proposal with no reload of
+    /// the proposals. By default none: a format whose proposals are checked against its files
+    /// when they load (`Backend::filed` answers their states).
+    fn proposal_states(&self, _proposals: &[Proposal]) -> HashMap<String, State> {
+        HashMap::new()
     }
 
     /// Whether the memories an agent would choose among differ from `other`'s (a query's

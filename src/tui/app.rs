@@ -247,8 +247,7 @@ impl App {
     pub fn set_review(&mut self, review: Arc<Review>, announce: bool) {
         let known: Vec<String> = self.review.proposals.iter().map(|p| p.id.clone()).collect();
         self.review = review;
-        self.proposals
-            .refresh(&self.review, &self.shown.valid_set());
+        self.proposals.refresh(&self.review, &self.shown);
         self.history.refresh(&self.review);
         // The cases or the pending proposals may have changed with it.
         self.evals.due = true;

@@ -2,6 +2,7 @@
 //! [`crate::formats::view`]: the index file beside the index the manifest derives; and the
 //! workbench's other questions about the set ([`FolderView`], answered by its inspection).
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -12,10 +13,11 @@ use super::super::view::{
 use super::super::{FolderView, Shown};
 use crate::memory::Memory;
 use crate::redact::redact;
+use crate::review::{Proposal, State};
 use crate::store::index;
 use crate::store::inspect::{EntryState, IndexStatus, Inspection, ManifestEntry, ManifestState};
 use crate::store::record::{MAX_RECORD_BYTES, MAX_RECORD_LINES, count_lines};
-use crate::store::{LockState, MemorySet, StrayKind, codec};
+use crate::store::{LockState, StrayKind, codec};
 
 /// The `.memory` set a reading the workbench shows holds, as inspected (`None`: a reading of
 /// another format): what the tests look into.
@@ -323,8 +325,12 @@ impl FolderView for Inspection {
         Inspection::is_readable(self)
     }
 
-    fn valid_set(&self) -> MemorySet {
-        Inspection::valid_set(self)
+    fn proposal_states(&self, proposals: &[Proposal]) -> HashMap<String, State> {
+        let current = Inspection::valid_set(self);
+        proposals
+            .iter()
+            .map(|proposal| (proposal.id.clone(), proposal.state(&current)))
+            .collect()
     }
 
     fn memories_differ(&self, other: &Shown) -> bool {

@@ -139,6 +139,14 @@ impl Proposal {
         }
     }
 
+    /// What its plan of records says, read leniently as [`Proposal::change`] reads it: the
+    /// names of the memories it replaces and the records it writes (both empty for a proposal
+    /// of file images, or a plan with nothing that reads; whether the plan is valid is its
+    /// state's to say). What the workbench shows of the plan and opens in its editor.
+    pub fn planned_records(&self) -> (Vec<String>, Vec<RecordInput>) {
+        planned(&self.plan)
+    }
+
     /// What kind of change it is as a person reads it, the same on every format
     /// ([`Kind::of_touched`] of its change): a fix that rewrites one memory where it is is an
     /// edit, whichever way its format files it. The kind it was filed as is `kind`.

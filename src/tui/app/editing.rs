@@ -208,13 +208,8 @@ impl App {
             }
             return;
         }
-        let opened: Vec<_> = self
-            .proposals
-            .proposed_records()
-            .iter()
-            .map(|record| record.to_input())
-            .collect();
-        match Editor::proposal(rules, &id, index, &opened) {
+        let opened = self.proposals.proposed_records();
+        match Editor::proposal(rules, &id, index, opened) {
             Some(editor) => self.editor = Some(editor),
             None => self.set_status(
                 StatusKind::Error,

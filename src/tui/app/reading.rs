@@ -21,8 +21,7 @@ impl App {
         self.note_readability(was_readable);
         self.index.update(&self.shown);
         self.refilter_keeping(keep.as_deref());
-        self.proposals
-            .refresh(&self.review, &self.shown.valid_set());
+        self.proposals.refresh(&self.review, &self.shown);
         // A change by anyone: the cases re-run, unless they ran on these very records.
         let ran = self.evals.ran_on(&self.shown.corpus().0);
         if !ran {

@@ -8,6 +8,7 @@ pub mod history;
 pub mod index;
 pub(crate) mod list_filter;
 pub mod manifest;
+pub(crate) mod proposal_detail;
 pub(crate) mod proposal_files;
 pub mod proposals;
 pub mod query;

@@ -1,23 +1,21 @@
 //! Proposals view: every proposal with its state and origin (pending first), and the selected
-//! one as a diff: every source against every replacement, word by word, the records it keeps,
-//! and for a stale proposal what changed since it was made.
+//! one's detail (`proposal_detail`): a diff of what it writes, and for a stale
+//! proposal what changed since it was made.
 
 use std::collections::{BTreeSet, HashSet};
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
+use super::proposal_detail::{compares_with_memories, detail_lines, marker, plan_invalid};
 use super::proposal_files as files;
-use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
-use crate::redact::records::redact_input;
-use crate::review::journal::JournalRecord;
+use super::{Component, Ctx, Detail, block, labelled, scroll};
+use crate::formats::Shown;
+use crate::memory::{Memory, RecordInput};
 use crate::review::{Kind, Proposal, ProposalStatus, State};
 use crate::sanitize;
-use crate::session::Plan;
-use crate::store::{MemorySet, Record, RecordInput};
 use crate::tui::keymap::{Action, Scope};
 use crate::tui::review::Review;
 use crate::tui::theme::Theme;
@@ -26,8 +24,11 @@ use crate::tui::theme::Theme;
 pub struct Row {
     pub proposal: Proposal,
     pub state: State,
-    /// The plan, parsed once per reload rather than on every frame.
-    pub plan: Result<Plan, String>,
+    /// The memories its plan of records replaces, read once per reload rather than on every
+    /// frame ([`Proposal::planned_records`]; none for a proposal of file images).
+    pub(crate) sources: Vec<String>,
+    /// The records its plan writes, read the same way.
+    pub(crate) records: Vec<RecordInput>,
     /// "add a, b" or "replace a, b with c" ([`Proposal::summary`]).
     pub summary: String,
     /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
@@ -71,32 +72,28 @@ fn filter_text(row: &Row) -> String {
     )
 }
 
-fn marker(state: &State) -> &'static str {
-    match state {
-        State::Ready => "●",
-        State::Stale(_) => "⚠",
-        State::Approved => "✓",
-        State::Rejected => "✗",
-    }
-}
-
 impl ProposalsPane {
-    /// Recomputes every row's state against `current`, keeping the selection on the same
-    /// proposal when it is still listed.
-    pub fn refresh(&mut self, review: &Review, current: &MemorySet) {
+    /// Lists `review`'s proposals with their states: as the folder `shown` tells them when its
+    /// reading does (against the memories as they are now), else as they were loaded. Keeps
+    /// the selection on the same proposal when it is still listed.
+    pub fn refresh(&mut self, review: &Review, shown: &Shown) {
         let keep = self.selected_row().map(|r| r.proposal.id.clone());
+        let mut checked = shown.proposal_states(&review.proposals);
         let mut pending: Vec<Row> = Vec::new();
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
-            let plan = proposal.plan();
-            // A Claude Code folder's proposals were checked against its files by the loader.
-            let state = review.states.get(&proposal.id).cloned();
+            let state = checked
+                .remove(&proposal.id)
+                .or_else(|| review.states.get(&proposal.id).cloned())
+                .unwrap_or_else(|| unchecked(proposal));
+            let (sources, records) = proposal.planned_records();
             let row = Row {
                 proposal: proposal.clone(),
-                state: state.unwrap_or_else(|| proposal.state(current)),
+                state,
                 summary: proposal.summary(),
                 kind: proposal.change_kind(),
-                plan,
+                sources,
+                records,
             };
             if row.proposal.status == ProposalStatus::Pending {
                 pending.push(row);
@@ -159,12 +156,12 @@ impl ProposalsPane {
         self.rows.get(self.selected)
     }
 
-    /// The selected proposal's plan records (empty when its plan does not parse).
-    pub fn proposed_records(&self) -> Vec<Record> {
+    /// The records the selected proposal's plan writes (none when its state says the plan is
+    /// invalid: there is no plan to edit or approve).
+    pub fn proposed_records(&self) -> &[RecordInput] {
         self.selected_row()
-            .and_then(|r| r.plan.as_ref().ok())
-            .map(|p| p.records().to_vec())
-            .unwrap_or_default()
+            .filter(|r| plan_invalid(&r.state).is_none())
+            .map_or(&[], |r| &r.records)
     }
 
     pub fn pending(&self) -> usize {
@@ -276,7 +273,12 @@ impl Component for ProposalsPane {
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
         let detail = (!ctx.editing).then_some(detail);
-        let current = ctx.shown.valid_set();
+        // What the folder holds now, read only for a detail that compares against it.
+        let current = self
+            .selected_row()
+            .filter(|row| detail.is_some() && compares_with_memories(&row.proposal))
+            .map(|_| ctx.shown.corpus().0)
+            .unwrap_or_default();
         let readable = ctx.shown.is_readable();
         self.draw(
             frame, list, detail, &current, readable, ctx.review, ctx.theme,
@@ -291,7 +293,7 @@ impl ProposalsPane {
         frame: &mut Frame,
         list: Rect,
         detail: Option<Rect>,
-        current: &MemorySet,
+        current: &[Memory],
         readable: bool,
         review: &Review,
         theme: &Theme,
@@ -379,205 +381,12 @@ impl ProposalsPane {
     }
 }
 
-fn heading(text: String, theme: &Theme) -> Line<'static> {
-    Line::styled(format!("── {text}"), theme.label())
-}
-
-/// The source named `name` as the proposal read it: from its base, or among its additions.
-fn source<'a>(proposal: &'a Proposal, name: &str) -> Option<&'a RecordInput> {
-    proposal
-        .base
-        .iter()
-        .map(|b: &JournalRecord| &b.record)
-        .chain(&proposal.additions)
-        .find(|r| r.name == name)
-}
-
-/// The diff of one proposal.
-pub fn detail_lines(
-    row: &Row,
-    selected_record: usize,
-    current: &MemorySet,
-    readable: bool,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
-    let p = &row.proposal;
-    let mut lines = Vec::new();
-    let state_style = match row.state {
-        State::Ready => theme.ok(),
-        State::Stale(_) => theme.warning(),
-        _ => theme.dim(),
-    };
-    lines.push(Line::from(vec![
-        Span::styled(
-            format!("{} {}", marker(&row.state), row.state.as_str()),
-            state_style,
-        ),
-        Span::raw(format!(
-            " · {} · {} · {}",
-            row.kind.as_str(),
-            sanitize::line(&p.origin.describe()),
-            super::short_time(p.created_at)
-        )),
-    ]));
-    match p.status {
-        ProposalStatus::Pending => {}
-        status => {
-            let word = if status == ProposalStatus::Approved {
-                "approved"
-            } else {
-                "rejected"
-            };
-            let mut text = format!("{word} by ");
-            if let Some(by) = &p.decided_by {
-                text.push_str(&by.to_string());
-            }
-            if let Some(at) = p.decided_at {
-                text.push_str(&format!(" at {}", super::short_time(at)));
-            }
-            if let Some(entry) = p.journal_entry {
-                text.push_str(&format!(" (journal #{entry})"));
-            }
-            lines.push(labelled("decided", &text, theme.dim(), theme));
-            if let Some(reason) = &p.reason {
-                lines.push(labelled("reason", reason, Style::default(), theme));
-            }
-        }
+/// A proposal's state when neither the reading nor the loader told it (the proposals of
+/// another folder than the one read): decided as filed; pending, not offered as ready.
+fn unchecked(proposal: &Proposal) -> State {
+    match proposal.status {
+        ProposalStatus::Approved => State::Approved,
+        ProposalStatus::Rejected => State::Rejected,
+        ProposalStatus::Pending => State::Stale(vec!["not yet checked against the folder".into()]),
     }
-    if let State::Stale(changes) = &row.state {
-        for change in changes {
-            lines.push(labelled(
-                "⚠ stale",
-                &format!("{change} since it was proposed"),
-                theme.warning(),
-                theme,
-            ));
-        }
-        if p.files.is_empty() {
-            let key = crate::tui::keymap::label(Scope::Proposals, Action::Rebase);
-            let hint =
-                format!("{key} rebases it: re-planned against the current memories, shown again");
-            lines.push(labelled("", &hint, theme.dim(), theme));
-        }
-    }
-    if p.status == ProposalStatus::Pending && !readable {
-        lines.push(Line::styled(
-            "⚠ the set is unreadable: approving is refused until its ✗ entries are repaired",
-            theme.error(),
-        ));
-    }
-    if let Some(evidence) = &p.evidence {
-        lines.extend(labelled_lines("evidence", evidence, theme.dim(), theme));
-    }
-    // How the changed sources differ: the version the proposal read against the current one
-    // (the stale lines above already say which changed or vanished).
-    if p.status == ProposalStatus::Pending {
-        for base in &p.base {
-            let Some(now) = current.get(&base.record.name).map(|e| e.record.to_input()) else {
-                continue;
-            };
-            // The stored copy is redacted: the same record with its credentials is no change.
-            if redact_input(&now) != redact_input(&base.record) {
-                lines.push(heading(
-                    format!(
-                        "source {}: as proposed → now",
-                        sanitize::line(&base.record.name)
-                    ),
-                    theme,
-                ));
-                lines.extend(diff::record(Some(&base.record), &now, theme));
-            }
-        }
-    }
-    if !p.files.is_empty() {
-        lines.extend(files::lines(&p.files, theme));
-        return lines;
-    }
-    let plan = match &row.plan {
-        Ok(plan) => plan,
-        Err(e) => {
-            lines.push(labelled("invalid plan", e, theme.error(), theme));
-            return lines;
-        }
-    };
-    let sources: Vec<&str> = plan.source_names().iter().map(String::as_str).collect();
-    let source_set: HashSet<&str> = sources.iter().copied().collect();
-    let kept: Vec<&str> = current
-        .records()
-        .map(Record::name)
-        .filter(|n| !source_set.contains(n))
-        .collect();
-    match p.kind {
-        Kind::Extraction => {
-            let names: Vec<&str> = plan.records().iter().map(Record::name).collect();
-            lines.push(labelled("adds", &names.join(", "), theme.added(), theme));
-            lines.push(labelled(
-                "keeps",
-                &format!("all {} memories", kept.len()),
-                theme.dim(),
-                theme,
-            ));
-        }
-        Kind::Consolidation | Kind::Edit => {
-            lines.push(labelled(
-                "replaces",
-                &sources.join(", "),
-                theme.removed(),
-                theme,
-            ));
-            lines.push(labelled(
-                "keeps",
-                &if kept.is_empty() {
-                    "nothing else: every memory is a source".to_owned()
-                } else {
-                    kept.join(", ")
-                },
-                Style::default(),
-                theme,
-            ));
-        }
-    }
-    let count = plan.records().len();
-    for (i, record) in plan.records().iter().enumerate() {
-        let new = record.to_input();
-        let taken = p.status == ProposalStatus::Pending
-            && current.get(&new.name).is_some()
-            && !source_set.contains(new.name.as_str());
-        let pointer = if i == selected_record { "▶ " } else { "" };
-        let mut header = format!(
-            "{pointer}memory {}/{count}: {}",
-            i + 1,
-            sanitize::line(&new.name)
-        );
-        if taken {
-            header.push_str("  ⚠ this name is now taken by another memory");
-        }
-        lines.push(Line::raw(""));
-        lines.push(Line::styled(
-            header,
-            if taken { theme.warning() } else { theme.key() },
-        ));
-        // the record whole first, as it would be written; then how it differs from each source
-        let whole = if sources.is_empty() {
-            "new memory"
-        } else {
-            "proposed memory, whole"
-        };
-        lines.push(heading(whole.into(), theme));
-        lines.extend(diff::record(None, &new, theme));
-        for name in &sources {
-            lines.push(heading(
-                format!("{} → {}", sanitize::line(name), sanitize::line(&new.name)),
-                theme,
-            ));
-            match source(p, name) {
-                Some(old) => lines.extend(diff::record(Some(old), &new, theme)),
-                None => lines.push(Line::styled(
-                    "(the source is not in the proposal)",
-                    theme.error(),
-                )),
-            }
-        }
-    }
-    lines
 }

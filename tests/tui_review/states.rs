@@ -1,0 +1,69 @@
+//! A proposal's state in the workbench: told by the reading it shows (so a change to the set
+//! restales a proposal with no reload of the proposals), and a plan that does not validate said
+//! so in its detail, from that state.
+
+use super::*;
+use memwb::review::State;
+
+/// The listed proposal `id`'s state.
+fn state_of(h: &Harness, id: &str) -> State {
+    h.app
+        .proposals
+        .rows
+        .iter()
+        .find(|row| row.proposal.id == id)
+        .map(|row| row.state.clone())
+        .unwrap_or_else(|| panic!("{id} not listed"))
+}
+
+#[test]
+fn a_change_to_the_set_restales_a_proposal_with_no_reload_of_the_proposals() {
+    let mut h = three(100, 30);
+    merge_alpha_beta(&h, "cccc00000001");
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    assert_eq!(state_of(&h, "cccc00000001"), State::Ready);
+    let s = other(&h);
+    let alpha = s
+        .read()
+        .expect("read")
+        .get("alpha")
+        .expect("a")
+        .record
+        .clone();
+    s.replace(&alpha, record("alpha", "changed meanwhile", "x"))
+        .expect("change");
+    // Only the set's news: the proposals are not loaded again.
+    h.watcher_tick();
+    match state_of(&h, "cccc00000001") {
+        State::Stale(changes) => {
+            assert!(changes.iter().any(|c| c.contains("alpha")), "{changes:?}")
+        }
+        other => panic!("expected stale, got {other:?}"),
+    }
+    assert!(h.screen().contains("⚠ stale"), "{}", h.screen());
+}
+
+#[test]
+fn a_plan_that_does_not_validate_is_said_invalid_in_its_detail() {
+    let mut h = three(100, 30);
+    add_delta(&h, "cccc00000002");
+    let path = h.root().join(".memwb/proposals/cccc00000002.json");
+    let text = std::fs::read_to_string(&path).expect("read proposal");
+    let mut filed: serde_json::Value = serde_json::from_str(&text).expect("json");
+    filed["plan"] = serde_json::json!([
+        {"name": "delta", "type": "no-such-type", "description": "d", "body": "b"}
+    ]);
+    std::fs::write(&path, filed.to_string()).expect("write proposal");
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    select_proposal(&mut h, "cccc00000002");
+    let screen = h.screen();
+    let said = screen
+        .lines()
+        .find(|line| line.contains("invalid plan "))
+        .unwrap_or_else(|| panic!("no invalid plan line: {screen}"));
+    assert!(said.contains("no-such-type"), "{said}");
+    assert!(!screen.contains("adds "), "{screen}");
+    assert!(h.app.proposals.proposed_records().is_empty());
+}
