@@ -181,6 +181,10 @@ pub struct App {
     pub log: std::collections::VecDeque<StatusLine>,
     /// What the watcher said while a job of ours ran (it may be that job's commit).
     watcher_said: Vec<messages::WatcherSaid>,
+    /// What our commits left the folder as, not shown because the watcher delivered a reading
+    /// while their job ran (`job_reading`): the watcher's report of one of them is that
+    /// commit, which its job's result said.
+    own_unshown: Vec<Shown>,
     /// The eval cases' latest run and what changed since the one before.
     pub(crate) evals: Evals,
     /// The reason line of a rejection (its history outlives each rejection).
@@ -228,6 +232,7 @@ impl App {
             areas: Areas::default(),
             log: Default::default(),
             watcher_said: Vec::new(),
+            own_unshown: Vec::new(),
             evals: Evals::new(),
             reason: LineInput::default(),
             prompt_on_screen: false,

@@ -1,7 +1,14 @@
 //! Changes from outside the workbench: reloads keeping the selection, hostile text kept inert,
-//! another folder's news ignored.
+//! another folder's news ignored; our own save, reported by the watcher after its result, not
+//! said again as news.
 
 use super::*;
+
+use std::sync::Arc;
+
+use crossterm::event::{KeyEvent, KeyModifiers};
+use memwb::formats::{Shown, WatchEvent};
+use memwb::tui::app::Effect;
 
 #[test]
 fn external_commit_reloads_keeping_the_selection_and_says_what_changed() {
@@ -136,4 +143,45 @@ fn a_watchers_news_about_another_folder_is_ignored() {
         "{}",
         h.screen()
     );
+}
+
+/// A save that waited (for the lock, say) while the watcher delivered a reading of the folder
+/// as it was: the save's own reading is not shown (the watcher's stands, and may hold what the
+/// save's read missed), and the watcher's report of the save, which comes after the save's
+/// result, is the save, said once by its result: not "changed on disk" as well.
+#[test]
+fn a_save_that_waited_while_the_watcher_read_is_not_news_from_disk() {
+    let mut h = three();
+    h.press(KeyCode::Char('j'));
+    h.press(KeyCode::Char('e'));
+    h.keys("new line ");
+    // Ctrl-S by hand, its job held as a save waiting for the lock is, bound to the reading
+    // shown now as the event loop binds it.
+    let effects = h.app.update(Event::Key(KeyEvent::new(
+        KeyCode::Char('s'),
+        KeyModifiers::CONTROL,
+    )));
+    let job = effects
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::Run(job) => Some(job),
+            _ => None,
+        })
+        .expect("a save job");
+    let save = job.bind(&h.app.backend, (h.app.shown.clone(), h.app.watch_readings));
+    // Meanwhile the watcher's quiet refresh (the lock came and went) reads the folder as it was.
+    h.send_watched(WatchEvent::Reread(Shown::from(Arc::new(
+        h.store().inspect(),
+    ))));
+    h.send(Event::Job(Box::new(save())));
+    // The watcher's report of the save comes after the save's result.
+    h.watcher_tick();
+    // The save said once, by its result, and nothing after it.
+    let log: Vec<&str> = h.app.log.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        log.last(),
+        Some(&"save beta: written (changed beta)"),
+        "the save said again as news: {log:?}"
+    );
+    assert!(h.screen().contains("new line beta body"), "{}", h.screen());
 }

@@ -29,6 +29,9 @@ impl App {
             self.own_commit_done(&shown);
         }
         let shown = if read_from.is_some_and(|r| r != self.watch_readings) {
+            if ok && !shown.same_state(&self.shown) {
+                self.own_commit_unshown(shown);
+            }
             self.shown.clone()
         } else {
             shown

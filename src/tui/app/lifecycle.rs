@@ -40,8 +40,13 @@ impl App {
     /// The folder as the watcher read it after a change, by anyone.
     fn changed_on_disk(&mut self, shown: Shown) {
         // Our own changes were already shown from the job's result: what is new is what
-        // differs from the folder as shown (the watcher's own news may hold ours).
-        let news = shown.news_since(&self.shown);
+        // differs from the folder as shown (the watcher's own news may hold ours), unless this
+        // is the state one of ours left while a reading of the watcher's stood instead.
+        let news = if self.is_own_unshown(&shown) {
+            None
+        } else {
+            shown.news_since(&self.shown)
+        };
         let was_readable = self.shown.is_readable();
         self.set_shown(shown.clone());
         let Some(news) = news else {

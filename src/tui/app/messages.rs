@@ -1,11 +1,17 @@
 //! The status line and its log (`M`), where each event is said once. The watcher may report
 //! one of the workbench's own commits before the job that made it finishes: when the job's
 //! result leaves the folder in the state the watcher reported, the job's message replaces the
-//! watcher's. A regression announced before its journal entry was written, then blamed on
+//! watcher's. It may also report it after the job's result, which then was not shown when the
+//! watcher delivered a reading while the job ran (a save that waited for the lock): that report
+//! is the job's commit too, and says nothing. A regression announced before its journal entry was written, then blamed on
 //! that entry, restates the first announcement instead of adding a second.
 
 use super::{App, LOG_SIZE, StatusKind, StatusLine};
 use crate::formats::Shown;
+
+/// How many of our commits not shown are kept until the watcher reports them: more than the
+/// jobs that run at once.
+const OWN_UNSHOWN_KEPT: usize = 8;
 
 /// What the watcher said while one of our jobs ran, and the state it said it of.
 #[derive(Debug, Clone)]
@@ -49,6 +55,29 @@ impl App {
                 self.watcher_said.push(said);
             }
         }
+    }
+
+    /// One of our jobs committed, leaving the folder in `state`, which is not shown (a reading
+    /// the watcher delivered while the job ran stands): the watcher's report of it is to come.
+    pub(super) fn own_commit_unshown(&mut self, state: Shown) {
+        if self.own_unshown.len() == OWN_UNSHOWN_KEPT {
+            self.own_unshown.remove(0);
+        }
+        self.own_unshown.push(state);
+    }
+
+    /// Whether the watcher's reading `state` is what one of our commits left and was not shown:
+    /// then it, and those of ours before it, have been reported.
+    pub(super) fn is_own_unshown(&mut self, state: &Shown) -> bool {
+        let Some(at) = self
+            .own_unshown
+            .iter()
+            .position(|own| own.same_state(state))
+        else {
+            return false;
+        };
+        self.own_unshown.drain(..=at);
+        true
     }
 
     /// Takes the newest message `text` out of the log (and off the status line).
