@@ -27,7 +27,7 @@ pub use folder::{ClaudeFolder, LockWaitPolicy, Snapshot, Topic, TopicContent};
 pub use index::{LoadLimits, SizeUnit};
 pub use locate::{Env, Location, locate};
 pub use state::{ClaudeState, StateLock};
-pub use write::{ChangeObserver, FileImage, FileWrite, apply, apply_planned};
+pub use write::{Applied, ChangeObserver, FileImage, FileWrite, apply, apply_planned};
 
 /// Only these may be written in a memory folder: Claude Code reads nothing else as memory.
 pub fn is_memory_file(file: &str) -> bool {

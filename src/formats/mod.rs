@@ -377,6 +377,32 @@ impl Written {
             warning: None,
         }
     }
+
+    /// `summary`, with every warning of `warnings` said after it.
+    pub(crate) fn with_warnings(
+        summary: String,
+        warnings: impl IntoIterator<Item = Option<String>>,
+    ) -> Self {
+        Self {
+            summary,
+            warning: joined_warnings(warnings),
+        }
+    }
+}
+
+/// The warnings that are there, said in one line (`None`: there is none).
+pub(crate) fn joined_warnings(
+    warnings: impl IntoIterator<Item = Option<String>>,
+) -> Option<String> {
+    let said: Vec<String> = warnings.into_iter().flatten().collect();
+    (!said.is_empty()).then(|| said.join("; "))
+}
+
+/// The warning of a change that is in place (every reader sees it) but whose directory sync
+/// after it failed (`why`), worded as on every format: the change stands, and a power loss
+/// before the file system writes the directory out may still lose it.
+pub(crate) fn not_durable(why: &str) -> String {
+    format!("written, but not yet durable: {why}")
 }
 
 /// What `index --fix` shows, and what it wrote.

@@ -137,12 +137,14 @@ pub enum EditorChange {
 }
 
 /// What an editor's change did: in words (`None`: nothing was written), the list's key of
-/// what to select after it (a new or renamed memory), and the memory file a save wrote.
+/// what to select after it (a new or renamed memory), the memory file a save wrote, and what
+/// about the written change needs a look (as [`super::Written::warning`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changed {
     pub summary: Option<String>,
     pub select: Option<String>,
     pub saved: Option<SavedFile>,
+    pub warning: Option<String>,
 }
 
 /// The memory file a save wrote and its exact text: the base of the next save when the

@@ -19,6 +19,12 @@ pub struct Commit {
     /// same time): why. The commit is in place; what it may have overwritten is not known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock_lost: Option<String>,
+    /// Committed, but the directory sync after the commit rename failed: why. Every reader
+    /// sees the new set, and the commit stands (taking it back would be a second change
+    /// that could fail the same way), but a power loss before the file system writes the
+    /// directory out may still lose it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_durable: Option<String>,
 }
 
 impl Commit {
@@ -82,6 +88,7 @@ impl Commit {
             changed,
             set: after,
             lock_lost: None,
+            not_durable: None,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::fs;
 use super::error::{Result, StoreError};
 use super::txn::Next;
 use super::{Commit, MemorySet, Record, Store, StoredRecord, manifest};
-use crate::fs::{create_exclusive, remove_replaced, replace_file_checked, sync_dir};
+use crate::fs::{create_exclusive, remove_replaced, replace_file_checked};
 
 impl Store {
     /// Fixes one listed entry that cannot be read (invalid, missing or escaping), or one of two
@@ -152,6 +152,7 @@ impl Store {
                 .collect(),
         };
         let mut lock_lost = None;
+        let mut not_durable = None;
         self.observed(&current, &after, || {
             replace_file_checked(
                 &self.manifest_path(),
@@ -160,9 +161,7 @@ impl Store {
                 || lock.verify(),
             )?;
             lock_lost = lock.verify().err().map(|e| e.to_string());
-            if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
-                tracing::error!(error = %e, "restored, but the directory sync failed");
-            }
+            not_durable = super::txn::synced_after_commit(self);
             Ok(())
         })
         .inspect_err(|_| {
@@ -175,6 +174,7 @@ impl Store {
         }
         let mut commit = Commit::between(&current, after);
         commit.lock_lost = lock_lost;
+        commit.not_durable = not_durable;
         self.tell_committed(&commit);
         Ok(commit)
     }

@@ -38,16 +38,17 @@ impl Store {
         let current = self.read()?;
         let text = current.index_text();
         self.check_index_budget(&text)?;
+        let mut not_durable = None;
         self.observed(&current, &current, || {
             replace_file(&self.index_path(), text.as_bytes(), &self.options.hooks)?;
-            // MEMORY.md is replaced; a failing directory sync must not report otherwise.
-            if let Err(e) = sync_dir(&self.root, &self.options.hooks) {
-                tracing::error!(error = %e, "MEMORY.md was rebuilt, but the directory sync after it failed");
-            }
+            // MEMORY.md is replaced: a failing directory sync cannot take that back, so it
+            // is reported with the change instead of failing it.
+            not_durable = synced_after_commit(self);
             Ok(())
         })?;
         let commit = Commit {
             set: current,
+            not_durable,
             ..Commit::default()
         };
         self.tell_committed(&commit);
@@ -136,16 +137,17 @@ impl Store {
         let after = self.next_set(current, next)?;
         let index_text = after.index_text();
         self.check_index_budget(&index_text)?;
-        let mut lock_lost = None;
+        let mut published = Published::default();
         self.observed(current, &after, || {
-            lock_lost = self.publish(lock, current, &after, &index_text, &adopted, unlisted)?;
+            published = self.publish(lock, current, &after, &index_text, &adopted, unlisted)?;
             Ok(())
         })?;
         let mut commit = Commit::between(current, after);
-        if let Some(reason) = &lock_lost {
+        if let Some(reason) = &published.lock_lost {
             tracing::error!(%reason, "committed, but the store lock was lost during the commit");
         }
-        commit.lock_lost = lock_lost;
+        commit.lock_lost = published.lock_lost;
+        commit.not_durable = published.not_durable;
         self.tell_committed(&commit);
         Ok(commit)
     }
@@ -228,8 +230,8 @@ impl Store {
     }
 
     /// Steps 1 and 3-5 of the commit order; on failure before the commit point, undoes 1 and 3.
-    /// `Ok(Some(reason))`: committed, but the lock was found lost right after the commit
-    /// rename, so another writer may have committed at the same time.
+    /// Once past the commit point it answers `Ok`, with what about the commit needs a look
+    /// ([`Published`]).
     fn publish(
         &self,
         lock: &StoreLock,
@@ -238,7 +240,7 @@ impl Store {
         index_text: &str,
         adopted: &HashSet<String>,
         unlisted: &HashSet<String>,
-    ) -> Result<Option<String>> {
+    ) -> Result<Published> {
         let hooks = &self.options.hooks;
         let current_files: HashSet<&str> =
             current.entries.iter().map(|e| e.file.as_str()).collect();
@@ -292,10 +294,9 @@ impl Store {
             other => other.to_string(),
         });
         // Committed: readers already see the new set, so nothing from here on may undo it
-        // (deleting the new files would leave a manifest naming missing files).
-        if let Err(e) = sync_dir(&self.root, hooks) {
-            tracing::error!(error = %e, "committed, but the directory sync after the manifest replace failed");
-        }
+        // (deleting the new files would leave a manifest naming missing files). A failing
+        // sync is reported with the commit ([`Commit::not_durable`]).
+        let not_durable = synced_after_commit(self);
 
         let live: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
         let mut removed_any = false;
@@ -312,8 +313,29 @@ impl Store {
         if removed_any && let Err(e) = sync_dir(&self.root, hooks) {
             tracing::warn!(error = %e, "committed, but the directory could not be synced after cleanup");
         }
-        Ok(lock_lost)
+        Ok(Published {
+            lock_lost,
+            not_durable,
+        })
     }
+}
+
+/// What about a commit that is in place needs a look.
+#[derive(Default)]
+struct Published {
+    /// The lock was found lost right after the commit rename, so another writer may have
+    /// committed at the same time: why.
+    lock_lost: Option<String>,
+    /// The directory sync after the commit rename failed: why ([`Commit::not_durable`]).
+    not_durable: Option<String>,
+}
+
+/// Syncs `.memory` once a change is in place (every reader sees it): `Some(why)` when the
+/// sync failed, which the commit reports rather than fails with, as it cannot be taken back.
+pub(super) fn synced_after_commit(store: &Store) -> Option<String> {
+    let error = sync_dir(&store.root, &store.options.hooks).err()?;
+    tracing::error!(%error, "committed, but the directory sync after it failed");
+    Some(error.to_string())
 }
 
 /// Undoes the steps before the commit point when dropped armed: restores the previous

@@ -75,8 +75,8 @@ pub enum Outcome {
         purpose: ReadFor,
     },
     /// A written change, in words; `select` is the list's key to select afterwards;
-    /// `warning`, what about it needs a look (its journal entry could not be marked); `saved`,
-    /// the memory file a save wrote.
+    /// `warning`, what about it needs a look (its journal entry could not be marked, it is not
+    /// yet durable); `saved`, the memory file a save wrote.
     Written {
         summary: String,
         select: Option<String>,
@@ -268,7 +268,7 @@ impl Job {
                     (_, Some(summary)) => Outcome::Written {
                         summary,
                         select: changed.select,
-                        warning: None,
+                        warning: changed.warning,
                         saved: changed.saved,
                     },
                     (_, None) => Outcome::Done,

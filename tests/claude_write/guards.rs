@@ -79,7 +79,7 @@ fn a_new_file_in_a_missing_subfolder_creates_the_folder_inside_never_through_a_l
         None,
     )
     .expect("a missing folder is made, as Claude Code's Write makes it");
-    assert_eq!(changed.len(), 1);
+    assert_eq!(changed.images.len(), 1);
     assert_eq!(
         fs::read_to_string(fixture.memory().join("notes/deep/x.md")).expect("written"),
         "x\n"

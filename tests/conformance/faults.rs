@@ -247,3 +247,109 @@ fn a_journal_mark_that_cannot_be_written_is_a_warning_and_recorded_by_the_next_c
         assert!(log.contains("added beta"), "{format:?}: {log}");
     }
 }
+
+/// The step (`MEMWB_FAIL_AT`) at which `change` syncs the folder's directory once its files
+/// are in place: the last directory sync before its journal mark. Each step is failed in turn
+/// on `folder` as `seed` left it (the failing process names the step it failed on stderr).
+fn directory_sync_once_in_place(
+    folder: &Folder,
+    seed: &crate::common::formats::Snapshot,
+    change: &[&str],
+) -> usize {
+    let mut synced = None;
+    for n in 0.. {
+        folder.restore(seed);
+        let out = folder.run_env(change, "", &[(Fault::Fail.variable(), n.to_string())]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        let failing = format!("MEMWB_FAIL_AT={n}: failing ");
+        let Some(op) = said
+            .lines()
+            .find_map(|line| line.strip_prefix(failing.as_str()))
+            .and_then(|rest| rest.split_whitespace().next())
+        else {
+            break;
+        };
+        match op {
+            "SyncDir" => synced = Some(n),
+            "JournalMark" => break,
+            _ => {}
+        }
+    }
+    folder.restore(seed);
+    synced.expect("the change syncs a directory before its journal mark")
+}
+
+/// Fails the directory sync right after a rename: the one that makes a change durable once
+/// its files are in place (after a `.memory` manifest's rename, a Claude Code file's).
+#[derive(Default)]
+struct FailSyncAfterRename {
+    last: std::sync::Mutex<Option<memwb::store::IoOp>>,
+}
+
+impl memwb::store::FaultHook for FailSyncAfterRename {
+    fn before(&self, op: memwb::store::IoOp, _: &std::path::Path) -> std::io::Result<()> {
+        use memwb::store::IoOp;
+        let last = self.last.lock().expect("last step").replace(op);
+        match (last, op) {
+            (Some(IoOp::Rename), IoOp::SyncDir) => Err(std::io::Error::other("the disk went away")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A change whose directory sync fails once it is in place (every reader sees it) is kept and
+/// says so the same on both formats: what it did, then "warning: written, but not yet durable:
+/// …", exit 1; it is journaled as any change (`log` lists it, `undo` walks it back), and the
+/// workbench's status says the same after what the save did. (A `.memory` set logged the
+/// failure and exited 0; a Claude Code folder put the files back and failed, exit 2.)
+#[test]
+fn a_directory_sync_that_fails_once_the_change_is_in_place_is_a_warning_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&super::add("alpha", "one"));
+        let seed = folder.snapshot();
+        let change = super::add("beta", "two");
+        let step = directory_sync_once_in_place(&folder, &seed, &change);
+        let out = folder.run_env(&change, "", &[(Fault::Fail.variable(), step.to_string())]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{format:?}: {said}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "added beta\n",
+            "{format:?}"
+        );
+        assert!(
+            said.contains("warning: written, but not yet durable: ")
+                && said.contains(&format!("injected failure (MEMWB_FAIL_AT={step})")),
+            "{format:?}: {said}"
+        );
+        assert!(folder.ok(&["ls"]).contains("beta"), "{format:?}");
+        assert!(folder.ok(&["log"]).contains("added beta"), "{format:?}");
+        assert!(folder.ok(&["undo"]).contains("removed beta"), "{format:?}");
+        assert!(!folder.ok(&["ls"]).contains("beta"), "{format:?}: undone");
+
+        let hooks = memwb::store::IoHooks::new(std::sync::Arc::new(FailSyncAfterRename::default()));
+        let mut h = super::workbench_hooked(&folder, hooks);
+        h.keys("e");
+        let screen = h.screen();
+        h.app
+            .editor
+            .as_mut()
+            .unwrap_or_else(|| panic!("{format:?}: no editor: {screen}"))
+            .set_value(memwb::tui::editor::DESCRIPTION, "alpha, described anew");
+        h.ctrl('s');
+        let status = h.app.status.clone().expect("status").text;
+        assert!(
+            status.starts_with(
+                "save alpha: written (changed alpha); warning: written, but not yet durable: "
+            ) && status.contains("the disk went away"),
+            "{format:?}: {status}"
+        );
+        assert!(h.app.editor.is_none(), "{format:?}: {}", h.screen());
+        assert!(
+            folder.ok(&["ls"]).contains("alpha, described anew"),
+            "{format:?}"
+        );
+        assert!(folder.ok(&["log"]).contains("changed alpha"), "{format:?}");
+    }
+}

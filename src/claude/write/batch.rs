@@ -218,15 +218,17 @@ impl<'r> Batch<'r> {
         Ok(())
     }
 
-    /// Syncs every directory a rename or removal changed: the change is durable.
+    /// Syncs every directory a rename or removal changed: the change is durable. A directory
+    /// whose sync fails does not keep the others from theirs; the first error is returned.
     pub(crate) fn sync(&mut self) -> Result<()> {
+        let mut outcome = Ok(());
         for (_, dir, unsynced) in &mut self.dirs {
             if *unsynced {
-                dir.sync(&self.root.hooks)?;
+                outcome = outcome.and(dir.sync(&self.root.hooks));
                 *unsynced = false;
             }
         }
-        Ok(())
+        outcome
     }
 }
 

@@ -36,6 +36,19 @@ pub struct FileWrite {
     pub after: Option<String>,
 }
 
+/// What [`apply`] wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The images of the files that changed (a write whose `after` is its `base` changes
+    /// nothing and is left out).
+    pub images: Vec<FileImage>,
+    /// Every file is in place, but a directory sync after the renames failed: why. Every
+    /// reader sees the change, and it stands (putting the files back would be a second change
+    /// that could fail the same way), but a power loss before the file system writes the
+    /// directory out may still lose it.
+    pub not_durable: Option<String>,
+}
+
 /// What watches a change as [`apply`] makes it, inside the state lock: the journal.
 ///
 /// `pending` and `resolved` are crash recovery: the change an earlier `apply` announced in
@@ -157,13 +170,14 @@ fn write_order(image: &FileImage) -> u8 {
 /// and each directory synced once. A
 /// failure part-way puts back what was written (the before images are in memory), then tells
 /// the observer `aborted`; when even that fails, the observer's intent stays for the next
-/// `apply` to resolve. Returns the images of the files that changed (a write whose `after` is
-/// its `base` changes nothing and is left out). An empty `writes` only recovers.
+/// `apply` to resolve. A directory sync that fails once every file is in place does not undo
+/// the change: it is `committed`, and said in [`Applied::not_durable`]. Returns the images
+/// of the files that changed. An empty `writes` only recovers.
 pub fn apply(
     folder: &ClaudeFolder,
     writes: Vec<FileWrite>,
     observer: Option<&dyn ChangeObserver>,
-) -> Result<Vec<FileImage>> {
+) -> Result<Applied> {
     check_names(folder, &writes)?;
     let mut writes = Some(writes);
     apply_planned(
@@ -181,7 +195,7 @@ pub fn apply_planned(
     folder: &ClaudeFolder,
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>>,
     observer: Option<&dyn ChangeObserver>,
-) -> Result<Vec<FileImage>> {
+) -> Result<Applied> {
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     // Before recovery too: putting back an interrupted change is a write like any other.
@@ -191,7 +205,7 @@ pub fn apply_planned(
     let writes = plan()?;
     check_names(folder, &writes)?;
     if writes.is_empty() {
-        return Ok(Vec::new());
+        return Ok(Applied::default());
     }
     // The folders of the files about to be written hold no temp file of an earlier crash.
     let touched: Vec<&str> = writes.iter().map(|w| w.file.as_str()).collect();
@@ -223,7 +237,7 @@ pub fn apply_planned(
         }
     }
     if images.is_empty() {
-        return Ok(images);
+        return Ok(Applied::default());
     }
     images.sort_by_key(write_order);
     if let Some(observer) = observer {
@@ -247,8 +261,13 @@ pub fn apply_planned(
                     None => batch.remove(&image.file),
                 }
             })
-        })
-        .and_then(|()| batch.sync());
+        });
+    // Every file is in place: every reader sees the change from here on, so a failing
+    // directory sync is said with it rather than undo it.
+    let not_durable = match outcome {
+        Ok(()) => batch.sync().err(),
+        Err(_) => None,
+    };
     drop(batch);
     if outcome.is_ok() {
         // After every rename: a plain write into a file between its compare and its rename.
@@ -269,10 +288,16 @@ pub fn apply_planned(
     }
     match outcome {
         Ok(()) => {
+            if let Some(error) = &not_durable {
+                tracing::error!(%error, "written, but the directory sync after it failed");
+            }
             if let Some(observer) = observer {
                 observer.committed(folder, &images);
             }
-            Ok(images)
+            Ok(Applied {
+                images,
+                not_durable: not_durable.map(|e| e.to_string()),
+            })
         }
         Err(error) => {
             // The step that failed may have left its file either way: it is looked at too.

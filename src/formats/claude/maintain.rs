@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::ClaudeBackend;
 use super::journal::{self as journal, propose, writes_for_images};
-use super::write::{not_journaled, require};
+use super::write::{require, written_warning};
 use crate::claude::ClaudeState;
 use crate::claude::edit::{self, FileWrite};
 use crate::claude::folder::IndexFile;
@@ -104,7 +104,7 @@ impl ClaudeBackend<'_> {
                 op: Some(Op::RebuildIndex),
                 ..EntryMeta::default()
             };
-            let warning = not_journaled(journal::journaled(folder, writes, meta).map(|_| ()))?;
+            let warning = written_warning(journal::journaled(folder, writes, meta))?;
             Some(Written {
                 summary: summary.clone(),
                 warning,
@@ -162,7 +162,7 @@ impl ClaudeBackend<'_> {
         };
         let result =
             journal::journaled_planned(folder, &mut || writes_for_images(folder, &files), meta);
-        let warning = not_journaled(result.map(|_| ()))?;
+        let warning = written_warning(result)?;
         let sources: Vec<String> = plan.source_names().iter().map(|s| s.to_string()).collect();
         Ok(Written {
             summary: consolidated(&sources, plan.records().iter().map(|r| r.name())),

@@ -11,6 +11,7 @@ use super::journal::{self as journal, NewFiles};
 use crate::claude::ClaudeFolder;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing, Written,
+    not_durable,
 };
 use crate::review::journal::{Entry, EntryMeta, Journal};
 use crate::review::proposal::{Kind, images};
@@ -77,7 +78,10 @@ impl ClaudeBackend<'_> {
         let approved = journal::approve(self.folder, id)?;
         Ok(Decided::new(
             approved.entry,
-            Written::done(files_summary(&approved.files, &LINE_FILES)),
+            Written::with_warnings(
+                files_summary(&approved.files, &LINE_FILES),
+                [approved.not_durable.as_deref().map(not_durable)],
+            ),
         ))
     }
 
@@ -93,7 +97,7 @@ impl ClaudeBackend<'_> {
 
     pub(super) fn undone(&self, entry: &Entry) -> Result<Decided, FormatError> {
         journal::journaled(self.folder, Vec::new(), EntryMeta::default())?;
-        let (images, undo) = journal::undo(self.folder, entry)?;
+        let (applied, undo) = journal::undo(self.folder, entry)?;
         // Files whose only change was a redaction: the journal's images of them are the same.
         let redacted = entry.only_redacted();
         let not_restored = if redacted.is_empty() {
@@ -106,10 +110,13 @@ impl ClaudeBackend<'_> {
         };
         Ok(Decided::new(
             undo,
-            Written::done(format!(
-                "{}{not_restored}",
-                undo_files_summary(&images, &LINE_FILES)
-            )),
+            Written::with_warnings(
+                format!(
+                    "{}{not_restored}",
+                    undo_files_summary(&applied.images, &LINE_FILES)
+                ),
+                [applied.not_durable.as_deref().map(not_durable)],
+            ),
         ))
     }
 }

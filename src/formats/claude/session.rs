@@ -8,7 +8,7 @@ use jiff::Timestamp;
 
 use super::ClaudeBackend;
 use super::journal::{self, propose, writes_for_images};
-use super::write::not_journaled;
+use super::write::written_warning;
 use crate::change::Changed;
 use crate::claude::ClaudeFolder;
 use crate::claude::copy::Refusal;
@@ -37,7 +37,7 @@ impl ClaudeBackend<'_> {
         };
         let result =
             journal::journaled_planned(folder, &mut || writes_for_images(folder, &files), meta);
-        if let Some(warning) = not_journaled(result.map(|_| ()))? {
+        if let Some(warning) = written_warning(result)? {
             tracing::warn!(%warning, "the session's change is written");
         }
         Ok(changed_by(plan))

@@ -12,7 +12,7 @@ use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile, TopicS
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::formats::workbench::not_here;
 use crate::formats::{
-    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, SavedFile, Written,
+    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, SavedFile, Written, not_durable,
 };
 use crate::review::summary::files_summary;
 use crate::review::{EntryMeta, Op};
@@ -30,14 +30,18 @@ pub(super) fn changes(fields: &Fields) -> Changes {
 }
 
 impl ClaudeBackend<'_> {
-    /// Writes `writes` as one journaled change of `op`; what it did, in words.
-    fn write_journaled(&self, op: Op, writes: Vec<FileWrite>) -> Result<String, FormatError> {
+    /// Writes `writes` as one journaled change of `op`; what it did, in words, and its
+    /// warning when it is not yet durable.
+    fn write_journaled(&self, op: Op, writes: Vec<FileWrite>) -> Result<Written, FormatError> {
         let meta = EntryMeta {
             op: Some(op),
             ..EntryMeta::default()
         };
-        let (images, _) = journal::journaled(self.folder, writes, meta)?;
-        Ok(files_summary(&images, &LINE_FILES))
+        let (applied, _) = journal::journaled(self.folder, writes, meta)?;
+        Ok(Written::with_warnings(
+            files_summary(&applied.images, &LINE_FILES),
+            [applied.not_durable.as_deref().map(not_durable)],
+        ))
     }
 
     /// The names in the folder a new or renamed file must not take: its directory listed,
@@ -85,9 +89,7 @@ impl ClaudeBackend<'_> {
                 after: Some(change.after.clone()),
             })
             .collect();
-        Ok(Written::done(
-            self.write_journaled(Op::RebuildIndex, writes)?,
-        ))
+        self.write_journaled(Op::RebuildIndex, writes)
     }
 
     pub(super) fn rebased(&self, id: &str) -> Result<Vec<String>, FormatError> {
@@ -180,10 +182,12 @@ impl ClaudeBackend<'_> {
             }),
             _ => None,
         };
+        let written = self.write_journaled(op, writes)?;
         Ok(Changed {
-            summary: Some(self.write_journaled(op, writes)?),
+            summary: Some(written.summary),
             select,
             saved,
+            warning: written.warning,
         })
     }
 }

@@ -11,8 +11,11 @@ use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::KNOWN_TYPES;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
+use crate::claude::write::Applied;
 use crate::claude::{ClaudeFolder, Snapshot, Topic};
-use crate::formats::{Edit, FormatError, ReadError, Written, placed, set_summary, unchanged};
+use crate::formats::{
+    Edit, FormatError, ReadError, Written, not_durable, placed, set_summary, unchanged,
+};
 use crate::review::{EntryMeta, Op, ReviewError};
 use crate::store::RecordInput;
 
@@ -103,13 +106,14 @@ fn validate(input: &RecordInput) -> Result<NewMemory, FormatError> {
     })
 }
 
-/// The warning a change that is written but not journaled says, worded as on every format
-/// (the error's own words); any other error fails.
-pub(crate) fn not_journaled(
-    result: Result<(), ReviewError>,
+/// The warning of a journaled change that was written, worded as on every format: its
+/// directory sync failed ([`Applied::not_durable`]), or it is written but not journaled (the
+/// error's own words); any other error fails.
+pub(crate) fn written_warning<E>(
+    result: Result<(Applied, E), ReviewError>,
 ) -> Result<Option<String>, FormatError> {
     match result {
-        Ok(()) => Ok(None),
+        Ok((applied, _)) => Ok(applied.not_durable.as_deref().map(not_durable)),
         Err(e @ ReviewError::NotJournaled { .. }) => Ok(Some(e.to_string())),
         Err(e) => Err(e.into()),
     }
@@ -163,7 +167,7 @@ fn write_planned(
     if let Some(error) = refused {
         return Err(error);
     }
-    let warning = not_journaled(result.map(|_| ()))?;
+    let warning = written_warning(result)?;
     Ok(Written { summary, warning })
 }
 

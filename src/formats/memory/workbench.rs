@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::MemoryBackend;
 use super::editor_rules::parse_text;
 use super::journal::{self, journaled_op, strays};
-use super::write::written;
+use super::write::{commit_warning, written};
 use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::workbench::{not_here, record_input};
@@ -199,6 +199,7 @@ impl MemoryBackend<'_> {
             summary: (!commit.is_empty()).then(|| commit_summary(&commit)),
             select: edited.map(|record| record.name().to_owned()),
             saved,
+            warning: commit_warning(&commit),
         })
     }
 

@@ -2,7 +2,9 @@
 
 use super::MemoryBackend;
 use super::journal::journaled_op;
-use crate::formats::{Edit, FormatError, Written, placed, set_summary, unchanged};
+use crate::formats::{
+    Edit, FormatError, Written, joined_warnings, not_durable, placed, set_summary, unchanged,
+};
 use crate::review::summary::commit_summary;
 use crate::review::{Op, ReviewError};
 use crate::store::{Commit, Record, RecordInput, Store, StoreError};
@@ -79,7 +81,7 @@ pub(super) fn journaled_written(
         (Err(e @ ReviewError::NotJournaled { .. }), Some(commit)) => {
             let said = said(&commit);
             let mut done = written(commit, said);
-            done.warning = Some(e.to_string());
+            done.warning = joined_warnings([Some(e.to_string()), done.warning]);
             Ok(done)
         }
         (Err(e), _) => Err(e.into()),
@@ -87,15 +89,21 @@ pub(super) fn journaled_written(
 }
 
 /// What `commit` did ("added a; changed b; removed c", unless `said` says it better), and
-/// a warning when it lost its lock while committing.
+/// its warnings ([`commit_warning`]).
 pub(super) fn written(commit: Commit, said: Option<String>) -> Written {
     Written {
+        warning: commit_warning(&commit),
         summary: said.unwrap_or_else(|| commit_summary(&commit)),
-        // The change is in place, but it may have overwritten another writer's commit.
-        warning: commit.lock_lost.as_ref().map(|reason| {
-            format!(
-                "written, but possibly conflicting: {reason}; another writer may have written at the same time (memwb check, memwb log)"
-            )
-        }),
     }
+}
+
+/// What about `commit`, which is in place, needs a look: it lost its lock while committing
+/// (it may have overwritten another writer's commit), or its directory sync failed.
+pub(super) fn commit_warning(commit: &Commit) -> Option<String> {
+    let conflicting = commit.lock_lost.as_ref().map(|reason| {
+        format!(
+            "written, but possibly conflicting: {reason}; another writer may have written at the same time (memwb check, memwb log)"
+        )
+    });
+    joined_warnings([conflicting, commit.not_durable.as_deref().map(not_durable)])
 }

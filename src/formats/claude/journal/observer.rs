@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
 use crate::change::{Change, Version};
-use crate::claude::write::{self, ChangeObserver, FileImage, FileWrite};
+use crate::claude::write::{self, Applied, ChangeObserver, FileImage, FileWrite};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
 use crate::review::error::ReviewError;
@@ -229,17 +229,17 @@ impl ChangeObserver for ClaudeJournalObserver {
     }
 }
 
-/// Applies `writes` to `folder` as one journaled change ([`write::apply`]): the images of the
-/// files that changed and the entry (`None` when nothing changed). A change that was written
-/// but whose journal mark failed is [`ReviewError::NotJournaled`]; the next change records it.
+/// Applies `writes` to `folder` as one journaled change ([`write::apply`]): what it wrote
+/// and the entry (`None` when nothing changed). A change that was written but whose journal
+/// mark failed is [`ReviewError::NotJournaled`]; the next change records it.
 pub fn journaled(
     folder: &ClaudeFolder,
     writes: Vec<FileWrite>,
     meta: EntryMeta,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+) -> Result<(Applied, Option<Entry>), ReviewError> {
     let observer = ClaudeJournalObserver::new(journal_of(folder)?, meta);
-    let images = write::apply(folder, writes, Some(&observer))?;
-    Ok((images, observer.marking.finish()?))
+    let applied = write::apply(folder, writes, Some(&observer))?;
+    Ok((applied, observer.marking.finish()?))
 }
 
 /// [`journaled`] for a change that decides a proposal (see [`ClaudeJournalObserver::deciding`]),
@@ -249,7 +249,7 @@ pub fn journaled_deciding(
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
     meta: EntryMeta,
     deciding: Deciding,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+) -> Result<(Applied, Option<Entry>), ReviewError> {
     let observer = ClaudeJournalObserver::new(journal_of(folder)?, meta).deciding(deciding);
     planned(folder, plan, observer)
 }
@@ -261,7 +261,7 @@ pub fn journaled_planned(
     folder: &ClaudeFolder,
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
     meta: EntryMeta,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+) -> Result<(Applied, Option<Entry>), ReviewError> {
     planned(
         folder,
         plan,
@@ -273,9 +273,9 @@ fn planned(
     folder: &ClaudeFolder,
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>, ReviewError>,
     observer: ClaudeJournalObserver,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
-    let images = write::apply_planned(folder, &mut || Ok(plan()?), Some(&observer))?;
-    Ok((images, observer.marking.finish()?))
+) -> Result<(Applied, Option<Entry>), ReviewError> {
+    let applied = write::apply_planned(folder, &mut || Ok(plan()?), Some(&observer))?;
+    Ok((applied, observer.marking.finish()?))
 }
 
 /// Reverts `entry` as a new change, whatever came after it, as `git revert` does (the neutral
@@ -284,10 +284,7 @@ fn planned(
 /// created it; MEMORY.md (and the archive) get the entry's lines taken back out of their text
 /// now, every line a later change wrote kept ([`LineChange::reverted_in`]). What it reverts is
 /// read under the folder's lock. A credential the journal kept redacted comes back redacted.
-pub fn undo(
-    folder: &ClaudeFolder,
-    entry: &Entry,
-) -> Result<(Vec<FileImage>, Option<Entry>), ReviewError> {
+pub fn undo(folder: &ClaudeFolder, entry: &Entry) -> Result<(Applied, Option<Entry>), ReviewError> {
     undo::undo(&FilesUndo { folder }, entry)
 }
 
@@ -299,7 +296,7 @@ struct FilesUndo<'a> {
 }
 
 impl UndoEngine for FilesUndo<'_> {
-    type Undone = (Vec<FileImage>, Option<Entry>);
+    type Undone = (Applied, Option<Entry>);
 
     fn write_inverse(
         &self,

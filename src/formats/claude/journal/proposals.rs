@@ -168,11 +168,13 @@ pub fn writes_for_images(
     Ok(writes)
 }
 
-/// What an approval did: the files as written (MEMORY.md included) and its journal entry.
+/// What an approval did: the files as written (MEMORY.md included), its journal entry, and
+/// why it is not yet durable when a directory sync after it failed (`Applied::not_durable`).
 #[derive(Debug, Clone)]
 pub struct Approved {
     pub files: Vec<FileImage>,
     pub entry: Option<Entry>,
+    pub not_durable: Option<String>,
 }
 
 /// Applies a pending proposal in one journaled change. A stale proposal, or a file changed
@@ -191,7 +193,7 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
     // checks every base, and the journal that the proposal is still pending and unchanged;
     // the decision is recorded with the entry.
     let mut plan = || writes_for(folder, &read_as);
-    let (files, entry) = journaled_deciding(folder, &mut plan, meta, deciding).map_err(|e| {
+    let (applied, entry) = journaled_deciding(folder, &mut plan, meta, deciding).map_err(|e| {
         match e.into_engine_error::<ClaudeError>() {
             Ok(ClaudeError::Conflict { file, .. }) => ReviewError::ProposalStale {
                 id: id.to_owned(),
@@ -201,7 +203,11 @@ pub fn approve(folder: &ClaudeFolder, id: &str) -> Result<Approved, ReviewError>
             Err(other) => other,
         }
     })?;
-    Ok(Approved { files, entry })
+    Ok(Approved {
+        files: applied.images,
+        entry,
+        not_durable: applied.not_durable,
+    })
 }
 
 /// Closes a pending proposal without applying it; the folder is not touched.
