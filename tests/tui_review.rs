@@ -228,14 +228,14 @@ fn proposals_view_ready_and_stale_extraction_and_consolidation() {
         assert!(seen.contains("[-alpha-]{+tabs+}"), "{seen}");
         select_proposal(&mut h, "aaaa00000003");
         let screen = h.screen();
-        assert!(screen.contains("source \"gamma\" was changed"), "{screen}");
+        assert!(screen.contains("\"gamma\" was changed"), "{screen}");
         assert!(
             screen.contains("deploys from main{+ on Fridays+}"),
             "{screen}"
         );
         select_proposal(&mut h, "aaaa00000004");
         let screen = h.screen();
-        assert!(screen.contains("name \"epsilon\" is now taken"), "{screen}");
+        assert!(screen.contains("\"epsilon\" exists now"), "{screen}");
     }
 }
 

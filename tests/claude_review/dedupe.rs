@@ -349,10 +349,7 @@ fn a_stale_dedupe_proposal_is_rebased_onto_the_current_files() {
     let rebased = memwb::formats::claude::journal::rebase(&folder, &id).expect("rebase");
     assert_eq!(rebased.proposal.id, id);
     let changes = rebased.changes.join("; ");
-    assert!(
-        changes.contains("feedback_indent.md was changed"),
-        "{changes}"
-    );
+    assert!(changes.contains("\"indent_tabs\" was changed"), "{changes}");
     assert!(changes.contains("recomputed"), "{changes}");
     assert_eq!(env.proposals(&[])[0]["state"], "ready");
     env.ok(&["approve", &id]);

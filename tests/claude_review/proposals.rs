@@ -85,16 +85,13 @@ fn a_stale_proposal_is_refused_and_nothing_is_written() {
     fs::write(env.memory().join("feedback_tabs.md"), &edited).expect("write");
     let listed = env.proposals(&[]);
     assert_eq!(listed[0]["state"], "stale");
-    assert_eq!(
-        listed[0]["changes"],
-        json!(["feedback_tabs.md was changed"])
-    );
+    assert_eq!(listed[0]["changes"], json!(["\"tabs_indent\" was changed"]));
     let before = tree(&env.memory());
     let out = env.run(&["approve", &id]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).starts_with(&format!(
-            "error: proposal {id} is stale: feedback_tabs.md was changed; nothing was applied"
+            "error: proposal {id} is stale: \"tabs_indent\" was changed; nothing was applied"
         )),
         "{}",
         stderr(&out)

@@ -245,7 +245,7 @@ fn b_rebases_a_stale_proposal_and_it_approves() {
     assert_eq!(status.kind, StatusKind::Info, "{}", status.text);
     assert!(
         status.text.starts_with(&format!(
-            "proposal {id} rebased onto the current memories: user_role.md was changed"
+            "proposal {id} rebased onto the current memories: \"user_role\" was changed"
         )),
         "{}",
         status.text

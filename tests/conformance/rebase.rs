@@ -176,3 +176,57 @@ fn a_recomputed_dedupe_draft_is_told_in_one_wording_on_both_formats() {
     }
     assert_eq!(said[0], said[1], "one wording on both formats");
 }
+
+/// What made a proposal stale is said in one wording on both formats, naming the memory as
+/// `memwb show` takes it (docs/cli.md, "One idea, one word"): a source `"alpha" was changed`
+/// or `"alpha" was removed`, a memory it would write `"gamma" exists now`; `proposals --json`
+/// lists exactly that, and approving it is refused in the same words.
+#[test]
+fn what_made_a_proposal_stale_is_said_in_one_wording_on_both_formats() {
+    const NEW_GAMMA: &str = r#"[{"name":"gamma","type":"project","description":"what it is about","body":"Gamma, as proposed."}]"#;
+    let changes = |folder: &Folder, id: &str| -> serde_json::Value {
+        let listed: serde_json::Value =
+            serde_json::from_str(&folder.ok(&["proposals", "--json"])).expect("proposals JSON");
+        let row = listed
+            .as_array()
+            .and_then(|rows| rows.iter().find(|row| row["id"] == id))
+            .unwrap_or_else(|| panic!("{:?}: {id} is not listed: {listed}", folder.format))
+            .clone();
+        assert_eq!(row["state"], "stale", "{:?}: {row}", folder.format);
+        row["changes"].clone()
+    };
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        folder.ok(&add("beta", "Beta's body."));
+        let edited = imported(&folder, REPLACE_ALPHA);
+        let gone = imported(&folder, REPLACE_ALPHA);
+        let taken = imported(&folder, NEW_GAMMA);
+        folder.ok(&["set", "alpha", "--body", "Alpha, edited meanwhile."]);
+        assert_eq!(
+            changes(&folder, &edited),
+            serde_json::json!(["\"alpha\" was changed"]),
+            "{format:?}"
+        );
+        folder.ok(&["rm", "alpha"]);
+        assert_eq!(
+            changes(&folder, &gone),
+            serde_json::json!(["\"alpha\" was removed"]),
+            "{format:?}"
+        );
+        folder.ok(&add("gamma", "Gamma, added meanwhile."));
+        assert_eq!(
+            changes(&folder, &taken),
+            serde_json::json!(["\"gamma\" exists now"]),
+            "{format:?}"
+        );
+        let refused = folder.run(&["approve", &taken]);
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.starts_with(&format!(
+                "error: proposal {taken} is stale: \"gamma\" exists now; nothing was applied"
+            )),
+            "{format:?}: {said}"
+        );
+    }
+}

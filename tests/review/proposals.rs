@@ -63,10 +63,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
         .unwrap();
 
     let state = p.state(&store.read().unwrap());
-    assert_eq!(
-        state,
-        State::Stale(vec!["source \"alpha\" was changed".into()])
-    );
+    assert_eq!(state, State::Stale(vec!["\"alpha\" was changed".into()]));
     let before = common::snapshot(dir.path());
     let err = approve(&store, &p.id).unwrap_err();
     assert!(
@@ -100,7 +97,7 @@ fn extraction_proposal_goes_stale_when_a_name_is_taken() {
         .unwrap();
     assert_eq!(
         p.state(&store.read().unwrap()),
-        State::Stale(vec!["name \"fresh\" is now taken".into()])
+        State::Stale(vec!["\"fresh\" exists now".into()])
     );
     assert!(matches!(
         approve(&store, &p.id),

@@ -167,7 +167,7 @@ fn b_rebases_a_stale_dedupe_proposal_and_shows_it_again() {
     );
     let status = h.app.status.as_ref().expect("status").text.clone();
     assert!(
-        status.contains("source \"indentation-tabs\" was changed"),
+        status.contains("\"indentation-tabs\" was changed"),
         "{status}"
     );
     assert!(status.contains("recomputed"), "{status}");

@@ -159,7 +159,7 @@ fn stale_proposal_is_refused_and_shown() {
         "{screen}"
     );
     assert_eq!(names(&h), before);
-    assert!(screen.contains("source \"alpha\" was changed"), "{screen}");
+    assert!(screen.contains("\"alpha\" was changed"), "{screen}");
     assert_eq!(load(&h, "eeee00000001").status, ProposalStatus::Pending);
     assert!(journal(&h).iter().all(|e| e.op != Op::Approve));
 }

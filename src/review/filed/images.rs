@@ -50,6 +50,13 @@ pub fn topic_name(file: &str, text: &str) -> String {
     }
 }
 
+/// The name of the memory an image is about: the one its before image holds, else the one
+/// its after image would write.
+fn image_name(image: &FileImage) -> String {
+    let text = image.before.as_deref().or(image.after.as_deref());
+    topic_name(&image.file, text.unwrap_or_default())
+}
+
 /// The names of what the proposal replaces or removes (before images), in order.
 pub fn source_names(files: &[FileImage]) -> Vec<String> {
     files
@@ -145,7 +152,8 @@ pub fn is_copy_of(stored: &Option<String>, current: &Option<String>) -> bool {
 }
 
 /// Ready, or stale with what changed: every file must still be as its before image says.
-/// `current` reads a file's text now (`None`: absent); an error is a change too.
+/// `current` reads a file's text now (`None`: absent); an error is a change too. What changed
+/// is said by the memory's name, as on every format (`State::was_changed`).
 pub fn state(
     files: &[FileImage],
     current: impl Fn(&str) -> Result<Option<String>, String>,
@@ -155,11 +163,11 @@ pub fn state(
         match current(&image.file) {
             Err(why) => changes.push(format!("{} cannot be read: {why}", image.file)),
             Ok(now) if is_copy_of(&image.before, &now) => {}
-            Ok(None) => changes.push(format!("{} was removed", image.file)),
+            Ok(None) => changes.push(State::was_removed(&image_name(image))),
             Ok(Some(_)) if image.before.is_none() => {
-                changes.push(format!("{} exists now", image.file))
+                changes.push(State::exists_now(&image_name(image)))
             }
-            Ok(Some(_)) => changes.push(format!("{} was changed", image.file)),
+            Ok(Some(_)) => changes.push(State::was_changed(&image_name(image))),
         }
     }
     if changes.is_empty() {
@@ -195,10 +203,10 @@ pub(crate) mod tests {
         });
         assert_eq!(
             stale,
-            State::Stale(vec!["a.md was changed".into(), "b.md exists now".into()])
+            State::Stale(vec!["\"a\" was changed".into(), "\"b\" exists now".into()])
         );
         let gone = state(&files[..1], |_| Ok(None));
-        assert_eq!(gone, State::Stale(vec!["a.md was removed".into()]));
+        assert_eq!(gone, State::Stale(vec!["\"a\" was removed".into()]));
     }
 
     #[test]

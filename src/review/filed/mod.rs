@@ -117,6 +117,25 @@ pub enum State {
     Rejected,
 }
 
+/// What made a proposal stale, said in one wording on every format (docs/cli.md, "One idea,
+/// one word"): the memory by its name, as `memwb show` takes it.
+impl State {
+    /// A memory the proposal replaces or edits was changed since it was filed.
+    pub(crate) fn was_changed(name: &str) -> String {
+        format!("{name:?} was changed")
+    }
+
+    /// A memory the proposal replaces or edits was removed since it was filed.
+    pub(crate) fn was_removed(name: &str) -> String {
+        format!("{name:?} was removed")
+    }
+
+    /// A memory the proposal would write exists now.
+    pub(crate) fn exists_now(name: &str) -> String {
+        format!("{name:?} exists now")
+    }
+}
+
 impl State {
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -170,9 +189,9 @@ impl Proposal {
         let mut changes = Vec::new();
         for source in &self.base {
             match current.get(&source.record.name) {
-                None => changes.push(format!("source {:?} was removed", source.record.name)),
+                None => changes.push(State::was_removed(&source.record.name)),
                 Some(entry) if !is_copy_of(&source.record, &entry.record) => {
-                    changes.push(format!("source {:?} was changed", source.record.name))
+                    changes.push(State::was_changed(&source.record.name))
                 }
                 Some(_) => {}
             }
@@ -189,7 +208,7 @@ impl Proposal {
                     .filter(|n| !sources.contains(n));
                 for name in plan.records().iter().map(|r| r.name()).chain(additions) {
                     if current.get(name).is_some() && !sources.contains(name) {
-                        changes.push(format!("name {name:?} is now taken"));
+                        changes.push(State::exists_now(name));
                     }
                 }
             }

@@ -7,7 +7,7 @@ use crate::redact::records::as_current;
 use crate::review::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
 use crate::review::proposal::{
-    Deciding, Proposal, ProposalStatus, decision, load, pending, rewrite,
+    Deciding, Proposal, ProposalStatus, State, decision, load, pending, rewrite,
 };
 use crate::session::Plan;
 use crate::store::{Commit, Record, Store, StoreError};
@@ -58,7 +58,7 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         },
         Ok(StoreError::DuplicateName { name }) => ReviewError::ProposalStale {
             id: id.to_owned(),
-            detail: format!("name {name:?} is now taken"),
+            detail: State::exists_now(&name),
         },
         Ok(other) => other.into(),
         Err(other) => other,
