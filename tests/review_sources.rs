@@ -392,7 +392,10 @@ fn review_mode_files_the_lifecycle_plan_instead_of_committing_it() {
             .unwrap()
             .contains("please remember the new fact")
     );
-    assert_eq!(filed.state(&store.read().unwrap()), State::Ready);
+    assert_eq!(
+        memwb::formats::memory::journal::state(&filed, &store.read().unwrap()),
+        State::Ready
+    );
     memwb::formats::memory::journal::approve(&store, &id).unwrap();
     assert!(store.read().unwrap().get("new-fact").is_some());
 }

@@ -10,7 +10,10 @@ fn approve_applies_exactly_the_plan_and_journals_it() {
     seed(&store, &["tabs-old", "tabs-new", "unrelated"]);
     let merged = record("tabs", "Indentation preference", "Use tabs.");
     let p = consolidation(&store, &["tabs-old", "tabs-new"], merged.clone());
-    assert_eq!(p.state(&store.read().unwrap()), State::Ready);
+    assert_eq!(
+        memwb::formats::memory::journal::state(&p, &store.read().unwrap()),
+        State::Ready
+    );
     assert_eq!(p.base.len(), 2, "the sources' full content is kept");
 
     let (commit, entry) = approve(&store, &p.id).unwrap();
@@ -62,7 +65,7 @@ fn stale_proposal_is_refused_with_what_changed_and_the_set_unchanged() {
         .replace(&alpha, record("alpha", "edited meanwhile", "new body"))
         .unwrap();
 
-    let state = p.state(&store.read().unwrap());
+    let state = memwb::formats::memory::journal::state(&p, &store.read().unwrap());
     assert_eq!(state, State::Stale(vec!["\"alpha\" was changed".into()]));
     let before = common::snapshot(dir.path());
     let err = approve(&store, &p.id).unwrap_err();
@@ -96,7 +99,7 @@ fn extraction_proposal_goes_stale_when_a_name_is_taken() {
         .extend(vec![record("fresh", "someone else", "x")])
         .unwrap();
     assert_eq!(
-        p.state(&store.read().unwrap()),
+        memwb::formats::memory::journal::state(&p, &store.read().unwrap()),
         State::Stale(vec!["\"fresh\" exists now".into()])
     );
     assert!(matches!(

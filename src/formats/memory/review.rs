@@ -66,7 +66,7 @@ impl MemoryBackend<'_> {
                 .proposals
                 .into_iter()
                 .map(|p| {
-                    let state = p.state(&current);
+                    let state = journal::state(&p, &current);
                     (p, state)
                 })
                 .collect(),

@@ -11,6 +11,7 @@ use super::super::view::{
     MemoryView, RowState, Segment, StateLine, Stray, Tone, drift,
 };
 use super::super::{FolderView, Shown};
+use super::journal::state;
 use crate::memory::Memory;
 use crate::redact::redact;
 use crate::review::{Proposal, State};
@@ -329,7 +330,7 @@ impl FolderView for Inspection {
         let current = Inspection::valid_set(self);
         proposals
             .iter()
-            .map(|proposal| (proposal.id.clone(), proposal.state(&current)))
+            .map(|proposal| (proposal.id.clone(), state(proposal, &current)))
             .collect()
     }
 

@@ -8,8 +8,6 @@
 //! exclusively. Deciding one happens under the store lock, so two deciders (or two processes)
 //! have exactly one effect.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -17,10 +15,8 @@ use super::entry::{JournalRecord, ProposalRef};
 use super::who::Who;
 use crate::change::FileImage;
 use crate::memory::RecordInput;
-use crate::redact::records::is_copy_of;
 use crate::redact::redact;
 use crate::session::Plan;
-use crate::store::MemorySet;
 use crate::time::now_ms;
 
 mod change;
@@ -176,47 +172,6 @@ impl Proposal {
                 self.base.iter().map(|r| &r.record).chain(&self.additions),
             ),
             Kind::Edit => Err("an edit proposal changes files; it has no record plan".into()),
-        }
-    }
-
-    /// Ready, or stale with what changed, against `current`.
-    pub fn state(&self, current: &MemorySet) -> State {
-        match self.status {
-            ProposalStatus::Approved => return State::Approved,
-            ProposalStatus::Rejected => return State::Rejected,
-            ProposalStatus::Pending => {}
-        }
-        let mut changes = Vec::new();
-        for source in &self.base {
-            match current.get(&source.record.name) {
-                None => changes.push(State::was_removed(&source.record.name)),
-                Some(entry) if !is_copy_of(&source.record, &entry.record) => {
-                    changes.push(State::was_changed(&source.record.name))
-                }
-                Some(_) => {}
-            }
-        }
-        match self.plan() {
-            Err(e) => changes.push(format!("the plan is invalid: {e}")),
-            Ok(plan) => {
-                let sources: HashSet<&str> =
-                    plan.source_names().iter().map(String::as_str).collect();
-                let additions = self
-                    .additions
-                    .iter()
-                    .map(|r| r.name.as_str())
-                    .filter(|n| !sources.contains(n));
-                for name in plan.records().iter().map(|r| r.name()).chain(additions) {
-                    if current.get(name).is_some() && !sources.contains(name) {
-                        changes.push(State::exists_now(name));
-                    }
-                }
-            }
-        }
-        if changes.is_empty() {
-            State::Ready
-        } else {
-            State::Stale(changes)
         }
     }
 

@@ -1,13 +1,14 @@
-//! A `.memory` proposal filed from a record plan ([`NewProposal`], [`file`]). The proposal as filed is
-//! neutral (`review::proposal`); its base, taken from the set the proposer read, is the
-//! `.memory` engine's.
+//! A `.memory` proposal filed from a record plan ([`NewProposal`], [`file`]) and checked against
+//! the set as it is now ([`state`]). The proposal as filed is neutral (`review::proposal`); its
+//! base, taken from the set the proposer read, and what makes it stale (a source removed or
+//! changed, a name now taken) are the `.memory` engine's.
 
 use std::collections::HashSet;
 
-use crate::redact::records::redact_input;
+use crate::redact::records::{is_copy_of, redact_input};
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
-use crate::review::proposal::{Kind, Origin, Proposal, create_in};
+use crate::review::proposal::{Kind, Origin, Proposal, ProposalStatus, State, create_in};
 use crate::review::state::JournalHome;
 use crate::session::Plan;
 use crate::store::{MemorySet, Record};
@@ -57,4 +58,47 @@ pub fn file(home: &dyn JournalHome, new: NewProposal) -> Result<Proposal, Review
     proposal.plan = new.plan.to_value();
     create_in(&home.create_state()?, &proposal)?;
     Ok(proposal)
+}
+
+/// How `proposal` stands against `current`: decided, ready, or stale with what changed, said
+/// as every format says it (`State::was_changed`): a source changed or removed since it was
+/// filed, a memory it would write that exists now, or a plan that no longer reads.
+pub fn state(proposal: &Proposal, current: &MemorySet) -> State {
+    match proposal.status {
+        ProposalStatus::Approved => return State::Approved,
+        ProposalStatus::Rejected => return State::Rejected,
+        ProposalStatus::Pending => {}
+    }
+    let mut changes = Vec::new();
+    for source in &proposal.base {
+        let name = &source.record.name;
+        match current.get(name) {
+            None => changes.push(State::was_removed(name)),
+            Some(entry) if !is_copy_of(&source.record, &entry.record) => {
+                changes.push(State::was_changed(name))
+            }
+            Some(_) => {}
+        }
+    }
+    match proposal.plan() {
+        Err(e) => changes.push(format!("the plan is invalid: {e}")),
+        Ok(plan) => {
+            let sources: HashSet<&str> = plan.source_names().iter().map(String::as_str).collect();
+            let additions = proposal
+                .additions
+                .iter()
+                .map(|r| r.name.as_str())
+                .filter(|n| !sources.contains(n));
+            for name in plan.records().iter().map(Record::name).chain(additions) {
+                if current.get(name).is_some() && !sources.contains(name) {
+                    changes.push(State::exists_now(name));
+                }
+            }
+        }
+    }
+    if changes.is_empty() {
+        State::Ready
+    } else {
+        State::Stale(changes)
+    }
 }

@@ -51,7 +51,7 @@ struct Records<'a> {
 
 impl Replanning for Records<'_> {
     fn state(&self, proposal: &Proposal) -> State {
-        proposal.state(&self.current)
+        super::state(proposal, &self.current)
     }
 
     fn replan(
@@ -161,7 +161,7 @@ mod tests {
     use crate::formats::memory::already_filed;
     use crate::formats::memory::dedupe_proposal;
     use crate::formats::memory::find_groups;
-    use crate::formats::memory::journal::{NewProposal, file};
+    use crate::formats::memory::journal::{NewProposal, file, state};
     use crate::formats::memory::journal::{edit_records, reject};
     use crate::review::Origin;
     use crate::review::proposal::{ProposalStatus, load};
@@ -232,10 +232,10 @@ mod tests {
         let (_dir, store) = store();
         let filed = file_dedupe(&store);
         let changed = change_body(&store, "indentation-tabs", "Tabs, not spaces.");
-        assert!(matches!(filed.state(&current(&store)), State::Stale(_)));
+        assert!(matches!(state(&filed, &current(&store)), State::Stale(_)));
         let rebased = rebase(&store, &filed.id).expect("rebase");
         assert_eq!(rebased.proposal.id, filed.id);
-        assert_eq!(rebased.proposal.state(&current(&store)), State::Ready);
+        assert_eq!(state(&rebased.proposal, &current(&store)), State::Ready);
         let sources: Vec<Record> = vec![
             current(&store)
                 .get("tabs-indentation")
@@ -273,7 +273,7 @@ mod tests {
         let rebased = rebase(&store, &filed.id).expect("rebase");
         assert_eq!(rebased.proposal.plan().expect("plan").records(), [edited]);
         assert!(rebased.changes.iter().any(|c| c.contains("your edit")));
-        assert_eq!(rebased.proposal.state(&current(&store)), State::Ready);
+        assert_eq!(state(&rebased.proposal, &current(&store)), State::Ready);
     }
 
     #[test]
@@ -319,7 +319,7 @@ mod tests {
                 .iter()
                 .any(|c| c.contains("\"deploys\" left"))
         );
-        assert_eq!(rebased.proposal.state(&current(&store)), State::Ready);
+        assert_eq!(state(&rebased.proposal, &current(&store)), State::Ready);
     }
 
     #[test]
