@@ -316,11 +316,13 @@ pub trait Backend {
         proposal: &Proposal,
     ) -> Result<Vec<Memory>, FormatError>;
 
-    /// The journal's newest entry when it changed the memories and the folder is still as it
-    /// left them: the change a regression seen now is blamed on (`None`: a change memwb did
-    /// not journal came since, the newest entry changed nothing, or what it wrote is
-    /// redacted in the journal). Nothing is resolved or written.
-    fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError>;
+    /// The journal's newest entry when it changed the memories, the folder is still as it
+    /// left them and `memories` (what a run of the cases read) hold its change: the change a
+    /// regression that run sees is blamed on (`None`: a change memwb did not journal came
+    /// since, the newest entry changed nothing, what it wrote is redacted in the journal, or
+    /// the run read the folder before it). Checked on what the check of the folder reads
+    /// anyway, never a whole new reading. Nothing is resolved or written.
+    fn newest_change_in_place(&self, memories: &[Memory]) -> Result<Option<Entry>, FormatError>;
 
     // The agent session (`src/formats/<name>/session.rs`): a turn's plan written or filed, so
     // that `session::MemorySession` runs on every format (`formats/session.rs`).

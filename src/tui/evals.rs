@@ -41,16 +41,15 @@ pub struct Evaluated {
 /// Loads the cases and runs them (blocking: call it off the UI thread).
 pub fn evaluate(open: &Open, request: EvalRequest) -> Evaluated {
     let backend = open.backend();
+    // The watcher's news of the journal can come before its news of the set, so a run may be
+    // over the set as shown before the newest entry's change. Blamed there, that entry would
+    // become the baseline, and the run that does see its change would find no new entry to
+    // blame: only a run over memories that hold the change takes the journal's word.
     let blame = backend
-        .newest_change_in_place()
+        .newest_change_in_place(&request.corpus.memories)
         .ok()
         .flatten()
-        .map(|entry| entry.id)
-        // The watcher's news of the journal can come before its news of the set, so a run may
-        // be over the set as shown before the newest entry's change. Blamed there, that entry
-        // would become the baseline, and the run that does see its change would find no new
-        // entry to blame: only a run over the set as it is now takes the journal's word.
-        .filter(|_| backend.shown().corpus().0 == request.corpus.memories);
+        .map(|entry| entry.id);
     let corpus = request.corpus;
     let cases = FolderEval::open(open).and_then(|folder| eval::load_cases(folder.state()));
     let (cases, results, error) = run(&corpus, cases);

@@ -116,6 +116,63 @@ fn a_journaled_change_that_breaks_a_case_is_named_by_its_entry() {
     assert_eq!(h.app.query.cases[0].regressed, Some(format!("since #{id}")));
 }
 
+/// As `tui_eval`'s test of the same name on a `.memory` set: a run over the topic files as
+/// shown before a journaled change (its news of the journal came first) blames nothing; a run
+/// over them as they are blames the entry.
+#[test]
+fn a_run_over_the_folder_as_it_was_before_a_journaled_change_blames_nothing() {
+    use memwb::claude::FileWrite;
+    use memwb::eval::Corpus;
+    use memwb::formats::Open;
+    use memwb::review::{EntryMeta, Op};
+    use memwb::tui::evals::{EvalRequest, evaluate};
+    let (dir, h) = open(LoadLimits::default());
+    let folder = h
+        .app
+        .backend
+        .engine::<memwb::claude::ClaudeFolder>()
+        .expect("a Claude Code folder")
+        .clone();
+    let open = Open::from(folder.clone());
+    let request = |open: &Open| {
+        let (memories, catalog) = open.backend().shown().corpus();
+        EvalRequest {
+            corpus: Corpus {
+                memories,
+                catalog: catalog.unwrap_or_default(),
+            },
+            proposals: Vec::new(),
+        }
+    };
+    let before = request(&open);
+    let file = dir.path().join("memory/feedback_integration_tests.md");
+    let base = std::fs::read_to_string(&file).expect("read");
+    let edited = base.replace("real Postgres", "real database");
+    assert_ne!(base, edited);
+    memwb::formats::claude::journal::journaled(
+        &folder,
+        vec![FileWrite {
+            file: "feedback_integration_tests.md".into(),
+            base: Some(base),
+            after: Some(edited),
+        }],
+        EntryMeta {
+            op: Some(Op::Set),
+            ..EntryMeta::default()
+        },
+    )
+    .expect("a journaled change by another memwb process");
+    assert_eq!(
+        evaluate(&open, before).blame,
+        None,
+        "the run is over the folder before the entry"
+    );
+    assert!(
+        evaluate(&open, request(&open)).blame.is_some(),
+        "the run over the folder as it is blames the entry"
+    );
+}
+
 #[test]
 fn a_proposal_on_a_claude_code_folder_has_its_effect_on_the_cases_computed_before_approval() {
     use memwb::claude::FileImage;

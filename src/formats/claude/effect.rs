@@ -20,10 +20,11 @@ impl ClaudeBackend<'_> {
         after_images(memories, &proposal.files)
     }
 
-    /// The journal's newest entry when the folder's files are as it left it.
-    pub(super) fn newest_in_place(&self) -> Result<Option<Entry>, FormatError> {
+    /// The journal's newest entry when the folder's files are as it left it and `seen` holds
+    /// each topic file it wrote as it wrote it (and none it removed).
+    pub(super) fn newest_in_place(&self, seen: &[Memory]) -> Result<Option<Entry>, FormatError> {
         let newest = journal_of(self.folder)?.last_entries(1)?.pop();
-        Ok(newest.filter(|entry| files_left_as(self, entry)))
+        Ok(newest.filter(|entry| files_left_as(self, entry) && seen_as_left(seen, entry)))
     }
 }
 
@@ -34,14 +35,10 @@ fn after_images(memories: &[Memory], files: &[FileImage]) -> Vec<Memory> {
         .filter(|image| image.file != INDEX_FILE && image.file != ARCHIVE_FILE);
     for image in topics {
         let at = after.iter().position(|m| m.file == image.file);
-        let memory = image.after.as_deref().map(|text| {
-            Topic {
-                file: image.file.clone(),
-                content: TopicContent::Read(frontmatter::parse(text)),
-                modified: None,
-            }
-            .memory()
-        });
+        let memory = image
+            .after
+            .as_deref()
+            .map(|text| topic_memory(&image.file, text));
         match (at, memory) {
             (Some(at), Some(memory)) => after[at] = memory,
             (Some(at), None) => {
@@ -71,6 +68,51 @@ fn files_left_as(backend: &ClaudeBackend<'_>, entry: &Entry) -> bool {
             .lines
             .iter()
             .all(|change| texts.get(&change.file).map(digest).as_ref() == Some(&change.after))
+}
+
+/// Whether `seen` (the memories a run read) holds each topic file `entry` wrote as it left it
+/// (a file that does not read as a memory, or one it removed, not among them): the run read
+/// the folder after the change, not before.
+fn seen_as_left(seen: &[Memory], entry: &Entry) -> bool {
+    entry
+        .files
+        .iter()
+        .filter(|image| image.file != INDEX_FILE && image.file != ARCHIVE_FILE)
+        .all(|image| {
+            let left = image
+                .after
+                .as_deref()
+                .map(|text| topic_memory(&image.file, text))
+                .filter(|memory| memory.unreadable.is_none());
+            let read = seen.iter().find(|memory| memory.file == image.file);
+            match (left, read) {
+                (None, None) => true,
+                (Some(left), Some(read)) => same_content(&left, read),
+                _ => false,
+            }
+        })
+}
+
+/// The memory a topic file's text reads as.
+fn topic_memory(file: &str, text: &str) -> Memory {
+    Topic {
+        file: file.to_owned(),
+        content: TopicContent::Read(frontmatter::parse(text)),
+        modified: None,
+    }
+    .memory()
+}
+
+/// Whether two readings of one topic file hold the same memory (when and where it was read
+/// aside).
+fn same_content(a: &Memory, b: &Memory) -> bool {
+    a.name == b.name
+        && a.name_from_file == b.name_from_file
+        && a.kind == b.kind
+        && a.description == b.description
+        && a.body == b.body
+        && a.extra == b.extra
+        && a.frontmatter == b.frontmatter
 }
 
 #[cfg(test)]

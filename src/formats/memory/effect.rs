@@ -37,14 +37,15 @@ impl MemoryBackend<'_> {
         Ok(after)
     }
 
-    /// The journal's newest entry when the set is as it left it.
-    pub(super) fn newest_in_place(&self) -> Result<Option<Entry>, FormatError> {
+    /// The journal's newest entry when the set is as it left it and `seen` is the set as it
+    /// is (the memories the set reads as now: a run over them saw the entry's change).
+    pub(super) fn newest_in_place(&self, seen: &[Memory]) -> Result<Option<Entry>, FormatError> {
         let newest = Journal::of(self.store).last_entries(1)?.pop();
         let Some(entry) = newest else {
             return Ok(None);
         };
         let memories = self.store.read()?.memories();
-        Ok(left_as(&entry, &memories).then_some(entry))
+        Ok((left_as(&entry, &memories) && memories == seen).then_some(entry))
     }
 }
 

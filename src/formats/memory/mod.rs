@@ -304,8 +304,8 @@ impl Backend for MemoryBackend<'_> {
         self.applied(memories, proposal)
     }
 
-    fn newest_change_in_place(&self) -> Result<Option<Entry>, FormatError> {
-        self.newest_in_place()
+    fn newest_change_in_place(&self, memories: &[Memory]) -> Result<Option<Entry>, FormatError> {
+        self.newest_in_place(memories)
     }
 
     fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError> {
