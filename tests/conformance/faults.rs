@@ -2,8 +2,9 @@
 //! step (`fs::IoOp`, numbered in the order a process reaches them) fails with an I/O error
 //! (`MEMWB_FAIL_AT=<n>`) or crashes the process (`MEMWB_CRASH_AT=<n>`, an abort). Whatever
 //! the step, the folder holds the old state or the new one, never a mix; once the next command
-//! ran, nothing half-written is left (a temp file, an unlisted record file); and that next
-//! command, and an undo of it, work.
+//! ran, nothing half-written is left (a temp file, an unlisted record file), the change is
+//! journaled once if it took effect and not at all if it did not, a proposal is decided if and
+//! only if its decision took effect; and that next command, and an undo of it, work.
 
 use std::collections::BTreeMap;
 
@@ -15,7 +16,18 @@ const SEED: &str = r#"[
   {"name":"beta","type":"user","description":"the second","body":"Beta's body."}
 ]"#;
 
-const CHANGES: [&[&str]; 6] = [
+/// Stands for the id of the proposal the seed filed ([`PROPOSAL_REPLY`]) in a change's
+/// arguments.
+const PROPOSAL: &str = "{proposal}";
+
+/// What the seed's proposal brings: alpha replaced by an edited alpha and a new gamma, so that
+/// approving it writes two memories and the index.
+const PROPOSAL_REPLY: &str = r#"{"source_names":["alpha"],"records":[
+  {"name":"alpha","type":"project","description":"the first","body":"Alpha, as proposed."},
+  {"name":"gamma","type":"project","description":"the third","body":"Gamma, as proposed."}
+]}"#;
+
+const CHANGES: [&[&str]; 8] = [
     &[
         "add",
         "--name",
@@ -32,6 +44,8 @@ const CHANGES: [&[&str]; 6] = [
     &["rm", "beta"],
     &["index", "--fix", "--yes"],
     &["undo"],
+    &["approve", PROPOSAL],
+    &["reject", PROPOSAL, "--reason", "not now"],
 ];
 
 #[derive(Debug, Clone, Copy)]
@@ -57,19 +71,50 @@ impl Fault {
     }
 }
 
-/// A folder of `format` holding the seed; for `index --fix`, with MEMORY.md drifted (a line
-/// for a missing file) so that it has a fix to write.
-fn seeded(format: Format, change: &[&str]) -> Folder {
+/// A folder of `format` holding the seed, and `change` with the proposal's id in it: for
+/// `index --fix`, MEMORY.md drifted (a line for a missing file) so that it has a fix to write;
+/// for a decision, a proposal filed.
+fn seeded(format: Format, change: &[&str]) -> (Folder, Vec<String>) {
     let folder = Folder::new(format);
     folder.ok_with(&["add", "--json", "-"], SEED);
-    if change[0] != "index" {
-        return folder;
+    let mut proposal = None;
+    if change[0] == "index" {
+        let index = folder.root().join("MEMORY.md");
+        let mut text = std::fs::read_to_string(&index).expect("index");
+        text.push_str("- [ghost](ghost.md) — gone\n");
+        std::fs::write(&index, text).expect("drift");
     }
-    let index = folder.root().join("MEMORY.md");
-    let mut text = std::fs::read_to_string(&index).expect("index");
-    text.push_str("- [ghost](ghost.md) — gone\n");
-    std::fs::write(&index, text).expect("drift");
-    folder
+    if change.contains(&PROPOSAL) {
+        let id = folder.ok_with(&["propose", "import", "-"], PROPOSAL_REPLY);
+        proposal = Some(id.trim().to_owned());
+    }
+    let change = change
+        .iter()
+        .map(|arg| match (*arg, &proposal) {
+            (PROPOSAL, Some(id)) => id.clone(),
+            _ => arg.to_string(),
+        })
+        .collect();
+    (folder, change)
+}
+
+/// What the folder holds ([`Folder::comparable_state`]) and, when the change decides a
+/// proposal, each proposal's state (`ready`, `approved`, `rejected`): a decision is in effect
+/// only with both its memories and its proposal's state.
+fn observed(folder: &Folder, change: &[&str]) -> BTreeMap<String, Vec<u8>> {
+    let mut state = folder.comparable_state();
+    if matches!(change[0], "approve" | "reject") {
+        let listed: Vec<serde_json::Value> =
+            serde_json::from_str(&folder.ok(&["proposals", "--all", "--json"]))
+                .expect("proposals --json");
+        for proposal in listed {
+            state.insert(
+                format!("proposal {}", proposal["id"]),
+                proposal["state"].to_string().into_bytes(),
+            );
+        }
+    }
+    state
 }
 
 /// What an interrupted write may leave on each format, once the next command ran: nothing on
@@ -124,11 +169,14 @@ fn next_command_works(folder: &Folder, context: &str) {
 /// change's folder is seeded once through memwb and put back from a copy before each step.
 fn every_step(format: Format, fault: Fault) {
     for change in CHANGES {
-        let folder = seeded(format, change);
+        let (folder, change) = seeded(format, change);
+        let change: Vec<&str> = change.iter().map(String::as_str).collect();
         let seed = folder.snapshot();
-        let old = folder.comparable_state();
-        folder.ok(change);
-        let expected = folder.comparable_state();
+        let old = observed(&folder, &change);
+        let entries_before = folder.entry_ids().len();
+        folder.ok(&change);
+        let expected = observed(&folder, &change);
+        let entries_of_change = folder.entry_ids().len() - entries_before;
         assert_ne!(
             old, expected,
             "{format:?} {change:?}: the change changes something"
@@ -137,7 +185,7 @@ fn every_step(format: Format, fault: Fault) {
         for n in 0.. {
             let context = format!("{format:?} {change:?}, {fault:?} at step {n}");
             folder.restore(&seed);
-            let out = folder.run_env(change, "", &[(fault.variable(), n.to_string())]);
+            let out = folder.run_env(&change, "", &[(fault.variable(), n.to_string())]);
             if !fault.reached(&out) {
                 assert_eq!(
                     out.status.code(),
@@ -145,7 +193,7 @@ fn every_step(format: Format, fault: Fault) {
                     "{context}: {}",
                     String::from_utf8_lossy(&out.stderr)
                 );
-                assert_eq!(folder.comparable_state(), expected, "{context}");
+                assert_eq!(observed(&folder, &change), expected, "{context}");
                 assert!(reached_any, "{context}: the change passed no fault step");
                 break;
             }
@@ -153,7 +201,7 @@ fn every_step(format: Format, fault: Fault) {
             // A process that failed a step handles it itself: the folder is old or new at
             // once. A crashed one leaves that to the next command (recovery), checked below.
             if let Fault::Fail = fault {
-                let now = folder.comparable_state();
+                let now = observed(&folder, &change);
                 match out.status.code() {
                     Some(0) => assert_eq!(now, expected, "{context}: reported done"),
                     _ => assert!(
@@ -167,7 +215,7 @@ fn every_step(format: Format, fault: Fault) {
                 folder.age_lock();
             }
             next_command_works(&folder, &context);
-            let recovered = folder.comparable_state();
+            let recovered = observed(&folder, &change);
             assert!(
                 recovered == old || recovered == expected,
                 "{context}: after the next command: {}",
@@ -175,6 +223,21 @@ fn every_step(format: Format, fault: Fault) {
             );
             if out.status.code() == Some(0) {
                 assert_eq!(recovered, expected, "{context}: a reported change was lost");
+            }
+            // The next command's add and its undo are two entries; the change's are there
+            // once if it took effect, not at all if it did not. (On `.memory` every change
+            // rewrites MEMORY.md, so the next add fixes a drifted index itself.)
+            let entries = folder.entry_ids().len() - entries_before - 2;
+            let next_command_fixes_it = change[0] == "index" && matches!(format, Format::Memory);
+            match entries {
+                0 if !next_command_fixes_it => {
+                    assert_eq!(recovered, old, "{context}: in effect, not journaled")
+                }
+                0 => {}
+                n if n == entries_of_change => {
+                    assert_eq!(recovered, expected, "{context}: journaled, not in effect")
+                }
+                n => panic!("{context}: {n} entries journaled, {entries_of_change} expected"),
             }
             assert_nothing_half_written(&folder, &context);
         }
