@@ -7,7 +7,7 @@ use crate::formats::{
 };
 use crate::review::summary::commit_summary;
 use crate::review::{Op, ReviewError};
-use crate::store::{Commit, Record, RecordInput, Store, StoreError};
+use crate::store::{Commit, MemorySet, Record, RecordInput, Store, StoreError};
 
 impl MemoryBackend<'_> {
     pub(super) fn add_records(&self, inputs: &[RecordInput]) -> Result<Written, FormatError> {
@@ -16,36 +16,62 @@ impl MemoryBackend<'_> {
     }
 
     pub(super) fn set_record(&self, name: &str, edit: &Edit) -> Result<Written, FormatError> {
-        let current = self.store.read()?;
-        let entry = current.require(name)?;
-        let base = &entry.record;
-        let input = RecordInput {
-            name: edit.name.clone().unwrap_or_else(|| base.name().to_owned()),
-            kind: edit
-                .kind
-                .clone()
-                .unwrap_or_else(|| base.kind().as_str().to_owned()),
-            description: edit
-                .description
-                .clone()
-                .unwrap_or_else(|| base.description().to_owned()),
-            body: edit.body.clone().unwrap_or_else(|| base.body().to_owned()),
-        };
-        let edited = Record::from_input(&input)?;
-        if edited == *base {
-            return Ok(Written::done(unchanged(base.name())));
-        }
-        let said = set_summary(base.name(), edited.name());
-        let said = |commit: &Commit| (!commit.is_empty()).then_some(said);
-        journaled_written(self.store, Op::Set, said, |s| {
-            s.replace_entry(entry, edited)
+        on_the_set_as_it_is(self.store, |current| {
+            let entry = current.require(name)?;
+            let base = &entry.record;
+            let input = RecordInput {
+                name: edit.name.clone().unwrap_or_else(|| base.name().to_owned()),
+                kind: edit
+                    .kind
+                    .clone()
+                    .unwrap_or_else(|| base.kind().as_str().to_owned()),
+                description: edit
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| base.description().to_owned()),
+                body: edit.body.clone().unwrap_or_else(|| base.body().to_owned()),
+            };
+            let edited = Record::from_input(&input)?;
+            if edited == *base {
+                return Ok(Written::done(unchanged(base.name())));
+            }
+            let said = set_summary(base.name(), edited.name());
+            let said = |commit: &Commit| (!commit.is_empty()).then_some(said);
+            journaled_written(self.store, Op::Set, said, |s| {
+                s.replace_entry(entry, edited)
+            })
         })
     }
 
     pub(super) fn rm_records(&self, names: &[String]) -> Result<Written, FormatError> {
-        let current = self.store.read()?;
-        let base = current.require_all(names)?;
-        journaled_written(self.store, Op::Rm, |_| None, |s| s.remove_entries(&base))
+        on_the_set_as_it_is(self.store, |current| {
+            let base = current.require_all(names)?;
+            journaled_written(self.store, Op::Rm, |_| None, |s| s.remove_entries(&base))
+        })
+    }
+}
+
+/// Runs `change`, planned on the set as read, and plans it again on the set as it is when
+/// another writer changed what it read before it took the lock (the store's compare-and-swap
+/// refused it): a parallel change is waited for, not refused, as on a Claude Code folder,
+/// whose changes plan under the lock. Only a conflict over a set that did not move since is
+/// reported (the change itself conflicts).
+fn on_the_set_as_it_is(
+    store: &Store,
+    mut change: impl FnMut(&MemorySet) -> Result<Written, FormatError>,
+) -> Result<Written, FormatError> {
+    let mut read = store.read()?;
+    loop {
+        match change(&read) {
+            Err(FormatError::Review(e)) if e.is_conflict() => {
+                let now = store.read()?;
+                if now == read {
+                    return Err(FormatError::Review(e));
+                }
+                read = now;
+            }
+            done => return done,
+        }
     }
 }
 
