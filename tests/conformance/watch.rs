@@ -161,3 +161,50 @@ fn watch_record_starts_only_where_the_format_can_record() {
         }
     }
 }
+
+/// The file that holds memory `name`, as `ls --json` lists it.
+fn file_of(folder: &Folder, name: &str) -> std::path::PathBuf {
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
+    let file = listed
+        .iter()
+        .find(|m| m["name"] == name)
+        .and_then(|m| m["file"].as_str())
+        .unwrap_or_else(|| panic!("{:?}: {name} is not listed", folder.format));
+    folder.root().join(file)
+}
+
+/// Another program's edit of a memory's file, an undo and the undo of that undo are each
+/// reported as what they did to the memories, in the same words on both formats.
+#[test]
+fn watch_says_an_outside_edit_and_an_undo_alike_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "one"));
+        folder.ok(&add("beta", "two"));
+        let alpha = file_of(&folder, "alpha");
+        let (mut child, ready, rx) = spawn_watch(&folder, &[]);
+        assert!(ready.starts_with("watching "), "{format:?}: {ready}");
+        let next = |what: &str| {
+            let line = rx
+                .recv_timeout(WAIT)
+                .unwrap_or_else(|_| panic!("{format:?}: no line after {what}"));
+            let (_, rest) = line.split_once(' ').expect("time and words");
+            rest.strip_suffix("; changed: MEMORY.md")
+                .or_else(|| rest.strip_suffix(", MEMORY.md"))
+                .unwrap_or(rest)
+                .to_owned()
+        };
+        let mut text = std::fs::read(&alpha).expect("alpha's file");
+        text.extend_from_slice(b"Edited by another program.\n");
+        std::fs::write(&alpha, text).expect("edit outside");
+        assert_eq!(next("the outside edit"), "changed: alpha", "{format:?}");
+        folder.ok(&["undo"]);
+        assert_eq!(next("the undo"), "removed: beta", "{format:?}");
+        let undo = folder.entry_ids().last().copied().expect("the undo");
+        folder.ok(&["undo", &undo.to_string()]);
+        assert_eq!(next("the undo's undo"), "added: beta", "{format:?}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
