@@ -22,6 +22,7 @@ mod json_shapes;
 mod messages;
 mod proposals;
 mod rebase;
+mod redaction;
 mod review;
 mod session;
 mod undo;
