@@ -89,3 +89,4 @@ pub(crate) mod time;
 pub mod tui;
 #[cfg(feature = "watch")]
 pub mod watch;
+pub(crate) mod who;

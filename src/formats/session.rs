@@ -1,16 +1,15 @@
 //! The agent session (`session::MemorySession`) on any open folder: [`MemoryFolder`] for
-//! [`Open`] and the review mode's [`PlanSink`], each through the format's [`Backend`](super::Backend)
-//! (`commit_plan`, `propose_plan`). `session` sits below `formats`, so the folder a session
-//! holds is this one behind its trait, and the review mode finds it again by its type.
+//! [`Open`], each method through the format's [`Backend`](super::Backend) (`propose`'s
+//! candidates, `commit_plan`, `propose_plan`). `session` sits below `formats`, so the folder a
+//! session holds is this one behind its trait; review mode (`review::ReviewPlans`) files its
+//! plans through [`MemoryFolder::propose`].
 
-use std::any::Any;
 use std::path::Path;
 
 use super::Open;
 use crate::change::Changed;
-use crate::review::sink::{ReviewPlans, evidence};
-use crate::session::history::Message;
-use crate::session::{FolderReading, MemoryFolder, MemoryPlan, PlanError, PlanOutcome, PlanSink};
+use crate::session::{FolderReading, MemoryFolder, MemoryPlan, PlanError};
+use crate::who::Origin;
 
 impl MemoryFolder for Open {
     fn root(&self) -> &Path {
@@ -32,30 +31,19 @@ impl MemoryFolder for Open {
     fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError> {
         Ok(self.backend().commit_plan(&plan)?)
     }
+
+    fn propose(
+        &self,
+        plan: &MemoryPlan,
+        origin: &Origin,
+        evidence: Option<String>,
+    ) -> Result<String, PlanError> {
+        Ok(self.backend().propose_plan(plan, origin, evidence)?)
+    }
 }
 
 impl From<Open> for Box<dyn MemoryFolder> {
     fn from(open: Open) -> Self {
         Box::new(open)
-    }
-}
-
-/// Files every plan as a proposal in the session's folder, with the end of the turn's history
-/// as evidence.
-impl PlanSink for ReviewPlans {
-    fn apply(
-        &self,
-        folder: &dyn MemoryFolder,
-        plan: MemoryPlan,
-        history: &[Message],
-    ) -> Result<PlanOutcome, PlanError> {
-        let folder: &dyn Any = folder;
-        let open = folder.downcast_ref::<Open>().ok_or(
-            "review mode files proposals in a folder memwb opened (formats::Open, a .memory Store or a Claude Code folder); this session's folder is another kind, so nothing was filed",
-        )?;
-        let id = open
-            .backend()
-            .propose_plan(&plan, &self.origin, evidence(history))?;
-        Ok(PlanOutcome::Proposed { id })
     }
 }

@@ -1,9 +1,9 @@
 //! Review mode for an embedding agent: `complete()` files its plan as a proposal instead of
-//! committing it, so a person decides. Filing it is the format's: `PlanSink` is implemented
-//! for [`ReviewPlans`] above the backends (`formats/session.rs`), through
-//! `Backend::propose_plan`.
+//! committing it, so a person decides. Filing it is the format's: the session's folder files
+//! it ([`MemoryFolder::propose`], on memwb's folders through `Backend::propose_plan`).
 
 use crate::session::history::Message;
+use crate::session::{MemoryFolder, MemoryPlan, PlanError, PlanOutcome, PlanSink};
 
 use super::proposal::Origin;
 
@@ -11,6 +11,20 @@ use super::proposal::Origin;
 #[derive(Debug, Clone)]
 pub struct ReviewPlans {
     pub origin: Origin,
+}
+
+/// Files every plan as a proposal in the session's folder, with the end of the turn's history
+/// as evidence.
+impl PlanSink for ReviewPlans {
+    fn apply(
+        &self,
+        folder: &dyn MemoryFolder,
+        plan: MemoryPlan,
+        history: &[Message],
+    ) -> Result<PlanOutcome, PlanError> {
+        let id = folder.propose(&plan, &self.origin, evidence(history))?;
+        Ok(PlanOutcome::Proposed { id })
+    }
 }
 
 const EVIDENCE_MESSAGES: usize = 4;

@@ -7,13 +7,13 @@
 //! format's `formats::Backend`, and a `.memory` store or a Claude Code folder converts into
 //! one (`MemorySession::new(store)`).
 
-use std::any::Any;
 use std::error::Error as StdError;
 use std::path::Path;
 
 use super::history::Message;
 use crate::change::Changed;
 use crate::store::Record;
+use crate::who::Origin;
 
 /// What `complete()` decided to change, validated and ready to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +56,7 @@ pub struct FolderReading {
 /// A memory folder of any format, as a session reads and changes it. memwb implements it for
 /// `formats::Open` (every folder it opens); a `.memory` `Store` and a Claude Code
 /// `ClaudeFolder` convert into one with `Into<Box<dyn MemoryFolder>>`.
-pub trait MemoryFolder: Any + Send + Sync {
+pub trait MemoryFolder: Send + Sync {
     /// The folder's path, for diagnostics.
     fn root(&self) -> &Path;
 
@@ -68,10 +68,28 @@ pub trait MemoryFolder: Any + Send + Sync {
     /// memory that changed or vanished since it was read fails the change with nothing
     /// written.
     fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError>;
+
+    /// Files `plan` as a proposal a person decides (review mode, `review::ReviewPlans`),
+    /// changing nothing in the folder, and answers its id: memwb's folders file it through
+    /// the format's backend. A folder that keeps no proposals refuses (the default), and
+    /// nothing is filed.
+    fn propose(
+        &self,
+        plan: &MemoryPlan,
+        origin: &Origin,
+        evidence: Option<String>,
+    ) -> Result<String, PlanError> {
+        let _ = (plan, origin, evidence);
+        Err(format!(
+            "{}: this folder keeps no proposals, so review mode filed nothing",
+            self.root().display()
+        )
+        .into())
+    }
 }
 
 /// Where validated plans go: [`CommitPlans`] by default; a review mode files them as proposals
-/// instead (`review::ReviewPlans`).
+/// instead (`review::ReviewPlans`, through [`MemoryFolder::propose`]).
 pub trait PlanSink: Send + Sync {
     /// `history` is the turn's canonical history the plan was extracted from (evidence).
     fn apply(

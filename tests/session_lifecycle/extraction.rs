@@ -326,6 +326,6 @@ fn review_mode_refuses_a_folder_memwb_did_not_open() {
     assert!(session.complete(&history()).is_none());
     assert_eq!(session.last_error(), Some(EXTRACTION_FAILED));
     let detail = session.last_error_detail().unwrap_or_default();
-    assert!(detail.contains("a folder memwb opened"), "{detail}");
+    assert!(detail.contains("keeps no proposals"), "{detail}");
     assert!(committed.lock().unwrap().is_empty(), "nothing committed");
 }

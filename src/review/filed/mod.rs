@@ -23,15 +23,14 @@ mod change;
 mod deciding;
 mod files;
 pub mod images;
-mod origin;
 
+pub use crate::who::{AgentCall, Origin};
 pub(crate) use change::{image_touched, input_version};
 pub(crate) use deciding::{check_as_read, check_as_read_in, decision, pending, record_decision_in};
 pub(crate) use files::rewrite;
 pub use files::{Corrupt, Listing, list, list_all, list_all_in, load, load_in};
 pub(crate) use files::{create_in, rewrite_in};
 pub(crate) use files::{is_decided, is_decided_in};
-pub use origin::{AgentCall, Origin};
 
 pub const PROPOSALS_DIR: &str = "proposals";
 /// The most of one proposal file that is read (its base holds at most the whole set).
