@@ -129,7 +129,26 @@ impl State {
     pub(crate) fn exists_now(name: &str) -> String {
         format!("{name:?} exists now")
     }
+
+    /// The proposal's plan does not validate, for the reason `why`.
+    pub(crate) fn plan_invalid(why: &str) -> String {
+        format!("{PLAN_INVALID}{why}")
+    }
+
+    /// Why the proposal's plan does not validate, when its state says so (what the
+    /// workbench's detail shows instead of the plan).
+    pub fn why_plan_invalid(&self) -> Option<&str> {
+        match self {
+            State::Stale(changes) => changes
+                .iter()
+                .find_map(|change| change.strip_prefix(PLAN_INVALID)),
+            _ => None,
+        }
+    }
 }
+
+/// How a stale state's line saying the plan does not validate begins.
+const PLAN_INVALID: &str = "the plan is invalid: ";
 
 impl State {
     pub fn as_str(&self) -> &'static str {

@@ -45,19 +45,6 @@ fn as_input(memory: &Memory) -> RecordInput {
     }
 }
 
-/// Why its plan is invalid, as its state says it (`None`: the state says nothing of it).
-pub(super) fn plan_invalid(state: &State) -> Option<&str> {
-    match state {
-        State::Stale(changes) => changes
-            .iter()
-            .find_map(|change| change.strip_prefix(PLAN_INVALID)),
-        _ => None,
-    }
-}
-
-/// How a proposal's stale state begins the line saying its plan does not validate.
-const PLAN_INVALID: &str = "the plan is invalid: ";
-
 fn heading(text: String, theme: &Theme) -> Line<'static> {
     Line::styled(format!("── {text}"), theme.label())
 }
@@ -177,7 +164,7 @@ pub(super) fn detail_lines(
         lines.extend(files::lines(&p.files, theme));
         return lines;
     }
-    let invalid = plan_invalid(&row.state).or_else(|| {
+    let invalid = row.state.why_plan_invalid().or_else(|| {
         row.records
             .is_empty()
             .then_some("it holds no record that reads")

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
-use super::proposal_detail::{compares_with_memories, detail_lines, marker, plan_invalid};
+use super::proposal_detail::{compares_with_memories, detail_lines, marker};
 use super::proposal_files as files;
 use super::{Component, Ctx, Detail, block, labelled, scroll};
 use crate::formats::Shown;
@@ -160,7 +160,7 @@ impl ProposalsPane {
     /// invalid: there is no plan to edit or approve).
     pub fn proposed_records(&self) -> &[RecordInput] {
         self.selected_row()
-            .filter(|r| plan_invalid(&r.state).is_none())
+            .filter(|r| r.state.why_plan_invalid().is_none())
             .map_or(&[], |r| &r.records)
     }
 

@@ -81,7 +81,7 @@ pub fn state(proposal: &Proposal, current: &MemorySet) -> State {
         }
     }
     match proposal.plan() {
-        Err(e) => changes.push(format!("the plan is invalid: {e}")),
+        Err(e) => changes.push(State::plan_invalid(&e)),
         Ok(plan) => {
             let sources: HashSet<&str> = plan.source_names().iter().map(String::as_str).collect();
             let additions = proposal
