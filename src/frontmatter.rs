@@ -12,6 +12,9 @@ use yaml_rust2::{Yaml, YamlLoader};
 /// The block nested fields may live in (`metadata:`, sometimes with a trailing space).
 pub(crate) const METADATA_KEY: &str = "metadata";
 
+/// What a body's outer line breaks are made of (a CRLF file's too).
+pub(crate) const LINE_BREAKS: [char; 2] = ['\n', '\r'];
+
 /// What stands between the opening and closing `---` lines of a file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Frontmatter {
@@ -29,13 +32,31 @@ pub struct Parsed {
     pub frontmatter: Frontmatter,
     /// The frontmatter text between the `---` lines, as written (empty when missing).
     pub raw: String,
-    /// Everything after the closing `---` line (the whole file when there is no frontmatter).
+    /// Everything after the closing `---` line (the whole file when there is no frontmatter),
+    /// as written: what an edit keeps byte for byte. A memory's body is
+    /// [`Parsed::trimmed_body`].
     pub body: String,
-    /// The file line on which the body starts (1-based).
+    /// The file line on which `body` starts (1-based).
     pub body_line: usize,
 }
 
 impl Parsed {
+    /// The body as a person says it is and as a writer takes it (`memwb add --body`): `body`
+    /// without the line breaks that open it (the blank line Claude Code writes after the
+    /// closing `---`) and those that end the file. Everything between stays as written:
+    /// indentation, trailing spaces, blank lines, CRLF line ends. The `.memory` contract
+    /// trims its bodies the same way, so a body reads back alike on every format.
+    pub fn trimmed_body(&self) -> &str {
+        self.body.trim_matches(LINE_BREAKS)
+    }
+
+    /// The file line (1-based) [`Parsed::trimmed_body`] starts on: what a finding's line in
+    /// the body is counted from.
+    pub fn trimmed_body_line(&self) -> usize {
+        let text_at = self.body.len() - self.body.trim_start_matches(LINE_BREAKS).len();
+        self.body_line + self.body[..text_at].matches('\n').count()
+    }
+
     pub fn fields(&self) -> &[(String, Value)] {
         match &self.frontmatter {
             Frontmatter::Fields(fields) => fields,
@@ -257,6 +278,38 @@ mod tests {
         assert_eq!(extra["modified"], "2026-09-14T08:21:07.512Z");
         assert_eq!(parsed.body, "\nbody\n");
         assert_eq!(parsed.body_line, 8, "the line after the closing fence");
+        assert_eq!(parsed.trimmed_body(), "body");
+        assert_eq!(parsed.trimmed_body_line(), 9, "past the blank line");
+    }
+
+    #[test]
+    fn the_trimmed_body_drops_outer_line_breaks_only_and_says_its_line() {
+        // (text, trimmed body, the file line it starts on)
+        let cases = [
+            ("---\nname: a\n---\none\n", "one", 4),
+            (
+                "---\r\nname: a\r\n---\r\n\r\n\r\n  one\r\n\r\ntwo \r\n\r\n",
+                "  one\r\n\r\ntwo ",
+                6,
+            ),
+            ("\n\nno frontmatter\n\n", "no frontmatter", 3),
+            (
+                "---\nname: a\n---\n\n \nafter a line of one space\n",
+                " \nafter a line of one space",
+                5,
+            ),
+            ("---\nname: a\n---\n\n\n", "", 6),
+        ];
+        for (text, body, line) in cases {
+            let parsed = parse(text);
+            assert_eq!(parsed.trimmed_body(), body, "{text:?}");
+            assert_eq!(parsed.trimmed_body_line(), line, "{text:?}");
+            assert_eq!(
+                text.lines().nth(line - 1).unwrap_or(""),
+                body.lines().next().unwrap_or(""),
+                "{text:?}: the line said is the body's first"
+            );
+        }
     }
 
     #[test]

@@ -121,11 +121,7 @@ fn topic_as_record(topic: &Topic, from: &str) -> Result<Record, String> {
     if topic.body().trim().is_empty() {
         return Err("its body is empty".into());
     }
-    let body = format!(
-        "(copied from {from}/{})\n\n{}",
-        topic.file,
-        topic.body().trim_start_matches(['\n', '\r'])
-    );
+    let body = format!("(copied from {from}/{})\n\n{}", topic.file, topic.body());
     Record::new(name, kind, description, body).map_err(|e| e.to_string())
 }
 

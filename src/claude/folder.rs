@@ -123,8 +123,10 @@ impl Topic {
         self.parsed().and_then(Parsed::kind)
     }
 
+    /// The body as a person reads it and `add --body` takes it ([`Parsed::trimmed_body`]):
+    /// not the blank line after the frontmatter, nor the file's last line breaks.
     pub fn body(&self) -> &str {
-        self.parsed().map_or("", |p| p.body.as_str())
+        self.parsed().map_or("", Parsed::trimmed_body)
     }
 
     /// The topic file as the read model, with no place in the set (that is the snapshot's
@@ -152,7 +154,7 @@ impl Topic {
                     // The opening `---` is line 1, so the frontmatter's first line is line 2.
                     .map(|i| i + 2)
             }),
-            body_line: parsed.map_or(1, |p| p.body_line),
+            body_line: parsed.map_or(1, Parsed::trimmed_body_line),
             frontmatter: parsed.map(|p| p.raw.clone()),
             modified: self.modified,
             journaled: None,
@@ -575,7 +577,7 @@ mod tests {
             before.topic("a.md"),
             "not touched: kept"
         );
-        assert_eq!(partly.topic("c.md").expect("added").body(), "three\n");
+        assert_eq!(partly.topic("c.md").expect("added").body(), "three");
         touched.file("a.md");
         touched.file("notes");
         assert_eq!(folder.reread(&before, &touched), folder.read());

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-pub(crate) use crate::frontmatter::METADATA_KEY;
 pub use crate::frontmatter::{Frontmatter, Parsed, parse};
+pub(crate) use crate::frontmatter::{LINE_BREAKS, METADATA_KEY};
 
 /// The four types the agent is told to use.
 pub(crate) const KNOWN_TYPES: [&str; 4] = ["user", "feedback", "project", "reference"];

@@ -11,6 +11,7 @@ use memwb::claude::LoadLimits;
 use memwb::store::{IoHooks, StoreOptions};
 use tui_harness::Harness;
 
+mod bodies;
 mod concurrency;
 mod copy;
 mod editor;

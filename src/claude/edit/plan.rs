@@ -10,7 +10,7 @@ use super::index_lines::{
 };
 use super::naming::file_name;
 use super::{EditError, stamp_modified};
-use crate::claude::frontmatter;
+use crate::claude::frontmatter::{self, LINE_BREAKS};
 use crate::claude::index::INDEX_FILE;
 
 /// One file of a change, as the write engine takes it.
@@ -176,15 +176,19 @@ fn set_if_changed(
     Ok(())
 }
 
-/// The text with its body replaced, keeping the blank lines that opened the old one.
+/// The text with its body replaced, keeping the blank lines that opened the old one; the
+/// text unchanged when the body would read back the same ([`Parsed::trimmed_body`]: only
+/// outer line breaks differ), so giving a body back as it was read writes nothing.
+///
+/// [`Parsed::trimmed_body`]: crate::claude::frontmatter::Parsed::trimmed_body
 fn replace_body(text: &str, body: &str) -> String {
     let (head, old) = match TopicText::split(text) {
         Some(topic) => (&text[..text.len() - topic.body().len()], topic.body()),
         None => ("", text),
     };
-    let lead = &old[..old.len() - old.trim_start_matches(['\n', '\r']).len()];
-    let body = body.trim_start_matches(['\n', '\r']);
-    if old.trim() == body.trim() && old.ends_with('\n') == body.ends_with('\n') {
+    let lead = &old[..old.len() - old.trim_start_matches(LINE_BREAKS).len()];
+    let body = body.trim_start_matches(LINE_BREAKS);
+    if old.trim_matches(LINE_BREAKS) == body.trim_end_matches(LINE_BREAKS) {
         return text.to_owned();
     }
     format!("{head}{lead}{}", ensure_newline(body))
@@ -321,4 +325,43 @@ pub fn plan_rm(topics: &[TopicFile<'_>], index: Option<&str>) -> Vec<FileWrite> 
 fn stem(file: &str) -> &str {
     let name = file.rsplit('/').next().unwrap_or(file);
     name.strip_suffix(".md").unwrap_or(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOPIC: &str =
+        "---\nname: a\ndescription: d\ntype: user\n---\n\n  indented\n\nlast \n\n\n";
+
+    fn now() -> Timestamp {
+        Timestamp::from_second(1_800_000_000).expect("a valid time")
+    }
+
+    fn body_changes(body: &str) -> Changes {
+        Changes {
+            body: Some(body.to_owned()),
+            ..Changes::default()
+        }
+    }
+
+    #[test]
+    fn a_body_given_back_as_it_reads_writes_nothing() {
+        let read = frontmatter::parse(TOPIC);
+        for given in [
+            read.trimmed_body(),
+            "  indented\n\nlast \n",
+            "\n  indented\n\nlast ",
+        ] {
+            let out = edit_topic(TOPIC, &body_changes(given), now()).expect("edits");
+            assert_eq!(out, TOPIC, "{given:?}: neither rewritten nor stamped");
+        }
+    }
+
+    #[test]
+    fn a_new_body_keeps_the_blank_line_that_opened_the_old_one_and_ends_the_file() {
+        let out = edit_topic(TOPIC, &body_changes("  indented\n\nlast"), now()).expect("edits");
+        assert!(out.ends_with("---\n\n  indented\n\nlast\n"), "{out}");
+        assert!(out.contains("modified: "), "a change is stamped: {out}");
+    }
 }

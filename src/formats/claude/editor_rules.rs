@@ -25,7 +25,7 @@ impl EditorRules for TopicRules {
             field("name"),
             parsed.kind().unwrap_or("").to_owned(),
             field("description"),
-            parsed.body.trim_start_matches(['\n', '\r']).to_owned(),
+            parsed.trimmed_body().to_owned(),
         ])
     }
 
@@ -97,9 +97,11 @@ mod tests {
         let mut fields = TOPIC_RULES.fields_of(TOPIC).expect("reads as fields");
         assert_eq!(fields[0], "role");
         assert_eq!(fields[1], "user");
-        assert_eq!(fields[3], "I review code.\n");
+        // The body as `add --body` takes it, as on every format; the file keeps its own.
+        assert_eq!(fields[3], "I review code.");
         fields[2] = "what I do now".into();
         let text = TOPIC_RULES.text_with(Some(TOPIC), &fields).expect("built");
+        assert!(text.ends_with("---\n\nI review code.\n"), "{text}");
         assert!(text.contains("description: what I do now"), "{text}");
         assert!(text.contains("originSessionId: s1"), "{text}");
         assert_eq!(TOPIC_RULES.check_text(&text), Ok(()));

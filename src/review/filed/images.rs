@@ -85,7 +85,7 @@ pub fn written(files: &[FileImage]) -> Vec<RecordInput> {
                 name: topic_name(&f.file, text),
                 kind: parsed.kind().unwrap_or_default().to_owned(),
                 description: parsed.field("description").unwrap_or_default().to_owned(),
-                body: parsed.body,
+                body: parsed.trimmed_body().to_owned(),
             })
         })
         .collect()

@@ -120,7 +120,7 @@ pub fn merged(members: &[&TopicText], now: Timestamp) -> Result<Vec<FileImage>, 
         .max_by_key(|d| d.chars().count());
     let mut paragraphs: Vec<&str> = Vec::new();
     for member in members {
-        for paragraph in member.topic.body().trim_matches('\n').split("\n\n") {
+        for paragraph in member.topic.body().split("\n\n") {
             if !paragraph.trim().is_empty()
                 && !paragraphs.iter().any(|p| p.trim() == paragraph.trim())
             {
