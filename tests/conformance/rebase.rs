@@ -208,6 +208,14 @@ fn what_made_a_proposal_stale_is_said_in_one_wording_on_both_formats() {
             serde_json::json!(["\"alpha\" was changed"]),
             "{format:?}"
         );
+        let refused = folder.run(&["approve", &edited]);
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert!(
+            said.starts_with(&format!(
+                "error: proposal {edited} is stale: \"alpha\" was changed; nothing was applied"
+            )),
+            "{format:?}: {said}"
+        );
         folder.ok(&["rm", "alpha"]);
         assert_eq!(
             changes(&folder, &gone),

@@ -47,6 +47,14 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
     })?;
     let mut base = base_records(&proposal)?;
     if let Ok(current) = store.read() {
+        // Said as every format says it (`State::was_changed`); the store's compare-and-swap
+        // under the lock still refuses what changes after this reading.
+        if let State::Stale(changes) = super::state(&proposal, &current) {
+            return Err(ReviewError::ProposalStale {
+                id: id.to_owned(),
+                detail: changes.join("; "),
+            });
+        }
         base = as_current(&current, base);
     }
     let additions = addition_records(&proposal)?;
