@@ -11,6 +11,7 @@ use memwb::claude::LoadLimits;
 use memwb::store::{IoHooks, StoreOptions};
 use tui_harness::Harness;
 
+mod adopt;
 mod bodies;
 mod concurrency;
 mod copy;
