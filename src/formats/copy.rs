@@ -5,35 +5,29 @@
 //! `claude::copy`'s, written once for every pair of formats.
 
 use crate::claude::copy::Source;
-use crate::formats::claude::journal::propose;
-use crate::store::MemorySet;
 
 pub use crate::claude::copy::Refusal;
 
 /// The memories of a source folder as a copy takes them, in the set's order (a Claude Code
 /// topic file with its exact text, which a copy into that format keeps byte for byte).
 pub struct CopySources {
-    read: Read,
+    read: Box<dyn CopyRead>,
     /// Only these, by name, when set ([`CopySources::only`]).
     only: Option<Vec<String>>,
 }
 
-enum Read {
-    Set(MemorySet),
-    Topics(Box<propose::Read>),
+/// A source folder as its backend read it for a copy (`src/formats/<name>/copy.rs`
+/// implements it over its own reading): its memories, in the set's order, as the
+/// conversions take them.
+pub(crate) trait CopyRead: Send + Sync {
+    fn sources(&self) -> Vec<Source<'_>>;
 }
 
 impl CopySources {
-    pub(crate) fn of_set(set: MemorySet) -> Self {
+    /// What a backend read of its folder for a copy.
+    pub(crate) fn new(read: impl CopyRead + 'static) -> Self {
         Self {
-            read: Read::Set(set),
-            only: None,
-        }
-    }
-
-    pub(crate) fn of_topics(read: propose::Read) -> Self {
-        Self {
-            read: Read::Topics(Box::new(read)),
+            read: Box::new(read),
             only: None,
         }
     }
@@ -50,10 +44,7 @@ impl CopySources {
     }
 
     fn all(&self) -> Vec<Source<'_>> {
-        match &self.read {
-            Read::Set(set) => set.records().map(Source::Record).collect(),
-            Read::Topics(read) => read.sources(),
-        }
+        self.read.sources()
     }
 
     /// What a target converts: every source, or the ones [`CopySources::only`] names.

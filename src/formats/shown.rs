@@ -9,9 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::claude::ClaudeView;
 use super::{IndexView, ListRow, ListView, MemoryView, Stray};
-use crate::claude::{ClaudeFolder, Snapshot};
 use crate::finding::Severity;
 use crate::memory::Memory;
 use crate::review::{Proposal, State};
@@ -185,11 +183,6 @@ impl std::ops::Deref for Shown {
 }
 
 impl Shown {
-    /// `snapshot` of the Claude Code folder `folder`, measured against its load limits.
-    pub fn of_topics(folder: &ClaudeFolder, snapshot: Arc<Snapshot>) -> Self {
-        Self::from(Arc::new(ClaudeView::new(snapshot, folder.limits())))
-    }
-
     /// The format's own reading, when it is a `V`: what a backend's own methods (and the
     /// tests, through the backend) start from.
     pub(crate) fn downcast<V: FolderView>(&self) -> Option<Arc<V>> {

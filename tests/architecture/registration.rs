@@ -13,14 +13,11 @@ const FORMAT_HOMES: [&str; 2] = ["src/store/", "src/claude/"];
 
 /// The files that still enumerate the formats outside the registration (as [`enumerations`]
 /// counts), and how many each holds: the engines' errors are told apart by variant
-/// (`error.rs`, `workbench.rs`), the Claude Code hook files through its backend's journal, a
-/// copy is filed through the Claude Code proposal's code, and `Shown` still names the Claude
-/// Code view. A count may only go down; a file that reaches none must leave the list.
-const FORMAT_ENUMERATIONS: [(&str, usize); 5] = [
+/// (`error.rs`, `workbench.rs`), and the Claude Code hook files through its backend's
+/// journal. A count may only go down; a file that reaches none must leave the list.
+const FORMAT_ENUMERATIONS: [(&str, usize); 3] = [
     ("src/agents/claude_code/answer/filing.rs", 7),
-    ("src/formats/copy.rs", 1),
     ("src/formats/error.rs", 7),
-    ("src/formats/shown.rs", 1),
     ("src/formats/workbench.rs", 2),
 ];
 

@@ -4,13 +4,21 @@
 use jiff::Timestamp;
 
 use crate::claude::ClaudeFolder;
-use crate::claude::copy::into_claude;
+use crate::claude::copy::{Source, into_claude};
 use crate::formats::claude::journal::{self as review, NewFiles, propose};
+use crate::formats::copy::CopyRead;
 use crate::formats::{Copied, CopySources, FormatError};
 use crate::review::proposal::{Origin, images};
 
 pub(super) fn copy_sources(folder: &ClaudeFolder) -> CopySources {
-    CopySources::of_topics(propose::read(folder))
+    CopySources::new(propose::read(folder))
+}
+
+/// A copy takes the topic files that read, each with its exact text.
+impl CopyRead for propose::Read {
+    fn sources(&self) -> Vec<Source<'_>> {
+        propose::Read::sources(self)
+    }
 }
 
 /// The sources as new topic files beside the folder's, stamped now, proposed as one change.

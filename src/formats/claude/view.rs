@@ -13,7 +13,7 @@ use super::super::{FolderView, Shown};
 use crate::claude::folder::IndexFile;
 use crate::claude::frontmatter::{Frontmatter, display_value};
 use crate::claude::index::{LineKind, Load};
-use crate::claude::{LoadLimits, Snapshot, Topic, audit};
+use crate::claude::{ClaudeFolder, LoadLimits, Snapshot, Topic, audit};
 use crate::finding::{Finding, Severity};
 use crate::memory::Memory;
 use crate::redact::{redact, redact_json};
@@ -22,6 +22,15 @@ use crate::redact::{redact, redact_json};
 /// what the tests look into.
 pub fn shown_topics(shown: &Shown) -> Option<Arc<ClaudeView>> {
     shown.downcast()
+}
+
+/// The Claude Code backend's reading, as the workbench's one value: defined here, beside the
+/// reading, so that `formats::Shown` names no format.
+impl Shown {
+    /// `snapshot` of the Claude Code folder `folder`, measured against its load limits.
+    pub fn of_topics(folder: &ClaudeFolder, snapshot: Arc<Snapshot>) -> Self {
+        Self::from(Arc::new(ClaudeView::new(snapshot, folder.limits())))
+    }
 }
 
 /// A reading of a Claude Code folder as the workbench shows it.

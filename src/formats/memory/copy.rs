@@ -4,14 +4,22 @@
 use std::collections::HashSet;
 
 use super::journal::{NewProposal, file};
-use crate::claude::copy::into_set;
+use crate::claude::copy::{Source, into_set};
+use crate::formats::copy::CopyRead;
 use crate::formats::{Copied, CopySources, FormatError};
 use crate::review::proposal::Origin;
 use crate::session::Plan;
-use crate::store::Store;
+use crate::store::{MemorySet, Store};
 
 pub(super) fn copy_sources(store: &Store) -> Result<CopySources, FormatError> {
-    Ok(CopySources::of_set(store.read()?))
+    Ok(CopySources::new(store.read()?))
+}
+
+/// A copy takes the set's records as they are.
+impl CopyRead for MemorySet {
+    fn sources(&self) -> Vec<Source<'_>> {
+        self.records().map(Source::Record).collect()
+    }
 }
 
 /// The sources as records whose names the set does not hold yet, proposed as one extraction
