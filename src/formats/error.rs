@@ -2,30 +2,30 @@
 //!
 //! A typed error rather than `anyhow`: the library below the command line has no `anyhow`
 //! (it is the CLI's edge type), and a front end must be able to tell a lock wait, a race or a
-//! change that is written but not journaled from a refusal. The engines' errors are carried
-//! whole ([`FormatError::cause`] hands the CLI the engine's own error, whose hints it knows).
+//! change that is written but not journaled from a refusal. An engine's error is carried
+//! whole, as an [`EngineError`] that answers for itself (each backend implements
+//! [`EngineFault`] for its engine's errors and converts them, in `src/formats/<name>/error.rs`),
+//! so nothing here names an engine; [`FormatError::cause`] hands the CLI the engine's own error.
 
-use crate::claude::ClaudeError;
-use crate::claude::edit::EditError;
 use crate::review::ReviewError;
-use crate::store::{RecordError, StoreError};
+use crate::review::error::{EngineError, EngineFault};
 
 use super::ReadError;
 
+/// Where a name that is not found can be looked up, on every format.
+pub(crate) const LS_LISTS: &str = "memwb ls lists the memories";
+
 #[derive(Debug, thiserror::Error)]
 pub enum FormatError {
+    /// A format's engine refused or failed (a conflict, a lock held too long, a record that
+    /// does not read), in its own words: callers ask [`FormatError::is_conflict`] and the
+    /// like, never which engine it was.
     #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Claude(#[from] ClaudeError),
+    Engine(EngineError),
     #[error(transparent)]
     Review(#[from] ReviewError),
     #[error(transparent)]
-    Record(#[from] RecordError),
-    #[error(transparent)]
     Read(#[from] ReadError),
-    #[error(transparent)]
-    Edit(#[from] EditError),
     /// The folder's watch could not start.
     #[cfg(feature = "watch")]
     #[error(transparent)]
@@ -53,6 +53,11 @@ pub enum FormatError {
 }
 
 impl FormatError {
+    /// An engine's error as it is: how a backend converts its engine's errors.
+    pub(crate) fn engine(error: impl EngineFault) -> Self {
+        Self::Engine(EngineError::new(error))
+    }
+
     pub(crate) fn refused(why: impl Into<String>) -> Self {
         Self::Refused(why.into())
     }
@@ -76,22 +81,29 @@ impl FormatError {
                     *error
                 }
                 Self::Conflicted { error, .. } => *error,
-                Self::Store(e) => return (places, Cause::Store(e)),
-                Self::Claude(e) => return (places, Cause::Claude(e)),
+                Self::Engine(e) | Self::Read(ReadError::Engine(e)) => {
+                    return (places, Cause::Engine(e));
+                }
                 Self::Review(e) => return (places, Cause::Review(e)),
-                Self::Read(ReadError::Store(e)) => return (places, Cause::Store(e)),
-                Self::Read(ReadError::Claude(e)) => return (places, Cause::Claude(e)),
                 other => return (places, Cause::Other(other)),
             }
         }
     }
 }
 
+impl ReadError {
+    /// An engine's error as it is: how a backend converts its engine's read errors.
+    pub(crate) fn engine(error: impl EngineFault) -> Self {
+        Self::Engine(EngineError::new(error))
+    }
+}
+
 /// Whether `error` is another program's write that landed inside a change and was kept: the
 /// change was not made and nothing is lost (a conflict, not a failure).
 pub fn is_raced(error: &(dyn std::error::Error + 'static)) -> bool {
-    let raced = |e: &ClaudeError| matches!(e, ClaudeError::Conflict { raced: true, .. });
-    error.downcast_ref::<ClaudeError>().is_some_and(raced)
+    error
+        .downcast_ref::<EngineError>()
+        .is_some_and(EngineError::is_raced)
         || error
             .downcast_ref::<ReviewError>()
             .is_some_and(ReviewError::is_raced)
@@ -100,8 +112,7 @@ pub fn is_raced(error: &(dyn std::error::Error + 'static)) -> bool {
 /// An engine's own error, or this module's.
 #[derive(Debug)]
 pub enum Cause {
-    Store(StoreError),
-    Claude(ClaudeError),
+    Engine(EngineError),
     Review(ReviewError),
     Other(FormatError),
 }
@@ -111,11 +122,10 @@ impl Cause {
     /// `anyhow::Error`), so that whoever reads it can still tell the engine's errors apart.
     pub fn into_error<E>(self) -> E
     where
-        E: From<StoreError> + From<ClaudeError> + From<ReviewError> + From<FormatError>,
+        E: From<EngineError> + From<ReviewError> + From<FormatError>,
     {
         match self {
-            Self::Store(e) => e.into(),
-            Self::Claude(e) => e.into(),
+            Self::Engine(e) => e.into(),
             Self::Review(e) => e.into(),
             Self::Other(e) => e.into(),
         }
@@ -127,11 +137,11 @@ impl Cause {
 #[cfg(feature = "cli")]
 pub(crate) fn engine_hints(cause: &(dyn std::error::Error + 'static)) -> Option<Vec<String>> {
     if let Some(FormatError::Read(super::ReadError::NotFound { .. })) = cause.downcast_ref() {
-        return Some(vec![super::memory::hints::LS_LISTS.into()]);
+        return Some(vec![LS_LISTS.into()]);
     }
-    let store = match cause.downcast_ref::<ReviewError>() {
-        Some(review) => review.engine_error::<StoreError>(),
-        None => cause.downcast_ref::<StoreError>(),
+    let engine = match cause.downcast_ref::<ReviewError>() {
+        Some(review) => review.engine_fault(),
+        None => cause.downcast_ref::<EngineError>(),
     };
-    store.map(super::memory::hints::for_store)
+    engine.map(EngineError::hints)
 }

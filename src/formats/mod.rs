@@ -79,13 +79,11 @@ pub use workbench::{
 use std::path::{Path, PathBuf};
 
 use crate::change;
-use crate::claude::ClaudeError;
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
-use crate::store::StoreError;
 
 /// One format's view of an open memory folder: the read side.
 pub trait Backend {
@@ -529,10 +527,10 @@ pub struct NotAMemory {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
+    /// The format's engine could not read the folder, in its own words (each backend
+    /// converts its engine's errors, in `src/formats/<name>/error.rs`).
     #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
-    Claude(#[from] ClaudeError),
+    Engine(crate::review::error::EngineError),
     /// The folder is kept for a front end; the message names only the memory, as on every format.
     #[error("no memory named {name:?}")]
     NotFound { name: String, folder: PathBuf },

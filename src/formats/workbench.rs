@@ -4,12 +4,10 @@
 //! opened (docs/architecture.md, "Workbench").
 
 use super::FormatError;
-use crate::claude::ClaudeError;
 use crate::claude::edit::TopicFile;
 use crate::claude::write::FileImage;
 use crate::memory::RecordInput;
 use crate::review::proposal::{Corrupt, Proposal, State};
-use crate::store::StoreError;
 
 /// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
 /// files as read: each file's text before and after, and what the fix does. Written only if
@@ -226,8 +224,7 @@ impl FormatError {
     /// editor's conflict flow (look, merge or re-apply) answers it.
     pub fn is_conflict(&self) -> bool {
         match self {
-            Self::Store(StoreError::Conflict { .. })
-            | Self::Claude(ClaudeError::Conflict { .. }) => true,
+            Self::Engine(e) => e.is_conflict(),
             Self::Review(e) => e.is_conflict(),
             Self::Placed { error, .. } => error.is_conflict(),
             Self::Conflicted { .. } => true,
@@ -238,8 +235,8 @@ impl FormatError {
     /// On a conflict over a file's text, the text now (`None`: the file is gone).
     pub fn current_text(&self) -> Option<String> {
         match self {
-            Self::Claude(ClaudeError::Conflict { current, .. })
-            | Self::Conflicted { current, .. } => current.clone(),
+            Self::Conflicted { current, .. } => current.clone(),
+            Self::Engine(e) => e.current_text().map(str::to_owned),
             Self::Review(e) => e.current_text().map(str::to_owned),
             Self::Placed { error, .. } => error.current_text(),
             _ => None,

@@ -126,15 +126,51 @@ pub trait EngineFault: std::error::Error + Send + Sync + 'static {
     fn is_raced(&self) -> bool {
         false
     }
+
+    /// What to run next to get past it, as lines a person reads (empty: no known way out).
+    fn hints(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
-/// An engine's error, boxed so that the review layer names no engine; its message and
-/// source are the engine's own.
+/// An engine's error, boxed so that the layers above (the review gate, `formats`) name no
+/// engine; its message and source are the engine's own.
 pub struct EngineError(Box<dyn EngineFault>);
 
 impl EngineError {
+    /// An engine's error as it is.
+    pub(crate) fn new(error: impl EngineFault) -> Self {
+        Self(Box::new(error))
+    }
+
     fn as_error(&self) -> &(dyn std::error::Error + 'static) {
         &*self.0
+    }
+
+    /// The engine's error, when it is one of type `E` (for the backend of that engine, and
+    /// front ends that say more about one engine's errors).
+    pub fn downcast_ref<E: EngineFault>(&self) -> Option<&E> {
+        self.as_error().downcast_ref()
+    }
+
+    /// The folder changed since it was read: reload and look again.
+    pub fn is_conflict(&self) -> bool {
+        self.0.is_conflict()
+    }
+
+    /// On a conflict over a file's text, the text now (`None` too when the file is gone).
+    pub fn current_text(&self) -> Option<&str> {
+        self.0.current_text()
+    }
+
+    /// Another program's write landed inside the change and was kept.
+    pub fn is_raced(&self) -> bool {
+        self.0.is_raced()
+    }
+
+    /// What to run next to get past it (empty: no known way out).
+    pub fn hints(&self) -> Vec<String> {
+        self.0.hints()
     }
 }
 
@@ -160,14 +196,19 @@ impl ReviewError {
     /// An engine's error as it is: for a backend's conversion, which takes a refusal of the
     /// journal's back out of it first.
     pub fn engine(error: impl EngineFault) -> Self {
-        Self::Engine(EngineError(Box::new(error)))
+        Self::Engine(EngineError::new(error))
     }
 
     /// The engine's error, when it is one of type `E` (for the backend of that engine, and
     /// front ends that say more about one engine's errors).
     pub fn engine_error<E: EngineFault>(&self) -> Option<&E> {
+        self.engine_fault()?.downcast_ref()
+    }
+
+    /// The engine's error, whatever the engine (`None`: the review gate's own).
+    pub fn engine_fault(&self) -> Option<&EngineError> {
         match self {
-            Self::Engine(engine) => engine.as_error().downcast_ref(),
+            Self::Engine(engine) => Some(engine),
             _ => None,
         }
     }

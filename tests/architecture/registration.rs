@@ -12,14 +12,9 @@ const REGISTRATION: &str = "src/formats/registry.rs";
 const FORMAT_HOMES: [&str; 2] = ["src/store/", "src/claude/"];
 
 /// The files that still enumerate the formats outside the registration (as [`enumerations`]
-/// counts), and how many each holds: the engines' errors are told apart by variant
-/// (`error.rs`, `workbench.rs`), and the Claude Code hook files through its backend's
+/// counts), and how many each holds: the Claude Code hook files through its backend's
 /// journal. A count may only go down; a file that reaches none must leave the list.
-const FORMAT_ENUMERATIONS: [(&str, usize); 3] = [
-    ("src/agents/claude_code/answer/filing.rs", 7),
-    ("src/formats/error.rs", 7),
-    ("src/formats/workbench.rs", 2),
-];
+const FORMAT_ENUMERATIONS: [(&str, usize); 1] = [("src/agents/claude_code/answer/filing.rs", 7)];
 
 /// The types whose `Memory` variant is the `.memory` format: the format and the open folder
 /// (enums over the formats before the registration), the workbench's reading, the watchers'

@@ -8,6 +8,7 @@ mod copy;
 pub(crate) mod discover;
 mod editor_rules;
 mod effect;
+mod error;
 mod fix;
 pub mod journal;
 mod locate;

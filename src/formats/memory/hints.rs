@@ -1,9 +1,7 @@
 //! The way out of a `.memory` engine error, as the command line's `hint:` lines.
 
+use crate::formats::error::LS_LISTS;
 use crate::store::StoreError;
-
-/// Where a name that is not found can be looked up, on every format.
-pub(crate) const LS_LISTS: &str = "memwb ls lists the memories";
 
 /// What to run next for `error`; empty when there is no known way out.
 pub(crate) fn for_store(error: &StoreError) -> Vec<String> {

@@ -9,9 +9,9 @@ mod dedupe;
 pub(crate) mod discover;
 pub(crate) mod editor_rules;
 mod effect;
+mod error;
 mod fix;
-#[cfg(feature = "cli")]
-pub(crate) mod hints;
+mod hints;
 pub mod journal;
 mod journaled;
 mod maintain;

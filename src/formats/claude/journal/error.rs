@@ -2,28 +2,11 @@
 //! refusal the journal makes from inside a change comes back from the engine wrapped as
 //! `ClaudeError::Observer` and is unwrapped into the review error it was, as the store's
 //! `StoreError::Observer` is in `formats/memory/journal/error.rs`; the engine's own errors
-//! travel as `ReviewError::Engine`, answering what the review layer asks of them.
+//! travel as `ReviewError::Engine`, answering what the review layer asks of them
+//! (`formats/claude/error.rs`).
 
 use crate::claude::ClaudeError;
 use crate::review::ReviewError;
-use crate::review::error::EngineFault;
-
-impl EngineFault for ClaudeError {
-    fn is_conflict(&self) -> bool {
-        matches!(self, Self::Conflict { .. })
-    }
-
-    fn current_text(&self) -> Option<&str> {
-        match self {
-            Self::Conflict { current, .. } => current.as_deref(),
-            _ => None,
-        }
-    }
-
-    fn is_raced(&self) -> bool {
-        matches!(self, Self::Conflict { raced: true, .. })
-    }
-}
 
 impl From<ClaudeError> for ReviewError {
     fn from(error: ClaudeError) -> Self {

@@ -1,21 +1,11 @@
 //! How the `.memory` engine's errors and the review layer's pass into each other: a refusal
 //! the journal makes from inside a transaction comes back from the engine wrapped as
 //! `StoreError::Observer` and is unwrapped into the review error it was; the engine's own
-//! errors travel as `ReviewError::Engine`, answering what the review layer asks of them.
+//! errors travel as `ReviewError::Engine`, answering what the review layer asks of them
+//! (`formats/memory/error.rs`).
 
 use crate::review::ReviewError;
-use crate::review::error::EngineFault;
 use crate::store::StoreError;
-
-impl EngineFault for StoreError {
-    fn is_conflict(&self) -> bool {
-        matches!(self, Self::Conflict { .. })
-    }
-
-    fn is_transient(&self) -> bool {
-        StoreError::is_transient(self)
-    }
-}
 
 impl From<StoreError> for ReviewError {
     fn from(error: StoreError) -> Self {
