@@ -78,11 +78,11 @@ pub use workbench::{
 
 use std::path::{Path, PathBuf};
 
-use crate::change;
+use crate::change::{self, FileImage};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Origin, Proposal, ReviewError};
+use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
 
 /// One format's view of an open memory folder: the read side.
@@ -221,6 +221,31 @@ pub trait Backend {
     /// refused with why, and files what is left as one proposal based on the folder as read
     /// now; files nothing when every memory is refused. Writes no memory.
     fn propose_copy(&self, sources: &CopySources, from: &str) -> Result<Copied, FormatError>;
+
+    // What an agent program's hook reports (`src/agents/`): a write the agent makes to the
+    // folder's files outside memwb (`src/formats/<name>/outside.rs`).
+
+    /// Files the change another program is about to make to the folder's files (each file's
+    /// text before and after) as a proposal from `origin`, `evidence` shown to the reviewer,
+    /// in place of the write; nothing in the folder changes. Answers the proposal as filed. A
+    /// format whose proposals are not made of its files refuses, filing nothing.
+    fn propose_outside_change(
+        &self,
+        files: Vec<FileImage>,
+        origin: Origin,
+        evidence: Option<String>,
+    ) -> Result<Proposal, FormatError>;
+
+    /// Journals a change another program made to the folder's files (each file's text before
+    /// and after) so that it can be undone, leaving out a file the journal's newest entries
+    /// already hold as made (`memwb watch --record` may have journaled it first): answers the
+    /// entry (`None`: nothing was left to journal). A format without it says why in
+    /// [`Backend::lacks`]`(`[`Capability::RecordOutsideChanges`]`)` and refuses here.
+    fn record_outside_change(
+        &self,
+        files: Vec<FileImage>,
+        meta: EntryMeta,
+    ) -> Result<Option<Entry>, FormatError>;
 
     // The words a front end names this format's own things with; everything else it says is
     // the same on every format (docs/cli.md, "One idea, one word").

@@ -12,9 +12,9 @@ const REGISTRATION: &str = "src/formats/registry.rs";
 const FORMAT_HOMES: [&str; 2] = ["src/store/", "src/claude/"];
 
 /// The files that still enumerate the formats outside the registration (as [`enumerations`]
-/// counts), and how many each holds: the Claude Code hook files through its backend's
-/// journal. A count may only go down; a file that reaches none must leave the list.
-const FORMAT_ENUMERATIONS: [(&str, usize); 1] = [("src/agents/claude_code/answer/filing.rs", 7)];
+/// counts), and how many each holds: none. A new row may not be added; ask the backend
+/// (a method of `formats::Backend`, or a trait the backends implement) instead.
+const FORMAT_ENUMERATIONS: [(&str, usize); 0] = [];
 
 /// The types whose `Memory` variant is the `.memory` format: the format and the open folder
 /// (enums over the formats before the registration), the workbench's reading, the watchers'

@@ -14,6 +14,7 @@ pub mod journal;
 mod locate;
 mod maintain;
 mod open;
+mod outside;
 mod project;
 mod review;
 mod session;
@@ -32,13 +33,13 @@ use super::{
     Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns, Proposals,
     Proposing, ReadError, Reading, Replacement, StatePlace, Summary, Written,
 };
-use crate::change;
+use crate::change::{self, FileImage};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Origin, Proposal, ReviewError};
+use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
 use crate::store::RecordInput;
 
@@ -245,6 +246,23 @@ impl Backend for ClaudeBackend<'_> {
         from: &str,
     ) -> Result<super::Copied, FormatError> {
         copy::propose_copy(self.folder, sources, from)
+    }
+
+    fn propose_outside_change(
+        &self,
+        files: Vec<FileImage>,
+        origin: Origin,
+        evidence: Option<String>,
+    ) -> Result<Proposal, FormatError> {
+        outside::propose(self.folder, files, origin, evidence)
+    }
+
+    fn record_outside_change(
+        &self,
+        files: Vec<FileImage>,
+        meta: EntryMeta,
+    ) -> Result<Option<Entry>, FormatError> {
+        outside::record(self.folder, files, meta)
     }
 
     fn nouns(&self) -> Nouns {

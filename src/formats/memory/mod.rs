@@ -43,11 +43,11 @@ use super::{
     FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Proposals, Proposing, ReadError,
     Reading, Replacement, StatePlace, Summary, Written,
 };
-use crate::change;
+use crate::change::{self, FileImage};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
-use crate::review::{Origin, Proposal, ReviewError};
+use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
 use crate::session::MemoryPlan;
 use crate::store::{RecordInput, Store, StoreError};
 
@@ -56,6 +56,9 @@ pub const FORMAT: Format = Format::new("memory", ".memory contract");
 
 /// Why a `.memory` set has no outside changes to record.
 const NO_RECORDING: &str = "memwb journals every change it makes to a .memory set itself; recording changes made outside memwb is for Claude Code folders";
+
+/// Why a `.memory` set files no proposal of another program's file writes.
+const NO_FILE_PROPOSALS: &str = "a .memory set's proposals are plans of its records, filed through memwb (memwb propose); a write of its files made outside memwb is not filed; nothing was filed";
 
 /// An open `.memory` set, read through its store.
 pub struct MemoryBackend<'a> {
@@ -212,6 +215,23 @@ impl Backend for MemoryBackend<'_> {
         from: &str,
     ) -> Result<super::Copied, FormatError> {
         copy::propose_copy(self.store, sources, from)
+    }
+
+    fn propose_outside_change(
+        &self,
+        _files: Vec<FileImage>,
+        _origin: Origin,
+        _evidence: Option<String>,
+    ) -> Result<Proposal, FormatError> {
+        Err(FormatError::refused(NO_FILE_PROPOSALS))
+    }
+
+    fn record_outside_change(
+        &self,
+        _files: Vec<FileImage>,
+        _meta: EntryMeta,
+    ) -> Result<Option<Entry>, FormatError> {
+        Err(FormatError::refused(NO_RECORDING))
     }
 
     fn nouns(&self) -> Nouns {

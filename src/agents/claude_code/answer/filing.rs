@@ -9,11 +9,11 @@ use crate::agents::claude_code::hook::HookInput;
 use crate::claude::state::state_root;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
-use crate::formats::claude::journal::NewFiles;
+use crate::formats::Open;
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::redact::redact;
 use crate::review::proposal::AgentCall;
-use crate::review::{EntryMeta, Kind, Origin, ProposalStatus};
+use crate::review::{EntryMeta, Origin, Proposal, ProposalStatus};
 
 /// One file's text before and after a tool call (`None`: the file does not exist).
 pub type HookImage = FileImage;
@@ -27,6 +27,11 @@ fn state_dir(folder: &ClaudeFolder) -> Result<PathBuf, String> {
     ClaudeState::for_folder(folder)
         .map(|state| state.path().to_owned())
         .map_err(|e| e.to_string())
+}
+
+/// The folder's backend, which files and journals what the hook reports.
+fn backend(folder: &ClaudeFolder) -> Open {
+    Open::from(folder.clone())
 }
 
 /// Where `hook.log` goes: the folder's state directory, else the state root.
@@ -47,20 +52,12 @@ pub(super) fn file_proposal(
     if let Some(id) = pending_for(folder, &image, input)? {
         return Ok(id);
     }
-    let kind = if image.before.is_none() {
-        Kind::Extraction
-    } else {
-        Kind::Edit
-    };
     let call = agent_call(input);
     let evidence = Some(format!("{} (memwb hook claude)", call.describe()));
-    let new = NewFiles {
-        kind,
-        files: vec![image],
-        origin: Origin::agent_call("claude-code", call),
-        evidence,
-    };
-    crate::formats::claude::journal::file_proposal(folder, new)
+    let origin = Origin::agent_call("claude-code", call);
+    backend(folder)
+        .backend()
+        .propose_outside_change(vec![image], origin, evidence)
         .map(|proposal| proposal.id)
         .map_err(|e| e.to_string())
 }
@@ -78,18 +75,10 @@ pub(super) fn record(
         )),
         ..EntryMeta::default()
     };
-    // `memwb watch --record` may have journaled it first.
-    let recent: Vec<_> = crate::formats::claude::journal::journal_of(folder)
-        .and_then(|j| j.last_entries(16))
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .rev()
-        .collect();
-    let images = crate::formats::claude::journal::observed::not_journaled(vec![image], &recent);
-    if images.is_empty() {
-        return Ok(());
-    }
-    crate::formats::claude::journal::record(folder, images, meta)
+    // Left out when `memwb watch --record` journaled it first.
+    backend(folder)
+        .backend()
+        .record_outside_change(vec![image], meta)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -113,9 +102,8 @@ fn pending_for(
     image: &HookImage,
     input: &HookInput,
 ) -> Result<Option<String>, String> {
-    let listing = crate::formats::claude::journal::list(folder).map_err(|e| e.to_string())?;
     let kept = crate::review::proposal::images::redacted(vec![image.clone()]);
-    let repeats = |proposal: &crate::review::Proposal| {
+    let repeats = |proposal: &Proposal| {
         let Some(call) = &proposal.origin.call else {
             return false;
         };
@@ -127,22 +115,32 @@ fn pending_for(
             && proposal.files[0].after == kept[0].after;
         same_call || same_change
     };
-    Ok(listing
-        .proposals
-        .iter()
+    Ok(filed(folder)?
+        .into_iter()
         .rev()
         .find(|p| p.status == ProposalStatus::Pending && repeats(p))
-        .map(|p| p.id.clone()))
+        .map(|p| p.id))
 }
 
 /// How many proposals wait for review on the folder.
 pub(super) fn pending(folder: &ClaudeFolder) -> Result<usize, String> {
-    let listing = crate::formats::claude::journal::list(folder).map_err(|e| e.to_string())?;
-    Ok(listing
-        .proposals
+    Ok(filed(folder)?
         .iter()
         .filter(|p| p.status == ProposalStatus::Pending)
         .count())
+}
+
+/// Every proposal filed for the folder, oldest first.
+fn filed(folder: &ClaudeFolder) -> Result<Vec<Proposal>, String> {
+    let filed = backend(folder)
+        .backend()
+        .filed()
+        .map_err(|e| e.to_string())?;
+    Ok(filed
+        .listed
+        .into_iter()
+        .map(|(proposal, _)| proposal)
+        .collect())
 }
 
 #[derive(Serialize, Deserialize)]
