@@ -1,6 +1,8 @@
 //! A new format is one backend plus one registration (issue 23): outside a backend's folder
 //! (`src/formats/<name>/`), its engine (`src/store/`, `src/claude/`) and the registration
-//! (`src/formats/registry.rs`), no file enumerates the formats.
+//! (`src/formats/registry.rs`), no file enumerates the formats; and docs/architecture.md's
+//! walk through adding a backend is what the code is (the `Backend` listing, the traits a
+//! backend implements, the files it names).
 
 use super::format_names::{Wording, known_broken, without_strings};
 use super::*;
@@ -97,4 +99,209 @@ fn a_formats_own_files_are_its_folder_its_engine_and_the_registration() {
     assert!(is_a_formats_own(REGISTRATION));
     assert!(!is_a_formats_own("src/formats/open.rs"));
     assert!(!is_a_formats_own("src/tui/app.rs"));
+}
+
+/// The text of `file` in the repository (empty when it does not read, which the checks then
+/// report as what it lacks).
+fn repo_text(file: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap_or_default()
+}
+
+/// docs/architecture.md, whose "Adding a backend" walks a new backend through the code.
+fn architecture_doc() -> String {
+    let doc = repo_text("docs/architecture.md");
+    assert!(!doc.is_empty(), "docs/architecture.md does not read");
+    doc
+}
+
+/// The text under the heading `heading` (its whole line), up to the next heading of its level
+/// or above.
+fn section<'a>(doc: &'a str, heading: &str) -> &'a str {
+    let start = doc
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("docs/architecture.md has no heading {heading:?}"));
+    let body = &doc[start + heading.len() + 2..];
+    let level = heading.chars().take_while(|&c| c == '#').count();
+    let next = body.lines().find(|line| {
+        let hashes = line.chars().take_while(|&c| c == '#').count();
+        (1..=level).contains(&hashes) && line[hashes..].starts_with(' ')
+    });
+    match next {
+        Some(line) => &body[..body.find(&format!("\n{line}\n")).map_or(body.len(), |at| at + 1)],
+        None => body,
+    }
+}
+
+/// The methods `pub trait Backend { ... }` in `text` declares, each signature on one line
+/// with its spacing made plain, in order: the trait's definition (src/formats/mod.rs) and its
+/// listing in the docs read alike. Comments and attributes are left out; a default method's
+/// body is skipped.
+fn backend_signatures(text: &str) -> Vec<String> {
+    const OPENING: &str = "pub trait Backend {";
+    let start = text.find(OPENING).expect("a `pub trait Backend {`");
+    let mut signatures = Vec::new();
+    let mut signature = String::new();
+    let mut body_depth = 0usize;
+    for line in text[start + OPENING.len()..].lines() {
+        let trimmed = line.trim();
+        if body_depth == 0 && line.starts_with('}') {
+            break;
+        }
+        if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("#[") {
+            continue;
+        }
+        for c in trimmed.chars() {
+            if body_depth > 0 {
+                match c {
+                    '{' => body_depth += 1,
+                    '}' => body_depth -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                ';' | '{' => {
+                    signatures.push(plain(&signature));
+                    signature.clear();
+                    body_depth = usize::from(c == '{');
+                }
+                _ => signature.push(c),
+            }
+        }
+        if !signature.is_empty() {
+            signature.push(' ');
+        }
+    }
+    signatures
+}
+
+/// A signature with one space between words and none inside its parentheses' ends or before
+/// a trailing comma's close, as rustfmt's multi-line form and the docs' one line differ.
+fn plain(signature: &str) -> String {
+    let words: Vec<&str> = signature.split_whitespace().collect();
+    words
+        .join(" ")
+        .replace("( ", "(")
+        .replace(", )", ")")
+        .replace(" )", ")")
+}
+
+/// The backends' folders: each directory under src/formats/.
+fn backend_folders() -> Vec<String> {
+    let formats = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/formats");
+    let mut folders: Vec<String> = std::fs::read_dir(&formats)
+        .expect("read src/formats")
+        .filter_map(Result::ok)
+        .filter(|entry| entry.path().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    folders.sort();
+    folders
+}
+
+/// The code of every file under `src/formats/<folder>/`.
+fn backend_code(folder: &str) -> String {
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/formats/{folder}")),
+        &mut files,
+    );
+    files
+        .iter()
+        .filter_map(|file| std::fs::read_to_string(file).ok())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// What `text` holds in backticks, in order.
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_docs_list_the_backend_trait_as_it_is_defined() {
+    let code = backend_signatures(&repo_text("src/formats/mod.rs"));
+    let doc = architecture_doc();
+    let listing = section(&doc, "## Backends (`src/formats/`)");
+    let listed = backend_signatures(listing);
+    assert!(code.len() > 10, "the trait's methods were not found: {code:#?}");
+    let unlisted: Vec<&String> = code.iter().filter(|s| !listed.contains(s)).collect();
+    let stale: Vec<&String> = listed.iter().filter(|s| !code.contains(s)).collect();
+    assert!(
+        unlisted.is_empty() && stale.is_empty(),
+        "docs/architecture.md's listing of formats::Backend (\"Backends\") differs from its \
+         definition in src/formats/mod.rs:\n  not listed as defined: {unlisted:#?}\n  listed, \
+         not defined so: {stale:#?}"
+    );
+    assert_eq!(listed, code, "the listing has the trait's methods in another order");
+}
+
+#[test]
+fn adding_a_backend_names_traits_every_backend_implements_and_files_that_exist() {
+    let doc = architecture_doc();
+    let walk_through = section(&doc, "### Adding a backend");
+    let folders = backend_folders();
+    assert!(folders.len() >= 2, "no backends under src/formats/: {folders:?}");
+    let mut wrong = Vec::new();
+    let rows: Vec<&str> = walk_through
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .collect();
+    assert!(rows.len() >= 5, "the section's table of traits is gone: {rows:#?}");
+    for row in rows {
+        let cell = row.split('|').nth(1).unwrap_or_default();
+        let [path, file] = backticked(cell)[..] else {
+            wrong.push(format!("{row}: the first cell is not `trait` (`file`)"));
+            continue;
+        };
+        let name = path.rsplit("::").next().unwrap_or(path);
+        let defined = regex::Regex::new(&format!(r"\btrait\s+{name}\b")).expect("the pattern");
+        if !defined.is_match(&repo_text(file)) {
+            wrong.push(format!("{file} defines no trait {name}"));
+        }
+        let implemented =
+            regex::Regex::new(&format!(r"\bimpl(<[^>]*>)?\s+([A-Za-z_]+::)*{name}(<[^>]*>)?\s+for\b"))
+                .expect("the pattern");
+        for folder in &folders {
+            if !implemented.is_match(&backend_code(folder)) {
+                wrong.push(format!("src/formats/{folder}/ implements no {name}"));
+            }
+        }
+    }
+    for named in backticked(walk_through) {
+        if !(named.starts_with("src/") || named.starts_with("tests/")) || named.contains(' ') {
+            continue;
+        }
+        for folder in &folders {
+            let path = named.replace("<name>", folder);
+            if !Path::new(env!("CARGO_MANIFEST_DIR")).join(&path).exists() {
+                wrong.push(format!("{named}: {path} does not exist"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "docs/architecture.md, \"Adding a backend\", is not what the code is:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn backend_signatures_read_a_definition_and_a_listing_alike() {
+    let definition = "pub trait Backend {\n    /// Docs { with braces; and a semicolon.\n    \
+                      fn read(&self) -> Result<Reading, ReadError>;\n\n    fn accept(\n        \
+                      &self,\n        name: &str,\n    ) -> Result<String, FormatError>;\n    \
+                      #[cfg(feature = \"watch\")]\n    fn lacks(&self) -> Option<&str> {\n        \
+                      if x { None } else { None }\n    }\n    fn last(&self);\n}\nfn outside();\n";
+    let listing = "pub trait Backend {\n    // Read\n    fn read(&self) -> Result<Reading, ReadError>;\n    \
+                   fn accept(&self, name: &str) -> Result<String, FormatError>;\n    \
+                   fn lacks(&self) -> Option<&str>;\n    fn last(&self);\n}\n";
+    let expected = [
+        "fn read(&self) -> Result<Reading, ReadError>",
+        "fn accept(&self, name: &str) -> Result<String, FormatError>",
+        "fn lacks(&self) -> Option<&str>",
+        "fn last(&self)",
+    ];
+    assert_eq!(backend_signatures(definition), expected);
+    assert_eq!(backend_signatures(listing), expected);
 }
