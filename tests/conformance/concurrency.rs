@@ -109,13 +109,7 @@ fn bodies(entry: &serde_json::Value, name: &str) -> (Option<String>, Option<Stri
             .iter()
             .map(|file| &file[side])
             .find(|image| image["memory"] == name)
-            .map(|image| {
-                image["record"]["body"]
-                    .as_str()
-                    .expect("body")
-                    .trim()
-                    .to_owned()
-            })
+            .map(|image| image["record"]["body"].as_str().expect("body").to_owned())
     };
     (side("before"), side("after"))
 }
