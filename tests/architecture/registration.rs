@@ -127,7 +127,11 @@ fn section<'a>(doc: &'a str, heading: &str) -> &'a str {
         (1..=level).contains(&hashes) && line[hashes..].starts_with(' ')
     });
     match next {
-        Some(line) => &body[..body.find(&format!("\n{line}\n")).map_or(body.len(), |at| at + 1)],
+        Some(line) => {
+            &body[..body
+                .find(&format!("\n{line}\n"))
+                .map_or(body.len(), |at| at + 1)]
+        }
         None => body,
     }
 }
@@ -224,7 +228,10 @@ fn the_docs_list_the_backend_trait_as_it_is_defined() {
     let doc = architecture_doc();
     let listing = section(&doc, "## Backends (`src/formats/`)");
     let listed = backend_signatures(listing);
-    assert!(code.len() > 10, "the trait's methods were not found: {code:#?}");
+    assert!(
+        code.len() > 10,
+        "the trait's methods were not found: {code:#?}"
+    );
     let unlisted: Vec<&String> = code.iter().filter(|s| !listed.contains(s)).collect();
     let stale: Vec<&String> = listed.iter().filter(|s| !code.contains(s)).collect();
     assert!(
@@ -233,7 +240,10 @@ fn the_docs_list_the_backend_trait_as_it_is_defined() {
          definition in src/formats/mod.rs:\n  not listed as defined: {unlisted:#?}\n  listed, \
          not defined so: {stale:#?}"
     );
-    assert_eq!(listed, code, "the listing has the trait's methods in another order");
+    assert_eq!(
+        listed, code,
+        "the listing has the trait's methods in another order"
+    );
 }
 
 #[test]
@@ -241,13 +251,19 @@ fn adding_a_backend_names_traits_every_backend_implements_and_files_that_exist()
     let doc = architecture_doc();
     let walk_through = section(&doc, "### Adding a backend");
     let folders = backend_folders();
-    assert!(folders.len() >= 2, "no backends under src/formats/: {folders:?}");
+    assert!(
+        folders.len() >= 2,
+        "no backends under src/formats/: {folders:?}"
+    );
     let mut wrong = Vec::new();
     let rows: Vec<&str> = walk_through
         .lines()
         .filter(|line| line.starts_with("| `"))
         .collect();
-    assert!(rows.len() >= 5, "the section's table of traits is gone: {rows:#?}");
+    assert!(
+        rows.len() >= 5,
+        "the section's table of traits is gone: {rows:#?}"
+    );
     for row in rows {
         let cell = row.split('|').nth(1).unwrap_or_default();
         let [path, file] = backticked(cell)[..] else {
@@ -259,9 +275,10 @@ fn adding_a_backend_names_traits_every_backend_implements_and_files_that_exist()
         if !defined.is_match(&repo_text(file)) {
             wrong.push(format!("{file} defines no trait {name}"));
         }
-        let implemented =
-            regex::Regex::new(&format!(r"\bimpl(<[^>]*>)?\s+([A-Za-z_]+::)*{name}(<[^>]*>)?\s+for\b"))
-                .expect("the pattern");
+        let implemented = regex::Regex::new(&format!(
+            r"\bimpl(<[^>]*>)?\s+([A-Za-z_]+::)*{name}(<[^>]*>)?\s+for\b"
+        ))
+        .expect("the pattern");
         for folder in &folders {
             if !implemented.is_match(&backend_code(folder)) {
                 wrong.push(format!("src/formats/{folder}/ implements no {name}"));
