@@ -452,7 +452,7 @@ pub struct Replacement {
 
 /// A planned change of one file as a unified diff (`/dev/null` for a new file), as
 /// `index --fix` shows it on every format.
-pub(crate) fn unified_diff(change: &crate::claude::edit::TextChange) -> String {
+pub(crate) fn unified_diff(change: &crate::change::TextChange) -> String {
     let before = change.before.as_deref().unwrap_or("");
     let old = if change.before.is_some() {
         format!("a/{}", change.file)

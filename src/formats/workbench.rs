@@ -4,9 +4,9 @@
 //! opened (docs/architecture.md, "Workbench").
 
 use super::FormatError;
-use crate::claude::edit::TopicFile;
-use crate::claude::write::FileImage;
+use crate::change::FileImage;
 use crate::memory::RecordInput;
+use crate::review::proposal::images::topic_name;
 use crate::review::proposal::{Corrupt, Proposal, State};
 
 /// The fix of MEMORY.md (and its archive, where the format has one) as planned from the
@@ -175,7 +175,6 @@ impl EditorChange {
     /// What the change does, by the memory's name, as the status line says it ("rename a to
     /// b", "delete a", "adopt f.md").
     pub fn describe(&self) -> String {
-        let text_name = |file: &str, text: &str| TopicFile { file, text }.name().to_owned();
         match self {
             Self::EditProposalRecords { id, .. } | Self::EditProposalFile { id, .. } => {
                 format!("edit proposal {id}")
@@ -188,18 +187,18 @@ impl EditorChange {
                 file: Some(file),
                 base: Some(base),
                 fields,
-            } => match text_name(file, base) {
+            } => match topic_name(file, base) {
                 before if before != fields[0] => format!("rename {before} to {}", fields[0]),
                 _ => format!("save {}", fields[0]),
             },
             Self::SaveFields { fields, .. } => format!("add {}", fields[0]),
             Self::ReplaceText { file, base, text } => {
-                match (text_name(file, base), text_name(file, text)) {
+                match (topic_name(file, base), topic_name(file, text)) {
                     (before, after) if before != after => format!("rename {before} to {after}"),
                     (_, after) => format!("save {after}"),
                 }
             }
-            Self::RemoveFile { file, base } => format!("delete {}", text_name(file, base)),
+            Self::RemoveFile { file, base } => format!("delete {}", topic_name(file, base)),
         }
     }
 
