@@ -303,6 +303,64 @@ fn adding_a_backend_names_traits_every_backend_implements_and_files_that_exist()
     );
 }
 
+/// The files of the trait layer (the files directly in src/formats/, the registration aside)
+/// that still name a format's engine (`crate::store::`, `crate::claude::`) or a backend's
+/// module (`super::memory`, `super::claude`), and how many times each: what the layer every
+/// format is reached through still takes from two of them (the state place of a `.memory`
+/// set, Claude Code's config folder for discovery, the copy's sources and refusals, the
+/// `.memory` watcher's commit, the engines' lock types). A count may only go down; a file that
+/// names none must leave the list.
+const TRAIT_LAYER_ENGINE_PATHS: [(&str, usize); 7] = [
+    ("src/formats/copy.rs", 2),
+    ("src/formats/discover.rs", 2),
+    ("src/formats/mod.rs", 2),
+    ("src/formats/open.rs", 1),
+    ("src/formats/review.rs", 2),
+    ("src/formats/state.rs", 1),
+    ("src/formats/watch.rs", 1),
+];
+
+/// Paths into a format's engine or a backend's module in a file's code (comments, strings and
+/// the test module left out).
+fn engine_paths(text: &str) -> usize {
+    let path = regex::Regex::new(r"\b(crate\s*::\s*(store|claude)|super\s*::\s*(memory|claude))\b")
+        .expect("the pattern");
+    code_lines(text)
+        .iter()
+        .map(|(_, line)| path.find_iter(&without_strings(line)).count())
+        .sum()
+}
+
+#[test]
+fn the_trait_layer_names_no_engine_outside_its_known_list() {
+    let wording = Wording {
+        holds: "names a format's engine",
+        instead: "take it from the backend (a method or an associated type), or move it to a leaf",
+    };
+    let report = known_broken(
+        &|file| {
+            file != REGISTRATION
+                && file
+                    .strip_prefix("src/formats/")
+                    .is_some_and(|rest| !rest.contains('/'))
+        },
+        &TRAIT_LAYER_ENGINE_PATHS,
+        "TRAIT_LAYER_ENGINE_PATHS",
+        engine_paths,
+        &wording,
+    );
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn engine_paths_count_code_only() {
+    let text = "// crate::store::Store in a comment\n\
+                use crate::store::Store; use crate::memory::Memory;\n\
+                let s = \"crate::claude::x\"; let f = super::claude::view(); let g = super::memory::x;\n\
+                #[cfg(test)]\nmod tests { use crate::claude::ClaudeFolder; }\n";
+    assert_eq!(engine_paths(text), 3);
+}
+
 #[test]
 fn backend_signatures_read_a_definition_and_a_listing_alike() {
     let definition = "pub trait Backend {\n    /// Docs { with braces; and a semicolon.\n    \
