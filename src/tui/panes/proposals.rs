@@ -57,6 +57,9 @@ pub struct ProposalsPane {
     pub effects: std::collections::HashMap<String, String>,
     /// `/`: only the proposals whose id, kind, state, summary or origin match are listed.
     pub filter: ListFilter,
+    /// The folder's memories as the last refresh read them, kept only when a listed proposal's
+    /// detail compares against them: read once per reading, not once per frame.
+    current: Vec<Memory>,
 }
 
 /// What the `/` filter looks at in a proposal's row.
@@ -79,6 +82,11 @@ impl ProposalsPane {
     pub fn refresh(&mut self, review: &Review, shown: &Shown) {
         let keep = self.selected_row().map(|r| r.proposal.id.clone());
         let mut checked = shown.proposal_states(&review.proposals);
+        self.current = if review.proposals.iter().any(compares_with_memories) {
+            shown.corpus().0
+        } else {
+            Vec::new()
+        };
         let mut pending: Vec<Row> = Vec::new();
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
@@ -273,27 +281,17 @@ impl Component for ProposalsPane {
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
         let detail = (!ctx.editing).then_some(detail);
-        // What the folder holds now, read only for a detail that compares against it.
-        let current = self
-            .selected_row()
-            .filter(|row| detail.is_some() && compares_with_memories(&row.proposal))
-            .map(|_| ctx.shown.corpus().0)
-            .unwrap_or_default();
         let readable = ctx.shown.is_readable();
-        self.draw(
-            frame, list, detail, &current, readable, ctx.review, ctx.theme,
-        );
+        self.draw(frame, list, detail, readable, ctx.review, ctx.theme);
     }
 }
 
 impl ProposalsPane {
-    #[allow(clippy::too_many_arguments)]
     fn draw(
         &mut self,
         frame: &mut Frame,
         list: Rect,
         detail: Option<Rect>,
-        current: &[Memory],
         readable: bool,
         review: &Review,
         theme: &Theme,
@@ -366,7 +364,7 @@ impl ProposalsPane {
         let outer = block(title, false, theme);
         let lines = match self.selected_row() {
             Some(row) => {
-                let mut lines = detail_lines(row, self.record, current, readable, theme);
+                let mut lines = detail_lines(row, self.record, &self.current, readable, theme);
                 if let Some(undone) = files::undone_by(&row.proposal, review) {
                     lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
                 }
