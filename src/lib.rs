@@ -78,6 +78,7 @@ pub mod folder;
 pub mod formats;
 pub(crate) mod frontmatter;
 pub(crate) mod fs;
+pub(crate) mod locks;
 pub mod memory;
 pub mod redact;
 pub mod review;

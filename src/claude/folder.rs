@@ -40,8 +40,8 @@ pub struct ClaudeFolder {
 pub struct LockWaitPolicy {
     /// Give up after this long ([`ClaudeError::LockTimeout`]).
     pub timeout: std::time::Duration,
-    /// Told once when the wait passes [`crate::store::lock::WAIT_NOTICE_AFTER`].
-    pub notice: Option<crate::store::lock::WaitNotice>,
+    /// Told once when the wait passes [`crate::locks::WAIT_NOTICE_AFTER`].
+    pub notice: Option<crate::locks::WaitNotice>,
 }
 
 impl Default for LockWaitPolicy {

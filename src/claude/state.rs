@@ -17,8 +17,7 @@ use sha2::{Digest, Sha256};
 use super::error::{ClaudeError, Result};
 use super::folder::{ClaudeFolder, LockWaitPolicy};
 use crate::fs::IoHooks;
-use crate::store::LockWait;
-use crate::store::lock::{GateTurn, WAIT_NOTICE_AFTER};
+use crate::locks::{GateTurn, LockWait, WAIT_NOTICE_AFTER};
 
 /// Overrides the state directory (tests always set it).
 pub const STATE_DIR_ENV: &str = "MEMWB_STATE_DIR";
@@ -41,7 +40,7 @@ pub struct ClaudeState {
 }
 
 /// Held while a memwb process changes the folder; dropping it releases the lock. It also
-/// counts in the process's exit gate ((`store::lock::close_for_exit`)), so a signal
+/// counts in the process's exit gate (`locks::close_for_exit`), so a signal
 /// lets the change finish or roll back before the process exits.
 pub struct StateLock {
     // Dropped in this order: the lock is released before the exit gate lets the process go.

@@ -29,16 +29,16 @@ mod view;
 mod watch;
 mod workbench;
 
-/// What a change waiting on another writer's lock is told, on every format: both engines
-/// take their locks through the one lock protocol (`store::lock`), so its notice is theirs.
-pub use crate::store::lock::{LockWait, WaitNotice};
+/// What a change waiting on another writer's lock is told, on every format: every engine's
+/// lock gives the one notice (`crate::locks`, a leaf that names no format).
+pub use crate::locks::{LockWait, WaitNotice};
 // Shared by every format's engine, for the front ends: the memories `add` takes (the
 // `.memory` record's input form, which the Claude Code backend converts), and the process's
 // exit gate, which every format's lock counts in. How each format's folder opens is its own
 // flags' to say (`FormatArgs`, `OpenOptions`).
-pub use crate::memory::RecordInput;
 #[cfg(feature = "cli")]
-pub(crate) use crate::store::lock::close_for_exit;
+pub(crate) use crate::locks::close_for_exit;
+pub use crate::memory::RecordInput;
 #[cfg(feature = "cli")]
 pub(crate) use args::Locking;
 pub use audit_inputs::{AuditInputs, FolderRoots};

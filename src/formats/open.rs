@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::registry::{FORMATS, registered};
 use super::{Backend, Detected, Format, FormatError, OpenOptions, Summary, detect};
-use crate::store::lock::WaitNotice;
+use crate::locks::WaitNotice;
 
 /// One open memory folder, held by its format's engine (a [`Store`](crate::store::Store),
 /// a [`ClaudeFolder`](crate::claude::ClaudeFolder)), which a backend makes into one

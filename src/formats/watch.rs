@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use super::Shown;
+use crate::change::Changed;
 use crate::review::journal::Entry;
 use crate::time::now_ms;
 
@@ -60,16 +61,13 @@ pub struct Change {
 }
 
 impl Change {
-    pub(crate) fn new(
-        commit: crate::store::Commit,
-        unreadable: Option<String>,
-        seen: Shown,
-    ) -> Self {
+    /// What the engine saw `changed` (by memory name), seen now.
+    pub(crate) fn new(changed: Changed, unreadable: Option<String>, seen: Shown) -> Self {
         Self {
             at_ms: now_ms(),
-            added: commit.added,
-            removed: commit.removed,
-            changed: commit.changed,
+            added: changed.added,
+            removed: changed.removed,
+            changed: changed.changed,
             unreadable,
             seen,
         }

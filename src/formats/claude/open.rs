@@ -8,7 +8,7 @@ use super::locate::{holds_memories, in_workspace};
 use super::{ClaudeBackend, FORMAT, discover};
 use crate::claude::{ClaudeFolder, LockWaitPolicy};
 use crate::formats::{Backend, Engine, FormatError, Open, OpenOptions, Recognized, Registered};
-use crate::store::lock::WaitNotice;
+use crate::locks::WaitNotice;
 
 /// Claude Code's auto memory, as the registration lists it: asked last.
 pub(crate) const REGISTERED: Registered = Registered {

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use super::ClaudeBackend;
 use super::journal::observed::{images, not_journaled, texts};
 use super::journal::{journal_of, record};
+use crate::change::Changed;
 use crate::claude::ClaudeState;
 use crate::claude_watch::{ClaudeEvent, ClaudeWatcher};
 use crate::formats::{Change, FormatError, RecordSink, Recorded, Shown, WatchError, WatchEvent};
@@ -33,7 +34,13 @@ impl ClaudeBackend<'_> {
         let (watcher, baseline) = ClaudeWatcher::start(self.folder.clone(), move |event| {
             let event = match event {
                 ClaudeEvent::Changed(change) => {
-                    WatchEvent::Changed(Change::new(change.commit, None, shown(change.snapshot)))
+                    let commit = change.commit;
+                    let changed = Changed {
+                        added: commit.added,
+                        changed: commit.changed,
+                        removed: commit.removed,
+                    };
+                    WatchEvent::Changed(Change::new(changed, None, shown(change.snapshot)))
                 }
                 ClaudeEvent::Review => WatchEvent::Review,
                 ClaudeEvent::Error(message) => {

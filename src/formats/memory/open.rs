@@ -9,7 +9,7 @@ use super::{FORMAT, MemoryBackend, discover};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::open::InWorkspace;
 use crate::formats::{Backend, Engine, FormatError, Open, OpenOptions, Recognized, Registered};
-use crate::store::lock::WaitNotice;
+use crate::locks::WaitNotice;
 use crate::store::{MEMORY_DIR, Store, manifest};
 
 /// The `.memory` contract, as the registration lists it.

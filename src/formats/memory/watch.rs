@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::{MemoryBackend, NO_RECORDING};
+use crate::change::Changed;
 use crate::formats::{Change, FormatError, RecordSink, Shown, WatchError, WatchEvent, WatchSink};
 use crate::formats::{Watched, Watcher};
 use crate::store::MemorySet;
@@ -53,7 +54,7 @@ impl MemoryBackend<'_> {
 
 fn changed(change: engine::Change) -> WatchEvent {
     WatchEvent::Changed(Change::new(
-        change.commit,
+        Changed::from(&change.commit),
         change.unreadable,
         Shown::from(change.inspection),
     ))

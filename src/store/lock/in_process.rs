@@ -1,6 +1,7 @@
 //! What one process coordinates among its own threads before and around the directory lock:
-//! a queue per store (so threads of this process never race each other for `.lock`), the exit
-//! gate a signal handler closes, and the contention probe tests wait on.
+//! a queue per store (so threads of this process never race each other for `.lock`) and the
+//! contention probe tests wait on. The exit gate a signal handler closes is every format's
+//! (`crate::locks`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -97,75 +98,5 @@ impl Drop for QueueTurn {
         let (held, cvar) = &*self.0;
         *held.lock().unwrap_or_else(|p| p.into_inner()) = false;
         cvar.notify_one();
-    }
-}
-
-// ---- exit gate ------------------------------------------------------------------------
-
-/// How many store locks this process holds, and whether it is about to exit: a signal handler
-/// waits for the transactions in progress to finish (commit or roll back, releasing their
-/// locks) and keeps new ones from starting, then exits (see `memwb`'s signal handling).
-struct ExitGate {
-    held: usize,
-    closing: bool,
-}
-
-fn exit_gate() -> &'static (Mutex<ExitGate>, Condvar) {
-    static GATE: OnceLock<(Mutex<ExitGate>, Condvar)> = OnceLock::new();
-    GATE.get_or_init(|| {
-        (
-            Mutex::new(ExitGate {
-                held: 0,
-                closing: false,
-            }),
-            Condvar::new(),
-        )
-    })
-}
-
-/// Keeps any new store lock from being taken in this process and waits until every lock
-/// held now is released: after it returns, the process may exit without leaving a `.lock`
-/// behind or a transaction half done. Meant for a signal handler's thread, right before exit.
-#[cfg(feature = "cli")]
-pub(crate) fn close_for_exit() {
-    let (gate, changed) = exit_gate();
-    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
-    state.closing = true;
-    while state.held > 0 {
-        state = changed.wait(state).unwrap_or_else(|p| p.into_inner());
-    }
-}
-
-/// Counts a lock about to be taken; blocks for good once the process is closing (it is about
-/// to exit, and must not start a transaction it could not finish).
-fn enter_gate() {
-    let (gate, changed) = exit_gate();
-    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
-    while state.closing {
-        state = changed.wait(state).unwrap_or_else(|p| p.into_inner());
-    }
-    state.held += 1;
-}
-
-fn leave_gate() {
-    let (gate, changed) = exit_gate();
-    let mut state = gate.lock().unwrap_or_else(|p| p.into_inner());
-    state.held = state.held.saturating_sub(1);
-    changed.notify_all();
-}
-
-/// A count in the exit gate, given back when dropped (after the lock directory is released).
-pub(crate) struct GateTurn;
-
-impl GateTurn {
-    pub(crate) fn enter() -> Self {
-        enter_gate();
-        GateTurn
-    }
-}
-
-impl Drop for GateTurn {
-    fn drop(&mut self) {
-        leave_gate();
     }
 }

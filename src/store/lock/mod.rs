@@ -14,13 +14,13 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::error::{Result, StoreError};
+use crate::locks::GateTurn;
+// What every format's lock shares, part of this contract's API since before it was shared.
+pub use crate::locks::{LockWait, WAIT_NOTICE_AFTER, WaitNotice};
 use crate::time::{format_ms, millis_rounded, now_ms};
 
 mod in_process;
 
-pub(crate) use in_process::GateTurn;
-#[cfg(feature = "cli")]
-pub(crate) use in_process::close_for_exit;
 pub use in_process::wait_for_busy_attempts;
 use in_process::{QueueTurn, count_busy_attempt};
 
@@ -50,31 +50,6 @@ impl Default for LockTiming {
         }
     }
 }
-
-/// How long a writer waits for a lock held by another process before it says so.
-pub const WAIT_NOTICE_AFTER: Duration = Duration::from_secs(1);
-
-/// A writer has been waiting [`WAIT_NOTICE_AFTER`] for a lock another process holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LockWait {
-    /// When the holder last refreshed the lock (or when we first found it held), Unix ms.
-    pub held_since_ms: i64,
-    pub waited: Duration,
-}
-
-impl LockWait {
-    /// When the holder last refreshed the lock as a clock time (`HH:MM:SS`, UTC), and how many
-    /// whole seconds ago that was: what a person waiting is told.
-    pub fn held_since(&self) -> (String, i64) {
-        let since = crate::time::format_ms(self.held_since_ms);
-        let clock = since.get(11..19).unwrap_or(&since).to_owned();
-        let ago = (crate::time::now_ms() - self.held_since_ms).max(0) / 1000;
-        (clock, ago)
-    }
-}
-
-/// Told once per acquisition, from the waiting thread (see [`super::StoreOptions::on_lock_wait`]).
-pub type WaitNotice = std::sync::Arc<dyn Fn(LockWait) + Send + Sync>;
 
 /// What an observer sees of the lock, without taking it.
 #[derive(Debug, Clone, PartialEq, Eq)]
