@@ -70,7 +70,7 @@ fn run_query(h: &mut Harness, query: &str) {
 }
 
 fn saved_cases(h: &Harness) -> Vec<eval::Case> {
-    eval::load_cases(&EvalState::in_place(StatePlace::InSet(other(h)))).expect("cases")
+    eval::load_cases(&EvalState::in_place(StatePlace::in_set(other(h)))).expect("cases")
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn an_unrelated_commit_announces_nothing() {
 #[test]
 fn a_proposal_shows_what_approving_it_does_to_the_cases() {
     let mut h = seeded();
-    let state = EvalState::in_place(StatePlace::InSet(h.store()));
+    let state = EvalState::in_place(StatePlace::in_set(h.store()));
     let case = |q: &str, e: &str| eval::Case::new(q, vec![e.into()], vec![], None).unwrap();
     let store = other(&h);
     eval::add_case(

@@ -1,6 +1,6 @@
 //! Where a set's evaluation lives: memwb's state directory for that set. For the `.memory`
 //! format it is `.memory/.memwb/`, read and written through the review gate's
-//! [`StateDir`] like the journal and the proposals (opened
+//! [`StateDir`](crate::review::state::StateDir) like the journal and the proposals (opened
 //! relative to the checked `.memory`, never through a link, regular files only, capped reads,
 //! atomic replace). A backend whose folder memwb must not write into (Claude Code's auto
 //! memory) passes a directory of its own in the user's state directory ([`EvalState::at`]),
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use super::error::EvalError;
 use crate::formats::{Backend, StatePlace};
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
-use crate::review::state::{CACHE_DIR, MEMWB_DIR, StateDir};
+use crate::review::state::CACHE_DIR;
 
 pub const CASES_FILE: &str = "evals.json";
 
@@ -41,7 +41,7 @@ impl EvalState {
 
     pub fn dir(&self) -> PathBuf {
         match &self.location {
-            StatePlace::InSet(set) => set.root().join(MEMWB_DIR),
+            StatePlace::InSet(home) => home.dir(),
             StatePlace::Dir(dir) => dir.clone(),
         }
     }
@@ -62,8 +62,8 @@ impl EvalState {
         max: usize,
     ) -> Result<Option<Vec<u8>>, EvalError> {
         match &self.location {
-            StatePlace::InSet(set) => {
-                let Some(dir) = StateDir::open(set)? else {
+            StatePlace::InSet(home) => {
+                let Some(dir) = home.open_state()? else {
                     return Ok(None);
                 };
                 let dir = if cached {
@@ -96,8 +96,8 @@ impl EvalState {
     /// Replaces `name` (in the cache folder when `cached`) atomically with `bytes`.
     pub(crate) fn replace(&self, cached: bool, name: &str, bytes: &[u8]) -> Result<(), EvalError> {
         match &self.location {
-            StatePlace::InSet(set) => {
-                let dir = StateDir::create(set)?;
+            StatePlace::InSet(home) => {
+                let dir = home.create_state()?;
                 let dir = if cached {
                     dir.create_subdir(CACHE_DIR)?
                 } else {

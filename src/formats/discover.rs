@@ -41,8 +41,11 @@ pub(crate) enum Look {
 }
 
 /// The folder agents keep their configuration (and some of their memory) in, as the
-/// environment says: what each format's `known` (`formats::FORMATS`) looks under.
+/// environment says: the first a registered format names (`Registered::agent_config`), which
+/// each format's `known` (`formats::FORMATS`) looks under.
 #[cfg(any(feature = "cli", feature = "tui"))]
 pub(crate) fn agent_config() -> Option<std::path::PathBuf> {
-    crate::claude::locate::config_dir(&crate::claude::locate::process_env).ok()
+    super::FORMATS
+        .iter()
+        .find_map(|format| (format.agent_config)())
 }

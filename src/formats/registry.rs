@@ -24,6 +24,11 @@ pub(crate) struct Registered {
     pub(crate) format: Format,
     pub(crate) recognize: fn(&Path) -> Recognized,
     pub(crate) open: fn(&Path, &OpenOptions) -> Result<Open, FormatError>,
+    /// Where the agent whose memory this format is keeps its configuration, as the
+    /// environment says (`None`: the format has no agent folder of its own, or the
+    /// environment names none): the agents' config folder discovery looks under.
+    #[cfg(any(feature = "cli", feature = "tui"))]
+    pub(crate) agent_config: fn() -> Option<std::path::PathBuf>,
     /// Reports the folders the format keeps under an agent's config folder.
     pub(crate) known: fn(&Path, &mut dyn Sightings),
     /// What the format makes of a directory a scan of the roots enters.

@@ -6,7 +6,7 @@ use super::*;
 fn the_case_file_round_trips_and_no_file_means_no_cases() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha"), ("b", "beta")]);
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     assert_eq!(
         state.cases_path(),
         ws.path().join(".memory/.memwb/evals.json")
@@ -46,7 +46,7 @@ fn the_case_file_round_trips_and_no_file_means_no_cases() {
 fn invalid_case_files_are_refused_naming_the_file_and_the_rule() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     let bad = [
         ("not json", "expected"),
         (r#"[{"query": "q", "expect": ["a"]}]"#, "must be an object"),
@@ -110,7 +110,7 @@ fn invalid_case_files_are_refused_naming_the_file_and_the_rule() {
 fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     std::fs::create_dir_all(state.dir()).unwrap();
     let path = state.cases_path();
     use rustix::fs::{CWD, FileType, Mode, mknodat};
@@ -146,7 +146,7 @@ fn non_regular_and_oversized_case_files_are_refused_without_hanging() {
 fn adding_a_case_needs_its_names_in_the_set() {
     let ws = workspace();
     let store = seeded(ws.path(), &[("a", "alpha")]);
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     for bad in [case("q", &["zz"], &[]), case("q", &["a"], &["zz"])] {
         let error = eval::add_case(&MemoryBackend::new(&store), &state, bad)
             .unwrap_err()
@@ -173,7 +173,7 @@ fn names_gone_from_the_set_are_broken_not_misses() {
             ("tabs", "Indent with tabs"),
         ],
     );
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     eval::add_case(
         &MemoryBackend::new(&store),
         &state,
@@ -256,7 +256,7 @@ fn a_linked_state_folder_is_refused() {
         std::fs::remove_dir_all(&memwb).unwrap();
     }
     std::os::unix::fs::symlink(outside.path(), &memwb).unwrap();
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     assert!(
         cases_error(&state).contains("symbolic link"),
         "{}",

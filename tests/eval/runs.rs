@@ -92,7 +92,7 @@ fn a_second_run_of_unchanged_cases_is_answered_by_the_cache() {
             ("tabs", "Indent with tabs"),
         ],
     );
-    let state = EvalState::in_place(StatePlace::InSet(store.clone()));
+    let state = EvalState::in_place(StatePlace::in_set(store.clone()));
     let cases = [
         case("database tests", &["db"], &[]),
         case("indent style", &["tabs"], &[]),

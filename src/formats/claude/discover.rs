@@ -12,6 +12,13 @@ use crate::claude::shape;
 use crate::formats::discover::{Entered, Look, Sightings};
 use crate::fs::subdirectories;
 
+/// Claude Code's config folder, as the environment says (`$CLAUDE_CONFIG_DIR`, else
+/// `~/.claude`): where discovery looks for the folders [`known`] reports.
+#[cfg(any(feature = "cli", feature = "tui"))]
+pub(crate) fn config_folder() -> Option<std::path::PathBuf> {
+    crate::claude::locate::config_dir(&process_env).ok()
+}
+
 /// The folders Claude Code keeps under its config folder `config`.
 pub(crate) fn known(config: &Path, sightings: &mut dyn Sightings) {
     for (slug_dir, _) in subdirectories(&config.join("projects")) {

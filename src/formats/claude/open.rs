@@ -15,6 +15,8 @@ pub(crate) const REGISTERED: Registered = Registered {
     format: FORMAT,
     recognize,
     open,
+    #[cfg(any(feature = "cli", feature = "tui"))]
+    agent_config: discover::config_folder,
     known: discover::known,
     look: discover::look,
     in_workspace,

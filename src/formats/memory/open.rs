@@ -17,6 +17,8 @@ pub(crate) const REGISTERED: Registered = Registered {
     format: FORMAT,
     recognize,
     open,
+    #[cfg(any(feature = "cli", feature = "tui"))]
+    agent_config: || None,
     known: discover::known,
     look: discover::look,
     in_workspace,

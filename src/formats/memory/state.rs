@@ -6,7 +6,7 @@ use crate::formats::{ChangeLock, FormatError, StatePlace};
 
 impl MemoryBackend<'_> {
     pub(super) fn place_of_state(&self) -> StatePlace {
-        StatePlace::InSet(self.store.clone())
+        StatePlace::in_set(self.store.clone())
     }
 
     pub(super) fn lock_for_changes(&self) -> Result<ChangeLock, FormatError> {
