@@ -2,7 +2,8 @@
 //! records through [`crate::store::MemorySet::memories`], Claude Code topic files through
 //! [`crate::claude::Snapshot::memories`]) and every reader above them takes: `ls`, `show`,
 //! selection, the content audit, eval and the workbench's query; and a new memory's fields as
-//! they arrive ([`RecordInput`]), which every backend's write takes and proposals keep. A leaf:
+//! they arrive ([`RecordInput`]), which every backend's write takes and proposals keep, and
+//! one refused with why ([`Refusal`]), on every format. A leaf:
 //! it depends on nothing in the crate, so a new format produces it without knowing who reads it.
 #![warn(missing_docs)]
 
@@ -116,6 +117,16 @@ pub struct RecordInput {
     pub description: String,
     /// The text after the frontmatter.
     pub body: String,
+}
+
+/// A memory a format cannot take as it is, and why: one a copy or a plan brings that the
+/// target refuses, or one a side query cannot be shown. Said the same way on every format.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The memory's name, as the folder it comes from has it.
+    pub name: String,
+    /// Why it is refused, in words.
+    pub reason: String,
 }
 
 #[derive(Deserialize)]

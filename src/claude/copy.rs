@@ -34,12 +34,7 @@ impl Source<'_> {
     }
 }
 
-/// A memory that cannot be brought over as it is, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub name: String,
-    pub reason: String,
-}
+pub use crate::memory::Refusal;
 
 /// What a copy into a `.memory` set brings: records, and the refused.
 #[derive(Debug, Clone, Default)]

@@ -6,7 +6,7 @@
 
 use crate::claude::copy::Source;
 
-pub use crate::claude::copy::Refusal;
+pub use crate::memory::Refusal;
 
 /// The memories of a source folder as a copy takes them, in the set's order (a Claude Code
 /// topic file with its exact text, which a copy into that format keeps byte for byte).

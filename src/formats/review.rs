@@ -4,22 +4,14 @@
 //! backends.
 
 use super::{FormatError, Written};
-use crate::claude::copy::Refusal;
+use crate::memory::Refusal;
 use crate::review::ReviewError;
 use crate::review::journal::Entry;
 use crate::review::proposal::{Corrupt, Origin, Proposal, State};
 use crate::session::Plan;
-use crate::store::Record;
 
-/// The memories a side-query may be asked about, as the records it is shown, and those it
-/// cannot be shown, with why.
-#[derive(Debug, Clone, Default)]
-pub struct Candidates {
-    pub records: Vec<Record>,
-    pub left_out: Vec<Refusal>,
-    /// The index as an agent is given it (what an extractor is shown).
-    pub catalog: String,
-}
+/// What a proposal may be about is what the session's side-queries are shown.
+pub use crate::session::Candidates;
 
 /// A proposal being made from the folder as it was read when it began: what it was read as
 /// is the proposal's base, so that a change made meanwhile makes it stale.

@@ -13,6 +13,7 @@
 //! [`selection`] holds the free functions of one selection; [`selector`] is the glue every
 //! caller without a session (`memwb select`, `memwb eval`, the workbench) runs it through.
 
+mod candidates;
 pub mod command;
 pub mod config;
 pub mod history;
@@ -30,6 +31,7 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::sync::Arc;
 
+pub use candidates::Candidates;
 pub use command::CommandClient;
 pub use config::{ModelEndpoint, ModelSettings};
 pub use history::{
