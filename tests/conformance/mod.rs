@@ -68,6 +68,18 @@ fn workbench_hooked(folder: &Folder, hooks: IoHooks) -> Harness {
     }
 }
 
+/// The path of the file that holds memory `name`, as `ls --json` lists it.
+fn file_of(folder: &Folder, name: &str) -> std::path::PathBuf {
+    let listed: Vec<serde_json::Value> =
+        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
+    let file = listed
+        .iter()
+        .find(|m| m["name"] == name)
+        .and_then(|m| m["file"].as_str())
+        .unwrap_or_else(|| panic!("{:?}: {name} is not listed", folder.format));
+    folder.root().join(file)
+}
+
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

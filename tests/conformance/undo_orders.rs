@@ -3,8 +3,8 @@
 //! Each undo reverts its one entry whatever came after it; a refusal names the memory in one
 //! wording on both formats and changes nothing, also when another program changed the memory.
 
-use super::add;
 use super::undo::{State, after_steps, run_steps};
+use super::{add, file_of};
 use crate::common::formats::{BOTH, Folder, Format};
 
 /// `folder`'s state to compare with a fresh folder's. A memory a `.memory` undo brings back
@@ -137,18 +137,6 @@ fn an_undo_undone_after_later_changes_re_does_its_entry_on_both_formats() {
             "{format:?}: alpha is out again"
         );
     }
-}
-
-/// The path of the file that holds memory `name`, as `ls --json` lists it.
-fn file_of(folder: &Folder, name: &str) -> std::path::PathBuf {
-    let listed: Vec<serde_json::Value> =
-        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
-    let file = listed
-        .iter()
-        .find(|m| m["name"] == name)
-        .and_then(|m| m["file"].as_str())
-        .unwrap_or_else(|| panic!("{:?}: {name} is not listed", folder.format));
-    folder.root().join(file)
 }
 
 /// Another program appends a line to memory `name`'s file: its bytes before.

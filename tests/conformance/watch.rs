@@ -6,7 +6,7 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::add;
+use super::{add, file_of};
 use crate::common::formats::{BOTH, Folder, Format};
 
 /// How long a line may take: a deadline, not a pause (each wait ends at the line).
@@ -160,18 +160,6 @@ fn watch_record_starts_only_where_the_format_can_record() {
             }
         }
     }
-}
-
-/// The file that holds memory `name`, as `ls --json` lists it.
-fn file_of(folder: &Folder, name: &str) -> std::path::PathBuf {
-    let listed: Vec<serde_json::Value> =
-        serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls --json");
-    let file = listed
-        .iter()
-        .find(|m| m["name"] == name)
-        .and_then(|m| m["file"].as_str())
-        .unwrap_or_else(|| panic!("{:?}: {name} is not listed", folder.format));
-    folder.root().join(file)
 }
 
 /// Another program's edit of a memory's file, an undo and the undo of that undo are each

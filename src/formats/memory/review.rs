@@ -4,7 +4,7 @@
 use super::MemoryBackend;
 use super::find_groups;
 use super::fix::dedupe_proposal;
-use super::journal::{self, NewProposal, file};
+use super::journal::{self, NewProposal, Readable, file};
 use super::write::written;
 use crate::claude::copy::Refusal;
 use crate::formats::{
@@ -59,14 +59,19 @@ impl MemoryBackend<'_> {
     }
 
     pub(super) fn listed(&self) -> Result<Proposals, FormatError> {
-        let current = self.store.read()?;
+        // A record that does not read makes the proposals about it stale, as a file that does
+        // not read does on every format; it does not keep the others from being listed.
+        let readable = match self.store.read() {
+            Ok(current) => Readable::all(current),
+            Err(strict) => Readable::when_strict_fails(self.store).ok_or(strict)?,
+        };
         let listing = proposal::list_all(self.store)?;
         Ok(Proposals {
             listed: listing
                 .proposals
                 .into_iter()
                 .map(|p| {
-                    let state = journal::state(&p, &current);
+                    let state = readable.state(&p);
                     (p, state)
                 })
                 .collect(),

@@ -11,7 +11,7 @@ use super::super::view::{
     MemoryView, RowState, Segment, StateLine, Stray, Tone, drift,
 };
 use super::super::{FolderView, Shown};
-use super::journal::state;
+use super::journal::Readable;
 use crate::memory::Memory;
 use crate::redact::redact;
 use crate::review::{Proposal, State};
@@ -327,10 +327,10 @@ impl FolderView for Inspection {
     }
 
     fn proposal_states(&self, proposals: &[Proposal]) -> HashMap<String, State> {
-        let current = Inspection::valid_set(self);
+        let readable = Readable::of(self);
         proposals
             .iter()
-            .map(|proposal| (proposal.id.clone(), state(proposal, &current)))
+            .map(|proposal| (proposal.id.clone(), readable.state(proposal)))
             .collect()
     }
 

@@ -52,7 +52,7 @@ pub fn topic_name(file: &str, text: &str) -> String {
 
 /// The name of the memory an image is about: the one its before image holds, else the one
 /// its after image would write.
-fn image_name(image: &FileImage) -> String {
+pub(crate) fn image_name(image: &FileImage) -> String {
     let text = image.before.as_deref().or(image.after.as_deref());
     topic_name(&image.file, text.unwrap_or_default())
 }
@@ -152,8 +152,9 @@ pub fn is_copy_of(stored: &Option<String>, current: &Option<String>) -> bool {
 }
 
 /// Ready, or stale with what changed: every file must still be as its before image says.
-/// `current` reads a file's text now (`None`: absent); an error is a change too. What changed
-/// is said by the memory's name, as on every format (`State::was_changed`).
+/// `current` reads a file's text now (`None`: absent); an error is a change too
+/// (`State::cannot_be_read`). What changed is said by the memory's name, as on every format
+/// (`State::was_changed`).
 pub fn state(
     files: &[FileImage],
     current: impl Fn(&str) -> Result<Option<String>, String>,
@@ -161,7 +162,7 @@ pub fn state(
     let mut changes = Vec::new();
     for image in files {
         match current(&image.file) {
-            Err(why) => changes.push(format!("{} cannot be read: {why}", image.file)),
+            Err(_) => changes.push(State::cannot_be_read(&image_name(image))),
             Ok(now) if is_copy_of(&image.before, &now) => {}
             Ok(None) => changes.push(State::was_removed(&image_name(image))),
             Ok(Some(_)) if image.before.is_none() => {

@@ -130,6 +130,13 @@ impl State {
         format!("{name:?} exists now")
     }
 
+    /// A memory the proposal replaces, edits or writes is in a file that does not read now
+    /// (not text, not a regular file, or not a record the format can parse). Why is the
+    /// file's, not the proposal's, and each format words it its own way: `memwb check` says it.
+    pub(crate) fn cannot_be_read(name: &str) -> String {
+        format!("{name:?} cannot be read: memwb check says why")
+    }
+
     /// The proposal's plan does not validate, for the reason `why`.
     pub(crate) fn plan_invalid(why: &str) -> String {
         format!("{PLAN_INVALID}{why}")

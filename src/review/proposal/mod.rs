@@ -10,5 +10,6 @@ mod rebase;
 pub use super::filed::*;
 pub use rebase::Rebased;
 pub(crate) use rebase::{
-    DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Replanning, rebase, refused,
+    ALREADY_APPLIED, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Replanning, name_taken,
+    plan_invalid, rebase, refused, removed,
 };

@@ -58,6 +58,39 @@ pub(crate) fn refused(id: &str, rule: &str) -> ReviewError {
     }
 }
 
+// Why a rebase is refused, said once for every format (docs/review.md, "A memory that does
+// not read, a rebase that cannot hold"): the memory by its name, as `State` says what made a
+// proposal stale, and the same way out on every format.
+
+/// A memory the proposal would write exists now (another took its name, or its file), so
+/// approving it would replace that memory: renaming that one frees the name on every format.
+pub(crate) fn name_taken(name: &str) -> String {
+    format!(
+        "{} and the proposal would replace it: rename that memory first, or reject the proposal",
+        State::exists_now(name)
+    )
+}
+
+/// The memories `names` the proposal replaces or edits were removed since it was filed: there
+/// is nothing left for it to change.
+pub(crate) fn removed(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
+    let (gone, verb) = match quoted.split_last() {
+        Some((last, [])) => (last.clone(), "was"),
+        Some((last, rest)) => (format!("{} and {last}", rest.join(", ")), "were"),
+        None => ("its memories".to_owned(), "were"),
+    };
+    format!("{gone} {verb} removed: nothing is left for the proposal to change; reject it")
+}
+
+/// The memories are already as the proposal would leave them (someone made the same change).
+pub(crate) const ALREADY_APPLIED: &str = "the memories are already as the proposal would leave them: nothing is left for it to change; reject it";
+
+/// The proposal, or the proposal as re-planned, does not validate for the reason `why`.
+pub(crate) fn plan_invalid(why: &str) -> String {
+    format!("{}; reject it", State::plan_invalid(why))
+}
+
 /// Why a dedupe proposal with one member left is not rebased.
 pub(crate) const NOTHING_TO_MERGE: &str =
     "fewer than two of its near-duplicates are left: nothing to merge; reject it";
@@ -69,3 +102,20 @@ pub(crate) const DRAFT_RECOMPUTED: &str =
 /// What a rebase tells of a dedupe draft a reviewer edited, on every format.
 pub(crate) const DRAFT_EDIT_KEPT: &str =
     "your edit of the merged draft is kept: check it against the memories it merges";
+
+#[cfg(test)]
+mod tests {
+    use super::removed;
+
+    #[test]
+    fn the_removed_memories_are_each_named() {
+        assert_eq!(
+            removed(&["alpha".into()]),
+            "\"alpha\" was removed: nothing is left for the proposal to change; reject it"
+        );
+        assert_eq!(
+            removed(&["a".into(), "b".into(), "c".into()]),
+            "\"a\", \"b\" and \"c\" were removed: nothing is left for the proposal to change; reject it"
+        );
+    }
+}

@@ -103,7 +103,8 @@ fn writes_for(folder: &ClaudeFolder, proposal: &Proposal) -> Result<Vec<FileWrit
     for image in &proposal.files {
         writes.push(FileWrite {
             file: image.file.clone(),
-            base: current_text(folder, &image.file).map_err(&stale)?,
+            base: current_text(folder, &image.file)
+                .map_err(|_| stale(State::cannot_be_read(&images::image_name(image))))?,
             after: in_claude_form(image, session, now)?,
         });
     }

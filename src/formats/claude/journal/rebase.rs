@@ -3,8 +3,9 @@
 //! folder's lock. Each before image becomes the file's current text; a file the
 //! proposal removes that is already gone leaves it. A dedupe draft nobody edited is recomputed
 //! from the current files; an edited draft, an imported or a model proposal keeps its after
-//! images. A rebase that cannot hold (a file it creates exists now, a file it edits is gone,
-//! a dedupe group with one file left) is refused and the proposal left as it was.
+//! images. A rebase that cannot hold (a memory it creates exists now, one it edits is gone,
+//! a dedupe group with one file left, nothing left to change) is refused in the words every
+//! format uses (`review::proposal::name_taken`, …) and the proposal left as it was.
 
 use jiff::Timestamp;
 
@@ -12,14 +13,15 @@ use super::image_rules;
 use super::observer::journal_of;
 use super::proposals::{current_text, recover, state};
 use super::propose::{TopicText, merged};
+use crate::claude::edit::stamp_modified;
 use crate::claude::frontmatter;
 use crate::claude::write::FileImage;
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
 use crate::review::proposal::images::{self, Change, change};
 use crate::review::proposal::{
-    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased, Replanning,
-    State, refused, rewrite_in,
+    self, ALREADY_APPLIED, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased,
+    Replanning, State, name_taken, plan_invalid, refused, removed, rewrite_in,
 };
 use crate::review::state::StateDir;
 
@@ -52,9 +54,17 @@ impl Replanning for Files<'_> {
     ) -> Result<Proposal, ReviewError> {
         let folder = self.folder;
         let refuse = |rule: String| refused(&proposal.id, &rule);
+        // A file that does not read is named by the memory the proposal saw in it, as its
+        // stale reason names it (`State::cannot_be_read`).
+        let name_of = |file: &str| {
+            proposal
+                .files
+                .iter()
+                .find(|image| image.file == file)
+                .map_or_else(|| images::topic_name(file, ""), images::image_name)
+        };
         let now_of = |file: &str| {
-            current_text(folder, file)
-                .map_err(|why| refuse(format!("{file} cannot be read: {why}")))
+            current_text(folder, file).map_err(|_| refuse(State::cannot_be_read(&name_of(file))))
         };
         let files = match redraft_of(proposal) {
             Some(members) => {
@@ -81,22 +91,16 @@ impl Replanning for Files<'_> {
                     let now = now_of(&image.file)?;
                     match (change(image), now) {
                         (Change::Create, Some(_)) => {
-                            return Err(refuse(format!(
-                                "{} exists now: the new file would replace it; reject it",
-                                image.file
-                            )));
+                            return Err(refuse(name_taken(&images::image_name(image))));
                         }
                         (Change::Delete, None) => {
                             changes.push(format!("{} left the proposal: it is gone", image.file))
                         }
                         (Change::Edit, None) => {
-                            return Err(refuse(format!(
-                                "{} was removed: nothing is left to edit; reject it",
-                                image.file
-                            )));
+                            return Err(refuse(removed(&[images::image_name(image)])));
                         }
                         (_, before) => {
-                            if before != image.after {
+                            if !same_but_stamp(before.as_deref(), image.after.as_deref()) {
                                 files.push(FileImage {
                                     file: image.file.clone(),
                                     before,
@@ -110,17 +114,13 @@ impl Replanning for Files<'_> {
             }
         };
         if files.is_empty() {
-            return Err(refuse(
-                "nothing is left for it to change in the folder; reject it".into(),
-            ));
+            return Err(refuse(ALREADY_APPLIED.into()));
         }
         let mut rebased = proposal.clone();
         rebased.files = images::redacted(files);
         rebased.kind = images::kind_of(&rebased.files);
         if let Some(rule) = image_rules::stored_rule(&rebased.files) {
-            return Err(refuse(format!(
-                "the re-planned proposal is invalid: {rule}"
-            )));
+            return Err(refuse(plan_invalid(&rule)));
         }
         Ok(rebased)
     }
@@ -154,6 +154,19 @@ fn redraft_of(proposal: &Proposal) -> Option<Vec<String>> {
                     == filed.after.as_deref().map(memory_fields)
         });
     same.then(|| members.into_iter().map(|m| m.topic.file).collect())
+}
+
+/// Whether two texts of a file are the same but for their `modified` stamp (a `.memory` set
+/// compares records, which have none): an image whose file already holds what it would write
+/// leaves the proposal.
+fn same_but_stamp(before: Option<&str>, after: Option<&str>) -> bool {
+    let unstamped = |text: &str| stamp_modified(text, Timestamp::UNIX_EPOCH).ok().flatten();
+    match (before, after) {
+        (Some(before), Some(after)) if before != after => {
+            unstamped(before).is_some_and(|before| Some(before) == unstamped(after))
+        }
+        (before, after) => before == after,
+    }
 }
 
 /// What a person reads of a topic file: name, type, description and body (not `modified`,

@@ -2,6 +2,7 @@
 //! deciders (or two processes) have exactly one effect, and a decision a crash interrupted is
 //! recovered first.
 
+use super::Readable;
 use super::observer::journaled;
 use crate::redact::records::as_current;
 use crate::review::ReviewError;
@@ -46,16 +47,21 @@ pub fn approve(store: &Store, id: &str) -> Result<(Commit, Option<Entry>), Revie
         rule,
     })?;
     let mut base = base_records(&proposal)?;
-    if let Ok(current) = store.read() {
-        // Said as every format says it (`State::was_changed`); the store's compare-and-swap
-        // under the lock still refuses what changes after this reading.
-        if let State::Stale(changes) = super::state(&proposal, &current) {
+    let readable = match store.read() {
+        Ok(current) => Some(Readable::all(current)),
+        Err(_) => Readable::when_strict_fails(store),
+    };
+    if let Some(readable) = readable {
+        // Said as every format says it (`State::was_changed`, `State::cannot_be_read`); the
+        // store's compare-and-swap under the lock still refuses what changes after this
+        // reading, and a set with a record that does not read.
+        if let State::Stale(changes) = readable.state(&proposal) {
             return Err(ReviewError::ProposalStale {
                 id: id.to_owned(),
                 detail: changes.join("; "),
             });
         }
-        base = as_current(&current, base);
+        base = as_current(&readable.records, base);
     }
     let additions = addition_records(&proposal)?;
     let meta = EntryMeta::deciding(Op::Approve, proposal.reference(), None);

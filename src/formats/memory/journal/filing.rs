@@ -11,7 +11,8 @@ use crate::review::journal::JournalRecord;
 use crate::review::proposal::{Kind, Origin, Proposal, ProposalStatus, State, create_in};
 use crate::review::state::JournalHome;
 use crate::session::Plan;
-use crate::store::{MemorySet, Record};
+use crate::store::inspect::ManifestState;
+use crate::store::{EntryState, Inspection, MemorySet, Record, Store};
 
 /// What a proposer hands in.
 #[derive(Debug, Clone)]
@@ -64,6 +65,70 @@ pub fn file(home: &dyn JournalHome, new: NewProposal) -> Result<Proposal, Review
 /// as every format says it (`State::was_changed`): a source changed or removed since it was
 /// filed, a memory it would write that exists now, or a plan that no longer reads.
 pub fn state(proposal: &Proposal, current: &MemorySet) -> State {
+    stale_if(proposal, current, &HashSet::new())
+}
+
+/// The records of a set that read, and the files it lists that are there but do not read
+/// (not a record the codec parses, not a regular file): what a proposal is checked against
+/// when the strict reading fails or is not wanted (the workbench's).
+pub(crate) struct Readable {
+    pub(crate) records: MemorySet,
+    unreadable: HashSet<String>,
+}
+
+impl Readable {
+    /// A set that reads whole.
+    pub(crate) fn all(records: MemorySet) -> Readable {
+        Readable {
+            records,
+            unreadable: HashSet::new(),
+        }
+    }
+
+    /// [`state`] against what reads of the set: a source whose file is still listed but does
+    /// not read is said as such, not as removed (a Claude Code folder says the same of a file
+    /// that does not read).
+    pub(crate) fn state(&self, proposal: &Proposal) -> State {
+        stale_if(proposal, &self.records, &self.unreadable)
+    }
+
+    /// What of `inspection` reads (the workbench's reading).
+    pub(crate) fn of(inspection: &Inspection) -> Readable {
+        let unreadable = inspection
+            .entries
+            .iter()
+            .filter(|entry| !matches!(entry.state, EntryState::Valid(_) | EntryState::Missing))
+            .map(|entry| entry.file.clone())
+            .collect();
+        Readable {
+            records: inspection.valid_set(),
+            unreadable,
+        }
+    }
+
+    /// What reads of `store`'s set once its strict reading failed (a record does not read);
+    /// `None` when the set itself does not (a manifest that does not read, a `.memory` that
+    /// escapes), where no record can be told apart.
+    pub(crate) fn when_strict_fails(store: &Store) -> Option<Readable> {
+        let inspection = store.inspect();
+        let whole = inspection.root_error.is_none()
+            && !matches!(inspection.manifest, ManifestState::Invalid(_));
+        whole.then(|| Readable::of(&inspection))
+    }
+
+    /// The first source of `proposal` whose version it saw is listed but does not read, said
+    /// as every format says it (`State::cannot_be_read`).
+    pub(crate) fn unreadable_source(&self, proposal: &Proposal) -> Option<String> {
+        proposal
+            .base
+            .iter()
+            .find(|source| self.unreadable.contains(&source.file))
+            .map(|source| State::cannot_be_read(&source.record.name))
+    }
+}
+
+/// [`state`], a source whose file is among `unreadable` said as not read.
+fn stale_if(proposal: &Proposal, current: &MemorySet, unreadable: &HashSet<String>) -> State {
     match proposal.status {
         ProposalStatus::Approved => return State::Approved,
         ProposalStatus::Rejected => return State::Rejected,
@@ -73,6 +138,7 @@ pub fn state(proposal: &Proposal, current: &MemorySet) -> State {
     for source in &proposal.base {
         let name = &source.record.name;
         match current.get(name) {
+            None if unreadable.contains(&source.file) => changes.push(State::cannot_be_read(name)),
             None => changes.push(State::was_removed(name)),
             Some(entry) if !is_copy_of(&source.record, &entry.record) => {
                 changes.push(State::was_changed(name))

@@ -18,6 +18,7 @@ mod took_effect;
 mod undo;
 
 pub use decide::{approve, edit_records, reject};
+pub(crate) use filing::Readable;
 pub use filing::{NewProposal, file, state};
 pub use observer::{JournalObserver, journaled, journaled_op};
 pub(crate) use rebase::base_is_current;

@@ -10,14 +10,15 @@
 
 use std::collections::BTreeSet;
 
+use super::Readable;
 use super::decide::{addition_records, base_records, load_pending};
 use crate::formats::memory::merged_draft;
 use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::JournalRecord;
 use crate::review::proposal::{
-    self, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased, Replanning,
-    State, refused, rewrite,
+    self, ALREADY_APPLIED, DRAFT_EDIT_KEPT, DRAFT_RECOMPUTED, NOTHING_TO_MERGE, Proposal, Rebased,
+    Replanning, State, name_taken, plan_invalid, refused, removed, rewrite,
 };
 use crate::session::Plan;
 use crate::store::{MemorySet, Record, Store};
@@ -39,7 +40,18 @@ pub(crate) fn base_is_current(proposal: &Proposal, current: &MemorySet) -> bool 
 pub fn rebase(store: &Store, id: &str) -> Result<Rebased, ReviewError> {
     let _lock = store.lock_for_write()?;
     let proposal = load_pending(store, id)?;
-    let current = store.read()?;
+    let current = match store.read() {
+        Ok(current) => current,
+        Err(strict) => {
+            // A source that does not read is refused as every format refuses it.
+            let unreadable = Readable::when_strict_fails(store)
+                .and_then(|readable| readable.unreadable_source(&proposal));
+            return Err(match unreadable {
+                Some(reason) => refused(&proposal.id, &reason),
+                None => strict.into(),
+            });
+        }
+    };
     proposal::rebase(&Records { store, current }, &proposal)
 }
 
@@ -61,9 +73,7 @@ impl Replanning for Records<'_> {
     ) -> Result<Proposal, ReviewError> {
         let current = &self.current;
         let refuse = |rule: String| refused(&proposal.id, &rule);
-        let plan = proposal
-            .plan()
-            .map_err(|e| refuse(format!("its plan is invalid: {e}")))?;
+        let plan = proposal.plan().map_err(|e| refuse(plan_invalid(&e)))?;
         let additions: Vec<Record> = addition_records(proposal)?;
         let plan = match plan {
             Plan::Extraction(records) => Plan::Extraction(records),
@@ -79,7 +89,7 @@ impl Replanning for Records<'_> {
                     changes.push(format!("{name:?} left the plan's sources"));
                 }
                 if kept.is_empty() {
-                    return Err(refuse("every one of its sources was removed".into()));
+                    return Err(refuse(removed(&gone)));
                 }
                 let records = if proposal.origin.source == "dedupe" {
                     redraft(proposal, &kept, current, records, changes)
@@ -96,11 +106,11 @@ impl Replanning for Records<'_> {
         let sources: BTreeSet<&str> = plan.source_names().iter().map(String::as_str).collect();
         for record in plan.records() {
             if current.get(record.name()).is_some() && !sources.contains(record.name()) {
-                return Err(refuse(format!(
-                    "the name {:?} is now taken by another record; edit the proposed record's name first",
-                    record.name()
-                )));
+                return Err(refuse(name_taken(record.name())));
             }
+        }
+        if changes_nothing(&plan, current) {
+            return Err(refuse(ALREADY_APPLIED.into()));
         }
         // Validated again exactly as a filer's plan is, against the current sources.
         let candidates: Vec<Record> = current.records().cloned().chain(additions).collect();
@@ -109,7 +119,7 @@ impl Replanning for Records<'_> {
             Plan::Extraction(_) => Plan::extraction(&replanned),
             Plan::Consolidation { .. } => Plan::consolidation(&replanned, &candidates),
         }
-        .map_err(|e| refuse(format!("the re-planned proposal is invalid: {e}")))?;
+        .map_err(|e| refuse(plan_invalid(&e)))?;
         let mut rebased = proposal.clone();
         rebased.base = current
             .entries
@@ -124,6 +134,21 @@ impl Replanning for Records<'_> {
     fn rewrite(&self, proposal: &Proposal) -> Result<(), ReviewError> {
         rewrite(self.store, proposal)
     }
+}
+
+/// Whether approving `plan` would leave the set as it is: every memory it writes is already
+/// there as it would write it, and it removes none (a Claude Code folder finds the same when
+/// every file it would write already holds its text).
+fn changes_nothing(plan: &Plan, current: &MemorySet) -> bool {
+    let written: BTreeSet<&str> = plan.records().iter().map(Record::name).collect();
+    plan.source_names()
+        .iter()
+        .all(|name| written.contains(name.as_str()))
+        && plan.records().iter().all(|record| {
+            current
+                .get(record.name())
+                .is_some_and(|entry| is_copy_of(&record.to_input(), &entry.record))
+        })
 }
 
 /// A dedupe proposal's records after a rebase: the draft recomputed from the current sources
@@ -333,7 +358,11 @@ mod tests {
             .extend(vec![record("delta", "someone else's", "X.")])
             .expect("add");
         let err = rebase(&store, &ready.id).expect_err("taken");
-        assert!(err.to_string().contains("\"delta\" is now taken"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("\"delta\" exists now and the proposal would replace it"),
+            "{err}"
+        );
         assert_eq!(load(&store, &ready.id).expect("load"), ready);
         // a dedupe group with one record left has nothing to merge
         let dedupe = file_dedupe(&store);
