@@ -66,6 +66,34 @@ pub struct Touched {
     /// `None`: the file was absent.
     pub before: Option<Version>,
     pub after: Option<Version>,
+    /// Which of its sides were kept with credentials replaced (a journal entry marks them when
+    /// it is written): the text kept there is not the text the path held.
+    pub redacted: Sides,
+}
+
+/// One flag for each side of a path: as it was (`before`) and as it became (`after`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sides {
+    pub before: bool,
+    pub after: bool,
+}
+
+impl Sides {
+    /// The other way round: what was before is after (an undo).
+    pub fn swapped(self) -> Self {
+        Self {
+            before: self.after,
+            after: self.before,
+        }
+    }
+}
+
+/// One side of a path: as it was, or as it became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    Before,
+    After,
 }
 
 impl Touched {
@@ -144,9 +172,25 @@ impl Change {
                     file: t.file.clone(),
                     before: t.after.clone(),
                     after: t.before.clone(),
+                    redacted: t.redacted.swapped(),
                 })
                 .collect(),
         }
+    }
+
+    /// What applying this change writes with its credentials as `[REDACTED]` (the text kept
+    /// of it was redacted when it was journaled, and the secret is kept nowhere): each path
+    /// by the memory it holds, or by its file when it holds no one memory. An undo is the
+    /// inverse of an entry's change, so this is what that undo cannot restore whole.
+    pub fn writes_redacted(&self) -> Vec<&str> {
+        self.touched
+            .iter()
+            .filter(|t| t.redacted.after)
+            .filter_map(|t| {
+                let after = t.after.as_ref()?;
+                Some(after.memory.as_deref().unwrap_or(&t.file))
+            })
+            .collect()
     }
 }
 
@@ -296,6 +340,7 @@ mod tests {
             file: file.into(),
             before,
             after,
+            redacted: Sides::default(),
         }
     }
 
@@ -383,5 +428,34 @@ mod tests {
             renamed.memories().describe_edit().as_deref(),
             Some("renamed a to b")
         );
+    }
+
+    #[test]
+    fn what_an_inverse_writes_back_redacted_is_the_sides_kept_redacted_before() {
+        let mut removed = touched("a.md", memory("a", "[REDACTED]"), None);
+        removed.redacted.before = true;
+        let mut edited = touched("b.md", memory("b", "1"), memory("b", "2"));
+        edited.redacted.after = true;
+        let index = Touched {
+            redacted: Sides {
+                before: true,
+                after: false,
+            },
+            ..touched(
+                "MEMORY.md",
+                Some(Version {
+                    memory: None,
+                    kept: "1".into(),
+                }),
+                Some(Version {
+                    memory: None,
+                    kept: "2".into(),
+                }),
+            )
+        };
+        let c = change(vec![removed, edited, index]);
+        assert_eq!(c.writes_redacted(), ["b"]);
+        assert_eq!(c.inverse().writes_redacted(), ["a", "MEMORY.md"]);
+        assert_eq!(c.inverse().inverse().touched, c.touched);
     }
 }

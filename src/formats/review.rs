@@ -91,6 +91,18 @@ impl Decided {
             ok => ok,
         }
     }
+
+    /// What undoing `entry` did, as [`Decided::or_not_journaled`] says it, with what every
+    /// format notes of it (`Entry::undo_notes`: a memory written back with its credentials as
+    /// `[REDACTED]`), so that the notes are said once, the same on every format.
+    pub(crate) fn of_undo(
+        entry: &Entry,
+        undone: Result<Decided, FormatError>,
+    ) -> Result<Decided, FormatError> {
+        let mut decided = Self::or_not_journaled(undone)?;
+        decided.notes.extend(entry.undo_notes());
+        Ok(decided)
+    }
 }
 
 /// A change that is in place but whose journal mark could not be written, as written: what it

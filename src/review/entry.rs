@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::line_change::LineChange;
 use super::who::Who;
 use crate::change::FileImage;
-pub use crate::change::Op;
+pub use crate::change::{Op, Side};
 use crate::memory::RecordInput;
 
 /// A record version as the journal keeps it: its fields and the file that held it.
@@ -66,6 +66,18 @@ pub struct Entry {
     /// back: undo puts it back as it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stray: Option<StrayChange>,
+    /// The images above (a record, a whole file, an index's lines) kept with credentials
+    /// replaced by `[REDACTED]`: the text kept is not the text the file held, so an undo that
+    /// writes it back says so (`Entry::undo_notes`). Entries written before it mark none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redacted: Vec<RedactedImage>,
+}
+
+/// One image of an entry whose credentials were redacted when it was kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RedactedImage {
+    pub file: String,
+    pub side: Side,
 }
 
 impl Entry {
@@ -88,6 +100,7 @@ impl Entry {
             lines: Vec::new(),
             indexes: Vec::new(),
             stray: meta.stray.clone(),
+            redacted: Vec::new(),
         }
     }
 }
@@ -178,8 +191,10 @@ mod tests {
         let old = r#"{"id":3,"at":1,"op":"add","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null}"#;
         let entry: Entry = serde_json::from_str(old).expect("an entry of the old layout");
         assert!(entry.files.is_empty());
+        assert!(entry.redacted.is_empty());
         let written = serde_json::to_string(&entry).expect("json");
         assert!(!written.contains("\"files\""), "{written}");
+        assert!(!written.contains("\"redacted\""), "{written}");
         let mut claude = entry;
         claude.files.push(FileImage {
             file: "a.md".into(),
@@ -189,5 +204,31 @@ mod tests {
         let back: Entry =
             serde_json::from_str(&serde_json::to_string(&claude).expect("json")).expect("back");
         assert_eq!(back, claude);
+    }
+
+    /// A mark written by this version reads back, and what it marks is what an undo of the
+    /// entry says it writes back redacted; an entry of a version before the marks (its line
+    /// without `redacted`) reads and says nothing of them.
+    #[test]
+    fn an_entry_marks_each_image_kept_redacted_and_its_undo_notes_say_them() {
+        let line = r#"{"id":4,"at":1,"op":"rm","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null,"files":[{"file":"a.md","before":"---\nname: alpha\n---\nkey [REDACTED]\n","after":null},{"file":"b.md","before":"---\nname: beta\n---\nplain\n","after":null}]}"#;
+        let old: Entry = serde_json::from_str(line).expect("an entry without marks");
+        assert!(old.undo_notes().is_empty());
+        let mut marked = old.clone();
+        marked.redacted.push(RedactedImage {
+            file: "a.md".into(),
+            side: Side::Before,
+        });
+        let written = serde_json::to_string(&marked).expect("json");
+        assert!(
+            written.contains(r#""redacted":[{"file":"a.md","side":"before"}]"#),
+            "{written}"
+        );
+        let back: Entry = serde_json::from_str(&written).expect("back");
+        assert_eq!(back, marked);
+        assert_eq!(
+            back.undo_notes(),
+            ["the credentials in alpha stay [REDACTED]: a redacted secret is not restored"]
+        );
     }
 }

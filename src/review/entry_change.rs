@@ -3,11 +3,11 @@
 //! files, an index's changed lines). The rules an entry answers (would undo change anything,
 //! which files, was it only a redaction) are written once over that change.
 
-use super::entry::{Entry, JournalRecord};
+use super::entry::{Entry, JournalRecord, StrayAction};
 use super::error::ReviewError;
 use super::filed::{image_touched, input_version};
 use super::line_change::LineChange;
-use crate::change::{Change, Touched, Version};
+use crate::change::{Change, Side, Sides, Touched, Version};
 
 impl Entry {
     /// The change this entry records: its op and every file it touched. A file outside the
@@ -28,11 +28,13 @@ impl Entry {
                     file: record.file.clone(),
                     before: version,
                     after: None,
+                    redacted: Sides::default(),
                 }),
                 None => touched.push(Touched {
                     file: record.file.clone(),
                     before: None,
                     after: version,
+                    redacted: Sides::default(),
                 }),
             }
         }
@@ -42,6 +44,14 @@ impl Entry {
                 .map(|image| image_touched(image, self.indexes.contains(&image.file))),
         );
         touched.extend(self.lines.iter().map(lines_touched));
+        for mark in &self.redacted {
+            if let Some(path) = touched.iter_mut().find(|t| t.file == mark.file) {
+                match mark.side {
+                    Side::Before => path.redacted.before = true,
+                    Side::After => path.redacted.after = true,
+                }
+            }
+        }
         Change {
             op: self.op,
             touched,
@@ -62,16 +72,6 @@ impl Entry {
             .collect()
     }
 
-    /// Files that came out of the change as they went in, as the journal keeps them
-    /// (redacted): their only change was a redaction, so undo has nothing to put back there.
-    pub fn only_redacted(&self) -> Vec<String> {
-        self.change()
-            .only_redacted()
-            .into_iter()
-            .map(str::to_owned)
-            .collect()
-    }
-
     /// Why undoing this entry is refused before anything is read, the same on every format:
     /// it changed nothing (a rejection), or every change it made was a redaction (the journal
     /// keeps the same redacted text before and after, and a redacted secret is kept nowhere).
@@ -87,6 +87,42 @@ impl Entry {
         (self.dropped.is_none() && self.change().redaction_only())
             .then_some(ReviewError::RedactionNotRestorable { id: self.id })
     }
+
+    /// What undoing this entry must tell a person, the same on every format: one note for
+    /// each memory (or file outside the memories) it writes back with its credentials as
+    /// `[REDACTED]`: an image the entry kept redacted, a repair's dropped file or a deleted
+    /// stray whose kept copy was redacted. A redacted secret is kept nowhere to restore.
+    pub fn undo_notes(&self) -> Vec<String> {
+        let change = self.change().inverse();
+        let mut back: Vec<&str> = change.writes_redacted();
+        back.extend(
+            self.dropped
+                .iter()
+                .filter(|d| d.redacted)
+                .map(|d| d.file.as_str()),
+        );
+        back.extend(
+            self.stray
+                .iter()
+                .filter(|s| s.redacted && s.action == StrayAction::Deleted)
+                .map(|s| s.file.as_str()),
+        );
+        let mut notes: Vec<String> = Vec::new();
+        for what in back {
+            let note = back_redacted(what);
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+        notes
+    }
+}
+
+/// The one wording of a memory (or a file) an undo wrote back from a copy kept redacted:
+/// true of a memory it put back, of an edit it took back, and of a file whose only change
+/// was the redaction (the undo leaves it as it is).
+fn back_redacted(what: &str) -> String {
+    format!("the credentials in {what} stay [REDACTED]: a redacted secret is not restored")
 }
 
 impl JournalRecord {
@@ -108,5 +144,6 @@ fn lines_touched(change: &LineChange) -> Touched {
         file: change.file.clone(),
         before: version(&change.before),
         after: version(&change.after),
+        redacted: Sides::default(),
     }
 }

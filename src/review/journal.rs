@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) use super::entry::{DROPPED_DIR, DroppedFile};
 pub use super::entry::{
-    Entry, EntryMeta, JournalRecord, Op, ProposalRef, StrayAction, StrayChange,
+    Entry, EntryMeta, JournalRecord, Op, ProposalRef, RedactedImage, Side, StrayAction, StrayChange,
 };
 use super::error::ReviewError;
 use super::filed::{self, Decision};

@@ -151,6 +151,7 @@ mod tests {
                 file: file.into(),
                 before: left,
                 after: back,
+                redacted: Default::default(),
             },
             now,
         }

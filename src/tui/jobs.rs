@@ -14,7 +14,7 @@ use crate::content::fix::file_fixes;
 use crate::content::report::Checked;
 use crate::eval::{Case, EvalError, FolderEval};
 use crate::formats::{
-    EditorChange, FormatError, IndexPlan, Open, SavedFile, Shown, Written, not_journaled,
+    Decided, EditorChange, FormatError, IndexPlan, Open, SavedFile, Shown, Written, not_journaled,
 };
 use crate::review::{Entry, ReviewError};
 
@@ -76,12 +76,14 @@ pub enum Outcome {
     },
     /// A written change, in words; `select` is the list's key to select afterwards;
     /// `warning`, what about it needs a look (its journal entry could not be marked, it is not
-    /// yet durable); `saved`, the memory file a save wrote.
+    /// yet durable); `saved`, the memory file a save wrote; `notes`, what a person must know
+    /// about what came back (an approval's or an undo's `Decided::notes`).
     Written {
         summary: String,
         select: Option<String>,
         warning: Option<String>,
         saved: Option<SavedFile>,
+        notes: Vec<String>,
     },
     /// The fix `R` would write, to show before it does.
     Planned(Box<IndexPlan>),
@@ -213,12 +215,15 @@ impl Job {
 
     fn outcome(&self, open: &Open) -> Result<Outcome, JobError> {
         let backend = open.backend();
-        let written = |written: Written| Outcome::Written {
+        let noted = |written: Written, notes: Vec<String>| Outcome::Written {
             summary: written.summary,
             select: None,
             warning: written.warning,
             saved: None,
+            notes,
         };
+        let written = |written: Written| noted(written, Vec::new());
+        let decided = |decided: Decided| noted(decided.written, decided.notes);
         Ok(match self {
             Self::Reload => Outcome::Done,
             Self::Read { file, purpose } => match backend.file_text(file)? {
@@ -231,12 +236,12 @@ impl Job {
             },
             Self::PlanIndexFix => Outcome::Planned(Box::new(backend.plan_index_fix()?)),
             Self::IndexFix(plan) => written(backend.write_index_fix(plan)?),
-            Self::Approve { id } => written(backend.approve(id)?.written),
+            Self::Approve { id } => decided(backend.approve(id)?),
             Self::Reject { id, reason } => {
                 backend.reject(id, reason.clone())?;
                 Outcome::Done
             }
-            Self::Undo(entry) => written(backend.undo(entry)?.written),
+            Self::Undo(entry) => decided(backend.undo(entry)?),
             Self::Rebase { id } => Outcome::Rebased {
                 id: id.clone(),
                 changes: backend.rebase(id)?.join("; "),
@@ -270,6 +275,7 @@ impl Job {
                         select: changed.select,
                         warning: changed.warning,
                         saved: changed.saved,
+                        notes: Vec::new(),
                     },
                     (_, None) => Outcome::Done,
                 }

@@ -1,9 +1,11 @@
 //! What memwb keeps of a credential in its own files, on both formats: a memory that holds
 //! one goes through every change (an edit that brings it, a rename, an edit of another
 //! field, a removal, undo), and neither the journal nor anything else memwb keeps, nor `log`,
-//! ever holds it whole (docs/security.md). The proposals' side is in `review.rs`.
+//! ever holds it whole (docs/security.md); an undo that can only write a memory back with its
+//! credentials as `[REDACTED]` says so, in one wording. The proposals' side is in `review.rs`.
 
-use super::{TOKEN, add, kept_files};
+use super::{TOKEN, add, kept_files, workbench};
+use crate::common::cli::add_args;
 use crate::common::formats::{BOTH, Folder};
 
 /// Asserts that nothing memwb keeps for `folder`, nor its `log` in either shape, holds the
@@ -57,4 +59,112 @@ fn memories_holding_the_token(folder: &Folder) -> bool {
         .into_iter()
         .filter(|(path, _)| !path.starts_with(".memwb"))
         .any(|(_, bytes)| String::from_utf8_lossy(&bytes).contains(TOKEN))
+}
+
+/// The one note an undo says of a memory it writes back from a copy the journal kept redacted
+/// (docs/security.md), the same on both formats.
+fn back_redacted(name: &str) -> String {
+    format!("note: the credentials in {name} stay [REDACTED]: a redacted secret is not restored")
+}
+
+/// The `note:` lines of a command's output.
+fn notes(said: &str) -> Vec<&str> {
+    said.lines().filter(|l| l.starts_with("note: ")).collect()
+}
+
+/// A folder of `format` holding `alpha`, whose body holds the token, and `beta`, which holds
+/// none.
+fn alpha_with_the_token(format: crate::common::formats::Format) -> Folder {
+    let folder = Folder::new(format);
+    let body = format!("The CI token is {TOKEN}.");
+    folder.ok(&add_args("alpha", "what it is about", &body));
+    folder.ok(&add("beta", "Nothing secret."));
+    folder
+}
+
+/// Undoing the removal of a memory that held a credential, and undoing an edit that took one
+/// out, write back the journal's redacted text: both say it in the same note on both formats;
+/// an undo that writes back nothing redacted (the removal of a memory without one, the addition
+/// of one with one) says nothing of it.
+#[test]
+fn undoing_the_removal_or_an_edit_of_a_memory_with_a_credential_says_one_note_on_both_formats() {
+    let body = format!("The CI token is {TOKEN}.");
+    for format in BOTH {
+        let folder = alpha_with_the_token(format);
+        folder.ok(&["rm", "alpha"]);
+        let said = folder.ok(&["undo"]);
+        assert_eq!(notes(&said), [back_redacted("alpha")], "{format:?}: {said}");
+
+        folder.ok(&["set", "alpha", "--body", &body]);
+        folder.ok(&["set", "alpha", "--body", "The token is gone."]);
+        let said = folder.ok(&["undo"]);
+        assert_eq!(notes(&said), [back_redacted("alpha")], "{format:?}: {said}");
+        let back = folder.ok(&["show", "--raw", "alpha"]);
+        assert!(
+            back.contains("The CI token is [REDACTED]."),
+            "{format:?}: {back}"
+        );
+
+        folder.ok(&["rm", "beta"]);
+        let said = folder.ok(&["undo"]);
+        assert!(notes(&said).is_empty(), "{format:?}: {said}");
+        folder.ok(&add_args("gamma", "what it is about", &body));
+        let said = folder.ok(&["undo"]);
+        assert!(notes(&said).is_empty(), "{format:?}: {said}");
+    }
+}
+
+/// A change that, beside another, only redacted a memory (a consolidation that keeps `alpha`
+/// with its credential redacted and rewrites `beta`): its undo takes `beta` back and says of
+/// `alpha` what every undo says of a memory it cannot restore whole, on both formats.
+#[test]
+fn undoing_a_change_that_also_redacted_a_memory_says_the_same_note_on_both_formats() {
+    for format in BOTH {
+        let folder = alpha_with_the_token(format);
+        let plan = serde_json::json!({
+            "source_names": ["alpha", "beta"],
+            "records": [
+                {
+                    "name": "alpha",
+                    "description": "what it is about",
+                    "type": "project",
+                    "body": "The CI token is [REDACTED].",
+                },
+                {
+                    "name": "beta",
+                    "description": "what it is about",
+                    "type": "project",
+                    "body": "Beta, rewritten.",
+                },
+            ],
+        });
+        folder.ok_with(&["consolidate", "--plan", "-"], &plan.to_string());
+        let said = folder.ok(&["undo"]);
+        assert_eq!(notes(&said), [back_redacted("alpha")], "{format:?}: {said}");
+        let beta = folder.ok(&["show", "--raw", "beta"]);
+        assert!(beta.contains("Nothing secret."), "{format:?}: {beta}");
+    }
+}
+
+/// The workbench's status line says the same note after an undo from History, on both
+/// formats, as the command line's `note:` line does.
+#[test]
+fn the_workbench_says_the_note_of_an_undo_in_its_status_line_on_both_formats() {
+    for format in BOTH {
+        let folder = alpha_with_the_token(format);
+        folder.ok(&["rm", "alpha"]);
+        let mut h = workbench(&folder);
+        h.keys("H");
+        h.keys("u");
+        h.keys("y");
+        let status = h.app.status.clone().expect("status").text;
+        let note = back_redacted("alpha");
+        assert!(
+            status.starts_with("undo #3: written (added alpha)")
+                && status.ends_with(&format!("; {note}")),
+            "{format:?}: {status}"
+        );
+        let screen = h.screen();
+        assert!(screen.contains(&note), "{format:?}: {screen}");
+    }
 }

@@ -233,7 +233,7 @@ impl Backend for ClaudeBackend<'_> {
     }
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
-        Decided::or_not_journaled(self.undone(entry))
+        Decided::of_undo(entry, self.undone(entry))
     }
 
     fn copy_sources(&self) -> Result<super::CopySources, FormatError> {

@@ -98,23 +98,10 @@ impl ClaudeBackend<'_> {
     pub(super) fn undone(&self, entry: &Entry) -> Result<Decided, FormatError> {
         journal::journaled(self.folder, Vec::new(), EntryMeta::default())?;
         let (applied, undo) = journal::undo(self.folder, entry)?;
-        // Files whose only change was a redaction: the journal's images of them are the same.
-        let redacted = entry.only_redacted();
-        let not_restored = if redacted.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; the credentials redacted in {} are not restored (a redacted secret is kept nowhere)",
-                redacted.join(", ")
-            )
-        };
         Ok(Decided::new(
             undo,
             Written::with_warnings(
-                format!(
-                    "{}{not_restored}",
-                    undo_files_summary(&applied.images, &LINE_FILES)
-                ),
+                undo_files_summary(&applied.images, &LINE_FILES),
                 [applied.not_durable.as_deref().map(not_durable)],
             ),
         ))

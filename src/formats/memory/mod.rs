@@ -202,7 +202,7 @@ impl Backend for MemoryBackend<'_> {
     }
 
     fn undo(&self, entry: &Entry) -> Result<Decided, FormatError> {
-        Decided::or_not_journaled(self.undone(entry))
+        Decided::of_undo(entry, self.undone(entry))
     }
 
     fn copy_sources(&self) -> Result<super::CopySources, FormatError> {

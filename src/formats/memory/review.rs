@@ -10,7 +10,7 @@ use crate::claude::copy::Refusal;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing,
 };
-use crate::review::journal::{Entry, Journal, StrayAction};
+use crate::review::journal::{Entry, Journal};
 use crate::review::proposal;
 use crate::review::summary::undo_commit_summary;
 use crate::store::{MemorySet, Store};
@@ -104,19 +104,10 @@ impl MemoryBackend<'_> {
         if stray.is_none() || !commit.is_empty() {
             parts.push(undo_commit_summary(&commit));
         }
-        let mut decided = Decided::new(undone, written(commit, Some(parts.join("; "))));
-        let back_redacted = |file: &str, keeper: &str| {
-            format!(
-                "{file} is back with its credentials as [REDACTED]: the copy {keeper} kept was redacted, and a redacted secret is not restored"
-            )
-        };
-        if let Some(stray) = stray.filter(|s| s.redacted && s.action == StrayAction::Restored) {
-            decided.notes.push(back_redacted(&stray.file, "memwb"));
-        }
-        if let Some(dropped) = entry.dropped.as_ref().filter(|d| d.redacted) {
-            decided.notes.push(back_redacted(&dropped.file, "repair"));
-        }
-        Ok(decided)
+        Ok(Decided::new(
+            undone,
+            written(commit, Some(parts.join("; "))),
+        ))
     }
 }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::images::topic_name;
 use super::{Kind, Proposal};
-use crate::change::{Change, FileImage, Op, Touched, Version};
+use crate::change::{Change, FileImage, Op, Sides, Touched, Version};
 use crate::memory::RecordInput;
 use crate::redact::REDACTION_EVIDENCE;
 
@@ -33,6 +33,7 @@ pub(crate) fn image_touched(image: &FileImage, index: bool) -> Touched {
         file: image.file.clone(),
         before: version(&image.before),
         after: version(&image.after),
+        redacted: Sides::default(),
     }
 }
 
@@ -111,6 +112,7 @@ impl Proposal {
                 file: source.file.clone(),
                 before: Some(input_version(&source.record)),
                 after: None,
+                redacted: Sides::default(),
             })
             .collect();
         let mut written = records.iter().collect::<Vec<_>>();
@@ -130,6 +132,7 @@ impl Proposal {
             file: String::new(),
             before: None,
             after: Some(input_version(record)),
+            redacted: Sides::default(),
         }));
         touched.extend(self.files.iter().map(|image| image_touched(image, false)));
         let kind = Kind::of_touched(&touched).unwrap_or(self.kind);

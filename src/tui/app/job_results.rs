@@ -240,18 +240,26 @@ impl App {
     }
 }
 
-/// The status line of a job done: "written (what it did)", then its warning, or "done" when
-/// it wrote nothing.
+/// The status line of a job done: "written (what it did)", then its warning and its notes
+/// (as the command line's `note:` lines), or "done" when it wrote nothing.
 fn said(what: &str, outcome: &Outcome) -> String {
-    match outcome {
-        Outcome::Written {
-            summary,
-            warning: Some(warning),
-            ..
-        } => format!("{what}: written ({summary}); warning: {warning}"),
-        Outcome::Written { summary, .. } => format!("{what}: written ({summary})"),
-        _ => format!("{what}: done"),
+    let Outcome::Written {
+        summary,
+        warning,
+        notes,
+        ..
+    } = outcome
+    else {
+        return format!("{what}: done");
+    };
+    let mut said = format!("{what}: written ({summary})");
+    if let Some(warning) = warning {
+        said.push_str(&format!("; warning: {warning}"));
     }
+    for note in notes {
+        said.push_str(&format!("; note: {note}"));
+    }
+    said
 }
 
 /// How a job done is shown: as an error when what it wrote needs a look.

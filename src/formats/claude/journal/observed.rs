@@ -169,7 +169,8 @@ mod tests {
             before: Some("# Memory\n- [b](b.md)\n".into()),
             after: Some("# Memory\n- [b](b.md)\n- [a](a.md)\n".into()),
         };
-        let (files, lines) = super::super::observer::kept(&[topic.clone(), index.clone()]);
+        let super::super::observer::Kept { files, lines, .. } =
+            super::super::observer::kept(&[topic.clone(), index.clone()]);
         assert!(
             !files[0]
                 .after

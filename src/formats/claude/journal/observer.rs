@@ -7,6 +7,7 @@
 //! (`claude::write::recover`). Images keep credentials redacted, as every memwb file does
 //! (docs/audit.md): a redacted image stands for the file whose redaction it is.
 
+use std::borrow::Cow;
 use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
@@ -16,7 +17,7 @@ use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
 use crate::review::error::ReviewError;
 use crate::review::intent::{Expect, Intent};
-use crate::review::journal::{Entry, EntryMeta, Journal, Op};
+use crate::review::journal::{Entry, EntryMeta, Journal, Op, RedactedImage, Side};
 use crate::review::line_change::LineChange;
 use crate::review::marking::EntryMarking;
 use crate::review::proposal::images::topic_name;
@@ -29,14 +30,52 @@ pub fn journal_of(folder: &ClaudeFolder) -> Result<Journal, ReviewError> {
     Ok(Journal::of_claude(&ClaudeState::for_folder(folder)?))
 }
 
+/// What a journal entry keeps of a change's images.
+pub(super) struct Kept {
+    /// Topic files whole (and MEMORY.md created or deleted), credentials redacted.
+    pub files: Vec<FileImage>,
+    /// MEMORY.md (or the archive) as its changed lines when it is there before and after.
+    pub lines: Vec<LineChange>,
+    /// The images whose credentials the redaction replaced.
+    pub redacted: Vec<RedactedImage>,
+}
+
+impl Kept {
+    /// `entry` with these images (and which of them are an index).
+    pub(super) fn into_entry(self, entry: Entry) -> Entry {
+        Entry {
+            indexes: indexes_among(&self.files),
+            files: self.files,
+            lines: self.lines,
+            redacted: self.redacted,
+            ..entry
+        }
+    }
+}
+
 /// The images as a journal entry keeps them, credentials redacted: topic files whole, and the
 /// change to MEMORY.md (or the archive) as its changed lines when the file is there before and
-/// after, so that the entry does not grow with the index.
-pub(super) fn kept(images: &[FileImage]) -> (Vec<FileImage>, Vec<LineChange>) {
-    let redacted = |text: &Option<String>| text.as_deref().map(|t| redact(t).into_owned());
+/// after, so that the entry does not grow with the index; each image the redaction changed is
+/// marked, so that an undo writing it back says so.
+pub(super) fn kept(images: &[FileImage]) -> Kept {
+    let mut marks = Vec::new();
+    let mut redacted = |text: &Option<String>, file: &str, side: Side| {
+        text.as_deref().map(|t| match redact(t) {
+            Cow::Borrowed(same) => same.to_owned(),
+            Cow::Owned(clean) => {
+                marks.push(RedactedImage {
+                    file: file.to_owned(),
+                    side,
+                });
+                clean
+            }
+        })
+    };
     let (mut files, mut lines) = (Vec::new(), Vec::new());
     for image in images {
-        match (redacted(&image.before), redacted(&image.after)) {
+        let before = redacted(&image.before, &image.file, Side::Before);
+        let after = redacted(&image.after, &image.file, Side::After);
+        match (before, after) {
             (Some(before), Some(after)) if LINE_FILES.contains(&image.file.as_str()) => {
                 lines.push(LineChange::between(&image.file, &before, &after));
             }
@@ -47,12 +86,16 @@ pub(super) fn kept(images: &[FileImage]) -> (Vec<FileImage>, Vec<LineChange>) {
             }),
         }
     }
-    (files, lines)
+    Kept {
+        files,
+        lines,
+        redacted: marks,
+    }
 }
 
 /// The index files among the kept whole files (MEMORY.md or its archive created or deleted):
 /// the entry says so, for what it did to them is not what it did to a memory.
-pub(super) fn indexes_among(files: &[FileImage]) -> Vec<String> {
+fn indexes_among(files: &[FileImage]) -> Vec<String> {
     files
         .iter()
         .filter(|f| LINE_FILES.contains(&f.file.as_str()))
@@ -200,19 +243,13 @@ impl ChangeObserver for ClaudeJournalObserver {
         if let Some(deciding) = &self.deciding {
             check_as_read_in(&self.journal().create_state()?, &deciding.read_as)?;
         }
-        let (files, lines) = kept(images);
         let intent = Intent {
-            entry: Entry {
-                indexes: indexes_among(&files),
-                files,
-                lines,
-                ..Entry::new(
-                    self.journal().next_id()?,
-                    now_ms(),
-                    self.meta.op.unwrap_or_else(|| op_of(images)),
-                    &self.meta,
-                )
-            },
+            entry: kept(images).into_entry(Entry::new(
+                self.journal().next_id()?,
+                now_ms(),
+                self.meta.op.unwrap_or_else(|| op_of(images)),
+                &self.meta,
+            )),
             expect: Expect::Files,
             decision: self.deciding.as_ref().map(|d| d.decision.clone()),
         };

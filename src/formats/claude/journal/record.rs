@@ -3,7 +3,7 @@
 //! the images, committed at once; nothing is written to the folder. `log` shows it and `undo`
 //! reverts it like any other change.
 
-use super::observer::{ClaudeJournalObserver, indexes_among, journal_of, kept, op_of};
+use super::observer::{ClaudeJournalObserver, journal_of, kept, op_of};
 use crate::claude::write::{self, FileImage};
 use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::review::error::ReviewError;
@@ -23,19 +23,13 @@ pub fn record(
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     let journal = Journal::of_claude(&state);
-    let (files, lines) = kept(&images);
     let intent = Intent {
-        entry: Entry {
-            indexes: indexes_among(&files),
-            files,
-            lines,
-            ..Entry::new(
-                journal.next_id()?,
-                now_ms(),
-                meta.op.unwrap_or_else(|| op_of(&images)),
-                &meta,
-            )
-        },
+        entry: kept(&images).into_entry(Entry::new(
+            journal.next_id()?,
+            now_ms(),
+            meta.op.unwrap_or_else(|| op_of(&images)),
+            &meta,
+        )),
         expect: Expect::Files,
         decision: None,
     };

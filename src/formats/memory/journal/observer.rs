@@ -4,12 +4,11 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
+use super::records::kept_records;
 use super::took_effect::listed_files;
 use crate::review::ReviewError;
 use crate::review::intent::{Expect, Intent, manifest_change};
-use crate::review::journal::{
-    DROPPED_DIR, DroppedFile, Entry, EntryMeta, Journal, JournalRecord, Op,
-};
+use crate::review::journal::{DROPPED_DIR, DroppedFile, Entry, EntryMeta, Journal, Op, Side};
 use crate::review::marking::EntryMarking;
 use crate::review::proposal::{self as filed, Deciding};
 use crate::review::state::{StateDir, text_digest};
@@ -89,18 +88,21 @@ impl CommitObserver for JournalObserver {
     ) -> Result<(), StoreError> {
         let after_files: HashSet<&str> = after.entries.iter().map(|e| e.file.as_str()).collect();
         let before_files: HashSet<&str> = before.entries.iter().map(|e| e.file.as_str()).collect();
-        let removed: Vec<JournalRecord> = before
-            .entries
-            .iter()
-            .filter(|e| !after_files.contains(e.file.as_str()))
-            .map(JournalRecord::from)
-            .collect();
-        let written: Vec<JournalRecord> = after
-            .entries
-            .iter()
-            .filter(|e| !before_files.contains(e.file.as_str()))
-            .map(JournalRecord::from)
-            .collect();
+        let (removed, mut redacted) = kept_records(
+            before
+                .entries
+                .iter()
+                .filter(|e| !after_files.contains(e.file.as_str())),
+            Side::Before,
+        );
+        let (written, written_redacted) = kept_records(
+            after
+                .entries
+                .iter()
+                .filter(|e| !before_files.contains(e.file.as_str())),
+            Side::After,
+        );
+        redacted.extend(written_redacted);
         let op = self
             .meta
             .op
@@ -123,6 +125,7 @@ impl CommitObserver for JournalObserver {
             entry: Entry {
                 before: removed,
                 after: written,
+                redacted,
                 dropped: self
                     .dropped
                     .lock()
