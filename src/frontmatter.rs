@@ -53,8 +53,7 @@ impl Parsed {
     /// The file line (1-based) [`Parsed::trimmed_body`] starts on: what a finding's line in
     /// the body is counted from.
     pub fn trimmed_body_line(&self) -> usize {
-        let text_at = self.body.len() - self.body.trim_start_matches(LINE_BREAKS).len();
-        self.body_line + self.body[..text_at].matches('\n').count()
+        first_text_line(&self.body, self.body_line)
     }
 
     pub fn fields(&self) -> &[(String, Value)] {
@@ -92,6 +91,15 @@ impl Parsed {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     }
+}
+
+/// The file line (1-based) on which a memory's body starts, on every format: the first line
+/// of text after the frontmatter. `after` is the file's text after its closing `---` line,
+/// which is line `after_line`; the line breaks that open it (blank lines, CRLF or not) are
+/// not the body, as both formats trim them from it.
+pub(crate) fn first_text_line(after: &str, after_line: usize) -> usize {
+    let text_at = after.len() - after.trim_start_matches(LINE_BREAKS).len();
+    after_line + after[..text_at].matches('\n').count()
 }
 
 /// Splits and reads a file's text. Never fails: a problem is part of the answer.

@@ -7,22 +7,15 @@
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::TScalarStyle;
 
-use super::record::{MemoryType, Record, RecordError, check_budget};
+use super::record::{Layout, MemoryType, Record, RecordError, check_budget};
 use super::yaml_scalar::{emit_scalar, resolves_to_non_string};
+use crate::frontmatter::first_text_line;
 
 // Here rather than in record.rs, so that the codec depends on the record and not both ways.
 impl Record {
     /// The exact bytes the reference writes for this record.
     pub fn to_file_text(&self) -> String {
         serialize(self)
-    }
-
-    /// The line of the record's file (1-based) on which its body starts: the codec writes the
-    /// frontmatter, then one blank line.
-    pub(crate) fn body_line(&self) -> usize {
-        let text = self.to_file_text();
-        let header = text.len() - self.body().len() - 1;
-        text[..header].matches('\n').count() + 1
     }
 }
 
@@ -153,6 +146,12 @@ fn parse_yaml(text: &str) -> Result<Record, ParseError> {
 
     let fields = parse_frontmatter(yaml)?;
     let [name, description, kind] = fields.map(|f| f.expect("checked by parse_frontmatter"));
+    // The closing `---` is the line after the YAML's; what follows it starts on the next.
+    let after_line = count_frontmatter_lines(yaml) + 3;
+    let layout = Layout {
+        description_line: description.key_line,
+        body_line: first_text_line(rest, after_line),
+    };
     let at = |field: &Field| Some(field.line);
     let kind_value = kind
         .value
@@ -167,11 +166,12 @@ fn parse_yaml(text: &str) -> Result<Record, ParseError> {
         description.value.clone(),
         rest,
     )
+    .map(|record| record.read_as(layout))
     .map_err(|error| {
         let line = match error.field() {
             "name" => at(&name),
             "description" => at(&description),
-            "body" => Some(count_frontmatter_lines(yaml) + 3),
+            "body" => Some(after_line),
             _ => None,
         };
         ParseError::Invalid { error, line }
@@ -184,7 +184,10 @@ fn count_frontmatter_lines(yaml: &str) -> usize {
 
 struct Field {
     value: String,
+    /// The file line of the value (where an error in it is said).
     line: usize,
+    /// The file line of the key (where the value is said to be, as on every format).
+    key_line: usize,
 }
 
 /// File line of a YAML marker: the opening `---` is line 1, the YAML starts on line 2.
@@ -261,6 +264,7 @@ fn parse_frontmatter(yaml: &str) -> Result<[Option<Field>; 3], ParseError> {
         fields[slot] = Some(Field {
             value,
             line: value_line,
+            key_line: line,
         });
     }
     loop {
@@ -486,6 +490,32 @@ mod tests {
             body in "[a-z \n:#-]{1,40}",
         ) {
             agrees(&plain_file(&name, &description.concat(), kind, &body));
+        }
+    }
+
+    #[test]
+    fn a_record_read_from_a_hand_edited_file_says_the_files_lines() {
+        let text = "---\nname: a\n# by hand\ndescription: >-\n  folded\n  value\ntype: user\n---\n\r\n\r\nbody\r\nmore\r\n";
+        let record = parse(text.as_bytes()).unwrap();
+        assert_eq!((record.description_line(), record.body_line()), (4, 11));
+        // The lines are the file's, not the memory: it equals the record memwb would write.
+        let written = Record::new("a", MemoryType::User, "folded value", "body\nmore").unwrap();
+        assert_eq!(record, written);
+        assert_eq!((written.description_line(), written.body_line()), (3, 7));
+        assert_eq!(record.into_written().body_line(), 7);
+        // The file the codec writes reads at the lines it is written at, by either reader
+        // (a long description is folded over several lines).
+        let long = "word ".repeat(40);
+        for description in ["d", long.trim_end()] {
+            let record = Record::new("a", MemoryType::User, description, "b").unwrap();
+            let text = serialize(&record);
+            let line_of =
+                |prefix: &str| text.lines().position(|l| l.starts_with(prefix)).unwrap() + 1;
+            for read in [parse_yaml(&text).unwrap(), parse(text.as_bytes()).unwrap()] {
+                assert_eq!(read.description_line(), line_of("description:"), "{text:?}");
+                assert_eq!(read.body_line(), line_of("b"), "{text:?}");
+                assert_eq!(read.body_line(), record.body_line(), "{text:?}");
+            }
         }
     }
 

@@ -94,8 +94,29 @@ impl RecordError {
 ///
 /// Immutable and shared: a clone is a reference count, not a copy of the text (sets are copied
 /// on every read and transaction, and the engine's record cache hands out clones).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Record(Arc<Fields>);
+///
+/// A record read from a file also knows on which lines that file has its description and its
+/// body (a hand edit may have put them elsewhere than the codec does), so that a finding
+/// points at the file's own line. That is the file's layout, not the memory: two records are
+/// equal, and serialize alike, when their four fields are.
+#[derive(Clone)]
+pub struct Record(Arc<Fields>, Option<Layout>);
+
+/// The lines (1-based) of a record's file that hold its description (the `description:` key)
+/// and the first line of its body, as the file was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub(crate) description_line: usize,
+    pub(crate) body_line: usize,
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Record {}
 
 #[derive(PartialEq, Eq, Serialize)]
 struct Fields {
@@ -150,12 +171,15 @@ impl Record {
         if js_trim(&body).is_empty() {
             return Err(RecordError::BodyEmpty);
         }
-        let record = Self(Arc::new(Fields {
-            name,
-            kind,
-            description,
-            body,
-        }));
+        let record = Self(
+            Arc::new(Fields {
+                name,
+                kind,
+                description,
+                body,
+            }),
+            None,
+        );
         check_budget(&record.to_file_text())?;
         Ok(record)
     }
@@ -180,6 +204,34 @@ impl Record {
     }
     pub fn body(&self) -> &str {
         &self.0.body
+    }
+
+    /// The line of the record's file (1-based) that holds its description: where the file it
+    /// was read from has the `description:` key, else where the codec writes it (line 3).
+    pub(crate) fn description_line(&self) -> usize {
+        self.1.map_or(3, |layout| layout.description_line)
+    }
+
+    /// The line of the record's file (1-based) on which its body starts: where the file it was
+    /// read from has it (`frontmatter::first_text_line`, the rule of every format), else where
+    /// the codec writes it (the frontmatter, then one blank line).
+    pub(crate) fn body_line(&self) -> usize {
+        if let Some(layout) = self.1 {
+            return layout.body_line;
+        }
+        let text = self.to_file_text();
+        let header = text.len() - self.body().len() - 1;
+        text[..header].matches('\n').count() + 1
+    }
+
+    /// This record as read from a file laid out as `layout` says.
+    pub(crate) fn read_as(self, layout: Layout) -> Self {
+        Self(self.0, Some(layout))
+    }
+
+    /// This record as the codec writes it into a new file: its lines are the codec's again.
+    pub(crate) fn into_written(self) -> Self {
+        Self(self.0, None)
     }
 
     pub fn to_input(&self) -> RecordInput {

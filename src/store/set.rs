@@ -22,8 +22,8 @@ pub struct MemorySet {
 }
 
 impl StoredRecord {
-    /// The record as the read model: `position` is its place in the manifest. The codec
-    /// writes the description on line 3 and the body after the frontmatter and one blank line.
+    /// The record as the read model: `position` is its place in the manifest. The
+    /// description's and the body's lines are its file's, as it was read (`Record::body_line`).
     pub fn memory(&self, position: usize) -> Memory {
         let record = &self.record;
         Memory {
@@ -36,7 +36,7 @@ impl StoredRecord {
             extra: None,
             position: Some(position),
             unreadable: None,
-            description_line: Some(3),
+            description_line: Some(record.description_line()),
             body_line: record.body_line(),
             frontmatter: None,
             modified: None,

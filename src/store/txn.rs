@@ -222,7 +222,8 @@ impl Store {
                 Next::Adopt(e) => Ok(e),
                 Next::Write(record) => Ok(StoredRecord {
                     file: self.new_file_name(record.name()),
-                    record,
+                    // Written as the codec writes it, whatever file it was read from.
+                    record: record.into_written(),
                 }),
             })
             .collect::<Result<Vec<_>>>()?;

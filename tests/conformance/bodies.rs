@@ -92,3 +92,45 @@ fn a_body_reads_back_as_it_was_given_on_both_formats() {
         );
     }
 }
+
+/// A memory's file as a person edited it by hand: a comment and a folded description in its
+/// frontmatter, blank lines after it, CRLF line ends in the body. Both formats read it: the
+/// description is "what changed today" (its key on line 4), the body starts on line 11, the
+/// credential is on line 12 and "yesterday" on line 14.
+const HAND_EDITED: &str = "---\nname: alpha\n# edited by hand\ndescription: >-\n  what changed\n  today\ntype: project\n---\n\r\n\r\nDeploy notes.\r\nThe token is {TOKEN}.\r\n\r\nWe shipped it yesterday.\r\n";
+
+/// A finding's line is the line of the memory's file as it is on disk, on both formats: the
+/// body starts on the first line of text after the frontmatter, the description where its key
+/// is. (A `.memory` record's lines were counted from the record as memwb would write it, so
+/// a hand-edited one's findings pointed a few lines off.)
+#[test]
+fn a_finding_is_on_its_line_of_a_hand_edited_file_on_both_formats() {
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&super::add("alpha", "Deploy notes."));
+        let listed: Value = serde_json::from_str(&folder.ok(&["ls", "--json"])).expect("ls");
+        let file = listed[0]["file"].as_str().expect("alpha's file");
+        let text = HAND_EDITED.replace("{TOKEN}", super::TOKEN);
+        std::fs::write(folder.root().join(file), text).expect("edit the file by hand");
+        let out = folder.run(&["check", "--json"]);
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{format:?}: check --json: {e}: {}", super::stderr(&out)));
+        let mut lines: Vec<(String, u64)> = report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["file"].as_str().is_some_and(|f| f.ends_with(file)))
+            .filter_map(|f| Some((f["code"].as_str()?.to_owned(), f["line"].as_u64()?)))
+            .collect();
+        lines.sort();
+        assert_eq!(
+            lines,
+            [
+                ("relative-date".to_owned(), 4),
+                ("relative-date".to_owned(), 14),
+                ("secret".to_owned(), 12),
+            ],
+            "{format:?}: {report:#}"
+        );
+    }
+}

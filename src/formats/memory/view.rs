@@ -239,8 +239,7 @@ fn memory_view(inspection: &Inspection, i: usize) -> Option<MemoryView> {
                 HeadLine::field("file", &entry.file),
                 size(&record.to_file_text()),
             ];
-            // the codec writes a record's description on line 3 of its file
-            view.description_at = Some((3, 2));
+            view.description_at = Some((record.description_line(), 2));
             view.text = Some(MemoryText {
                 text: redact(record.body()).into_owned(),
                 first_line: record.body_line(),
