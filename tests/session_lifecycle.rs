@@ -8,12 +8,11 @@ use std::sync::{Arc, Mutex};
 
 use common::scripted::{Handler, Kind, Scripted, item, reply};
 use common::*;
-use memwb::review::summary::Changed;
 use memwb::review::{Origin, ReviewPlans};
 use memwb::session::{
-    AssistantMessage, CONSOLIDATION_FAILED, EXTRACTION_FAILED, FolderReading, MemoryFolder,
-    MemoryPlan, MemorySession, Message, ModelError, ModelReply, ModelRequest, PlanError,
-    PlanOutcome, PlanSink, SELECTION_FAILED, SessionOptions, ToolCall,
+    AssistantMessage, CONSOLIDATION_FAILED, Committed, EXTRACTION_FAILED, FolderReading,
+    MemoryFolder, MemoryPlan, MemorySession, Message, ModelError, ModelReply, ModelRequest,
+    PlanError, PlanOutcome, PlanSink, SELECTION_FAILED, SessionOptions, ToolCall,
 };
 use memwb::store::{FaultHook, IoHooks, IoOp, MemoryType, Record, Store, StoreOptions};
 use serde_json::{Value, json};

@@ -78,12 +78,12 @@ pub use workbench::{
 
 use std::path::{Path, PathBuf};
 
-use crate::change::{self, FileImage};
+use crate::change::FileImage;
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
-use crate::session::MemoryPlan;
+use crate::session::{Committed, MemoryPlan};
 
 /// One format's view of an open memory folder: the read side.
 pub trait Backend {
@@ -354,8 +354,9 @@ pub trait Backend {
     /// against the folder as it is under the lock: memories other writers added meanwhile are
     /// kept, a base memory that changed or vanished since the session read it fails the
     /// change, and a failure writes nothing. Answers the memories it added, changed and
-    /// removed.
-    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError>;
+    /// removed, and, when the change is in place but its journal entry or a directory sync
+    /// failed, its warning, worded as [`Written::warning`].
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<Committed, FormatError>;
 
     /// Files an agent session's plan as a proposal from `origin` instead (review mode),
     /// `evidence` shown to the reviewer; nothing in the folder changes. Answers its id.

@@ -7,8 +7,7 @@
 use std::path::Path;
 
 use super::Open;
-use crate::change::Changed;
-use crate::session::{FolderReading, MemoryFolder, MemoryPlan, PlanError};
+use crate::session::{Committed, FolderReading, MemoryFolder, MemoryPlan, PlanError};
 use crate::who::Origin;
 
 impl MemoryFolder for Open {
@@ -28,7 +27,7 @@ impl MemoryFolder for Open {
         })
     }
 
-    fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError> {
+    fn commit(&self, plan: MemoryPlan) -> Result<Committed, PlanError> {
         Ok(self.backend().commit_plan(&plan)?)
     }
 

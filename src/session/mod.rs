@@ -48,7 +48,8 @@ pub use selection::{SELECTION_FAILED, Selection, keyword_fallback, render_select
 pub use selector::Selector;
 
 pub use plan::{
-    CommitPlans, FolderReading, MemoryFolder, MemoryPlan, PlanError, PlanOutcome, PlanSink,
+    CommitPlans, Committed, FolderReading, MemoryFolder, MemoryPlan, PlanError, PlanOutcome,
+    PlanSink,
 };
 
 use crate::store::Record;

@@ -34,10 +34,24 @@ pub enum MemoryPlan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PlanOutcome {
-    /// Written: the memories it added, changed and removed, by name.
-    Committed(Changed),
+    /// Written: what it changed, and what about how it was written needs a look.
+    Committed(Committed),
     /// Filed as a proposal for a person to approve (review mode); the set is unchanged.
     Proposed { id: String },
+}
+
+/// A plan written as one change.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// The memories it added, changed and removed, by name.
+    pub changed: Changed,
+    /// The change is in place (every reader sees it), but something about it needs a look,
+    /// in the words every other change says it with (`formats::Written::warning`): "written,
+    /// but not journaled: …" (its journal entry waits as an intent the next change records),
+    /// "written, but not yet durable: …" (a directory sync after it failed), "written, but
+    /// possibly conflicting: …". Show it as a warning: the command line says
+    /// "warning: …" and exits 1 for every other change that has one.
+    pub warning: Option<String>,
 }
 
 pub type PlanError = Box<dyn StdError + Send + Sync>;
@@ -66,8 +80,9 @@ pub trait MemoryFolder: Send + Sync {
     /// Applies `plan` as one change, journaled by the format's engine: the folder is read
     /// again under its lock, so memories other writers added meanwhile are kept, and a base
     /// memory that changed or vanished since it was read fails the change with nothing
-    /// written.
-    fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError>;
+    /// written. A change that is in place is `Ok`, with its warning when something about how
+    /// it was written needs a look ([`Committed::warning`]).
+    fn commit(&self, plan: MemoryPlan) -> Result<Committed, PlanError>;
 
     /// Files `plan` as a proposal a person decides (review mode, `review::ReviewPlans`),
     /// changing nothing in the folder, and answers its id: memwb's folders file it through

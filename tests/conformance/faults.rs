@@ -345,7 +345,7 @@ fn directory_sync_once_in_place(
 /// Fails the directory sync right after a rename: the one that makes a change durable once
 /// its files are in place (after a `.memory` manifest's rename, a Claude Code file's).
 #[derive(Default)]
-struct FailSyncAfterRename {
+pub(super) struct FailSyncAfterRename {
     last: std::sync::Mutex<Option<memwb::store::IoOp>>,
 }
 

@@ -162,7 +162,7 @@ fn a_decision_written_but_not_journaled_says_what_it_did_on_both_formats() {
 }
 
 /// Fails every journal mark (the append after a commit point), as a full disk would.
-struct FailMarks;
+pub(super) struct FailMarks;
 
 impl memwb::store::FaultHook for FailMarks {
     fn before(&self, op: memwb::store::IoOp, _: &std::path::Path) -> std::io::Result<()> {

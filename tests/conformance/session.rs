@@ -12,21 +12,36 @@ use crate::common::formats::{BOTH, Folder, Format};
 use crate::common::scripted::{Kind, Scripted, item, reply};
 use memwb::claude::{ClaudeFolder, LoadLimits};
 use memwb::review::{Origin, ReviewPlans};
-use memwb::session::{CONSOLIDATION_FAILED, MemorySession, Message, PlanOutcome, SessionOptions};
-use memwb::store::{Store, StoreOptions};
+use memwb::session::{
+    CONSOLIDATION_FAILED, Committed, MemorySession, Message, PlanOutcome, SessionOptions,
+};
+use memwb::store::{FaultHook, IoHooks, Store, StoreOptions};
 use serde_json::{Value, json};
 
 /// A session on `folder` with `model` as its extractor and consolidator (no selector: the
 /// keyword fallback selects), consolidating at 3 memories.
 fn session(folder: &Folder, model: &Arc<Scripted>) -> MemorySession {
+    session_hooked(folder, model, IoHooks::default())
+}
+
+/// [`session`] with every write step passing `hooks` (a fault injected), on either format.
+fn session_hooked(folder: &Folder, model: &Arc<Scripted>, hooks: IoHooks) -> MemorySession {
     let session = match folder.format {
         Format::Memory => MemorySession::new(
-            Store::open(folder.dir.path(), StoreOptions::default()).expect("open the set"),
+            Store::open(
+                folder.dir.path(),
+                StoreOptions {
+                    hooks,
+                    ..StoreOptions::default()
+                },
+            )
+            .expect("open the set"),
         ),
         Format::Claude => MemorySession::new(
             ClaudeFolder::open(folder.dir.path(), LoadLimits::default())
                 .expect("open the folder")
-                .with_state_root(folder.state.path().to_owned()),
+                .with_state_root(folder.state.path().to_owned())
+                .with_hooks(hooks),
         ),
     };
     session
@@ -90,7 +105,11 @@ fn a_session_turn_selects_then_writes_what_it_extracted_on_both_formats() {
             .collect();
         assert_eq!(selected, ["alpha"], "{format:?}");
         let outcome = session.complete(&history());
-        let Some(PlanOutcome::Committed(changed)) = outcome else {
+        let Some(PlanOutcome::Committed(Committed {
+            changed,
+            warning: None,
+        })) = outcome
+        else {
             panic!("{format:?}: {:?}", session.last_error_detail())
         };
         assert_eq!(changed.added, ["tabs"], "{format:?}");
@@ -143,7 +162,11 @@ fn a_consolidation_replaces_its_sources_and_keeps_what_others_added_on_both_form
                 }),
         );
         let mut session = session(&folder, &model);
-        let Some(PlanOutcome::Committed(changed)) = session.complete(&history()) else {
+        let Some(PlanOutcome::Committed(Committed {
+            changed,
+            warning: None,
+        })) = session.complete(&history())
+        else {
             panic!("{format:?}: {:?}", session.last_error_detail())
         };
         assert_eq!(changed.removed, ["alpha", "beta"], "{format:?}");
@@ -280,5 +303,55 @@ fn review_mode_files_each_plan_as_a_proposal_on_both_formats() {
             "{format:?}: {}",
             index(&folder)
         );
+    }
+}
+
+/// A turn whose change is in place but whose journal mark or directory sync failed is written,
+/// and its outcome says so as every other change does, on both formats: the memory is there
+/// and `PlanOutcome::Committed` carries "written, but not journaled: …" or "written, but not
+/// yet durable: …" (the backends only logged it and answered a plain success).
+#[test]
+fn a_turn_written_but_not_journaled_or_not_durable_carries_its_warning_on_both_formats() {
+    // (what the warning starts with, the fault, its error's words)
+    type Fault = fn() -> Arc<dyn FaultHook>;
+    let faults: [(&str, Fault, &str); 2] = [
+        (
+            "written, but not journaled: ",
+            || Arc::new(super::messages::FailMarks),
+            "the disk is full",
+        ),
+        (
+            "written, but not yet durable: ",
+            || Arc::new(super::faults::FailSyncAfterRename::default()),
+            "the disk went away",
+        ),
+    ];
+    for format in BOTH {
+        for (said, fault, why) in faults {
+            let folder = Folder::new(format);
+            folder.ok(&add("alpha", "indentation rules"));
+            let model = Arc::new(
+                Scripted::default().extract(|_| reply(json!([item("tabs", "User prefers tabs")]))),
+            );
+            let mut session = session_hooked(&folder, &model, IoHooks::new(fault()));
+            let outcome = session.complete(&history());
+            let Some(PlanOutcome::Committed(Committed {
+                changed,
+                warning: Some(warning),
+            })) = outcome
+            else {
+                panic!(
+                    "{format:?} {said}: {outcome:?}, {:?}",
+                    session.last_error_detail()
+                )
+            };
+            assert_eq!(changed.added, ["tabs"], "{format:?} {said}");
+            assert!(
+                warning.starts_with(said) && warning.contains(why),
+                "{format:?}: {warning}"
+            );
+            assert_eq!(session.last_error(), None, "{format:?} {said}");
+            assert_eq!(names(&folder), ["alpha", "tabs"], "{format:?} {said}");
+        }
     }
 }

@@ -90,11 +90,15 @@ fn consolidation_replaces_only_the_named_sources() {
         json!({"source_names": ["r2", "r5"], "records": [item("r2-r5", "Merged facts")]}),
     );
     let mut session = start(&store, &model);
-    let Some(PlanOutcome::Committed(commit)) = session.complete(&history()) else {
+    let Some(PlanOutcome::Committed(Committed {
+        changed,
+        warning: None,
+    })) = session.complete(&history())
+    else {
         panic!("committed: {:?}", session.last_error_detail())
     };
-    assert_eq!(commit.removed, ["r2", "r5"]);
-    let mut added = commit.added.clone();
+    assert_eq!(changed.removed, ["r2", "r5"]);
+    let mut added = changed.added.clone();
     added.sort();
     assert_eq!(added, ["fresh", "r2-r5"]);
     assert_eq!(

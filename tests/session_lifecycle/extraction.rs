@@ -13,10 +13,14 @@ fn extraction_works_on_a_copy_and_leaves_the_callers_history_alone() {
     let mut session = start(&store, &model);
     let outcome = session.complete(&history);
     assert_eq!(history, kept);
-    let Some(PlanOutcome::Committed(commit)) = outcome else {
+    let Some(PlanOutcome::Committed(Committed {
+        changed,
+        warning: None,
+    })) = outcome
+    else {
         panic!("committed: {:?}", session.last_error_detail())
     };
-    assert_eq!(commit.added, ["tabs"]);
+    assert_eq!(changed.added, ["tabs"]);
     assert_eq!(names(&store), ["r0", "tabs"]);
     assert_eq!(
         &model.calls(Kind::Extract)[0].messages[1..=kept.len()],
@@ -203,7 +207,7 @@ impl PlanSink for Recording {
         _: &[Message],
     ) -> Result<PlanOutcome, PlanError> {
         self.0.lock().unwrap().push(plan);
-        Ok(PlanOutcome::Committed(Changed::default()))
+        Ok(PlanOutcome::Committed(Committed::default()))
     }
 }
 
@@ -276,9 +280,9 @@ impl MemoryFolder for InMemory {
             catalog: "- r0: the only one".into(),
         })
     }
-    fn commit(&self, plan: MemoryPlan) -> Result<Changed, PlanError> {
+    fn commit(&self, plan: MemoryPlan) -> Result<Committed, PlanError> {
         self.committed.lock().unwrap().push(plan);
-        Ok(Changed::default())
+        Ok(Committed::default())
     }
 }
 

@@ -33,14 +33,14 @@ use super::{
     Filed, FixPlanner, Format, FormatError, IndexFix, IndexPlan, NotAMemory, Nouns, Proposals,
     Proposing, ReadError, Reading, Replacement, StatePlace, Summary, Written,
 };
-use crate::change::{self, FileImage};
+use crate::change::FileImage;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::{ClaudeFolder, audit};
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
-use crate::session::MemoryPlan;
+use crate::session::{Committed, MemoryPlan};
 use crate::store::RecordInput;
 
 pub(crate) use open::REGISTERED;
@@ -332,7 +332,7 @@ impl Backend for ClaudeBackend<'_> {
         self.newest_in_place(memories)
     }
 
-    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError> {
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<Committed, FormatError> {
         self.commit_session_plan(plan)
     }
 

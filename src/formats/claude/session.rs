@@ -14,11 +14,11 @@ use crate::claude::ClaudeFolder;
 use crate::claude::copy::Refusal;
 use crate::formats::{Draft, FormatError, Open};
 use crate::review::{EntryMeta, Op, Origin};
-use crate::session::{MemoryFolder, MemoryPlan, Plan};
+use crate::session::{Committed, MemoryFolder, MemoryPlan, Plan};
 use crate::store::Record;
 
 impl ClaudeBackend<'_> {
-    pub(super) fn commit_session_plan(&self, plan: &MemoryPlan) -> Result<Changed, FormatError> {
+    pub(super) fn commit_session_plan(&self, plan: &MemoryPlan) -> Result<Committed, FormatError> {
         let folder = self.folder;
         let read = propose::read(folder);
         let candidates = propose::candidates(&read, &[])?;
@@ -26,7 +26,7 @@ impl ClaudeBackend<'_> {
         let (files, refused) = propose::from_plan(&read, &candidates, &as_files, Timestamp::now())?;
         refuse_any(&refused)?;
         if files.is_empty() {
-            return Ok(Changed::default());
+            return Ok(Committed::default());
         }
         // The topic files compare with the text the plan was made from; MEMORY.md's new
         // lines are derived under the lock from the index as it is then, so lines other
@@ -37,10 +37,10 @@ impl ClaudeBackend<'_> {
         };
         let result =
             journal::journaled_planned(folder, &mut || writes_for_images(folder, &files), meta);
-        if let Some(warning) = written_warning(result)? {
-            tracing::warn!(%warning, "the session's change is written");
-        }
-        Ok(changed_by(plan))
+        Ok(Committed {
+            warning: written_warning(result)?,
+            changed: changed_by(plan),
+        })
     }
 
     pub(super) fn propose_session_plan(

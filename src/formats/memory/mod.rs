@@ -43,12 +43,12 @@ use super::{
     FixPlanner, Format, FormatError, IndexFix, IndexPlan, Nouns, Proposals, Proposing, ReadError,
     Reading, Replacement, StatePlace, Summary, Written,
 };
-use crate::change::{self, FileImage};
+use crate::change::FileImage;
 use crate::finding::Finding;
 use crate::memory::Memory;
 use crate::review::journal::{Entry, Journal, Repaired};
 use crate::review::{EntryMeta, Origin, Proposal, ReviewError};
-use crate::session::MemoryPlan;
+use crate::session::{Committed, MemoryPlan};
 use crate::store::{RecordInput, Store, StoreError};
 
 /// The `.memory` contract, as `--format` takes it and JSON names it.
@@ -328,7 +328,7 @@ impl Backend for MemoryBackend<'_> {
         self.newest_in_place(memories)
     }
 
-    fn commit_plan(&self, plan: &MemoryPlan) -> Result<change::Changed, FormatError> {
+    fn commit_plan(&self, plan: &MemoryPlan) -> Result<Committed, FormatError> {
         self.commit_session_plan(plan)
     }
 

@@ -4,14 +4,15 @@
 
 use super::MemoryBackend;
 use super::journal::{NewProposal, file, journaled_op};
+use super::write::commit_warning;
 use crate::change::Changed;
-use crate::formats::{FormatError, Open};
+use crate::formats::{FormatError, Open, joined_warnings};
 use crate::review::{Op, Origin, ReviewError};
-use crate::session::{MemoryFolder, MemoryPlan, Plan};
+use crate::session::{Committed, MemoryFolder, MemoryPlan, Plan};
 use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
 
 impl MemoryBackend<'_> {
-    pub(super) fn commit_session_plan(&self, plan: &MemoryPlan) -> Result<Changed, FormatError> {
+    pub(super) fn commit_session_plan(&self, plan: &MemoryPlan) -> Result<Committed, FormatError> {
         let mut made = None;
         let mut kept = |commit: Commit| -> Result<Commit, StoreError> {
             made = Some(commit.clone());
@@ -30,15 +31,20 @@ impl MemoryBackend<'_> {
                 kept(s.apply_consolidation(&base, additions, &source_names, replacements)?)
             }),
         };
-        match (result, made) {
-            (Ok(commit), _) => Ok(changed(commit)),
-            // The change is in place; the next change records the journal's intent.
+        // A change in place is written, and says what needs a look as every change does
+        // (`journaled_written`): its journal mark failed (the next change records the
+        // journal's intent), it lost its lock, or its directory sync failed.
+        let (commit, not_journaled) = match (result, made) {
+            (Ok(commit), _) => (commit, None),
             (Err(e @ ReviewError::NotJournaled { .. }), Some(commit)) => {
-                tracing::warn!(error = %e, "the session's change is written");
-                Ok(changed(commit))
+                (commit, Some(e.to_string()))
             }
-            (Err(e), _) => Err(e.into()),
-        }
+            (Err(e), _) => return Err(e.into()),
+        };
+        Ok(Committed {
+            warning: joined_warnings([not_journaled, commit_warning(&commit)]),
+            changed: changed(commit),
+        })
     }
 
     pub(super) fn propose_session_plan(
