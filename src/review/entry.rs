@@ -100,7 +100,7 @@ impl Entry {
             lines: Vec::new(),
             indexes: Vec::new(),
             stray: meta.stray.clone(),
-            redacted: Vec::new(),
+            redacted: meta.redacted.clone(),
         }
     }
 }
@@ -167,6 +167,10 @@ pub struct EntryMeta {
     pub reason: Option<String>,
     pub undoes: Option<u64>,
     pub stray: Option<StrayChange>,
+    /// Images the caller kept redacted before the change reached the journal (a hook's stash
+    /// of a file's before image), which the journal cannot tell from text that held no
+    /// credential: marked in the entry as its own redactions are.
+    pub redacted: Vec<RedactedImage>,
 }
 
 impl EntryMeta {

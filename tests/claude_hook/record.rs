@@ -225,3 +225,59 @@ fn the_record_stash_is_redacted_and_every_state_file_is_private() {
     assert!(names.iter().any(|n| n.starts_with("journal")), "{names:?}");
     assert!(files >= 5, "{names:?}");
 }
+
+/// A change record mode journals from a before image its stash kept redacted: the entry marks
+/// that image, so undoing the change, which can only write the redacted text back, says so
+/// in the note every undo of redacted text says (docs/security.md).
+#[test]
+fn undoing_a_recorded_edit_whose_stash_was_redacted_says_the_credentials_stay_redacted() {
+    let session = Session::new();
+    let token = ["ghp_", "aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5"].concat();
+    let file = session.memory().join("user_role.md");
+    let original = format!(
+        "{}\ndeploy token {token}\n",
+        fs::read_to_string(&file).expect("read")
+    );
+    fs::write(&file, &original).expect("write");
+    let edit = json!({"file_path": file, "old_string": "deploy token", "new_string": "the deploy token", "replace_all": false});
+    let record = [("MEMWB_CLAUDE_MODE", "record")];
+    let pre = session.input("PreToolUse", "Edit", edit.clone(), "toolu_mark1");
+    assert_eq!(session.hook(&pre, &record), "");
+    fs::write(
+        &file,
+        original.replacen("deploy token", "the deploy token", 1),
+    )
+    .expect("edit");
+    let mut post = session.input("PostToolUse", "Edit", edit, "toolu_mark1");
+    post["tool_response"] = json!({"filePath": file});
+    assert_eq!(session.hook(&post, &record), "");
+    assert_eq!(session.log(), "", "{}", session.log());
+
+    let out = session.memwb(&["undo"], b"", &[]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let name = memwb::formats::claude::journal::journal_of(&session.folder())
+        .expect("journal")
+        .entries()
+        .expect("entries")
+        .first()
+        .and_then(|e| e.change().touched.first()?.before.clone()?.memory)
+        .expect("the memory the entry changed");
+    let notes: Vec<&str> = said.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(
+        notes,
+        [format!(
+            "note: the credentials in {name} stay [REDACTED]: a redacted secret is not restored"
+        )],
+        "{said}"
+    );
+    let back = fs::read_to_string(&file).expect("read");
+    assert!(
+        !back.contains(&token) && back.contains("deploy token [REDACTED]"),
+        "{back}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Where the hook meets the rest of memwb: the folder's state directory, proposals, the
 //! journal. Everything the hook writes goes through here.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,7 @@ use crate::claude::{ClaudeFolder, ClaudeState};
 use crate::formats::Open;
 use crate::fs::{IoHooks, Links, atomic_replace_private, create_private_dir_all, read_regular};
 use crate::redact::redact;
+use crate::review::journal::{RedactedImage, Side};
 use crate::review::proposal::AgentCall;
 use crate::review::{EntryMeta, Origin, Proposal, ProposalStatus};
 
@@ -66,6 +68,7 @@ pub(super) fn file_proposal(
 pub(super) fn record(
     folder: &ClaudeFolder,
     image: HookImage,
+    before_redacted: bool,
     input: &HookInput,
 ) -> Result<(), String> {
     let meta = EntryMeta {
@@ -73,6 +76,13 @@ pub(super) fn record(
             "recorded from Claude Code: {}",
             agent_call(input).describe()
         )),
+        redacted: before_redacted
+            .then(|| RedactedImage {
+                file: image.file.clone(),
+                side: Side::Before,
+            })
+            .into_iter()
+            .collect(),
         ..EntryMeta::default()
     };
     // Left out when `memwb watch --record` journaled it first.
@@ -147,6 +157,17 @@ fn filed(folder: &ClaudeFolder) -> Result<Vec<Proposal>, String> {
 struct Stash {
     file: String,
     before: Option<String>,
+    /// `before` had credentials, kept redacted: the entry it becomes marks its before image
+    /// so (a stash written before the mark has none).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    redacted: bool,
+}
+
+/// A file's before image as PreToolUse kept it (`None`: absent), and whether its credentials
+/// were redacted there.
+pub(super) struct Stashed {
+    pub(super) before: Option<String>,
+    pub(super) redacted: bool,
 }
 
 /// A stash's file name: the tool call's id, when it is a plain one.
@@ -176,9 +197,11 @@ pub(super) fn stash(
     let dir = state_dir(folder)?.join(STASH_DIR);
     create_private_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
     drop_old_stashes(&dir);
+    let before = image.before.as_deref().map(redact);
     let stash = Stash {
         file: image.file.clone(),
-        before: image.before.as_deref().map(|t| redact(t).into_owned()),
+        redacted: matches!(before, Some(Cow::Owned(_))),
+        before: before.map(Cow::into_owned),
     };
     let bytes = serde_json::to_vec(&stash).map_err(|e| e.to_string())?;
     atomic_replace_private(&dir.join(stash_name(input)?), &bytes, &IoHooks::default())
@@ -190,7 +213,7 @@ pub(super) fn take_stash(
     folder: &ClaudeFolder,
     input: &HookInput,
     file: &str,
-) -> Result<Option<Option<String>>, String> {
+) -> Result<Option<Stashed>, String> {
     let path = state_dir(folder)?.join(STASH_DIR).join(stash_name(input)?);
     let Some(bytes) = read_regular(
         &path,
@@ -204,7 +227,10 @@ pub(super) fn take_stash(
     let _ = std::fs::remove_file(&path);
     let stash: Stash =
         serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((stash.file == file).then_some(stash.before))
+    Ok((stash.file == file).then_some(Stashed {
+        before: stash.before,
+        redacted: stash.redacted,
+    }))
 }
 
 fn drop_old_stashes(dir: &std::path::Path) {

@@ -269,10 +269,10 @@ fn recorded(
     after: Option<String>,
     answer: Answer,
 ) -> Answer {
-    let before = match filing::take_stash(folder, input, file) {
-        Ok(Some(before)) => before,
+    let (before, before_redacted) = match filing::take_stash(folder, input, file) {
+        Ok(Some(stashed)) => (stashed.before, stashed.redacted),
         Ok(None) => match original_file(input) {
-            Some(before) => before,
+            Some(before) => (before, false),
             None => {
                 return answer.problem(format!(
                     "no before image of {file} (PreToolUse did not run in record mode), so the change is not journaled"
@@ -289,7 +289,7 @@ fn recorded(
         before,
         after,
     };
-    match filing::record(folder, image, input) {
+    match filing::record(folder, image, before_redacted, input) {
         Ok(()) => answer,
         Err(e) => answer.problem(format!(
             "the change to {file} is not journaled ({e}); `memwb watch --record` journals it when it runs"

@@ -41,13 +41,23 @@ pub(super) struct Kept {
 }
 
 impl Kept {
-    /// `entry` with these images (and which of them are an index).
+    /// `entry` with these images (and which of them are an index), marked redacted where the
+    /// redaction changed them or `entry` already says so (a file its caller kept redacted).
     pub(super) fn into_entry(self, entry: Entry) -> Entry {
+        let mut redacted = self.redacted;
+        for mark in entry.redacted.iter().filter(|m| {
+            let kept = |file: &str| file == m.file;
+            self.files.iter().any(|f| kept(&f.file)) || self.lines.iter().any(|l| kept(&l.file))
+        }) {
+            if !redacted.contains(mark) {
+                redacted.push(mark.clone());
+            }
+        }
         Entry {
             indexes: indexes_among(&self.files),
             files: self.files,
             lines: self.lines,
-            redacted: self.redacted,
+            redacted,
             ..entry
         }
     }

@@ -103,6 +103,8 @@ impl CommitObserver for JournalObserver {
             Side::After,
         );
         redacted.extend(written_redacted);
+        // What the caller kept redacted before the change reached the journal.
+        redacted.extend(self.meta.redacted.iter().cloned());
         let op = self
             .meta
             .op
