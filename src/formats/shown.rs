@@ -8,6 +8,8 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+#[cfg(feature = "tui")]
+use std::sync::OnceLock;
 
 use super::{IndexView, ListRow, ListView, MemoryView, Stray};
 use crate::finding::Severity;
@@ -17,9 +19,16 @@ use crate::review::{Proposal, State};
 /// A folder as the workbench shows it: a format's own reading (the `.memory` set as
 /// inspected, a Claude Code folder's topic files with their health) behind the questions the
 /// workbench asks of it ([`FolderView`], which `Shown` dereferences to). Cheap to clone: the
-/// reading is shared.
+/// reading is shared, and so is what a query chooses among, made from it at most once.
 #[derive(Debug, Clone)]
-pub struct Shown(Arc<dyn FolderView>);
+pub struct Shown {
+    reading: Arc<dyn FolderView>,
+    /// [`FolderView::corpus`], made the first time a pane or a flow asks for it: the
+    /// proposals, the eval cases and the query all choose among the same memories of one
+    /// reading, and making them costs a copy of every memory.
+    #[cfg(feature = "tui")]
+    corpus: Arc<OnceLock<(Vec<Memory>, Option<String>)>>,
+}
 
 /// What the workbench asks of a format's reading of its folder, answered by each backend in
 /// `src/formats/<name>/view.rs` over the reading it makes (`Backend::shown`, its watcher's
@@ -170,7 +179,11 @@ pub trait FolderView: std::fmt::Debug + Send + Sync + Any {
 
 impl<V: FolderView> From<Arc<V>> for Shown {
     fn from(view: Arc<V>) -> Self {
-        Self(view)
+        Self {
+            reading: view,
+            #[cfg(feature = "tui")]
+            corpus: Arc::default(),
+        }
     }
 }
 
@@ -178,7 +191,7 @@ impl std::ops::Deref for Shown {
     type Target = dyn FolderView;
 
     fn deref(&self) -> &Self::Target {
-        &*self.0
+        &*self.reading
     }
 }
 
@@ -186,14 +199,33 @@ impl Shown {
     /// The format's own reading, when it is a `V`: what a backend's own methods (and the
     /// tests, through the backend) start from.
     pub(crate) fn downcast<V: FolderView>(&self) -> Option<Arc<V>> {
-        let any: Arc<dyn Any + Send + Sync> = self.0.clone();
+        let any: Arc<dyn Any + Send + Sync> = self.reading.clone();
         any.downcast().ok()
     }
 
     /// The format's own reading, when it is a `V`, borrowed.
     pub(crate) fn downcast_ref<V: FolderView>(&self) -> Option<&V> {
-        let any: &dyn Any = &*self.0;
+        let any: &dyn Any = &*self.reading;
         any.downcast_ref()
+    }
+
+    /// The memories a query chooses among, as [`FolderView::corpus`] makes them, made once
+    /// per reading and shared by every clone of it.
+    #[cfg(feature = "tui")]
+    pub(crate) fn memories(&self) -> &[Memory] {
+        &self.shared_corpus().0
+    }
+
+    /// The catalog an agent is given, made with [`Self::memories`] (`None`: the set does
+    /// not read, so an agent selects nothing).
+    #[cfg(feature = "tui")]
+    pub(crate) fn catalog(&self) -> Option<&str> {
+        self.shared_corpus().1.as_deref()
+    }
+
+    #[cfg(feature = "tui")]
+    fn shared_corpus(&self) -> &(Vec<Memory>, Option<String>) {
+        self.corpus.get_or_init(|| self.reading.corpus())
     }
 }
 

@@ -21,7 +21,7 @@ impl App {
         }
         self.evals.due = false;
         self.evals.running = true;
-        let (memories, catalog) = self.shown.corpus();
+        let (memories, catalog) = self.query_corpus();
         let proposals = self
             .proposals
             .rows

@@ -23,7 +23,7 @@ impl App {
         self.refilter_keeping(keep.as_deref());
         self.proposals.refresh(&self.review, &self.shown);
         // A change by anyone: the cases re-run, unless they ran on these very records.
-        let ran = self.evals.ran_on(&self.shown.corpus().0);
+        let ran = self.evals.ran_on(self.shown.memories());
         if !ran {
             self.evals.due = true;
         }
@@ -120,6 +120,7 @@ impl App {
     /// What a query chooses among (the memories that read) and the catalog an agent is given
     /// (`None`: the set does not read, so an agent selects nothing).
     pub(super) fn query_corpus(&self) -> (Vec<crate::memory::Memory>, Option<String>) {
-        self.shown.corpus()
+        let catalog = self.shown.catalog().map(str::to_owned);
+        (self.shown.memories().to_vec(), catalog)
     }
 }
