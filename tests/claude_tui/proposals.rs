@@ -81,13 +81,14 @@ fn a_proposal_filed_from_outside_is_listed_shown_approved_and_undone() {
     assert!(screen.contains(&format!("new proposal: {id}")), "{screen}");
     assert!(screen.contains(&id), "{screen}");
     assert!(screen.contains("add release-train"), "{screen}");
-    // the diff of its file image, the credential redacted when it was filed
+    // the file it writes, and the memory in it whole, the credential redacted when it was filed
     assert!(
         screen.contains("project_release_train.md (new file)"),
         "{screen}"
     );
+    assert!(screen.contains("── new memory"), "{screen}");
     assert!(
-        screen.contains("+ Releases leave on the second Tuesday"),
+        screen.contains("Releases leave on the second Tuesday; token [REDACTED] stays out."),
         "{screen}"
     );
     assert!(!screen.contains(&token()), "{screen}");

@@ -22,6 +22,7 @@ mod faults;
 mod history;
 mod json_shapes;
 mod messages;
+mod proposal_detail;
 mod proposals;
 mod rebase;
 mod redaction;
@@ -46,12 +47,17 @@ fn workbench(folder: &Folder) -> Harness {
 
 /// [`workbench`] with every write step passing `hooks` (a fault injected), on either format.
 fn workbench_hooked(folder: &Folder, hooks: IoHooks) -> Harness {
+    workbench_sized(folder, hooks, (120, 40))
+}
+
+/// [`workbench_hooked`] on a screen of `width` by `height`.
+fn workbench_sized(folder: &Folder, hooks: IoHooks, (width, height): (u16, u16)) -> Harness {
     match folder.format {
         Format::Memory => Harness::open(
             folder.dir.path().to_owned(),
             None,
-            120,
-            40,
+            width,
+            height,
             StoreOptions {
                 hooks,
                 ..StoreOptions::default()
@@ -61,8 +67,8 @@ fn workbench_hooked(folder: &Folder, hooks: IoHooks) -> Harness {
             folder.dir.path(),
             folder.state.path(),
             LoadLimits::default(),
-            120,
-            40,
+            width,
+            height,
             hooks,
         ),
     }

@@ -9,6 +9,8 @@ use serde_json::Value;
 use super::images::topic_name;
 use super::{Kind, Proposal};
 use crate::change::{Change, FileImage, Op, Sides, Touched, Version};
+#[cfg(feature = "tui")]
+use crate::frontmatter;
 use crate::memory::RecordInput;
 use crate::redact::REDACTION_EVIDENCE;
 
@@ -35,6 +37,28 @@ pub(crate) fn image_touched(image: &FileImage, index: bool) -> Touched {
         after: version(&image.after),
         redacted: Sides::default(),
     }
+}
+
+/// The memory one side of a change holds, as its fields, whatever the format kept: a record's
+/// fields as [`input_version`] keeps them, or a whole file read through its frontmatter (`type`
+/// and `description` empty where it has none, its name the one the change says). What the
+/// workbench draws of a proposal and of a journal entry alike. `None`: the side holds no one
+/// memory (an index).
+#[cfg(feature = "tui")]
+pub(crate) fn version_fields(version: &Version) -> Option<RecordInput> {
+    let name = version.memory.as_ref()?;
+    // A record's fields are kept as an object with exactly its four keys, which no file whose
+    // text is a memory (frontmatter, then a body) reads as.
+    if let Ok(record) = serde_json::from_str::<RecordInput>(&version.kept) {
+        return Some(record);
+    }
+    let parsed = frontmatter::parse(&version.kept);
+    Some(RecordInput {
+        name: name.clone(),
+        kind: parsed.kind().unwrap_or_default().to_owned(),
+        description: parsed.field("description").unwrap_or_default().to_owned(),
+        body: parsed.trimmed_body().to_owned(),
+    })
 }
 
 /// A plan of records as kept, read leniently: the names of the memories it replaces and the
@@ -262,6 +286,21 @@ mod tests {
         let names: Vec<&str> = sources.iter().map(|r| r.name.as_str()).collect();
         proposal.plan = serde_json::json!({ "source_names": names, "records": records });
         proposal
+    }
+
+    #[cfg(feature = "tui")]
+    #[test]
+    fn a_memory_reads_as_the_same_fields_kept_as_a_record_or_as_its_file() {
+        let fields = record("alpha", "Use tabs.");
+        let file = "---\nname: alpha\ndescription: d\ntype: project\n---\n\nUse tabs.\n";
+        let kept = image_touched(&image("project_alpha.md", None, Some(file)), false);
+        assert_eq!(
+            version_fields(&input_version(&fields)),
+            Some(fields.clone())
+        );
+        assert_eq!(kept.after.as_ref().and_then(version_fields), Some(fields));
+        let index = image_touched(&image("MEMORY.md", None, Some("- [a](a.md)\n")), true);
+        assert_eq!(index.after.as_ref().and_then(version_fields), None);
     }
 
     #[test]

@@ -25,6 +25,8 @@ mod files;
 pub mod images;
 
 pub use crate::who::{AgentCall, Origin};
+#[cfg(feature = "tui")]
+pub(crate) use change::version_fields;
 pub(crate) use change::{image_touched, input_version};
 pub(crate) use deciding::{check_as_read, check_as_read_in, decision, pending, record_decision_in};
 pub(crate) use files::rewrite;

@@ -1,5 +1,6 @@
-//! History view: the journal, newest first, with op, who, when, the records before and after,
-//! the proposal and the reason; the selected entry in detail. `u` undoes it.
+//! History view: the journal, newest first, with op, who, when, the proposal and the reason,
+//! and what each entry did to its memories, drawn as the Proposals view draws what a proposal
+//! would do (`change_view`); the selected entry in detail. `u` undoes it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,7 +11,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
-use super::{Component, Ctx, Detail, block, diff, labelled, labelled_lines, scroll};
+use super::{Component, Ctx, Detail, block, change_view, labelled, labelled_lines, scroll};
 use crate::review::Entry;
 use crate::sanitize;
 use crate::time::format_ms;
@@ -35,6 +36,9 @@ pub struct HistoryPane {
     /// until the journal is read again: a summary reads the memory name in every file image of
     /// its entry (400 frontmatter parses for a 200-file change), too much to redo every frame.
     summaries: RefCell<HashMap<u64, String>>,
+    /// The selected entry's detail by id, made when it is first drawn and kept until the list
+    /// changes: it diffs every memory the entry wrote, too much to redo every frame.
+    drawn_detail: Option<(u64, Vec<Line<'static>>)>,
 }
 
 /// One line: what the entry did to which memories, as `memwb log` says it.
@@ -82,6 +86,7 @@ impl HistoryPane {
             .filter(|e| !filtering || self.filter.matches(&self.filter_text(e)))
             .cloned()
             .collect();
+        self.drawn_detail = None;
         match keep.and_then(|id| self.entries.iter().position(|e| e.id == id)) {
             Some(pos) => self.selected = pos,
             None => self.detail.scroll = 0,
@@ -238,7 +243,14 @@ impl HistoryPane {
         };
         let outer = block(title, false, theme);
         let lines = match self.selected_entry() {
-            Some(entry) => detail_lines(entry, &self.entries, theme),
+            Some(entry) => match &self.drawn_detail {
+                Some((id, lines)) if *id == entry.id => lines.clone(),
+                _ => {
+                    let lines = detail_lines(entry, &self.entries, theme);
+                    self.drawn_detail = Some((entry.id, lines.clone()));
+                    lines
+                }
+            },
             None => vec![Line::styled("(no entry selected)", theme.dim())],
         };
         self.detail.render(frame, area, outer, lines);
@@ -286,66 +298,17 @@ fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static
             theme,
         ));
     }
-    for (label, records, style) in [
-        ("before", &entry.before, theme.removed()),
-        ("after", &entry.after, theme.added()),
-    ] {
-        if records.is_empty() {
-            continue;
-        }
-        lines.push(Line::styled(format!("{label}:"), theme.label()));
-        for r in records {
-            lines.push(Line::from(vec![
-                Span::styled(
-                    format!(
-                        "  {} ({})",
-                        sanitize::line(&r.record.name),
-                        sanitize::line(&r.record.kind)
-                    ),
-                    style,
-                ),
-                Span::raw(format!("  {}", sanitize::line(&r.record.description))),
-                Span::styled(format!("  {}", sanitize::line(&r.file)), theme.dim()),
-            ]));
-        }
-    }
-    if let ([before], [after]) = (entry.before.as_slice(), entry.after.as_slice()) {
-        lines.push(Line::styled(
-            format!(
-                "── {} → {}",
-                sanitize::line(&before.record.name),
-                sanitize::line(&after.record.name)
-            ),
-            theme.label(),
-        ));
-        lines.extend(diff::record(Some(&before.record), &after.record, theme));
-    }
-    lines.extend(file_lines(entry, theme));
+    let around = change_view::Around {
+        now: None,
+        pending: false,
+        pointed: None,
+        whole: "memory as written, whole",
+    };
+    lines.extend(change_view::lines(&entry.change(), &around, theme));
     if !entry.changed_files() {
         lines.push(Line::styled(
             "changed no memory (nothing to undo)",
             theme.dim(),
-        ));
-    }
-    lines
-}
-
-/// The files a change touched (`+` created, `-` deleted, `~` edited), on every format.
-fn file_lines(entry: &Entry, theme: &Theme) -> Vec<Line<'static>> {
-    let change = entry.change();
-    if change.touched.is_empty() {
-        return Vec::new();
-    }
-    let mut lines = vec![Line::styled("files:", theme.label())];
-    for touched in &change.touched {
-        let (sign, style) = match (&touched.before, &touched.after) {
-            (None, _) => ('+', theme.added()),
-            (_, None) => ('-', theme.removed()),
-            _ => ('~', Style::default()),
-        };
-        lines.push(Line::styled(
-            format!("  {sign} {}", sanitize::line(&touched.file)),
-            style,
         ));
     }
     lines

@@ -2,6 +2,7 @@
 //! of the actions that concern only itself (scrolling, moving the selection, opening its input
 //! line). The app asks the focused component first and handles what it hands back.
 
+pub(crate) mod change_view;
 pub mod diff;
 pub mod findings;
 pub mod history;
@@ -9,7 +10,6 @@ pub mod index;
 pub(crate) mod list_filter;
 pub mod manifest;
 pub(crate) mod proposal_detail;
-pub(crate) mod proposal_files;
 pub mod proposals;
 pub mod query;
 pub mod record;

@@ -9,11 +9,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::list_filter::ListFilter;
-use super::proposal_detail::{compares_with_memories, detail_lines, marker};
-use super::proposal_files as files;
+use super::proposal_detail::{detail_lines, marker};
 use super::{Component, Ctx, Detail, block, labelled, scroll};
+use crate::change::Change;
 use crate::formats::Shown;
-use crate::memory::{Memory, RecordInput};
+use crate::memory::RecordInput;
 use crate::review::{Kind, Proposal, ProposalStatus, State};
 use crate::sanitize;
 use crate::tui::keymap::{Action, Scope};
@@ -24,10 +24,11 @@ use crate::tui::theme::Theme;
 pub struct Row {
     pub proposal: Proposal,
     pub state: State,
-    /// The memories its plan of records replaces, read once per reload rather than on every
-    /// frame ([`Proposal::planned_records`]; none for a proposal of file images).
-    pub(crate) sources: Vec<String>,
-    /// The records its plan writes, read the same way.
+    /// What approving it does ([`Proposal::change`]), what its detail draws: made once per
+    /// reload rather than on every frame.
+    pub(crate) change: Change,
+    /// The records its plan writes, what the editor opens, read the same way
+    /// ([`Proposal::planned_records`]; none for a proposal of file images).
     pub(crate) records: Vec<RecordInput>,
     /// "add a, b" or "replace a, b with c" ([`Proposal::summary`]).
     pub summary: String,
@@ -40,7 +41,7 @@ pub struct ProposalsPane {
     pub rows: Vec<Row>,
     /// Position in `rows`.
     pub selected: usize,
-    /// The proposed record `e` edits (an index into the plan's records).
+    /// The memory `e` edits, by its place among those the selected proposal writes.
     pub record: usize,
     offset: usize,
     height: usize,
@@ -57,9 +58,6 @@ pub struct ProposalsPane {
     pub effects: std::collections::HashMap<String, String>,
     /// `/`: only the proposals whose id, kind, state, summary or origin match are listed.
     pub filter: ListFilter,
-    /// The folder's memories as the last refresh read them, kept only when a listed proposal's
-    /// detail compares against them: read once per reading, not once per frame.
-    current: Vec<Memory>,
 }
 
 /// What the `/` filter looks at in a proposal's row.
@@ -82,11 +80,6 @@ impl ProposalsPane {
     pub fn refresh(&mut self, review: &Review, shown: &Shown) {
         let keep = self.selected_row().map(|r| r.proposal.id.clone());
         let mut checked = shown.proposal_states(&review.proposals);
-        self.current = if review.proposals.iter().any(compares_with_memories) {
-            shown.corpus().0
-        } else {
-            Vec::new()
-        };
         let mut pending: Vec<Row> = Vec::new();
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
@@ -94,13 +87,13 @@ impl ProposalsPane {
                 .remove(&proposal.id)
                 .or_else(|| review.states.get(&proposal.id).cloned())
                 .unwrap_or_else(|| unchecked(proposal));
-            let (sources, records) = proposal.planned_records();
+            let (_, records) = proposal.planned_records();
             let row = Row {
                 proposal: proposal.clone(),
                 state,
                 summary: proposal.summary(),
                 kind: proposal.change_kind(),
-                sources,
+                change: proposal.change(),
                 records,
             };
             if row.proposal.status == ProposalStatus::Pending {
@@ -139,8 +132,7 @@ impl ProposalsPane {
             self.record = 0;
         }
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
-        let records = self.proposed_records().len();
-        self.record = self.record.min(records.saturating_sub(1));
+        self.record = self.record.min(self.written().saturating_sub(1));
     }
 
     /// The pending proposals an approval or a rejection is for: the marked ones, else the
@@ -172,6 +164,20 @@ impl ProposalsPane {
             .map_or(&[], |r| &r.records)
     }
 
+    /// How many memories the selected proposal writes, among which `record` points at the
+    /// one `e` edits (none when its state says its plan is invalid), on every format.
+    fn written(&self) -> usize {
+        self.selected_row()
+            .filter(|r| r.state.why_plan_invalid().is_none())
+            .map_or(0, |r| {
+                r.change
+                    .touched
+                    .iter()
+                    .filter(|t| t.after.is_some())
+                    .count()
+            })
+    }
+
     pub fn pending(&self) -> usize {
         self.rows
             .iter()
@@ -185,7 +191,7 @@ impl ProposalsPane {
                 self.detail.page(action);
             }
             Action::Left | Action::Right => {
-                let count = self.proposed_records().len();
+                let count = self.written();
                 if count > 0 {
                     self.record = if action == Action::Right {
                         (self.record + 1).min(count - 1)
@@ -281,8 +287,7 @@ impl Component for ProposalsPane {
     fn render(&mut self, frame: &mut Frame, area: Rect, ctx: &Ctx<'_>) {
         let [list, detail] = crate::tui::layout::split_view(area, self.rows.len());
         let detail = (!ctx.editing).then_some(detail);
-        let readable = ctx.shown.is_readable();
-        self.draw(frame, list, detail, readable, ctx.review, ctx.theme);
+        self.draw(frame, list, detail, ctx.shown, ctx.review, ctx.theme);
     }
 }
 
@@ -292,7 +297,7 @@ impl ProposalsPane {
         frame: &mut Frame,
         list: Rect,
         detail: Option<Rect>,
-        readable: bool,
+        shown: &Shown,
         review: &Review,
         theme: &Theme,
     ) {
@@ -364,8 +369,10 @@ impl ProposalsPane {
         let outer = block(title, false, theme);
         let lines = match self.selected_row() {
             Some(row) => {
-                let mut lines = detail_lines(row, self.record, &self.current, readable, theme);
-                if let Some(undone) = files::undone_by(&row.proposal, review) {
+                // What the folder holds now: made once per reading, whichever pane asks first.
+                let current = shown.memories();
+                let mut lines = detail_lines(row, self.record, current, shown.is_readable(), theme);
+                if let Some(undone) = undone_by(&row.proposal, review) {
                     lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
                 }
                 if let Some(effect) = self.effects.get(&row.proposal.id) {
@@ -377,6 +384,18 @@ impl ProposalsPane {
         };
         self.detail.render(frame, area, outer, lines);
     }
+}
+
+/// "undone by #7" when the journal entry that applied this proposal was undone.
+fn undone_by(proposal: &Proposal, review: &Review) -> Option<String> {
+    let applied = proposal.journal_entry?;
+    let undos: Vec<String> = review
+        .journal
+        .iter()
+        .filter(|e| e.undoes == Some(applied))
+        .map(|e| format!("#{}", e.id))
+        .collect();
+    (!undos.is_empty()).then(|| format!("undone by {}", undos.join(", ")))
 }
 
 /// A proposal's state when neither the reading nor the loader told it (the proposals of
