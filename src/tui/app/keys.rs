@@ -14,11 +14,7 @@ impl App {
         let proposal = self.proposals.selected_row().map(|row| ProposalFacts {
             pending: row.proposal.status == ProposalStatus::Pending,
             stale: matches!(row.state, State::Stale(_)),
-            writes: if row.proposal.files.is_empty() {
-                !self.proposals.proposed_records().is_empty()
-            } else {
-                row.proposal.files.iter().any(|f| f.after.is_some())
-            },
+            writes: self.proposals.written() > 0,
         });
         let finding = self.findings.selected_finding().map(|checked| {
             // The marks hold the files of the set's memories with findings, on every format.

@@ -165,8 +165,9 @@ impl ProposalsPane {
     }
 
     /// How many memories the selected proposal writes, among which `record` points at the
-    /// one `e` edits (none when its state says its plan is invalid), on every format.
-    fn written(&self) -> usize {
+    /// one `e` edits (none when its state says its plan is invalid), on every format: read
+    /// from its change, whatever its format kept.
+    pub(crate) fn written(&self) -> usize {
         self.selected_row()
             .filter(|r| r.state.why_plan_invalid().is_none())
             .map_or(0, |r| {
