@@ -272,6 +272,7 @@ pub fn apply_planned(
     if outcome.is_ok() {
         // After every rename: a plain write into a file between its compare and its rename.
         let raced = compared.written_since(&images, root.path());
+        compared.release();
         if let Some((file, theirs)) = raced.first() {
             if put_back_raced(&root, &images, &raced)
                 && let Some(observer) = observer
