@@ -58,6 +58,11 @@ pub struct ProposalsPane {
     pub effects: std::collections::HashMap<String, String>,
     /// `/`: only the proposals whose id, kind, state, summary or origin match are listed.
     pub filter: ListFilter,
+    /// The selected proposal's detail, by its id and the memory `record` points at, made when
+    /// it is first drawn and kept until the next refresh (what it is drawn from, the reading
+    /// and the proposals, changes only then): it diffs every memory the proposal writes, too
+    /// much to redo every frame.
+    drawn_detail: Option<(String, usize, Vec<Line<'static>>)>,
 }
 
 /// What the `/` filter looks at in a proposal's row.
@@ -80,6 +85,7 @@ impl ProposalsPane {
     pub fn refresh(&mut self, review: &Review, shown: &Shown) {
         let keep = self.selected_row().map(|r| r.proposal.id.clone());
         let mut checked = shown.proposal_states(&review.proposals);
+        self.drawn_detail = None;
         let mut pending: Vec<Row> = Vec::new();
         let mut decided: Vec<Row> = Vec::new();
         for proposal in &review.proposals {
@@ -368,11 +374,25 @@ impl ProposalsPane {
             None => " Proposal ".into(),
         };
         let outer = block(title, false, theme);
-        let lines = match self.selected_row() {
+        let lines = match self.rows.get(self.selected) {
             Some(row) => {
-                // What the folder holds now: made once per reading, whichever pane asks first.
-                let current = shown.memories();
-                let mut lines = detail_lines(row, self.record, current, shown.is_readable(), theme);
+                let mut lines = match &self.drawn_detail {
+                    Some((id, record, lines))
+                        if *id == row.proposal.id && *record == self.record =>
+                    {
+                        lines.clone()
+                    }
+                    _ => {
+                        // What the folder holds now: made once per reading, whichever pane
+                        // asks first.
+                        let current = shown.memories();
+                        let readable = shown.is_readable();
+                        let lines = detail_lines(row, self.record, current, readable, theme);
+                        let key = row.proposal.id.clone();
+                        self.drawn_detail = Some((key, self.record, lines.clone()));
+                        lines
+                    }
+                };
                 if let Some(undone) = undone_by(&row.proposal, review) {
                     lines.insert(1, labelled("undone", &undone, theme.warning(), theme));
                 }
