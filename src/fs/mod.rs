@@ -432,12 +432,15 @@ pub(crate) fn read_capped(reader: impl io::Read, max: usize, path: &Path) -> Res
 }
 
 /// [`read_capped`] of a file whose `fstat` gave `expected` bytes: the buffer is sized for
-/// them (and one more, to see the end) up front, so a file is read in one `read` call plus
-/// the one that returns 0, not in the doubling reads `read_to_end` probes an empty buffer
-/// with (four or more calls per record file, most of a cold load's cost). The cap still
-/// holds whatever the size said: a file that grew is read up to `max + 1` bytes and refused.
+/// them and one more up front, so a file is read in one `read` call, not in the doubling reads
+/// `read_to_end` probes an empty buffer with (four or more calls per record file, most of a
+/// cold load's cost). A call that returns exactly `expected` bytes, one fewer than asked for,
+/// has met the end of the file at the size its `fstat` gave, so the call that would return 0
+/// is not made; any other count (the file grew or shrank since) reads on to the end as
+/// before. The cap still holds whatever the size said: a file that grew is read up to
+/// `max + 1` bytes and refused.
 pub(crate) fn read_capped_sized(
-    reader: impl io::Read,
+    mut reader: impl io::Read,
     expected: u64,
     max: usize,
     path: &Path,
@@ -449,8 +452,23 @@ pub(crate) fn read_capped_sized(
     const MAX_PRESIZE: u64 = 16 * 1024 * 1024;
     let capacity = usize::try_from(expected.min(limit).min(MAX_PRESIZE)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity.saturating_add(1));
+    if capacity > 0 && capacity <= max && u64::try_from(capacity) == Ok(expected) {
+        bytes.resize(capacity + 1, 0);
+        let read = loop {
+            match reader.read(&mut bytes) {
+                Ok(read) => break read,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_err("read", path)(e)),
+            }
+        };
+        bytes.truncate(read);
+        if read == capacity {
+            return Ok(bytes);
+        }
+    }
+    let read_so_far = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
     reader
-        .take(limit)
+        .take(limit.saturating_sub(read_so_far))
         .read_to_end(&mut bytes)
         .map_err(io_err("read", path))?;
     if bytes.len() > max {

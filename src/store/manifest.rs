@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::record::is_windows_device_name;
+use super::record::{is_slug, is_windows_device_name};
 
 pub(crate) const MANIFEST_FILE: &str = "manifest.json";
 
@@ -27,16 +27,8 @@ pub enum ManifestError {
 
 /// `^[a-z0-9]+(-[a-z0-9]+)*\.md$`, and the stem is not a Windows device name.
 pub(crate) fn is_safe_file_name(name: &str) -> bool {
-    name.strip_suffix(".md").is_some_and(|stem| {
-        !stem.is_empty()
-            && stem.split('-').all(|part| {
-                !part.is_empty()
-                    && part
-                        .bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-            })
-            && !is_windows_device_name(stem)
-    })
+    name.strip_suffix(".md")
+        .is_some_and(|stem| is_slug(stem) && !is_windows_device_name(stem))
 }
 
 /// Parses manifest bytes strictly; any violation rejects the whole manifest.

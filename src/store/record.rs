@@ -153,8 +153,26 @@ impl Record {
         description: impl Into<String>,
         body: impl AsRef<str>,
     ) -> Result<Self, RecordError> {
-        let name = name.into();
-        let description = description.into();
+        let record = Self::without_budget_check(
+            name.into(),
+            kind,
+            description.into(),
+            normalize_body(body.as_ref()),
+        )?;
+        check_budget(&record.to_file_text())?;
+        Ok(record)
+    }
+
+    /// Every rule of [`Record::new`] but the budget of the serialized file, on a body already
+    /// normalized: for the codec's reading of a file that is byte for byte this record's own
+    /// text, whose budget it has checked on those very bytes (and the serialization is then
+    /// not built a second time).
+    pub(crate) fn without_budget_check(
+        name: String,
+        kind: MemoryType,
+        description: String,
+        body: String,
+    ) -> Result<Self, RecordError> {
         if !is_safe_slug(&name) {
             return Err(RecordError::Name(name));
         }
@@ -167,11 +185,10 @@ impl Record {
         if description.contains(['\n', '\r']) {
             return Err(RecordError::DescriptionMultiline);
         }
-        let body = normalize_body(body.as_ref());
         if js_trim(&body).is_empty() {
             return Err(RecordError::BodyEmpty);
         }
-        let record = Self(
+        Ok(Self(
             Arc::new(Fields {
                 name,
                 kind,
@@ -179,9 +196,7 @@ impl Record {
                 body,
             }),
             None,
-        );
-        check_budget(&record.to_file_text())?;
-        Ok(record)
+        ))
     }
 
     /// Validates untyped input; the type string is checked like every other field.
@@ -246,14 +261,25 @@ impl Record {
 
 /// `^[a-z0-9]+(-[a-z0-9]+)*$` and not a Windows device name.
 pub fn is_safe_slug(name: &str) -> bool {
-    let well_formed = !name.is_empty()
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        });
-    well_formed && !is_windows_device_name(name)
+    is_slug(name) && !is_windows_device_name(name)
+}
+
+/// `^[a-z0-9]+(-[a-z0-9]+)*$`, in one pass over the bytes: every record name and every
+/// manifest entry of a load is checked with it.
+pub(crate) fn is_slug(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    let mut after_dash = false;
+    first != b'-'
+        && last != b'-'
+        && bytes.iter().all(|&b| {
+            let dash = b == b'-';
+            let fits = b.is_ascii_lowercase() || b.is_ascii_digit() || (dash && !after_dash);
+            after_dash = dash;
+            fits
+        })
 }
 
 pub(crate) fn is_windows_device_name(stem: &str) -> bool {
@@ -364,6 +390,40 @@ mod tests {
             "under_score",
         ] {
             assert!(!is_safe_slug(bad), "{bad}");
+        }
+    }
+
+    /// The regular expression's reading, literally: split on `-`, every part non-empty and
+    /// made of `[a-z0-9]`.
+    fn is_slug_by_splitting(text: &str) -> bool {
+        !text.is_empty()
+            && text.split('-').all(|part| {
+                !part.is_empty()
+                    && part
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            })
+    }
+
+    #[test]
+    fn the_one_pass_slug_check_agrees_with_splitting_on_every_short_mix() {
+        // Every string of up to 5 characters over a lowercase letter, a digit, the dash, and
+        // three that no slug holds (upper case, a dot, a non-ASCII letter).
+        let alphabet = ['a', '7', '-', 'A', '.', '\u{e9}'];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..5 {
+            last = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        assert!(texts.len() > 9000);
+        let slugs = texts.iter().filter(|t| is_slug(t)).count();
+        assert!(slugs > 100, "{slugs}");
+        for text in &texts {
+            assert_eq!(is_slug(text), is_slug_by_splitting(text), "{text:?}");
         }
     }
 

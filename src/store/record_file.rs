@@ -279,7 +279,27 @@ mod tests {
         };
         let read = read_capped_sized(&mut reader, 300, 4096, Path::new("r.md")).expect("read");
         assert_eq!(read, text);
+        assert_eq!(
+            reader.calls, 1,
+            "the bytes, and one fewer than asked for: the end"
+        );
+        // A file that shrank since its fstat is read to its end, as it is now.
+        let shrunk = vec![b'x'; 200];
+        let mut reader = Counting {
+            bytes: &shrunk,
+            calls: 0,
+        };
+        let read = read_capped_sized(&mut reader, 300, 4096, Path::new("r.md")).expect("read");
+        assert_eq!(read, shrunk);
         assert_eq!(reader.calls, 2, "the bytes, then the end");
+        // One that grew by less than the cap is read whole.
+        let grown = vec![b'x'; 1000];
+        let mut reader = Counting {
+            bytes: &grown,
+            calls: 0,
+        };
+        let read = read_capped_sized(&mut reader, 300, 4096, Path::new("r.md")).expect("read");
+        assert_eq!(read, grown);
         // A file that grew since its fstat is still refused past the cap.
         let grown = vec![b'x'; 5000];
         let mut reader = Counting {

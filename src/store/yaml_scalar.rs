@@ -6,6 +6,12 @@
 const LINE_WIDTH: usize = 80;
 const MIN_CONTENT_WIDTH: usize = 20;
 const VALUE_INDENT: &str = "  ";
+/// The longest text, in UTF-16 code units, that `fold_lines` never folds (its `endStep`).
+const FOLD_FREE_UNITS: usize = max(1 + MIN_CONTENT_WIDTH, 1 + LINE_WIDTH - VALUE_INDENT.len());
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
 
 /// The text after `key: ` for `value`, where the key and colon take `key_width` columns.
 /// Values never contain line breaks (record validation forbids them in every field written).
@@ -19,6 +25,21 @@ pub(crate) fn emit_scalar(value: &str, key_width: usize) -> String {
         return quoted(value, indent_at_start);
     }
     fold_lines(value, FoldMode::Flow, indent_at_start)
+}
+
+/// Whether [`emit_scalar`] writes `value` as it is (plain, on one line): what a record file
+/// holds verbatim after `key: ` when memwb or the reference wrote it. Decided without building
+/// the text when the value is too short to fold (every value of a usual record), by
+/// [`emit_scalar`] itself otherwise. `value` has no line break, as for [`emit_scalar`].
+pub(crate) fn emits_unchanged(value: &str, key_width: usize) -> bool {
+    // A value of at most this many bytes is never folded (see `fold_lines`).
+    if value.len() > FOLD_FREE_UNITS {
+        return emit_scalar(value, key_width) == value;
+    }
+    !value.chars().any(is_forcing_control)
+        && !value.is_empty()
+        && !plain_would_misread(value)
+        && resolves_to_non_string(value).is_none()
 }
 
 /// What the YAML 1.2 core schema makes of a plain scalar when it is not a string.
@@ -159,9 +180,14 @@ enum FoldMode {
 
 /// `foldFlowLines` with `lineWidth` 80, `minContentWidth` 20 and a two-space indent.
 fn fold_lines(text: &str, mode: FoldMode, indent_at_start: usize) -> String {
+    // UTF-16 code units never outnumber UTF-8 bytes: a text this short is never folded, and
+    // its units need not be counted (every value of a usual record, on every write).
+    if text.len() <= FOLD_FREE_UNITS {
+        return text.to_owned();
+    }
     let units: Vec<u16> = text.encode_utf16().collect();
     let indent_len = VALUE_INDENT.len();
-    let end_step = (1 + MIN_CONTENT_WIDTH).max(1 + LINE_WIDTH - indent_len);
+    let end_step = FOLD_FREE_UNITS;
     if units.len() <= end_step {
         return text.to_owned();
     }
