@@ -125,3 +125,73 @@ fn a_merge_and_an_extraction_read_alike_in_the_proposals_detail_on_both_formats(
         );
     }
 }
+
+const REPLACE_ALPHA: &str = r#"{"source_names":["alpha"],"records":[{"name":"alpha","type":"project","description":"what it is about","body":"Alpha, as proposed."}]}"#;
+
+/// The lines of a detail from its "as proposed → now" heading to the next line that is not
+/// the diff's (what the proposal does: "replaces …").
+fn as_proposed_against_now(detail: &[String]) -> Vec<String> {
+    detail
+        .iter()
+        .skip_while(|l| !l.ends_with(": as proposed → now"))
+        .take_while(|l| !l.starts_with("replaces"))
+        .cloned()
+        .collect()
+}
+
+/// A proposal whose source is changed outside the workbench after it was filed turns stale on
+/// reload, and its detail shows that source as the proposal read it against the memory as it
+/// is now, word by word, in the same lines on both formats (whatever each kept of the source:
+/// a record's fields, a whole file); while it is ready there is no such diff.
+#[test]
+fn a_stale_proposal_shows_its_changed_source_as_proposed_against_now_on_both_formats() {
+    let mut drawn = Vec::new();
+    for format in BOTH {
+        let folder = Folder::new(format);
+        folder.ok(&add("alpha", "Alpha's body."));
+        folder.ok(&add("beta", "Beta's body."));
+        let id = folder
+            .ok_with(&["propose", "import", "-"], REPLACE_ALPHA)
+            .trim()
+            .to_owned();
+        let mut h = workbench_sized(&folder, IoHooks::default(), (120, 60));
+        h.keys("p");
+        select(&mut h, &id);
+        let screen = h.screen();
+        let ready = detail(&screen, &id);
+        assert!(
+            as_proposed_against_now(&ready).is_empty() && !screen.contains("⚠ stale"),
+            "{format:?}: a ready proposal has no source that moved on: {screen}"
+        );
+
+        folder.ok(&["set", "alpha", "--body", "Alpha, edited meanwhile."]);
+        h.ctrl('r');
+        select(&mut h, &id);
+        let screen = h.screen();
+        let stale = detail(&screen, &id);
+        assert!(
+            stale
+                .iter()
+                .any(|l| l == "⚠ stale     \"alpha\" was changed since it was proposed"),
+            "{format:?}: {screen}"
+        );
+        let diff = as_proposed_against_now(&stale);
+        assert_eq!(
+            diff.first().map(String::as_str),
+            Some("── source alpha: as proposed → now"),
+            "{format:?}: {screen}"
+        );
+        assert!(
+            diff.iter()
+                .any(|l| l == "[-Alpha's-]{+Alpha, edited+} [-body.-]{+meanwhile.+}"),
+            "{format:?}: the outside edit is shown: {screen}"
+        );
+        drawn.push((format, diff, screen));
+    }
+    let (memory, claude) = (&drawn[0], &drawn[1]);
+    assert_eq!(
+        memory.1, claude.1,
+        "{:?} and {:?} differ:\n{}\n{}",
+        memory.0, claude.0, memory.2, claude.2
+    );
+}

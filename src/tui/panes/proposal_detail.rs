@@ -9,8 +9,10 @@ use ratatui::text::{Line, Span};
 
 use super::proposals::Row;
 use super::{change_view, diff, labelled, labelled_lines};
+use crate::change::{Change, Touched};
 use crate::memory::{Memory, RecordInput};
 use crate::redact::records::redact_input;
+use crate::review::proposal::version_fields;
 use crate::review::{ProposalStatus, State};
 use crate::sanitize;
 use crate::tui::keymap::{Action, Scope};
@@ -40,9 +42,41 @@ fn heading(text: String, theme: &Theme) -> Line<'static> {
     Line::styled(format!("── {text}"), theme.label())
 }
 
-/// The first memory named `name` as the folder holds it now.
-fn named<'a>(current: &'a [Memory], name: &str) -> Option<&'a Memory> {
-    current.iter().find(|memory| memory.name == name)
+/// The memory a proposal read as the folder holds it now: the one still in its file, else
+/// the one of its name (a format may write a changed memory into a new file). One that
+/// cannot be read is left out: the stale lines say so, and a diff against nothing misleads.
+fn as_now<'a>(current: &'a [Memory], touched: &Touched, name: &str) -> Option<&'a Memory> {
+    let readable = || current.iter().filter(|memory| memory.unreadable.is_none());
+    readable()
+        .find(|memory| !touched.file.is_empty() && memory.file == touched.file)
+        .or_else(|| readable().find(|memory| memory.name == name))
+}
+
+/// How each memory the proposal read differs from that memory as it is now, whatever its
+/// format kept of it (a record's fields, a whole file): a heading and the diff for each that
+/// moved on (the stale lines above say which changed or vanished). The stored copy is
+/// redacted, so a memory that differs from it only by its credentials is no change.
+fn moved_on(change: &Change, current: &[Memory], theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for touched in &change.touched {
+        let Some(proposed) = touched.before.as_ref().and_then(version_fields) else {
+            continue;
+        };
+        let Some(now) = as_now(current, touched, &proposed.name).map(as_input) else {
+            continue;
+        };
+        if redact_input(&now) != redact_input(&proposed) {
+            lines.push(heading(
+                format!(
+                    "source {}: as proposed → now",
+                    sanitize::line(&proposed.name)
+                ),
+                theme,
+            ));
+            lines.extend(diff::record(Some(&proposed), &now, theme));
+        }
+    }
+    lines
 }
 
 /// The diff of one proposal.
@@ -119,25 +153,8 @@ pub(super) fn detail_lines(
     if let Some(evidence) = &p.evidence {
         lines.extend(labelled_lines("evidence", evidence, theme.dim(), theme));
     }
-    // How the changed sources differ: the version the proposal read against the current one
-    // (the stale lines above already say which changed or vanished).
     if p.status == ProposalStatus::Pending {
-        for base in &p.base {
-            let Some(now) = named(current, &base.record.name).map(as_input) else {
-                continue;
-            };
-            // The stored copy is redacted: the same record with its credentials is no change.
-            if redact_input(&now) != redact_input(&base.record) {
-                lines.push(heading(
-                    format!(
-                        "source {}: as proposed → now",
-                        sanitize::line(&base.record.name)
-                    ),
-                    theme,
-                ));
-                lines.extend(diff::record(Some(&base.record), &now, theme));
-            }
-        }
+        lines.extend(moved_on(&row.change, current, theme));
     }
     let invalid = row.state.why_plan_invalid().or_else(|| {
         row.change
