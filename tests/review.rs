@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use common::{names, open, record, workspace};
 use memwb::formats::memory::journal::{NewProposal, file as file_proposal};
-use memwb::formats::memory::journal::{approve, edit_records, journaled, reject, undo};
+use memwb::formats::memory::journal::{approve, journaled, reject, undo};
 use memwb::review::journal::JournalRecord;
 use memwb::review::proposal;
 use memwb::review::{EntryMeta, Journal, Op, Origin, ProposalStatus, ReviewError, State};

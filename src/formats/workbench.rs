@@ -4,7 +4,7 @@
 //! opened (docs/architecture.md, "Workbench").
 
 use super::FormatError;
-use crate::change::FileImage;
+use crate::change::Touched;
 use crate::memory::RecordInput;
 use crate::review::proposal::images::topic_name;
 use crate::review::proposal::{Corrupt, Proposal, State};
@@ -88,11 +88,15 @@ pub trait EditorRules: Sync {
 /// it.
 #[derive(Debug, Clone)]
 pub enum EditorChange {
-    /// Replaces a pending proposal's memories (a reviewer's edit), based on those it opened.
-    EditProposalRecords {
+    /// Saves a reviewer's edit of a memory a pending proposal writes into the proposal,
+    /// nothing applied: `fields` in place of what its change writes at `at` (kept as the
+    /// format keeps it: its other fields and bytes stay), refused when the proposal's change
+    /// is no longer `opened` ([`Proposal::change`]'s `touched` when the editor opened it).
+    EditProposal {
         id: String,
-        opened: Vec<RecordInput>,
-        records: Vec<RecordInput>,
+        opened: Vec<Touched>,
+        at: usize,
+        fields: Fields,
     },
     /// Lists a file of the folder outside the set into the set as it is, if it still holds
     /// `seen`.
@@ -125,13 +129,6 @@ pub enum EditorChange {
     },
     /// Deletes the memory file `file` (whose text was `base`) and its index lines.
     RemoveFile { file: String, base: String },
-    /// Saves a reviewer's edit of what a pending proposal writes into `file`.
-    EditProposalFile {
-        id: String,
-        opened: Vec<FileImage>,
-        file: String,
-        after: String,
-    },
 }
 
 /// What an editor's change did: in words (`None`: nothing was written), the list's key of
@@ -176,9 +173,7 @@ impl EditorChange {
     /// b", "delete a", "adopt f.md").
     pub fn describe(&self) -> String {
         match self {
-            Self::EditProposalRecords { id, .. } | Self::EditProposalFile { id, .. } => {
-                format!("edit proposal {id}")
-            }
+            Self::EditProposal { id, .. } => format!("edit proposal {id}"),
             Self::Adopt { file, .. } => format!("adopt {file}"),
             Self::RemoveStray { file, .. } => format!("delete {file}"),
             Self::Repair { file, .. } => format!("repair {file}"),
@@ -205,7 +200,7 @@ impl EditorChange {
     /// The change's kind, for a refusal.
     fn kind(&self) -> &'static str {
         match self {
-            Self::EditProposalRecords { .. } => "edit a proposal's records",
+            Self::EditProposal { .. } => "edit a proposal",
             Self::Adopt { .. } => "adopt a file",
             Self::RemoveStray { .. } => "delete a file outside the set",
             Self::Repair { .. } => "repair an entry",
@@ -213,7 +208,6 @@ impl EditorChange {
             Self::SaveFields { .. } => "save a memory's fields",
             Self::ReplaceText { .. } => "replace a file's text",
             Self::RemoveFile { .. } => "delete a memory",
-            Self::EditProposalFile { .. } => "edit a proposal's file",
         }
     }
 }

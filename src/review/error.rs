@@ -32,6 +32,10 @@ pub enum ReviewError {
     ProposalStale { id: String, detail: String },
     #[error("proposal {id} was edited by someone else since it was opened; reopen it")]
     ProposalEdited { id: String },
+    /// A reviewer's edit of a place in a proposal's change that writes no memory the
+    /// proposal lets a reviewer change (a memory it only removes).
+    #[error("proposal {id} writes no memory there to edit; it is unchanged")]
+    NothingToEdit { id: String },
     /// A plan that does not parse: a tampered proposal file, or an edit that left no records.
     #[error("proposal {id} has an invalid plan: {rule}; nothing was applied")]
     PlanInvalid { id: String, rule: String },

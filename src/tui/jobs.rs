@@ -265,11 +265,9 @@ impl Job {
                     Err(error) => return not_journaled(&error).map(written).ok_or(error.into()),
                 };
                 match (change, changed.summary) {
-                    (
-                        EditorChange::EditProposalRecords { id, .. }
-                        | EditorChange::EditProposalFile { id, .. },
-                        _,
-                    ) => Outcome::ProposalEdited { id: id.clone() },
+                    (EditorChange::EditProposal { id, .. }, _) => {
+                        Outcome::ProposalEdited { id: id.clone() }
+                    }
                     (_, Some(summary)) => Outcome::Written {
                         summary,
                         select: changed.select,
@@ -439,34 +437,22 @@ mod tests {
 
     #[test]
     fn a_change_another_formats_editor_makes_is_refused_and_writes_nothing() {
-        // A proposal's records are a .memory editor's change: a topic folder refuses them.
+        // Adopting a file into the manifest is a .memory editor's change: a topic folder,
+        // which has no manifest, refuses it.
         let (_dir, open) = folder_of_one_topic();
         let before = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
-        let edit = Job::from(EditorChange::EditProposalRecords {
-            id: "p1".into(),
-            opened: Vec::new(),
-            records: vec![record("three", "third").to_input()],
+        let adopt = Job::from(EditorChange::Adopt {
+            file: "three.md".into(),
+            seen: b"---\nname: three\n---\n".to_vec(),
         });
-        let error = edit
+        let error = adopt
             .run(&open)
             .result
-            .expect_err("a proposal's records on a topic folder");
+            .expect_err("an adoption on a topic folder");
         assert!(error.message.contains("nothing was written"), "{error:?}");
         let after = std::fs::read_to_string(open.root().join("MEMORY.md")).expect("index");
         assert_eq!(before, after);
         assert_eq!(std::fs::read_dir(open.root()).expect("list").count(), 2);
-        // And a proposal's file on a .memory set.
-        let (_dir, store, _) = edited_behind_the_reading();
-        let file_edit = Job::from(EditorChange::EditProposalFile {
-            id: "p1".into(),
-            opened: Vec::new(),
-            file: "three.md".into(),
-            after: "---\nname: three\n---\n".into(),
-        });
-        let done = file_edit.run(&Open::from(store.clone()));
-        let error = done.result.expect_err("a proposal's file on a .memory set");
-        assert!(error.message.contains("nothing was written"), "{error:?}");
-        assert_eq!(store.inspect().valid_records().count(), 2);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Proposals on a Claude Code folder: filed from outside, listed, approved, rejected, stale,
-//! rebased, edited.
+//! rebased (`e` on a proposal is the conformance suite's, `conformance::proposal_edit`).
 
 use super::*;
 
@@ -259,58 +259,5 @@ fn b_rebases_a_stale_proposal_and_it_approves() {
     assert_eq!(
         read(dir.path(), "user_role.md").as_deref(),
         Some(proposed.as_str())
-    );
-}
-
-/// Issue 26 item 7: `e` edits a pending proposal's file on a Claude Code folder as on a
-/// `.memory` set: the four fields of what it writes, saved into the proposal (nothing applied
-/// until `a`), in the same words.
-#[test]
-fn e_edits_a_proposed_topic_file_into_the_proposal() {
-    let (dir, mut h) = open(LoadLimits::default());
-    let id = file_from_outside(
-        &mut h,
-        vec![FileImage {
-            file: "project_release_train.md".into(),
-            before: None,
-            after: Some(new_topic()),
-        }],
-    );
-    h.keys("p");
-    h.keys("e");
-    let editor = h.app.editor.as_ref().expect("the editor opens");
-    assert_eq!(
-        editor.value(memwb::tui::editor::DESCRIPTION),
-        "we ship every second Tuesday"
-    );
-    h.draw();
-    assert!(
-        h.screen().contains(&format!(
-            "Edit proposed project_release_train.md (proposal {id})"
-        )),
-        "{}",
-        h.screen()
-    );
-    editor_field(
-        &mut h,
-        memwb::tui::editor::DESCRIPTION,
-        "we ship every other Tuesday",
-    );
-    h.ctrl('s');
-    assert!(h.app.editor.is_none(), "{}", h.screen());
-    let status = h.app.status.clone().expect("status").text;
-    assert!(
-        status.starts_with(&format!(
-            "proposal {id}: memory edited (nothing applied yet; a approves)"
-        )),
-        "{status}"
-    );
-    assert!(read(dir.path(), "project_release_train.md").is_none());
-    h.keys("a");
-    h.keys("y");
-    let written = read(dir.path(), "project_release_train.md").expect("approved");
-    assert!(
-        written.contains("description: we ship every other Tuesday"),
-        "{written}"
     );
 }

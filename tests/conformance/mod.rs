@@ -23,6 +23,7 @@ mod history;
 mod json_shapes;
 mod messages;
 mod proposal_detail;
+mod proposal_edit;
 mod proposals;
 mod rebase;
 mod redaction;

@@ -135,45 +135,6 @@ fn reject_closes_once() {
 }
 
 #[test]
-fn editing_a_proposal_is_based_on_the_version_the_reviewer_opened() {
-    let dir = workspace();
-    let store = open(dir.path());
-    seed(&store, &["alpha", "beta"]);
-    let p = consolidation(
-        &store,
-        &["alpha", "beta"],
-        record("merged", "first draft", "b"),
-    );
-    let opened = p.plan().unwrap().records().to_vec();
-    let mine = record("merged", "my edit", "b");
-    let theirs = record("merged", "their edit", "b");
-    edit_records(&store, &p.id, &opened, vec![theirs.clone()]).unwrap();
-    let err = edit_records(&store, &p.id, &opened, vec![mine]).unwrap_err();
-    assert!(
-        matches!(&err, ReviewError::ProposalEdited { id } if *id == p.id),
-        "{err}"
-    );
-    assert_eq!(
-        proposal::load(&store, &p.id)
-            .unwrap()
-            .plan()
-            .unwrap()
-            .records(),
-        [theirs]
-    );
-    let invalid = edit_records(
-        &store,
-        &p.id,
-        &[record("merged", "their edit", "b")],
-        Vec::new(),
-    );
-    assert!(
-        matches!(invalid, Err(ReviewError::PlanInvalid { .. })),
-        "an empty plan is refused"
-    );
-}
-
-#[test]
 fn a_proposal_whose_id_does_not_match_its_file_is_refused() {
     let dir = workspace();
     let store = open(dir.path());

@@ -1,4 +1,4 @@
-//! Deciding proposals in the workbench: approve, reject with a reason, edit then approve, stale,
+//! Deciding proposals in the workbench: approve, reject with a reason, stale,
 //! marked together.
 
 use super::*;
@@ -89,51 +89,6 @@ fn reject_asks_for_a_reason() {
 }
 
 #[test]
-fn edit_a_proposed_record_then_approve() {
-    let mut h = three(100, 30);
-    merge_alpha_beta(&h, "dddd00000001");
-    h.review_tick();
-    h.press(KeyCode::Char('p'));
-    h.press(KeyCode::Char('e'));
-    assert!(
-        h.screen()
-            .contains("Edit proposed tabs (proposal dddd00000001)"),
-        "{}",
-        h.screen()
-    );
-    // an invalid edit is refused and stays in the editor
-    h.press(KeyCode::Tab);
-    h.keys("Bad ");
-    h.ctrl('s');
-    assert!(h.app.editor.is_some());
-    assert!(h.screen().contains("not saved"), "{}", h.screen());
-    h.ctrl('a');
-    h.ctrl('k');
-    h.keys("tabs");
-    h.press(KeyCode::BackTab); // name -> body
-    h.keys("Reviewed. ");
-    h.ctrl('s');
-    assert!(h.app.editor.is_none(), "{}", h.screen());
-    assert!(h.screen().contains("memory edited"), "{}", h.screen());
-    let plan = load(&h, "dddd00000001").plan().expect("plan");
-    assert!(
-        plan.records()[0].body().starts_with("Reviewed. Indent"),
-        "{:?}",
-        plan.records()[0]
-    );
-    h.press(KeyCode::Char('a'));
-    h.press(KeyCode::Char('y')); // confirms the approval
-    let set = other(&h).read().expect("read");
-    assert!(
-        set.get("tabs")
-            .expect("tabs")
-            .record
-            .body()
-            .starts_with("Reviewed. ")
-    );
-}
-
-#[test]
 fn stale_proposal_is_refused_and_shown() {
     let mut h = three(100, 30);
     merge_alpha_beta(&h, "eeee00000001");
@@ -162,27 +117,6 @@ fn stale_proposal_is_refused_and_shown() {
     assert!(screen.contains("\"alpha\" was changed"), "{screen}");
     assert_eq!(load(&h, "eeee00000001").status, ProposalStatus::Pending);
     assert!(journal(&h).iter().all(|e| e.op != Op::Approve));
-}
-
-#[test]
-fn saving_an_unchanged_proposed_record_changes_nothing() {
-    let mut h = three(100, 30);
-    merge_alpha_beta(&h, "ffff00000001");
-    h.review_tick();
-    let path = h.root().join(".memwb/proposals/ffff00000001.json");
-    let before = std::fs::read(&path).expect("proposal");
-    h.press(KeyCode::Char('p'));
-    h.press(KeyCode::Char('e'));
-    assert!(h.app.editor.is_some());
-    h.ctrl('s');
-    assert!(h.app.editor.is_none());
-    let screen = h.screen();
-    assert!(!screen.contains("memory edited"), "{screen}");
-    assert!(
-        screen.contains("proposal ffff00000001: nothing changed, nothing saved"),
-        "{screen}"
-    );
-    assert_eq!(std::fs::read(&path).expect("proposal"), before);
 }
 
 #[test]

@@ -65,5 +65,12 @@ fn a_plan_that_does_not_validate_is_said_invalid_in_its_detail() {
         .unwrap_or_else(|| panic!("no invalid plan line: {screen}"));
     assert!(said.contains("no-such-type"), "{said}");
     assert!(!screen.contains("adds "), "{screen}");
-    assert!(h.app.proposals.proposed_records().is_empty());
+    // nor is there a plan to edit
+    h.press(KeyCode::Char('e'));
+    assert!(h.app.editor.is_none());
+    let screen = h.screen();
+    assert!(
+        screen.contains("e is not available now: the selected proposal's plan is invalid"),
+        "{screen}"
+    );
 }

@@ -5,6 +5,7 @@
 use jiff::Timestamp;
 
 use super::ClaudeBackend;
+use super::editor_rules::TOPIC_RULES;
 use super::journal;
 use super::journal::index_lines::LINE_FILES;
 use super::write::{read_file, read_index};
@@ -12,10 +13,11 @@ use crate::claude::edit::{self, Changes, FileWrite, NewMemory, TopicFile, TopicS
 use crate::claude::index::{ARCHIVE_FILE, INDEX_FILE};
 use crate::formats::workbench::not_here;
 use crate::formats::{
-    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, SavedFile, Written, not_durable,
+    Changed, EditorChange, EditorRules, Fields, Filed, FormatError, IndexPlan, SavedFile, Written,
+    not_durable,
 };
 use crate::review::summary::files_summary;
-use crate::review::{EntryMeta, Op};
+use crate::review::{EntryMeta, Op, ReviewError};
 
 /// The changes the editor's fields make to the topic as it was read.
 pub(super) fn changes(fields: &Fields) -> Changes {
@@ -156,17 +158,27 @@ impl ClaudeBackend<'_> {
                 let writes = edit::plan_rm(&[TopicFile { file, text: base }], index.as_deref());
                 (Op::Rm, writes, None)
             }
-            EditorChange::EditProposalFile {
+            EditorChange::EditProposal {
                 id,
                 opened,
-                file,
-                after,
+                at,
+                fields,
             } => {
-                journal::edit_file(self.folder, id, opened, file, after.clone())?;
+                // What the proposal writes there, as it keeps it: the file the fields go into.
+                let base = opened
+                    .get(*at)
+                    .and_then(|t| t.after.as_ref())
+                    .ok_or_else(|| ReviewError::NothingToEdit { id: id.clone() })?;
+                TOPIC_RULES
+                    .check_fields(fields)
+                    .map_err(FormatError::refused)?;
+                let after = TOPIC_RULES
+                    .text_with(Some(&base.kept), fields)
+                    .map_err(FormatError::refused)?;
+                journal::edit_file(self.folder, id, opened, *at, after)?;
                 return Ok(Changed::default());
             }
-            EditorChange::EditProposalRecords { .. }
-            | EditorChange::Adopt { .. }
+            EditorChange::Adopt { .. }
             | EditorChange::RemoveStray { .. }
             | EditorChange::Repair { .. }
             | EditorChange::DropEntry { .. } => return Err(not_here(change)),

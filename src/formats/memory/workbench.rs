@@ -12,8 +12,7 @@ use crate::claude::edit::TextChange;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::formats::workbench::{not_here, record_input};
 use crate::formats::{
-    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, RecordInput, SavedFile, Shown,
-    Written,
+    Changed, EditorChange, Fields, Filed, FormatError, IndexPlan, SavedFile, Shown, Written,
 };
 use crate::review::Op;
 use crate::review::summary::commit_summary;
@@ -146,14 +145,13 @@ impl MemoryBackend<'_> {
                 let base = base_record(file, base)?;
                 journaled_op(store, Op::Rm, |s| s.remove(std::slice::from_ref(&base)))?
             }
-            EditorChange::EditProposalRecords {
+            EditorChange::EditProposal {
                 id,
                 opened,
-                records,
+                at,
+                fields,
             } => {
-                let opened = records_of(opened)?;
-                let records = records_of(records)?;
-                journal::edit_records(store, id, &opened, records)?;
+                journal::edit_records(store, id, opened, *at, record_of(fields)?)?;
                 Commit::default()
             }
             EditorChange::Adopt { file, seen } => strays::adopt(store, file, seen)?,
@@ -184,7 +182,7 @@ impl MemoryBackend<'_> {
                     s.repair_entry(file, now.as_deref(), None)
                 })?
             }
-            EditorChange::SaveFields { .. } | EditorChange::EditProposalFile { .. } => {
+            EditorChange::SaveFields { .. } => {
                 return Err(not_here(change));
             }
         };
@@ -232,11 +230,4 @@ fn base_record(file: &str, text: &str) -> Result<Record, FormatError> {
 fn record_of(fields: &Fields) -> Result<Record, FormatError> {
     Record::from_input(&record_input(fields))
         .map_err(|e| FormatError::refused(format!("{}: {e}", e.field())))
-}
-
-fn records_of(inputs: &[RecordInput]) -> Result<Vec<Record>, FormatError> {
-    inputs
-        .iter()
-        .map(|input| Ok(Record::from_input(input)?))
-        .collect()
 }

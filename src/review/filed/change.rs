@@ -166,19 +166,32 @@ impl Proposal {
         }
     }
 
-    /// What its plan of records says, read leniently as [`Proposal::change`] reads it: the
-    /// names of the memories it replaces and the records it writes (both empty for a proposal
-    /// of file images, or a plan with nothing that reads; whether the plan is valid is its
-    /// state's to say). What the workbench shows of the plan and opens in its editor.
-    pub fn planned_records(&self) -> (Vec<String>, Vec<RecordInput>) {
-        planned(&self.plan)
-    }
-
     /// What kind of change it is as a person reads it, the same on every format
     /// ([`Kind::of_touched`] of its change): a fix that rewrites one memory where it is is an
     /// edit, whichever way its format files it. The kind it was filed as is `kind`.
     pub fn change_kind(&self) -> Kind {
         Kind::of_touched(&self.change().touched).unwrap_or(self.kind)
+    }
+
+    /// Which of its plan's records its change writes at `at` (a place in
+    /// [`Proposal::change`]'s `touched`), read as [`Proposal::change`] lays them out: the
+    /// sources first, then the records. `None`: that place holds no record its plan writes
+    /// (a source it removes, an addition, a file image, or no place at all). What a
+    /// reviewer's edit of the memory at `at` replaces in a plan of records.
+    pub fn planned_at(&self, at: usize) -> Option<usize> {
+        let (sources, records) = planned(&self.plan);
+        let replaced = self
+            .base
+            .iter()
+            .filter(|source| sources.contains(&source.record.name))
+            .count();
+        if let ([_], [_]) = (sources.as_slice(), records.as_slice())
+            && replaced > 0
+        {
+            // One memory replaced with one, in its place: the first memory touched.
+            return (at == 0).then_some(0);
+        }
+        at.checked_sub(replaced).filter(|i| *i < records.len())
     }
 
     /// What it does, in one line: "add a, b", "edit a; add c", "replace a, b with c",
@@ -348,6 +361,30 @@ mod tests {
         assert_eq!(merged.summary(), "replace alpha, beta with gamma");
         assert_eq!(merged.change().memories().added, ["gamma"]);
         assert_eq!(merged.change().memories().removed, ["alpha", "beta"]);
+    }
+
+    #[test]
+    fn each_memory_a_plan_writes_is_found_at_its_place_in_the_change() {
+        let fix = of_plan(&[record("alpha", "old")], &[record("alpha", "new")]);
+        assert_eq!(
+            (fix.planned_at(0), fix.planned_at(1)),
+            (Some(0), None),
+            "in its place"
+        );
+        let merged = of_plan(
+            &[record("alpha", "a"), record("beta", "b")],
+            &[record("gamma", "a and b"), record("delta", "d")],
+        );
+        let touched = merged.change().touched;
+        for (at, touched) in touched.iter().enumerate() {
+            let written = merged
+                .planned_at(at)
+                .map(|i| input_version(&planned(&merged.plan).1[i]));
+            assert_eq!(written, touched.after.clone(), "at {at}");
+        }
+        assert_eq!(merged.planned_at(4), None);
+        let files = of_images(vec![image("a.md", None, Some(A))]);
+        assert_eq!(files.planned_at(0), None);
     }
 
     #[test]

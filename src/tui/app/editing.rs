@@ -1,7 +1,8 @@
 //! The editing flow, one for every format: a memory opens on its file's exact text (read
 //! first, the base of the change), a set entry that does not read as a repair of its raw
-//! text, a new memory empty, a proposed memory in its proposal; the editor's keys; its save as
-//! neutral fields (`EditorChange::SaveFields`) or a file's whole text, which the backend writes
+//! text, a new memory empty, a memory a pending proposal writes as its fields (saved into the
+//! proposal, `EditorChange::EditProposal`); the editor's keys; its save as neutral fields
+//! (`EditorChange::SaveFields`) or a file's whole text, which the backend writes
 //! compare-and-swap against the text the editor opened; deleting a memory; the conflict flow's
 //! difference and re-apply. What the fields are in a file's text is the backend's
 //! (`formats::EditorRules`); each change is a [`Job`] off the UI thread.
@@ -11,7 +12,6 @@ use crossterm::event::KeyEvent;
 use super::modal::{Confirm, Modal};
 use super::{App, Effect, StatusKind};
 use crate::formats::{EditorChange, EditorRules, RowState};
-use crate::review::ProposalStatus;
 use crate::tui::editor::{BODY, Editor, NAME, Target};
 use crate::tui::jobs::{Job, ReadFor};
 use crate::tui::keymap::{self, Action, Scope};
@@ -168,53 +168,22 @@ impl App {
         self.shown.row_at(i).map(|row| row.state)
     }
 
-    /// Opens the proposed memory marked ▶ of the selected pending proposal in the editor.
+    /// Opens the memory the selected pending proposal writes that ▶ marks in the editor, as
+    /// its fields, read from the proposal's change whatever its format keeps (as its detail
+    /// draws it): a proposal's edit is a memory's edit, on every format. A decided proposal,
+    /// an invalid plan or one that writes no memory never gets here: the key's availability
+    /// (`KeyState`) refuses `e` first, in its one wording.
     pub(super) fn edit_proposal(&mut self) {
         let Some(row) = self.proposals.selected_row() else {
-            self.set_status(StatusKind::Error, "no proposal selected".into());
             return;
         };
-        if row.proposal.status != ProposalStatus::Pending {
-            let text = format!(
-                "proposal {} was already {}; only a pending proposal can be edited",
-                row.proposal.id,
-                row.state.as_str()
-            );
-            self.set_status(StatusKind::Error, text);
-            return;
-        }
-        let id = row.proposal.id.clone();
-        let index = self.proposals.record;
         let rules = self.editor_rules();
-        if !row.proposal.files.is_empty() {
-            // A proposal that changes whole files (a Claude Code folder): the file it writes.
-            let files = row.proposal.files.clone();
-            let written: Vec<_> = files.iter().filter(|f| f.after.is_some()).collect();
-            match written.get(index).or(written.first()) {
-                Some(image) => {
-                    let text = image.after.clone().unwrap_or_default();
-                    self.editor = Some(Editor::proposed_file(
-                        rules,
-                        &id,
-                        &image.file,
-                        &text,
-                        &files,
-                    ));
-                }
-                None => self.set_status(
-                    StatusKind::Error,
-                    format!("proposal {id} only removes files: nothing to edit"),
-                ),
-            }
-            return;
-        }
-        let opened = self.proposals.proposed_records();
-        match Editor::proposal(rules, &id, index, opened) {
-            Some(editor) => self.editor = Some(editor),
-            None => self.set_status(
-                StatusKind::Error,
-                format!("proposal {id} has no valid plan to edit"),
-            ),
+        if let Some(editor) = self
+            .proposals
+            .pointed()
+            .and_then(|at| Editor::proposed(rules, &row.proposal.id, &row.change.touched, at))
+        {
+            self.editor = Some(editor);
         }
     }
 
@@ -285,9 +254,7 @@ impl App {
         }
         let unchanged = match &editor.target {
             Target::Memory { file: Some(_), .. } => editor.opened_name().map(str::to_owned),
-            Target::Proposal { id, .. } | Target::ProposalFile { id, .. } => {
-                Some(format!("proposal {id}"))
-            }
+            Target::Proposal { id, .. } => Some(format!("proposal {id}")),
             _ => None,
         };
         if let Some(what) = unchanged.filter(|_| !editor.is_dirty()) {
@@ -309,32 +276,12 @@ impl App {
                 base: text,
                 text: editor.value(BODY),
             },
-            Target::ProposalFile { id, file, opened } => {
-                let after = editor
-                    .proposed_file_text()
-                    .unwrap_or_else(|| Err(format!("proposal {id} writes no file {file}")));
-                match after {
-                    Ok(after) => EditorChange::EditProposalFile {
-                        id,
-                        opened,
-                        file,
-                        after,
-                    },
-                    Err(e) => {
-                        editor.error = Some(e);
-                        return Vec::new();
-                    }
-                }
-            }
-            Target::Proposal { id, index, opened } => {
-                let mut records = opened.clone();
-                records[index] = editor.input();
-                EditorChange::EditProposalRecords {
-                    id,
-                    opened,
-                    records,
-                }
-            }
+            Target::Proposal { id, opened, at } => EditorChange::EditProposal {
+                id,
+                opened,
+                at,
+                fields: editor.values(),
+            },
             Target::Memory { file, text } => {
                 editor.check_set(&self.shown);
                 if let Some(refusal) = &editor.refusal {

@@ -129,9 +129,7 @@ impl App {
             }
             (
                 Job::Edit(
-                    change @ (EditorChange::SaveFields { .. }
-                    | EditorChange::ReplaceText { .. }
-                    | EditorChange::EditProposalFile { .. }),
+                    change @ (EditorChange::SaveFields { .. } | EditorChange::ReplaceText { .. }),
                 ),
                 Err(error),
             ) => {
@@ -159,7 +157,7 @@ impl App {
                 self.set_status(StatusKind::Error, format!("{what} failed{EDIT_KEPT}"));
             }
             (
-                Job::Edit(EditorChange::EditProposalRecords { .. } | EditorChange::Repair { .. }),
+                Job::Edit(EditorChange::EditProposal { .. } | EditorChange::Repair { .. }),
                 Err(error),
             ) => {
                 show(self);

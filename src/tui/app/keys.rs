@@ -14,6 +14,7 @@ impl App {
         let proposal = self.proposals.selected_row().map(|row| ProposalFacts {
             pending: row.proposal.status == ProposalStatus::Pending,
             stale: matches!(row.state, State::Stale(_)),
+            plan_invalid: row.state.why_plan_invalid().is_some(),
             writes: self.proposals.written() > 0,
         });
         let finding = self.findings.selected_finding().map(|checked| {

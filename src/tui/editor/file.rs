@@ -1,11 +1,10 @@
 //! The editor on a memory's file: opened on the file's exact text (its four fields, or its raw
 //! text when it does not read as fields) and saved by the backend against that text, every
-//! other field and byte the format keeps kept, on every format; a proposal's file; the conflict
-//! flow's difference against the file on disk and three-way re-apply. What the fields are in a
-//! file's text is the format's (`formats::EditorRules`).
+//! other field and byte the format keeps kept, on every format; the conflict flow's difference
+//! against the file on disk and three-way re-apply. What the fields are in a file's text is the
+//! format's (`formats::EditorRules`).
 
 use super::{Editor, Target};
-use crate::change::FileImage;
 use crate::formats::{EditorRules, Fields};
 
 /// The fields of a text that does not read as fields: all of it in the body.
@@ -33,36 +32,6 @@ impl Editor {
             text: Some(text.to_owned()),
         };
         editor
-    }
-
-    /// What proposal `id` writes into `file` (`text`), to be saved back into the proposal.
-    pub fn proposed_file(
-        rules: &'static dyn EditorRules,
-        id: &str,
-        file: &str,
-        text: &str,
-        opened: &[FileImage],
-    ) -> Self {
-        let fields = rules.fields_of(text).unwrap_or_else(|| all_in_body(text));
-        let mut editor = Self::with_values(rules, fields);
-        editor.target = Target::ProposalFile {
-            id: id.to_owned(),
-            file: file.to_owned(),
-            opened: opened.to_vec(),
-        };
-        editor
-    }
-
-    /// The text of a proposed file with this edit's fields (every other byte kept).
-    pub fn proposed_file_text(&self) -> Option<Result<String, String>> {
-        let Target::ProposalFile { file, opened, .. } = &self.target else {
-            return None;
-        };
-        let text = opened
-            .iter()
-            .find(|f| f.file == *file)
-            .and_then(|f| f.after.as_deref())?;
-        Some(self.rules.text_with(Some(text), &self.values()))
     }
 
     /// The difference between the memory's file on disk now (`None`: gone) and this edit,

@@ -6,8 +6,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Style;
 use ratatui_textarea::{TextArea, WrapMode};
 
-use crate::change::FileImage;
+use crate::change::Touched;
 use crate::formats::{EditorRules, Fields, RecordInput};
+use crate::review::proposal::version_fields;
 use crate::sanitize;
 
 mod file;
@@ -52,18 +53,12 @@ pub enum Target {
     /// A set entry that does not read, edited as raw text: `seen` is the file's bytes as read
     /// (`None`: missing or unreadable).
     Repair { file: String, seen: Option<Vec<u8>> },
-    /// Memory `index` of a pending proposal's memories as they were when the editor `opened`.
+    /// The memory pending proposal `id` writes at `at` of its change, the change being
+    /// `opened` ([`crate::review::Proposal::change`]'s `touched`) when the editor opened it.
     Proposal {
         id: String,
-        index: usize,
-        opened: Vec<RecordInput>,
-    },
-    /// What a pending proposal writes into `file`, its files being `opened` when the editor
-    /// opened.
-    ProposalFile {
-        id: String,
-        file: String,
-        opened: Vec<FileImage>,
+        opened: Vec<Touched>,
+        at: usize,
     },
 }
 
@@ -132,21 +127,22 @@ fn from_display(text: &str, pictures: bool) -> String {
 }
 
 impl Editor {
-    /// A memory of a pending proposal (`index` of its memories `opened`), to be saved back
-    /// into the proposal.
-    pub fn proposal(
+    /// The memory a pending proposal writes at `at` of its change (`opened`), as its fields,
+    /// whatever its format keeps of it: the fields its detail draws. Saved back into the
+    /// proposal. `None`: the change writes no memory there.
+    pub fn proposed(
         rules: &'static dyn EditorRules,
         id: &str,
-        index: usize,
-        opened: &[RecordInput],
+        opened: &[Touched],
+        at: usize,
     ) -> Option<Self> {
-        let memory = opened.get(index)?.clone();
+        let memory = opened.get(at)?.after.as_ref().and_then(version_fields)?;
         let values = [memory.name, memory.kind, memory.description, memory.body];
         let mut editor = Self::with_values(rules, values);
         editor.target = Target::Proposal {
             id: id.to_owned(),
-            index,
             opened: opened.to_vec(),
+            at,
         };
         Some(editor)
     }
@@ -281,9 +277,9 @@ impl Editor {
     pub fn opened_name(&self) -> Option<&str> {
         let name = self.original[NAME].as_str();
         match &self.target {
-            Target::Memory { file: Some(_), .. }
-            | Target::Proposal { .. }
-            | Target::ProposalFile { .. } => Some(name).filter(|name| !name.trim().is_empty()),
+            Target::Memory { file: Some(_), .. } | Target::Proposal { .. } => {
+                Some(name).filter(|name| !name.trim().is_empty())
+            }
             _ => None,
         }
     }
@@ -412,9 +408,6 @@ impl Editor {
         match &self.target {
             Target::Repair { file, .. } | Target::Text { file, .. } => {
                 format!(" Repair {} ", sanitize::line(file))
-            }
-            Target::ProposalFile { id, file, .. } => {
-                format!(" Edit proposed {} (proposal {id}) ", sanitize::line(file))
             }
             Target::Proposal { id, .. } => format!(" Edit proposed {name} (proposal {id}) "),
             Target::Memory {

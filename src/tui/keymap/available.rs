@@ -31,7 +31,9 @@ pub(crate) enum Selected {
 pub(crate) struct ProposalFacts {
     pub(crate) pending: bool,
     pub(crate) stale: bool,
-    /// It writes something a reviewer can edit (a memory, or a file it writes whole).
+    /// Its plan does not validate: nothing of it can be edited or approved.
+    pub(crate) plan_invalid: bool,
+    /// It writes a memory a reviewer can edit (whatever its format keeps of it).
     pub(crate) writes: bool,
 }
 
@@ -190,6 +192,9 @@ impl KeyState {
             }
             Action::Mark | Action::Edit | Action::Rebase if !pending => {
                 Some("the selected proposal was already decided".to_owned())
+            }
+            Action::Edit if proposal.is_some_and(|p| p.plan_invalid) => {
+                Some("the selected proposal's plan is invalid: nothing to edit".to_owned())
             }
             Action::Edit if !proposal.is_some_and(|p| p.writes) => {
                 Some("the selected proposal writes nothing to edit".to_owned())

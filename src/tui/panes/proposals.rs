@@ -13,7 +13,7 @@ use super::proposal_detail::{detail_lines, marker};
 use super::{Component, Ctx, Detail, block, labelled, scroll};
 use crate::change::Change;
 use crate::formats::Shown;
-use crate::memory::RecordInput;
+use crate::review::proposal::version_fields;
 use crate::review::{Kind, Proposal, ProposalStatus, State};
 use crate::sanitize;
 use crate::tui::keymap::{Action, Scope};
@@ -27,9 +27,6 @@ pub struct Row {
     /// What approving it does ([`Proposal::change`]), what its detail draws: made once per
     /// reload rather than on every frame.
     pub(crate) change: Change,
-    /// The records its plan writes, what the editor opens, read the same way
-    /// ([`Proposal::planned_records`]; none for a proposal of file images).
-    pub(crate) records: Vec<RecordInput>,
     /// "add a, b" or "replace a, b with c" ([`Proposal::summary`]).
     pub summary: String,
     /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
@@ -65,6 +62,17 @@ pub struct ProposalsPane {
     drawn_detail: Option<(String, usize, Vec<Line<'static>>)>,
 }
 
+/// The places in `change`'s `touched` of the memories it writes, in order: what the detail
+/// numbers "memory i/n".
+fn written_at(change: &Change) -> impl Iterator<Item = usize> + '_ {
+    change
+        .touched
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.after.as_ref().and_then(version_fields).is_some())
+        .map(|(at, _)| at)
+}
+
 /// What the `/` filter looks at in a proposal's row.
 fn filter_text(row: &Row) -> String {
     let p = &row.proposal;
@@ -93,14 +101,12 @@ impl ProposalsPane {
                 .remove(&proposal.id)
                 .or_else(|| review.states.get(&proposal.id).cloned())
                 .unwrap_or_else(|| unchecked(proposal));
-            let (_, records) = proposal.planned_records();
             let row = Row {
                 proposal: proposal.clone(),
                 state,
                 summary: proposal.summary(),
                 kind: proposal.change_kind(),
                 change: proposal.change(),
-                records,
             };
             if row.proposal.status == ProposalStatus::Pending {
                 pending.push(row);
@@ -162,27 +168,22 @@ impl ProposalsPane {
         self.rows.get(self.selected)
     }
 
-    /// The records the selected proposal's plan writes (none when its state says the plan is
-    /// invalid: there is no plan to edit or approve).
-    pub fn proposed_records(&self) -> &[RecordInput] {
-        self.selected_row()
-            .filter(|r| r.state.why_plan_invalid().is_none())
-            .map_or(&[], |r| &r.records)
-    }
-
     /// How many memories the selected proposal writes, among which `record` points at the
     /// one `e` edits (none when its state says its plan is invalid), on every format: read
     /// from its change, whatever its format kept.
     pub(crate) fn written(&self) -> usize {
         self.selected_row()
             .filter(|r| r.state.why_plan_invalid().is_none())
-            .map_or(0, |r| {
-                r.change
-                    .touched
-                    .iter()
-                    .filter(|t| t.after.is_some())
-                    .count()
-            })
+            .map_or(0, |r| written_at(&r.change).count())
+    }
+
+    /// Where in the selected proposal's change (its place in `touched`) the memory `record`
+    /// points at is (the one marked ▶, which `e` edits); `None` when it writes none.
+    pub(crate) fn pointed(&self) -> Option<usize> {
+        let row = self
+            .selected_row()
+            .filter(|r| r.state.why_plan_invalid().is_none())?;
+        written_at(&row.change).nth(self.record)
     }
 
     pub fn pending(&self) -> usize {

@@ -7,6 +7,7 @@
 use super::image_rules;
 use super::index_lines::{LINE_FILES, derived_index};
 use super::observer::{journal_of, journaled, journaled_deciding};
+use crate::change::Touched;
 use crate::claude::edit::claude_form;
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::index::INDEX_FILE;
@@ -227,13 +228,15 @@ pub fn reject(
     journal.record_decision_only(meta, decision)
 }
 
-/// Replaces the after image of `file` in the pending proposal `id` with `after` (a reviewer's
-/// edit), when the proposal's files are still the `opened` ones; the folder is not touched.
+/// Replaces what the pending proposal `id` writes at `at` (a place in its change, as
+/// [`Proposal::change`] lays it out: one file image each) with `after` (a reviewer's edit).
+/// `opened` is the proposal's change as the reviewer read it: if someone else edited the
+/// proposal since, nothing is written; the folder is not touched.
 pub fn edit_file(
     folder: &ClaudeFolder,
     id: &str,
-    opened: &[FileImage],
-    file: &str,
+    opened: &[Touched],
+    at: usize,
     after: String,
 ) -> Result<Proposal, ReviewError> {
     recover(folder)?;
@@ -241,16 +244,20 @@ pub fn edit_file(
     let state = state_dir(folder)?;
     let mut proposal = proposal::load_in(&state, id)?;
     proposal::pending(&proposal)?;
-    if proposal.files != opened {
+    if proposal.change().touched != opened {
         return Err(ReviewError::ProposalEdited { id: id.to_owned() });
     }
-    let image = proposal
+    let file = opened
+        .get(at)
+        .filter(|t| t.after.is_some())
+        .map(|t| &t.file);
+    let Some(image) = proposal
         .files
         .iter_mut()
-        .find(|f| f.file == file && f.after.is_some())
-        .ok_or_else(|| ReviewError::ProposalInvalid {
-            rule: format!("proposal {id} writes no file {file}"),
-        })?;
+        .find(|f| Some(&f.file) == file && f.after.is_some())
+    else {
+        return Err(ReviewError::NothingToEdit { id: id.to_owned() });
+    };
     image.after = Some(after);
     proposal.files = images::redacted(proposal.files);
     if let Some(rule) = image_rules::stored_rule(&proposal.files) {

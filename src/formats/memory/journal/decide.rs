@@ -4,6 +4,7 @@
 
 use super::Readable;
 use super::observer::journaled;
+use crate::change::Touched;
 use crate::redact::records::as_current;
 use crate::review::ReviewError;
 use crate::review::journal::{Entry, EntryMeta, Journal, Op};
@@ -100,14 +101,16 @@ pub fn reject(store: &Store, id: &str, reason: Option<String>) -> Result<Entry, 
     journal.record_decision_only(meta, decision(id, ProposalStatus::Rejected, reason))
 }
 
-/// Replaces the proposed records (a reviewer's edit), validated like any edit. `opened` is the
-/// proposal's records as the reviewer read them: if someone else edited them since, nothing is
-/// written.
+/// Replaces the record the pending proposal `id` writes at `at` (a place in its change, as
+/// [`Proposal::change`] lays it out) with `record` (a reviewer's edit). `opened` is the
+/// proposal's change as the reviewer read it: if someone else edited the proposal since,
+/// nothing is written.
 pub fn edit_records(
     store: &Store,
     id: &str,
-    opened: &[Record],
-    records: Vec<Record>,
+    opened: &[Touched],
+    at: usize,
+    record: Record,
 ) -> Result<Proposal, ReviewError> {
     let _lock = store.lock_for_write()?;
     let mut proposal = load_pending(store, id)?;
@@ -116,9 +119,17 @@ pub fn edit_records(
         rule,
     };
     let current = proposal.plan().map_err(invalid)?;
-    if current.records() != opened {
+    if proposal.change().touched != opened {
         return Err(ReviewError::ProposalEdited { id: id.to_owned() });
     }
+    let Some(place) = proposal.planned_at(at) else {
+        return Err(ReviewError::NothingToEdit { id: id.to_owned() });
+    };
+    let mut records = current.records().to_vec();
+    let Some(edited) = records.get_mut(place) else {
+        return Err(ReviewError::NothingToEdit { id: id.to_owned() });
+    };
+    *edited = record;
     let plan = match current {
         Plan::Extraction(_) => Plan::Extraction(records),
         Plan::Consolidation { source_names, .. } => Plan::Consolidation {
@@ -126,9 +137,6 @@ pub fn edit_records(
             records,
         },
     };
-    if plan.records().is_empty() {
-        return Err(invalid("a proposal needs at least one record".into()));
-    }
     proposal.plan = plan.to_value();
     rewrite(store, &proposal)?;
     Ok(proposal)

@@ -291,9 +291,13 @@ mod tests {
     fn an_edited_draft_keeps_the_reviewers_record() {
         let (_dir, store) = store();
         let filed = file_dedupe(&store);
-        let opened = filed.plan().expect("plan").records().to_vec();
+        let opened = filed.change().touched;
+        let at = opened
+            .iter()
+            .position(|t| t.after.is_some())
+            .expect("the draft writes a memory");
         let edited = record("tabs-indentation", "tabs, always", "Edited by hand.");
-        edit_records(&store, &filed.id, &opened, vec![edited.clone()]).expect("edit");
+        edit_records(&store, &filed.id, &opened, at, edited.clone()).expect("edit");
         change_body(&store, "indentation-tabs", "Tabs, not spaces.");
         let rebased = rebase(&store, &filed.id).expect("rebase");
         assert_eq!(rebased.proposal.plan().expect("plan").records(), [edited]);
