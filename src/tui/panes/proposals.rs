@@ -13,7 +13,6 @@ use super::proposal_detail::{detail_lines, marker};
 use super::{Component, Ctx, Detail, block, labelled, scroll};
 use crate::change::Change;
 use crate::formats::Shown;
-use crate::review::proposal::version_fields;
 use crate::review::{Kind, Proposal, ProposalStatus, State};
 use crate::sanitize;
 use crate::tui::keymap::{Action, Scope};
@@ -63,13 +62,14 @@ pub struct ProposalsPane {
 }
 
 /// The places in `change`'s `touched` of the memories it writes, in order: what the detail
-/// numbers "memory i/n".
+/// numbers "memory i/n" (a side holds a memory, which `version_fields` reads, when the change
+/// names one; asked on every key and frame, so nothing is parsed).
 fn written_at(change: &Change) -> impl Iterator<Item = usize> + '_ {
     change
         .touched
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.after.as_ref().and_then(version_fields).is_some())
+        .filter(|(_, t)| t.after.as_ref().is_some_and(|v| v.memory.is_some()))
         .map(|(at, _)| at)
 }
 
