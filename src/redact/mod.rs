@@ -19,6 +19,13 @@ use rules as secret_rules;
 /// What a redacted value is replaced with, in records and in memwb's own files.
 pub const REDACTED: &str = "[REDACTED]";
 
+/// Whether `text` holds the placeholder a redaction leaves ([`REDACTED`], brackets and case as
+/// written): what a kept copy says of itself when nothing marks it redacted (a journal entry
+/// written before the marks). The word alone ("redacted", "REDACTED") is prose, not the mark.
+pub(crate) fn holds_placeholder(text: &str) -> bool {
+    text.contains(REDACTED)
+}
+
 /// The most leading characters of a secret a message may show; fewer for a shorter secret.
 const PREVIEW_CHARS: usize = 4;
 

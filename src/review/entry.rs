@@ -68,7 +68,8 @@ pub struct Entry {
     pub stray: Option<StrayChange>,
     /// The images above (a record, a whole file, an index's lines) kept with credentials
     /// replaced by `[REDACTED]`: the text kept is not the text the file held, so an undo that
-    /// writes it back says so (`Entry::undo_notes`). Entries written before it mark none.
+    /// writes it back says so (`Entry::undo_notes`). Entries written before it mark none: an
+    /// image holding the placeholder stands for its mark there (`Entry::change`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub redacted: Vec<RedactedImage>,
 }
@@ -212,12 +213,14 @@ mod tests {
 
     /// A mark written by this version reads back, and what it marks is what an undo of the
     /// entry says it writes back redacted; an entry of a version before the marks (its line
-    /// without `redacted`) reads and says nothing of them.
+    /// without `redacted`) says it of each image holding the placeholder, and of no image that
+    /// only has the word in its prose. Seen failing with the marks alone read.
     #[test]
     fn an_entry_marks_each_image_kept_redacted_and_its_undo_notes_say_them() {
-        let line = r#"{"id":4,"at":1,"op":"rm","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null,"files":[{"file":"a.md","before":"---\nname: alpha\n---\nkey [REDACTED]\n","after":null},{"file":"b.md","before":"---\nname: beta\n---\nplain\n","after":null}]}"#;
+        let line = r#"{"id":4,"at":1,"op":"rm","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null,"files":[{"file":"a.md","before":"---\nname: alpha\n---\nkey [REDACTED]\n","after":null},{"file":"b.md","before":"---\nname: beta\n---\nplain, REDACTED in logs (redacted)\n","after":null}]}"#;
         let old: Entry = serde_json::from_str(line).expect("an entry without marks");
-        assert!(old.undo_notes().is_empty());
+        let alpha = "the credentials in alpha stay [REDACTED]: a redacted secret is not restored";
+        assert_eq!(old.undo_notes(), [alpha]);
         let mut marked = old.clone();
         marked.redacted.push(RedactedImage {
             file: "a.md".into(),
@@ -230,9 +233,28 @@ mod tests {
         );
         let back: Entry = serde_json::from_str(&written).expect("back");
         assert_eq!(back, marked);
+        assert_eq!(back.undo_notes(), [alpha]);
+        // Marked, the marks alone say it: an image marked as not redacted stays unsaid.
+        let mut only_b = old.clone();
+        only_b.redacted.push(RedactedImage {
+            file: "b.md".into(),
+            side: Side::Before,
+        });
         assert_eq!(
-            back.undo_notes(),
-            ["the credentials in alpha stay [REDACTED]: a redacted secret is not restored"]
+            only_b.undo_notes(),
+            ["the credentials in beta stay [REDACTED]: a redacted secret is not restored"]
+        );
+    }
+
+    /// An index kept as its changed lines (a Claude Code entry before the marks) says it of
+    /// the index when a line an undo writes back holds the placeholder.
+    #[test]
+    fn an_unmarked_index_hunk_holding_the_placeholder_is_said_by_its_file() {
+        let line = r#"{"id":5,"at":1,"op":"rm","who":{"user":"ana","host":"h"},"before":[],"after":[],"proposal":null,"reason":null,"undoes":null,"lines":[{"file":"MEMORY.md","before":"aa","after":"bb","hunks":[{"at":0,"removed":["- [a](a.md) key [REDACTED]\n"]}]}]}"#;
+        let old: Entry = serde_json::from_str(line).expect("an entry of index lines");
+        assert_eq!(
+            old.undo_notes(),
+            ["the credentials in MEMORY.md stay [REDACTED]: a redacted secret is not restored"]
         );
     }
 }

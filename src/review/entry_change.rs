@@ -8,6 +8,7 @@ use super::error::ReviewError;
 use super::filed::{image_touched, input_version};
 use super::line_change::LineChange;
 use crate::change::{Change, Side, Sides, Touched, Version};
+use crate::redact;
 
 impl Entry {
     /// The change this entry records: its op and every file it touched. A file outside the
@@ -52,6 +53,13 @@ impl Entry {
                 }
             }
         }
+        // An entry journaled before the marks existed has none, yet its images were kept
+        // redacted all the same: what each holds says it.
+        if self.redacted.is_empty() {
+            for path in &mut touched {
+                path.redacted = self.placeholder_sides(path);
+            }
+        }
         Change {
             op: self.op,
             touched,
@@ -90,8 +98,9 @@ impl Entry {
 
     /// What undoing this entry must tell a person, the same on every format: one note for
     /// each memory (or file outside the memories) it writes back with its credentials as
-    /// `[REDACTED]`: an image the entry kept redacted, a repair's dropped file or a deleted
-    /// stray whose kept copy was redacted. A redacted secret is kept nowhere to restore.
+    /// `[REDACTED]`: an image the entry kept redacted (marked so, or for an entry written
+    /// before the marks, holding the placeholder), a repair's dropped file or a deleted stray
+    /// whose kept copy was redacted. A redacted secret is kept nowhere to restore.
     pub fn undo_notes(&self) -> Vec<String> {
         let change = self.change().inverse();
         let mut back: Vec<&str> = change.writes_redacted();
@@ -123,6 +132,34 @@ impl Entry {
 /// was the redaction (the undo leaves it as it is).
 fn back_redacted(what: &str) -> String {
     format!("the credentials in {what} stay [REDACTED]: a redacted secret is not restored")
+}
+
+impl Entry {
+    /// The sides of `path` whose kept text holds the redaction's placeholder: a record's
+    /// fields, a whole file, or the lines of an index hunk that side holds (an index is kept
+    /// as its digest and the lines that changed).
+    fn placeholder_sides(&self, path: &Touched) -> Sides {
+        let holds = |version: &Option<Version>| {
+            version
+                .as_ref()
+                .is_some_and(|v| redact::holds_placeholder(&v.kept))
+        };
+        let mut sides = Sides {
+            before: holds(&path.before),
+            after: holds(&path.after),
+        };
+        let any = |lines: &[String]| lines.iter().any(|l| redact::holds_placeholder(l));
+        for hunk in self
+            .lines
+            .iter()
+            .filter(|change| change.file == path.file)
+            .flat_map(|change| &change.hunks)
+        {
+            sides.before |= any(&hunk.removed);
+            sides.after |= any(&hunk.added);
+        }
+        sides
+    }
 }
 
 impl JournalRecord {

@@ -6,6 +6,7 @@
 
 use super::{TOKEN, add, kept_files, workbench};
 use crate::common::cli::add_args;
+use crate::common::formats::Format;
 use crate::common::formats::{BOTH, Folder};
 
 /// Asserts that nothing memwb keeps for `folder`, nor its `log` in either shape, holds the
@@ -166,5 +167,57 @@ fn the_workbench_says_the_note_of_an_undo_in_its_status_line_on_both_formats() {
         );
         let screen = h.screen();
         assert!(screen.contains(&note), "{format:?}: {screen}");
+    }
+}
+
+/// The journal of `folder` with every entry's `redacted` marks taken out: each line as a
+/// version before the marks wrote it. Asserts there was a mark to take out.
+fn journal_without_marks(folder: &Folder) {
+    let format = folder.format;
+    let (journal, _) = kept_files(folder)
+        .into_iter()
+        .find(|(path, _)| path.ends_with("journal.jsonl"))
+        .unwrap_or_else(|| panic!("{format:?}: no journal"));
+    let journal = match format {
+        Format::Memory => folder.root().join(".memwb").join(journal),
+        Format::Claude => folder.state.path().join(journal),
+    };
+    let text = std::fs::read_to_string(&journal).expect("journal");
+    let mut unmarked = String::new();
+    for line in text.lines() {
+        let mut line = line.to_owned();
+        if let Some(at) = line.find(r#","redacted":["#)
+            && let Some(end) = line[at..].find(']')
+        {
+            line.replace_range(at..=at + end, "");
+        }
+        unmarked.push_str(&line);
+        unmarked.push('\n');
+    }
+    assert_ne!(unmarked, text, "{format:?}: no mark in {text}");
+    std::fs::write(&journal, unmarked).expect("journal");
+}
+
+/// An entry journaled before the marks existed (its line without `redacted`) still says what
+/// its undo writes back redacted, from what its kept image holds: the placeholder `[REDACTED]`,
+/// not a word a person wrote ("REDACTED", "redacted"), the same note on both formats.
+#[test]
+fn undoing_an_entry_journaled_before_the_marks_still_says_the_note_on_both_formats() {
+    for format in BOTH {
+        let folder = alpha_with_the_token(format);
+        folder.ok(&add("gamma", "Logs are REDACTED, tokens redacted."));
+        folder.ok(&["rm", "alpha"]);
+        journal_without_marks(&folder);
+        let said = folder.ok(&["undo"]);
+        assert_eq!(notes(&said), [back_redacted("alpha")], "{format:?}: {said}");
+        let back = folder.ok(&["show", "--raw", "alpha"]);
+        assert!(
+            back.contains("The CI token is [REDACTED]."),
+            "{format:?}: {back}"
+        );
+
+        folder.ok(&["rm", "gamma"]);
+        let said = folder.ok(&["undo"]);
+        assert!(notes(&said).is_empty(), "{format:?}: {said}");
     }
 }
