@@ -202,6 +202,10 @@ impl Root {
 }
 
 impl Dir {
+    pub(super) fn fd(&self) -> &OwnedFd {
+        &self.fd
+    }
+
     fn kind(&self, name: &str) -> Option<FileType> {
         rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)
             .ok()

@@ -11,6 +11,7 @@
 
 mod batch;
 mod files;
+mod reads;
 mod recover;
 mod witness;
 
@@ -23,6 +24,7 @@ use super::state::ClaudeState;
 pub use crate::change::FileImage;
 use files::Root;
 pub use files::{TEMP_PREFIX, TEMP_SUFFIX};
+pub(crate) use reads::Reads;
 pub use recover::recover;
 
 /// One file of a change.
@@ -196,13 +198,25 @@ pub fn apply_planned(
     plan: &mut dyn FnMut() -> Result<Vec<FileWrite>>,
     observer: Option<&dyn ChangeObserver>,
 ) -> Result<Applied> {
+    apply_reading(folder, &mut |_| plan(), observer)
+}
+
+/// [`apply_planned`] of a plan that reads the files it writes through `Reads`: each is then
+/// read once, the plan's read serving as the compare's (`reads`: the compare checks that the
+/// name still holds the file read, and the witness reads that file again after the renames).
+pub(crate) fn apply_reading(
+    folder: &ClaudeFolder,
+    plan: &mut dyn FnMut(&Reads) -> Result<Vec<FileWrite>>,
+    observer: Option<&dyn ChangeObserver>,
+) -> Result<Applied> {
     let state = ClaudeState::for_folder(folder)?;
     let _lock = state.lock()?;
     // Before recovery too: putting back an interrupted change is a write like any other.
     refuse_while_consolidating(folder)?;
     let root = Root::open(folder.root(), folder.hooks())?;
     recover::recover_locked(folder, &root, observer, &[])?;
-    let writes = plan()?;
+    let reads = Reads::new(&root);
+    let writes = plan(&reads)?;
     check_names(folder, &writes)?;
     if writes.is_empty() {
         return Ok(Applied::default());
@@ -213,7 +227,11 @@ pub fn apply_planned(
     let mut images = Vec::with_capacity(writes.len());
     let mut compared = witness::Compared::default();
     for write in writes {
-        let (current, handle) = match root.read_open(&write.file)? {
+        let read = match reads.take_unmoved(&write.file) {
+            Some(read) => Some(read),
+            None => root.read_open(&write.file)?,
+        };
+        let (current, handle) = match read {
             Some((text, handle)) => (Some(text), Some(handle)),
             None => (None, None),
         };

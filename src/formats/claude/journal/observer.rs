@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
 use crate::change::{Change, Version};
-use crate::claude::write::{self, Applied, ChangeObserver, FileImage, FileWrite};
+use crate::claude::write::{self, Applied, ChangeObserver, FileImage, FileWrite, Reads};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
 use crate::review::error::ReviewError;
@@ -356,8 +356,12 @@ impl UndoEngine for FilesUndo<'_> {
             undoes: Some(entry.id),
             ..EntryMeta::default()
         };
-        let plan = &mut || reverting(self.folder, entry, inverse, check);
-        journaled_planned(self.folder, plan, meta).map_err(|e| {
+        let observer = ClaudeJournalObserver::new(journal_of(self.folder)?, meta);
+        let plan = &mut |reads: &Reads| Ok(reverting(self.folder, reads, entry, inverse, check)?);
+        let written = write::apply_reading(self.folder, plan, Some(&observer))
+            .map_err(ReviewError::from)
+            .and_then(|applied| Ok((applied, observer.marking.finish()?)));
+        written.map_err(|e| {
             match e.into_engine_error::<ClaudeError>() {
                 // Claude Code wrote a file between memwb's read of it and the write (under the
                 // lock, only another program can).
@@ -370,10 +374,12 @@ impl UndoEngine for FilesUndo<'_> {
 }
 
 /// The writes that take `entry` back out of `folder` as it is now (`inverse`, its change's
-/// inverse): its whole files as `check` allows, its index lines merged back out (refused,
-/// naming the line, where a later change rewrote them).
+/// inverse, each file read through `reads`, so that the compare reads none again): its whole
+/// files as `check` allows, its index lines merged back out (refused, naming the line, where
+/// a later change rewrote them).
 fn reverting(
     folder: &ClaudeFolder,
+    reads: &Reads,
     entry: &Entry,
     inverse: &Change,
     check: &dyn Fn(&[Held]) -> Result<(), ReviewError>,
@@ -386,7 +392,8 @@ fn reverting(
         .iter()
         .filter(|t| entry.lines.iter().all(|l| l.file != t.file))
     {
-        let current = write_current(folder, &touched.file)?;
+        write::check_name(folder, &touched.file)?;
+        let current = reads.current(&touched.file);
         // As the journal would keep it: a redacted image stands for the file whose redaction
         // it is, so the compare runs on the real text.
         let now = current.as_deref().map(|text| Version {
@@ -409,7 +416,8 @@ fn reverting(
     check(&held)?;
     for change in entry.lines.iter().filter(|change| !change.is_empty()) {
         let blocked = |detail: String| ReviewError::UndoBlocked { id: since, detail };
-        let Some(current) = write_current(folder, &change.file)? else {
+        write::check_name(folder, &change.file)?;
+        let Some(current) = reads.current(&change.file) else {
             return Err(blocked(format!(
                 "{} was removed since #{since}",
                 change.file
