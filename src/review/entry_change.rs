@@ -68,7 +68,14 @@ impl Entry {
 
     /// Whether undoing this entry would change anything (a rejection, say, changed no file).
     pub fn changed_files(&self) -> bool {
-        !self.change().touched.is_empty() || self.dropped.is_some() || self.stray.is_some()
+        // Without building the change: its paths are one per record file, image and index
+        // kept as lines, so it has one exactly when the entry keeps any (and building it reads
+        // every image's memory name through its frontmatter).
+        let touched_any = !(self.before.is_empty()
+            && self.after.is_empty()
+            && self.files.is_empty()
+            && self.lines.is_empty());
+        touched_any || self.dropped.is_some() || self.stray.is_some()
     }
 
     /// The files this entry touched, in the order it keeps them.
@@ -85,6 +92,12 @@ impl Entry {
     /// keeps the same redacted text before and after, and a redacted secret is kept nowhere).
     /// `None`: undo may go on and check the folder.
     pub fn undo_refusal(&self) -> Option<ReviewError> {
+        self.undo_refusal_of(&self.change())
+    }
+
+    /// [`Entry::undo_refusal`] given this entry's change ([`Entry::change`]), made once by a
+    /// caller that needs it too.
+    pub(crate) fn undo_refusal_of(&self, change: &Change) -> Option<ReviewError> {
         if !self.changed_files() {
             return Some(ReviewError::NothingToUndo {
                 id: self.id,
@@ -92,7 +105,7 @@ impl Entry {
             });
         }
         // A dropped file's bytes are kept whole: undo puts them back.
-        (self.dropped.is_none() && self.change().redaction_only())
+        (self.dropped.is_none() && change.redaction_only())
             .then_some(ReviewError::RedactionNotRestorable { id: self.id })
     }
 

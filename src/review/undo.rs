@@ -83,14 +83,14 @@ pub(crate) fn undo<E: UndoEngine + ?Sized>(
     engine: &E,
     entry: &Entry,
 ) -> Result<E::Undone, ReviewError> {
-    if let Some(refused) = entry.undo_refusal() {
+    // Made once: each file image's memory name is read through its frontmatter.
+    let change = entry.change();
+    if let Some(refused) = entry.undo_refusal_of(&change) {
         return Err(refused);
     }
     let id = entry.id;
     engine
-        .write_inverse(entry, &entry.change().inverse(), &|held| {
-            check_base(id, held)
-        })
+        .write_inverse(entry, &change.inverse(), &|held| check_base(id, held))
         .map_err(|blocked| blocked.said(id))
 }
 
@@ -212,6 +212,37 @@ mod tests {
             held("a.md", memory("a", "2"), None, None),
         ];
         assert_eq!(detail(check_base(4, &both)), "\"a\" was removed since #4");
+    }
+
+    /// `Entry::changed_files` answers without building the change: the same answer as its
+    /// definition over the change, for an entry of each kind of path and of none.
+    #[test]
+    fn whether_an_entry_changed_files_is_what_its_change_says() {
+        let base = r#""id":4,"at":1,"op":"set","who":{"user":"ana","host":"h"},"proposal":null,"reason":null,"undoes":null"#;
+        let record = r#"{"file":"a.md","name":"a","type":"user","description":"d","body":"b"}"#;
+        let lines = serde_json::to_string(&crate::review::line_change::LineChange::between(
+            "MEMORY.md",
+            "- a\n",
+            "- a\n- b\n",
+        ))
+        .expect("json");
+        let kinds = [
+            r#""before":[],"after":[]"#.to_owned(),
+            format!(r#""before":[{record}],"after":[]"#),
+            format!(r#""before":[],"after":[{record}]"#),
+            r#""before":[],"after":[],"files":[{"file":"a.md","before":null,"after":"x"}]"#
+                .to_owned(),
+            format!(r#""before":[],"after":[],"lines":[{lines}]"#),
+        ];
+        let mut changed = Vec::new();
+        for kind in &kinds {
+            let entry: Entry =
+                serde_json::from_str(&format!("{{{base},{kind}}}")).expect("an entry");
+            let by_change = !entry.change().touched.is_empty();
+            assert_eq!(entry.changed_files(), by_change, "{kind}");
+            changed.push(by_change);
+        }
+        assert_eq!(changed, [false, true, true, true, true]);
     }
 
     #[test]
