@@ -259,6 +259,24 @@ impl Record {
     }
 }
 
+/// A slug made of any text (another format's name, a file's stem): ASCII letters and digits
+/// lowercased, every run of anything else one `-`, none at either end; empty when no letter or
+/// digit is left. Not checked against the Windows device names ([`is_safe_slug`] is).
+pub(crate) fn slug_of(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
 /// `^[a-z0-9]+(-[a-z0-9]+)*$` and not a Windows device name.
 pub fn is_safe_slug(name: &str) -> bool {
     is_slug(name) && !is_windows_device_name(name)

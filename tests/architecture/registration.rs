@@ -305,13 +305,11 @@ fn adding_a_backend_names_traits_every_backend_implements_and_files_that_exist()
 
 /// The files of the trait layer (the files directly in src/formats/, the registration aside)
 /// that still name a format's engine (`crate::store::`, `crate::claude::`) or a backend's
-/// module (`super::memory`, `super::claude`), and how many times each: what the layer every
-/// format is reached through still takes from them (the copy's sources, a record or a topic
-/// file, which the conversions between formats take). What the layer needs of a format comes
-/// from the backend (a method, a value behind a trait), the registration or a leaf
-/// (docs/architecture.md, "Adding a backend"). A count may only go down; a file that names
-/// none must leave the list.
-const TRAIT_LAYER_ENGINE_PATHS: [(&str, usize); 1] = [("src/formats/copy.rs", 1)];
+/// module (`super::memory`, `super::claude`), and how many times each: none. What the layer
+/// every format is reached through needs of a format comes from the backend (a method, a value
+/// behind a trait), the registration or a leaf (docs/architecture.md, "Adding a backend"); a
+/// row may not be added.
+const TRAIT_LAYER_ENGINE_PATHS: [(&str, usize); 0] = [];
 
 /// Paths into a format's engine or a backend's module in a file's code (comments, strings and
 /// the test module left out).

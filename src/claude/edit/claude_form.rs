@@ -11,20 +11,10 @@ use super::{EditError, stamp};
 use crate::claude::frontmatter::{self, Frontmatter, METADATA_KEY};
 
 /// The name Claude Code keeps of `name`: ASCII letters and digits lowercased, every run of
-/// anything else one `-`, none at either end (`发布流程` becomes empty).
+/// anything else one `-`, none at either end (`发布流程` becomes empty); the `.memory` slug
+/// made of it, which is the same rule.
 pub(crate) fn kept_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    while out.ends_with('-') {
-        out.pop();
-    }
-    out
+    crate::store::record::slug_of(name)
 }
 
 /// Refuses a name Claude Code would change or erase on its next edit of the file, naming the

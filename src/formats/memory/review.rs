@@ -6,10 +6,10 @@ use super::find_groups;
 use super::fix::dedupe_proposal;
 use super::journal::{self, NewProposal, Readable, file};
 use super::write::written;
-use crate::claude::copy::Refusal;
 use crate::formats::{
     Candidates, Decided, Deduped, Draft, FormatError, Proposals, Proposed, Proposing,
 };
+use crate::memory::Refusal;
 use crate::review::journal::{Entry, Journal};
 use crate::review::proposal;
 use crate::review::summary::undo_commit_summary;

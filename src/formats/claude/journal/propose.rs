@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 
 use super::proposals::NewFiles;
-use crate::claude::copy::{Refusal, Source, into_claude, memory_name, new_topic};
+use crate::claude::copy::{Incoming, Refusal, into_claude, memory_name, new_topic};
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::write::FileImage;
@@ -60,18 +60,6 @@ impl TopicText {
             },
             text: text.to_owned(),
         }
-    }
-}
-
-impl Read {
-    pub fn sources(&self) -> Vec<Source<'_>> {
-        self.topics
-            .iter()
-            .map(|t| Source::Topic {
-                topic: &t.topic,
-                text: &t.text,
-            })
-            .collect()
     }
 }
 
@@ -247,8 +235,11 @@ pub fn from_plan(
 ) -> Result<(Vec<FileImage>, Vec<Refusal>), ReviewError> {
     match plan {
         Plan::Extraction(records) => {
-            let sources: Vec<Source> = records.iter().map(Source::Record).collect();
-            let out = into_claude(&sources, &read.snapshot, now);
+            let incoming: Vec<Incoming> = records
+                .iter()
+                .map(|record| Incoming::New(record.to_input()))
+                .collect();
+            let out = into_claude(&incoming, &read.snapshot, now);
             Ok((out.files, out.refused))
         }
         Plan::Consolidation {
@@ -295,7 +286,8 @@ pub fn from_plan(
                     }
                     None => {
                         let taken: Vec<&str> = existing.iter().map(String::as_str).collect();
-                        let (file, text) = new_topic(record, &taken, now).map_err(invalid)?;
+                        let (file, text) =
+                            new_topic(&record.to_input(), &taken, now).map_err(invalid)?;
                         existing.push(file.clone());
                         files.push(FileImage {
                             file,
