@@ -12,7 +12,7 @@ use serde_json::Value;
 /// Both formats, for `for format in BOTH`.
 pub const BOTH: [Format; 2] = [Format::Memory, Format::Claude];
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Memory,
     Claude,

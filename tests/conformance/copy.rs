@@ -1,8 +1,9 @@
-//! `memwb copy --from` between folders of every pair of formats: what it refuses, worded
-//! alike, and that a refused copy files nothing (the source read through its backend, the
-//! copy filed through the target's).
+//! `memwb copy --from` between folders of every pair of formats: what it brings (a memory's
+//! type, description and body into another format, its file byte for byte within one), what it
+//! refuses, worded alike, and that a refused copy files nothing (the source read through its
+//! backend, the copy filed through the target's).
 
-use super::add;
+use super::{add, file_of, stderr};
 use crate::common::formats::{BOTH, Folder};
 
 /// `args` must fail on `folder` with exit 2, saying each of `said` on stderr, and leave the
@@ -74,6 +75,68 @@ fn copy_refuses_an_unknown_name_a_taken_name_and_its_own_folder_on_every_pair_of
                 &["copy", "--from", own],
                 &["is the folder being copied into"],
             );
+        }
+    }
+}
+
+/// `show NAME --json` on `folder`, parsed.
+fn shown(folder: &Folder, name: &str) -> serde_json::Value {
+    serde_json::from_str(&folder.ok(&["show", name, "--json"])).expect("show --json")
+}
+
+#[test]
+fn copy_brings_a_memory_into_every_format_and_keeps_its_file_within_one() {
+    for target in BOTH {
+        for source_format in BOTH {
+            let source = Folder::new(source_format);
+            source.ok(&add("alpha", "Deploys wait for the freeze."));
+            source.ok(&add("beta", "Reviews happen on Tuesdays."));
+            let folder = Folder::new(target);
+            folder.ok(&add("beta", "A memory of the same name."));
+            let from = source.root();
+            let from = from.to_str().expect("a UTF-8 path");
+            let out = folder.run(&["copy", "--from", from]);
+            let pair = format!("{source_format:?} into {target:?}");
+            assert_eq!(out.status.code(), Some(0), "{pair}: {}", stderr(&out));
+            assert_eq!(
+                stderr(&out),
+                "refused beta: a memory named \"beta\" is already in the target\n",
+                "{pair}"
+            );
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let id = stdout.lines().last().expect("the proposal's id").trim();
+            folder.ok(&["approve", id]);
+
+            let (copied, original) = (shown(&folder, "alpha"), shown(&source, "alpha"));
+            for field in ["name", "type", "description"] {
+                assert_eq!(copied[field], original[field], "{pair}: {field}");
+            }
+            let body = copied["body"].as_str().expect("a body");
+            assert!(
+                body.ends_with("Deploys wait for the freeze."),
+                "{pair}: {body}"
+            );
+            assert_eq!(
+                shown(&folder, "beta")["body"],
+                "A memory of the same name.",
+                "{pair}: the refused memory left the target's alone"
+            );
+            if source_format == target {
+                // Approving a new file writes it as the format's own tool would, stamped at
+                // that time (Claude Code's `modified:`); everything else is the source's file.
+                let kept = |folder: &Folder| {
+                    let text = std::fs::read_to_string(file_of(folder, "alpha")).expect("the file");
+                    text.lines()
+                        .filter(|line| !line.trim_start().starts_with("modified:"))
+                        .map(|line| format!("{line}\n"))
+                        .collect::<String>()
+                };
+                assert_eq!(
+                    kept(&folder),
+                    kept(&source),
+                    "{pair}: a copy within a format keeps the file as it is"
+                );
+            }
         }
     }
 }
