@@ -7,7 +7,7 @@
 
 use super::entry::Entry;
 use super::error::{FoundSince, ReviewError};
-use crate::change::{Change, Touched, Version};
+use crate::change::{Change, Touched};
 
 /// What holds one path of an inverse change now, as the journal would keep it (credentials
 /// redacted; `None`: nothing), read by the format's engine for [`check_base`].
@@ -16,7 +16,10 @@ pub(crate) struct Held {
     /// The path of the inverse: `before` is what the entry left there, `after` what the undo
     /// puts back.
     pub touched: Touched,
-    pub now: Option<Version>,
+    /// Its content (`Version::kept`; `None`: nothing there). Only the content is compared: a
+    /// refusal names the memory from the entry's own side, so what holds the path now is not
+    /// read for its name (a frontmatter parse per file of a Claude Code folder).
+    pub now: Option<String>,
 }
 
 /// Why a format's engine did not write an undo, in its terms; [`Blocked::said`] words it the
@@ -102,7 +105,7 @@ pub(crate) fn check_base(id: u64, held: &[Held]) -> Result<(), ReviewError> {
     let wrote = held.iter().filter(|h| h.touched.before.is_some());
     let freed = held.iter().filter(|h| h.touched.before.is_none());
     for held in wrote.chain(freed).filter(|h| !h.touched.unchanged()) {
-        if let Some((name, found)) = found_at(&held.touched, held.now.as_ref()) {
+        if let Some((name, found)) = found_at(&held.touched, held.now.as_deref()) {
             return Err(Blocked::Found { name, found }.said(id));
         }
     }
@@ -110,10 +113,10 @@ pub(crate) fn check_base(id: u64, held: &[Held]) -> Result<(), ReviewError> {
 }
 
 /// How a path of an inverse is found when `now` is not its base, and the memory that names it.
-fn found_at(touched: &Touched, now: Option<&Version>) -> Option<(String, FoundSince)> {
+fn found_at(touched: &Touched, now: Option<&str>) -> Option<(String, FoundSince)> {
     let found = match (&touched.before, now) {
         (None, None) => return None,
-        (Some(left), Some(now)) if left.kept == now.kept => return None,
+        (Some(left), Some(now)) if left.kept == now => return None,
         (None, Some(_)) => FoundSince::AddedAgain,
         (Some(_), None) => FoundSince::Removed,
         (Some(_), Some(_)) => FoundSince::Changed,
@@ -132,6 +135,7 @@ fn found_at(touched: &Touched, now: Option<&Version>) -> Option<(String, FoundSi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::change::Version;
 
     fn memory(name: &str, kept: &str) -> Option<Version> {
         Some(Version {
@@ -146,6 +150,7 @@ mod tests {
         back: Option<Version>,
         now: Option<Version>,
     ) -> Held {
+        let now = now.map(|v| v.kept);
         Held {
             touched: Touched {
                 file: file.into(),

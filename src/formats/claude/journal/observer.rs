@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
-use crate::change::{Change, Version};
+use crate::change::Change;
 use crate::claude::write::{self, Applied, ChangeObserver, FileImage, FileWrite, Reads};
 use crate::claude::{ClaudeError, ClaudeFolder, ClaudeState};
 use crate::redact::redact;
@@ -20,7 +20,6 @@ use crate::review::intent::{Expect, Intent};
 use crate::review::journal::{Entry, EntryMeta, Journal, Op, RedactedImage, Side};
 use crate::review::line_change::LineChange;
 use crate::review::marking::EntryMarking;
-use crate::review::proposal::images::topic_name;
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
 use crate::review::undo::{self, Blocked, Held, UndoEngine};
 use crate::time::now_ms;
@@ -396,11 +395,7 @@ fn reverting(
         let current = reads.current(&touched.file);
         // As the journal would keep it: a redacted image stands for the file whose redaction
         // it is, so the compare runs on the real text.
-        let now = current.as_deref().map(|text| Version {
-            memory: (!entry.indexes.contains(&touched.file))
-                .then(|| topic_name(&touched.file, text)),
-            kept: redact(text).into_owned(),
-        });
+        let now = current.as_deref().map(|text| redact(text).into_owned());
         if !touched.unchanged() {
             writes.push(FileWrite {
                 file: touched.file.clone(),

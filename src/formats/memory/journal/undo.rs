@@ -135,7 +135,8 @@ impl UndoEngine for RecordsUndo<'_> {
                             .after
                             .iter()
                             .find(|w| w.file == t.file)
-                            .and_then(|w| written_now(current, w)),
+                            .and_then(|w| written_now(current, w))
+                            .map(|now| now.kept),
                         // A name the entry freed, held now by a record the undo does not take
                         // out.
                         (None, back) => back.as_ref().and_then(|back| {
@@ -144,7 +145,7 @@ impl UndoEngine for RecordsUndo<'_> {
                                 .iter()
                                 .filter(|e| base.iter().all(|b| b.file != e.file))
                                 .find(|e| Some(e.record.name()) == back.memory.as_deref())
-                                .map(|e| JournalRecord::from(e).version())
+                                .map(|e| JournalRecord::from(e).version().kept)
                         }),
                     },
                     touched: t.clone(),
