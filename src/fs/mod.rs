@@ -342,7 +342,7 @@ pub(crate) enum Links {
 /// Opens an existing regular file for reading without blocking on a FIFO or a device;
 /// `Ok(None)` when it does not exist. Anything else is [`FsError::NotAFile`].
 // Only the command line opens files by a path it was given; the library opens relative to a
-// directory it holds (`open_regular_at`).
+// directory it holds (`open_regular_at_stat`).
 #[cfg(feature = "cli")]
 pub(crate) fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
     open_regular_at(rustix::fs::CWD, path, links, path)
@@ -350,14 +350,26 @@ pub(crate) fn open_regular(path: &Path, links: Links) -> Result<Option<File>> {
 
 /// `open_regular` for `name` relative to the directory `dir` (`shown` is the path errors
 /// name).
+#[cfg(feature = "cli")]
 pub(crate) fn open_regular_at<Fd: std::os::fd::AsFd>(
     dir: Fd,
     name: &Path,
     links: Links,
     shown: &Path,
 ) -> Result<Option<File>> {
-    match open_regular_at_io(dir, name, links) {
-        Ok(file) => Ok(Some(file)),
+    Ok(open_regular_at_stat(dir, name, links, shown)?.map(|(file, _)| file))
+}
+
+/// [`open_regular_at`], with the `fstat` it checked the descriptor with (its identity tells a
+/// caller whether a name still holds the file it opened).
+pub(crate) fn open_regular_at_stat<Fd: std::os::fd::AsFd>(
+    dir: Fd,
+    name: &Path,
+    links: Links,
+    shown: &Path,
+) -> Result<Option<(File, rustix::fs::Stat)>> {
+    match open_regular_with_stat(dir, name, links) {
+        Ok(opened) => Ok(Some(opened)),
         Err(OpenError::Io(e)) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e.into_fs(shown)),
     }

@@ -17,7 +17,7 @@ use rustix::io::Errno;
 use super::super::error::{ClaudeError, Result};
 use super::super::fsread::MAX_FILE_BYTES;
 use super::batch::Batch;
-use crate::fs::{IoHooks, IoOp, open_regular_at, read_capped};
+use crate::fs::{IoHooks, IoOp, open_regular_at_stat, read_capped};
 
 /// memwb's temp files in a Claude Code folder: a dot-name (Claude Code skips hidden files)
 /// that does not end in `.md`, with a prefix no other tool uses, so recovery removes only its
@@ -135,6 +135,18 @@ impl Root {
         Ok(Some((dir, name)))
     }
 
+    /// The status of `file`, a link at its end not followed; `None` when it or a folder on
+    /// its way is missing or not a real folder. A file in the folder itself is looked up
+    /// through the folder's own descriptor (no descriptor opened).
+    pub(super) fn stat(&self, file: &str) -> Option<rustix::fs::Stat> {
+        let nofollow = AtFlags::SYMLINK_NOFOLLOW;
+        if !file.contains('/') {
+            return rustix::fs::statat(&self.dir.fd, file, nofollow).ok();
+        }
+        let (dir, name) = self.dir_of(file, false).ok()??;
+        rustix::fs::statat(&dir.fd, name, nofollow).ok()
+    }
+
     /// The text of `file` as it is now (`None`: it does not exist, nor maybe its folder). A
     /// link, a FIFO, a device, a directory or a file that is not UTF-8 is refused, without
     /// blocking.
@@ -149,6 +161,16 @@ impl Root {
     /// open so that a write into it after the compare can be seen later
     /// ([`super::witness`]).
     pub(crate) fn read_open(&self, file: &str) -> Result<Option<(String, File)>> {
+        Ok(self
+            .read_open_stat(file)?
+            .map(|(text, file, _)| (text, file)))
+    }
+
+    /// [`Root::read_open`], with the status the file was checked with when opened.
+    pub(crate) fn read_open_stat(
+        &self,
+        file: &str,
+    ) -> Result<Option<(String, File, rustix::fs::Stat)>> {
         match self.dir_of(file, false)? {
             Some((dir, name)) => dir.read_open(name),
             None => Ok(None),
@@ -202,10 +224,6 @@ impl Root {
 }
 
 impl Dir {
-    pub(super) fn fd(&self) -> &OwnedFd {
-        &self.fd
-    }
-
     fn kind(&self, name: &str) -> Option<FileType> {
         rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)
             .ok()
@@ -213,11 +231,11 @@ impl Dir {
     }
 
     fn read(&self, name: &str) -> Result<Option<String>> {
-        Ok(self.read_open(name)?.map(|(text, _)| text))
+        Ok(self.read_open(name)?.map(|(text, ..)| text))
     }
 
-    /// The text of `name` and the file it was read from, still open.
-    fn read_open(&self, name: &str) -> Result<Option<(String, File)>> {
+    /// The text of `name` and the file it was read from, still open, with its status.
+    fn read_open(&self, name: &str) -> Result<Option<(String, File, rustix::fs::Stat)>> {
         let path = self.path.join(name);
         if self.kind(name) == Some(FileType::Symlink) {
             return Err(refused(
@@ -225,8 +243,8 @@ impl Dir {
                 "it is a symbolic link; memwb never reads or writes through one",
             ));
         }
-        let Some(file) =
-            open_regular_at(&self.fd, Path::new(name), crate::fs::Links::Refuse, &path)?
+        let Some((file, stat)) =
+            open_regular_at_stat(&self.fd, Path::new(name), crate::fs::Links::Refuse, &path)?
         else {
             return Ok(None);
         };
@@ -240,7 +258,7 @@ impl Dir {
                 ),
             )
         })?;
-        Ok(Some((text, file)))
+        Ok(Some((text, file, stat)))
     }
 
     /// Writes `bytes` to a new temp file beside `name` (with `name`'s permissions when it is a

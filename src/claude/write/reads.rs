@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
 
-use rustix::fs::{AtFlags, Stat};
+use rustix::fs::Stat;
 
 use super::files::Root;
 
@@ -51,18 +51,16 @@ impl<'r> Reads<'r> {
         if let Some(read) = self.kept.borrow().get(file) {
             return Some(read.text.clone());
         }
-        match self.root.read_open(file) {
-            Ok(Some((text, opened))) => {
-                if let Ok(stat) = rustix::fs::fstat(&opened) {
-                    self.kept.borrow_mut().insert(
-                        file.to_owned(),
-                        Read {
-                            text: text.clone(),
-                            file: opened,
-                            identity: identity(&stat),
-                        },
-                    );
-                }
+        match self.root.read_open_stat(file) {
+            Ok(Some((text, opened, stat))) => {
+                self.kept.borrow_mut().insert(
+                    file.to_owned(),
+                    Read {
+                        text: text.clone(),
+                        file: opened,
+                        identity: identity(&stat),
+                    },
+                );
                 Some(text)
             }
             Ok(None) => None,
@@ -81,8 +79,7 @@ impl<'r> Reads<'r> {
     /// still holds that very file; `None`: the compare reads it itself.
     pub(super) fn take_unmoved(&self, file: &str) -> Option<(String, File)> {
         let read = self.kept.borrow_mut().remove(file)?;
-        let (dir, name) = self.root.dir_of(file, false).ok()??;
-        let now = rustix::fs::statat(dir.fd(), name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        let now = self.root.stat(file)?;
         (identity(&now) == read.identity).then_some((read.text, read.file))
     }
 }
