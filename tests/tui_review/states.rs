@@ -1,6 +1,6 @@
 //! A proposal's state in the workbench: told by the reading it shows (so a change to the set
 //! restales a proposal with no reload of the proposals), and a plan that does not validate said
-//! so in its detail, from that state.
+//! so in its detail, from that state; `e` refused, before anyone types, on what it cannot save.
 
 use super::*;
 use memwb::review::State;
@@ -73,4 +73,51 @@ fn a_plan_that_does_not_validate_is_said_invalid_in_its_detail() {
         screen.contains("e is not available now: the selected proposal's plan is invalid"),
         "{screen}"
     );
+}
+
+/// A `.memory` proposal's addition (a memory it adds beside its plan; only `.memory` has
+/// them, so this is not a conformance case) is drawn and marked ▶ like the memories its plan
+/// writes, but no edit of it can be saved: `e` is refused on it up front, and still opens the
+/// plan's memory.
+#[test]
+fn e_is_refused_on_an_addition_that_no_edit_can_be_saved_into() {
+    let mut h = three(100, 30);
+    let store = other(&h);
+    let filed = file_proposal(
+        &store,
+        NewProposal {
+            plan: Plan::Extraction(vec![record("delta", "a new fact", "Delta body.")]),
+            origin: Origin::new("import"),
+            seen: store.read().expect("read"),
+            additions: vec![record("epsilon", "added beside", "Epsilon body.")],
+            evidence: None,
+        },
+    )
+    .expect("file");
+    h.review_tick();
+    h.press(KeyCode::Char('p'));
+    select_proposal(&mut h, &filed.id);
+    assert_eq!(
+        h.app.proposals.selected_row().map(|r| r.summary.as_str()),
+        Some("add delta, epsilon"),
+        "{}",
+        h.screen()
+    );
+
+    h.press(KeyCode::Char('l'));
+    assert_eq!(h.app.proposals.record, 1, "▶ on epsilon: {}", h.screen());
+    h.press(KeyCode::Char('e'));
+    assert!(h.app.editor.is_none(), "{}", h.screen());
+    let said = h.app.status.as_ref().map(|s| s.text.clone());
+    assert_eq!(
+        said.as_deref(),
+        Some(
+            "e is not available now: the memory marked ▶ is not one the proposal's plan writes: \
+             nothing to edit"
+        )
+    );
+
+    h.press(KeyCode::Char('h'));
+    h.press(KeyCode::Char('e'));
+    assert!(h.app.editor.is_some(), "{}", h.screen());
 }

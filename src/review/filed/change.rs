@@ -194,6 +194,21 @@ impl Proposal {
         at.checked_sub(replaced).filter(|i| *i < records.len())
     }
 
+    /// Whether a reviewer's edit of the memory its change writes at `at` (a place in `change`,
+    /// this proposal's [`Proposal::change`]) can be saved into it, whatever its format keeps: a
+    /// record its plan writes ([`Proposal::planned_at`]) or a file image it writes (the images
+    /// come last in its change). An addition (a memory it adds beside its plan) is drawn but
+    /// not: no edit of it is kept, so `e` is refused on it before anyone types.
+    #[cfg(feature = "tui")]
+    pub(crate) fn edit_kept_at(&self, change: &Change, at: usize) -> bool {
+        let images_from = change.touched.len().saturating_sub(self.files.len());
+        self.planned_at(at).is_some()
+            || at
+                .checked_sub(images_from)
+                .and_then(|i| self.files.get(i))
+                .is_some_and(|image| image.after.is_some())
+    }
+
     /// What it does, in one line: "add a, b", "edit a; add c", "replace a, b with c",
     /// "remove d", or "redact NAME: what" for a redaction.
     pub fn summary(&self) -> String {

@@ -16,6 +16,7 @@ impl App {
             stale: matches!(row.state, State::Stale(_)),
             plan_invalid: row.state.why_plan_invalid().is_some(),
             writes: self.proposals.written() > 0,
+            pointed_edit_kept: self.proposals.pointed_edit_kept(),
         });
         let finding = self.findings.selected_finding().map(|checked| {
             // The marks hold the files of the set's memories with findings, on every format.

@@ -35,6 +35,8 @@ pub(crate) struct ProposalFacts {
     pub(crate) plan_invalid: bool,
     /// It writes a memory a reviewer can edit (whatever its format keeps of it).
     pub(crate) writes: bool,
+    /// An edit of the memory it writes that ▶ marks can be saved into it.
+    pub(crate) pointed_edit_kept: bool,
 }
 
 /// The selected finding.
@@ -199,6 +201,10 @@ impl KeyState {
             Action::Edit if !proposal.is_some_and(|p| p.writes) => {
                 Some("the selected proposal writes nothing to edit".to_owned())
             }
+            Action::Edit if !proposal.is_some_and(|p| p.pointed_edit_kept) => Some(
+                "the memory marked ▶ is not one the proposal's plan writes: nothing to edit"
+                    .to_owned(),
+            ),
             Action::Rebase if !proposal.is_some_and(|p| p.stale) => Some(format!(
                 "the selected proposal is not stale: nothing to rebase ({} approves it as it is)",
                 label(Scope::Proposals, Action::Approve)

@@ -30,6 +30,9 @@ pub struct Row {
     pub summary: String,
     /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
     pub(crate) kind: Kind,
+    /// The places in `change`'s `touched` of the memories an edit can be saved into
+    /// ([`Proposal::edit_kept_at`]): found once per reload, as asking parses the plan.
+    edit_kept: Vec<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -101,12 +104,17 @@ impl ProposalsPane {
                 .remove(&proposal.id)
                 .or_else(|| review.states.get(&proposal.id).cloned())
                 .unwrap_or_else(|| unchecked(proposal));
+            let change = proposal.change();
+            let edit_kept = written_at(&change)
+                .filter(|at| proposal.edit_kept_at(&change, *at))
+                .collect();
             let row = Row {
                 proposal: proposal.clone(),
                 state,
                 summary: proposal.summary(),
                 kind: proposal.change_kind(),
-                change: proposal.change(),
+                change,
+                edit_kept,
             };
             if row.proposal.status == ProposalStatus::Pending {
                 pending.push(row);
@@ -184,6 +192,16 @@ impl ProposalsPane {
             .selected_row()
             .filter(|r| r.state.why_plan_invalid().is_none())?;
         written_at(&row.change).nth(self.record)
+    }
+
+    /// Whether an edit of the memory `record` points at (marked ▶) can be saved into the
+    /// selected proposal: `e` is refused up front on one that cannot (an addition beside its
+    /// plan), rather than after the reviewer typed.
+    pub(crate) fn pointed_edit_kept(&self) -> bool {
+        self.pointed().is_some_and(|at| {
+            self.selected_row()
+                .is_some_and(|row| row.edit_kept.contains(&at))
+        })
     }
 
     pub fn pending(&self) -> usize {
