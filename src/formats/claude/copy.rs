@@ -27,7 +27,7 @@ pub(super) fn copy_sources(folder: &ClaudeFolder) -> CopySources {
 
 /// A topic file as a copy takes it: another format cannot take one that does not read (its
 /// frontmatter not valid YAML), which a copy within Claude Code still keeps byte for byte.
-pub(crate) fn source(topic: &Topic, text: &str) -> Source {
+fn source(topic: &Topic, text: &str) -> Source {
     let unread = match &topic.content {
         TopicContent::Unreadable(why) => Some(format!("it cannot be read: {why}")),
         TopicContent::Read(parsed) => match &parsed.frontmatter {

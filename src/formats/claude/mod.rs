@@ -4,7 +4,7 @@
 #[cfg(feature = "cli")]
 pub(crate) mod args;
 mod audit_inputs;
-pub(crate) mod copy;
+mod copy;
 pub(crate) mod discover;
 mod editor_rules;
 mod effect;

@@ -137,17 +137,42 @@ pub(super) fn propose_copy(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::claude::{Topic, TopicContent, frontmatter};
-    use crate::formats::claude::copy::source;
+    use crate::formats::Format;
+    use crate::frontmatter::{Frontmatter, parse};
+    use crate::store::StoredRecord;
 
-    /// A Claude Code topic file of `text` as that backend gives it to a copy.
+    /// Another format's topic file of `text` as a copy is given it: the memory its frontmatter
+    /// says (named by its file when it names itself nowhere), and why it does not read when its
+    /// frontmatter does not, in a refusal's words.
     fn topic(file: &str, text: &str) -> Source {
-        let topic = Topic {
+        let parsed = parse(text);
+        let stem = file.strip_suffix(".md").unwrap_or(file);
+        let placeholder = Record::new("placeholder", MemoryType::User, "d", "b").unwrap();
+        let mut memory = StoredRecord {
             file: file.into(),
-            content: TopicContent::Read(frontmatter::parse(text)),
-            modified: None,
+            record: placeholder,
+        }
+        .memory(0);
+        memory.name = parsed
+            .field("name")
+            .filter(|name| !name.trim().is_empty())
+            .unwrap_or(stem)
+            .to_owned();
+        memory.kind = parsed.kind().map(str::to_owned);
+        memory.description = parsed.field("description").map(str::to_owned);
+        memory.body = parsed.trimmed_body().to_owned();
+        let unread = match &parsed.frontmatter {
+            Frontmatter::Invalid { line, message } => Some(format!(
+                "its frontmatter is not valid YAML (line {line}: {message})"
+            )),
+            _ => None,
         };
-        source(&topic, text)
+        Source {
+            format: Format::new("other", "another format"),
+            memory,
+            text: text.to_owned(),
+            unread,
+        }
     }
 
     #[test]

@@ -178,7 +178,7 @@ impl Proposal {
     /// sources first, then the records. `None`: that place holds no record its plan writes
     /// (a source it removes, an addition, a file image, or no place at all). What a
     /// reviewer's edit of the memory at `at` replaces in a plan of records.
-    pub fn planned_at(&self, at: usize) -> Option<usize> {
+    pub(crate) fn planned_at(&self, at: usize) -> Option<usize> {
         let (sources, records) = planned(&self.plan);
         let replaced = self
             .base
