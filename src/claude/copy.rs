@@ -5,7 +5,9 @@
 //! * Another format's memory: `name`, `description`, `type` and `modified` (now), in a new
 //!   file named as Claude Code names them.
 //! * A Claude Code topic file: its text byte for byte, under its own file name when the target
-//!   has no file of that name.
+//!   has no file of that name. Approving the proposal writes it as every new topic file is
+//!   written (`formats::claude::journal`, in Claude Code's own form), as Claude Code's next
+//!   Write of it would anyway.
 
 use std::collections::HashSet;
 

@@ -1,9 +1,10 @@
 //! `memwb copy --from` between folders of every pair of formats: what it brings (a memory's
-//! type, description and body into another format, its file byte for byte within one), what it
-//! refuses, worded alike, and that a refused copy files nothing (the source read through its
-//! backend, the copy filed through the target's).
+//! type, description and body; within one format, its file written as every new file of that
+//! format is), what it refuses, worded alike, and that a refused copy files nothing (the
+//! source read through its backend, the copy filed through the target's).
 
 use super::{add, file_of, stderr};
+use crate::common::cli::add_args as common_add;
 use crate::common::formats::{BOTH, Folder};
 
 /// `args` must fail on `folder` with exit 2, saying each of `said` on stderr, and leave the
@@ -84,12 +85,33 @@ fn shown(folder: &Folder, name: &str) -> serde_json::Value {
     serde_json::from_str(&folder.ok(&["show", name, "--json"])).expect("show --json")
 }
 
+/// A memory's file as a person wrote it, not as memwb writes one: a comment and a folded
+/// description in its frontmatter, its type at the top level, blank lines after it, CRLF line
+/// ends in the body. Both formats read it.
+const HAND_WRITTEN: &str = "---\nname: alpha\n# written by hand\ntype: project\ndescription: >-\n  what it is\n  about\n---\n\r\n\r\nNotes.\r\nDeploys wait for the freeze.\r\n";
+
+/// [`HAND_WRITTEN`]'s body, as `add --body` takes it.
+const HAND_WRITTEN_BODY: &str = "Notes.\r\nDeploys wait for the freeze.";
+
+/// `name`'s file in `folder` without the line its format stamps with the time of the write
+/// (Claude Code's `modified:`) and the line break that ends it (a body's own, which a writer
+/// keeps as the body has it).
+fn unstamped(folder: &Folder, name: &str) -> String {
+    let text = std::fs::read_to_string(file_of(folder, name)).expect("the file");
+    let kept: String = text
+        .split_inclusive('\n')
+        .filter(|line| !line.trim_start().starts_with("modified:"))
+        .collect();
+    kept.trim_end_matches(['\r', '\n']).to_owned()
+}
+
 #[test]
 fn copy_brings_a_memory_into_every_format_and_keeps_its_file_within_one() {
     for target in BOTH {
         for source_format in BOTH {
             let source = Folder::new(source_format);
             source.ok(&add("alpha", "Deploys wait for the freeze."));
+            std::fs::write(file_of(&source, "alpha"), HAND_WRITTEN).expect("write it by hand");
             source.ok(&add("beta", "Reviews happen on Tuesdays."));
             let folder = Folder::new(target);
             folder.ok(&add("beta", "A memory of the same name."));
@@ -122,19 +144,15 @@ fn copy_brings_a_memory_into_every_format_and_keeps_its_file_within_one() {
                 "{pair}: the refused memory left the target's alone"
             );
             if source_format == target {
-                // Approving a new file writes it as the format's own tool would, stamped at
-                // that time (Claude Code's `modified:`); everything else is the source's file.
-                let kept = |folder: &Folder| {
-                    let text = std::fs::read_to_string(file_of(folder, "alpha")).expect("the file");
-                    text.lines()
-                        .filter(|line| !line.trim_start().starts_with("modified:"))
-                        .map(|line| format!("{line}\n"))
-                        .collect::<String>()
-                };
+                // The copy is taken as its file, and approving writes it as every new file of
+                // the format is written: the file `add` of the same memory writes there (the
+                // hand-written layout is not kept).
+                let added = Folder::new(target);
+                added.ok(&common_add("alpha", "what it is about", HAND_WRITTEN_BODY));
                 assert_eq!(
-                    kept(&folder),
-                    kept(&source),
-                    "{pair}: a copy within a format keeps the file as it is"
+                    unstamped(&folder, "alpha"),
+                    unstamped(&added, "alpha"),
+                    "{pair}: approving writes a copy as every new file is written"
                 );
             }
         }

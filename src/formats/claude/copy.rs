@@ -26,7 +26,9 @@ pub(super) fn copy_sources(folder: &ClaudeFolder) -> CopySources {
 }
 
 /// A topic file as a copy takes it: another format cannot take one that does not read (its
-/// frontmatter not valid YAML), which a copy within Claude Code still keeps byte for byte.
+/// frontmatter not valid YAML), which a copy within Claude Code still keeps byte for byte
+/// (in the proposal, and on approval too: Claude Code's own form is not made of a file whose
+/// frontmatter does not read).
 fn source(topic: &Topic, text: &str) -> Source {
     let unread = match &topic.content {
         TopicContent::Unreadable(why) => Some(format!("it cannot be read: {why}")),
