@@ -117,6 +117,18 @@ impl Kind {
     }
 }
 
+/// What of a proposal one place of its change comes from.
+enum Place {
+    /// A memory its plan replaces, as it read it.
+    Source,
+    /// The record at this index of its plan.
+    Planned(usize),
+    /// A memory it adds beside its plan.
+    Addition,
+    /// A whole file image it holds.
+    Image,
+}
+
 impl Proposal {
     /// The change this proposal makes if approved: every file it touches, derived from what
     /// it keeps whatever the format (the sources it read with their files and the records its
@@ -127,43 +139,65 @@ impl Proposal {
     /// with one writes it in that memory's place (as approving does): then the source's file
     /// is touched before and after.
     pub fn change(&self) -> Change {
-        let (sources, records) = planned(&self.plan);
-        let mut touched: Vec<Touched> = self
-            .base
-            .iter()
-            .filter(|source| sources.contains(&source.record.name))
-            .map(|source| Touched {
-                file: source.file.clone(),
-                before: Some(input_version(&source.record)),
-                after: None,
-                redacted: Sides::default(),
-            })
-            .collect();
-        let mut written = records.iter().collect::<Vec<_>>();
-        if let ([source], [_]) = (sources.as_slice(), records.as_slice())
-            && let Some(in_place) = touched
-                .iter_mut()
-                .find(|t| t.before.as_ref().and_then(|b| b.memory.as_ref()) == Some(source))
-        {
-            in_place.after = Some(input_version(&records[0]));
-            written.clear();
-        }
-        let added = self
-            .additions
-            .iter()
-            .filter(|addition| !sources.contains(&addition.name));
-        touched.extend(written.into_iter().chain(added).map(|record| Touched {
-            file: String::new(),
-            before: None,
-            after: Some(input_version(record)),
-            redacted: Sides::default(),
-        }));
-        touched.extend(self.files.iter().map(|image| image_touched(image, false)));
+        let touched: Vec<Touched> = self.laid_out().into_iter().map(|(t, _)| t).collect();
         let kind = Kind::of_touched(&touched).unwrap_or(self.kind);
         Change {
             op: kind.op(),
             touched,
         }
+    }
+
+    /// [`Proposal::change`]'s places, each with what of the proposal it comes from: the one
+    /// layout that the change, [`Proposal::planned_at`] and `Proposal::edit_kept` read.
+    fn laid_out(&self) -> Vec<(Touched, Place)> {
+        let (sources, records) = planned(&self.plan);
+        let mut places: Vec<(Touched, Place)> = self
+            .base
+            .iter()
+            .filter(|source| sources.contains(&source.record.name))
+            .map(|source| {
+                let touched = Touched {
+                    file: source.file.clone(),
+                    before: Some(input_version(&source.record)),
+                    after: None,
+                    redacted: Sides::default(),
+                };
+                (touched, Place::Source)
+            })
+            .collect();
+        let mut written: Vec<usize> = (0..records.len()).collect();
+        if let ([source], [record]) = (sources.as_slice(), records.as_slice())
+            && let Some((in_place, place)) = places
+                .iter_mut()
+                .find(|(t, _)| t.before.as_ref().and_then(|b| b.memory.as_ref()) == Some(source))
+        {
+            in_place.after = Some(input_version(record));
+            *place = Place::Planned(0);
+            written.clear();
+        }
+        let new_memory = |record: &RecordInput| Touched {
+            file: String::new(),
+            before: None,
+            after: Some(input_version(record)),
+            redacted: Sides::default(),
+        };
+        places.extend(
+            written
+                .into_iter()
+                .map(|i| (new_memory(&records[i]), Place::Planned(i))),
+        );
+        places.extend(
+            self.additions
+                .iter()
+                .filter(|addition| !sources.contains(&addition.name))
+                .map(|addition| (new_memory(addition), Place::Addition)),
+        );
+        places.extend(
+            self.files
+                .iter()
+                .map(|image| (image_touched(image, false), Place::Image)),
+        );
+        places
     }
 
     /// What kind of change it is as a person reads it, the same on every format
@@ -174,39 +208,29 @@ impl Proposal {
     }
 
     /// Which of its plan's records its change writes at `at` (a place in
-    /// [`Proposal::change`]'s `touched`), read as [`Proposal::change`] lays them out: the
-    /// sources first, then the records. `None`: that place holds no record its plan writes
+    /// [`Proposal::change`]'s `touched`). `None`: that place holds no record its plan writes
     /// (a source it removes, an addition, a file image, or no place at all). What a
     /// reviewer's edit of the memory at `at` replaces in a plan of records.
     pub(crate) fn planned_at(&self, at: usize) -> Option<usize> {
-        let (sources, records) = planned(&self.plan);
-        let replaced = self
-            .base
-            .iter()
-            .filter(|source| sources.contains(&source.record.name))
-            .count();
-        if let ([_], [_]) = (sources.as_slice(), records.as_slice())
-            && replaced > 0
-        {
-            // One memory replaced with one, in its place: the first memory touched.
-            return (at == 0).then_some(0);
+        match self.laid_out().get(at) {
+            Some((_, Place::Planned(i))) => Some(*i),
+            _ => None,
         }
-        at.checked_sub(replaced).filter(|i| *i < records.len())
     }
 
-    /// Whether a reviewer's edit of the memory its change writes at `at` (a place in `change`,
-    /// this proposal's [`Proposal::change`]) can be saved into it, whatever its format keeps: a
-    /// record its plan writes ([`Proposal::planned_at`]) or a file image it writes (the images
-    /// come last in its change). An addition (a memory it adds beside its plan) is drawn but
-    /// not: no edit of it is kept, so `e` is refused on it before anyone types.
+    /// The places in [`Proposal::change`] of the memories a reviewer's edit can be saved
+    /// into, whatever its format keeps: a record its plan writes or a file image it writes. An
+    /// addition (a memory it adds beside its plan) is drawn but not: no edit of it is kept, so
+    /// `e` is refused on it before anyone types.
     #[cfg(feature = "tui")]
-    pub(crate) fn edit_kept_at(&self, change: &Change, at: usize) -> bool {
-        let images_from = change.touched.len().saturating_sub(self.files.len());
-        self.planned_at(at).is_some()
-            || at
-                .checked_sub(images_from)
-                .and_then(|i| self.files.get(i))
-                .is_some_and(|image| image.after.is_some())
+    pub(crate) fn edit_kept(&self) -> Vec<usize> {
+        let kept = |(touched, place): &(Touched, Place)| match place {
+            Place::Planned(_) => true,
+            Place::Image => touched.after.is_some(),
+            Place::Source | Place::Addition => false,
+        };
+        let places = self.laid_out();
+        (0..places.len()).filter(|at| kept(&places[*at])).collect()
     }
 
     /// What it does, in one line: "add a, b", "edit a; add c", "replace a, b with c",
@@ -400,6 +424,28 @@ mod tests {
         assert_eq!(merged.planned_at(4), None);
         let files = of_images(vec![image("a.md", None, Some(A))]);
         assert_eq!(files.planned_at(0), None);
+    }
+
+    /// An edit is kept by a record the plan writes or a file image written, never by a
+    /// source it removes, an addition beside its plan or an image of a removed file.
+    #[cfg(feature = "tui")]
+    #[test]
+    fn an_edit_is_kept_only_where_the_proposal_writes_a_memory_it_keeps_edits_of() {
+        let mut merged = of_plan(
+            &[record("alpha", "a"), record("beta", "b")],
+            &[record("gamma", "a and b")],
+        );
+        merged.additions = vec![record("delta", "d")];
+        // alpha and beta removed, gamma planned, delta added.
+        assert_eq!(merged.change().touched.len(), 4);
+        assert_eq!(merged.edit_kept(), [2]);
+        let fix = of_plan(&[record("alpha", "old")], &[record("alpha", "new")]);
+        assert_eq!(fix.edit_kept(), [0]);
+        let files = of_images(vec![
+            image("a.md", None, Some(A)),
+            image("b.md", Some(A), None),
+        ]);
+        assert_eq!(files.edit_kept(), [0]);
     }
 
     #[test]

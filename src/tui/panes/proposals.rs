@@ -31,7 +31,7 @@ pub struct Row {
     /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
     pub(crate) kind: Kind,
     /// The places in `change`'s `touched` of the memories an edit can be saved into
-    /// ([`Proposal::edit_kept_at`]): found once per reload, as asking parses the plan.
+    /// ([`Proposal::edit_kept`]): found once per reload, as asking parses the plan.
     edit_kept: Vec<usize>,
 }
 
@@ -105,9 +105,7 @@ impl ProposalsPane {
                 .or_else(|| review.states.get(&proposal.id).cloned())
                 .unwrap_or_else(|| unchecked(proposal));
             let change = proposal.change();
-            let edit_kept = written_at(&change)
-                .filter(|at| proposal.edit_kept_at(&change, *at))
-                .collect();
+            let edit_kept = proposal.edit_kept();
             let row = Row {
                 proposal: proposal.clone(),
                 state,
