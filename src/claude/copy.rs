@@ -53,11 +53,6 @@ pub struct IntoClaude {
     pub refused: Vec<Refusal>,
 }
 
-/// `text` as a `.memory` name: ASCII letters and digits lowercased, every other run of
-/// characters one `-`, none at either end; empty when nothing is left. The name Claude Code
-/// keeps is the same (file names keep every script: that is [`crate::claude::edit::slug`]).
-pub(crate) use crate::store::record::slug_of as memory_name;
-
 /// `incoming` as new files for the Claude Code folder `target`; another format's memories are
 /// stamped `modified` at `now`.
 pub fn into_claude(incoming: &[Incoming], target: &Snapshot, now: Timestamp) -> IntoClaude {
@@ -160,13 +155,6 @@ mod tests {
             others: Vec::new(),
             consolidation: None,
         }
-    }
-
-    #[test]
-    fn slugs_keep_ascii_letters_and_digits() {
-        assert_eq!(memory_name("User Role — v2"), "user-role-v2");
-        assert_eq!(memory_name("--a__b--"), "a-b");
-        assert_eq!(memory_name("用户偏好"), "");
     }
 
     #[test]

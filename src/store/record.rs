@@ -381,6 +381,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_slug_of_any_text_keeps_ascii_letters_and_digits() {
+        assert_eq!(slug_of("User Role — v2"), "user-role-v2");
+        assert_eq!(slug_of("--a__b--"), "a-b");
+        assert_eq!(slug_of("用户偏好"), "");
+    }
+
+    #[test]
     fn slugs() {
         for ok in [
             "a",

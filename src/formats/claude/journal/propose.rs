@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use jiff::Timestamp;
 
 use super::proposals::NewFiles;
-use crate::claude::copy::{Incoming, Refusal, into_claude, memory_name, new_topic};
+use crate::claude::copy::{Incoming, Refusal, into_claude, new_topic};
 use crate::claude::edit::{Changes, edit_topic};
 use crate::claude::fsread::{MAX_FILE_BYTES, read_regular};
 use crate::claude::write::FileImage;
@@ -16,6 +16,7 @@ use crate::review::dedupe::similar_groups;
 use crate::review::error::ReviewError;
 use crate::review::proposal::{Kind, Origin};
 use crate::session::Plan;
+use crate::store::record::slug_of;
 use crate::store::{MemoryType, Record};
 
 /// A topic file read whole, with its exact text.
@@ -213,7 +214,7 @@ pub fn candidates<'a>(read: &'a Read, names: &[String]) -> Result<Candidates<'a>
 
 /// A topic as the record a side-query is shown: the three fields and the body as they are.
 fn as_record(topic: &Topic) -> Result<Record, String> {
-    let name = memory_name(topic.name());
+    let name = slug_of(topic.name());
     let kind: MemoryType = topic
         .kind()
         .ok_or("it has no type")?
@@ -267,7 +268,7 @@ pub fn from_plan(
             for record in records {
                 let into = sources.iter().find(|s| {
                     !reused.contains(s.topic.file.as_str())
-                        && memory_name(s.topic.name()) == record.name()
+                        && slug_of(s.topic.name()) == record.name()
                 });
                 match into {
                     Some(source) => {
