@@ -8,6 +8,7 @@ use crate::memory::Refusal;
 use crate::review::ReviewError;
 use crate::review::journal::Entry;
 use crate::review::proposal::{Corrupt, Origin, Proposal, State};
+use crate::review::undo::Reverted;
 use crate::session::Plan;
 
 /// What a proposal may be about is what the session's side-queries are shown.
@@ -94,13 +95,21 @@ impl Decided {
 
     /// What undoing `entry` did, as [`Decided::or_not_journaled`] says it, with what every
     /// format notes of it (`Entry::undo_notes`: a memory written back with its credentials as
-    /// `[REDACTED]`), so that the notes are said once, the same on every format.
+    /// `[REDACTED]`), so that the notes are said once, the same on every format: from the
+    /// inverse the undo wrote, or, when it is in place but not journaled, from `entry`.
     pub(crate) fn of_undo(
         entry: &Entry,
-        undone: Result<Decided, FormatError>,
+        undone: Result<Reverted<Decided>, FormatError>,
     ) -> Result<Decided, FormatError> {
-        let mut decided = Self::or_not_journaled(undone)?;
-        decided.notes.extend(entry.undo_notes());
+        let (decided, notes) = match undone {
+            Ok(reverted) => {
+                let notes = entry.undo_notes_of(&reverted.inverse);
+                (reverted.undone, notes)
+            }
+            Err(error) => (Self::or_not_journaled(Err(error))?, entry.undo_notes()),
+        };
+        let mut decided = decided;
+        decided.notes.extend(notes);
         Ok(decided)
     }
 }

@@ -115,8 +115,13 @@ impl Entry {
     /// before the marks, holding the placeholder), a repair's dropped file or a deleted stray
     /// whose kept copy was redacted. A redacted secret is kept nowhere to restore.
     pub fn undo_notes(&self) -> Vec<String> {
-        let change = self.change().inverse();
-        let mut back: Vec<&str> = change.writes_redacted();
+        self.undo_notes_of(&self.change().inverse())
+    }
+
+    /// [`Entry::undo_notes`] given the inverse of this entry's change
+    /// ([`Change::inverse`] of [`Entry::change`]), made once by the undo that wrote it.
+    pub(crate) fn undo_notes_of(&self, inverse: &Change) -> Vec<String> {
+        let mut back: Vec<&str> = inverse.writes_redacted();
         back.extend(
             self.dropped
                 .iter()

@@ -3,12 +3,15 @@
 //! workbench's status line after a write, `memwb log` and the History view all say it this way
 //! (docs/cli.md, "One idea, one word").
 
-use crate::change::{FileImage, Touched, changed_index};
+use std::collections::HashMap;
+
+use crate::change::{Change, FileImage, Side, Touched, changed_index};
 
 pub use crate::change::Changed;
 
 use super::entry::{Entry, Op};
 use super::filed::image_touched;
+use super::filed::images::topic_name;
 
 /// What a change's file images did to its memories (`indexes`, the files the format keeps
 /// as its index, hold none).
@@ -107,6 +110,54 @@ pub fn undo_files_summary(files: &[FileImage], indexes: &[&str]) -> String {
         .unwrap_or_else(|| files_summary(files, indexes))
 }
 
+/// [`undo_files_summary`] of the images an undo wrote, each side's memory named as
+/// `inverse` (the change the undo wrote) names it instead of read again through the file's
+/// frontmatter: the same words, for what the undo wrote on a side is what the inverse kept
+/// there. A side the inverse kept redacted (its name may be a redaction of the file's) or
+/// does not hold is read from the image, as [`undo_files_summary`] reads it.
+pub(crate) fn undo_images_summary(
+    files: &[FileImage],
+    indexes: &[&str],
+    inverse: &Change,
+) -> String {
+    let by_file: HashMap<&str, &Touched> = inverse
+        .touched
+        .iter()
+        .map(|t| (t.file.as_str(), t))
+        .collect();
+    let names = |side: Side| -> Vec<String> {
+        files
+            .iter()
+            .filter(|image| !indexes.contains(&image.file.as_str()))
+            .filter_map(|image| {
+                let text = match side {
+                    Side::Before => image.before.as_deref()?,
+                    Side::After => image.after.as_deref()?,
+                };
+                let kept = by_file.get(image.file.as_str()).and_then(|t| match side {
+                    Side::Before if !t.redacted.before => t.before.as_ref(),
+                    Side::After if !t.redacted.after => t.after.as_ref(),
+                    _ => None,
+                });
+                match kept.and_then(|v| v.memory.clone()) {
+                    Some(name) => Some(name),
+                    None => Some(topic_name(&image.file, text)),
+                }
+            })
+            .collect()
+    };
+    let changed = Changed::between(&names(Side::Before), &names(Side::After));
+    if let Some(said) = changed.describe_edit() {
+        return said;
+    }
+    // Every image an undo wrote changed its file, so the first index among them is the
+    // index the undo changed.
+    match files.iter().find(|i| indexes.contains(&i.file.as_str())) {
+        Some(index) => format!("changed {}", index.file),
+        None => NOTHING_CHANGED.into(),
+    }
+}
+
 /// What a change of whole files did, worded as [`commit_summary`]; an index (one of
 /// `indexes`) is named when it is all that changed (an index fix, an approved edit of it).
 pub fn files_summary(files: &[FileImage], indexes: &[&str]) -> String {
@@ -117,5 +168,120 @@ pub fn files_summary(files: &[FileImage], indexes: &[&str]) -> String {
     match changed_index(&touched) {
         Some(index) => format!("changed {index}"),
         None => NOTHING_CHANGED.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::journal::{EntryMeta, RedactedImage, Side};
+
+    fn topic(name: &str, body: &str) -> String {
+        format!("---\nname: {name}\ndescription: d\n---\n\n{body}\n")
+    }
+
+    fn image(file: &str, before: Option<String>, after: Option<String>) -> FileImage {
+        FileImage {
+            file: file.into(),
+            before,
+            after,
+        }
+    }
+
+    /// The images an undo of `entry` writes, as the engine answers them: each changed path
+    /// from what the entry left (or `now`, the file's real text where the entry kept it
+    /// redacted) to what the entry found, deletions last.
+    fn written_back(entry: &Entry, now: &[(&str, &str)]) -> Vec<FileImage> {
+        let mut images: Vec<FileImage> = entry
+            .files
+            .iter()
+            .filter(|i| i.before != i.after)
+            .map(|i| {
+                let real = now.iter().find(|(file, _)| *file == i.file);
+                let before = real.map(|(_, text)| text.to_string()).or(i.after.clone());
+                image(&i.file, before, i.before.clone())
+            })
+            .collect();
+        images.sort_by_key(|i| i.after.is_none());
+        images
+    }
+
+    /// The summary an undo says from the inverse it wrote is, word for word, the one read
+    /// through every image's frontmatter: for edits, a rename, a memory put back and one
+    /// taken out, an index alone, and a name the entry kept redacted.
+    #[test]
+    fn an_undos_summary_from_its_inverse_is_the_one_read_from_its_images() {
+        let indexes = ["MEMORY.md"];
+        let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let entry = |files: Vec<FileImage>, redacted: Vec<RedactedImage>| Entry {
+            files,
+            redacted,
+            indexes: vec!["MEMORY.md".into()],
+            ..Entry::new(7, 1, Op::Approve, &EntryMeta::default())
+        };
+        let cases = [
+            (
+                entry(
+                    vec![
+                        image("a.md", Some(topic("a", "1")), Some(topic("a", "2"))),
+                        image("b.md", Some(topic("b", "1")), None),
+                        image("c.md", None, Some(topic("c", "1"))),
+                        image("d.md", Some(topic("d", "1")), Some(topic("d", "1"))),
+                    ],
+                    Vec::new(),
+                ),
+                Vec::new(),
+            ),
+            (
+                entry(
+                    vec![image("a.md", Some(topic("a", "1")), Some(topic("z", "1")))],
+                    Vec::new(),
+                ),
+                Vec::new(),
+            ),
+            (
+                entry(
+                    vec![image("MEMORY.md", Some("- a\n".into()), None)],
+                    Vec::new(),
+                ),
+                Vec::new(),
+            ),
+            (
+                entry(
+                    vec![image(
+                        "k.md",
+                        Some(topic("k", "1")),
+                        Some(topic("[REDACTED]", "2")),
+                    )],
+                    vec![RedactedImage {
+                        file: "k.md".into(),
+                        side: Side::After,
+                    }],
+                ),
+                vec![("k.md", topic(secret, "2"))],
+            ),
+        ];
+        let mut said = Vec::new();
+        for (entry, now) in &cases {
+            let now: Vec<(&str, &str)> = now.iter().map(|(f, t)| (*f, t.as_str())).collect();
+            let images = written_back(entry, &now);
+            let inverse = entry.change().inverse();
+            let from_images = undo_files_summary(&images, &indexes);
+            assert_eq!(
+                undo_images_summary(&images, &indexes, &inverse),
+                from_images
+            );
+            said.push(from_images);
+        }
+        // The last case's words are the ones read from disk; only their equality matters.
+        said.pop();
+        assert_eq!(
+            said,
+            [
+                "added b; changed a; removed c".to_owned(),
+                "renamed z to a".to_owned(),
+                "changed MEMORY.md".to_owned(),
+            ]
+        );
     }
 }

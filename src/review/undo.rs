@@ -79,6 +79,25 @@ pub(crate) trait UndoEngine {
     ) -> Result<Self::Undone, Blocked>;
 }
 
+/// An undo written: what the format's engine answered, and the inverse change it wrote, from
+/// which what the undo says (its notes, a format's summary) is said without building the
+/// entry's change again.
+#[derive(Debug)]
+pub(crate) struct Reverted<U> {
+    pub undone: U,
+    pub inverse: Change,
+}
+
+impl<U> Reverted<U> {
+    /// The same inverse, with `undone` as the engine's answer (said in a format's terms).
+    pub(crate) fn map<V>(self, said: impl FnOnce(U, &Change) -> V) -> Reverted<V> {
+        Reverted {
+            undone: said(self.undone, &self.inverse),
+            inverse: self.inverse,
+        }
+    }
+}
+
 /// Reverts `entry` as a new change, whatever came after it, as `git revert` does: refused as
 /// [`Entry::undo_refusal`] says, or when a path no longer holds what the entry left there;
 /// otherwise `engine` writes the inverse of its change.
@@ -86,15 +105,25 @@ pub(crate) fn undo<E: UndoEngine + ?Sized>(
     engine: &E,
     entry: &Entry,
 ) -> Result<E::Undone, ReviewError> {
+    revert(engine, entry).map(|reverted| reverted.undone)
+}
+
+/// [`undo`], answering the inverse it wrote too.
+pub(crate) fn revert<E: UndoEngine + ?Sized>(
+    engine: &E,
+    entry: &Entry,
+) -> Result<Reverted<E::Undone>, ReviewError> {
     // Made once: each file image's memory name is read through its frontmatter.
     let change = entry.change();
     if let Some(refused) = entry.undo_refusal_of(&change) {
         return Err(refused);
     }
     let id = entry.id;
-    engine
-        .write_inverse(entry, &change.inverse(), &|held| check_base(id, held))
-        .map_err(|blocked| blocked.said(id))
+    let inverse = change.inverse();
+    let undone = engine
+        .write_inverse(entry, &inverse, &|held| check_base(id, held))
+        .map_err(|blocked| blocked.said(id))?;
+    Ok(Reverted { undone, inverse })
 }
 
 /// Refuses the undo of entry `id` when a path does not hold what the entry left: first the

@@ -15,7 +15,8 @@ use crate::formats::{
 };
 use crate::review::journal::{Entry, EntryMeta, Journal};
 use crate::review::proposal::{Kind, images};
-use crate::review::summary::{files_summary, undo_files_summary};
+use crate::review::summary::{files_summary, undo_images_summary};
+use crate::review::undo::Reverted;
 
 impl ClaudeBackend<'_> {
     pub(super) fn begin_proposal(
@@ -95,16 +96,18 @@ impl ClaudeBackend<'_> {
         Ok(journal::journal_of(self.folder)?)
     }
 
-    pub(super) fn undone(&self, entry: &Entry) -> Result<Decided, FormatError> {
+    pub(super) fn undone(&self, entry: &Entry) -> Result<Reverted<Decided>, FormatError> {
         journal::journaled(self.folder, Vec::new(), EntryMeta::default())?;
-        let (applied, undo) = journal::undo(self.folder, entry)?;
-        Ok(Decided::new(
-            undo,
-            Written::with_warnings(
-                undo_files_summary(&applied.images, &LINE_FILES),
-                [applied.not_durable.as_deref().map(not_durable)],
-            ),
-        ))
+        let reverted = journal::revert(self.folder, entry)?;
+        Ok(reverted.map(|(applied, undo), inverse| {
+            Decided::new(
+                undo,
+                Written::with_warnings(
+                    undo_images_summary(&applied.images, &LINE_FILES, inverse),
+                    [applied.not_durable.as_deref().map(not_durable)],
+                ),
+            )
+        }))
     }
 }
 

@@ -13,6 +13,7 @@ use crate::memory::Refusal;
 use crate::review::journal::{Entry, Journal};
 use crate::review::proposal;
 use crate::review::summary::undo_commit_summary;
+use crate::review::undo::Reverted;
 use crate::store::{MemorySet, Store};
 
 impl MemoryBackend<'_> {
@@ -93,21 +94,20 @@ impl MemoryBackend<'_> {
         Ok(Journal::of(self.store))
     }
 
-    pub(super) fn undone(&self, entry: &Entry) -> Result<Decided, FormatError> {
+    pub(super) fn undone(&self, entry: &Entry) -> Result<Reverted<Decided>, FormatError> {
         recover_if_pending(self.store)?;
-        let (commit, undone) = journal::undo(self.store, entry)?;
-        let mut parts = Vec::new();
-        let stray = undone.as_ref().and_then(|e| e.stray.clone());
-        if let Some(stray) = &stray {
-            parts.push(format!("{} {}", stray.action.as_str(), stray.file));
-        }
-        if stray.is_none() || !commit.is_empty() {
-            parts.push(undo_commit_summary(&commit));
-        }
-        Ok(Decided::new(
-            undone,
-            written(commit, Some(parts.join("; "))),
-        ))
+        let reverted = journal::revert(self.store, entry)?;
+        Ok(reverted.map(|(commit, undone), _| {
+            let mut parts = Vec::new();
+            let stray = undone.as_ref().and_then(|e| e.stray.clone());
+            if let Some(stray) = &stray {
+                parts.push(format!("{} {}", stray.action.as_str(), stray.file));
+            }
+            if stray.is_none() || !commit.is_empty() {
+                parts.push(undo_commit_summary(&commit));
+            }
+            Decided::new(undone, written(commit, Some(parts.join("; "))))
+        }))
     }
 }
 

@@ -14,6 +14,7 @@ pub mod propose;
 mod rebase;
 mod record;
 
+pub(crate) use observer::revert;
 pub use observer::{
     ClaudeJournalObserver, journal_of, journaled, journaled_deciding, journaled_planned, undo,
 };

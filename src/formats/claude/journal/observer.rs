@@ -21,7 +21,7 @@ use crate::review::journal::{Entry, EntryMeta, Journal, Op, RedactedImage, Side}
 use crate::review::line_change::LineChange;
 use crate::review::marking::EntryMarking;
 use crate::review::proposal::{Deciding, check_as_read_in, is_decided_in};
-use crate::review::undo::{self, Blocked, Held, UndoEngine};
+use crate::review::undo::{self, Blocked, Held, Reverted, UndoEngine};
 use crate::time::now_ms;
 
 /// The journal of `folder` (in its state directory).
@@ -332,6 +332,15 @@ fn planned(
 /// read under the folder's lock. A credential the journal kept redacted comes back redacted.
 pub fn undo(folder: &ClaudeFolder, entry: &Entry) -> Result<(Applied, Option<Entry>), ReviewError> {
     undo::undo(&FilesUndo { folder }, entry)
+}
+
+/// [`undo`], answering the inverse it wrote too (what the undo's notes and summary are said
+/// from).
+pub(crate) fn revert(
+    folder: &ClaudeFolder,
+    entry: &Entry,
+) -> Result<Reverted<(Applied, Option<Entry>)>, ReviewError> {
+    undo::revert(&FilesUndo { folder }, entry)
 }
 
 /// The Claude Code write engine as an [`UndoEngine`]: whole files compared and swapped, an

@@ -23,4 +23,5 @@ pub use filing::{NewProposal, file, state};
 pub use observer::{JournalObserver, journaled, journaled_op};
 pub(crate) use rebase::base_is_current;
 pub use rebase::rebase;
+pub(crate) use undo::revert;
 pub use undo::undo;

@@ -13,7 +13,7 @@ use crate::redact::records::is_copy_of;
 use crate::review::ReviewError;
 use crate::review::journal::{DROPPED_DIR, Entry, EntryMeta, JournalRecord, Op};
 use crate::review::state::StateDir;
-use crate::review::undo::{self, Blocked, Held, UndoEngine};
+use crate::review::undo::{self, Blocked, Held, Reverted, UndoEngine};
 use crate::store::{Commit, MemorySet, Record, Store, StoreError, StoredRecord};
 
 /// The listed entry that holds what `written` wrote: its own file, or (once a later change and
@@ -52,10 +52,21 @@ fn written_now(set: &MemorySet, written: &JournalRecord) -> Option<Version> {
 
 /// Reverts one entry as a new, base-checked transaction (`review::undo::undo`).
 pub fn undo(store: &Store, entry: &Entry) -> Result<(Commit, Option<Entry>), ReviewError> {
+    revert(store, entry).map(|reverted| reverted.undone)
+}
+
+/// [`undo`], answering the inverse it wrote too (what the undo's notes are said from).
+pub(crate) fn revert(
+    store: &Store,
+    entry: &Entry,
+) -> Result<Reverted<(Commit, Option<Entry>)>, ReviewError> {
     if let Some(stray) = &entry.stray {
-        return strays::undo(store, entry, stray);
+        return Ok(Reverted {
+            undone: strays::undo(store, entry, stray)?,
+            inverse: entry.change().inverse(),
+        });
     }
-    undo::undo(&RecordsUndo { store }, entry)
+    undo::revert(&RecordsUndo { store }, entry)
 }
 
 /// The records engine as an [`UndoEngine`].
