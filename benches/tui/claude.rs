@@ -68,16 +68,14 @@ fn app(folder: &ClaudeFolder) -> (App, Terminal<TestBackend>) {
     )
 }
 
-/// Runs `job` as the workbench does (off the UI thread there; here inline) and draws the
-/// frame with its outcome.
-fn on_screen(
-    folder: &ClaudeFolder,
-    app: &mut App,
-    terminal: &mut Terminal<TestBackend>,
-    job: Job,
-) -> Duration {
+/// Runs `job` as the workbench does (off the UI thread there; here inline), on a clone of
+/// the app's open folder as the workbench binds it, and draws the frame with its outcome. One
+/// `Open` is kept for the app and every job, as the workbench keeps it: its clones share what
+/// is kept of the folder between readings (the journal's tail as last read), which a new
+/// `Open` per job would hide.
+fn on_screen(app: &mut App, terminal: &mut Terminal<TestBackend>, job: Job) -> Duration {
     let start = Instant::now();
-    let done = job.run(&Open::from(folder.clone()));
+    let done = job.run(&app.backend.clone());
     assert!(done.result.is_ok(), "{:?}", done.result.as_ref().err());
     app.update(Event::Job(Box::new(done)));
     terminal.draw(|f| ui::render(f, app)).expect("draw");
@@ -105,7 +103,7 @@ fn save(dir: &Path) -> Stats {
                     base: Some(base),
                     fields,
                 });
-                on_screen(&folder, &mut app, &mut terminal, job)
+                on_screen(&mut app, &mut terminal, job)
             })
             .collect(),
     )
@@ -122,7 +120,7 @@ fn repeated(dir: &Path, job: fn() -> Job) -> Stats {
     let (mut app, mut terminal) = app(&folder);
     Stats(
         (0..RUNS)
-            .map(|_| on_screen(&folder, &mut app, &mut terminal, job()))
+            .map(|_| on_screen(&mut app, &mut terminal, job()))
             .collect(),
     )
 }
@@ -162,13 +160,13 @@ fn undo_wide(dir: &Path, to_screen: bool) -> Stats {
                 };
                 let (_, entry) = journaled(&folder, writes, meta).expect("change");
                 let entry = entry.expect("journaled");
-                let reload = Job::Reload.run(&Open::from(folder.clone()));
+                let reload = Job::Reload.run(&app.backend.clone());
                 app.update(Event::Job(Box::new(reload)));
                 if to_screen {
-                    return on_screen(&folder, &mut app, &mut terminal, Job::Undo(Box::new(entry)));
+                    return on_screen(&mut app, &mut terminal, Job::Undo(Box::new(entry)));
                 }
                 let start = Instant::now();
-                let undone = Open::from(folder.clone()).backend().undo(&entry);
+                let undone = app.backend.backend().undo(&entry);
                 let took = start.elapsed();
                 assert!(undone.is_ok(), "{:?}", undone.err());
                 took

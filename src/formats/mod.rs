@@ -303,9 +303,10 @@ pub trait Backend {
     /// resolved or written, unlike [`Backend::proposals`]).
     fn filed(&self) -> Result<Filed, FormatError>;
 
-    /// The journal's newest `last` entries, oldest first, as it reads now (nothing resolved or
-    /// written, unlike [`Backend::journal`]).
-    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError>;
+    /// The folder's journal as it reads now, nothing resolved or written (unlike
+    /// [`Backend::journal`]): what History reads its newest entries of
+    /// ([`Open::journal_tail`], which keeps them parsed across readings).
+    fn journal_as_is(&self) -> Result<Journal, FormatError>;
 
     /// The folder read after one of the workbench's own changes, on top of `shown` (the
     /// reading it showed, which its watcher keeps current), reading only what the change may

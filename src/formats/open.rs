@@ -4,18 +4,23 @@
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::registry::{FORMATS, registered};
 use super::{Backend, Detected, Format, FormatError, OpenOptions, Summary, detect};
 use crate::locks::WaitNotice;
+use crate::review::Entry;
+use crate::review::journal::KeptTail;
 
 /// One open memory folder, held by its format's engine (a [`Store`](crate::store::Store),
 /// a [`ClaudeFolder`](crate::claude::ClaudeFolder)), which a backend makes into one
 /// (`Open::from(store)`). Everything above reads and changes the folder through
 /// [`Open::backend`]; a clone (into a watcher, a background job) is the engine's own clone,
-/// which the engines make cheap.
+/// which the engines make cheap, and shares with this one the journal's tail as last read
+/// ([`Open::journal_tail`]).
 pub struct Open {
     engine: Box<dyn Engine>,
+    journal: Arc<KeptTail>,
 }
 
 /// What an open folder's engine answers for [`Open`], so that `Open` names no format: each
@@ -176,7 +181,7 @@ pub fn open_workspace(
 
 impl Clone for Open {
     fn clone(&self) -> Self {
-        self.engine.reopen()
+        self.engine.reopen().sharing_journal(self)
     }
 }
 
@@ -185,7 +190,14 @@ impl Open {
     pub(crate) fn new(engine: impl Engine) -> Self {
         Self {
             engine: Box::new(engine),
+            journal: Arc::default(),
         }
+    }
+
+    /// This (reopened) folder, keeping the journal's tail as `open` read it last.
+    fn sharing_journal(mut self, open: &Open) -> Self {
+        self.journal = Arc::clone(&open.journal);
+        self
     }
 
     /// The folder through its format's backend: what every command reads and writes by.
@@ -212,7 +224,18 @@ impl Open {
 
     /// The same folder, telling `notice` when a change waits for another writer's lock.
     pub fn with_lock_notice(self, notice: Option<WaitNotice>) -> Self {
-        self.engine.with_lock_notice(notice)
+        let journal = Arc::clone(&self.journal);
+        let mut open = self.engine.with_lock_notice(notice);
+        open.journal = journal;
+        open
+    }
+
+    /// The journal's newest `last` entries, oldest first, as it reads now (nothing resolved
+    /// or written): only what was appended since this folder or a clone of it last read them
+    /// is parsed ([`Journal::last_entries_kept`](crate::review::journal::Journal::last_entries_kept)).
+    pub fn journal_tail(&self, last: usize) -> Result<Vec<Arc<Entry>>, FormatError> {
+        let journal = self.backend().journal_as_is()?;
+        Ok(journal.last_entries_kept(last, &self.journal)?)
     }
 
     /// What a lock wait is about, as a person knows the folder: `.memory`, or the folder.

@@ -12,6 +12,7 @@
 //! The previous layout is still read: a line that is a bare entry is a committed entry, and an
 //! intent left in `journal.pending.json` is finished like one in the journal.
 
+mod kept;
 mod newest;
 
 use std::collections::HashMap;
@@ -36,6 +37,7 @@ pub use super::state::{JournalHome, MEMWB_DIR};
 use crate::fs::FsError;
 use crate::fs::{IoHooks, IoOp};
 use crate::time::now_ms;
+pub use kept::KeptTail;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// Where the previous layout kept an intent between a commit and its entry.

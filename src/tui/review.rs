@@ -3,6 +3,7 @@
 //! change), through the open folder's backend.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::formats::{Filed, Open};
 use crate::review::{Entry, Proposal, State};
@@ -15,8 +16,9 @@ pub const HISTORY_ENTRIES: usize = 1000;
 pub struct Review {
     /// Every proposal, oldest first (unreadable files are skipped by the engine).
     pub proposals: Vec<Proposal>,
-    /// The journal's newest [`HISTORY_ENTRIES`] entries, oldest first.
-    pub journal: Vec<Entry>,
+    /// The journal's newest [`HISTORY_ENTRIES`] entries, oldest first, shared with what the
+    /// open folder keeps of the journal between readings ([`Open::journal_tail`]).
+    pub journal: Vec<Arc<Entry>>,
     /// Why the proposals or the journal could not be read, if so.
     pub error: Option<String>,
     /// Per proposal id, whether it still applies, where that takes reading files (the
@@ -41,7 +43,7 @@ impl Review {
                 filed.corrupt.len()
             ));
         }
-        let journal = backend.journal_tail(HISTORY_ENTRIES).unwrap_or_else(|e| {
+        let journal = open.journal_tail(HISTORY_ENTRIES).unwrap_or_else(|e| {
             errors.push(format!("cannot read the journal: {e}"));
             Vec::new()
         });

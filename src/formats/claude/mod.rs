@@ -316,8 +316,8 @@ impl Backend for ClaudeBackend<'_> {
         self.filed_proposals()
     }
 
-    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
-        Ok(journal::journal_of(self.folder)?.last_entries(last)?)
+    fn journal_as_is(&self) -> Result<Journal, FormatError> {
+        Ok(journal::journal_of(self.folder)?)
     }
 
     fn memories_after_approving(

@@ -300,8 +300,8 @@ impl Backend for MemoryBackend<'_> {
         self.filed_proposals()
     }
 
-    fn journal_tail(&self, last: usize) -> Result<Vec<Entry>, FormatError> {
-        Ok(Journal::of(self.store).last_entries(last)?)
+    fn journal_as_is(&self) -> Result<Journal, FormatError> {
+        Ok(Journal::of(self.store))
     }
 
     fn editor_rules(&self) -> &'static dyn super::EditorRules {

@@ -2,6 +2,7 @@
 //! hook read only as many entries as they show, however long the journal has grown.
 
 use std::collections::HashMap;
+use std::fs::File;
 use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
 
@@ -39,7 +40,7 @@ impl Journal {
             .map_err(|e| FsError::io("stat", &path, e))?
             .len();
         let mut marks: HashMap<u64, Mark> = HashMap::new();
-        let mut take = |line: &[u8]| -> ControlFlow<()> {
+        let take = |line: &[u8]| -> ControlFlow<()> {
             match self.parse(line) {
                 Ok(Line::Entry(entry)) => visit(*entry),
                 Ok(Line::Marker(Marker::Committed(id))) => {
@@ -57,11 +58,25 @@ impl Journal {
                 Err(_) => ControlFlow::Continue(()),
             }
         };
+        self.lines_backwards(&file, len, take)?;
+        Ok(())
+    }
+
+    /// Calls `take` with each whole, non-blank line of the first `len` bytes of `file` (the
+    /// journal), last first, until it breaks; bytes after the last newline (a torn or
+    /// in-progress append) are left out. Returns where the whole lines end.
+    pub(super) fn lines_backwards(
+        &self,
+        file: &File,
+        len: u64,
+        mut take: impl FnMut(&[u8]) -> ControlFlow<()>,
+    ) -> Result<u64, ReviewError> {
+        let path = self.path();
         // `rest` holds the bytes of `[start, end)` not yet taken, as the chunks read, last read
         // last: a line's beginning waits for the chunk before it. Only a new chunk is searched
         // for a newline and the pieces are joined once a line is whole, so a line of any length
         // costs its own length, not its length times its number of chunks.
-        let (mut start, mut complete) = (len, false);
+        let (mut start, mut complete) = (len, None);
         let (mut rest, mut rest_len): (Vec<Vec<u8>>, usize) = (Vec::new(), 0);
         while start > 0 {
             let step = CHUNK.min(start);
@@ -69,12 +84,12 @@ impl Journal {
             let mut chunk = vec![0; step as usize];
             file.read_exact_at(&mut chunk, start)
                 .map_err(|e| FsError::io("read", &path, e))?;
-            if !complete {
+            if complete.is_none() {
                 // Bytes after the last newline are a torn (or in-progress) append.
                 match chunk.iter().rposition(|&b| b == b'\n') {
                     Some(end) => {
                         chunk.truncate(end + 1);
-                        complete = true;
+                        complete = Some(start + end as u64 + 1);
                     }
                     None => continue,
                 }
@@ -90,7 +105,7 @@ impl Journal {
             };
             let whole = joined(chunk.split_off(first + 1), &mut rest);
             if let ControlFlow::Break(()) = take_lines(&whole, &mut take) {
-                return Ok(());
+                return Ok(complete.unwrap_or(0));
             }
             rest_len = chunk.len();
             rest.push(chunk);
@@ -98,10 +113,10 @@ impl Journal {
                 return Err(long_line(self));
             }
         }
-        if complete {
+        if complete.is_some() {
             let _ = take_lines(&joined(Vec::new(), &mut rest), &mut take);
         }
-        Ok(())
+        Ok(complete.unwrap_or(0))
     }
 
     /// The last `count` committed entries, oldest first.
@@ -194,7 +209,7 @@ fn take_lines(bytes: &[u8], take: &mut impl FnMut(&[u8]) -> ControlFlow<()>) -> 
     ControlFlow::Continue(())
 }
 
-fn long_line(journal: &Journal) -> ReviewError {
+pub(super) fn long_line(journal: &Journal) -> ReviewError {
     invalid(
         journal.path(),
         format!(

@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -22,9 +23,10 @@ use crate::tui::theme::Theme;
 #[derive(Debug, Default)]
 pub struct HistoryPane {
     /// The journal entries listed (those that pass the filter), newest first.
-    pub entries: Vec<Entry>,
-    /// The whole journal, newest first.
-    all: Vec<Entry>,
+    pub entries: Vec<Arc<Entry>>,
+    /// The whole journal, newest first (shared with the reading: an entry of a wide change
+    /// is large, and the journal is read again after every job).
+    all: Vec<Arc<Entry>>,
     /// `/`: only the entries whose number, op, who or summary match are listed.
     pub filter: ListFilter,
     pub selected: usize,
@@ -95,7 +97,7 @@ impl HistoryPane {
     }
 
     pub fn selected_entry(&self) -> Option<&Entry> {
-        self.entries.get(self.selected)
+        self.entries.get(self.selected).map(|entry| &**entry)
     }
 
     fn move_selection(&mut self, action: Action) {
@@ -257,7 +259,7 @@ impl HistoryPane {
     }
 }
 
-fn detail_lines(entry: &Entry, all: &[Entry], theme: &Theme) -> Vec<Line<'static>> {
+fn detail_lines(entry: &Entry, all: &[Arc<Entry>], theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![
         labelled("op", entry.op.as_str(), theme.key(), theme),
         labelled("who", &entry.who.to_string(), Style::default(), theme),
@@ -339,7 +341,7 @@ mod tests {
 
     fn reading(entry: Entry) -> Review {
         Review {
-            journal: vec![entry],
+            journal: vec![Arc::new(entry)],
             ..Review::default()
         }
     }
