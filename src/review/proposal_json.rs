@@ -57,13 +57,13 @@ impl Proposal {
             .collect();
         ProposalJson {
             id: &self.id,
-            kind: self.change_kind(),
+            kind: self.kind_of(&change),
             state: state.as_str(),
             changes: match state {
                 State::Stale(changes) => changes.clone(),
                 _ => Vec::new(),
             },
-            summary: self.summary(),
+            summary: self.summary_of(&change),
             memories: MemoriesJson::of(change.op, change.memories()),
             files,
             origin: &self.origin,

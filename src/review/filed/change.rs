@@ -139,7 +139,12 @@ impl Proposal {
     /// with one writes it in that memory's place (as approving does): then the source's file
     /// is touched before and after.
     pub fn change(&self) -> Change {
-        let touched: Vec<Touched> = self.laid_out().into_iter().map(|(t, _)| t).collect();
+        self.change_of(self.laid_out())
+    }
+
+    /// [`Proposal::change`] of its places ([`Proposal::laid_out`]).
+    fn change_of(&self, places: Vec<(Touched, Place)>) -> Change {
+        let touched: Vec<Touched> = places.into_iter().map(|(t, _)| t).collect();
         let kind = Kind::of_touched(&touched).unwrap_or(self.kind);
         Change {
             op: kind.op(),
@@ -204,7 +209,13 @@ impl Proposal {
     /// ([`Kind::of_touched`] of its change): a fix that rewrites one memory where it is is an
     /// edit, whichever way its format files it. The kind it was filed as is `kind`.
     pub fn change_kind(&self) -> Kind {
-        Kind::of_touched(&self.change().touched).unwrap_or(self.kind)
+        self.kind_of(&self.change())
+    }
+
+    /// [`Proposal::change_kind`] given its change ([`Proposal::change`]), made once by a
+    /// caller that needs it too.
+    pub(crate) fn kind_of(&self, change: &Change) -> Kind {
+        Kind::of_touched(&change.touched).unwrap_or(self.kind)
     }
 
     /// Which of its plan's records its change writes at `at` (a place in
@@ -222,22 +233,30 @@ impl Proposal {
     /// into, whatever its format keeps: a record its plan writes or a file image it writes. An
     /// addition (a memory it adds beside its plan) is drawn but not: no edit of it is kept, so
     /// `e` is refused on it before anyone types.
-    #[cfg(feature = "tui")]
+    #[cfg(all(test, feature = "tui"))]
     pub(crate) fn edit_kept(&self) -> Vec<usize> {
-        let kept = |(touched, place): &(Touched, Place)| match place {
-            Place::Planned(_) => true,
-            Place::Image => touched.after.is_some(),
-            Place::Source | Place::Addition => false,
-        };
+        edit_kept_among(&self.laid_out())
+    }
+
+    /// [`Proposal::change`] and `Proposal::edit_kept`, from one layout of its places (each
+    /// reads every file image's memory name through its frontmatter).
+    #[cfg(feature = "tui")]
+    pub(crate) fn change_and_edit_kept(&self) -> (Change, Vec<usize>) {
         let places = self.laid_out();
-        (0..places.len()).filter(|at| kept(&places[*at])).collect()
+        let kept = edit_kept_among(&places);
+        (self.change_of(places), kept)
     }
 
     /// What it does, in one line: "add a, b", "edit a; add c", "replace a, b with c",
     /// "remove d", or "redact NAME: what" for a redaction.
     pub fn summary(&self) -> String {
-        let change = self.change();
-        if let Some(redaction) = self.redaction_said(&change) {
+        self.summary_of(&self.change())
+    }
+
+    /// [`Proposal::summary`] given its change ([`Proposal::change`]), made once by a caller
+    /// that needs it too.
+    pub(crate) fn summary_of(&self, change: &Change) -> String {
+        if let Some(redaction) = self.redaction_said(change) {
             return redaction;
         }
         touched_summary(&change.touched)
@@ -264,6 +283,18 @@ impl Proposal {
             change.memories().changed.join(", ")
         ))
     }
+}
+
+/// The places among `places` (a proposal's layout) of the memories a reviewer's edit can be
+/// saved into (see `Proposal::edit_kept`).
+#[cfg(feature = "tui")]
+fn edit_kept_among(places: &[(Touched, Place)]) -> Vec<usize> {
+    let kept = |(touched, place): &(Touched, Place)| match place {
+        Place::Planned(_) => true,
+        Place::Image => touched.after.is_some(),
+        Place::Source | Place::Addition => false,
+    };
+    (0..places.len()).filter(|at| kept(&places[*at])).collect()
 }
 
 /// What a change does to its memories, in one line: "add a", "edit b", "replace a, b with c",
@@ -446,6 +477,42 @@ mod tests {
             image("b.md", Some(A), None),
         ]);
         assert_eq!(files.edit_kept(), [0]);
+    }
+
+    /// The Proposals view lists a proposal from one layout of its change: the same change,
+    /// editable places, summary and kind as asking for each alone.
+    #[cfg(feature = "tui")]
+    #[test]
+    fn a_proposal_listed_from_one_layout_is_what_each_ask_says() {
+        let mut merged = of_plan(
+            &[record("alpha", "a"), record("beta", "b")],
+            &[record("gamma", "a and b")],
+        );
+        merged.additions = vec![record("delta", "d")];
+        let mut redaction = of_images(vec![image("a.md", Some(A), Some(A))]);
+        redaction.evidence = Some(format!("{REDACTION_EVIDENCE}github-token on line 1"));
+        let proposals = [
+            merged,
+            of_plan(&[record("alpha", "old")], &[record("alpha", "new")]),
+            of_images(vec![
+                image("a.md", None, Some(A)),
+                image("b.md", Some(A), None),
+            ]),
+            redaction,
+            of_images(Vec::new()),
+        ];
+        for proposal in &proposals {
+            let (change, edit_kept) = proposal.change_and_edit_kept();
+            assert_eq!(change, proposal.change());
+            assert_eq!(edit_kept, proposal.edit_kept());
+            assert_eq!(proposal.summary_of(&change), proposal.summary());
+            assert_eq!(proposal.kind_of(&change), proposal.change_kind());
+        }
+        let kept: Vec<Vec<usize>> = proposals
+            .iter()
+            .map(|p| p.change_and_edit_kept().1)
+            .collect();
+        assert_eq!(kept, [vec![2], vec![0], vec![0], vec![0], vec![]]);
     }
 
     #[test]

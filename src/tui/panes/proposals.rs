@@ -104,13 +104,14 @@ impl ProposalsPane {
                 .remove(&proposal.id)
                 .or_else(|| review.states.get(&proposal.id).cloned())
                 .unwrap_or_else(|| unchecked(proposal));
-            let change = proposal.change();
-            let edit_kept = proposal.edit_kept();
+            // One layout of its change for all four (each reads every file image's memory
+            // name through its frontmatter).
+            let (change, edit_kept) = proposal.change_and_edit_kept();
             let row = Row {
                 proposal: proposal.clone(),
                 state,
-                summary: proposal.summary(),
-                kind: proposal.change_kind(),
+                summary: proposal.summary_of(&change),
+                kind: proposal.kind_of(&change),
                 change,
                 edit_kept,
             };
