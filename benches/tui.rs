@@ -287,7 +287,9 @@ fn bench_own_commit(n: usize, incremental: bool) {
                 "body".into(),
             ],
         });
-        let open = Open::from(store.clone());
+        // The job runs on a clone of the app's open folder, as the workbench binds it: the
+        // clones share what is kept between readings (the journal's tail as last read).
+        let open = app.backend.clone();
         let start = Instant::now();
         let done = if incremental {
             let shown = app.shown.clone();
