@@ -6,9 +6,11 @@ use crate::common;
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use common::cli::{memwb, ok, stdout};
 use common::{copy_dir, fixture, open, open_with, record, workspace};
+use memwb::formats::Open;
 use memwb::formats::memory::journal::journaled;
 use memwb::review::{EntryMeta, Journal};
 use memwb::store::{Store, StoreOptions};
@@ -218,6 +220,30 @@ fn the_end_of_the_journal_reads_as_the_whole_does() {
     }
     let seventh = Journal::of(&store).entry(7).unwrap().unwrap();
     assert_eq!(seventh.after[0].record.name.as_str(), "epsilon");
+}
+
+/// History's reading after a job, on a clone of the open folder (the workbench's jobs and its
+/// watcher run on clones), goes on from the reading before it: the entries read then are
+/// handed out again, not parsed anew, and only the line appended is; a folder opened anew
+/// reads its own. Seen failing with `Open::clone` keeping a tail of its own.
+#[test]
+fn clones_of_an_open_folder_read_the_journal_on_from_each_other() {
+    let dir = old_layout();
+    let store = open(dir.path());
+    let app = Open::from(store.clone());
+    let before = app.journal_tail(10).unwrap();
+    journaled(&store, EntryMeta::default(), None, |s| {
+        s.extend(vec![record("delta", "d", "b")])
+    })
+    .unwrap();
+    let after = app.clone().journal_tail(10).unwrap();
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(before.iter().zip(&after).all(|(a, b)| Arc::ptr_eq(a, b)));
+    let added = after.last().map(|e| e.after[0].record.name.as_str());
+    assert_eq!(added, Some("delta"));
+    let anew = Open::from(store.clone()).journal_tail(10).unwrap();
+    assert_eq!(anew, after);
+    assert!(!Arc::ptr_eq(&anew[0], &after[0]));
 }
 
 /// A Claude Code folder of `count` topic files, each listed in MEMORY.md, in `dir`.
