@@ -5,6 +5,10 @@
 //! read is its own answer, [`Frontmatter::Invalid`] (the line and what is wrong), never
 //! another module's error: a file whose frontmatter does not read is still a file to show.
 
+use std::num::NonZeroUsize;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
+use lru::LruCache;
 use serde_json::Value;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
@@ -211,7 +215,39 @@ fn refusal(raw: &str) -> Option<Frontmatter> {
     )
 }
 
+/// How many frontmatters [`read_mapping`] keeps parsed: a few readings of a folder of
+/// hundreds of memory files.
+const KEPT_FRONTMATTERS: NonZeroUsize = NonZeroUsize::new(4096).expect("not zero");
+
+/// The largest frontmatter kept parsed; a larger one (rare) is parsed each time it is read.
+const KEPT_MAX_BYTES: usize = 4096;
+
+/// The frontmatters read last, by their text, parsed. A file's frontmatter changes far less
+/// often than its body, and the same text is read again and again: every reading of a Claude
+/// Code folder after a change parses each file it changed, and a journal entry's change names
+/// each memory it touched, before and after, through its frontmatter (an undo of a 200-file
+/// change: 400 parses, then 200 more to show the folder). Parsing is a function of the text
+/// alone, so an answer kept by its text is the answer parsing gives.
+static KEPT: LazyLock<Mutex<LruCache<String, Frontmatter>>> =
+    LazyLock::new(|| Mutex::new(LruCache::new(KEPT_FRONTMATTERS)));
+
 fn read_mapping(raw: &str) -> Frontmatter {
+    if raw.len() > KEPT_MAX_BYTES {
+        return parse_mapping(raw);
+    }
+    // A panic elsewhere while holding the lock leaves the cache as consistent as `LruCache`
+    // keeps itself: its entries are still parses of their keys.
+    let kept = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = kept().get(raw) {
+        return known.clone();
+    }
+    let parsed = parse_mapping(raw);
+    kept().put(raw.to_owned(), parsed.clone());
+    parsed
+}
+
+/// [`read_mapping`] without what it keeps: the YAML parse.
+fn parse_mapping(raw: &str) -> Frontmatter {
     if let Some(refused) = refusal(raw) {
         return refused;
     }
@@ -273,6 +309,41 @@ fn to_json(value: &Yaml) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A frontmatter read again is the one parsing gives, whatever was read before it: kept
+    /// by its whole text, so two of one length, or one read back after others, never answer
+    /// for each other; one too large to keep is parsed each time.
+    #[test]
+    fn a_frontmatter_read_again_is_what_parsing_it_gives() {
+        let texts = [
+            "---\nname: kept-a1\ntype: user\n---\nbody\n".to_owned(),
+            "---\nname: kept-b2\ntype: user\n---\nbody\n".to_owned(),
+            "---\nname: kept-a1\ntype: [user\n---\nbody\n".to_owned(),
+            format!(
+                "---\nname: kept-big\nnote: {}\n---\n",
+                "x".repeat(KEPT_MAX_BYTES)
+            ),
+        ];
+        for _ in 0..2 {
+            for text in &texts {
+                let parsed = parse(text);
+                assert_eq!(parsed.frontmatter, parse_mapping(&parsed.raw), "{text}");
+            }
+        }
+        let names: Vec<Option<String>> = texts
+            .iter()
+            .map(|t| parse(t).field("name").map(str::to_owned))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                Some("kept-a1".to_owned()),
+                Some("kept-b2".to_owned()),
+                None,
+                Some("kept-big".to_owned())
+            ]
+        );
+    }
 
     #[test]
     fn nested_type_and_every_field_are_kept() {
