@@ -6,9 +6,11 @@
 #![warn(missing_docs)]
 
 use std::borrow::Cow;
+use std::num::NonZeroUsize;
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
+use lru::LruCache;
 use redact_secret::{BuiltInRegistry, DefaultPolicy};
 
 pub mod records;
@@ -121,9 +123,49 @@ pub fn redact_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
+/// How many texts' redactions [`redact`] keeps.
+const KEPT_REDACTIONS: NonZeroUsize = NonZeroUsize::new(4096).expect("not zero");
+
+/// The longest text whose redaction is kept; a longer one (rare) is scanned each time.
+const KEPT_MAX_BYTES: usize = 64 * 1024;
+
+/// The redactions of the texts redacted last, by the SHA-256 of the text (so that no text,
+/// and no secret in one, is kept here): `None` where the text holds nothing to redact. The
+/// same texts are redacted again and again: a change journals each file's text before and
+/// after, its undo redacts both again (its compare and its intent), and a scan is every
+/// detector's patterns over the whole text. Redacting is a function of the text alone, so the
+/// answer kept is the answer a scan gives.
+static KEPT: LazyLock<Mutex<LruCache<[u8; 32], Option<String>>>> =
+    LazyLock::new(|| Mutex::new(LruCache::new(KEPT_REDACTIONS)));
+
 /// `text` with every credential that is not an example replaced by [`REDACTED`]. Borrowed when
 /// there is nothing to redact; redacting twice changes nothing more.
 pub fn redact(text: &str) -> Cow<'_, str> {
+    if text.len() > KEPT_MAX_BYTES {
+        return redact_scanning(text);
+    }
+    use sha2::{Digest, Sha256};
+    let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+    // A panic elsewhere while holding the lock leaves the map as consistent as `LruCache`
+    // keeps itself: its entries are still redactions of their texts.
+    let kept = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(known) = kept().get(&digest) {
+        return match known {
+            Some(clean) => Cow::Owned(clean.clone()),
+            None => Cow::Borrowed(text),
+        };
+    }
+    let clean = redact_scanning(text);
+    let known = match &clean {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(clean) => Some(clean.clone()),
+    };
+    kept().put(digest, known);
+    clean
+}
+
+/// [`redact`] without what it keeps: the scan.
+fn redact_scanning(text: &str) -> Cow<'_, str> {
     let hits: Vec<SecretHit> = find(text).into_iter().filter(|h| !h.example).collect();
     if hits.is_empty() {
         return Cow::Borrowed(text);
@@ -222,6 +264,33 @@ pub fn preview(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text redacted again is redacted as a scan redacts it, whatever was redacted before
+    /// it: kept by its whole text's digest, so texts of one length, or one with a secret
+    /// beside one without, never answer for each other; one too long to keep is scanned.
+    #[test]
+    fn a_text_redacted_again_is_what_a_scan_gives() {
+        let long = format!("{}key AKIAZ7Q3K2LMN4PQRS5T\n", "x".repeat(KEPT_MAX_BYTES));
+        let texts = [
+            "kept key AKIAZ7Q3K2LMN4PQRS5T\n",
+            "kept key AKIAZ7Q3K2LMN4PQRS5U\n",
+            "kept key nothing secret here.\n",
+            long.as_str(),
+        ];
+        for _ in 0..2 {
+            for text in texts {
+                let redacted = redact(text);
+                assert_eq!(redacted, redact_scanning(text), "{text}");
+                assert_eq!(
+                    matches!(redacted, Cow::Owned(_)),
+                    matches!(redact_scanning(text), Cow::Owned(_))
+                );
+            }
+        }
+        assert_eq!(redact(texts[0]), "kept key [REDACTED]\n");
+        assert_eq!(redact(texts[2]), texts[2]);
+        assert!(redact(&long).ends_with("key [REDACTED]\n"));
+    }
 
     #[test]
     fn a_real_shape_is_found_and_redacted_and_an_example_is_only_marked() {

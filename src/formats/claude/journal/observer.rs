@@ -8,7 +8,6 @@
 //! (docs/audit.md): a redacted image stands for the file whose redaction it is.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::index_lines::LINE_FILES;
@@ -68,19 +67,9 @@ impl Kept {
 /// after, so that the entry does not grow with the index; each image the redaction changed is
 /// marked, so that an undo writing it back says so.
 pub(super) fn kept(images: &[FileImage]) -> Kept {
-    kept_reusing(images, &ReadRedacted::default())
-}
-
-/// [`kept`], each before image that `read` already redacted (what an undo's compare read of
-/// the file) taken from it rather than redacted again.
-fn kept_reusing(images: &[FileImage], read: &ReadRedacted) -> Kept {
     let mut marks = Vec::new();
     let mut redacted = |text: &Option<String>, file: &str, side: Side| {
-        let clean = |t| match side {
-            Side::Before => read.redacted(file, t),
-            Side::After => redact(t),
-        };
-        text.as_deref().map(|t| match clean(t) {
+        text.as_deref().map(|t| match redact(t) {
             Cow::Borrowed(same) => same.to_owned(),
             Cow::Owned(clean) => {
                 marks.push(RedactedImage {
@@ -110,35 +99,6 @@ fn kept_reusing(images: &[FileImage], read: &ReadRedacted) -> Kept {
         files,
         lines,
         redacted: marks,
-    }
-}
-
-/// What an undo's compare redacted of each file it read (the text that holds the path now,
-/// which the change's intent keeps as that file's before image): redacting is a scan of every
-/// detector over the text, so the intent takes it from here rather than redacting it again.
-#[derive(Debug, Default)]
-pub(super) struct ReadRedacted(Mutex<HashMap<String, (String, Option<String>)>>);
-
-impl ReadRedacted {
-    /// `text`, read from `file`, redacted ([`redact`]), and kept for [`ReadRedacted::redacted`].
-    fn redact_read<'t>(&self, file: &str, text: &'t str) -> Cow<'t, str> {
-        let clean = redact(text);
-        let kept = match &clean {
-            Cow::Borrowed(_) => None,
-            Cow::Owned(clean) => Some(clean.clone()),
-        };
-        lock(&self.0).insert(file.to_owned(), (text.to_owned(), kept));
-        clean
-    }
-
-    /// `text`, what `file` holds, redacted: as [`ReadRedacted::redact_read`] redacted it when
-    /// it is the text read there, else now (`Cow::Borrowed`: nothing found, as [`redact`]).
-    fn redacted<'t>(&self, file: &str, text: &'t str) -> Cow<'t, str> {
-        match lock(&self.0).get(file) {
-            Some((read, Some(clean))) if read == text => Cow::Owned(clean.clone()),
-            Some((read, None)) if read == text => Cow::Borrowed(text),
-            _ => redact(text),
-        }
     }
 }
 
@@ -196,8 +156,6 @@ pub(super) fn op_of(images: &[FileImage]) -> Op {
 pub struct ClaudeJournalObserver {
     marking: EntryMarking,
     meta: EntryMeta,
-    /// What the change's plan redacted of the files it read (an undo's compare).
-    read_redacted: ReadRedacted,
     /// The proposal this change approves: checked under the lock, recorded with the entry.
     deciding: Option<Deciding>,
     recovering: Mutex<Option<Intent>>,
@@ -212,7 +170,6 @@ impl ClaudeJournalObserver {
         Self {
             marking: EntryMarking::new(journal),
             meta,
-            read_redacted: ReadRedacted::default(),
             deciding: None,
             recovering: Mutex::new(None),
         }
@@ -296,7 +253,7 @@ impl ChangeObserver for ClaudeJournalObserver {
             check_as_read_in(&self.journal().create_state()?, &deciding.read_as)?;
         }
         let intent = Intent {
-            entry: kept_reusing(images, &self.read_redacted).into_entry(Entry::new(
+            entry: kept(images).into_entry(Entry::new(
                 self.journal().next_id()?,
                 now_ms(),
                 self.meta.op.unwrap_or_else(|| op_of(images)),
@@ -408,9 +365,7 @@ impl UndoEngine for FilesUndo<'_> {
             ..EntryMeta::default()
         };
         let observer = ClaudeJournalObserver::new(journal_of(self.folder)?, meta);
-        let read = &observer.read_redacted;
-        let plan =
-            &mut |reads: &Reads| Ok(reverting(self.folder, reads, read, entry, inverse, check)?);
+        let plan = &mut |reads: &Reads| Ok(reverting(self.folder, reads, entry, inverse, check)?);
         let written = write::apply_reading(self.folder, plan, Some(&observer))
             .map_err(ReviewError::from)
             .and_then(|applied| Ok((applied, observer.marking.finish()?)));
@@ -427,14 +382,12 @@ impl UndoEngine for FilesUndo<'_> {
 }
 
 /// The writes that take `entry` back out of `folder` as it is now (`inverse`, its change's
-/// inverse, each file read through `reads`, so that the compare reads none again, and
-/// redacted through `read`, so that the intent redacts none again): its whole
+/// inverse, each file read through `reads`, so that the compare reads none again): its whole
 /// files as `check` allows, its index lines merged back out (refused, naming the line, where
 /// a later change rewrote them).
 fn reverting(
     folder: &ClaudeFolder,
     reads: &Reads,
-    read: &ReadRedacted,
     entry: &Entry,
     inverse: &Change,
     check: &dyn Fn(&[Held]) -> Result<(), ReviewError>,
@@ -451,9 +404,7 @@ fn reverting(
         let current = reads.current(&touched.file);
         // As the journal would keep it: a redacted image stands for the file whose redaction
         // it is, so the compare runs on the real text.
-        let now = current
-            .as_deref()
-            .map(|text| read.redact_read(&touched.file, text).into_owned());
+        let now = current.as_deref().map(|text| redact(text).into_owned());
         if !touched.unchanged() {
             writes.push(FileWrite {
                 file: touched.file.clone(),
@@ -511,38 +462,6 @@ mod tests {
             before: before.map(str::to_owned),
             after: after.map(str::to_owned),
         }
-    }
-
-    /// A before image an undo's compare redacted when it read the file is kept as redacting
-    /// it again would keep it, marks included; a text other than the one read is redacted anew.
-    #[test]
-    fn a_before_image_redacted_when_read_is_kept_as_redacting_it_again_would() {
-        let secret = "key AKIAZ7Q3K2LMN4PQRS5T\n";
-        let read = ReadRedacted::default();
-        assert_ne!(read.redact_read("a.md", secret), secret);
-        assert_eq!(read.redact_read("b.md", "clean\n"), "clean\n");
-        read.redact_read("c.md", "clean\n");
-        let images = [
-            image("a.md", Some(secret), Some("x\n")),
-            image("b.md", Some("clean\n"), Some(secret)),
-            image("c.md", Some(secret), None),
-        ];
-        let (reused, fresh) = (kept_reusing(&images, &read), kept(&images));
-        assert_eq!(reused.files, fresh.files);
-        assert_eq!(reused.redacted, fresh.redacted);
-        let marked: Vec<(&str, Side)> = fresh
-            .redacted
-            .iter()
-            .map(|m| (m.file.as_str(), m.side))
-            .collect();
-        assert_eq!(
-            marked,
-            [
-                ("a.md", Side::Before),
-                ("b.md", Side::After),
-                ("c.md", Side::Before)
-            ]
-        );
     }
 
     #[test]
