@@ -3,7 +3,7 @@
 //! would do (`change_view`); the selected entry in detail. `u` undoes it.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use ratatui::Frame;
@@ -35,8 +35,9 @@ pub struct HistoryPane {
     drawn: super::ListRows,
     pub detail: Detail,
     /// Each entry's summary by id, made the first time a row or the filter needs it and kept
-    /// until the journal is read again: a summary reads the memory name in every file image of
-    /// its entry (400 frontmatter parses for a 200-file change), too much to redo every frame.
+    /// while the readings of the journal share the entry: a summary reads the memory name in
+    /// every file image of its entry (400 for a 200-file change), too much to redo every frame
+    /// or after every job.
     summaries: RefCell<HashMap<u64, String>>,
     /// The selected entry's detail by id, made when it is first drawn and kept until the list
     /// changes: it diffs every memory the entry wrote, too much to redo every frame.
@@ -48,7 +49,7 @@ pub fn summary(entry: &Entry) -> String {
     crate::review::summary::entry_summary(entry)
 }
 
-/// [`summary`] of `entry`, made once per reading of the journal (see `HistoryPane::summaries`).
+/// [`summary`] of `entry`, made once (see `HistoryPane::summaries`).
 fn cached_summary(summaries: &RefCell<HashMap<u64, String>>, entry: &Entry) -> String {
     summaries
         .borrow_mut()
@@ -59,8 +60,19 @@ fn cached_summary(summaries: &RefCell<HashMap<u64, String>>, entry: &Entry) -> S
 
 impl HistoryPane {
     pub fn refresh(&mut self, review: &Review) {
-        self.all = review.journal.iter().rev().cloned().collect();
-        self.summaries.get_mut().clear();
+        let all: Vec<Arc<Entry>> = review.journal.iter().rev().cloned().collect();
+        // A summary is kept for an entry the new reading shares with the last (read once and
+        // handed out again): after a job, only the entries it appended are summarized. Any
+        // other (a repaired journal may hold another entry under the same number) is made
+        // again.
+        let last: HashMap<u64, &Arc<Entry>> = self.all.iter().map(|e| (e.id, e)).collect();
+        let shared: HashSet<u64> = all
+            .iter()
+            .filter(|e| last.get(&e.id).is_some_and(|kept| Arc::ptr_eq(kept, e)))
+            .map(|e| e.id)
+            .collect();
+        self.summaries.get_mut().retain(|id, _| shared.contains(id));
+        self.all = all;
         self.relist();
     }
 
@@ -359,5 +371,27 @@ mod tests {
         pane.filter.input.set("beta".into());
         pane.relist();
         assert_eq!(pane.entries.len(), 1, "the filter finds beta");
+    }
+
+    /// A reading that shares an entry with the last keeps its summary; one that holds a copy
+    /// of it (read anew) makes it again.
+    #[test]
+    fn a_summary_is_kept_while_the_readings_share_the_entry() {
+        let mut pane = HistoryPane::default();
+        let first = reading(added("alpha"));
+        pane.refresh(&first);
+        pane.filter.input.set("alpha".into());
+        pane.relist();
+        let kept = |pane: &HistoryPane| pane.summaries.borrow().contains_key(&1);
+        assert!(kept(&pane), "listing made it");
+        // Unfiltered, a reading makes no summary of its own.
+        pane.filter.input.set(String::new());
+        pane.refresh(&Review {
+            journal: first.journal.clone(),
+            ..Review::default()
+        });
+        assert!(kept(&pane), "the same entry, shared");
+        pane.refresh(&reading(added("alpha")));
+        assert!(!kept(&pane), "a copy read anew");
     }
 }
