@@ -173,3 +173,62 @@ fn a_claude_code_memory_md_line_is_drawn_redacted() {
     assert!(all.contains("- bot token [REDACTED]"), "{all}");
     assert!(!all.contains(&token()[..12]), "the token is drawn: {all}");
 }
+
+/// A Claude Code memory whose name holds a credential (written by the agent: memwb refuses
+/// such a name) is named redacted by the summary of an undo, which reads the file as it is
+/// now: on the workbench's status line, in `memwb undo`'s answer and in `log`, and said as
+/// the one memory it changed (not as one renamed to itself, its redacted copy in the journal
+/// against its text on disk). A `.memory` name is a slug and cannot hold one.
+#[cfg(feature = "cli")]
+#[test]
+fn an_undo_names_a_memory_whose_name_holds_a_credential_redacted() {
+    use crate::common::formats::{Folder, Format};
+    let token = token();
+    let folder = Folder::new(Format::Claude);
+    let name = format!("deploy {token}");
+    let write_topic = |body: &str| {
+        let topic = format!(
+            "---\nname: {name}\ndescription: how we deploy\ntype: project\n---\n\n{body}\n"
+        );
+        std::fs::write(folder.root().join("deploy.md"), topic).expect("topic file");
+    };
+    std::fs::write(
+        folder.root().join("MEMORY.md"),
+        "- [deploy](deploy.md) — how we deploy\n",
+    )
+    .expect("MEMORY.md");
+    write_topic("Steps.");
+    folder.ok(&["set", &name, "--body", "New steps."]);
+    let said = folder.ok(&["undo"]);
+    assert_eq!(
+        said.lines().next(),
+        Some("undid #1 (set) as #2: changed deploy [REDACTED]"),
+        "{said}"
+    );
+
+    write_topic("Steps again.");
+    folder.ok(&["set", &name, "--body", "Newer steps."]);
+    let mut h = Harness::claude(
+        &folder.root(),
+        folder.state.path(),
+        memwb::claude::LoadLimits::default(),
+        120,
+        40,
+    );
+    h.keys("H");
+    h.keys("u");
+    h.keys("y");
+    let status = h.app.status.clone().expect("status").text;
+    assert!(
+        status.starts_with("undo #3: written (changed deploy [REDACTED])"),
+        "{status}"
+    );
+    for shown in [
+        status,
+        h.screen(),
+        folder.ok(&["log"]),
+        folder.ok(&["log", "--json"]),
+    ] {
+        assert!(!shown.contains(&token), "{shown}");
+    }
+}

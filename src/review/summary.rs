@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use crate::change::{Change, FileImage, Side, Touched, changed_index};
+use crate::redact::redact;
 
 pub use crate::change::Changed;
 
@@ -14,13 +15,38 @@ use super::filed::image_touched;
 use super::filed::images::topic_name;
 
 /// What a change's file images did to its memories (`indexes`, the files the format keeps
-/// as its index, hold none).
+/// as its index, hold none), by name [`as_said`].
 fn of_files(files: &[FileImage], indexes: &[&str]) -> (Changed, Vec<Touched>) {
     let touched: Vec<Touched> = files
         .iter()
         .map(|image| image_touched(image, indexes.contains(&image.file.as_str())))
         .collect();
-    (Changed::of_touched(&touched), touched)
+    (as_said(Changed::of_touched(&touched)), touched)
+}
+
+/// `changed` with every name as a summary says it: its credentials redacted, and sorted again
+/// into added, changed and removed by the names as said. A summary built from a file's text
+/// (a commit, a proposal's or an undo's images, a file as it is now) names a memory from that
+/// text, which may hold a secret the journal keeps redacted: said whole, it would reach the
+/// status line and every output; compared whole with the journal's redacted side, one memory
+/// would read as renamed to itself. The names of a journal entry are its redacted copy already.
+fn as_said(changed: Changed) -> Changed {
+    let redacts = |names: &[String]| names.iter().any(|n| redact(n) != n.as_str());
+    if !redacts(&changed.added) && !redacts(&changed.changed) && !redacts(&changed.removed) {
+        return changed;
+    }
+    let said = |lists: [&[String]; 2]| -> Vec<String> {
+        lists
+            .into_iter()
+            .flatten()
+            .map(|n| redact(n).into_owned())
+            .collect()
+    };
+    // `between` keeps each list's order, so each list comes out in the order it went in.
+    Changed::between(
+        &said([&changed.removed, &changed.changed]),
+        &said([&changed.added, &changed.changed]),
+    )
 }
 
 /// One line for a journal entry, the same on every format: what it did to which memories
@@ -87,8 +113,7 @@ pub const NOTHING_CHANGED: &str = "nothing to change";
 
 /// What a commit did: "added a; changed b; removed c".
 pub fn commit_summary(changed: impl Into<Changed>) -> String {
-    changed
-        .into()
+    as_said(changed.into())
         .describe()
         .unwrap_or_else(|| NOTHING_CHANGED.into())
 }
@@ -96,8 +121,7 @@ pub fn commit_summary(changed: impl Into<Changed>) -> String {
 /// What an undo did, worded as `memwb log` says its entry: as [`commit_summary`], and a memory
 /// that went while another came is "renamed a to b" (the undo of a rename, said as one).
 pub fn undo_commit_summary(changed: impl Into<Changed>) -> String {
-    changed
-        .into()
+    as_said(changed.into())
         .describe_edit()
         .unwrap_or_else(|| NOTHING_CHANGED.into())
 }
@@ -146,7 +170,7 @@ pub(crate) fn undo_images_summary(
             })
             .collect()
     };
-    let changed = Changed::between(&names(Side::Before), &names(Side::After));
+    let changed = as_said(Changed::between(&names(Side::Before), &names(Side::After)));
     if let Some(said) = changed.describe_edit() {
         return said;
     }
@@ -273,14 +297,15 @@ mod tests {
             );
             said.push(from_images);
         }
-        // The last case's words are the ones read from disk; only their equality matters.
-        said.pop();
+        // The last case names the memory from its text on disk, whose name holds the secret
+        // the entry kept redacted: said redacted, never whole.
         assert_eq!(
             said,
             [
                 "added b; changed a; removed c".to_owned(),
                 "renamed z to a".to_owned(),
                 "changed MEMORY.md".to_owned(),
+                "renamed [REDACTED] to k".to_owned(),
             ]
         );
     }
