@@ -12,7 +12,7 @@ use std::fs::File;
 use std::ops::ControlFlow;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker};
 use crate::fs::FsError;
@@ -151,7 +151,15 @@ impl Journal {
         count: usize,
         kept: &KeptTail,
     ) -> Result<Vec<Arc<Entry>>, ReviewError> {
-        let mut guard = kept.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut guard = kept.kept.lock().unwrap_or_else(|poisoned| {
+            // A reading that panicked may have taken some appended lines without moving
+            // `parsed_to` past them: kept on, the next reading would take them again. What was
+            // kept is dropped, and this reading reads from the journal's end.
+            let mut guard = poisoned.into_inner();
+            *guard = None;
+            kept.kept.clear_poison();
+            guard
+        });
         let file = match self.open_state()? {
             Some(state) => state.open_file(JOURNAL_FILE)?,
             None => None,

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 use super::KeptTail;
 use crate::fs::IoHooks;
 use crate::review::error::ReviewError;
+use crate::review::journal::Line;
 use crate::review::journal::{JOURNAL_FILE, Journal, JournalHome};
 use crate::review::state::StateDir;
 
@@ -225,4 +226,43 @@ fn a_reading_parses_only_what_was_appended() {
         .map(|entry| entry.id)
         .collect();
     assert_eq!(ids, [1, 2, 3]);
+}
+
+/// A reading that panicked part way (a line taken, where it stopped not moved past it) leaves
+/// nothing kept: the next reading reads from the journal's end and takes no line twice, and
+/// the one after it reads on as usual. Seen failing with what was kept carried on past the
+/// poisoned lock (entry 3 twice).
+#[test]
+fn a_reading_that_panicked_leaves_nothing_kept() {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().to_owned();
+    let journal = Journal::at(Home(root.clone(), IoHooks::default()));
+    let path = root.join(JOURNAL_FILE);
+    append(&path, &lines(&[Written::Entry(1), Written::Entry(2)]));
+    let kept = KeptTail::default();
+    assert_eq!(journal.last_entries_kept(10, &kept).expect("read").len(), 2);
+    append(&path, &lines(&[Written::Entry(3)]));
+    let third = (journal.last_entries(10).expect("read").pop()).expect("entry 3");
+    let cut_short = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                let mut guard = kept.kept.lock().expect("not poisoned yet");
+                if let Some(kept) = guard.as_mut() {
+                    kept.take(Line::Entry(Box::new(third)));
+                }
+                panic!("a reading cut short after taking a line");
+            })
+            .join()
+    });
+    assert!(cut_short.is_err());
+    let ids = |kept: &KeptTail| -> Vec<u64> {
+        (journal.last_entries_kept(10, kept).expect("read"))
+            .iter()
+            .map(|entry| entry.id)
+            .collect()
+    };
+    assert_eq!(ids(&kept), [1, 2, 3]);
+    append(&path, &lines(&[Written::Entry(4)]));
+    assert_eq!(ids(&kept), [1, 2, 3, 4]);
+    assert!(!kept.kept.is_poisoned());
 }
