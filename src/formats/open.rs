@@ -232,7 +232,7 @@ impl Open {
 
     /// The journal's newest `last` entries, oldest first, as it reads now (nothing resolved
     /// or written): only what was appended since this folder or a clone of it last read them
-    /// is parsed ([`Journal::last_entries_kept`](crate::review::journal::Journal::last_entries_kept)).
+    /// is parsed (the tail kept parsed across readings, shared by the clones).
     pub fn journal_tail(&self, last: usize) -> Result<Vec<Arc<Entry>>, FormatError> {
         let journal = self.backend().journal_as_is()?;
         Ok(journal.last_entries_kept(last, &self.journal)?)

@@ -37,7 +37,7 @@ pub use super::state::{JournalHome, MEMWB_DIR};
 use crate::fs::FsError;
 use crate::fs::{IoHooks, IoOp};
 use crate::time::now_ms;
-pub use kept::KeptTail;
+pub(crate) use kept::KeptTail;
 
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 /// Where the previous layout kept an intent between a commit and its entry.

@@ -27,7 +27,7 @@ const CHECKED_BYTES: usize = 4096;
 /// The newest entries of one folder's journal as the last reading left them, shared by an
 /// open folder and its clones (the workbench's jobs and its watcher read on clones).
 #[derive(Debug)]
-pub struct KeptTail {
+pub(crate) struct KeptTail {
     kept: Mutex<Option<Kept>>,
     checked_bytes: usize,
 }
@@ -128,11 +128,6 @@ impl Kept {
 }
 
 impl KeptTail {
-    /// Nothing kept yet: the first reading reads from the journal's end.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     #[cfg(test)]
     fn checking(checked_bytes: usize) -> Self {
         Self {
@@ -146,7 +141,7 @@ impl Journal {
     /// What [`Journal::last_entries`] answers, shared: from what `kept` holds of an earlier
     /// reading of this journal plus the lines appended since, or read from the end again when
     /// the journal is not the one that reading left (see [`KeptTail`]).
-    pub fn last_entries_kept(
+    pub(crate) fn last_entries_kept(
         &self,
         count: usize,
         kept: &KeptTail,
