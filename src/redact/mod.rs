@@ -129,60 +129,65 @@ const KEPT_REDACTIONS: NonZeroUsize = NonZeroUsize::new(4096).expect("not zero")
 /// The longest text whose redaction is kept; a longer one (rare) is scanned each time.
 const KEPT_MAX_BYTES: usize = 64 * 1024;
 
-/// The redactions of the texts redacted last, by the SHA-256 of the text (so that no text,
-/// and no secret in one, is kept here): `None` where the text holds nothing to redact. The
-/// same texts are redacted again and again: a change journals each file's text before and
-/// after, its undo redacts both again (its compare and its intent), and a scan is every
-/// detector's patterns over the whole text. Redacting is a function of the text alone, so the
-/// answer kept is the answer a scan gives.
-static KEPT: LazyLock<Mutex<LruCache<[u8; 32], Option<String>>>> =
+/// The byte ranges of a text that [`redact`] replaces, in text order (none: nothing to redact).
+type Replaced = Box<[Range<usize>]>;
+
+/// Where the texts redacted last hold what is replaced, by the SHA-256 of the text: the byte
+/// ranges alone (none where the text holds nothing to redact), so that no text, and no secret
+/// in one, is kept here, and the map stays a few hundred kilobytes. The same texts are
+/// redacted again and again: a change journals each file's text before and after, its undo
+/// redacts both again (its compare and its intent), and a scan is every detector's patterns
+/// over the whole text. Where to redact is a function of the text alone, so the ranges kept
+/// are the ones a scan finds, and the text redacted again from them is what a scan gives.
+static KEPT: LazyLock<Mutex<LruCache<[u8; 32], Replaced>>> =
     LazyLock::new(|| Mutex::new(LruCache::new(KEPT_REDACTIONS)));
 
 /// `text` with every credential that is not an example replaced by [`REDACTED`]. Borrowed when
 /// there is nothing to redact; redacting twice changes nothing more.
 pub fn redact(text: &str) -> Cow<'_, str> {
     if text.len() > KEPT_MAX_BYTES {
-        return redact_scanning(text);
+        return replaced(text, &redacted_ranges(text));
     }
     use sha2::{Digest, Sha256};
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     // A panic elsewhere while holding the lock leaves the map as consistent as `LruCache`
-    // keeps itself: its entries are still redactions of their texts.
+    // keeps itself: its entries are still the ranges of their texts.
     let kept = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(known) = kept().get(&digest) {
-        return match known {
-            Some(clean) => Cow::Owned(clean.clone()),
-            None => Cow::Borrowed(text),
-        };
+    if let Some(ranges) = kept().get(&digest) {
+        return replaced(text, ranges);
     }
-    let clean = redact_scanning(text);
-    let known = match &clean {
-        Cow::Borrowed(_) => None,
-        Cow::Owned(clean) => Some(clean.clone()),
-    };
-    kept().put(digest, known);
+    let ranges = redacted_ranges(text);
+    let clean = replaced(text, &ranges);
+    kept().put(digest, ranges.into_boxed_slice());
     clean
 }
 
-/// [`redact`] without what it keeps: the scan.
-fn redact_scanning(text: &str) -> Cow<'_, str> {
-    let hits: Vec<SecretHit> = find(text).into_iter().filter(|h| !h.example).collect();
-    if hits.is_empty() {
+/// The byte ranges of `text` that [`redact`] replaces, in text order: each credential that is
+/// not an example, overlapping detectors' ranges merged into one.
+fn redacted_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for hit in find(text).into_iter().filter(|h| !h.example) {
+        match ranges.last_mut() {
+            // Overlapping detectors: the earlier replacement already covers part of this one.
+            Some(last) if hit.range.start < last.end => last.end = last.end.max(hit.range.end),
+            _ => ranges.push(hit.range),
+        }
+    }
+    ranges
+}
+
+/// `text` with each of `ranges` (in text order, apart, on character boundaries: what
+/// [`redacted_ranges`] finds in it) replaced by [`REDACTED`]; borrowed when there are none.
+fn replaced<'a>(text: &'a str, ranges: &[Range<usize>]) -> Cow<'a, str> {
+    if ranges.is_empty() {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for hit in hits {
-        if hit.range.start < at {
-            // Overlapping detectors: the earlier replacement already covers part of this one.
-            if hit.range.end > at {
-                at = hit.range.end;
-            }
-            continue;
-        }
-        out.push_str(&text[at..hit.range.start]);
+    for range in ranges {
+        out.push_str(&text[at..range.start]);
         out.push_str(REDACTED);
-        at = hit.range.end;
+        at = range.end;
     }
     out.push_str(&text[at..]);
     Cow::Owned(out)
@@ -277,13 +282,16 @@ mod tests {
             "kept key nothing secret here.\n",
             long.as_str(),
         ];
+        fn scanned(text: &str) -> Cow<'_, str> {
+            replaced(text, &redacted_ranges(text))
+        }
         for _ in 0..2 {
             for text in texts {
                 let redacted = redact(text);
-                assert_eq!(redacted, redact_scanning(text), "{text}");
+                assert_eq!(redacted, scanned(text), "{text}");
                 assert_eq!(
                     matches!(redacted, Cow::Owned(_)),
-                    matches!(redact_scanning(text), Cow::Owned(_))
+                    matches!(scanned(text), Cow::Owned(_))
                 );
             }
         }
