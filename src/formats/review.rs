@@ -101,14 +101,13 @@ impl Decided {
         entry: &Entry,
         undone: Result<Reverted<Decided>, FormatError>,
     ) -> Result<Decided, FormatError> {
-        let (decided, notes) = match undone {
+        let (mut decided, notes) = match undone {
             Ok(reverted) => {
                 let notes = entry.undo_notes_of(&reverted.inverse);
                 (reverted.undone, notes)
             }
             Err(error) => (Self::or_not_journaled(Err(error))?, entry.undo_notes()),
         };
-        let mut decided = decided;
         decided.notes.extend(notes);
         Ok(decided)
     }

@@ -126,27 +126,21 @@ pub fn undo_commit_summary(changed: impl Into<Changed>) -> String {
         .unwrap_or_else(|| NOTHING_CHANGED.into())
 }
 
-/// [`files_summary`] of an undo, worded as [`undo_commit_summary`].
-pub fn undo_files_summary(files: &[FileImage], indexes: &[&str]) -> String {
-    of_files(files, indexes)
-        .0
-        .describe_edit()
-        .unwrap_or_else(|| files_summary(files, indexes))
-}
-
-/// [`undo_files_summary`] of the images an undo wrote, each side's memory named as
-/// `inverse` (the change the undo wrote) names it instead of read again through the file's
-/// frontmatter: the same words, for what the undo wrote on a side is what the inverse kept
-/// there. A side the inverse kept redacted (its name may be a redaction of the file's) or
-/// does not hold is read from the image, as [`undo_files_summary`] reads it.
-pub(crate) fn undo_images_summary(
+/// What an undo did, from the images it writes (`files`), worded as [`undo_commit_summary`];
+/// an index (one of `indexes`) is named when it is all that changed, as [`files_summary`]
+/// names it. Each side's memory is named as `inverse` (the change the undo wrote, where the
+/// caller has it) names it, instead of read again through the file's frontmatter: the same
+/// words, for what the undo wrote on a side is what the inverse kept there. A side the inverse
+/// kept redacted (its name may be a redaction of the file's) or does not hold, and every side
+/// without an inverse, is read from the image.
+pub fn undo_files_summary(
     files: &[FileImage],
     indexes: &[&str],
-    inverse: &Change,
+    inverse: Option<&Change>,
 ) -> String {
     let by_file: HashMap<&str, &Touched> = inverse
-        .touched
-        .iter()
+        .into_iter()
+        .flat_map(|inverse| &inverse.touched)
         .map(|t| (t.file.as_str(), t))
         .collect();
     let names = |side: Side| -> Vec<String> {
@@ -174,10 +168,13 @@ pub(crate) fn undo_images_summary(
     if let Some(said) = changed.describe_edit() {
         return said;
     }
-    // Every image an undo wrote changed its file, so the first index among them is the
-    // index the undo changed.
-    match files.iter().find(|i| indexes.contains(&i.file.as_str())) {
-        Some(index) => format!("changed {}", index.file),
+    let index_images: Vec<Touched> = files
+        .iter()
+        .filter(|image| indexes.contains(&image.file.as_str()))
+        .map(|image| image_touched(image, true))
+        .collect();
+    match changed_index(&index_images) {
+        Some(index) => format!("changed {index}"),
         None => NOTHING_CHANGED.into(),
     }
 }
@@ -230,11 +227,12 @@ mod tests {
         images
     }
 
-    /// The summary an undo says from the inverse it wrote is, word for word, the one read
-    /// through every image's frontmatter: for edits, a rename, a memory put back and one
-    /// taken out, an index alone, and a name the entry kept redacted.
+    /// An undo's summary in words, the same whether each memory is named from the inverse the
+    /// undo wrote or read through every image's frontmatter: for edits, a rename, a memory put
+    /// back and one taken out, an index alone, and a name the entry kept redacted. Seen failing
+    /// with the inverse's sides looked up the wrong way round.
     #[test]
-    fn an_undos_summary_from_its_inverse_is_the_one_read_from_its_images() {
+    fn an_undos_summary_says_the_same_words_with_and_without_its_inverse() {
         let indexes = ["MEMORY.md"];
         let secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
         let entry = |files: Vec<FileImage>, redacted: Vec<RedactedImage>| Entry {
@@ -290,9 +288,9 @@ mod tests {
             let now: Vec<(&str, &str)> = now.iter().map(|(f, t)| (*f, t.as_str())).collect();
             let images = written_back(entry, &now);
             let inverse = entry.change().inverse();
-            let from_images = undo_files_summary(&images, &indexes);
+            let from_images = undo_files_summary(&images, &indexes, None);
             assert_eq!(
-                undo_images_summary(&images, &indexes, &inverse),
+                undo_files_summary(&images, &indexes, Some(&inverse)),
                 from_images
             );
             said.push(from_images);

@@ -15,7 +15,7 @@ use crate::formats::{
 };
 use crate::review::journal::{Entry, EntryMeta, Journal};
 use crate::review::proposal::{Kind, images};
-use crate::review::summary::{files_summary, undo_images_summary};
+use crate::review::summary::{files_summary, undo_files_summary};
 use crate::review::undo::Reverted;
 
 impl ClaudeBackend<'_> {
@@ -103,7 +103,7 @@ impl ClaudeBackend<'_> {
             Decided::new(
                 undo,
                 Written::with_warnings(
-                    undo_images_summary(&applied.images, &LINE_FILES, inverse),
+                    undo_files_summary(&applied.images, &LINE_FILES, Some(inverse)),
                     [applied.not_durable.as_deref().map(not_durable)],
                 ),
             )
