@@ -7,13 +7,14 @@
 //! other journal (replaced, truncated, rewritten, grown by more than one longest line) is read
 //! from its end again, as [`Journal::last_entries`] reads it, and kept from there.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fs::File;
 use std::ops::ControlFlow;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use super::newest::Settled;
 use super::{Entry, JOURNAL_FILE, Journal, Line, MAX_LINE_BYTES, Marker};
 use crate::fs::FsError;
 use crate::review::error::ReviewError;
@@ -237,44 +238,19 @@ impl Journal {
     ) -> Result<Kept, ReviewError> {
         let mut slots = VecDeque::new();
         let mut committed = 0;
-        // Marks seen (later in the file) and not yet taken by their intent: committed or not.
-        let mut marks: HashMap<u64, bool> = HashMap::new();
-        // Ids an intent later in the file took: an earlier intent's marks come before it.
-        let mut later_intents: HashSet<u64> = HashSet::new();
-        let parsed_to = self.lines_backwards(file, len, |line| {
-            let entry = match self.parse(line) {
-                Ok(Line::Entry(entry)) => *entry,
-                Ok(Line::Marker(Marker::Committed(id))) => {
-                    marks.insert(id, true);
-                    return ControlFlow::Continue(());
-                }
-                Ok(Line::Marker(Marker::Aborted(id))) => {
-                    marks.insert(id, false);
-                    return ControlFlow::Continue(());
-                }
-                Ok(Line::Marker(Marker::Intent(intent))) => {
-                    let id = intent.entry.id;
-                    let mark = marks.remove(&id);
-                    let first = later_intents.insert(id);
-                    match mark {
-                        Some(true) => intent.entry,
-                        Some(false) => return ControlFlow::Continue(()),
-                        None => {
-                            if first {
-                                slots.push_front(Slot::Waiting(Arc::new(intent.entry)));
-                            }
-                            return ControlFlow::Continue(());
-                        }
-                    }
-                }
-                Err(_) => return ControlFlow::Continue(()),
-            };
-            slots.push_front(Slot::Committed(Arc::new(entry)));
-            committed += 1;
-            if committed < count {
+        let parsed_to = self.settled_backwards(file, len, |settled| match settled {
+            Settled::Waiting(entry) => {
+                slots.push_front(Slot::Waiting(Arc::new(entry)));
                 ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
+            }
+            Settled::Committed(entry) => {
+                slots.push_front(Slot::Committed(Arc::new(entry)));
+                committed += 1;
+                if committed < count {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
             }
         })?;
         let checked_from = parsed_to.saturating_sub(checked_bytes as u64);

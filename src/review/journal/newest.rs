@@ -1,7 +1,7 @@
 //! Reading the journal from its end: `log --last`, `undo`, the workbench's History and the
 //! hook read only as many entries as they show, however long the journal has grown.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::ops::ControlFlow;
 use std::os::unix::fs::FileExt;
@@ -18,6 +18,15 @@ const CHUNK: u64 = 64 * 1024;
 enum Mark {
     Committed,
     Aborted,
+}
+
+/// An entry as the journal read from its end settles it.
+pub(super) enum Settled {
+    /// Committed: a line of its own, or an intent whose first mark after it commits it.
+    Committed(Entry),
+    /// An intent no mark has settled yet (the newest intent of its id): a later append may
+    /// commit it.
+    Waiting(Entry),
 }
 
 impl Journal {
@@ -39,27 +48,49 @@ impl Journal {
             .metadata()
             .map_err(|e| FsError::io("stat", &path, e))?
             .len();
-        let mut marks: HashMap<u64, Mark> = HashMap::new();
-        let take = |line: &[u8]| -> ControlFlow<()> {
-            match self.parse(line) {
-                Ok(Line::Entry(entry)) => visit(*entry),
-                Ok(Line::Marker(Marker::Committed(id))) => {
-                    marks.insert(id, Mark::Committed);
-                    ControlFlow::Continue(())
-                }
-                Ok(Line::Marker(Marker::Aborted(id))) => {
-                    marks.insert(id, Mark::Aborted);
-                    ControlFlow::Continue(())
-                }
-                Ok(Line::Marker(Marker::Intent(intent))) => match marks.remove(&intent.entry.id) {
-                    Some(Mark::Committed) => visit(intent.entry),
-                    _ => ControlFlow::Continue(()),
-                },
-                Err(_) => ControlFlow::Continue(()),
-            }
-        };
-        self.lines_backwards(&file, len, take)?;
+        self.settled_backwards(&file, len, |settled| match settled {
+            Settled::Committed(entry) => visit(entry),
+            Settled::Waiting(_) => ControlFlow::Continue(()),
+        })?;
         Ok(())
+    }
+
+    /// Calls `visit` with each entry of the first `len` bytes of `file` (the journal) as its
+    /// marks settle it, newest first, until `visit` breaks: an intent's fate is its id's first
+    /// mark after it (a later intent of the same id takes the marks after that one); an
+    /// aborted intent is not visited. Returns where the whole lines end.
+    pub(super) fn settled_backwards(
+        &self,
+        file: &File,
+        len: u64,
+        mut visit: impl FnMut(Settled) -> ControlFlow<()>,
+    ) -> Result<u64, ReviewError> {
+        // Marks seen (later in the file) and not yet taken by their intent.
+        let mut marks: HashMap<u64, Mark> = HashMap::new();
+        // Ids an intent later in the file took: an earlier intent's marks come before it.
+        let mut later_intents: HashSet<u64> = HashSet::new();
+        self.lines_backwards(file, len, |line| match self.parse(line) {
+            Ok(Line::Entry(entry)) => visit(Settled::Committed(*entry)),
+            Ok(Line::Marker(Marker::Committed(id))) => {
+                marks.insert(id, Mark::Committed);
+                ControlFlow::Continue(())
+            }
+            Ok(Line::Marker(Marker::Aborted(id))) => {
+                marks.insert(id, Mark::Aborted);
+                ControlFlow::Continue(())
+            }
+            Ok(Line::Marker(Marker::Intent(intent))) => {
+                let id = intent.entry.id;
+                let newest = later_intents.insert(id);
+                match marks.remove(&id) {
+                    Some(Mark::Committed) => visit(Settled::Committed(intent.entry)),
+                    Some(Mark::Aborted) => ControlFlow::Continue(()),
+                    None if newest => visit(Settled::Waiting(intent.entry)),
+                    None => ControlFlow::Continue(()),
+                }
+            }
+            Err(_) => ControlFlow::Continue(()),
+        })
     }
 
     /// Calls `take` with each whole, non-blank line of the first `len` bytes of `file` (the
