@@ -6,12 +6,12 @@
 //! another module's error: a file whose frontmatter does not read is still a file to show.
 
 use std::num::NonZeroUsize;
-use std::sync::{LazyLock, Mutex, PoisonError};
 
-use lru::LruCache;
 use serde_json::Value;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};
+
+use crate::text_memo::TextMemo;
 
 /// The block nested fields may live in (`metadata:`, sometimes with a trailing space).
 pub(crate) const METADATA_KEY: &str = "metadata";
@@ -215,40 +215,21 @@ fn refusal(raw: &str) -> Option<Frontmatter> {
     )
 }
 
-/// How many frontmatters [`read_mapping`] keeps parsed: a few readings of a folder of
-/// hundreds of memory files.
-const KEPT_FRONTMATTERS: NonZeroUsize = NonZeroUsize::new(4096).expect("not zero");
-
 /// The largest frontmatter kept parsed; a larger one (rare) is parsed each time it is read.
 const KEPT_MAX_BYTES: usize = 4096;
 
-/// The frontmatters read last, parsed, by the SHA-256 of their text. A file's frontmatter
-/// changes far less often than its body, and the same text is read again and again: every
-/// reading of a Claude Code folder after a change parses each file it changed, and a journal
-/// entry's change names each memory it touched, before and after, through its frontmatter (an
-/// undo of a 200-file change: 400 parses, then 200 more to show the folder). Parsing is a
-/// function of the text alone, so an answer kept by its text's digest is the answer parsing
-/// gives. Keyed by the digest, not the text: no memory's raw text (a credential in a
-/// `description`) sits in a process-wide map as a key, and a key is 32 bytes, not up to
-/// [`KEPT_MAX_BYTES`].
-static KEPT: LazyLock<Mutex<LruCache<[u8; 32], Frontmatter>>> =
-    LazyLock::new(|| Mutex::new(LruCache::new(KEPT_FRONTMATTERS)));
+/// The last 4,096 frontmatters read, parsed ([`TextMemo`]: by their text's digest, so no
+/// memory's raw text, a credential in a `description`, sits in a process-wide map as a key).
+/// A file's frontmatter changes far less often than its body, and the same text is read again
+/// and again: every reading of a Claude Code folder after a change parses each file it
+/// changed, and a journal entry's change names each memory it touched, before and after,
+/// through its frontmatter (an undo of a 200-file change: 400 parses, then 200 more to show
+/// the folder). Parsing is a function of the text alone.
+static KEPT: TextMemo<Frontmatter> =
+    TextMemo::new(NonZeroUsize::new(4096).expect("not zero"), KEPT_MAX_BYTES);
 
 fn read_mapping(raw: &str) -> Frontmatter {
-    if raw.len() > KEPT_MAX_BYTES {
-        return parse_mapping(raw);
-    }
-    use sha2::{Digest, Sha256};
-    let digest: [u8; 32] = Sha256::digest(raw.as_bytes()).into();
-    // A panic elsewhere while holding the lock leaves the cache as consistent as `LruCache`
-    // keeps itself: its entries are still parses of the texts of their digests.
-    let kept = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(known) = kept().get(&digest) {
-        return known.clone();
-    }
-    let parsed = parse_mapping(raw);
-    kept().put(digest, parsed.clone());
-    parsed
+    KEPT.get_or(raw, || parse_mapping(raw))
 }
 
 /// [`read_mapping`] without what it keeps: the YAML parse.

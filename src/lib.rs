@@ -85,6 +85,7 @@ pub mod review;
 pub mod sanitize;
 pub mod session;
 pub mod store;
+pub(crate) mod text_memo;
 pub(crate) mod time;
 #[cfg(feature = "tui")]
 pub mod tui;

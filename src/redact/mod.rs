@@ -8,10 +8,11 @@
 use std::borrow::Cow;
 use std::num::NonZeroUsize;
 use std::ops::Range;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::LazyLock;
 
-use lru::LruCache;
 use redact_secret::{BuiltInRegistry, DefaultPolicy};
+
+use crate::text_memo::TextMemo;
 
 pub mod records;
 mod rules;
@@ -123,43 +124,23 @@ pub fn redact_bytes(bytes: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// How many texts' redactions [`redact`] keeps.
-const KEPT_REDACTIONS: NonZeroUsize = NonZeroUsize::new(4096).expect("not zero");
-
 /// The longest text whose redaction is kept; a longer one (rare) is scanned each time.
 const KEPT_MAX_BYTES: usize = 64 * 1024;
 
-/// The byte ranges of a text that [`redact`] replaces, in text order (none: nothing to redact).
-type Replaced = Box<[Range<usize>]>;
-
-/// Where the texts redacted last hold what is replaced, by the SHA-256 of the text: the byte
-/// ranges alone (none where the text holds nothing to redact), so that no text, and no secret
-/// in one, is kept here, and the map stays a few hundred kilobytes. The same texts are
-/// redacted again and again: a change journals each file's text before and after, its undo
-/// redacts both again (its compare and its intent), and a scan is every detector's patterns
-/// over the whole text. Where to redact is a function of the text alone, so the ranges kept
-/// are the ones a scan finds, and the text redacted again from them is what a scan gives.
-static KEPT: LazyLock<Mutex<LruCache<[u8; 32], Replaced>>> =
-    LazyLock::new(|| Mutex::new(LruCache::new(KEPT_REDACTIONS)));
+/// Where the last 4,096 texts redacted hold what is replaced ([`TextMemo`]: by their text's
+/// digest): the byte ranges alone (none where the text holds nothing to redact), so that no
+/// text, and no secret in one, is kept here, and the map stays a few hundred kilobytes. The
+/// same texts are redacted again and again: a change journals each file's text before and
+/// after, its undo redacts both again (its compare and its intent), and a scan is every
+/// detector's patterns over the whole text. Where to redact is a function of the text alone.
+static KEPT: TextMemo<Box<[Range<usize>]>> =
+    TextMemo::new(NonZeroUsize::new(4096).expect("not zero"), KEPT_MAX_BYTES);
 
 /// `text` with every credential that is not an example replaced by [`REDACTED`]. Borrowed when
 /// there is nothing to redact; redacting twice changes nothing more.
 pub fn redact(text: &str) -> Cow<'_, str> {
-    if text.len() > KEPT_MAX_BYTES {
-        return replaced(text, &redacted_ranges(text));
-    }
-    use sha2::{Digest, Sha256};
-    let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
-    // A panic elsewhere while holding the lock leaves the map as consistent as `LruCache`
-    // keeps itself: its entries are still the ranges of their texts.
-    let kept = || KEPT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(ranges) = kept().get(&digest) {
-        return replaced(text, ranges);
-    }
-    let ranges = redacted_ranges(text);
-    let clean = replaced(text, &ranges);
-    kept().put(digest, ranges.into_boxed_slice());
-    clean
+    let ranges = KEPT.get_or(text, || redacted_ranges(text).into_boxed_slice());
+    replaced(text, &ranges)
 }
 
 /// The byte ranges of `text` that [`redact`] replaces, in text order: each credential that is
