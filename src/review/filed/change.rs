@@ -153,7 +153,7 @@ impl Proposal {
     }
 
     /// [`Proposal::change`]'s places, each with what of the proposal it comes from: the one
-    /// layout that the change, [`Proposal::planned_at`] and `Proposal::edit_kept` read.
+    /// layout that the change, [`Proposal::planned_at`] and the editable places read.
     fn laid_out(&self) -> Vec<(Touched, Place)> {
         let (sources, records) = planned(&self.plan);
         let mut places: Vec<(Touched, Place)> = self
@@ -229,17 +229,11 @@ impl Proposal {
         }
     }
 
-    /// The places in [`Proposal::change`] of the memories a reviewer's edit can be saved
-    /// into, whatever its format keeps: a record its plan writes or a file image it writes. An
-    /// addition (a memory it adds beside its plan) is drawn but not: no edit of it is kept, so
-    /// `e` is refused on it before anyone types.
-    #[cfg(all(test, feature = "tui"))]
-    pub(crate) fn edit_kept(&self) -> Vec<usize> {
-        edit_kept_among(&self.laid_out())
-    }
-
-    /// [`Proposal::change`] and `Proposal::edit_kept`, from one layout of its places (each
-    /// reads every file image's memory name through its frontmatter).
+    /// [`Proposal::change`], and the places in it of the memories a reviewer's edit can be
+    /// saved into, whatever its format keeps: a record its plan writes or a file image it
+    /// writes. An addition (a memory it adds beside its plan) is drawn but not: no edit of it
+    /// is kept, so `e` is refused on it before anyone types. Both from one layout of its
+    /// places (each reads every file image's memory name through its frontmatter).
     #[cfg(feature = "tui")]
     pub(crate) fn change_and_edit_kept(&self) -> (Change, Vec<usize>) {
         let places = self.laid_out();
@@ -286,7 +280,7 @@ impl Proposal {
 }
 
 /// The places among `places` (a proposal's layout) of the memories a reviewer's edit can be
-/// saved into (see `Proposal::edit_kept`).
+/// saved into (see `Proposal::change_and_edit_kept`).
 #[cfg(feature = "tui")]
 fn edit_kept_among(places: &[(Touched, Place)]) -> Vec<usize> {
     let kept = |(touched, place): &(Touched, Place)| match place {
@@ -457,26 +451,34 @@ mod tests {
         assert_eq!(files.planned_at(0), None);
     }
 
-    /// An edit is kept by a record the plan writes or a file image written, never by a
-    /// source it removes, an addition beside its plan or an image of a removed file.
+    /// alpha and beta merged into gamma, delta added beside the plan.
     #[cfg(feature = "tui")]
-    #[test]
-    fn an_edit_is_kept_only_where_the_proposal_writes_a_memory_it_keeps_edits_of() {
+    fn merged_with_an_addition() -> Proposal {
         let mut merged = of_plan(
             &[record("alpha", "a"), record("beta", "b")],
             &[record("gamma", "a and b")],
         );
         merged.additions = vec![record("delta", "d")];
+        merged
+    }
+
+    /// An edit is kept by a record the plan writes or a file image written, never by a
+    /// source it removes, an addition beside its plan or an image of a removed file.
+    #[cfg(feature = "tui")]
+    #[test]
+    fn an_edit_is_kept_only_where_the_proposal_writes_a_memory_it_keeps_edits_of() {
+        let edit_kept = |proposal: &Proposal| proposal.change_and_edit_kept().1;
+        let merged = merged_with_an_addition();
         // alpha and beta removed, gamma planned, delta added.
         assert_eq!(merged.change().touched.len(), 4);
-        assert_eq!(merged.edit_kept(), [2]);
+        assert_eq!(edit_kept(&merged), [2]);
         let fix = of_plan(&[record("alpha", "old")], &[record("alpha", "new")]);
-        assert_eq!(fix.edit_kept(), [0]);
+        assert_eq!(edit_kept(&fix), [0]);
         let files = of_images(vec![
             image("a.md", None, Some(A)),
             image("b.md", Some(A), None),
         ]);
-        assert_eq!(files.edit_kept(), [0]);
+        assert_eq!(edit_kept(&files), [0]);
     }
 
     /// The Proposals view lists a proposal from one layout of its change: the same change,
@@ -484,15 +486,10 @@ mod tests {
     #[cfg(feature = "tui")]
     #[test]
     fn a_proposal_listed_from_one_layout_is_what_each_ask_says() {
-        let mut merged = of_plan(
-            &[record("alpha", "a"), record("beta", "b")],
-            &[record("gamma", "a and b")],
-        );
-        merged.additions = vec![record("delta", "d")];
         let mut redaction = of_images(vec![image("a.md", Some(A), Some(A))]);
         redaction.evidence = Some(format!("{REDACTION_EVIDENCE}github-token on line 1"));
         let proposals = [
-            merged,
+            merged_with_an_addition(),
             of_plan(&[record("alpha", "old")], &[record("alpha", "new")]),
             of_images(vec![
                 image("a.md", None, Some(A)),
@@ -502,9 +499,8 @@ mod tests {
             of_images(Vec::new()),
         ];
         for proposal in &proposals {
-            let (change, edit_kept) = proposal.change_and_edit_kept();
+            let (change, _) = proposal.change_and_edit_kept();
             assert_eq!(change, proposal.change());
-            assert_eq!(edit_kept, proposal.edit_kept());
             assert_eq!(proposal.summary_of(&change), proposal.summary());
             assert_eq!(proposal.kind_of(&change), proposal.change_kind());
         }

@@ -117,6 +117,15 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
+/// A journal in a new temporary directory (kept alive by the first), and its file's path.
+fn new_journal() -> (tempfile::TempDir, Journal, PathBuf) {
+    let dir = tempfile::tempdir().expect("dir");
+    let root = dir.path().to_owned();
+    let journal = Journal::at(Home(root.clone(), IoHooks::default()));
+    let path = root.join(JOURNAL_FILE);
+    (dir, journal, path)
+}
+
 fn append(path: &Path, bytes: &[u8]) {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -157,13 +166,11 @@ proptest! {
         count in 1..5usize,
         steps in prop::collection::vec(step(), 1..24),
     ) {
-        let dir = tempfile::tempdir().expect("dir");
-        let root = dir.path().to_owned();
-        let journal = Journal::at(Home(root.clone(), IoHooks::default()));
+        let (dir, journal, path) = new_journal();
+        let root = dir.path();
         // A window of a few lines, so that a journal replaced with the same last lines is
         // told by its inode alone.
         let kept = KeptTail::checking(512);
-        let path = root.join(JOURNAL_FILE);
         same(&journal, &kept, count)?;
         for step in steps {
             match step {
@@ -175,12 +182,12 @@ proptest! {
                     same(&journal, &kept, count)?;
                     append(&path, &bytes[cut..]);
                 }
-                Step::Replaced(written) => replace(&root, &lines(&written)),
+                Step::Replaced(written) => replace(root, &lines(&written)),
                 Step::FirstLineChanged => {
                     let mut bytes = std::fs::read(&path).unwrap_or_default();
                     let first = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
                     bytes[..first].fill(b'x');
-                    replace(&root, &bytes);
+                    replace(root, &bytes);
                 }
                 Step::Truncated(eighths, written) => {
                     let len = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -200,10 +207,7 @@ proptest! {
 /// every reading read from the end.
 #[test]
 fn a_reading_parses_only_what_was_appended() {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = dir.path().to_owned();
-    let journal = Journal::at(Home(root.clone(), IoHooks::default()));
-    let path = root.join(JOURNAL_FILE);
+    let (_dir, journal, path) = new_journal();
     append(
         &path,
         &lines(&[Written::Intent(1), Written::Committed(1), Written::Entry(2)]),
@@ -234,10 +238,7 @@ fn a_reading_parses_only_what_was_appended() {
 /// poisoned lock (entry 3 twice).
 #[test]
 fn a_reading_that_panicked_leaves_nothing_kept() {
-    let dir = tempfile::tempdir().expect("dir");
-    let root = dir.path().to_owned();
-    let journal = Journal::at(Home(root.clone(), IoHooks::default()));
-    let path = root.join(JOURNAL_FILE);
+    let (_dir, journal, path) = new_journal();
     append(&path, &lines(&[Written::Entry(1), Written::Entry(2)]));
     let kept = KeptTail::default();
     assert_eq!(journal.last_entries_kept(10, &kept).expect("read").len(), 2);

@@ -31,7 +31,7 @@ pub struct Row {
     /// What kind of change it is, the same on every format ([`Proposal::change_kind`]).
     pub(crate) kind: Kind,
     /// The places in `change`'s `touched` of the memories an edit can be saved into
-    /// ([`Proposal::edit_kept`]): found once per reload, as asking parses the plan.
+    /// (`Proposal::change_and_edit_kept`): found once per reload, as asking parses the plan.
     edit_kept: Vec<usize>,
 }
 
